@@ -1,0 +1,49 @@
+#include "engine/game.h"
+
+#include "engine/movegen.h"
+#include "engine/notation.h"
+
+namespace gobblet {
+
+Game::Game(const Board& start) : history_{start}, keys_{start.key()}, current_(start) {}
+
+void Game::play(Move m) {
+  current_.makeMove(m);
+  history_.push_back(current_);
+  keys_.push_back(current_.key());
+  moves_.push_back(m);
+}
+
+absl::Status Game::play(std::string_view moveText) {
+  auto move = parseMove(current_, moveText);
+  if (!move.ok()) return move.status();
+  play(*move);
+  return absl::OkStatus();
+}
+
+int Game::occurrences() const {
+  int count = 0;
+  for (size_t i = 0; i < history_.size(); ++i)
+    if (keys_[i] == current_.key() && history_[i] == current_) ++count;
+  return count;
+}
+
+GameResult Game::result(EndReason* reason) const {
+  EndReason why = EndReason::kNone;
+  GameResult result = GameResult::kNone;
+  const int winner = current_.winner();
+  if (winner != kNoWinner) {
+    why = EndReason::kLine;
+    result = winner == 0 ? GameResult::kPlayer1Wins : GameResult::kPlayer2Wins;
+  } else if (countMoves(current_) == 0) {
+    why = EndReason::kNoMoves;
+    result = GameResult::kDraw;
+  } else if (occurrences() >= 3) {
+    why = EndReason::kRepetition;
+    result = GameResult::kDraw;
+  }
+  if (reason) *reason = why;
+  return result;
+}
+
+}  // namespace gobblet

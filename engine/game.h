@@ -1,0 +1,44 @@
+// Game: a position plus the history that led to it, for the rules that need
+// history (threefold repetition) and for judging the result of a game.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/board.h"
+#include "engine/move.h"
+
+namespace gobblet {
+
+enum class GameResult { kNone, kPlayer1Wins, kPlayer2Wins, kDraw };
+enum class EndReason { kNone, kLine, kNoMoves, kRepetition };
+
+class Game {
+ public:
+  explicit Game(const Board& start);
+
+  const Board& position() const { return current_; }
+  const Board& start() const { return history_.front(); }
+  const std::vector<Move>& moves() const { return moves_; }
+
+  // Plays a move that must be legal in position().
+  void play(Move m);
+  // Parses, checks and plays a move; on error nothing changes.
+  absl::Status play(std::string_view moveText);
+
+  // How many times position() has occurred in this game (including now).
+  int occurrences() const;
+  // Keys of every position of the game, oldest first (for repetition checks).
+  const std::vector<uint64_t>& keys() const { return keys_; }
+
+  GameResult result(EndReason* reason = nullptr) const;
+
+ private:
+  std::vector<Board> history_;  // every position, history_.back() == current_
+  std::vector<uint64_t> keys_;
+  std::vector<Move> moves_;
+  Board current_;
+};
+
+}  // namespace gobblet

@@ -1,0 +1,39 @@
+#include "engine/perft.h"
+
+#include "engine/movegen.h"
+
+namespace gobblet {
+
+uint64_t perft(Board& board, int depth) {
+  if (depth <= 0) return 1;
+  if (depth == 1) return static_cast<uint64_t>(countMoves(board));
+  MoveList list;
+  generateMoves(board, list);
+  uint64_t nodes = 0;
+  for (Move m : list) {
+    board.makeMove(m);
+    nodes += perft(board, depth - 1);
+    board.unmakeMove(m);
+  }
+  return nodes;
+}
+
+PerftResult perftDivide(Board& board, int depth) {
+  PerftResult result;
+  if (depth <= 0) {
+    result.total = 1;
+    return result;
+  }
+  MoveList list;
+  generateMoves(board, list);
+  for (Move m : list) {
+    board.makeMove(m);
+    const uint64_t n = perft(board, depth - 1);
+    board.unmakeMove(m);
+    result.perMove.emplace_back(m, n);
+    result.total += n;
+  }
+  return result;
+}
+
+}  // namespace gobblet
