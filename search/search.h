@@ -1,0 +1,110 @@
+// Search: the engine's entry point for thinking about a position.
+//
+// The protocol layer owns a Search, configures it, and calls go() with the
+// game (position plus history, for repetition) and the limits; go() returns
+// at once and the search runs on its own threads, reporting through the
+// callbacks. stop() ends it early; exactly one onBestMove call follows
+// every go(). The search knows nothing about protocol text.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/game.h"
+#include "engine/move.h"
+#include "search/tablebase.h"
+
+namespace gobblet {
+
+struct SearchLimits {
+  int64_t time[2] = {-1, -1};  // remaining ms for player 1 / player 2; -1 = not given
+  int64_t inc[2] = {0, 0};     // increment in ms per move
+  int movesToGo = 0;           // 0 = sudden death
+  int64_t moveTime = -1;       // exact ms per move; -1 = not given
+  int depth = 0;               // 0 = no depth limit
+  uint64_t nodes = 0;          // 0 = no node limit
+  int mate = 0;                // search for a win in this many moves (0 = off)
+  bool infinite = false;       // never stop by itself (until stop())
+  bool ponder = false;         // pondering: never stop by itself until ponderhit()
+};
+
+// Scores: centi-"pawns" from the side to move's view; wins and losses are
+// reported separately as a distance in plies (positive: side to move wins).
+struct SearchScore {
+  bool isMate = false;  // exact win/loss
+  int value = 0;        // cp if !isMate; else plies to the end, > 0 win, < 0 loss
+  enum Bound { kExact, kLower, kUpper } bound = kExact;
+};
+
+struct SearchInfo {
+  int depth = 0;
+  int selDepth = 0;
+  int multiPv = 1;  // 1-based rank of this line
+  SearchScore score;
+  uint64_t nodes = 0;
+  int64_t timeMs = 0;
+  uint64_t nps = 0;
+  int hashfull = 0;  // per mille
+  uint64_t tbHits = 0;
+  std::vector<Move> pv;
+};
+
+struct SearchCallbacks {
+  std::function<void(const SearchInfo&)> onInfo;
+  std::function<void(Move best, Move ponder)> onBestMove;  // best is Move::none() on a decided position
+  std::function<void(const std::string&)> onMessage;      // free-form diagnostics ("info string")
+};
+
+struct SearchOptions {
+  int hashMiB = 16;
+  int threads = 1;
+  int multiPv = 1;
+  int64_t moveOverheadMs = 30;
+};
+
+class Search {
+ public:
+  Search();
+  ~Search();  // stops and joins any running search
+  Search(const Search&) = delete;
+  Search& operator=(const Search&) = delete;
+
+  // Options take effect at the next go() (Hash resizes immediately when idle).
+  void setOptions(const SearchOptions& options);
+  const SearchOptions& options() const;
+  void setTablebase(std::shared_ptr<const Tablebase> tablebase);
+
+  void newGame();  // clear TT, history and killers
+
+  // Starts searching game.position(); returns immediately.
+  void go(const Game& game, const SearchLimits& limits, SearchCallbacks callbacks);
+  void stop();       // ask the running search to finish (bestmove follows)
+  void ponderHit();  // the pondered move was played: switch to normal timing
+  void wait();       // block until the running search (if any) has reported its best move
+  bool searching() const;
+
+  // Synchronous helpers for tools and tests.
+  struct Result {
+    Move best;
+    SearchInfo info;
+  };
+  Result searchSync(const Game& game, const SearchLimits& limits,
+                    std::function<void(const SearchInfo&)> onInfo = nullptr);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The fixed bench: positions searched to a fixed depth with one thread and
+// 16 MiB of hash; nodes is the deterministic signature.
+struct BenchResult {
+  uint64_t nodes = 0;
+  double seconds = 0;
+};
+BenchResult runBench(int depth = 0 /* 0 = default */, std::function<void(const std::string&)> log = nullptr);
+
+}  // namespace gobblet

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Sets up, builds and runs the whole test suite:
+#   1. Release build: every test (fast and slow labels).
+#   2. ASan + UBSan build: the fast tests.
+# Usage: tools/test.sh [--fast]   (--fast skips the slow label in step 1)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs="$(nproc)"
+exclude=()
+[ "${1:-}" = "--fast" ] && exclude=(-LE slow)
+
+tools/setup.sh release
+echo "== release: all tests" >&2
+ctest --test-dir build/release --output-on-failure -j "$jobs" "${exclude[@]}"
+
+tools/setup.sh asan
+echo "== asan+ubsan: fast tests" >&2
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build/asan --output-on-failure -j "$jobs" -L fast
