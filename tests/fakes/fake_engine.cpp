@@ -1,0 +1,139 @@
+// gobblet-fake-engine: a tiny UGI/UCI engine that misbehaves on purpose, for
+// the match runner's tests.
+//
+//   gobblet-fake-engine [--mode M] [--after N] [--delay-ms D] [--seed S] [--proto ugi|uci] [--log FILE]
+//
+// It keeps the position from "position" lines and answers "go" with a legal
+// move chosen by --mode, except that from its (N+1)-th "go" of the process
+// (--after N, default 0) it misbehaves:
+//   random   (default) a uniformly random legal move, never misbehaves
+//   first    the first legal move, never misbehaves
+//   crash    abort() instead of answering
+//   illegal  answer a well-formed but illegal move
+//   garbage  answer "bestmove xyzzy"
+//   hang     stop reading and answering (sleeps 30 s, then exits)
+//   late     answer a legal move after --delay-ms
+//   noready  never answer isready (from the (N+1)-th isready on)
+//   nohello  never answer ugi/uci
+// --log appends every line received to FILE. Exits on "quit" or end of input.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <string>
+#include <thread>
+
+#include "engine/game.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+
+namespace {
+
+using namespace gobblet;
+
+struct Settings {
+  std::string mode = "random";
+  int after = 0;
+  int delayMs = 0;
+  uint64_t seed = 1;
+  bool uci = false;
+  std::string logPath;
+};
+
+// Rebuilds the game from "position startpos|fen <text> [moves ...]"; false on
+// bad input (the fake then keeps its previous position).
+bool setPosition(const Variant& variant, const std::string& line, Game& game) {
+  std::string rest = line.substr(std::string("position ").size());
+  std::string moves;
+  if (const size_t at = rest.find(" moves"); at != std::string::npos) moves = rest.substr(at + 6), rest.resize(at);
+  Board start(variant);
+  if (rest.rfind("fen ", 0) == 0) {
+    auto parsed = parsePosition(variant, rest.substr(4));
+    if (!parsed.ok()) return false;
+    start = *parsed;
+  } else if (rest != "startpos") {
+    return false;
+  }
+  Game next(start);
+  size_t i = 0;
+  while (i < moves.size()) {
+    while (i < moves.size() && moves[i] == ' ') ++i;
+    const size_t end = moves.find(' ', i);
+    const std::string text = moves.substr(i, end == std::string::npos ? std::string::npos : end - i);
+    i = end == std::string::npos ? moves.size() : end;
+    if (!text.empty() && !next.play(text).ok()) return false;
+  }
+  game = next;
+  return true;
+}
+
+// A syntactically valid move that is illegal here: a small piece dropped on
+// an occupied square, or a board move from an empty square.
+std::string illegalMove(const Board& board) {
+  const Variant& v = board.variant();
+  for (int sq = 0; sq < v.squares(); ++sq)
+    if (board.top(sq) >= 0) return "S@" + squareName(v, sq);
+  return squareName(v, 0) + squareName(v, 1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Settings s;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string key = argv[i], value = argv[i + 1];
+    if (key == "--mode") s.mode = value;
+    else if (key == "--after") s.after = std::atoi(value.c_str());
+    else if (key == "--delay-ms") s.delayMs = std::atoi(value.c_str());
+    else if (key == "--seed") s.seed = std::strtoull(value.c_str(), nullptr, 10);
+    else if (key == "--proto") s.uci = value == "uci";
+    else if (key == "--log") s.logPath = value;
+    else return std::fprintf(stderr, "fake engine: unknown argument %s\n", key.c_str()), 2;
+  }
+  std::ofstream log;
+  if (!s.logPath.empty()) log.open(s.logPath, std::ios::app);
+  std::mt19937_64 rng(s.seed);
+  Variant variant = Variant::gobblet();
+  Game game{Board(variant)};
+  int goCount = 0, readyCount = 0;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (log.is_open()) log << line << std::endl;
+    if (line == "quit") break;
+    if (line == "ugi" || line == "uci") {
+      if (s.mode == "nohello") continue;
+      std::cout << "id name fake-" << s.mode << "\nid author tests\n" << line << "ok" << std::endl;
+    } else if (line == "isready") {
+      if (s.mode == "noready" && readyCount++ >= s.after) continue;
+      std::cout << "readyok" << std::endl;
+    } else if (line.rfind("setoption name Variant value ", 0) == 0) {
+      auto parsed = Variant::parse(line.substr(29));
+      if (parsed.ok()) variant = *parsed, game = Game(Board(variant));
+    } else if (line == "uginewgame" || line == "ucinewgame") {
+      game = Game(Board(variant));
+    } else if (line.rfind("position ", 0) == 0) {
+      if (!setPosition(variant, line, game)) std::cout << "info string bad position" << std::endl;
+    } else if (line.rfind("go", 0) == 0) {
+      const bool misbehave = goCount++ >= s.after;
+      MoveList list;
+      generateMoves(game.position(), list);
+      std::string reply = list.empty() ? "(none)" : moveToString(list[0], variant);
+      if (s.mode == "random" && !list.empty())
+        reply = moveToString(list[static_cast<int>(rng() % static_cast<uint64_t>(list.size()))], variant);
+      if (misbehave) {
+        if (s.mode == "crash") std::abort();
+        if (s.mode == "illegal") reply = illegalMove(game.position());
+        if (s.mode == "garbage") reply = "xyzzy";
+        if (s.mode == "hang") {
+          std::this_thread::sleep_for(std::chrono::seconds(30));
+          return 0;
+        }
+        if (s.mode == "late") std::this_thread::sleep_for(std::chrono::milliseconds(s.delayMs));
+      }
+      std::cout << "info depth 1 nodes " << list.size() << "\nbestmove " << reply << std::endl;
+    }
+  }
+  return 0;
+}

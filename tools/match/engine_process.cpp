@@ -1,0 +1,146 @@
+#include "tools/match/engine_process.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+
+namespace gobblet::match {
+
+namespace {
+
+constexpr size_t kMaxLineBytes = 1 << 20;
+
+absl::Status errnoStatus(const char* what) {
+  return absl::InternalError(absl::StrCat(what, ": ", std::strerror(errno)));
+}
+
+}  // namespace
+
+EngineProcess::~EngineProcess() { stop(); }
+
+absl::Status EngineProcess::start(const std::string& command) {
+  if (running()) return absl::FailedPreconditionError("engine process already running");
+  static std::once_flag ignoreSigpipe;
+  std::call_once(ignoreSigpipe, [] { signal(SIGPIPE, SIG_IGN); });
+
+  int in[2], out[2];
+  if (pipe2(in, O_CLOEXEC) != 0) return errnoStatus("pipe");
+  if (pipe2(out, O_CLOEXEC) != 0) {
+    close(in[0]), close(in[1]);
+    return errnoStatus("pipe");
+  }
+  // Everything the child needs is prepared before fork(): between fork and
+  // exec only async-signal-safe calls are allowed (other threads may hold
+  // the allocator's locks).
+  const std::string shellCommand = "exec " + command;
+  const pid_t pid = fork();
+  if (pid < 0) {
+    for (int fd : {in[0], in[1], out[0], out[1]}) close(fd);
+    return errnoStatus("fork");
+  }
+  if (pid == 0) {
+    setpgid(0, 0);
+    dup2(in[0], STDIN_FILENO);
+    dup2(out[1], STDOUT_FILENO);
+    execl("/bin/sh", "sh", "-c", shellCommand.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  setpgid(pid, pid);  // also done by the child; whichever runs first wins
+  close(in[0]);
+  close(out[1]);
+  pid_ = pid;
+  toChild_ = in[1];
+  fromChild_ = out[0];
+  buffer_.clear();
+  eof_ = false;
+  reaped_ = false;
+  waitStatus_ = 0;
+  return absl::OkStatus();
+}
+
+absl::Status EngineProcess::writeLine(const std::string& line) {
+  if (toChild_ < 0) return absl::FailedPreconditionError("engine process not running");
+  const std::string data = line + "\n";
+  size_t written = 0;
+  while (written < data.size()) {
+    const ssize_t n = write(toChild_, data.data() + written, data.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return absl::UnavailableError(absl::StrCat("cannot write to engine: ", std::strerror(errno)));
+    written += static_cast<size_t>(n);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> EngineProcess::readLine(Clock::time_point deadline) {
+  if (fromChild_ < 0) return absl::FailedPreconditionError("engine process not running");
+  while (true) {
+    if (const size_t newline = buffer_.find('\n'); newline != std::string::npos) {
+      std::string line = buffer_.substr(0, newline);
+      buffer_.erase(0, newline + 1);
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      return line;
+    }
+    if (buffer_.size() > kMaxLineBytes) return absl::ResourceExhaustedError("engine sent a line over 1 MiB");
+    if (eof_) return absl::UnavailableError("engine closed its output");
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) return absl::DeadlineExceededError("engine did not answer in time");
+    pollfd pfd{fromChild_, POLLIN, 0};
+    const int ready = poll(&pfd, 1, static_cast<int>(std::min<int64_t>(left, 1 << 30)));
+    if (ready < 0 && errno != EINTR) return errnoStatus("poll");
+    if (ready <= 0) continue;
+    char chunk[4096];
+    const ssize_t n = read(fromChild_, chunk, sizeof chunk);
+    if (n < 0 && errno != EINTR) return errnoStatus("read");
+    if (n == 0) eof_ = true;
+    if (n > 0) buffer_.append(chunk, static_cast<size_t>(n));
+  }
+}
+
+void EngineProcess::stop(std::chrono::milliseconds grace) {
+  if (toChild_ >= 0) close(toChild_), toChild_ = -1;
+  if (pid_ > 0 && !reaped_) {
+    // Wait for the child to exit by itself without reaping it (WNOWAIT): an
+    // unreaped child keeps its process-group id reserved, so the group kill
+    // below cannot hit an unrelated process.
+    const Clock::time_point until = Clock::now() + grace;
+    siginfo_t info;
+    while (true) {
+      info.si_pid = 0;
+      if (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid != 0) break;
+      if (Clock::now() >= until) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    kill(-pid_, SIGKILL);
+    while (waitpid(pid_, &waitStatus_, 0) < 0 && errno == EINTR) {}
+    reaped_ = true;
+  }
+  if (fromChild_ >= 0) close(fromChild_), fromChild_ = -1;
+  pid_ = -1;
+  buffer_.clear();
+}
+
+std::string EngineProcess::exitDescription() {
+  if (pid_ > 0 && !reaped_) {
+    siginfo_t info;
+    info.si_pid = 0;
+    if (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid == 0)
+      return "running";
+    if (info.si_code == CLD_EXITED) return absl::StrCat("exit code ", info.si_status);
+    return absl::StrCat("killed by signal ", info.si_status);
+  }
+  if (!reaped_) return "not started";
+  if (WIFEXITED(waitStatus_)) return absl::StrCat("exit code ", WEXITSTATUS(waitStatus_));
+  if (WIFSIGNALED(waitStatus_)) return absl::StrCat("killed by signal ", WTERMSIG(waitStatus_));
+  return "stopped";
+}
+
+}  // namespace gobblet::match

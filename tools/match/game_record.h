@@ -1,0 +1,51 @@
+// GameRecord: one finished game, as written to the record file.
+//
+// One line per game, fields as key=value separated by spaces; values that
+// may hold spaces are in double quotes with \" and \\ escaped:
+//
+//   game=3 p1="d4" p2="d6" variant=gobblet opening="random-2" start="4/4/4/4 1"
+//   book=4 moves="L@a1 L@d4 ..." result=1-0 reason=line detail=""
+//
+//   start   the opening's start position (notation.h text)
+//   book    how many of `moves` came from the opening
+//   moves   every move from `start`, in order (the opening's first)
+//   result  1-0 / 0-1 / 1/2-1/2, player 1 first
+//   reason  a Termination name (referee.h)
+//   detail  free text: the illegal move, how an engine died, ...
+//   illegal the rejected move text (only for reason=illegal-move)
+//
+// `gobblet-match --replay FILE` re-referees every line (replay.h).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/game.h"
+#include "engine/variant.h"
+#include "tools/match/referee.h"
+
+namespace gobblet::match {
+
+struct GameRecord {
+  int number = 0;
+  std::string player1, player2;  // engine names
+  Variant variant;
+  std::string opening;
+  std::string start;  // position text
+  int bookPlies = 0;
+  std::vector<std::string> moves;
+  GameResult result = GameResult::kNone;
+  Termination termination = Termination::kNone;
+  std::string detail;
+  std::string illegalMove;
+};
+
+// The record as one line (no newline).
+std::string formatRecord(const GameRecord& record);
+// Parses a line written by formatRecord; unknown keys are errors, so typos
+// in hand-edited files are caught. Checks the syntax of every field (the
+// variant, the result, the reason) but not the moves: see verifyRecord().
+absl::StatusOr<GameRecord> parseRecord(const std::string& line);
+
+}  // namespace gobblet::match

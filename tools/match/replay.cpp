@@ -1,0 +1,77 @@
+#include "tools/match/replay.h"
+
+#include <fstream>
+#include <ostream>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "engine/notation.h"
+
+namespace gobblet::match {
+
+absl::Status verifyRecord(const GameRecord& record) {
+  auto start = parsePosition(record.variant, record.start);
+  if (!start.ok()) return absl::InvalidArgumentError(absl::StrCat("start: ", start.status().message()));
+  Referee referee(*start, 0);
+  for (size_t i = 0; i < record.moves.size(); ++i)
+    if (auto status = referee.play(record.moves[i]); !status.ok())
+      return absl::InvalidArgumentError(
+          absl::StrCat("move ", i + 1, " '", record.moves[i], "': ", status.message()));
+  const Verdict verdict = referee.verdict();
+  const int mover = referee.game().position().sideToMove();
+  auto mismatch = [&](const std::string& why) {
+    return absl::InvalidArgumentError(absl::StrCat("reason=", toString(record.termination), " result=",
+                                                   resultToString(record.result), ": ", why));
+  };
+  switch (record.termination) {
+    case Termination::kLine:
+    case Termination::kNoMoves:
+    case Termination::kRepetition:
+      if (verdict.termination != record.termination || verdict.result != record.result)
+        return mismatch(absl::StrCat("the rules say reason=", toString(verdict.termination),
+                                     " result=", resultToString(verdict.result)));
+      return absl::OkStatus();
+    default:
+      break;
+  }
+  if (verdict.over())
+    return mismatch(absl::StrCat("the game had ended by rule (", toString(verdict.termination), ")"));
+  switch (record.termination) {
+    case Termination::kMaxPlies:
+      if (record.result != GameResult::kDraw) return mismatch("a ply limit ends in a draw");
+      break;
+    case Termination::kIllegalMove:
+      if (parseMove(referee.game().position(), record.illegalMove).ok())
+        return mismatch(absl::StrCat("'", record.illegalMove, "' is legal"));
+      [[fallthrough]];
+    case Termination::kTimeForfeit:
+      if (record.result != lossFor(mover)) return mismatch("the side to move should have lost");
+      break;
+    default:
+      if (record.result == GameResult::kDraw) return mismatch("a forfeit is not a draw");
+      break;
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ReplaySummary> replayFile(const std::string& path, std::ostream& out) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot open record file '", path, "'"));
+  ReplaySummary summary;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (absl::StripAsciiWhitespace(line).empty() || line[0] == '#') continue;
+    ++summary.games;
+    auto record = parseRecord(line);
+    absl::Status status = record.ok() ? verifyRecord(*record) : record.status();
+    if (!status.ok()) {
+      ++summary.invalid;
+      out << path << ":" << number << ": " << status.message() << "\n";
+    }
+  }
+  out << "replayed " << summary.games << " games: " << summary.games - summary.invalid << " consistent, "
+      << summary.invalid << " inconsistent\n";
+  return summary;
+}
+
+}  // namespace gobblet::match
