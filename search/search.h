@@ -94,6 +94,15 @@ class Search {
   Result searchSync(const Game& game, const SearchLimits& limits,
                     std::function<void(const SearchInfo&)> onInfo = nullptr);
 
+  // Move-ordering statistics of the main thread's last finished search
+  // (read after wait()): beta cutoffs, and how many came from the first move.
+  struct Stats {
+    uint64_t cutoffs = 0;
+    uint64_t firstMoveCutoffs = 0;
+    int completedDepth = 0;
+  };
+  Stats lastStats() const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
@@ -104,6 +113,8 @@ class Search {
 struct BenchResult {
   uint64_t nodes = 0;
   double seconds = 0;
+  uint64_t cutoffs = 0;           // beta cutoffs over all positions
+  uint64_t firstMoveCutoffs = 0;  // ... of which by the first move searched
 };
 BenchResult runBench(int depth = 0 /* 0 = default */, std::function<void(const std::string&)> log = nullptr);
 

@@ -1,0 +1,153 @@
+#include "search/evaluate.h"
+
+#include <array>
+#include <bit>
+#include <vector>
+
+namespace gobblet {
+
+namespace {
+
+// ---- Weights (data). "rank" counts down from the largest size: rank 0 is
+// the largest piece of the variant (X in 4x4, L in Gobblers), which no piece
+// can gobble.
+
+// Line value for a player by squares still missing (n - own visible count)
+// and by opponent pieces in the line that would have to be gobbled.
+// kLine[missing][opponentPieces]; a line with an opponent's rank-0 piece is
+// worth nothing (it cannot be completed while that piece stays).
+constexpr int kLine[5][5] = {
+    {0, 0, 0, 0, 0},     // complete line (decided positions are not evaluated)
+    {70, 28, 0, 0, 0},   // one square missing: a threat to win next move
+    {16, 7, 2, 0, 0},    // two missing
+    {4, 2, 1, 0, 0},     // three missing
+    {0, 0, 0, 0, 0},     // empty of own pieces
+};
+// Bonus per own piece in a line with at least two own pieces, by rank: large
+// pieces cannot be gobbled away.
+constexpr int kSafeInLine[4] = {6, 3, 1, 0};
+// Per visible piece on the board, by rank.
+constexpr int kVisible[4] = {12, 8, 5, 3};
+// Per piece still in hand (external stacks / supply), by rank.
+constexpr int kInHand[4] = {10, 6, 3, 1};
+// Per opponent piece buried directly or deeper under one of our visible
+// pieces, by the buried piece's rank.
+constexpr int kCaptive[4] = {0, 14, 9, 5};
+constexpr int kTempo = 6;
+
+int pow9(int k) {
+  int r = 1;
+  while (k-- > 0) r *= 9;
+  return r;
+}
+
+// One line's value for `player` given the digit of each of its n squares.
+int lineValue(const std::array<int, 4>& digits, int n, int sizes, int player) {
+  int own = 0, opp = 0, safe = 0;
+  for (int i = 0; i < n; ++i) {
+    if (digits[i] == 0) continue;
+    const int owner = (digits[i] - 1) / 4, size = (digits[i] - 1) % 4;
+    const int rank = sizes - 1 - size;
+    if (owner == player) {
+      ++own;
+      safe += kSafeInLine[rank];
+    } else {
+      if (rank == 0) return 0;  // an ungobblable blocker
+      ++opp;
+    }
+  }
+  const int missing = n - own;
+  return kLine[missing][opp] + (own >= 2 ? safe : 0);
+}
+
+// Generated tables: per board side n (3 or 4), per number of sizes, the line
+// pattern scores (player 1 minus player 2).
+struct Tables {
+  std::vector<int16_t> line[5][5];  // [n][sizes]
+  Tables() {
+    for (int n = 3; n <= 4; ++n)
+      for (int sizes = 1; sizes <= 4; ++sizes) {
+        std::vector<int16_t>& t = line[n][sizes];
+        t.assign(pow9(n), 0);
+        for (int index = 0; index < pow9(n); ++index) {
+          std::array<int, 4> digits{};
+          bool valid = true;
+          for (int i = 0, x = index; i < n; ++i, x /= 9) {
+            digits[i] = x % 9;
+            if (digits[i] && (digits[i] - 1) % 4 >= sizes) valid = false;
+          }
+          if (valid)
+            t[index] = static_cast<int16_t>(lineValue(digits, n, sizes, 0) - lineValue(digits, n, sizes, 1));
+        }
+      }
+  }
+};
+
+const Tables& tables() {
+  static const Tables t;
+  return t;
+}
+
+// Per geometry, the squares of each line in order.
+struct LineSquares {
+  int count = 0;
+  std::array<std::array<uint8_t, 4>, kMaxLines> squares{};
+  explicit LineSquares(int n) {
+    const Geometry& g = geometry(n);
+    count = g.numLines;
+    for (int l = 0; l < count; ++l) {
+      int i = 0;
+      for (Mask m = g.lines[l]; m; m &= m - 1) squares[l][i++] = static_cast<uint8_t>(std::countr_zero(m));
+    }
+  }
+};
+
+const LineSquares& lineSquares(int n) {
+  static const LineSquares l3(3), l4(4);
+  return n == 3 ? l3 : l4;
+}
+
+}  // namespace
+
+int evaluateForPlayer1(const Board& board) {
+  const Variant& v = board.variant();
+  const int n = v.n, sizes = v.sizes;
+  const int16_t* table = tables().line[n][sizes].data();
+  const LineSquares& ls = lineSquares(n);
+
+  // 1. Digits of the visible tops, and the material terms.
+  std::array<uint8_t, kMaxSquares> digit{};
+  int score = 0;
+  Mask covered = 0, tops[2] = {0, 0};  // squares covered by sizes > s; tops seen so far
+  for (int s = sizes - 1; s >= 0; --s) {
+    const int rank = sizes - 1 - s;
+    for (int p = 0; p < 2; ++p) {
+      const int sign = p == 0 ? 1 : -1;
+      const Mask mine = board.pieces(p, s);
+      const Mask top = static_cast<Mask>(mine & ~covered);
+      score += sign * (kVisible[rank] * std::popcount(top) + kInHand[rank] * board.inHand(p, s));
+      for (Mask m = top; m; m &= m - 1) digit[std::countr_zero(m)] = static_cast<uint8_t>(1 + 4 * p + s);
+      // Captives: our pieces under a top of the opponent's.
+      const Mask buried = static_cast<Mask>(mine & covered);
+      if (buried) score -= sign * kCaptive[rank] * std::popcount(static_cast<Mask>(buried & tops[p ^ 1]));
+      tops[p] |= top;
+    }
+    covered |= board.sizeMask(s);
+  }
+
+  // 2. Line patterns.
+  for (int l = 0; l < ls.count; ++l) {
+    const auto& sq = ls.squares[l];
+    int index = digit[sq[0]] + 9 * digit[sq[1]] + 81 * digit[sq[2]];
+    if (n == 4) index += 729 * digit[sq[3]];
+    score += table[index];
+  }
+  return score;
+}
+
+int evaluate(const Board& board) {
+  const int s = evaluateForPlayer1(board);
+  return (board.sideToMove() == 0 ? s : -s) + kTempo;
+}
+
+}  // namespace gobblet

@@ -1,0 +1,31 @@
+// Static evaluation: a pattern-based, table-driven score of a quiet position.
+//
+// For every line (rows, columns, diagonals) the visible top of each square
+// is encoded as a base-9 digit: 0 empty, 1 + 4 * owner + size otherwise, so a
+// line of n squares indexes a table of 9^n scores. The table is generated at
+// startup from the weights in evaluate.cpp: for each player, how many squares
+// of the line it already shows, how many opponent pieces it would still have
+// to gobble, whether the opponent shows an ungobblable (largest) piece there,
+// and how safe (large) its own pieces in the line are. The table value is
+// player 1's line value minus player 2's, so the sum over lines is
+// antisymmetric by construction; it depends only on the multiset of the
+// line's squares, so it is invariant under the 8 board symmetries.
+//
+// Added to the line sum: visible pieces by size, pieces still in hand (the
+// external stacks), and pieces buried under an opponent's piece (a captive:
+// worth something to its captor while it stays covered).
+#pragma once
+
+#include "engine/board.h"
+
+namespace gobblet {
+
+// Score in centi-units from the side to move's point of view; the same for a
+// position and its mirror images, and for a position and its colour swap.
+int evaluate(const Board& board);
+
+// The side-independent part (everything but the tempo bonus) from player
+// 1's point of view: negated exactly by Board::colorSwapped().
+int evaluateForPlayer1(const Board& board);
+
+}  // namespace gobblet

@@ -1,0 +1,658 @@
+// The search: iterative deepening over a principal variation search, run by
+// one or more threads (Lazy SMP) that share the transposition table.
+#include "search/search.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "engine/movegen.h"
+#include "search/evaluate.h"
+#include "search/movepick.h"
+#include "search/tactics.h"
+#include "search/timeman.h"
+#include "search/tt.h"
+
+namespace gobblet {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kMaxDepth = 100;
+// Plies of quiescence under an opponent's threat (see Worker::qsearch).
+constexpr int kQuiescenceThreatPlies = 1;
+
+// Late-move reductions by depth and move number.
+struct Reductions {
+  int8_t r[64][256];
+  Reductions() {
+    for (int d = 0; d < 64; ++d)
+      for (int m = 0; m < 256; ++m)
+        r[d][m] = static_cast<int8_t>(d < 3 || m < 4 ? 0 : std::lround(0.4 + std::log(d) * std::log(m) / 2.2));
+  }
+};
+const Reductions kReductions;
+
+int64_t elapsedMs(Clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+}
+
+// A root move with its score from the last (possibly partial) iteration.
+struct RootMove {
+  Move move;
+  int score = -kInfinite;      // -kInfinite: not (yet) searched to this depth
+  int previousScore = -kInfinite;
+  int selDepth = 0;
+  std::vector<Move> pv;
+};
+
+// State of one go() shared by its threads.
+struct SharedState {
+  TranspositionTable* tt = nullptr;
+  const Tablebase* tablebase = nullptr;  // only if it matches the variant
+  SearchLimits limits;
+  TimeBudget budget;
+  int threads = 1;
+  std::atomic<bool>* stop = nullptr;
+  std::atomic<bool>* pondering = nullptr;
+  std::atomic<int64_t>* startNs = nullptr;  // steady-clock time the clock started
+  std::vector<class Worker*> workers;
+
+  Clock::time_point start() const { return Clock::time_point(Clock::duration(startNs->load())); }
+  uint64_t totalNodes() const;
+  uint64_t totalTbHits() const;
+};
+
+// One search thread: its own board, key stack, PV table, history/killers.
+class Worker {
+ public:
+  Worker(int id, SharedState& shared, const Game& game, OrderingTables& ordering, int multiPv);
+
+  // Iterative deepening; thread 0 reports through onInfo and decides when
+  // to stop. Returns the completed depth.
+  void iterate(const std::function<void(const SearchInfo&)>& onInfo);
+
+  std::atomic<uint64_t> nodes{0};
+  std::atomic<uint64_t> tbHits{0};
+  uint64_t cutoffs = 0, firstMoveCutoffs = 0;
+  int completedDepth = 0;
+  std::vector<RootMove> rootMoves;
+  SearchInfo lastInfo;
+
+ private:
+  int rootSearch(int alpha, int beta, int depth);
+  int search(int alpha, int beta, int depth, int ply, bool cutNode);
+  int qsearch(int alpha, int beta, int ply, int threatPlies);
+
+  bool countNode();
+  void checkTime();
+  bool stopped() const { return shared_.stop->load(std::memory_order_relaxed); }
+  void makeMove(Move m, int ply) {
+    board_.makeMove(m);
+    keys_[rootIndex_ + ply + 1] = board_.key();
+    boundary_[ply + 1] = m.isDrop() ? rootIndex_ + ply + 1 : boundary_[ply];
+  }
+  void unmakeMove(Move m) { board_.unmakeMove(m); }
+  bool isRepetition(int ply) const {
+    const int index = rootIndex_ + ply;
+    for (int j = index - 2; j >= boundary_[ply]; j -= 2)
+      if (keys_[j] == keys_[index]) return true;
+    return false;
+  }
+  bool probeTablebase(int ply, int& score);
+  void updatePv(int ply, Move m) {
+    pv_[ply][ply] = m;
+    for (int i = ply + 1; i < pvLength_[ply + 1]; ++i) pv_[ply][i] = pv_[ply + 1][i];
+    pvLength_[ply] = std::max(pvLength_[ply + 1], ply + 1);
+  }
+  SearchInfo makeInfo(int depth, const RootMove& rm, int rank) const;
+
+  int id_;
+  SharedState& shared_;
+  Board board_;
+  OrderingTables& ordering_;
+  int multiPv_;
+  int pvIndex_ = 0;
+  int selDepth_ = 0;
+  int rootIndex_ = 0;               // index of the root key in keys_
+  std::vector<uint64_t> keys_;      // position keys: game history since the last drop, then the line
+  int boundary_[kMaxPly + 2] = {};  // per ply: oldest key index that may repeat
+  Move pv_[kMaxPly + 2][kMaxPly + 2];
+  int pvLength_[kMaxPly + 2] = {};
+  int checkCounter_ = 0;
+};
+
+uint64_t SharedState::totalNodes() const {
+  uint64_t n = 0;
+  for (const Worker* w : workers) n += w->nodes.load(std::memory_order_relaxed);
+  return n;
+}
+uint64_t SharedState::totalTbHits() const {
+  uint64_t n = 0;
+  for (const Worker* w : workers) n += w->tbHits.load(std::memory_order_relaxed);
+  return n;
+}
+
+Worker::Worker(int id, SharedState& shared, const Game& game, OrderingTables& ordering, int multiPv)
+    : id_(id), shared_(shared), board_(game.position()), ordering_(ordering), multiPv_(multiPv) {
+  // Repetition can only reach back to the position after the last placement.
+  const auto& moves = game.moves();
+  const auto& keys = game.keys();
+  size_t first = 0;
+  for (size_t i = moves.size(); i > 0; --i)
+    if (moves[i - 1].isDrop()) {
+      first = i;
+      break;
+    }
+  keys_.assign(keys.begin() + static_cast<std::ptrdiff_t>(first), keys.end());
+  rootIndex_ = static_cast<int>(keys_.size()) - 1;
+  keys_.resize(keys_.size() + kMaxPly + 2);
+  boundary_[0] = 0;
+
+  MoveList list;
+  generateMoves(board_, list);
+  // Initial order: the move picker's (TT move, blocks, history, statics).
+  TTData tte;
+  const Move ttMove = shared_.tt->probe(board_.key(), tte) ? tte.move : Move::none();
+  MovePicker picker(board_, ttMove, ordering_, 0);
+  for (Move m = picker.next(); !m.isNone(); m = picker.next()) {
+    RootMove rm;
+    rm.move = m;
+    rootMoves.push_back(rm);
+  }
+  // A winning move goes first, so that even a search stopped at once plays it.
+  const Move win = winningMove(board_);
+  if (!win.isNone())
+    for (size_t i = 0; i < rootMoves.size(); ++i)
+      if (rootMoves[i].move == win) std::rotate(rootMoves.begin(), rootMoves.begin() + i, rootMoves.begin() + i + 1);
+  multiPv_ = std::clamp(multiPv_, 1, std::max(1, static_cast<int>(rootMoves.size())));
+}
+
+bool Worker::countNode() {
+  if (stopped()) return false;
+  const uint64_t n = nodes.load(std::memory_order_relaxed) + 1;
+  const uint64_t limit = shared_.limits.nodes;
+  if (limit && shared_.threads == 1 && n > limit) {
+    shared_.stop->store(true);
+    return false;
+  }
+  nodes.store(n, std::memory_order_relaxed);
+  if (id_ == 0 && ++checkCounter_ >= 1024) {
+    checkCounter_ = 0;
+    checkTime();
+  }
+  return !stopped();
+}
+
+void Worker::checkTime() {
+  if (shared_.limits.nodes && shared_.threads > 1 && shared_.totalNodes() >= shared_.limits.nodes)
+    shared_.stop->store(true);
+  if (shared_.budget.hardMs >= 0 && !shared_.pondering->load() &&
+      elapsedMs(shared_.start()) >= shared_.budget.hardMs)
+    shared_.stop->store(true);
+}
+
+bool Worker::probeTablebase(int ply, int& score) {
+  if (!shared_.tablebase) return false;
+  const TbProbe p = shared_.tablebase->probe(board_);
+  if (p.value == TbValue::kUnknown) return false;
+  tbHits.store(tbHits.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  score = p.value == TbValue::kDraw  ? 0
+          : p.value == TbValue::kWin ? kMate - ply - p.distance
+                                     : -(kMate - ply - p.distance);
+  return true;
+}
+
+// Quiescence: resolves the one-move tactics at the horizon.
+//   1. A decided position scores as won/lost; a repetition as a draw.
+//   2. If the side to move can win at once, that is the score (win in 1).
+//   3. If the opponent threatens nothing, the static evaluation stands.
+//   4. Under threat (and with threatPlies left) every move is tried, blocks
+//      first, and each reply is checked for the opponent's win in 1: the
+//      search never walks into a one-move loss at the horizon.
+int Worker::qsearch(int alpha, int beta, int ply, int threatPlies) {
+  const int us = board_.sideToMove();
+  const int winner = board_.winner();
+  if (winner != kNoWinner) return winner == us ? kMate - ply : -(kMate - ply);
+  if (!countNode()) return 0;
+  selDepth_ = std::max(selDepth_, ply);
+  if (isRepetition(ply)) return 0;
+  if (ply >= kMaxPly - 2) return evaluate(board_);
+  if (!winningMove(board_).isNone()) return kMate - ply - 1;
+  int tbScore;
+  if (probeTablebase(ply, tbScore)) return tbScore;
+
+  const int standPat = evaluate(board_);
+  if (threatPlies <= 0 || !opponentThreats(board_)) return standPat;
+
+  MovePicker picker(board_, Move::none(), ordering_, ply);
+  int best = -kInfinite, count = 0;
+  for (Move m = picker.next(); !m.isNone(); m = picker.next()) {
+    ++count;
+    makeMove(m, ply);
+    const int score = -qsearch(-beta, -alpha, ply + 1, threatPlies - 1);
+    unmakeMove(m);
+    if (stopped()) return 0;
+    if (score > best) {
+      best = score;
+      if (score > alpha) {
+        if (score >= beta) break;
+        alpha = score;
+      }
+    }
+  }
+  return count ? best : 0;
+}
+
+// The main search: negamax alpha-beta with principal variation search.
+int Worker::search(int alpha, int beta, int depth, int ply, bool cutNode) {
+  const bool pvNode = beta - alpha > 1;
+  const int us = board_.sideToMove();
+  if (pvNode) pvLength_[ply] = ply;
+
+  // 1. A decided position; the horizon.
+  const int winner = board_.winner();
+  if (winner != kNoWinner) return winner == us ? kMate - ply : -(kMate - ply);
+  if (depth <= 0) return qsearch(alpha, beta, ply, kQuiescenceThreatPlies);
+  if (!countNode()) return 0;
+  selDepth_ = std::max(selDepth_, ply);
+
+  // 2. Draw by repetition (first repetition of the line or of the game
+  // since the last placement); the ply cap.
+  if (isRepetition(ply)) return 0;
+  if (ply >= kMaxPly - 2) return evaluate(board_);
+
+  // 3. Mate-distance pruning: no score can beat a win at the next ply.
+  alpha = std::max(alpha, -(kMate - ply));
+  beta = std::min(beta, kMate - ply - 1);
+  if (alpha >= beta) return alpha;
+
+  // 4. An immediate win ends the node.
+  if (!winningMove(board_).isNone()) return kMate - ply - 1;
+
+  // 5. Tablebase: an exact value.
+  int tbScore;
+  if (probeTablebase(ply, tbScore)) return tbScore;
+
+  // 6. Transposition table: cut off with a deep enough bound, else use its move.
+  TTData tte;
+  const bool ttHit = shared_.tt->probe(board_.key(), tte);
+  const Move ttMove = ttHit ? tte.move : Move::none();
+  if (ttHit && !pvNode && tte.depth >= depth) {
+    const int s = scoreFromTT(tte.score, ply);
+    if ((tte.bound & kBoundLower && s >= beta) || (tte.bound & kBoundUpper && s <= alpha)) return s;
+  }
+  const bool threatened = opponentThreats(board_) != 0;
+
+  // 7. The moves, best first; PVS: full window for the first, null windows
+  // (re-searched on a fail high) for the rest, late quiet ones reduced.
+  MovePicker picker(board_, ttMove, ordering_, ply);
+  const int oldAlpha = alpha;
+  int best = -kInfinite, moveCount = 0;
+  Move bestMove = Move::none();
+  Move quiets[64];
+  int quietCount = 0;
+  for (Move m = picker.next(); !m.isNone(); m = picker.next()) {
+    ++moveCount;
+    if (pvNode) pvLength_[ply + 1] = ply + 1;
+    makeMove(m, ply);
+    shared_.tt->prefetch(board_.key());
+    const int newDepth = depth - 1;
+    int score;
+    if (moveCount == 1) {
+      score = -search(-beta, -alpha, newDepth, ply + 1, !pvNode && !cutNode);
+    } else {
+      int r = threatened ? 0 : kReductions.r[std::min(depth, 63)][std::min(moveCount, 255)];
+      if (r && pvNode) --r;
+      if (r && cutNode) ++r;
+      r = std::clamp(r, 0, newDepth - 1 > 0 ? newDepth - 1 : 0);
+      score = -search(-alpha - 1, -alpha, newDepth - r, ply + 1, true);
+      if (score > alpha && r > 0) score = -search(-alpha - 1, -alpha, newDepth, ply + 1, !cutNode);
+      if (pvNode && score > alpha && score < beta) score = -search(-beta, -alpha, newDepth, ply + 1, false);
+    }
+    unmakeMove(m);
+    if (stopped()) return 0;
+
+    if (score > best) {
+      best = score;
+      if (score > alpha) {
+        bestMove = m;
+        if (pvNode) updatePv(ply, m);
+        if (score >= beta) {
+          // 8. A cutoff: reward the move, punish the quiet moves before it.
+          ++cutoffs;
+          firstMoveCutoffs += moveCount == 1;
+          const int bonus = std::min(depth * depth * 16, 1200);
+          ordering_.addKiller(ply, m);
+          ordering_.update(us, m, bonus);
+          for (int i = 0; i < quietCount; ++i) ordering_.update(us, quiets[i], -bonus);
+          break;
+        }
+        alpha = score;
+      }
+    }
+    if (m != bestMove && quietCount < 64) quiets[quietCount++] = m;
+  }
+
+  // 9. No legal move: a draw.
+  if (moveCount == 0) return 0;
+
+  const Bound bound = best >= beta ? kBoundLower : best > oldAlpha ? kBoundExact : kBoundUpper;
+  shared_.tt->store(board_.key(), bestMove, scoreToTT(best, ply), 0, depth, bound);
+  return best;
+}
+
+// The root: searches rootMoves[pvIndex_..] and keeps each move's score
+// (-kInfinite for moves that failed low or were not searched) and PV.
+int Worker::rootSearch(int alpha, int beta, int depth) {
+  pvLength_[0] = 0;
+  int best = -kInfinite;
+  for (size_t i = pvIndex_; i < rootMoves.size(); ++i) {
+    RootMove& rm = rootMoves[i];
+    selDepth_ = 0;
+    pvLength_[1] = 1;
+    makeMove(rm.move, 0);
+    int score;
+    if (i == static_cast<size_t>(pvIndex_)) {
+      score = -search(-beta, -alpha, depth - 1, 1, false);
+    } else {
+      score = -search(-alpha - 1, -alpha, depth - 1, 1, true);
+      if (score > alpha && score < beta) score = -search(-beta, -alpha, depth - 1, 1, false);
+    }
+    unmakeMove(rm.move);
+    if (stopped()) break;
+    if (i == static_cast<size_t>(pvIndex_) || score > alpha) {
+      rm.score = score;
+      rm.selDepth = selDepth_;
+      rm.pv.assign(1, rm.move);
+      for (int k = 1; k < pvLength_[1]; ++k) rm.pv.push_back(pv_[1][k]);
+    } else {
+      rm.score = -kInfinite;
+    }
+    if (score > best) {
+      best = score;
+      if (score > alpha) {
+        alpha = score;
+        if (alpha >= beta) break;
+      }
+    }
+  }
+  std::stable_sort(rootMoves.begin() + pvIndex_, rootMoves.end(),
+                   [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+  return best;
+}
+
+SearchInfo Worker::makeInfo(int depth, const RootMove& rm, int rank) const {
+  SearchInfo info;
+  info.depth = depth;
+  info.selDepth = std::max(rm.selDepth, depth);
+  info.multiPv = rank;
+  const int score = rm.score == -kInfinite ? rm.previousScore : rm.score;
+  if (std::abs(score) >= kMateBound) {
+    info.score.isMate = true;
+    info.score.value = score > 0 ? kMate - score : -(kMate + score);
+  } else {
+    info.score.value = score;
+  }
+  info.nodes = shared_.totalNodes();
+  info.timeMs = elapsedMs(shared_.start());
+  info.nps = info.timeMs > 0 ? info.nodes * 1000 / static_cast<uint64_t>(info.timeMs) : 0;
+  info.hashfull = shared_.tt->hashfull();
+  info.tbHits = shared_.totalTbHits();
+  info.pv = rm.pv.empty() ? std::vector<Move>{rm.move} : rm.pv;
+  return info;
+}
+
+void Worker::iterate(const std::function<void(const SearchInfo&)>& onInfo) {
+  if (rootMoves.empty()) return;
+  const SearchLimits& limits = shared_.limits;
+  const int maxDepth = limits.depth > 0 ? std::min(limits.depth, kMaxDepth) : kMaxDepth;
+  Move lastBest = Move::none();
+  int stableIterations = 0;
+
+  for (int depth = 1; depth <= maxDepth && !stopped(); ++depth) {
+    // Helpers skip some depths so that the threads spread over the tree.
+    if (id_ > 0 && depth > 1 && ((depth + id_) % 3 == 0)) continue;
+    for (RootMove& rm : rootMoves) {
+      rm.previousScore = rm.score == -kInfinite ? rm.previousScore : rm.score;
+      rm.score = -kInfinite;
+    }
+    for (pvIndex_ = 0; pvIndex_ < multiPv_ && !stopped(); ++pvIndex_) {
+      // Aspiration window around the previous score from depth 5 on.
+      const int previous = rootMoves[pvIndex_].previousScore;
+      int delta = 25;
+      int alpha = -kInfinite, beta = kInfinite;
+      if (depth >= 5 && std::abs(previous) < kMateBound) {
+        alpha = std::max(previous - delta, -kInfinite);
+        beta = std::min(previous + delta, kInfinite);
+      }
+      while (true) {
+        const int score = rootSearch(alpha, beta, depth);
+        if (stopped()) break;
+        if (score <= alpha) {
+          beta = (alpha + beta) / 2;
+          alpha = std::max(score - delta, -kInfinite);
+        } else if (score >= beta) {
+          beta = std::min(score + delta, kInfinite);
+        } else {
+          break;
+        }
+        delta += delta / 2 + 10;
+        if (delta > 600) alpha = -kInfinite, beta = kInfinite;
+      }
+      std::stable_sort(rootMoves.begin(), rootMoves.begin() + pvIndex_ + 1,
+                       [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+    }
+    if (stopped()) {
+      // A partial iteration counts when its best move has a score of this
+      // depth (it beat the previous best).
+      if (id_ == 0 && rootMoves[0].score != -kInfinite && !rootMoves[0].pv.empty() && onInfo)
+        onInfo(lastInfo = makeInfo(depth, rootMoves[0], 1));
+      break;
+    }
+    completedDepth = depth;
+    if (id_ != 0) continue;
+
+    // Thread 0: report, then decide whether another iteration pays.
+    for (int k = 0; k < multiPv_; ++k) {
+      SearchInfo info = makeInfo(depth, rootMoves[k], k + 1);
+      if (k == 0) lastInfo = info;
+      if (onInfo) onInfo(info);
+    }
+    const RootMove& best = rootMoves[0];
+    stableIterations = best.move == lastBest ? stableIterations + 1 : 0;
+    lastBest = best.move;
+    if (limits.mate > 0 && best.score >= kMate - (2 * limits.mate - 1)) break;
+    // Every root move has an exact value (all decided, or a tablebase).
+    if (std::abs(best.score) >= kMateBound && depth >= kMate - std::abs(best.score) + 2 && !limits.infinite &&
+        shared_.budget.softMs >= 0)
+      break;
+    if (shared_.budget.softMs >= 0 && !shared_.pondering->load()) {
+      if (rootMoves.size() == 1) break;
+      const double scale = stableIterations >= 3 ? 0.5 : stableIterations == 0 ? 1.4 : 0.9;
+      if (elapsedMs(shared_.start()) >= static_cast<int64_t>(shared_.budget.softMs * scale * 0.6)) break;
+    }
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+
+struct Search::Impl {
+  SearchOptions options;
+  std::shared_ptr<const Tablebase> tablebase;
+  TranspositionTable tt;
+  size_t ttMiB = 16;
+  std::vector<std::unique_ptr<OrderingTables>> ordering;  // per thread, kept across searches
+
+  std::mutex mutex;  // guards thread, and the waits below
+  std::condition_variable wake;
+  std::thread thread;
+  std::atomic<bool> stop{false}, pondering{false}, running{false};
+  std::atomic<int64_t> startNs{0};
+  Stats stats;
+
+  void run(Game game, SearchLimits limits, SearchCallbacks callbacks);
+};
+
+Search::Search() : impl_(std::make_unique<Impl>()) { impl_->tt.resize(impl_->ttMiB); }
+
+Search::~Search() {
+  stop();
+  wait();
+}
+
+void Search::setOptions(const SearchOptions& options) {
+  SearchOptions o = options;
+  o.hashMiB = std::clamp(o.hashMiB, 1, 1 << 16);
+  o.threads = std::clamp(o.threads, 1, 256);
+  o.multiPv = std::clamp(o.multiPv, 1, 256);
+  o.moveOverheadMs = std::clamp<int64_t>(o.moveOverheadMs, 0, 60000);
+  impl_->options = o;
+  if (!searching() && static_cast<size_t>(o.hashMiB) != impl_->ttMiB) {
+    impl_->ttMiB = static_cast<size_t>(o.hashMiB);
+    impl_->tt.resize(impl_->ttMiB);
+  }
+}
+
+const SearchOptions& Search::options() const { return impl_->options; }
+
+void Search::setTablebase(std::shared_ptr<const Tablebase> tablebase) { impl_->tablebase = std::move(tablebase); }
+
+void Search::newGame() {
+  wait();
+  impl_->tt.clear();
+  for (auto& o : impl_->ordering) o->clear();
+}
+
+void Search::go(const Game& game, const SearchLimits& limits, SearchCallbacks callbacks) {
+  stop();
+  wait();
+  Impl& s = *impl_;
+  if (static_cast<size_t>(s.options.hashMiB) != s.ttMiB) {
+    s.ttMiB = static_cast<size_t>(s.options.hashMiB);
+    s.tt.resize(s.ttMiB);
+  }
+  while (s.ordering.size() < static_cast<size_t>(s.options.threads)) {
+    s.ordering.push_back(std::make_unique<OrderingTables>());
+    s.ordering.back()->clear();
+  }
+  s.stop = false;
+  s.pondering = limits.ponder;
+  s.startNs = Clock::now().time_since_epoch().count();
+  s.running = true;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.thread = std::thread(&Impl::run, &s, game, limits, std::move(callbacks));
+}
+
+void Search::stop() {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->stop = true;
+  impl_->wake.notify_all();
+}
+
+void Search::ponderHit() {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  if (!impl_->pondering) return;
+  impl_->startNs = Clock::now().time_since_epoch().count();
+  impl_->pondering = false;
+  impl_->wake.notify_all();
+}
+
+void Search::wait() {
+  std::thread t;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    t = std::move(impl_->thread);
+  }
+  if (t.joinable()) t.join();
+}
+
+bool Search::searching() const { return impl_->running; }
+
+Search::Stats Search::lastStats() const { return impl_->stats; }
+
+void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks) {
+  const Board& root = game.position();
+  SharedState shared;
+  shared.tt = &tt;
+  if (tablebase && tablebase->variant() == root.variant()) shared.tablebase = tablebase.get();
+  shared.limits = limits;
+  shared.budget = computeTimeBudget(limits, root.sideToMove(), options.moveOverheadMs);
+  shared.threads = options.threads;
+  shared.stop = &stop;
+  shared.pondering = &pondering;
+  shared.startNs = &startNs;
+  tt.newSearch();
+
+  Move best = Move::none(), ponder = Move::none();
+  if (game.result() == GameResult::kNone) {
+    std::vector<std::unique_ptr<Worker>> workers;
+    for (int i = 0; i < options.threads; ++i)
+      workers.push_back(std::make_unique<Worker>(i, shared, game, *ordering[i], options.multiPv));
+    for (auto& w : workers) shared.workers.push_back(w.get());
+    std::vector<std::thread> helpers;
+    for (int i = 1; i < options.threads; ++i) helpers.emplace_back([&, i] { workers[i]->iterate(nullptr); });
+    Worker& main = *workers[0];
+    main.iterate(callbacks.onInfo);
+
+    // infinite / ponder: the bestmove waits for stop (or ponderhit).
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      wake.wait(lock, [&] { return stop.load() || (!limits.infinite && !pondering.load()); });
+    }
+    stop = true;
+    for (auto& h : helpers) h.join();
+
+    if (!main.rootMoves.empty()) {
+      const RootMove& rm = main.rootMoves[0];
+      best = rm.move;
+      if (rm.pv.size() >= 2) {
+        ponder = rm.pv[1];
+      } else {
+        Board after = root;
+        after.makeMove(best);
+        TTData tte;
+        if (after.winner() == kNoWinner && tt.probe(after.key(), tte) && isLegal(after, tte.move)) ponder = tte.move;
+      }
+      stats = Stats{main.cutoffs, main.firstMoveCutoffs, main.completedDepth};
+      if (callbacks.onMessage && main.cutoffs) {
+        const uint64_t permille = 1000 * main.firstMoveCutoffs / main.cutoffs;
+        callbacks.onMessage("first-move cutoffs " + std::to_string(permille / 10) + "." +
+                            std::to_string(permille % 10) + "% of " + std::to_string(main.cutoffs));
+      }
+    }
+  } else if (callbacks.onInfo) {
+    SearchInfo info;
+    const int winner = root.winner();
+    if (winner != kNoWinner) {
+      info.score.isMate = true;
+      info.score.value = 0;
+    }
+    callbacks.onInfo(info);
+  }
+  running = false;
+  if (callbacks.onBestMove) callbacks.onBestMove(best, ponder);
+}
+
+Search::Result Search::searchSync(const Game& game, const SearchLimits& limits,
+                                  std::function<void(const SearchInfo&)> onInfo) {
+  Result result;
+  SearchCallbacks callbacks;
+  callbacks.onInfo = [&](const SearchInfo& info) {
+    result.info = info;
+    if (onInfo) onInfo(info);
+  };
+  callbacks.onBestMove = [&](Move best, Move) { result.best = best; };
+  go(game, limits, std::move(callbacks));
+  wait();
+  return result;
+}
+
+}  // namespace gobblet

@@ -1,0 +1,69 @@
+#include "search/tactics.h"
+
+#include "engine/movegen.h"
+
+namespace gobblet {
+
+void generateMovesTo(const Board& b, Mask targets, MoveList& list) {
+  const Variant& v = b.variant();
+  const int us = b.sideToMove();
+  Mask atLeast[kMaxSizes + 1];
+  atLeast[v.sizes] = 0;
+  for (int s = v.sizes - 1; s >= 0; --s) atLeast[s] = static_cast<Mask>(atLeast[s + 1] | b.sizeMask(s));
+  const Mask empty = static_cast<Mask>(b.geometry().full & ~atLeast[0]);
+
+  // Placements (4x4: on empty squares, or gobbling an opponent piece that is
+  // one of three in a line).
+  const unsigned sizes = b.placeableSizes(us);
+  if (sizes) {
+    const Mask gobble = v.stacks ? gobbleTargets(b, us ^ 1) : static_cast<Mask>(b.geometry().full);
+    for (int s = 0; s < v.sizes; ++s) {
+      if (!(sizes & (1u << s))) continue;
+      Mask to = static_cast<Mask>(targets & ~atLeast[s] & (empty | gobble));
+      for (; to; to &= to - 1) list.push(Move::drop(s, std::countr_zero(to)));
+    }
+  }
+  // Board moves of visible own pieces onto smaller tops.
+  if (!v.moving) return;
+  for (int s = 0; s < v.sizes; ++s) {
+    const Mask dest = static_cast<Mask>(targets & ~atLeast[s]);
+    if (!dest) continue;
+    for (Mask own = static_cast<Mask>(b.pieces(us, s) & ~atLeast[s + 1]); own; own &= own - 1) {
+      const int from = std::countr_zero(own);
+      for (Mask to = dest; to; to &= to - 1) list.push(Move::boardMove(s, from, std::countr_zero(to)));
+    }
+  }
+}
+
+Move winningMove(Board& board) {
+  const int us = board.sideToMove();
+  const Mask squares = completionSquares(board.geometry(), board.visible(us));
+  if (!squares) return Move::none();
+  MoveList list;
+  generateMovesTo(board, squares, list);
+  for (Move m : list) {
+    board.makeMove(m);
+    const bool won = board.winner() == us;
+    board.unmakeMove(m);
+    if (won) return m;
+  }
+  return Move::none();
+}
+
+bool isLegal(const Board& b, Move m) {
+  if (m.isNone()) return false;
+  const Variant& v = b.variant();
+  const int us = b.sideToMove(), s = m.size(), to = m.to();
+  if (s >= v.sizes || to >= v.squares()) return false;
+  if (b.atLeast(s) & bit(to)) return false;  // destination top not smaller
+  if (m.isDrop()) {
+    if (!(b.placeableSizes(us) & (1u << s))) return false;
+    if (v.stacks && (b.occupied() & bit(to)) && !(gobbleTargets(b, us ^ 1) & bit(to))) return false;
+    return true;
+  }
+  const int from = m.from();
+  if (!v.moving || from >= v.squares() || from == to) return false;
+  return (b.pieces(us, s) & bit(from)) && !(b.atLeast(s + 1) & bit(from));
+}
+
+}  // namespace gobblet

@@ -1,0 +1,99 @@
+// TranspositionTable: a shared hash of searched positions.
+//
+// Layout: the table is an array of 64-byte clusters (one cache line), each
+// holding four 16-byte entries. A position's cluster is chosen by the low
+// bits of its 64-bit Zobrist key (multiply-shift over the cluster count, so
+// any size works). Each entry is two 64-bit words:
+//
+//   check = key ^ data          (verifies the key and that both words belong
+//                                together, so a torn write by another thread
+//                                reads as a miss: the "lockless" XOR scheme)
+//   data  = move:16 | score:16 | eval:16 | depth:8 | generation:6 | bound:2
+//
+// Both words are relaxed atomics: Lazy SMP threads share the table without
+// locks, and a racing reader sees either a whole entry or a miss.
+//
+// Replacement: an entry with the same key is overwritten unless the new data
+// is shallower and not exact (its move is still kept if the new one has
+// none); otherwise the entry with the lowest "depth - 8 * age" is replaced,
+// where age counts searches (generations) since it was written. Win/loss
+// scores are stored relative to the node (distance from this position), and
+// converted back to root-relative on probe (scoreToTT / scoreFromTT).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "engine/move.h"
+
+namespace gobblet {
+
+enum Bound : uint8_t { kBoundNone = 0, kBoundUpper = 1, kBoundLower = 2, kBoundExact = 3 };
+
+struct TTData {
+  Move move;
+  int score = 0;  // node-relative (convert with scoreFromTT)
+  int eval = 0;
+  int depth = 0;
+  Bound bound = kBoundNone;
+};
+
+class TranspositionTable {
+ public:
+  TranspositionTable() { resize(16); }
+
+  // Allocates mib MiB (at least one cluster) and clears it. Not thread-safe:
+  // call only while no search runs.
+  void resize(size_t mib);
+  // Empties every entry. Not thread-safe (idle only).
+  void clear();
+  // Starts a new search: entries from earlier searches age.
+  void newSearch() { generation_ = (generation_ + 1) & 63; }
+
+  // Looks up key; returns true and fills out on a verified hit.
+  bool probe(uint64_t key, TTData& out) const;
+  // Stores a result for key (see replacement policy above).
+  void store(uint64_t key, Move move, int score, int eval, int depth, Bound bound);
+
+  // Entries of the current generation per mille, from the first 1000 entries.
+  int hashfull() const;
+  size_t clusterCount() const { return count_; }
+
+  void prefetch(uint64_t key) const { __builtin_prefetch(&clusters_[index(key)]); }
+
+ private:
+  struct Entry {
+    std::atomic<uint64_t> check{0};
+    std::atomic<uint64_t> data{0};
+  };
+  struct alignas(64) Cluster {
+    Entry entries[4];
+  };
+  static_assert(sizeof(Cluster) == 64);
+
+  size_t index(uint64_t key) const {
+    return static_cast<size_t>((static_cast<unsigned __int128>(key) * count_) >> 64);
+  }
+
+  std::unique_ptr<Cluster[]> clusters_;
+  size_t count_ = 0;
+  uint8_t generation_ = 0;
+};
+
+// Win/loss scores: kMate - n is a win n plies from the root. The TT stores
+// them as distances from the node itself.
+inline constexpr int kMate = 30000;
+inline constexpr int kMaxPly = 128;
+inline constexpr int kMateBound = kMate - 2 * kMaxPly;  // |score| >= this: exact win/loss
+inline constexpr int kInfinite = 31000;
+
+inline int scoreToTT(int score, int ply) {
+  return score >= kMateBound ? score + ply : score <= -kMateBound ? score - ply : score;
+}
+inline int scoreFromTT(int score, int ply) {
+  return score >= kMateBound ? score - ply : score <= -kMateBound ? score + ply : score;
+}
+
+}  // namespace gobblet
