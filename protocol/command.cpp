@@ -1,0 +1,273 @@
+#include "protocol/command.h"
+
+#include <charconv>
+#include <cstdio>
+
+namespace gobblet {
+
+namespace {
+
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
+
+// A word of the line and where it starts (for "the raw rest of the line").
+struct Word {
+  std::string_view text;
+  size_t offset;
+};
+
+std::vector<Word> splitWords(std::string_view line) {
+  std::vector<Word> words;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && isSpace(line[i])) ++i;
+    const size_t start = i;
+    while (i < line.size() && !isSpace(line[i])) ++i;
+    if (i > start) words.push_back({line.substr(start, i - start), start});
+  }
+  return words;
+}
+
+// Case-insensitive comparison with a lowercase ASCII keyword.
+bool is(std::string_view word, std::string_view keyword) {
+  if (word.size() != keyword.size()) return false;
+  for (size_t i = 0; i < word.size(); ++i) {
+    char c = word[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != keyword[i]) return false;
+  }
+  return true;
+}
+
+absl::Status error(std::string message) { return absl::InvalidArgumentError(std::move(message)); }
+
+// Parses a decimal integer in [lo, hi]; `what` names the field in errors.
+absl::StatusOr<int64_t> parseInteger(std::string_view word, int64_t lo, int64_t hi, std::string_view what) {
+  int64_t value = 0;
+  const char* first = word.data();
+  if (!word.empty() && word[0] == '+') ++first;
+  const auto [end, ec] = std::from_chars(first, word.data() + word.size(), value);
+  if (ec == std::errc::result_out_of_range || (ec == std::errc() && end == word.data() + word.size() &&
+                                               (value < lo || value > hi)))
+    return error(std::string(what) + " " + quoteWord(word) + " is out of range [" + std::to_string(lo) + ", " +
+                 std::to_string(hi) + "]");
+  if (ec != std::errc() || end != word.data() + word.size() || word.empty())
+    return error(std::string(what) + " expects an integer, not " + quoteWord(word));
+  return value;
+}
+
+std::string join(const std::vector<Word>& words, size_t from, size_t to) {
+  std::string out;
+  for (size_t i = from; i < to; ++i) {
+    if (i > from) out += ' ';
+    out += words[i].text;
+  }
+  return out;
+}
+
+absl::Status parseSetOption(std::string_view line, const std::vector<Word>& words, Command& c) {
+  if (words.size() < 2 || !is(words[1].text, "name")) return error("setoption expects 'name <id> [value <x>]'");
+  size_t valueAt = 2;
+  while (valueAt < words.size() && !is(words[valueAt].text, "value")) ++valueAt;
+  if (valueAt == 2) return error("setoption: missing option name after 'name'");
+  c.optionName = join(words, 2, valueAt);
+  if (valueAt < words.size()) {
+    c.hasValue = true;
+    std::string_view rest = line.substr(words[valueAt].offset + words[valueAt].text.size());
+    while (!rest.empty() && isSpace(rest.front())) rest.remove_prefix(1);
+    while (!rest.empty() && isSpace(rest.back())) rest.remove_suffix(1);
+    c.optionValue = std::string(rest);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status parsePositionCommand(const std::vector<Word>& words, Command& c) {
+  if (words.size() < 2) return error("position expects 'startpos' or 'fen <position>'");
+  size_t movesAt = words.size();
+  for (size_t i = 2; i < words.size(); ++i)
+    if (is(words[i].text, "moves")) {
+      movesAt = i;
+      break;
+    }
+  if (is(words[1].text, "startpos")) {
+    c.startpos = true;
+    if (movesAt != 2 && words.size() > 2)
+      return error("position startpos: unexpected " + quoteWord(words[2].text) + " (expected 'moves')");
+  } else if (is(words[1].text, "fen")) {
+    c.startpos = false;
+    if (movesAt == 2) return error("position fen: missing the position text");
+    c.positionText = join(words, 2, movesAt);
+  } else {
+    return error("position: expected 'startpos' or 'fen', not " + quoteWord(words[1].text));
+  }
+  for (size_t i = movesAt + 1; i < words.size(); ++i) c.moves.emplace_back(words[i].text);
+  return absl::OkStatus();
+}
+
+absl::Status parseGo(const std::vector<Word>& words, Command& c) {
+  SearchLimits& l = c.limits;
+  uint32_t seen = 0;  // one bit per keyword, to refuse repeats
+  for (size_t i = 1; i < words.size(); ++i) {
+    const std::string_view key = words[i].text;
+    struct Field {
+      const char* names[2];
+      int id;
+    };
+    static constexpr Field kFields[] = {
+        {{"p1time", "wtime"}, 0}, {{"p2time", "btime"}, 1}, {{"p1inc", "winc"}, 2}, {{"p2inc", "binc"}, 3},
+        {{"movestogo", nullptr}, 4}, {{"movetime", nullptr}, 5}, {{"depth", nullptr}, 6},
+        {{"nodes", nullptr}, 7},     {{"mate", nullptr}, 8},     {{"infinite", nullptr}, 9},
+        {{"ponder", nullptr}, 10},
+    };
+    int id = -1;
+    for (const Field& f : kFields)
+      if (is(key, f.names[0]) || (f.names[1] && is(key, f.names[1]))) id = f.id;
+    if (id < 0) {
+      if (is(key, "searchmoves")) return error("go: 'searchmoves' is not supported");
+      return error("go: unknown limit " + quoteWord(key));
+    }
+    if (seen & (1u << id)) return error("go: " + quoteWord(key) + " given twice");
+    seen |= 1u << id;
+    if (id == 9) {
+      l.infinite = true;
+      continue;
+    }
+    if (id == 10) {
+      l.ponder = true;
+      continue;
+    }
+    if (i + 1 >= words.size()) return error("go: " + quoteWord(key) + " needs a value");
+    const std::string_view value = words[++i].text;
+    const std::string name(key);
+    absl::StatusOr<int64_t> v;
+    switch (id) {
+      case 0:
+      case 1:  // Remaining time: GUIs may send a negative value once the clock ran out.
+        if (!(v = parseInteger(value, -kMaxTimeMs, kMaxTimeMs, name)).ok()) return v.status();
+        l.time[id] = *v < 0 ? 0 : *v;
+        break;
+      case 2:
+      case 3:
+        if (!(v = parseInteger(value, 0, kMaxTimeMs, name)).ok()) return v.status();
+        l.inc[id - 2] = *v;
+        break;
+      case 4:
+        if (!(v = parseInteger(value, 1, 10000, name)).ok()) return v.status();
+        l.movesToGo = static_cast<int>(*v);
+        break;
+      case 5:
+        if (!(v = parseInteger(value, 0, kMaxTimeMs, name)).ok()) return v.status();
+        l.moveTime = *v;
+        break;
+      case 6:
+        if (!(v = parseInteger(value, 1, kMaxGoDepth, name)).ok()) return v.status();
+        l.depth = static_cast<int>(*v);
+        break;
+      case 7: {
+        // Node counts may exceed int64 in principle; 2^62 is more than enough.
+        if (!(v = parseInteger(value, 1, int64_t{1} << 62, name)).ok()) return v.status();
+        l.nodes = static_cast<uint64_t>(*v);
+        break;
+      }
+      case 8:
+        if (!(v = parseInteger(value, 1, kMaxGoDepth, name)).ok()) return v.status();
+        l.mate = static_cast<int>(*v);
+        break;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status expectNoMore(const std::vector<Word>& words, size_t used) {
+  if (words.size() > used)
+    return error(std::string(words[0].text) + ": unexpected " + quoteWord(words[used].text));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::string quoteWord(std::string_view word) {
+  constexpr size_t kMaxShown = 48;
+  std::string out = "'";
+  for (size_t i = 0; i < word.size() && i < kMaxShown; ++i) {
+    const unsigned char c = static_cast<unsigned char>(word[i]);
+    if (c >= 0x20 && c < 0x7f && c != '\'' && c != '\\') {
+      out += static_cast<char>(c);
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    }
+  }
+  if (word.size() > kMaxShown) out += "...";
+  return out + "'";
+}
+
+absl::StatusOr<Command> parseCommand(std::string_view line) {
+  const std::vector<Word> words = splitWords(line);
+  Command c;
+  if (words.empty()) return c;
+  const std::string_view head = words[0].text;
+  absl::Status status;
+  struct Simple {
+    const char* name;
+    CommandKind kind;
+  };
+  static constexpr Simple kSimple[] = {
+      {"ugi", CommandKind::kUgi},          {"uci", CommandKind::kUci},
+      {"isready", CommandKind::kIsReady},  {"uginewgame", CommandKind::kNewGame},
+      {"ucinewgame", CommandKind::kNewGame}, {"stop", CommandKind::kStop},
+      {"ponderhit", CommandKind::kPonderHit}, {"quit", CommandKind::kQuit},
+      {"d", CommandKind::kDisplay},        {"moves", CommandKind::kMoves},
+      {"eval", CommandKind::kEval},
+  };
+  for (const Simple& s : kSimple)
+    if (is(head, s.name)) {
+      c.kind = s.kind;
+      if (auto st = expectNoMore(words, 1); !st.ok()) return st;
+      return c;
+    }
+  if (is(head, "setoption")) {
+    c.kind = CommandKind::kSetOption;
+    status = parseSetOption(line, words, c);
+  } else if (is(head, "position")) {
+    c.kind = CommandKind::kPosition;
+    status = parsePositionCommand(words, c);
+  } else if (is(head, "go")) {
+    c.kind = CommandKind::kGo;
+    status = parseGo(words, c);
+  } else if (is(head, "query")) {
+    c.kind = CommandKind::kQuery;
+    if (words.size() < 2) return error("query expects 'gameover', 'p1turn' or 'result'");
+    if (is(words[1].text, "gameover")) c.query = QueryKind::kGameOver;
+    else if (is(words[1].text, "p1turn")) c.query = QueryKind::kP1Turn;
+    else if (is(words[1].text, "result")) c.query = QueryKind::kResult;
+    else return error("query: unknown question " + quoteWord(words[1].text));
+    status = expectNoMore(words, 2);
+  } else if (is(head, "perft")) {
+    c.kind = CommandKind::kPerft;
+    if (words.size() < 2) return error("perft expects a depth");
+    auto d = parseInteger(words[1].text, 0, kMaxPerftDepth, "perft depth");
+    if (!d.ok()) return d.status();
+    c.depth = static_cast<int>(*d);
+    status = expectNoMore(words, 2);
+  } else if (is(head, "bench")) {
+    c.kind = CommandKind::kBench;
+    if (words.size() >= 2) {
+      auto d = parseInteger(words[1].text, 1, 64, "bench depth");
+      if (!d.ok()) return d.status();
+      c.depth = static_cast<int>(*d);
+    }
+    status = expectNoMore(words, 2);
+  } else if (is(head, "auth")) {
+    c.kind = CommandKind::kAuth;
+    if (words.size() < 2) return error("auth expects a token");
+    c.token = std::string(words[1].text);
+    status = expectNoMore(words, 2);
+  } else {
+    return error("unknown command " + quoteWord(head));
+  }
+  if (!status.ok()) return status;
+  return c;
+}
+
+}  // namespace gobblet

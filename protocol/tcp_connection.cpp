@@ -1,0 +1,191 @@
+#include "protocol/tcp_connection.h"
+
+namespace gobblet {
+
+namespace asio = boost::asio;
+
+TcpConnection::TcpConnection(Socket socket, const ConnectionLimits& limits, const SessionConfig& sessionConfig,
+                             std::function<void()> onClosed)
+    : socket_(std::move(socket)),
+      strand_(asio::make_strand(socket_.get_executor())),
+      idleTimer_(strand_),
+      limits_(limits),
+      lines_(limits.maxLineBytes),
+      sessionConfig_(sessionConfig),
+      authenticated_(limits.token.empty()),
+      onClosed_(std::move(onClosed)) {}
+
+void TcpConnection::start() {
+  asio::dispatch(strand_, [self = shared_from_this()] {
+    // The session's output may come from search threads: hop onto the strand.
+    std::weak_ptr<TcpConnection> weak = self;
+    self->session_ = std::make_unique<Session>(
+        [weak](const std::string& line) {
+          if (auto conn = weak.lock())
+            asio::post(conn->strand_, [conn, line] { conn->send(line); });
+        },
+        self->sessionConfig_);
+    self->lastInput_ = std::chrono::steady_clock::now();
+    self->armIdleTimer();
+    self->read();
+  });
+}
+
+void TcpConnection::shutdown() {
+  asio::post(strand_, [self = shared_from_this()] {
+    if (!self->finished_) self->send("info string error: server shutting down");
+    self->finish(true);
+  });
+}
+
+void TcpConnection::read() {
+  socket_.async_read_some(asio::buffer(readBuffer_),
+                          asio::bind_executor(strand_, [self = shared_from_this()](auto ec, size_t n) {
+                            self->onRead(ec, n);
+                          }));
+}
+
+void TcpConnection::onRead(const boost::system::error_code& ec, size_t bytes) {
+  if (finished_) return;
+  const LineBuffer::OnLine onLine = [this](std::string_view line, bool overlong) {
+    return handleLine(line, overlong);
+  };
+  if (ec) {
+    // End of stream: like quit (answer what is pending). A reset: the client is gone.
+    if (ec == asio::error::eof) {
+      lines_.finish(onLine);
+      finish(true);
+    } else {
+      finish(false);
+    }
+    return;
+  }
+  lastInput_ = std::chrono::steady_clock::now();
+  if (lines_.feed(std::string_view(readBuffer_.data(), bytes), onLine) && !finished_) read();
+}
+
+// Handles one line; false ends the connection.
+bool TcpConnection::handleLine(std::string_view line, bool overlong) {
+  if (finished_) return false;
+  if (!authenticated_) {
+    auto command = parseCommand(line);
+    if (command.ok() && command->kind == CommandKind::kEmpty) return true;
+    // Compare the whole token without stopping at the first difference.
+    bool match = command.ok() && command->kind == CommandKind::kAuth &&
+                 command->token.size() == limits_.token.size();
+    unsigned diff = 0;
+    for (size_t i = 0; match && i < limits_.token.size(); ++i) diff |= command->token[i] ^ limits_.token[i];
+    if (!match || diff != 0) {
+      send("info string error: authentication required: send 'auth <token>' first");
+      finish(true);
+      return false;
+    }
+    authenticated_ = true;
+    send("info string authenticated");
+    return true;
+  }
+  if (overlong) {
+    session_->reportOverlongLine(limits_.maxLineBytes);
+    return true;
+  }
+  if (!session_->handleLine(line)) {
+    finish(true);
+    return false;
+  }
+  return true;
+}
+
+void TcpConnection::armIdleTimer() {
+  idleTimer_.expires_at(lastInput_ + limits_.idleTimeout);
+  idleTimer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+    if (ec || self->finished_) return;
+    // A client waiting for its bestmove is not idle; nor is one that spoke lately.
+    const bool quiet = std::chrono::steady_clock::now() >= self->lastInput_ + self->limits_.idleTimeout;
+    if (quiet && !self->session_->searching()) {
+      self->send("info string error: idle timeout, closing");
+      self->finish(true);
+      return;
+    }
+    if (quiet) self->lastInput_ = std::chrono::steady_clock::now();
+    self->armIdleTimer();
+  });
+}
+
+void TcpConnection::send(std::string line) {
+  if (socketClosed_) return;
+  line += '\n';
+  outBytes_ += line.size();
+  outQueue_.push_back(std::move(line));
+  if (outBytes_ > limits_.maxPendingOutputBytes) {
+    // The client does not read what it asked for: drop it rather than buffer without end.
+    finish(false);
+    return;
+  }
+  if (!writing_) write();
+}
+
+void TcpConnection::write() {
+  if (outQueue_.empty() || socketClosed_) {
+    writing_ = false;
+    if (closeWhenFlushed_) closeSocket();
+    return;
+  }
+  writing_ = true;
+  asio::async_write(socket_, asio::buffer(outQueue_.front()),
+                    asio::bind_executor(strand_, [self = shared_from_this()](auto ec, size_t) {
+                      self->outBytes_ -= self->outQueue_.front().size();
+                      self->outQueue_.pop_front();
+                      if (ec) {
+                        self->finish(false);
+                        self->writing_ = false;
+                        self->closeSocket();
+                        return;
+                      }
+                      self->write();
+                    }));
+}
+
+void TcpConnection::finish(bool flush) {
+  if (!finished_) {
+    finished_ = true;
+    idleTimer_.cancel();
+    // Stop the search now and free its memory (hash table); its bestmove is
+    // posted to the strand and so queued after what is already pending.
+    if (session_) {
+      session_->close();
+      session_.reset();
+    }
+  }
+  if (!flush) {
+    closeSocket();
+    return;
+  }
+  closeWhenFlushed_ = true;
+  // Runs after the outputs posted by close() above.
+  asio::post(strand_, [self = shared_from_this()] {
+    if (!self->writing_) self->write();
+  });
+}
+
+void TcpConnection::closeSocket() {
+  if (socketClosed_) return;
+  socketClosed_ = true;
+  boost::system::error_code ignored;
+  socket_.shutdown(Socket::shutdown_both, ignored);
+  socket_.close(ignored);
+  // A write in flight still owns the front buffer until its handler runs.
+  if (writing_) {
+    outQueue_.erase(outQueue_.begin() + 1, outQueue_.end());
+    outBytes_ = outQueue_.front().size();
+  } else {
+    outQueue_.clear();
+    outBytes_ = 0;
+  }
+  if (onClosed_) {
+    auto onClosed = std::move(onClosed_);
+    onClosed_ = nullptr;
+    onClosed();
+  }
+}
+
+}  // namespace gobblet

@@ -1,0 +1,74 @@
+// TcpServer: the engine protocol over TCP (Boost.Asio), one Session per
+// connection.
+//
+// Each connection gets its own session: its own game, options and search;
+// tablebases are shared through the process-wide registry. A pool of I/O
+// threads runs the connections' strands (a session may block its strand
+// briefly, e.g. while a stopped search finishes, so there are several).
+// Connections beyond maxSessions are told so and closed at once.
+// stop() (or SIGINT/SIGTERM in runUntilSignal) closes the acceptor, stops
+// every search, flushes their bestmoves and returns once all is closed.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <utility>  // before Asio: Boost 1.74 misses it under C++20
+
+#include <boost/asio.hpp>
+
+#include "absl/status/statusor.h"
+#include "protocol/tcp_connection.h"
+
+namespace gobblet {
+
+struct ServerConfig {
+  std::string host = "127.0.0.1";  // loopback unless asked otherwise
+  uint16_t port = 0;               // 0: any free port (see TcpServer::port())
+  int maxSessions = 64;
+  int ioThreads = 0;  // 0: a default from the number of cores
+  ConnectionLimits connection;
+  SessionConfig session;
+};
+
+// Parses "HOST:PORT", "[IPV6]:PORT" or "PORT" (host 127.0.0.1).
+absl::Status parseListenAddress(const std::string& text, ServerConfig& config);
+
+class TcpServer {
+ public:
+  explicit TcpServer(ServerConfig config);
+  ~TcpServer();
+
+  // Binds and listens; an error says why (bad address, port in use...).
+  absl::Status listen();
+  uint16_t port() const { return port_; }
+
+  // Serves until stop() (or, with handleSignals, SIGINT/SIGTERM); returns
+  // when every connection is closed.
+  void run(bool handleSignals);
+  void stop();  // thread-safe
+
+  int activeSessions() const { return active_.load(); }
+
+ private:
+  void accept();
+  void refuse(boost::asio::ip::tcp::socket socket);
+
+  ServerConfig config_;
+  boost::asio::io_context io_;
+  boost::asio::ip::tcp::acceptor acceptor_;
+  boost::asio::signal_set signals_;
+  uint16_t port_ = 0;
+  std::atomic<int> active_{0};
+  std::atomic<bool> stopping_{false};
+  std::mutex connectionsMutex_;
+  std::list<std::weak_ptr<TcpConnection>> connections_;  // for stop(); pruned as they close
+};
+
+}  // namespace gobblet

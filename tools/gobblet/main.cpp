@@ -1,0 +1,94 @@
+// gobblet: the engine. Speaks UGI (and the UCI spellings) on stdin/stdout,
+// or serves the same protocol over TCP, one session per connection:
+//
+//   gobblet
+//   gobblet --listen [HOST:]PORT [--token T] [--max-sessions N] [--max-hash MiB]
+//           [--max-threads N] [--idle-timeout SECONDS] [--io-threads N]
+//
+// See docs/protocol.md.
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "absl/strings/numbers.h"
+#include "protocol/stdio_transport.h"
+#include "protocol/tcp_server.h"
+
+namespace {
+
+int usage(const std::string& why) {
+  std::fprintf(stderr,
+               "gobblet: %s\n"
+               "usage: gobblet                       UGI/UCI on stdin/stdout\n"
+               "       gobblet --listen [HOST:]PORT  the same protocol over TCP (default host 127.0.0.1)\n"
+               "               [--token T]           clients must first send 'auth T'\n"
+               "               [--max-sessions N]    concurrent connections (default 64)\n"
+               "               [--max-hash MiB]      per-session Hash cap (default 256)\n"
+               "               [--max-threads N]     per-session Threads cap (default 1)\n"
+               "               [--idle-timeout S]    close clients silent this long (default 300)\n"
+               "               [--io-threads N]      network threads (default: from the core count)\n",
+               why.c_str());
+  return 2;
+}
+
+bool parseInt(const std::string& text, int lo, int hi, int& out) {
+  return absl::SimpleAtoi(text, &out) && out >= lo && out <= hi;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace gobblet;
+  std::signal(SIGPIPE, SIG_IGN);  // a closed pipe or socket is an error code, not a death
+
+  std::string listen;
+  ServerConfig server;
+  server.session.optionLimits.maxHashMiB = 256;
+  server.session.optionLimits.maxThreads = 1;
+  server.session.optionLimits.tablebasePathSettable = false;
+  server.session.maxPerftDepth = 5;
+  server.session.benchAllowed = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "-h" || arg == "--help") return usage("help"), 0;
+    if (i + 1 >= argc) return usage("unknown or incomplete argument '" + arg + "'");
+    const std::string value = argv[++i];
+    int n = 0;
+    if (arg == "--listen") {
+      listen = value;
+      if (auto st = parseListenAddress(value, server); !st.ok()) return usage(std::string(st.message()));
+    } else if (arg == "--token") {
+      if (value.empty() || value.find_first_of(" \t\r\n") != std::string::npos)
+        return usage("the token must be one word");
+      server.connection.token = value;
+    } else if (arg == "--max-sessions" && parseInt(value, 1, 100000, n)) {
+      server.maxSessions = n;
+    } else if (arg == "--max-hash" && parseInt(value, 1, 1 << 20, n)) {
+      server.session.optionLimits.maxHashMiB = n;
+    } else if (arg == "--max-threads" && parseInt(value, 1, 1024, n)) {
+      server.session.optionLimits.maxThreads = n;
+    } else if (arg == "--idle-timeout" && parseInt(value, 1, 1 << 24, n)) {
+      server.connection.idleTimeout = std::chrono::seconds(n);
+    } else if (arg == "--io-threads" && parseInt(value, 1, 1024, n)) {
+      server.ioThreads = n;
+    } else {
+      return usage("bad argument '" + arg + " " + value + "'");
+    }
+  }
+  if (listen.empty()) {
+    if (argc > 1) return usage("server options need --listen");
+    return runStdio(0, 1);
+  }
+
+  TcpServer tcp(server);
+  if (auto st = tcp.listen(); !st.ok()) {
+    std::fprintf(stderr, "gobblet: %s\n", std::string(st.message()).c_str());
+    return 1;
+  }
+  std::fprintf(stderr, "gobblet: listening on %s:%u\n", server.host.c_str(), static_cast<unsigned>(tcp.port()));
+  std::fflush(stderr);
+  tcp.run(/*handleSignals=*/true);
+  std::fprintf(stderr, "gobblet: stopped\n");
+  return 0;
+}
