@@ -1,0 +1,273 @@
+// Tests of the search: forced wins of known length, defence against a
+// one-move loss, exact node and depth limits, repetition, the tablebase hook,
+// asynchronous go/stop, and agreement with a brute-force solver of a small
+// 3x3 variant on every short forced win.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <random>
+#include <thread>
+
+#include "engine/game.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "search/search.h"
+#include "tests/support/brute_solver.h"
+
+namespace gobblet {
+namespace {
+
+Board parse(const Variant& v, const std::string& text) {
+  auto b = parsePosition(v, text);
+  EXPECT_TRUE(b.ok()) << text << ": " << b.status();
+  return b.ok() ? *b : Board(v);
+}
+
+SearchLimits depthLimit(int depth) {
+  SearchLimits l;
+  l.depth = depth;
+  return l;
+}
+
+bool isLegalMove(const Board& b, Move m) {
+  MoveList list;
+  generateMoves(b, list);
+  return list.contains(m);
+}
+
+TEST(Search, FindsWinInOne) {
+  const Board b = parse(Variant::gobblet(), "4/4/1xx1/XXX1 1");
+  Search search;
+  const auto r = search.searchSync(Game(b), depthLimit(3));
+  EXPECT_EQ(moveToString(r.best, b.variant()), "L@d1");
+  EXPECT_TRUE(r.info.score.isMate);
+  EXPECT_EQ(r.info.score.value, 1);
+}
+
+// X@a1 makes two lines of three (row 1 and file a) that no single reply can
+// stop: a win in three plies, and none in one.
+TEST(Search, FindsDoubleThreatWinInThree) {
+  const Board b = parse(Variant::gobblet(), "2ll/L1x1/L2x/1XX1 1");
+  Search search;
+  const auto r = search.searchSync(Game(b), depthLimit(5));
+  EXPECT_TRUE(r.info.score.isMate);
+  EXPECT_EQ(r.info.score.value, 3);
+  EXPECT_EQ(moveToString(r.best, b.variant()), "X@a1");
+}
+
+TEST(Search, BlocksOneMoveLossEvenAtDepthOne) {
+  // Player 2 threatens d1 (three ungobblable X on row 1).
+  const Board b = parse(Variant::gobblet(), "4/4/XX2/xxx1 1");
+  for (int depth = 1; depth <= 4; ++depth) {
+    Search search;
+    const auto r = search.searchSync(Game(b), depthLimit(depth));
+    ASSERT_TRUE(isLegalMove(b, r.best));
+    EXPECT_EQ(r.best.to(), 3) << "depth " << depth << ": " << moveToString(r.best, b.variant());
+    EXPECT_FALSE(r.info.score.isMate && r.info.score.value < 0);
+  }
+}
+
+TEST(Search, DepthLimitIsExact) {
+  Search search;
+  for (int depth : {1, 2, 3, 5}) {
+    int deepest = 0;
+    const auto r = search.searchSync(Game(Board(Variant::gobblet())), depthLimit(depth),
+                                     [&](const SearchInfo& info) { deepest = std::max(deepest, info.depth); });
+    EXPECT_EQ(r.info.depth, depth);
+    EXPECT_EQ(deepest, depth);
+  }
+}
+
+TEST(Search, NodeLimitIsExactWithOneThread) {
+  Search search;
+  for (uint64_t nodes : {1ull, 100ull, 5000ull, 123457ull}) {
+    search.newGame();
+    SearchLimits l;
+    l.nodes = nodes;
+    uint64_t reported = 0;
+    const auto r = search.searchSync(Game(Board(Variant::gobblet())), l,
+                                     [&](const SearchInfo& info) { reported = std::max(reported, info.nodes); });
+    EXPECT_TRUE(isLegalMove(Board(Variant::gobblet()), r.best));
+    EXPECT_LE(reported, nodes);
+    if (nodes >= 5000) {
+      EXPECT_EQ(r.info.nodes, nodes);
+    }
+  }
+}
+
+// Scores of every root move at depth 1 (MultiPV over all moves).
+std::map<std::string, SearchScore> rootScores(const Game& game) {
+  Search search;
+  SearchOptions o;
+  o.multiPv = 256;
+  search.setOptions(o);
+  std::map<std::string, SearchScore> scores;
+  search.searchSync(game, depthLimit(1), [&](const SearchInfo& info) {
+    scores[moveToString(info.pv.at(0), game.position().variant())] = info.score;
+  });
+  return scores;
+}
+
+TEST(Search, RepetitionScoresAsDraw) {
+  // Gobblers: after these five moves, player 2's a2a1 returns to the
+  // position after "L@b2 L@a1".
+  Game game(Board(Variant::gobblers()));
+  for (const char* m : {"L@b2", "L@a1", "b2c2", "a1a2", "c2b2"}) ASSERT_TRUE(game.play(m).ok()) << m;
+  const auto withHistory = rootScores(game);
+  const auto fresh = rootScores(Game(game.position()));
+  ASSERT_EQ(withHistory.size(), fresh.size());
+  ASSERT_TRUE(fresh.count("a2a1"));
+  // Without the history the move is scored by evaluation, not as a draw...
+  ASSERT_FALSE(fresh.at("a2a1").isMate);
+  ASSERT_NE(fresh.at("a2a1").value, 0);
+  // ...with it, the repetition is a draw.
+  EXPECT_FALSE(withHistory.at("a2a1").isMate);
+  EXPECT_EQ(withHistory.at("a2a1").value, 0);
+}
+
+// A tablebase that knows one fact: every position of its variant is a win
+// for the side to move in 7 plies, except decided ones.
+class FakeTablebase : public Tablebase {
+ public:
+  explicit FakeTablebase(Variant v) : variant_(v) {}
+  const Variant& variant() const override { return variant_; }
+  TbProbe probe(const Board& b) const override {
+    ++probes;
+    if (b.variant() != variant_ || b.winner() != kNoWinner) return {};
+    return TbProbe{b.sideToMove() == 0 ? TbValue::kWin : TbValue::kLoss, 7};
+  }
+  mutable std::atomic<int> probes{0};
+
+ private:
+  Variant variant_;
+};
+
+TEST(Search, UsesTablebaseScoresAsExactWins) {
+  auto tb = std::make_shared<FakeTablebase>(Variant::gobblers());
+  Search search;
+  search.setTablebase(tb);
+  const auto r = search.searchSync(Game(Board(Variant::gobblers())), depthLimit(3));
+  EXPECT_GT(tb->probes.load(), 0);
+  EXPECT_GT(r.info.tbHits, 0u);
+  // Player 1 to move; every child is "player 2 to move, loses in 7" unless
+  // the move wins at once: the best is a win in 8 plies.
+  EXPECT_TRUE(r.info.score.isMate);
+  EXPECT_EQ(r.info.score.value, 8);
+  // A tablebase of another variant is ignored.
+  Search other;
+  auto tb4 = std::make_shared<FakeTablebase>(Variant::ticTacToe());
+  other.setTablebase(tb4);
+  other.searchSync(Game(Board(Variant::gobblers())), depthLimit(2));
+  EXPECT_EQ(tb4->probes.load(), 0);
+}
+
+TEST(Search, StopFromAnotherThreadReturnsPromptlyWithLegalMove) {
+  Search search;
+  SearchLimits l;
+  l.infinite = true;
+  std::atomic<int> bestMoves{0};
+  Move best;
+  SearchCallbacks cb;
+  cb.onBestMove = [&](Move m, Move) {
+    best = m;
+    ++bestMoves;
+  };
+  const Board start(Variant::gobblet());
+  search.go(Game(start), l, cb);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_TRUE(search.searching());
+  const auto t0 = std::chrono::steady_clock::now();
+  std::thread stopper([&] { search.stop(); });
+  stopper.join();
+  search.wait();
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(ms, 500);  // generous: the machine is shared
+  EXPECT_EQ(bestMoves.load(), 1);
+  EXPECT_TRUE(isLegalMove(start, best));
+  EXPECT_FALSE(search.searching());
+}
+
+TEST(Search, StopImmediatelyStillGivesLegalMoveAndExactlyOneBestMove) {
+  Search search;
+  SearchOptions o;
+  o.threads = 2;
+  search.setOptions(o);
+  for (int i = 0; i < 20; ++i) {
+    std::atomic<int> bestMoves{0};
+    Move best;
+    SearchCallbacks cb;
+    cb.onBestMove = [&](Move m, Move) {
+      best = m;
+      ++bestMoves;
+    };
+    SearchLimits l;
+    l.infinite = true;
+    const Board start(Variant::gobblet());
+    search.go(Game(start), l, cb);
+    search.stop();
+    search.wait();
+    EXPECT_EQ(bestMoves.load(), 1);
+    EXPECT_TRUE(isLegalMove(start, best));
+  }
+}
+
+TEST(Search, DecidedPositionGivesNoMove) {
+  const Board b = parse(Variant::gobblet(), "4/4/4/XXXL 2");
+  Search search;
+  const auto r = search.searchSync(Game(b), depthLimit(3));
+  EXPECT_TRUE(r.best.isNone());
+}
+
+TEST(Search, MoveTimeIsRespected) {
+  Search search;
+  SearchLimits l;
+  l.moveTime = 200;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto r = search.searchSync(Game(Board(Variant::gobblet())), l);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_TRUE(isLegalMove(Board(Variant::gobblet()), r.best));
+  EXPECT_LT(ms, 200 + 300);  // the hard limit plus scheduling slack on a shared machine
+}
+
+// Every position of a small 3x3 variant that is a forced win in 1, 3 or 5
+// plies (by an independent brute-force solver) is found by the search with
+// exactly that distance, and forced losses are reported as such.
+TEST(Search, AgreesWithBruteForceOnShortWins) {
+  const Variant v = *Variant::parse("3x3:2,2,1");
+  testing::BruteSolver solver(v);
+  std::mt19937 rng(7);
+  Search search;
+  int checked[6] = {};
+  const auto& boards = solver.boards();
+  const auto& values = solver.values();
+  std::vector<size_t> order(boards.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::shuffle(order.begin(), order.end(), rng);
+  for (size_t i : order) {
+    const testing::BruteValue value = values[i];
+    if (value.distance == 0 || value.distance > 5) continue;
+    const int slot = value.value > 0 ? value.distance : value.distance;  // 1..5
+    if (checked[slot] >= 12) continue;
+    ++checked[slot];
+    const Board& b = boards[i];
+    search.newGame();
+    const auto r = search.searchSync(Game(b), depthLimit(value.distance + 2));
+    ASSERT_TRUE(r.info.score.isMate) << positionToString(b) << " expected distance " << value.distance;
+    EXPECT_EQ(r.info.score.value, value.value * value.distance) << positionToString(b);
+    if (value.value > 0) {
+      Board after = b;
+      after.makeMove(r.best);
+      bool found = false;
+      const testing::BruteValue child = solver.value(after, &found);
+      ASSERT_TRUE(found);
+      EXPECT_EQ(child.value, after.winner() != kNoWinner ? child.value : -1) << positionToString(b);
+      EXPECT_EQ(child.distance, value.distance - 1) << positionToString(b);
+    }
+  }
+  for (int d = 1; d <= 5; ++d) EXPECT_GT(checked[d], 0) << "no position with distance " << d;
+}
+
+}  // namespace
+}  // namespace gobblet
