@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iostream>
 #include <map>
 #include <random>
 #include <set>
@@ -47,6 +48,33 @@ struct Coverage {
   long perftSamples = 0;
 };
 
+std::ostream& operator<<(std::ostream& out, const Coverage& c) {
+  return out << "positions " << c.positions << ", moves " << c.movesChecked << ", gobbles from stacks "
+             << c.gobbleFromStack << ", reveals lost " << c.revealMoverLoses << ", reveals covered "
+             << c.revealMoverSurvives << ", double lines " << c.doubleLine << " (by reveal "
+             << c.doubleLineByReveal << "), mover wins " << c.moverWins << ", no-move draws " << c.noMoveDraws
+             << ", same-size stacks " << c.sameSizeStacks << ", repetitions " << c.repetitions
+             << ", perft samples " << c.perftSamples;
+}
+
+// Prints the coverage so a run shows what was exercised.
+void report(const std::string& what, const Coverage& c) { std::cout << "[ coverage ] " << what << ": " << c << "\n"; }
+
+// Same pieces and side to move, compared square by square without building
+// a second position.
+bool samePosition(const Board& board, const ref::Position& r) {
+  if (board.sideToMove() != r.sideToMove()) return false;
+  int expected = 0, actual = 0;
+  for (int sq = 0; sq < r.squareCount(); ++sq)
+    for (const ref::Piece& p : r.square(sq)) {
+      ++expected;
+      if (!(board.pieces(p.owner, p.size) & bit(sq))) return false;
+    }
+  for (int player = 0; player < 2; ++player)
+    for (int size = 0; size < board.variant().sizes; ++size) actual += board.placed(player, size);
+  return expected == actual;
+}
+
 using Rng = std::mt19937_64;
 int uniform(Rng& rng, int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); }
 
@@ -59,11 +87,19 @@ std::vector<std::string> engineMoveTexts(const Board& board) {
   return texts;
 }
 
-Move engineMove(const Board& board, const std::string& text) {
+// The engine's legal moves by text.
+std::map<std::string, Move> engineMovesByText(const Board& board) {
   MoveList list;
   generateMoves(board, list);
-  for (Move m : list)
-    if (moveToString(m, board.variant()) == text) return m;
+  std::map<std::string, Move> byText;
+  for (Move m : list) byText.emplace(moveToString(m, board.variant()), m);
+  return byText;
+}
+
+Move engineMove(const Board& board, const std::string& text) {
+  const auto byText = engineMovesByText(board);
+  const auto it = byText.find(text);
+  if (it != byText.end()) return it->second;
   ADD_FAILURE() << "engine has no move " << text << " in " << positionToString(board);
   return Move::none();
 }
@@ -98,11 +134,31 @@ void classify(ref::Position& r, const ref::Move& m, Coverage& cov) {
   }
   r.play(m);
   const bool both = r.hasLine(0) && r.hasLine(1);
-  if (revealed) ++(r.winner() == opponent ? cov.revealMoverLoses : cov.revealMoverSurvives);
+  const int winner = r.winner();
+  if (revealed) ++(winner == opponent ? cov.revealMoverLoses : cov.revealMoverSurvives);
   if (both) ++cov.doubleLine;
   if (both && revealed) ++cov.doubleLineByReveal;
-  if (r.winner() == mover) ++cov.moverWins;
+  if (winner == mover) ++cov.moverWins;
   r.undo(m);
+}
+
+// The reference's symmetry s of a position: (s & 4) mirrors left-right
+// first, then (s & 3) quarter turns counter-clockwise (docs of geometry.h).
+ref::Position referenceTransform(const ref::Position& r, int s) {
+  const int n = r.n();
+  ref::Position out(r.variant());
+  for (int sq = 0; sq < r.squareCount(); ++sq) {
+    int file = sq % n, rank = sq / n;
+    if (s & 4) file = n - 1 - file;
+    for (int turn = 0; turn < (s & 3); ++turn) {
+      const int f = n - 1 - rank, k = file;  // (x, y) -> (-y, x) about the centre
+      file = f;
+      rank = k;
+    }
+    for (const ref::Piece& p : r.square(sq)) out.push(rank * n + file, p);
+  }
+  out.setSideToMove(r.sideToMove());
+  return out;
 }
 
 // Compares engine and reference on one position and on every legal move from
@@ -140,6 +196,19 @@ void checkPosition(Board& board, ref::Position& r, Coverage& cov, Rng& rng) {
       }
   }
 
+  // Symmetries (sampled): same image, same outcome and move count; the
+  // inverse undoes each.
+  if (uniform(rng, 8) == 0) {
+    for (int sym = 0; sym < kSymmetries; ++sym) {
+      const Board image = board.transformed(sym);
+      ASSERT_EQ(ref::Position::fromBoard(image), referenceTransform(r, sym)) << "symmetry " << sym;
+      ASSERT_EQ(image.key(), image.computeKey());
+      ASSERT_EQ(image.winner(), r.winner());
+      ASSERT_EQ(countMoves(image), static_cast<int>(expected.size()));
+      ASSERT_TRUE(image.transformed(Geometry::inverse(sym)) == board) << "symmetry " << sym;
+    }
+  }
+
   // Move parsing: every syntactic move is accepted iff legal (sampled; also
   // in flipped case, as input is case-insensitive).
   if (uniform(rng, 4) == 0) {
@@ -160,16 +229,18 @@ void checkPosition(Board& board, ref::Position& r, Coverage& cov, Rng& rng) {
 
   // Every legal move: same resulting position and winner; make/unmake exact.
   const Board before = board;
+  const auto byText = engineMovesByText(board);
   for (const ref::Move& m : r.legalMoves()) {
     ++cov.movesChecked;
     const std::string mt = ref::moveText(v.n, m);
     SCOPED_TRACE("move " + mt);
-    const Move em = engineMove(board, mt);
+    ASSERT_EQ(byText.count(mt), 1u);
+    const Move em = byText.at(mt);
     classify(r, m, cov);
     board.makeMove(em);
     r.play(m);
     ASSERT_EQ(board.key(), board.computeKey());
-    ASSERT_EQ(ref::Position::fromBoard(board), r);
+    ASSERT_TRUE(samePosition(board, r)) << positionToString(board) << " vs " << r.text();
     ASSERT_EQ(board.winner(), r.winner());
     board.unmakeMove(em);
     r.undo(m);
@@ -356,7 +427,8 @@ TEST(RulesCrossCheck, FamilyStartPerftMatchesReference) {
 // ---------------------------------------------------------------- random games
 
 TEST(RulesCrossCheck, GobbletRandomGames) {
-  const Coverage cov = playGames(kGobblet, 80, 0x6f6b1e7, 60, 2, 25);
+  const Coverage cov = playGames(kGobblet, 150, 0x6f6b1e7, 60, 2, 25);
+  report("gobblet games", cov);
   EXPECT_GT(cov.positions, 2000);
   EXPECT_GT(cov.gobbleFromStack, 0);
   EXPECT_GT(cov.revealMoverLoses, 0);
@@ -370,6 +442,7 @@ TEST(RulesCrossCheck, GobbletRandomGames) {
 
 TEST(RulesCrossCheck, GobblersRandomGames) {
   const Coverage cov = playGames(kGobblers, 300, 0x90bb1e5, 150, 3, 40);
+  report("gobblers games", cov);
   EXPECT_GT(cov.positions, 2000);
   EXPECT_GT(cov.revealMoverLoses, 0);
   EXPECT_GT(cov.revealMoverSurvives, 0);
@@ -381,6 +454,7 @@ TEST(RulesCrossCheck, GobblersRandomGames) {
 
 TEST(RulesCrossCheck, TicTacToeRandomGames) {
   const Coverage cov = playGames(kTicTacToe, 400, 0x7777, 20, 3, 20);
+  report("tic-tac-toe games", cov);
   EXPECT_GT(cov.positions, 2000);
   EXPECT_GT(cov.noMoveDraws, 0);
   EXPECT_GT(cov.moverWins, 0);
@@ -397,6 +471,7 @@ TEST(RulesCrossCheck, OtherFamilyMembersRandomGames) {
                         Case{Variant::family(3, 3, true), false}}) {
     SCOPED_TRACE(c.v.name());
     const Coverage cov = playGames(c.v, 120, 0x5eed + c.v.sizes * 16 + c.v.perSize, 80, 3, 40);
+    report(c.v.name() + " games", cov);
     EXPECT_GT(cov.positions, 500);
     if (c.expectNoMoves) {
       EXPECT_GT(cov.noMoveDraws, 0);
@@ -411,6 +486,7 @@ TEST(RulesCrossCheck, OtherFamilyMembersRandomGames) {
 
 TEST(RulesCrossCheck, RandomGobbletPositions) {
   const Coverage cov = checkRandomPositions(kGobblet, 600, 0xb0a2d);
+  report("gobblet random boards", cov);
   EXPECT_GT(cov.gobbleFromStack, 0);
   EXPECT_GT(cov.revealMoverLoses, 0);
   EXPECT_GT(cov.revealMoverSurvives, 0);
@@ -420,7 +496,7 @@ TEST(RulesCrossCheck, RandomFamilyPositions) {
   for (const Variant& v : {kGobblers, kTicTacToe, Variant::family(2, 3, true), Variant::family(3, 1, false),
                            Variant::family(1, 9, true)}) {
     SCOPED_TRACE(v.name());
-    checkRandomPositions(v, 600, 0xfa11 + v.perSize);
+    report(v.name() + " random boards", checkRandomPositions(v, 600, 0xfa11 + v.perSize));
   }
 }
 
@@ -533,6 +609,80 @@ TEST(RulesCrossCheck, MalformedTextsAreRejected) {
     }
   }
   EXPECT_GT(cases, 2000);
+}
+
+// Rewrites the non-canonical spellings the engine tolerates into the
+// canonical text: outer whitespace dropped and inner runs of spaces made
+// one, a lone piece in brackets "[L]" written "L", consecutive digits summed.
+std::string canonicalSpelling(const std::string& text) {
+  const size_t first = text.find_first_not_of(" \t"), last = text.find_last_not_of(" \t");
+  if (first == std::string::npos) return "";
+  const std::string t = text.substr(first, last - first + 1);
+  std::string out;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t[i] == ' ' && !out.empty() && out.back() == ' ') continue;
+    if (t[i] == '[' && i + 2 < t.size() && t[i + 2] == ']') {
+      out += t[i + 1];
+      i += 2;
+    } else if (std::isdigit(static_cast<unsigned char>(t[i])) && t.find(' ') > i) {
+      int sum = 0;
+      while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) sum += t[i++] - '0';
+      --i;
+      out += std::to_string(sum);
+    } else {
+      out += t[i];
+    }
+  }
+  return out;
+}
+
+// Random edits of valid texts: whatever the strict reference parser accepts
+// the engine accepts as the same position; whatever else the engine accepts
+// must be a tolerated spelling (see canonicalSpelling) of that position.
+TEST(RulesCrossCheck, MutatedTextsAgreeWithTheReferenceParser) {
+  Rng rng(0x3d17);
+  const std::string alphabet = "SMLXsmlxQq0123456789[]/ -";
+  long refAccepted = 0, tolerated = 0, rejected = 0;
+  for (const Variant& v : {kGobblet, kGobblers, kTicTacToe, Variant::family(2, 3, true)}) {
+    SCOPED_TRACE(v.name());
+    for (int i = 0; i < 3000; ++i) {
+      std::string text = randomPosition(v, rng).text();
+      for (int edits = 1 + uniform(rng, 2); edits > 0; --edits) {
+        const size_t at = uniform(rng, static_cast<int>(text.size()) + 1);
+        const char c = alphabet[uniform(rng, static_cast<int>(alphabet.size()))];
+        switch (uniform(rng, 3)) {
+          case 0:
+            if (at < text.size()) text[at] = c;
+            break;
+          case 1:
+            if (at < text.size()) text.erase(at, 1);
+            break;
+          default:
+            text.insert(at, 1, c);
+        }
+      }
+      std::string error;
+      const auto mine = ref::Position::parse(v, text, &error);
+      const auto engine = parsePosition(v, text);
+      if (mine) {
+        ++refAccepted;
+        ASSERT_TRUE(engine.ok()) << "'" << text << "': " << engine.status();
+        ASSERT_EQ(ref::Position::fromBoard(*engine), *mine) << text;
+      } else if (engine.ok()) {
+        ++tolerated;
+        const auto canonical = ref::Position::parse(v, canonicalSpelling(text), &error);
+        ASSERT_TRUE(canonical) << "the engine accepts '" << text << "' as " << positionToString(*engine)
+                               << " but the reference rejects '" << canonicalSpelling(text) << "': " << error;
+        ASSERT_EQ(ref::Position::fromBoard(*engine), *canonical) << text;
+      } else {
+        ++rejected;
+        ASSERT_FALSE(engine.status().message().empty()) << text;
+      }
+    }
+  }
+  std::cout << "[ coverage ] mutated texts: valid " << refAccepted << ", tolerated spellings " << tolerated
+            << ", rejected " << rejected << "\n";
+  EXPECT_GT(refAccepted, 100);
 }
 
 TEST(RulesCrossCheck, ImpossibleCountsAreRejected) {

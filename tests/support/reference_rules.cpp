@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cctype>
+#include <utility>
 
 namespace gobblet::reference {
 
@@ -130,10 +131,11 @@ std::vector<int> Position::supplySizes(int player) const {
 bool Position::hasLine(int player) const {
   for (const auto& line : lines(n())) {
     bool all = true;
-    for (int sq : line) {
-      const auto t = top(sq);
-      if (!t || t->owner != player) all = false;
-    }
+    for (int sq : line)
+      if (squares_[sq].empty() || squares_[sq].back().owner != player) {
+        all = false;
+        break;
+      }
     if (all) return true;
   }
   return false;
@@ -193,12 +195,12 @@ std::vector<Move> Position::legalMoves() const {
   }
 
   // Distinct by text, in text order.
-  std::sort(moves.begin(), moves.end(), [&](const Move& a, const Move& b) {
-    return moveText(n(), a) < moveText(n(), b);
-  });
-  moves.erase(std::unique(moves.begin(), moves.end(),
-                          [&](const Move& a, const Move& b) { return moveText(n(), a) == moveText(n(), b); }),
-              moves.end());
+  std::vector<std::pair<std::string, Move>> byText;
+  for (const Move& m : moves) byText.emplace_back(moveText(n(), m), m);
+  std::sort(byText.begin(), byText.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  moves.clear();
+  for (size_t i = 0; i < byText.size(); ++i)
+    if (i == 0 || byText[i].first != byText[i - 1].first) moves.push_back(byText[i].second);
   return moves;
 }
 
