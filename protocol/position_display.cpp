@@ -80,8 +80,8 @@ std::vector<std::string> describeGame(const Game& game) {
   lines.push_back("supply 1: " + supply(board, 0));
   lines.push_back("supply 2: " + supply(board, 1));
   lines.push_back(std::string("key ") + key);
-  lines.push_back("moves played " + std::to_string(game.moves().size()) + ", occurrences " +
-                  std::to_string(game.occurrences()) + ", result " + resultName(result) + why);
+  lines.push_back("history " + std::to_string(game.moves().size()) + " moves, this position seen " +
+                  std::to_string(game.occurrences()) + " times, result " + resultName(result) + why);
   return lines;
 }
 

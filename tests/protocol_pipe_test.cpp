@@ -1,0 +1,346 @@
+// Transcripts through the real `gobblet` binary over pipes: the handshake,
+// options, positions, every go limit, isready and stop mid-search, queries
+// (repetition and no-move draws, wins), the extensions and every error path.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "absl/strings/str_split.h"
+#include "engine/game.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "engine/perft.h"
+#include "protocol_test_support.h"
+
+namespace gobblet {
+namespace {
+
+using testing::EngineProcess;
+using testing::Ms;
+
+// The legal moves of a game given as a position command's move list.
+std::vector<std::string> legalMoves(const Variant& v, const std::vector<std::string>& moves) {
+  Game game{Board(v)};
+  for (const auto& m : moves) EXPECT_TRUE(game.play(m).ok()) << m;
+  MoveList list;
+  generateMoves(game.position(), list);
+  std::vector<std::string> out;
+  for (Move m : list) out.push_back(moveToString(m, v));
+  return out;
+}
+
+// Sends `go <limits>` and checks the answer: info lines, then one legal
+// bestmove. Returns the lines seen.
+std::vector<std::string> goAndCheck(EngineProcess& e, const std::string& limits, const std::vector<std::string>& legal,
+                                    Ms timeout = Ms(20000)) {
+  std::vector<std::string> seen;
+  e.send("go " + limits);
+  auto best = e.until("bestmove", timeout, &seen);
+  EXPECT_TRUE(best.has_value()) << "no bestmove for go " << limits;
+  if (!best) return seen;
+  const std::vector<std::string> words = absl::StrSplit(*best, ' ');
+  EXPECT_GE(words.size(), 2u) << *best;
+  if (words.size() >= 2)
+    EXPECT_NE(std::find(legal.begin(), legal.end(), words[1]), legal.end()) << *best << " for go " << limits;
+  for (const auto& l : seen) EXPECT_EQ(l.rfind("info string error", 0), std::string::npos) << l;
+  // Exactly one bestmove: the next thing after isready is readyok.
+  e.send("isready");
+  EXPECT_EQ(e.line(), "readyok") << "after go " << limits;
+  return seen;
+}
+
+TEST(ProtocolPipe, HandshakeUgiAndUci) {
+  EngineProcess e;
+  ASSERT_TRUE(e.started());
+  e.send("ugi");
+  std::vector<std::string> seen;
+  ASSERT_TRUE(e.until("ugiok", Ms(5000), &seen));
+  ASSERT_GE(seen.size(), 4u);
+  EXPECT_EQ(seen[0].rfind("id name ", 0), 0u);
+  EXPECT_EQ(seen[1].rfind("id author ", 0), 0u);
+  int options = 0;
+  for (const auto& l : seen) options += l.rfind("option name ", 0) == 0;
+  EXPECT_GE(options, 6);
+  for (const char* name : {"Hash", "Threads", "Variant", "TablebasePath", "MultiPV", "MoveOverhead"}) {
+    bool found = false;
+    for (const auto& l : seen) found |= l.rfind(std::string("option name ") + name + " type ", 0) == 0;
+    EXPECT_TRUE(found) << name;
+  }
+  e.send("uci");
+  EXPECT_TRUE(e.until("uciok"));
+  e.send("isready");
+  EXPECT_EQ(e.line(), "readyok");
+  e.send("quit");
+  EXPECT_TRUE(e.waitExit(Ms(5000)));
+  EXPECT_TRUE(WIFEXITED(e.exitStatus()) && WEXITSTATUS(e.exitStatus()) == 0);
+}
+
+TEST(ProtocolPipe, PositionWithMovesAndDisplay) {
+  EngineProcess e;
+  e.send("position startpos moves X@a1 X@d4 a1b2");
+  e.send("d");
+  std::vector<std::string> seen;
+  auto pos = e.until("position ", Ms(5000), &seen);
+  ASSERT_TRUE(pos);
+  Game game{Board()};
+  for (const char* m : {"X@a1", "X@d4", "a1b2"}) ASSERT_TRUE(game.play(m).ok());
+  EXPECT_EQ(*pos, "position " + positionToString(game.position()));
+  EXPECT_EQ(e.line(), "side to move 2");
+  // A position given as text, then moves from it.
+  e.send("position fen " + positionToString(game.position()) + " moves X@c3");
+  game.play(std::string_view("X@c3")).IgnoreError();
+  e.send("d");
+  EXPECT_EQ(e.until("position "), "position " + positionToString(game.position()));
+  e.send("moves");
+  auto moves = e.until("moves");
+  ASSERT_TRUE(moves);
+  MoveList list;
+  generateMoves(game.position(), list);
+  std::string expected = "moves";
+  for (Move m : list) expected += " " + moveToString(m, Variant::gobblet());
+  EXPECT_EQ(*moves, expected);
+}
+
+TEST(ProtocolPipe, BadPositionOrMoveKeepsThePreviousPosition) {
+  EngineProcess e;
+  e.send("position startpos moves X@b2");
+  e.send("position startpos moves X@a1 X@a1");  // the second one is illegal
+  auto err = e.line();
+  ASSERT_TRUE(err);
+  EXPECT_EQ(err->rfind("info string error: ", 0), 0u) << *err;
+  EXPECT_NE(err->find("move 2 'X@a1'"), std::string::npos) << *err;
+  e.send("position fen 4/4/4/9 1");
+  err = e.line();
+  ASSERT_TRUE(err);
+  EXPECT_NE(err->find("'4/4/4/9 1'"), std::string::npos) << *err;
+  e.send("position fen 4/4/4/4 3");
+  EXPECT_EQ(e.line()->rfind("info string error: ", 0), 0u);
+  e.send("position startpos moves Q@a1");
+  EXPECT_NE(e.line()->find("'Q@a1'"), std::string::npos);
+  e.send("d");
+  EXPECT_EQ(e.until("position "), "position 4/4/1X2/4 2");
+}
+
+TEST(ProtocolPipe, GoWithEachLimit) {
+  EngineProcess e;
+  const std::vector<std::string> moves = {"X@a1", "X@b2"};
+  e.send("position startpos moves X@a1 X@b2");
+  const auto legal = legalMoves(Variant::gobblet(), moves);
+  auto seen = goAndCheck(e, "depth 3", legal);
+  int maxDepth = 0;
+  for (const auto& l : seen)
+    if (l.rfind("info depth ", 0) == 0) maxDepth = std::max(maxDepth, std::stoi(l.substr(11)));
+  EXPECT_EQ(maxDepth, 3);
+  goAndCheck(e, "nodes 2000", legal);
+  goAndCheck(e, "movetime 100", legal);
+  goAndCheck(e, "p1time 500 p2time 500 p1inc 10 p2inc 10", legal);
+  goAndCheck(e, "wtime 300 btime 300 winc 0 binc 0 movestogo 10", legal);
+  goAndCheck(e, "mate 3 depth 4", legal);
+  seen = goAndCheck(e, "depth 2", legal);
+  bool hasPvInfo = false;
+  for (const auto& l : seen)
+    hasPvInfo |= l.find(" score ") != std::string::npos && l.find(" nodes ") != std::string::npos &&
+                 l.find(" pv ") != std::string::npos;
+  EXPECT_TRUE(hasPvInfo);
+}
+
+TEST(ProtocolPipe, IsReadyMidSearchAndStop) {
+  EngineProcess e;
+  e.send("go infinite");
+  ASSERT_TRUE(e.until("info depth"));
+  const auto t0 = testing::Clock::now();
+  e.send("isready");
+  std::vector<std::string> seen;
+  ASSERT_TRUE(e.until("readyok", Ms(5000), &seen));
+  const auto ms = std::chrono::duration_cast<std::chrono::microseconds>(testing::Clock::now() - t0).count() / 1000.0;
+  std::printf("isready answered in %.2f ms mid-search\n", ms);
+  for (const auto& l : seen) EXPECT_EQ(l.rfind("bestmove", 0), std::string::npos) << "infinite search stopped by itself";
+  // Infinite: nothing stops it but stop.
+  EXPECT_FALSE(e.until("bestmove", Ms(300)));
+  e.send("stop");
+  ASSERT_TRUE(e.until("bestmove", Ms(5000)));
+  e.send("isready");
+  EXPECT_EQ(e.line(), "readyok");  // and no second bestmove
+  e.send("stop");  // nothing running: no answer
+  e.send("isready");
+  EXPECT_EQ(e.line(), "readyok");
+}
+
+TEST(ProtocolPipe, PonderThenPonderHit) {
+  EngineProcess e;
+  e.send("go ponder p1time 400 p2time 400");
+  EXPECT_FALSE(e.until("bestmove", Ms(500))) << "a ponder search must wait for ponderhit or stop";
+  e.send("ponderhit");
+  EXPECT_TRUE(e.until("bestmove", Ms(5000)));
+}
+
+TEST(ProtocolPipe, GoReplacedByGoGetsItsOwnBestMove) {
+  EngineProcess e;
+  e.send("go infinite");
+  ASSERT_TRUE(e.until("info depth"));
+  e.send("go depth 1");
+  EXPECT_TRUE(e.until("bestmove"));
+  EXPECT_TRUE(e.until("bestmove"));
+  e.send("isready");
+  EXPECT_EQ(e.line(), "readyok");
+}
+
+TEST(ProtocolPipe, QueriesSeeRepetitionAndWins) {
+  EngineProcess e;
+  e.send("query gameover");
+  EXPECT_EQ(e.line(), "response false");
+  e.send("query p1turn");
+  EXPECT_EQ(e.line(), "response true");
+  e.send("query result");
+  EXPECT_EQ(e.line(), "response none");
+  // Gobblers: shuffle two pieces until the position after move 2 occurs a third time.
+  e.send("setoption name Variant value gobblers");
+  e.send("position startpos moves S@a1 S@c3 a1a2 c3c2 a2a1 c2c3 a1a2 c3c2 a2a1");
+  e.send("query gameover");
+  EXPECT_EQ(e.line(), "response false");
+  e.send("query p1turn");
+  EXPECT_EQ(e.line(), "response false");
+  e.send("position startpos moves S@a1 S@c3 a1a2 c3c2 a2a1 c2c3 a1a2 c3c2 a2a1 c2c3");
+  e.send("query gameover");
+  EXPECT_EQ(e.line(), "response true");
+  e.send("query result");
+  EXPECT_EQ(e.line(), "response draw");
+  e.send("go depth 3");
+  EXPECT_EQ(e.line(), "bestmove (none)");
+  // Tic-tac-toe: player 1 completes the bottom rank.
+  e.send("setoption name Variant value tictactoe");
+  e.send("position startpos moves S@a1 S@a2 S@b1 S@b2 S@c1");
+  e.send("query result");
+  EXPECT_EQ(e.line(), "response p1win");
+  e.send("query gameover");
+  EXPECT_EQ(e.line(), "response true");
+  // A full tic-tac-toe board without a line: no move left, a draw.
+  e.send("position startpos moves S@b2 S@a1 S@c1 S@a3 S@a2 S@c2 S@b1 S@b3 S@c3");
+  e.send("query result");
+  EXPECT_EQ(e.line(), "response draw");
+  // On a decided position an infinite go waits for stop before its bestmove.
+  e.send("go infinite");
+  EXPECT_FALSE(e.line(Ms(300)));
+  e.send("stop");
+  EXPECT_EQ(e.line(), "bestmove (none)");
+}
+
+TEST(ProtocolPipe, OptionsAndVariantChange) {
+  EngineProcess e;
+  e.send("setoption name Hash value 4");
+  e.send("setoption name Threads value 2");
+  e.send("setoption name MultiPV value 3");
+  e.send("setoption name MoveOverhead value 10");
+  e.send("isready");
+  EXPECT_EQ(e.line(), "readyok");  // no complaint about any of them
+  e.send("position startpos moves X@a1");
+  e.send("setoption name Variant value 3x3:2,3,1");
+  e.send("d");
+  EXPECT_EQ(e.until("variant "), "variant 3x3:2,3,1");
+  EXPECT_EQ(e.line(), "position 3/3/3 1");  // a variant change starts a new game
+  // MultiPV 3: the last iteration reports three ranked lines.
+  std::vector<std::string> seen;
+  e.send("go depth 3");
+  ASSERT_TRUE(e.until("bestmove", Ms(20000), &seen));
+  std::set<int> ranks;
+  for (const auto& l : seen)
+    if (l.rfind("info depth 3 ", 0) == 0 && l.find(" multipv ") != std::string::npos)
+      ranks.insert(std::stoi(l.substr(l.find(" multipv ") + 9)));
+  EXPECT_EQ(ranks, (std::set<int>{1, 2, 3}));
+  for (const char* bad : {"setoption name Hash value 0", "setoption name Hash value many", "setoption name Threads value 0",
+                          "setoption name Variant value chess", "setoption name MultiPV value 0",
+                          "setoption name MoveOverhead value -5", "setoption name Nonsense value 1",
+                          "setoption name TablebasePath value /nonexistent/file.tb", "setoption name Hash"}) {
+    e.send(bad);
+    auto l = e.line();
+    ASSERT_TRUE(l) << bad;
+    EXPECT_EQ(l->rfind("info string error: ", 0), 0u) << bad << " -> " << *l;
+  }
+  e.send("d");
+  EXPECT_EQ(e.until("variant "), "variant 3x3:2,3,1");  // nothing changed
+}
+
+TEST(ProtocolPipe, ErrorsAndJunkKeepTheEngineGoing) {
+  EngineProcess e;
+  const std::vector<std::string> bad = {
+      "hello", "go depth", "go depth -3", "go sideways", "position", "position fen", "setoption",
+      "query", "query weather", "perft", "perft x", "isready please", std::string("\x00\x01\x02\xfe\xff", 5),
+      "\x1b[31mred\x1b[0m", "auth secret"};
+  for (const auto& line : bad) {
+    e.send(line);
+    auto l = e.line();
+    ASSERT_TRUE(l) << "no answer to " << line;
+    EXPECT_EQ(l->rfind("info string error: ", 0), 0u) << *l;
+    for (char c : *l) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << "unprintable byte echoed: " << *l;
+  }
+  // A 100 KB line: one error, then business as usual.
+  e.sendRaw(std::string(100 * 1024, 'x') + "\n");
+  auto l = e.line();
+  ASSERT_TRUE(l);
+  EXPECT_NE(l->find("line longer than 65536 bytes"), std::string::npos) << *l;
+  // Not while searching: setoption, perft.
+  e.send("go infinite");
+  ASSERT_TRUE(e.until("info depth"));
+  e.send("setoption name Hash value 8");
+  EXPECT_TRUE(e.until("info string error: setoption"));
+  e.send("perft 1");
+  EXPECT_TRUE(e.until("info string error: perft"));
+  e.send("stop");
+  EXPECT_TRUE(e.until("bestmove"));
+  e.send("isready");
+  EXPECT_EQ(e.line(), "readyok");
+}
+
+TEST(ProtocolPipe, PerftMatchesTheRulesCore) {
+  EngineProcess e;
+  e.send("position startpos moves X@a1 X@d4");
+  e.send("perft 2");
+  std::vector<std::string> seen;
+  auto total = e.until("nodes ", Ms(20000), &seen);
+  ASSERT_TRUE(total);
+  Game game{Board()};
+  game.play(std::string_view("X@a1")).IgnoreError();
+  game.play(std::string_view("X@d4")).IgnoreError();
+  Board board = game.position();
+  const PerftResult expected = perftDivide(board, 2);
+  EXPECT_EQ(total->substr(0, total->find(" time")), "nodes " + std::to_string(expected.total));
+  ASSERT_EQ(seen.size(), expected.perMove.size() + 1);
+  for (size_t i = 0; i < expected.perMove.size(); ++i)
+    EXPECT_EQ(seen[i], moveToString(expected.perMove[i].first, Variant::gobblet()) + ": " +
+                           std::to_string(expected.perMove[i].second));
+}
+
+TEST(ProtocolPipe, EndOfInputMidSearchEndsCleanly) {
+  EngineProcess e;
+  e.send("go infinite");
+  ASSERT_TRUE(e.until("info depth"));
+  e.closeStdin();
+  EXPECT_TRUE(e.until("bestmove", Ms(5000)));
+  ASSERT_TRUE(e.waitExit(Ms(5000)));
+  EXPECT_TRUE(WIFEXITED(e.exitStatus()) && WEXITSTATUS(e.exitStatus()) == 0);
+}
+
+TEST(ProtocolPipe, QuitMidSearchStillAnswers) {
+  EngineProcess e;
+  e.send("go infinite");
+  ASSERT_TRUE(e.until("info depth"));
+  e.send("quit");
+  EXPECT_TRUE(e.until("bestmove", Ms(5000)));
+  ASSERT_TRUE(e.waitExit(Ms(5000)));
+  EXPECT_TRUE(WIFEXITED(e.exitStatus()) && WEXITSTATUS(e.exitStatus()) == 0);
+}
+
+TEST(ProtocolPipe, NewGameForgetsThePosition) {
+  EngineProcess e;
+  e.send("position startpos moves X@a1");
+  e.send("uginewgame");
+  e.send("d");
+  EXPECT_EQ(e.until("position "), "position 4/4/4/4 1");
+  ASSERT_TRUE(e.until("history 0 moves"));
+  e.send("ucinewgame");
+  e.send("query p1turn");
+  EXPECT_EQ(e.line(), "response true");
+}
+
+}  // namespace
+}  // namespace gobblet
