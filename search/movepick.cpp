@@ -1,6 +1,8 @@
 #include "search/movepick.h"
 
+#include <algorithm>
 #include <bit>
+#include <functional>
 
 #include "engine/movegen.h"
 #include "search/tactics.h"
@@ -22,13 +24,18 @@ struct LinesThrough {
 };
 const LinesThrough kLinesThrough;
 
-constexpr int kBlockSquare = 1 << 22, kBlockGobble = 1 << 21, kKiller0 = 1 << 20, kKiller1 = (1 << 20) - 1;
+constexpr int kBlockSquare = 1 << 22, kBlockGobble = 1 << 21;
+// Picks made by selection before the rest is sorted.
+constexpr int kSelectionPicks = 3;
 
 }  // namespace
 
 MovePicker::MovePicker(const Board& board, Move ttMove, const OrderingTables& tables, int ply)
     : board_(board), tables_(tables), ply_(ply), ttMove_(isLegal(board, ttMove) ? ttMove : Move::none()) {
-  if (ttMove_.isNone()) stage_ = 1;
+  for (int i = 0; i < 2; ++i) {
+    const Move k = tables.killers[ply][i];
+    killers_[i] = k != ttMove_ && isLegal(board, k) ? k : Move::none();
+  }
 }
 
 void MovePicker::generateAndScore() {
@@ -47,7 +54,7 @@ void MovePicker::generateAndScore() {
       threatPieces |= in;
     }
   }
-  const Move k0 = tables_.killers[ply_][0], k1 = tables_.killers[ply_][1];
+  const Move k0 = killers_[0], k1 = killers_[1];
   const auto& history = tables_.history[us];
   const int* lines = kLinesThrough.count[g.n];
   const int largest = b.variant().sizes - 1;
@@ -55,17 +62,13 @@ void MovePicker::generateAndScore() {
   count_ = 0;
   for (int i = 0; i < moves_.size(); ++i) {
     const Move m = moves_[i];
-    if (m == ttMove_) continue;
+    if (m == ttMove_ || m == k0 || m == k1) continue;
     const int to = m.to();
     int score;
     if (needSquares & bit(to))
       score = kBlockSquare + m.size();
     else if (threatPieces & bit(to))
       score = kBlockGobble + m.size();
-    else if (m == k0)
-      score = kKiller0;
-    else if (m == k1)
-      score = kKiller1;
     else {
       score = history[m.raw() & 4095] + 32 * lines[to] + 16 * m.size();
       if (visThem & bit(to)) score += 64;                        // gobbles
@@ -78,27 +81,40 @@ void MovePicker::generateAndScore() {
       }
       if (m.size() == largest && m.isDrop()) score += 8;
     }
-    moves_[count_] = m;
-    scores_[count_++] = score;
+    scored_[count_++] = static_cast<int64_t>(score) << 16 | m.raw();
   }
 }
 
 Move MovePicker::next() {
-  if (stage_ == 0) {
-    stage_ = 1;
-    return ttMove_;
-  }
-  if (stage_ == 1) {
-    generateAndScore();
-    stage_ = 2;
+  switch (stage_) {
+    case 0:
+      stage_ = 1;
+      if (!ttMove_.isNone()) return ttMove_;
+      [[fallthrough]];
+    case 1:
+      stage_ = 2;
+      if (!killers_[0].isNone()) return killers_[0];
+      [[fallthrough]];
+    case 2:
+      stage_ = 3;
+      if (!killers_[1].isNone()) return killers_[1];
+      [[fallthrough]];
+    case 3:
+      generateAndScore();
+      stage_ = 4;
+      [[fallthrough]];
+    default:
+      break;
   }
   if (current_ >= count_) return Move::none();
-  int best = current_;
-  for (int i = current_ + 1; i < count_; ++i)
-    if (scores_[i] > scores_[best]) best = i;
-  std::swap(scores_[best], scores_[current_]);
-  std::swap(moves_[best], moves_[current_]);
-  return moves_[current_++];
+  if (current_ < kSelectionPicks) {
+    int best = current_;
+    for (int i = current_ + 1; i < count_; ++i)
+      if (scored_[i] > scored_[best]) best = i;
+    std::swap(scored_[best], scored_[current_]);
+    if (current_ + 1 == kSelectionPicks) std::sort(scored_ + current_ + 1, scored_ + count_, std::greater<>());
+  }
+  return Move::fromRaw(static_cast<uint16_t>(scored_[current_++] & 0xffff));
 }
 
 }  // namespace gobblet

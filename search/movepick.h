@@ -9,8 +9,10 @@
 //      opponent piece, larger pieces, and not lifting a piece that uncovers
 //      an opponent's one.
 // (Immediate wins never need ordering: a node with a winning move returns
-// before the move loop.) Moves are picked by selection, so a node that cuts
-// off after one or two moves does not pay for a full sort.
+// before the move loop.) The TT move and the killers are tried before the
+// move list is generated (after a legality check), and the first few of the
+// rest are picked by selection before the remainder is sorted at once, so a
+// node that cuts off early pays for little of the ordering.
 #pragma once
 
 #include <algorithm>
@@ -60,14 +62,17 @@ class MovePicker {
  private:
   void generateAndScore();
 
+  // Stages: 0 TT move, 1-2 killers (if legal), 3 generate, 4 the rest.
   const Board& board_;
   const OrderingTables& tables_;
   int ply_;
   Move ttMove_;
   int stage_ = 0;
   int count_ = 0, current_ = 0;
+  Move killers_[2];
   MoveList moves_;
-  int scores_[MoveList::kCapacity];
+  // Packed (score << 16 | move.raw()): one integer to compare and to sort.
+  int64_t scored_[MoveList::kCapacity];
 };
 
 }  // namespace gobblet

@@ -217,9 +217,9 @@ bool Worker::probeTablebase(int ply, int& score) {
 //      search never walks into a one-move loss at the horizon.
 int Worker::qsearch(int alpha, int beta, int ply, int threatPlies) {
   const int us = board_.sideToMove();
+  if (!countNode()) return 0;
   const int winner = board_.winner();
   if (winner != kNoWinner) return winner == us ? kMate - ply : -(kMate - ply);
-  if (!countNode()) return 0;
   selDepth_ = std::max(selDepth_, ply);
   if (isRepetition(ply)) return 0;
   if (ply >= kMaxPly - 2) return evaluate(board_);
@@ -255,11 +255,11 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool cutNode) {
   const int us = board_.sideToMove();
   if (pvNode) pvLength_[ply] = ply;
 
-  // 1. A decided position; the horizon.
-  const int winner = board_.winner();
-  if (winner != kNoWinner) return winner == us ? kMate - ply : -(kMate - ply);
+  // 1. The horizon; a decided position.
   if (depth <= 0) return qsearch(alpha, beta, ply, kQuiescenceThreatPlies);
   if (!countNode()) return 0;
+  const int winner = board_.winner();
+  if (winner != kNoWinner) return winner == us ? kMate - ply : -(kMate - ply);
   selDepth_ = std::max(selDepth_, ply);
 
   // 2. Draw by repetition (first repetition of the line or of the game
@@ -301,8 +301,8 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     ++moveCount;
     if (pvNode) pvLength_[ply + 1] = ply + 1;
     makeMove(m, ply);
-    shared_.tt->prefetch(board_.key());
     const int newDepth = depth - 1;
+    if (newDepth > 0) shared_.tt->prefetch(board_.key());  // quiescence does not probe
     int score;
     if (moveCount == 1) {
       score = -search(-beta, -alpha, newDepth, ply + 1, !pvNode && !cutNode);

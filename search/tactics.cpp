@@ -37,7 +37,9 @@ void generateMovesTo(const Board& b, Mask targets, MoveList& list) {
 
 Move winningMove(Board& board) {
   const int us = board.sideToMove();
-  const Mask squares = completionSquares(board.geometry(), board.visible(us));
+  Mask squares = completionSquares(board.geometry(), board.visible(us));
+  // A square topped by a largest piece (the opponent's) cannot be taken.
+  if (squares) squares &= static_cast<Mask>(~board.sizeMask(board.variant().sizes - 1));
   if (!squares) return Move::none();
   MoveList list;
   generateMovesTo(board, squares, list);

@@ -77,7 +77,10 @@ class TranspositionTable {
     return static_cast<size_t>((static_cast<unsigned __int128>(key) * count_) >> 64);
   }
 
-  std::unique_ptr<Cluster[]> clusters_;
+  struct Free {
+    void operator()(Cluster* p) const;
+  };
+  std::unique_ptr<Cluster[], Free> clusters_;
   size_t count_ = 0;
   uint8_t generation_ = 0;
 };
