@@ -1,0 +1,108 @@
+// EngineProcess: line I/O with a child, deadlines, end of file, crashes and
+// killing whatever the child left behind. Every wait here is bounded.
+#include <gtest/gtest.h>
+
+#include "tools/match/engine_process.h"
+
+namespace gobblet::match {
+namespace {
+
+using std::chrono::milliseconds;
+
+Clock::time_point in(int ms) { return Clock::now() + milliseconds(ms); }
+
+int64_t msSince(Clock::time_point t) {
+  return std::chrono::duration_cast<milliseconds>(Clock::now() - t).count();
+}
+
+TEST(MatchProcess, EchoesLines) {
+  EngineProcess p;
+  ASSERT_TRUE(p.start("cat").ok());
+  EXPECT_TRUE(p.running());
+  EXPECT_FALSE(p.start("cat").ok());  // already running
+  ASSERT_TRUE(p.writeLine("hello world").ok());
+  ASSERT_TRUE(p.writeLine("second").ok());
+  EXPECT_EQ(p.readLine(in(5000)).value(), "hello world");
+  EXPECT_EQ(p.readLine(in(5000)).value(), "second");
+  p.stop();
+  EXPECT_FALSE(p.running());
+  EXPECT_EQ(p.exitDescription(), "exit code 0");  // cat ends when its input closes
+}
+
+TEST(MatchProcess, StripsCarriageReturnsAndSeesEndOfOutput) {
+  EngineProcess p;
+  ASSERT_TRUE(p.start("printf 'a\\r\\nb\\nlast-without-newline'").ok());
+  EXPECT_EQ(p.readLine(in(5000)).value(), "a");
+  EXPECT_EQ(p.readLine(in(5000)).value(), "b");
+  auto end = p.readLine(in(5000));
+  EXPECT_TRUE(absl::IsUnavailable(end.status())) << end.status();
+}
+
+TEST(MatchProcess, TimesOutOnASilentChild) {
+  EngineProcess p;
+  ASSERT_TRUE(p.start("sleep 20").ok());
+  const auto t = Clock::now();
+  auto line = p.readLine(in(150));
+  EXPECT_TRUE(absl::IsDeadlineExceeded(line.status())) << line.status();
+  EXPECT_GE(msSince(t), 140);
+  EXPECT_LT(msSince(t), 3000);
+  const auto s = Clock::now();
+  p.stop(milliseconds(50));
+  EXPECT_LT(msSince(s), 3000);  // killed, not waited for
+  EXPECT_EQ(p.exitDescription(), "killed by signal 9");
+}
+
+TEST(MatchProcess, KillsTheWholeProcessGroup) {
+  EngineProcess p;
+  // The shell keeps a background child; stopping must not wait for it to end
+  // and must not leave it running holding the pipe.
+  ASSERT_TRUE(p.start("sh -c 'sleep 20 & echo started; wait'").ok());
+  EXPECT_EQ(p.readLine(in(5000)).value(), "started");
+  const auto t = Clock::now();
+  p.stop(milliseconds(50));
+  EXPECT_LT(msSince(t), 3000);
+}
+
+TEST(MatchProcess, ReportsMissingCommandsAndCrashes) {
+  EngineProcess missing;
+  ASSERT_TRUE(missing.start("/nonexistent/engine --flag").ok());
+  EXPECT_TRUE(absl::IsUnavailable(missing.readLine(in(5000)).status()));
+  missing.stop(milliseconds(1000));
+  EXPECT_EQ(missing.exitDescription(), "exit code 127");
+
+  EngineProcess crash;
+  ASSERT_TRUE(crash.start("sh -c 'echo bye; kill -SEGV $$'").ok());
+  EXPECT_EQ(crash.readLine(in(5000)).value(), "bye");
+  EXPECT_TRUE(absl::IsUnavailable(crash.readLine(in(5000)).status()));
+  crash.stop(milliseconds(1000));
+  EXPECT_EQ(crash.exitDescription(), "killed by signal 11");
+  // Writing to a dead child is an error, not a SIGPIPE.
+  EXPECT_FALSE(crash.writeLine("anyone?").ok());
+}
+
+TEST(MatchProcess, WritingToAnExitedChildFails) {
+  EngineProcess p;
+  ASSERT_TRUE(p.start("true").ok());
+  EXPECT_TRUE(absl::IsUnavailable(p.readLine(in(5000)).status()));
+  absl::Status status;
+  for (int i = 0; i < 100 && status.ok(); ++i) status = p.writeLine("ping");  // the pipe breaks once it has exited
+  EXPECT_FALSE(status.ok());
+}
+
+TEST(MatchProcess, RefusesEndlessLines) {
+  EngineProcess p;
+  ASSERT_TRUE(p.start("head -c 3000000 /dev/zero").ok());
+  auto line = p.readLine(in(10000));
+  EXPECT_TRUE(absl::IsResourceExhausted(line.status())) << line.status();
+}
+
+TEST(MatchProcess, NotStartedIsAnError) {
+  EngineProcess p;
+  EXPECT_FALSE(p.writeLine("x").ok());
+  EXPECT_FALSE(p.readLine(in(10)).ok());
+  EXPECT_EQ(p.exitDescription(), "not started");
+  p.stop();
+}
+
+}  // namespace
+}  // namespace gobblet::match
