@@ -1,0 +1,216 @@
+// The engine over real TCP sockets: `gobblet --listen 127.0.0.1:0` as a
+// child process, clients on loopback. Sessions, limits, authentication,
+// disconnects mid-search and shutdown by signal.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <thread>
+
+#include "protocol_test_support.h"
+
+namespace gobblet {
+namespace {
+
+using testing::EngineServer;
+using testing::Ms;
+using testing::TcpClient;
+
+TEST(TcpServer, PlaysLikeStdin) {
+  EngineServer server;
+  ASSERT_NE(server.port(), 0);
+  TcpClient c(server.port());
+  ASSERT_TRUE(c.connected());
+  c.send("ugi");
+  std::vector<std::string> seen;
+  ASSERT_TRUE(c.until("ugiok", Ms(5000), &seen));
+  EXPECT_EQ(seen[0].rfind("id name ", 0), 0u);
+  c.send("isready");
+  EXPECT_EQ(c.line(), "readyok");
+  c.send("position startpos moves X@a1 X@d4");
+  c.send("go depth 2");
+  auto best = c.until("bestmove");
+  ASSERT_TRUE(best);
+  EXPECT_NE(*best, "bestmove (none)");
+  c.send("query p1turn");
+  EXPECT_EQ(c.line(), "response true");
+  c.send("quit");
+  EXPECT_TRUE(c.closedByPeer(Ms(5000)));
+}
+
+TEST(TcpServer, EachConnectionHasItsOwnSession) {
+  EngineServer server;
+  TcpClient a(server.port()), b(server.port());
+  a.send("setoption name Variant value gobblers");
+  a.send("position startpos moves S@b2");
+  b.send("position startpos moves X@a1 X@a2");
+  a.send("d");
+  b.send("d");
+  EXPECT_EQ(a.until("position "), "position 3/1S1/3 2");
+  EXPECT_EQ(b.until("position "), "position 4/4/x3/X3 1");
+}
+
+TEST(TcpServer, TokenIsRequiredFirst) {
+  EngineServer server({"--token", "s3cret"});
+  {
+    TcpClient c(server.port());
+    c.send("ugi");
+    auto l = c.line();
+    ASSERT_TRUE(l);
+    EXPECT_NE(l->find("authentication required"), std::string::npos) << *l;
+    EXPECT_TRUE(c.closedByPeer(Ms(5000)));
+  }
+  {
+    TcpClient c(server.port());
+    c.send("auth wrong");
+    EXPECT_TRUE(c.until("info string error: authentication required"));
+    EXPECT_TRUE(c.closedByPeer(Ms(5000)));
+  }
+  TcpClient c(server.port());
+  c.send("auth s3cret");
+  EXPECT_EQ(c.line(), "info string authenticated");
+  c.send("isready");
+  EXPECT_EQ(c.line(), "readyok");
+}
+
+TEST(TcpServer, SessionLimit) {
+  EngineServer server({"--max-sessions", "2"});
+  auto a = std::make_unique<TcpClient>(server.port());
+  TcpClient b(server.port());
+  a->send("isready");
+  b.send("isready");
+  ASSERT_EQ(a->line(), "readyok");
+  ASSERT_EQ(b.line(), "readyok");
+  TcpClient c(server.port());
+  auto l = c.line();
+  ASSERT_TRUE(l);
+  EXPECT_NE(l->find("server full"), std::string::npos) << *l;
+  EXPECT_TRUE(c.closedByPeer(Ms(5000)));
+  a.reset();  // frees a slot once the server has seen the close
+  bool admitted = false;
+  for (int attempt = 0; attempt < 50 && !admitted; ++attempt) {
+    TcpClient d(server.port());
+    d.send("isready");
+    admitted = d.line() == std::optional<std::string>("readyok");
+    if (!admitted) std::this_thread::sleep_for(Ms(20));
+  }
+  EXPECT_TRUE(admitted);
+}
+
+TEST(TcpServer, PerSessionLimits) {
+  EngineServer server({"--max-hash", "8", "--max-threads", "2"});
+  TcpClient c(server.port());
+  c.send("uci");
+  std::vector<std::string> seen;
+  ASSERT_TRUE(c.until("uciok", Ms(5000), &seen));
+  bool hashLine = false, tbLine = false;
+  for (const auto& l : seen) {
+    hashLine |= l == "option name Hash type spin default 8 min 1 max 8";
+    tbLine |= l.find("TablebasePath") != std::string::npos;
+  }
+  EXPECT_TRUE(hashLine);
+  EXPECT_FALSE(tbLine) << "clients must not open files on the server";
+  for (const char* bad : {"setoption name Hash value 9", "setoption name Threads value 3",
+                          "setoption name TablebasePath value /etc/passwd", "bench", "perft 9"}) {
+    c.send(bad);
+    auto l = c.line();
+    ASSERT_TRUE(l);
+    EXPECT_EQ(l->rfind("info string error: ", 0), 0u) << bad << " -> " << *l;
+  }
+  c.send("setoption name Hash value 8");
+  c.send("setoption name Threads value 2");
+  c.send("isready");
+  EXPECT_EQ(c.line(), "readyok");
+}
+
+TEST(TcpServer, GarbageAndLongLines) {
+  EngineServer server;
+  TcpClient c(server.port());
+  c.sendRaw(std::string("\x00\xff\xfe garbage\r\n", 13));
+  auto l = c.line();
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->rfind("info string error: ", 0), 0u);
+  c.sendRaw(std::string(200 * 1024, 'z'));
+  c.sendRaw("\nisready\n");
+  l = c.line();
+  ASSERT_TRUE(l);
+  EXPECT_NE(l->find("line longer than"), std::string::npos) << *l;
+  EXPECT_EQ(c.line(), "readyok");
+}
+
+// Resident memory of a process in KiB (Linux).
+long residentKiB(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  return -1;
+}
+
+TEST(TcpServer, DisconnectMidSearchStopsItAndFreesItsMemory) {
+  EngineServer server({"--max-hash", "256"});
+  const pid_t pid = server.process().pid();
+  const long before = residentKiB(pid);
+  {
+    TcpClient c(server.port());
+    c.send("setoption name Hash value 128");
+    c.send("go infinite");
+    ASSERT_TRUE(c.until("info depth"));
+    const long during = residentKiB(pid);
+    std::printf("server RSS: %ld KiB idle, %ld KiB with a 128 MiB session searching\n", before, during);
+    c.abort();  // a reset, mid-search
+  }
+  long after = -1;
+  for (int i = 0; i < 100; ++i) {
+    std::this_thread::sleep_for(Ms(20));
+    after = residentKiB(pid);
+    if (after < before + 32 * 1024) break;
+  }
+  std::printf("server RSS %ld KiB after the disconnect\n", after);
+  EXPECT_LT(after, before + 32 * 1024) << "the session's hash table was not freed";
+  // And the server goes on.
+  TcpClient d(server.port());
+  d.send("go depth 1");
+  EXPECT_TRUE(d.until("bestmove"));
+}
+
+TEST(TcpServer, IdleClientsAreClosedSearchingOnesAreNot) {
+  EngineServer server({"--idle-timeout", "1"});
+  TcpClient idle(server.port()), busy(server.port());
+  busy.send("go infinite");
+  ASSERT_TRUE(busy.until("info depth"));
+  auto l = idle.line(Ms(5000));
+  ASSERT_TRUE(l);
+  EXPECT_NE(l->find("idle timeout"), std::string::npos) << *l;
+  EXPECT_TRUE(idle.closedByPeer(Ms(3000)));
+  std::this_thread::sleep_for(Ms(1200));
+  busy.send("stop");
+  EXPECT_TRUE(busy.until("bestmove", Ms(5000))) << "a client waiting for its bestmove is not idle";
+}
+
+TEST(TcpServer, SigtermStopsSearchesAndExitsCleanly) {
+  EngineServer server;
+  TcpClient c(server.port());
+  c.send("go infinite");
+  ASSERT_TRUE(c.until("info depth"));
+  ::kill(server.process().pid(), SIGTERM);
+  EXPECT_TRUE(c.until("bestmove", Ms(5000))) << "a search ended by shutdown still answers";
+  EXPECT_TRUE(c.closedByPeer(Ms(5000)));
+  ASSERT_TRUE(server.process().waitExit(Ms(5000)));
+  EXPECT_TRUE(WIFEXITED(server.process().exitStatus()) && WEXITSTATUS(server.process().exitStatus()) == 0);
+}
+
+TEST(TcpServer, BadCommandLine) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"--listen", "127.0.0.1:99999"}, {"--listen", "nohost:"}, {"--listen", "1.2.3.4.5:80"},
+           {"--max-sessions", "0", "--listen", "0"}, {"--frobnicate"}, {"--max-hash", "8"}}) {
+    testing::EngineProcess e(args);
+    ASSERT_TRUE(e.waitExit(Ms(5000)));
+    EXPECT_TRUE(WIFEXITED(e.exitStatus()) && WEXITSTATUS(e.exitStatus()) != 0) << args[0];
+    auto l = e.err().readLine(Ms(1000));
+    ASSERT_TRUE(l);
+    EXPECT_EQ(l->rfind("gobblet: ", 0), 0u) << *l;
+  }
+}
+
+}  // namespace
+}  // namespace gobblet
