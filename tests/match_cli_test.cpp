@@ -1,0 +1,100 @@
+// gobblet-match end to end: a match between fake engines written to a record
+// file, the final table, the SPRT stop, --replay, and argument errors.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+const std::string kBin = GOBBLET_BIN_DIR;
+const std::string kMatch = kBin + "/gobblet-match";
+const std::string kFake = kBin + "/gobblet-fake-engine";
+
+struct Outcome {
+  int exitCode = -1;
+  std::string output;  // stdout and stderr
+};
+
+Outcome runMatch(const std::string& args) {
+  Outcome r;
+  FILE* pipe = popen((kMatch + " " + args + " 2>&1").c_str(), "r");
+  if (!pipe) return r;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.output.append(buffer, n);
+  const int status = pclose(pipe);
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+int countLines(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  int lines = 0;
+  while (std::getline(in, line)) lines += !line.empty();
+  return lines;
+}
+
+TEST(MatchCli, PlaysRecordsAndReplaysAMatch) {
+  const std::string record = ::testing::TempDir() + "match_cli_record.txt";
+  Outcome match = runMatch("--variant gobblers --games 6 --random-plies 2 --concurrency 2 --depth 1 --timeout 2 --record " +
+                  record + " --engine 'cmd=" + kFake + " --seed 1' name=alpha --engine 'cmd=" + kFake +
+                  " --seed 2' name=beta");
+  ASSERT_EQ(match.exitCode, 0) << match.output;
+  EXPECT_NE(match.output.find("game 6/6"), std::string::npos) << match.output;
+  EXPECT_NE(match.output.find("alpha vs beta"), std::string::npos) << match.output;
+  EXPECT_NE(match.output.find("6 of 6 games played"), std::string::npos) << match.output;
+  EXPECT_NE(match.output.find("LOS"), std::string::npos) << match.output;
+  EXPECT_EQ(countLines(record), 6);
+
+  Outcome replay = runMatch("--replay " + record);
+  EXPECT_EQ(replay.exitCode, 0) << replay.output;
+  EXPECT_NE(replay.output.find("replayed 6 games: 6 consistent, 0 inconsistent"), std::string::npos)
+      << replay.output;
+
+  // Flip one result: the replay must notice and fail.
+  std::ifstream in(record);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string tampered = text.str();
+  const size_t at = tampered.find("result=");
+  ASSERT_NE(at, std::string::npos);
+  tampered.replace(at, 10, tampered.compare(at, 10, "result=1-0") == 0 ? "result=0-1" : "result=1-0");
+  std::ofstream(record) << tampered;
+  Outcome bad = runMatch("--replay " + record);
+  EXPECT_EQ(bad.exitCode, 1) << bad.output;
+  EXPECT_NE(bad.output.find("1 inconsistent"), std::string::npos) << bad.output;
+  std::remove(record.c_str());
+}
+
+TEST(MatchCli, SprtStopsAndReportsTheVerdict) {
+  Outcome r = runMatch("--variant gobblers --games 500 --depth 1 --quiet --sprt elo0=0 elo1=50 alpha=0.05 beta=0.05 "
+              "--engine 'cmd=" + kFake + " --seed 4' name=good --engine 'cmd=" + kFake +
+              " --mode illegal' name=cheat");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("H1 accepted"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("500 of 500"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("game 1/"), std::string::npos) << "--quiet prints no progress\n" << r.output;
+}
+
+TEST(MatchCli, RejectsBadArguments) {
+  const std::string engine = " --engine cmd=" + kFake + " --engine cmd=" + kFake;
+  for (const std::string& args : std::vector<std::string>{"--frobnicate", "--engine name=x --engine cmd=y",
+                                  "--tc fast" + engine, "--games 0" + engine, "--variant chess" + engine,
+                                  "--sprt elo0=5 elo1=0" + engine, "--engine cmd=" + kFake,
+                                  "--openings /nonexistent/file" + engine, "--format swiss" + engine}) {
+    Outcome r = runMatch(args);
+    EXPECT_EQ(r.exitCode, 2) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find("error: "), std::string::npos) << args << "\n" << r.output;
+  }
+  Outcome missing = runMatch("--replay /nonexistent/records.txt");
+  EXPECT_EQ(missing.exitCode, 1) << missing.output;
+}
+
+}  // namespace
