@@ -1,4 +1,6 @@
 // The bench: a fixed set of positions searched to a fixed depth.
+#include <time.h>
+
 #include <chrono>
 #include <string>
 
@@ -50,6 +52,12 @@ constexpr BenchPosition kPositions[] = {
 
 constexpr int kDefaultDepth = 6;
 
+double processCpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + ts.tv_nsec * 1e-9;
+}
+
 }  // namespace
 
 BenchResult runBench(int depth, std::function<void(const std::string&)> log) {
@@ -61,6 +69,7 @@ BenchResult runBench(int depth, std::function<void(const std::string&)> log) {
   options.threads = 1;
   search.setOptions(options);
   const auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = processCpuSeconds();
   int index = 0;
   for (const BenchPosition& p : kPositions) {
     ++index;
@@ -78,6 +87,7 @@ BenchResult runBench(int depth, std::function<void(const std::string&)> log) {
       log("position " + std::to_string(index) + " " + p.variant + " " + p.position + " bestmove " +
           moveToString(r.best, variant) + " nodes " + std::to_string(r.info.nodes));
   }
+  result.cpuSeconds = processCpuSeconds() - cpu0;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;
 }

@@ -112,7 +112,8 @@ class Search {
 // 16 MiB of hash; nodes is the deterministic signature.
 struct BenchResult {
   uint64_t nodes = 0;
-  double seconds = 0;
+  double seconds = 0;     // wall clock
+  double cpuSeconds = 0;  // CPU time of the process (the bench is single-threaded)
   uint64_t cutoffs = 0;           // beta cutoffs over all positions
   uint64_t firstMoveCutoffs = 0;  // ... of which by the first move searched
 };

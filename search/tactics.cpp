@@ -1,8 +1,33 @@
 #include "search/tactics.h"
 
+#include <vector>
+
 #include "engine/movegen.h"
 
 namespace gobblet {
+
+namespace {
+
+std::vector<Mask> buildCompletionTable(int n) {
+  const Geometry& g = geometry(n);
+  std::vector<Mask> table(size_t{1} << g.squares);
+  for (size_t vis = 0; vis < table.size(); ++vis) {
+    Mask squares = 0;
+    for (int i = 0; i < g.numLines; ++i) {
+      const Mask in = static_cast<Mask>(vis & g.lines[i]);
+      if (std::popcount(in) == g.n - 1) squares |= static_cast<Mask>(g.lines[i] & ~in);
+    }
+    table[vis] = squares;
+  }
+  return table;
+}
+
+}  // namespace
+
+const Mask* completionTable(int n) {
+  static const std::vector<Mask> t3 = buildCompletionTable(3), t4 = buildCompletionTable(4);
+  return n == 3 ? t3.data() : t4.data();
+}
 
 void generateMovesTo(const Board& b, Mask targets, MoveList& list) {
   const Variant& v = b.variant();

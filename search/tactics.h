@@ -19,14 +19,11 @@
 
 namespace gobblet {
 
-inline Mask completionSquares(const Geometry& g, Mask vis) {
-  Mask squares = 0;
-  for (int i = 0; i < g.numLines; ++i) {
-    const Mask in = vis & g.lines[i];
-    if (std::popcount(in) == g.n - 1) squares |= g.lines[i] & ~in;
-  }
-  return squares;
-}
+// completionSquares by table: one entry per mask (65536 for 4x4, 512 for
+// 3x3), built at startup, so the per-node threat tests are one load.
+const Mask* completionTable(int n);
+
+inline Mask completionSquares(const Geometry& g, Mask vis) { return completionTable(g.n)[vis]; }
 
 // Appends to list every legal move of the side to move whose destination is
 // in targets (board must not be decided).
