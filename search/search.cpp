@@ -289,7 +289,23 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool cutNode) {
   }
   const bool threatened = opponentThreats(board_) != 0;
 
-  // 7. The moves, best first; PVS: full window for the first, null windows
+  // 7. Null move: if passing still holds beta by a reduced search, cut off.
+  // Not under threat (passing would lose at once), and only while the side
+  // to move still has pieces in hand, so that a real move never hurts
+  // (Gobblet's zugzwangs need an empty supply: moving forces a lift).
+  if (!pvNode && depth >= 3 && !threatened && beta > -kMateBound && beta < kMateBound &&
+      board_.placeableSizes(us) != 0 && evaluate(board_) >= beta) {
+    const int r = 2 + depth / 4;
+    board_.setSideToMove(us ^ 1);
+    keys_[rootIndex_ + ply + 1] = board_.key();
+    boundary_[ply + 1] = rootIndex_ + ply + 1;  // no repetition across a pass
+    const int score = -search(-beta, -beta + 1, depth - 1 - r, ply + 1, !cutNode);
+    board_.setSideToMove(us);
+    if (stopped()) return 0;
+    if (score >= beta) return score >= kMateBound ? beta : score;
+  }
+
+  // 8. The moves, best first; PVS: full window for the first, null windows
   // (re-searched on a fail high) for the rest, late quiet ones reduced.
   MovePicker picker(board_, ttMove, ordering_, ply);
   const int oldAlpha = alpha;
@@ -324,7 +340,7 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         bestMove = m;
         if (pvNode) updatePv(ply, m);
         if (score >= beta) {
-          // 8. A cutoff: reward the move, punish the quiet moves before it.
+          // 9. A cutoff: reward the move, punish the quiet moves before it.
           ++cutoffs;
           firstMoveCutoffs += moveCount == 1;
           const int bonus = std::min(depth * depth * 16, 1200);
@@ -339,7 +355,7 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     if (m != bestMove && quietCount < 64) quiets[quietCount++] = m;
   }
 
-  // 9. No legal move: a draw.
+  // 10. No legal move: a draw.
   if (moveCount == 0) return 0;
 
   const Bound bound = best >= beta ? kBoundLower : best > oldAlpha ? kBoundExact : kBoundUpper;

@@ -249,7 +249,7 @@ TEST(Search, AgreesWithBruteForceOnShortWins) {
     const testing::BruteValue value = values[i];
     if (value.distance == 0 || value.distance > 5) continue;
     const int slot = value.value > 0 ? value.distance : value.distance;  // 1..5
-    if (checked[slot] >= 12) continue;
+    if (checked[slot] >= 8) continue;
     ++checked[slot];
     const Board& b = boards[i];
     search.newGame();
