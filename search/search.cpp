@@ -514,7 +514,10 @@ struct Search::Impl {
   std::atomic<int64_t> startNs{0};
   Stats stats;
 
-  void run(Game game, SearchLimits limits, SearchCallbacks callbacks);
+  // The search thread's body; options and tablebase are copies taken by
+  // go(), so that setOptions()/setTablebase() during a search do not race.
+  void run(Game game, SearchLimits limits, SearchCallbacks callbacks, SearchOptions options,
+           std::shared_ptr<const Tablebase> tablebase);
 };
 
 Search::Search() : impl_(std::make_unique<Impl>()) { impl_->tt.resize(impl_->ttMiB); }
@@ -564,7 +567,7 @@ void Search::go(const Game& game, const SearchLimits& limits, SearchCallbacks ca
   s.startNs = Clock::now().time_since_epoch().count();
   s.running = true;
   std::lock_guard<std::mutex> lock(s.mutex);
-  s.thread = std::thread(&Impl::run, &s, game, limits, std::move(callbacks));
+  s.thread = std::thread(&Impl::run, &s, game, limits, std::move(callbacks), s.options, s.tablebase);
 }
 
 void Search::stop() {
@@ -594,7 +597,8 @@ bool Search::searching() const { return impl_->running; }
 
 Search::Stats Search::lastStats() const { return impl_->stats; }
 
-void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks) {
+void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks, SearchOptions options,
+                       std::shared_ptr<const Tablebase> tablebase) {
   const Board& root = game.position();
   SharedState shared;
   shared.tt = &tt;
