@@ -2,10 +2,11 @@
 #include "search/tablebase.h"
 
 #include <cstdlib>
-#include <sys/stat.h>
+#include <map>
+#include <mutex>
 
-#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "search/tablebase_file.h"
 
 namespace gobblet {
 
@@ -27,11 +28,19 @@ std::string Tablebase::defaultPath(const Variant& variant) {
   return absl::StrCat(dir, "/", name, ".gtb");
 }
 
+// Every session of a process shares one mapping per file: open() hands out
+// the live one if there is one.
 absl::StatusOr<std::shared_ptr<const Tablebase>> Tablebase::open(const std::string& path) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0)
-    return absl::NotFoundError(absl::StrCat("tablebase file '", path, "' does not exist"));
-  return absl::UnimplementedError(absl::StrCat("tablebase file '", path, "': reader not implemented yet"));
+  static std::mutex mutex;
+  static std::map<std::string, std::weak_ptr<const Tablebase>> live;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = live.find(path); it != live.end())
+    if (auto tb = it->second.lock()) return tb;
+  auto file = TablebaseFile::open(path);
+  if (!file.ok()) return file.status();
+  std::shared_ptr<const Tablebase> tb = *std::move(file);
+  live[path] = tb;
+  return tb;
 }
 
 }  // namespace gobblet

@@ -1,0 +1,102 @@
+// Move and un-move generation on TbState (the builder's own representation,
+// kept independent of engine/movegen so that the two cross-check each other
+// in the tests).
+//
+// A state is seen from the side to move ("ours"). A move of ours gives the
+// child seen from the opponent, so children and parents always come back
+// with ours/theirs exchanged. Rules (the 3x3 family of engine/movegen.h):
+//   * placement: a piece of size s still in hand (placed < perSize) onto any
+//     square whose top is smaller than s or empty;
+//   * board move (if the variant moves): a visible own piece of size s to
+//     any other square whose top is smaller than s or empty;
+//   * the game is over when a player shows a line; if both do, the side to
+//     move wins (Board::winner()).
+#pragma once
+
+#include <bit>
+
+#include "search/tablebase_index.h"
+
+namespace gobblet::retro {
+
+struct Rules {
+  int sizes = 3, perSize = 2;
+  bool moving = true;
+  const Geometry* g = nullptr;
+  explicit Rules(const Variant& v) : sizes(v.sizes), perSize(v.perSize), moving(v.moving), g(&geometry(3)) {}
+};
+
+// atLeast[s] = squares whose top has size >= s; atLeast[3] = 0.
+inline void atLeastMasks(const TbState& st, Mask atLeast[4]) {
+  atLeast[3] = 0;
+  for (int s = 2; s >= 0; --s) atLeast[s] = static_cast<Mask>(atLeast[s + 1] | st.ours[s] | st.theirs[s]);
+}
+
+// +1 if the side to move shows a line (it wins), -1 if only the opponent
+// does (it lost), 0 if the game goes on.
+inline int outcome(const Rules& r, const TbState& st) {
+  Mask al[4];
+  atLeastMasks(st, al);
+  Mask ours = 0, theirs = 0;
+  for (int s = 0; s < 3; ++s) {
+    ours |= st.ours[s] & ~al[s + 1];
+    theirs |= st.theirs[s] & ~al[s + 1];
+  }
+  if (r.g->hasLine(ours)) return 1;
+  if (r.g->hasLine(theirs)) return -1;
+  return 0;
+}
+
+// Calls emit(child, placed) for every move of a state that is not over;
+// placed tells a placement (the child is one level fuller) from a board move.
+template <typename Emit>
+inline void forEachChild(const Rules& r, const TbState& st, Emit&& emit) {
+  Mask al[4];
+  atLeastMasks(st, al);
+  for (int s = 0; s < r.sizes; ++s) {
+    const Mask targets = static_cast<Mask>(0x1ff & ~al[s]);
+    if (std::popcount(st.ours[s]) < r.perSize) {
+      for (Mask t = targets; t; t &= t - 1) {
+        TbState c{st.theirs, st.ours};
+        c.theirs[s] |= static_cast<Mask>(t & -t);
+        emit(c, true);
+      }
+    }
+    if (!r.moving) continue;
+    for (Mask from = static_cast<Mask>(st.ours[s] & ~al[s + 1]); from; from &= from - 1) {
+      const Mask f = static_cast<Mask>(from & -from);
+      for (Mask t = targets; t; t &= t - 1) {
+        TbState c{st.theirs, st.ours};
+        c.theirs[s] ^= static_cast<Mask>(f | (t & -t));
+        emit(c, false);
+      }
+    }
+  }
+}
+
+// Calls emit(parent, placed) for every state (game not over or over: the
+// caller checks) one of whose moves leads to `st`: the opponent's last move
+// was the placement of one of its visible pieces (placed = true, the parent
+// is one level emptier) or a board move of one (placed = false).
+template <typename Emit>
+inline void forEachParent(const Rules& r, const TbState& st, Emit&& emit) {
+  Mask al[4];
+  atLeastMasks(st, al);
+  for (int s = 0; s < r.sizes; ++s) {
+    const Mask sources = static_cast<Mask>(0x1ff & ~al[s]);
+    for (Mask to = static_cast<Mask>(st.theirs[s] & ~al[s + 1]); to; to &= to - 1) {
+      const Mask t = static_cast<Mask>(to & -to);
+      TbState p{st.theirs, st.ours};
+      p.ours[s] ^= t;
+      emit(p, true);
+      if (!r.moving) continue;
+      for (Mask from = sources; from; from &= from - 1) {
+        TbState q{st.theirs, st.ours};
+        q.ours[s] ^= static_cast<Mask>(t | (from & -from));
+        emit(q, false);
+      }
+    }
+  }
+}
+
+}  // namespace gobblet::retro

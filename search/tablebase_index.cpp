@@ -1,0 +1,151 @@
+#include "search/tablebase_index.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace gobblet {
+
+namespace {
+
+int classOf(int ours, int theirs) { return ours * 10 + theirs; }
+
+}  // namespace
+
+TablebaseIndex::TablebaseIndex(const Variant& variant) : variant_(variant), radix_(variant.perSize + 1) {
+  assert(variant.n == 3 && !variant.stacks);
+  const Geometry& g = geometry(3);
+
+  // 1. Layer codes: base 3 of the two masks, class members and ranks.
+  for (int m = 0; m < 512; ++m) {
+    int code = 0;
+    for (int sq = 8; sq >= 0; --sq) code = code * 3 + ((m >> sq) & 1);
+    base3_[m] = static_cast<uint16_t>(code);
+  }
+  codeOurs_.assign(kLayerCodes, 0);
+  codeTheirs_.assign(kLayerCodes, 0);
+  rank_.assign(kLayerCodes, 0);
+  orbitRank_.assign(kLayerCodes, 0);
+  canonSyms_.assign(kLayerCodes, 0);
+  members_.assign(100, {});
+  orbits_.assign(100, {});
+  for (int code = 0; code < kLayerCodes; ++code) {
+    Mask ours = 0, theirs = 0;
+    for (int sq = 0, c = code; sq < 9; ++sq, c /= 3) {
+      if (c % 3 == 1) ours |= bit(sq);
+      if (c % 3 == 2) theirs |= bit(sq);
+    }
+    codeOurs_[code] = ours;
+    codeTheirs_[code] = theirs;
+    auto& members = members_[classOf(std::popcount(ours), std::popcount(theirs))];
+    rank_[code] = static_cast<uint16_t>(members.size());
+    members.push_back(static_cast<uint16_t>(code));
+  }
+
+  // 2. Symmetries of codes, orbits and the symmetries that canonicalise.
+  for (int sym = 0; sym < 8; ++sym) {
+    symCode_[sym].assign(kLayerCodes, 0);
+    for (int code = 0; code < kLayerCodes; ++code)
+      symCode_[sym][code] = static_cast<uint16_t>(base3_[g.transform(sym, codeOurs_[code])] +
+                                                  2 * base3_[g.transform(sym, codeTheirs_[code])]);
+  }
+  for (int code = 0; code < kLayerCodes; ++code) {
+    uint16_t canon = static_cast<uint16_t>(code);
+    for (int sym = 0; sym < 8; ++sym) canon = std::min(canon, symCode_[sym][code]);
+    for (int sym = 0; sym < 8; ++sym)
+      if (symCode_[sym][code] == canon) canonSyms_[code] |= static_cast<uint8_t>(1u << sym);
+    auto& orbits = orbits_[classOf(std::popcount(codeOurs_[code]), std::popcount(codeTheirs_[code]))];
+    if (canon == code) orbits.push_back(canon);
+  }
+  for (int code = 0; code < kLayerCodes; ++code) {
+    const uint16_t canon = symCode_[std::countr_zero(canonSyms_[code])][code];
+    const auto& orbits = orbits_[classOf(std::popcount(codeOurs_[code]), std::popcount(codeTheirs_[code]))];
+    orbitRank_[code] = static_cast<uint16_t>(std::lower_bound(orbits.begin(), orbits.end(), canon) - orbits.begin());
+  }
+
+  // 3. Slices in material-key order; the lead is the largest layer class.
+  const int p = variant.perSize;
+  sliceByKey_.assign(static_cast<size_t>(radix_) * radix_ * radix_ * radix_ * radix_ * radix_, -1);
+  for (int key = 0; key < static_cast<int>(sliceByKey_.size()); ++key) {
+    std::array<uint8_t, 6> mat;
+    bool ok = true;
+    for (int i = 5, k = key; i >= 0; --i, k /= radix_) mat[i] = static_cast<uint8_t>(k % radix_);
+    for (int s = 0; s < 3; ++s) {
+      const int a = mat[2 * s], b = mat[2 * s + 1];
+      if (a + b > 9 || a > p || b > p || (s >= variant.sizes && a + b > 0)) ok = false;
+    }
+    if (!ok) continue;
+    Slice sl;
+    sl.material = mat;
+    uint64_t classSize[3];
+    for (int s = 0; s < 3; ++s) classSize[s] = members_[classOf(mat[2 * s], mat[2 * s + 1])].size();
+    sl.lead = 2;
+    for (int s = 1; s >= 0; --s)
+      if (classSize[s] > classSize[sl.lead]) sl.lead = static_cast<uint8_t>(s);
+    sl.x = sl.lead == 0 ? 1 : 0;
+    sl.y = sl.lead == 2 ? 1 : 2;
+    sl.nx = static_cast<uint32_t>(classSize[sl.x]);
+    sl.ny = static_cast<uint32_t>(classSize[sl.y]);
+    sl.offset = size_;
+    sl.size = orbits_[classOf(mat[2 * sl.lead], mat[2 * sl.lead + 1])].size() * sl.nx * sl.ny;
+    size_ += sl.size;
+    sliceByKey_[key] = static_cast<int32_t>(slices_.size());
+    slices_.push_back(sl);
+  }
+}
+
+int TablebaseIndex::sliceOf(const std::array<uint8_t, 6>& material) const {
+  int key = 0;
+  for (uint8_t m : material) {
+    if (m >= radix_) return -1;
+    key = key * radix_ + m;
+  }
+  return sliceByKey_[key];
+}
+
+int TablebaseIndex::sliceOfIndex(uint64_t index) const {
+  auto it = std::upper_bound(slices_.begin(), slices_.end(), index,
+                             [](uint64_t i, const Slice& s) { return i < s.offset; });
+  return static_cast<int>(it - slices_.begin()) - 1;
+}
+
+bool TablebaseIndex::stateAt(int slice, uint64_t index, TbState* st) const {
+  const Slice& sl = slices_[slice];
+  const uint64_t plane = uint64_t{sl.nx} * sl.ny;
+  const uint64_t orbit = index / plane, rest = index % plane;
+  const auto& mat = sl.material;
+  uint16_t code[3];
+  code[sl.lead] = orbits_[classOf(mat[2 * sl.lead], mat[2 * sl.lead + 1])][orbit];
+  code[sl.x] = members_[classOf(mat[2 * sl.x], mat[2 * sl.x + 1])][rest / sl.ny];
+  code[sl.y] = members_[classOf(mat[2 * sl.y], mat[2 * sl.y + 1])][rest % sl.ny];
+  for (int s = 0; s < 3; ++s) {
+    st->ours[s] = codeOurs_[code[s]];
+    st->theirs[s] = codeTheirs_[code[s]];
+  }
+  return indexOf(*st) == sl.offset + index;
+}
+
+bool TablebaseIndex::toState(const Board& board, TbState* st) const {
+  if (!(board.variant() == variant_)) return false;
+  const int us = board.sideToMove();
+  *st = TbState{};
+  for (int s = 0; s < variant_.sizes; ++s) {
+    st->ours[s] = board.pieces(us, s);
+    st->theirs[s] = board.pieces(us ^ 1, s);
+    if ((st->ours[s] & st->theirs[s]) || (st->ours[s] | st->theirs[s]) >= 512 ||
+        std::popcount(st->ours[s]) > variant_.perSize || std::popcount(st->theirs[s]) > variant_.perSize)
+      return false;
+  }
+  return true;
+}
+
+Board TablebaseIndex::toBoard(const TbState& st) const {
+  Board b(variant_);
+  for (int s = 0; s < variant_.sizes; ++s)
+    for (int sq = 0; sq < 9; ++sq) {
+      if (st.ours[s] & bit(sq)) b.addPiece(0, s, sq);
+      if (st.theirs[s] & bit(sq)) b.addPiece(1, s, sq);
+    }
+  return b;
+}
+
+}  // namespace gobblet

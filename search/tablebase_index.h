@@ -1,0 +1,134 @@
+// TablebaseIndex: the dense, symmetry-reduced numbering of the 3x3 family's
+// states, shared by the builder, the file reader and the verifier.
+//
+// A state is seen from the side to move: ours[s] / theirs[s] are the 9-bit
+// masks of the squares holding a piece of size s of the side to move / of
+// the other side (sizes the variant lacks are empty).
+//
+// Layer: the pair (ours[s], theirs[s]) of one size is a "layer", coded in
+// base 3 (digit per square: 0 empty, 1 ours, 2 theirs), 0 .. 3^9-1. Layers
+// fall into classes (a, b) = (pieces of ours, pieces of theirs); within a
+// class a layer has a dense rank, and the 8 symmetries split it into
+// orbits, each with a canonical member (its smallest code).
+//
+// Slice: the states with the same placed material (a0,b0,a1,b1,a2,b2).
+// Pieces never leave the board, so a placement moves a state to a fuller
+// slice and a board move keeps the material (with ours/theirs exchanged):
+// slices are the unit of the backward solution. One layer of the slice,
+// the one with the most members, is its "lead": a state is numbered
+//
+//     offset(slice) + orbit(lead) * nx * ny + rank(σ x) * ny + rank(σ y)
+//
+// where σ maps the lead layer to its orbit's canonical member and x, y are
+// the other two layers. When several σ do (a symmetric lead), the smallest
+// number wins, so each state up to symmetry has exactly one number; the
+// other numbers of such slices are holes that no state uses.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "engine/board.h"
+#include "engine/geometry.h"
+#include "engine/variant.h"
+
+namespace gobblet {
+
+// A state of the 3x3 family seen from the side to move.
+struct TbState {
+  std::array<Mask, 3> ours{}, theirs{};
+  friend bool operator==(const TbState&, const TbState&) = default;
+};
+
+class TablebaseIndex {
+ public:
+  static constexpr int kLayerCodes = 19683;  // 3^9
+
+  struct Slice {
+    uint64_t offset = 0;  // first number of the slice
+    uint64_t size = 0;    // numbers in the slice (orbits(lead) * nx * ny)
+    std::array<uint8_t, 6> material{};  // a0,b0,a1,b1,a2,b2
+    uint8_t lead = 0, x = 1, y = 2;     // layer roles
+    uint32_t nx = 1, ny = 1;            // class sizes of layers x and y
+    int level() const {
+      int l = 0;
+      for (uint8_t m : material) l += m;
+      return l;
+    }
+  };
+
+  // The variant must be a 3x3 variant (n == 3, no stacks).
+  explicit TablebaseIndex(const Variant& variant);
+
+  const Variant& variant() const { return variant_; }
+  uint64_t size() const { return size_; }  // numbers in all slices
+  const std::vector<Slice>& slices() const { return slices_; }
+
+  // The slice of a material vector, or -1 if it is not one of this variant.
+  int sliceOf(const std::array<uint8_t, 6>& material) const;
+  // The slice holding number `index` (binary search).
+  int sliceOfIndex(uint64_t index) const;
+
+  // The number of a state (any of its 8 images gives the same). The state
+  // must respect the variant's piece counts and nesting.
+  uint64_t indexOf(const TbState& st) const {
+    uint16_t code[3];
+    int key = 0;
+    for (int s = 0; s < 3; ++s) {
+      code[s] = static_cast<uint16_t>(base3_[st.ours[s]] + 2 * base3_[st.theirs[s]]);
+      key = key * radix_ * radix_ + std::popcount(st.ours[s]) * radix_ + std::popcount(st.theirs[s]);
+    }
+    const Slice& sl = slices_[sliceByKey_[key]];
+    const uint16_t lead = code[sl.lead], cx = code[sl.x], cy = code[sl.y];
+    unsigned syms = canonSyms_[lead];
+    uint64_t best = ~uint64_t{0};
+    for (; syms; syms &= syms - 1) {
+      const int sym = std::countr_zero(syms);
+      const uint64_t r = uint64_t{rank_[symCode_[sym][cx]]} * sl.ny + rank_[symCode_[sym][cy]];
+      best = r < best ? r : best;
+    }
+    return sl.offset + uint64_t{orbitRank_[lead]} * sl.nx * sl.ny + best;
+  }
+
+  // The canonical state numbered `index` in `slice`; false for a hole.
+  bool stateAt(int slice, uint64_t index, TbState* st) const;
+
+  // Board <-> state. toState fails (returns false) if the board is not of
+  // this variant or breaks its piece counts.
+  bool toState(const Board& board, TbState* st) const;
+  Board toBoard(const TbState& st) const;  // side to move = player 1
+
+ private:
+  Variant variant_;
+  int radix_ = 0;  // perSize + 1
+  uint64_t size_ = 0;
+  std::vector<Slice> slices_;
+  std::vector<int32_t> sliceByKey_;  // material key -> slice or -1
+  std::array<uint16_t, 512> base3_{};
+  std::vector<uint16_t> rank_, orbitRank_;
+  std::vector<uint8_t> canonSyms_;
+  std::array<std::vector<uint16_t>, 8> symCode_;
+  std::vector<std::vector<uint16_t>> members_;  // class -> codes by rank
+  std::vector<std::vector<uint16_t>> orbits_;   // class -> canonical codes by orbit
+  std::vector<Mask> codeOurs_, codeTheirs_;
+};
+
+}  // namespace gobblet
+
+namespace gobblet::tbcode {
+
+// One byte per number of the index, in the builder and in the file:
+//   0 no state (a hole, or a position not reachable from the start)
+//   1 draw
+//   2 + 2d  win in d plies for the side to move
+//   3 + 2d  loss in d plies
+inline constexpr uint8_t kNone = 0, kDraw = 1;
+inline constexpr int kMaxDistance = 126;
+inline constexpr uint8_t win(int d) { return static_cast<uint8_t>(2 + 2 * d); }
+inline constexpr uint8_t loss(int d) { return static_cast<uint8_t>(3 + 2 * d); }
+inline constexpr bool isWin(uint8_t c) { return c >= 2 && (c & 1) == 0; }
+inline constexpr bool isLoss(uint8_t c) { return c >= 3 && (c & 1) == 1; }
+inline constexpr int distance(uint8_t c) { return c >= 2 ? (c - 2) / 2 : 0; }
+
+}  // namespace gobblet::tbcode

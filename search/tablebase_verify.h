@@ -1,0 +1,29 @@
+// Independent check of a tablebase file: every stored state is re-derived
+// from its moves with the rules core (Board, generateMoves), not with the
+// builder's move generator or its retrograde bookkeeping.
+//
+//   * a finished game is a win or loss at distance 0 for the right side;
+//   * a win in d has a move to a loss in d-1 and none to a shorter loss;
+//   * a loss in d has only moves to wins, the longest in d-1;
+//   * a draw has no move to a loss, and a move to a draw or no move at all;
+//   * every move leads to a stored state; holes of the index hold nothing;
+//   * the header's counts and start value match the recount.
+// Distances strictly fall along the proofs of wins and losses, so these
+// local checks prove every value.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "search/tablebase_file.h"
+
+namespace gobblet {
+
+using VerifyProgress = std::function<void(uint64_t done, uint64_t total)>;
+
+// OK, or the first inconsistency found (with the position in notation).
+absl::Status verifyTablebase(const TablebaseFile& tb, int threads, const VerifyProgress& progress = {});
+
+}  // namespace gobblet

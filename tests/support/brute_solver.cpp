@@ -1,0 +1,106 @@
+#include "tests/support/brute_solver.h"
+
+#include <algorithm>
+#include <deque>
+#include <stdexcept>
+
+#include "engine/movegen.h"
+
+namespace gobblet::testing {
+
+uint64_t BruteSolver::stateKey(const Board& board) {
+  const Board b = board.sideToMove() == 0 ? board : board.colorSwapped();
+  uint64_t best = ~uint64_t{0};
+  for (int sym = 0; sym < 8; ++sym) {
+    const Board t = b.transformed(sym);
+    uint64_t key = 0;
+    for (int p = 0; p < 2; ++p)
+      for (int s = 0; s < 3; ++s) key = key << 9 | (s < b.variant().sizes ? t.pieces(p, s) : 0);
+    best = std::min(best, key);
+  }
+  return best;
+}
+
+BruteSolver::BruteSolver(const Variant& variant) {
+  if (variant.n != 3) throw std::invalid_argument("BruteSolver: 3x3 variants only");
+
+  // 1. Every reachable state, breadth first, with its distinct children.
+  std::vector<std::vector<int32_t>> children;
+  Board start(variant);
+  index_[stateKey(start)] = 0;
+  boards_.push_back(start);
+  for (size_t i = 0; i < boards_.size(); ++i) {
+    Board b = boards_[i];
+    MoveList moves;
+    generateMoves(b, moves);
+    std::vector<int32_t> kids;
+    for (Move m : moves) {
+      b.makeMove(m);
+      const uint64_t key = stateKey(b);
+      auto [it, inserted] = index_.try_emplace(key, static_cast<int32_t>(boards_.size()));
+      if (inserted) boards_.push_back(b.colorSwapped());  // player 1 to move
+      kids.push_back(it->second);
+      b.unmakeMove(m);
+    }
+    std::sort(kids.begin(), kids.end());
+    kids.erase(std::unique(kids.begin(), kids.end()), kids.end());
+    children.push_back(std::move(kids));
+  }
+
+  // 2. Decided states: the side to move has won or lost, distance 0.
+  const int n = static_cast<int>(boards_.size());
+  values_.assign(n, BruteValue{});
+  std::vector<bool> settled(n, false);
+  for (int i = 0; i < n; ++i) {
+    const int w = boards_[i].winner();
+    if (w == kNoWinner) continue;
+    values_[i] = BruteValue{w == boards_[i].sideToMove() ? 1 : -1, 0};
+    settled[i] = true;
+    ++decided_;
+  }
+
+  // 3. Fixpoint by distance: round d settles the wins and losses in d plies,
+  // reading only what earlier rounds settled.
+  int longest = 0;
+  for (int d = 1; d <= longest + 1; ++d) {
+    std::vector<std::pair<int, BruteValue>> found;
+    for (int i = 0; i < n; ++i) {
+      if (settled[i] || children[i].empty()) continue;
+      bool win = false, allWins = true;
+      int longestWin = 0;
+      for (int32_t c : children[i]) {
+        if (!settled[c]) {
+          allWins = false;
+          continue;
+        }
+        if (values_[c].value < 0 && values_[c].distance == d - 1) win = true;
+        if (values_[c].value > 0)
+          longestWin = std::max(longestWin, values_[c].distance);
+        else
+          allWins = false;
+      }
+      if (win)
+        found.push_back({i, BruteValue{1, d}});
+      else if (allWins && longestWin == d - 1)
+        found.push_back({i, BruteValue{-1, d}});
+    }
+    for (auto& [i, v] : found) {
+      values_[i] = v;
+      settled[i] = true;
+      longest = std::max(longest, d);
+    }
+  }
+
+  for (int i = 0; i < n; ++i) {
+    if (!settled[i]) values_[i] = BruteValue{0, 0};
+    (values_[i].value > 0 ? wins_ : values_[i].value < 0 ? losses_ : draws_)++;
+  }
+}
+
+BruteValue BruteSolver::value(const Board& board, bool* found) const {
+  auto it = index_.find(stateKey(board));
+  if (found) *found = it != index_.end();
+  return it == index_.end() ? BruteValue{} : values_[it->second];
+}
+
+}  // namespace gobblet::testing

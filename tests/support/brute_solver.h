@@ -1,0 +1,59 @@
+// BruteSolver: an independent, deliberately simple solver of small 3x3
+// variants, used by the tests to check the tablebase builder state by state.
+//
+// It shares no code with search/retrograde*: states are Boards normalised
+// by hand (colours swapped so that player 1 is to move, then the smallest of
+// the 8 symmetric images by a packed key), found by a breadth-first walk
+// from the start with std::unordered_map, and solved by a plain fixpoint by
+// distance: at round d a state is a win if some move leads to a loss in
+// d-1, a loss if every move leads to a win and the longest is d-1. States
+// never settled are draws (neither side can force a win), as are
+// undecided positions without a legal move.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/board.h"
+#include "engine/variant.h"
+
+namespace gobblet::testing {
+
+struct BruteValue {
+  int value = 0;     // +1 win, 0 draw, -1 loss for the side to move
+  int distance = 0;  // plies to the end with optimal play; 0 for draws and decided states
+  friend bool operator==(const BruteValue&, const BruteValue&) = default;
+};
+
+class BruteSolver {
+ public:
+  // Solves every state reachable from the start of `variant` (must be a 3x3
+  // variant small enough to hold a few million Boards in memory).
+  explicit BruteSolver(const Variant& variant);
+
+  int64_t states() const { return static_cast<int64_t>(boards_.size()); }
+  int64_t decided() const { return decided_; }  // states where the game is over
+  int64_t wins() const { return wins_; }
+  int64_t draws() const { return draws_; }
+  int64_t losses() const { return losses_; }
+  BruteValue start() const { return values_[0]; }
+
+  // The value of any reachable position; found = false if it is not one.
+  BruteValue value(const Board& board, bool* found = nullptr) const;
+  // Every reachable state, as a Board with player 1 to move.
+  const std::vector<Board>& boards() const { return boards_; }
+  const std::vector<BruteValue>& values() const { return values_; }
+
+  // The normalised key of a position (same for colour swap + side to move
+  // and for the 8 symmetries).
+  static uint64_t stateKey(const Board& board);
+
+ private:
+  std::vector<Board> boards_;
+  std::vector<BruteValue> values_;
+  std::unordered_map<uint64_t, int32_t> index_;
+  int64_t decided_ = 0, wins_ = 0, draws_ = 0, losses_ = 0;
+};
+
+}  // namespace gobblet::testing

@@ -1,0 +1,351 @@
+// Tablebase tests: the builder against the independent brute-force solver
+// (tests/support/brute_solver.h) state by state on small variants, the
+// index and the builder's move generator against the rules core, symmetry
+// invariance, the file format (refusal of wrong, truncated and corrupt
+// files) and the independent verifier.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+#include <string>
+
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "search/retrograde.h"
+#include "search/retrograde_moves.h"
+#include "search/tablebase.h"
+#include "search/tablebase_file.h"
+#include "search/tablebase_index.h"
+#include "search/tablebase_verify.h"
+#include "tests/support/brute_solver.h"
+
+namespace gobblet {
+namespace {
+
+using testing::BruteSolver;
+using testing::BruteValue;
+
+std::string tempPath(const std::string& name) {
+  return (std::filesystem::path(::testing::TempDir()) / ("gobblet_tb_" + name)).string();
+}
+
+// Builds `variant` into a temporary file and opens it.
+std::shared_ptr<const TablebaseFile> buildFile(const Variant& variant, int threads = 2) {
+  auto solved = solveRetrograde(variant, threads);
+  EXPECT_TRUE(solved.ok()) << solved.status();
+  if (!solved.ok()) return nullptr;
+  std::string name = variant.name();
+  for (char& c : name)
+    if (c == ':' || c == ',') c = '_';
+  const std::string path = tempPath(name + ".gtb");
+  EXPECT_TRUE(writeTablebaseFile(path, variant, *solved).ok());
+  auto tb = TablebaseFile::open(path);
+  EXPECT_TRUE(tb.ok()) << tb.status();
+  return tb.ok() ? *tb : nullptr;
+}
+
+BruteValue toBrute(TbProbe p) {
+  EXPECT_NE(p.value, TbValue::kUnknown);
+  return BruteValue{p.value == TbValue::kWin ? 1 : p.value == TbValue::kLoss ? -1 : 0, p.distance};
+}
+
+// ---- The index ---------------------------------------------------------------
+
+// Every canonical number decodes to a state that numbers back to it, and
+// the 8 images of the state share the number.
+TEST(TablebaseIndex, RoundTripAndSymmetry) {
+  for (const char* name : {"tictactoe", "3x3:2,2,1", "3x3:3,1,1"}) {
+    const Variant v = *Variant::parse(name);
+    const TablebaseIndex index(v);
+    const Geometry& g = geometry(3);
+    uint64_t canonical = 0;
+    for (int s = 0; s < static_cast<int>(index.slices().size()); ++s) {
+      const auto& sl = index.slices()[s];
+      for (uint64_t i = 0; i < sl.size; i += 7) {
+        TbState st;
+        if (!index.stateAt(s, i, &st)) continue;
+        ++canonical;
+        ASSERT_EQ(index.indexOf(st), sl.offset + i);
+        ASSERT_EQ(index.sliceOfIndex(sl.offset + i), s);
+        for (int sym = 0; sym < 8; ++sym) {
+          TbState t;
+          for (int z = 0; z < 3; ++z) {
+            t.ours[z] = g.transform(sym, st.ours[z]);
+            t.theirs[z] = g.transform(sym, st.theirs[z]);
+          }
+          ASSERT_EQ(index.indexOf(t), sl.offset + i) << name << " symmetry " << sym;
+        }
+        TbState back;
+        ASSERT_TRUE(index.toState(index.toBoard(st), &back));
+        ASSERT_EQ(back, st);
+      }
+    }
+    EXPECT_GT(canonical, 0u) << name;
+  }
+}
+
+TEST(TablebaseIndex, GobblersFitsTheFileBudget) {
+  const TablebaseIndex index(Variant::gobblers());
+  EXPECT_EQ(index.slices().size(), 729u);  // (0..2 pieces) ^ (3 sizes x 2 players)
+  EXPECT_LE(index.size() + sizeof(TbHeader), 512ull << 20);
+}
+
+// ---- The builder's move generator against the rules core ----------------------
+
+std::set<uint64_t> childrenByRulesCore(const TablebaseIndex& index, Board b) {
+  std::set<uint64_t> out;
+  MoveList moves;
+  generateMoves(b, moves);
+  for (Move m : moves) {
+    b.makeMove(m);
+    TbState st;
+    EXPECT_TRUE(index.toState(b, &st));
+    out.insert(index.indexOf(st));
+    b.unmakeMove(m);
+  }
+  return out;
+}
+
+TEST(RetrogradeMoves, MatchTheRulesCoreOnRandomGames) {
+  for (const char* name : {"gobblers", "3x3:2,3,1", "tictactoe", "3x3:3,1,0"}) {
+    const Variant v = *Variant::parse(name);
+    const TablebaseIndex index(v);
+    const retro::Rules rules(v);
+    std::mt19937 rng(7);
+    for (int game = 0; game < 200; ++game) {
+      Board b(v);
+      for (int ply = 0; ply < 30; ++ply) {
+        TbState st;
+        ASSERT_TRUE(index.toState(b, &st));
+        // Outcome.
+        const int w = b.winner();
+        ASSERT_EQ(retro::outcome(rules, st), w == kNoWinner ? 0 : w == b.sideToMove() ? 1 : -1);
+        if (w != kNoWinner) break;
+        // Children, as canonical numbers.
+        std::set<uint64_t> mine;
+        retro::forEachChild(rules, st, [&](const TbState& c, bool) { mine.insert(index.indexOf(c)); });
+        ASSERT_EQ(mine, childrenByRulesCore(index, b)) << name << " " << positionToString(b);
+        // Each child lists this state among its parents.
+        const uint64_t self = index.indexOf(st);
+        retro::forEachChild(rules, st, [&](const TbState& c, bool) {
+          bool found = false;
+          retro::forEachParent(rules, c, [&](const TbState& p, bool) { found |= index.indexOf(p) == self; });
+          ASSERT_TRUE(found) << name << " " << positionToString(b);
+        });
+        MoveList moves;
+        generateMoves(b, moves);
+        if (moves.empty()) break;
+        b.makeMove(moves[static_cast<int>(rng() % moves.size())]);
+      }
+    }
+  }
+}
+
+// ---- The solution against brute force ------------------------------------------
+
+// Every state the brute-force solver reaches has the same value and
+// distance in the file (and all its images too), and the counts agree.
+void expectSameAsBruteForce(const Variant& v) {
+  SCOPED_TRACE(v.name());
+  const BruteSolver brute(v);
+  auto tb = buildFile(v);
+  ASSERT_TRUE(tb);
+  EXPECT_EQ(tb->header().states, static_cast<uint64_t>(brute.states()));
+  EXPECT_EQ(tb->header().terminal, static_cast<uint64_t>(brute.decided()));
+  EXPECT_EQ(tb->header().wins, static_cast<uint64_t>(brute.wins()));
+  EXPECT_EQ(tb->header().draws, static_cast<uint64_t>(brute.draws()));
+  EXPECT_EQ(tb->header().losses, static_cast<uint64_t>(brute.losses()));
+  EXPECT_EQ(toBrute(probeFromCode(tb->header().startCode)), brute.start());
+  for (size_t i = 0; i < brute.boards().size(); ++i) {
+    const Board& b = brute.boards()[i];
+    ASSERT_EQ(toBrute(tb->probe(b)), brute.values()[i]) << positionToString(b);
+    // Player-relative: the colour-swapped position with the other side to
+    // move is the same state.
+    ASSERT_EQ(toBrute(tb->probe(b.colorSwapped())), brute.values()[i]) << positionToString(b);
+  }
+  EXPECT_TRUE(verifyTablebase(*tb, 2).ok());
+}
+
+TEST(Retrograde, TicTacToeContract) {
+  auto tb = buildFile(Variant::ticTacToe());
+  ASSERT_TRUE(tb);
+  EXPECT_EQ(tb->header().states, 765u);
+  EXPECT_EQ(tb->header().wins + tb->header().losses, 614u);
+  EXPECT_EQ(tb->header().startCode, tbcode::kDraw);
+}
+
+TEST(Retrograde, TicTacToeMatchesBruteForce) { expectSameAsBruteForce(Variant::ticTacToe()); }
+TEST(Retrograde, OneSizeMovingMatchesBruteForce) { expectSameAsBruteForce(*Variant::parse("3x3:1,3,1")); }
+TEST(Retrograde, AllDrawsMatchBruteForce) {
+  expectSameAsBruteForce(*Variant::parse("3x3:1,2,1"));
+  expectSameAsBruteForce(*Variant::parse("3x3:2,1,1"));
+}
+TEST(Retrograde, TwoSizesPlacingMatchesBruteForce) { expectSameAsBruteForce(*Variant::parse("3x3:2,2,0")); }
+TEST(Retrograde, TwoSizesMovingMatchesBruteForce) { expectSameAsBruteForce(*Variant::parse("3x3:2,2,1")); }
+TEST(Retrograde, ThreeSizesMatchesBruteForce) { expectSameAsBruteForce(*Variant::parse("3x3:3,1,1")); }
+
+TEST(Retrograde, ThreadCountDoesNotChangeTheResult) {
+  const Variant v = *Variant::parse("3x3:2,2,1");
+  auto one = solveRetrograde(v, 1), three = solveRetrograde(v, 3);
+  ASSERT_TRUE(one.ok() && three.ok());
+  EXPECT_TRUE(one->codes == three->codes);
+}
+
+TEST(Retrograde, RefusesFourByFour) { EXPECT_FALSE(solveRetrograde(Variant::gobblet(), 1).ok()); }
+
+// Values are the same for the 8 images of every reachable state.
+TEST(Tablebase, ValuesInvariantUnderSymmetry) {
+  auto tb = buildFile(*Variant::parse("3x3:2,2,1"));
+  ASSERT_TRUE(tb);
+  const TablebaseIndex& index = tb->index();
+  int checked = 0;
+  for (int s = 0; s < static_cast<int>(index.slices().size()); ++s)
+    for (uint64_t i = 0; i < index.slices()[s].size; i += 5) {
+      TbState st;
+      if (!index.stateAt(s, i, &st) || tb->codes()[index.slices()[s].offset + i] == tbcode::kNone) continue;
+      const Board b = index.toBoard(st);
+      const TbProbe p = tb->probe(b);
+      for (int sym = 0; sym < 8; ++sym) {
+        const TbProbe q = tb->probe(b.transformed(sym));
+        ASSERT_EQ(q.value, p.value);
+        ASSERT_EQ(q.distance, p.distance);
+      }
+      ++checked;
+    }
+  EXPECT_GT(checked, 1000);
+}
+
+TEST(Tablebase, ProbeOfAnotherVariantIsUnknown) {
+  auto tb = buildFile(Variant::ticTacToe());
+  ASSERT_TRUE(tb);
+  EXPECT_EQ(tb->probe(Board(Variant::gobblers())).value, TbValue::kUnknown);
+  EXPECT_EQ(tb->probe(Board(Variant::ticTacToe())).value, TbValue::kDraw);
+}
+
+// ---- File format ---------------------------------------------------------------
+
+std::string readAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+void writeAll(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+class TablebaseFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    tb_ = buildFile(*Variant::parse("3x3:2,2,0"));
+    ASSERT_TRUE(tb_);
+    bytes_ = readAll(tb_->path());
+    ASSERT_EQ(bytes_.size(), sizeof(TbHeader) + tb_->header().entries);
+  }
+  // Writes `bytes` to a new file and returns open()'s error text.
+  std::string openError(const std::string& bytes) {
+    const std::string path = tempPath("damaged.gtb");
+    writeAll(path, bytes);
+    auto tb = TablebaseFile::open(path);
+    return tb.ok() ? "" : std::string(tb.status().message());
+  }
+  std::shared_ptr<const TablebaseFile> tb_;
+  std::string bytes_;
+};
+
+TEST_F(TablebaseFileTest, ReopensIdentically) {
+  auto again = TablebaseFile::open(tb_->path());
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ((*again)->header().checksum, tb_->header().checksum);
+  EXPECT_EQ((*again)->variant(), *Variant::parse("3x3:2,2,0"));
+}
+
+TEST_F(TablebaseFileTest, RefusesMissingFile) {
+  auto tb = Tablebase::open(tempPath("no-such-file.gtb"));
+  ASSERT_FALSE(tb.ok());
+  EXPECT_NE(std::string(tb.status().message()).find("does not exist"), std::string::npos);
+}
+
+TEST_F(TablebaseFileTest, RefusesTruncatedFile) {
+  EXPECT_NE(openError(bytes_.substr(0, bytes_.size() - 1)).find("truncated"), std::string::npos);
+  EXPECT_NE(openError(bytes_.substr(0, 100)).find("truncated"), std::string::npos);
+  EXPECT_NE(openError("").find("truncated"), std::string::npos);
+  EXPECT_NE(openError(bytes_ + "x").find("too long"), std::string::npos);
+}
+
+TEST_F(TablebaseFileTest, RefusesCorruptFile) {
+  std::string bad = bytes_;
+  bad[sizeof(TbHeader) + bad.size() / 2 - 64] ^= 0x10;
+  EXPECT_NE(openError(bad).find("checksum"), std::string::npos);
+  bad = bytes_;
+  bad[40] ^= 1;  // a count in the header
+  EXPECT_NE(openError(bad).find("checksum"), std::string::npos);
+}
+
+TEST_F(TablebaseFileTest, RefusesWrongFile) {
+  std::string bad = bytes_;
+  bad[0] = 'X';
+  EXPECT_NE(openError(bad).find("magic"), std::string::npos);
+  bad = bytes_;
+  bad[8] = 99;  // version
+  EXPECT_NE(openError(bad).find("version"), std::string::npos);
+  bad = bytes_;
+  bad[18] = 7;  // per_size of another variant: the size no longer matches
+  EXPECT_NE(openError(bad).find("entries"), std::string::npos);
+  bad = bytes_;
+  bad[16] = 4;  // n
+  EXPECT_NE(openError(bad).find("variant"), std::string::npos);
+  EXPECT_NE(openError(std::string(4096, '\0')).find("magic"), std::string::npos);
+}
+
+// A file whose checksum was recomputed over a wrong value opens, and the
+// verifier (which re-derives every value from the moves) catches it.
+TEST_F(TablebaseFileTest, VerifyCatchesAWrongValue) {
+  ASSERT_TRUE(verifyTablebase(*tb_, 2).ok());
+  for (uint8_t replacement : {tbcode::kDraw, tbcode::win(3), tbcode::loss(1), tbcode::kNone}) {
+    std::string bad = bytes_;
+    // The first decided-in-2 state: change its value.
+    size_t at = 0;
+    for (size_t i = sizeof(TbHeader); i < bad.size() && !at; ++i)
+      if (static_cast<uint8_t>(bad[i]) == tbcode::win(1)) at = i;
+    ASSERT_NE(at, 0u);
+    bad[at] = static_cast<char>(replacement);
+    TbHeader h;
+    std::memcpy(&h, bad.data(), sizeof h);
+    h.checksum = 0;
+    const uint64_t seed = tbChecksum(reinterpret_cast<const uint8_t*>(&h), sizeof h);
+    h.checksum = tbChecksum(reinterpret_cast<const uint8_t*>(bad.data()) + sizeof h, bad.size() - sizeof h, seed);
+    std::memcpy(bad.data(), &h, sizeof h);
+    const std::string path = tempPath("tampered.gtb");
+    writeAll(path, bad);
+    auto tampered = TablebaseFile::open(path);
+    ASSERT_TRUE(tampered.ok()) << tampered.status();
+    const absl::Status s = verifyTablebase(**tampered, 2);
+    EXPECT_FALSE(s.ok()) << "replacement code " << int(replacement);
+  }
+}
+
+TEST_F(TablebaseFileTest, OpenSharesOneMappingPerPath) {
+  auto a = Tablebase::open(tb_->path());
+  auto b = Tablebase::open(tb_->path());
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->get(), b->get());
+}
+
+TEST(Tablebase, DefaultPathFollowsTheEnvironment) {
+  setenv("GOBBLET_TB_DIR", "/some/dir", 1);
+  EXPECT_EQ(Tablebase::defaultPath(Variant::gobblers()), "/some/dir/gobblers.gtb");
+  EXPECT_EQ(Tablebase::defaultPath(*Variant::parse("3x3:2,2,1")), "/some/dir/3x3-2-2-1.gtb");
+  unsetenv("GOBBLET_TB_DIR");
+  setenv("XDG_DATA_HOME", "/xdg", 1);
+  EXPECT_EQ(Tablebase::defaultPath(Variant::gobblers()), "/xdg/gobblet/gobblers.gtb");
+  unsetenv("XDG_DATA_HOME");
+  setenv("HOME", "/home/me", 1);
+  EXPECT_EQ(Tablebase::defaultPath(Variant::gobblers()), "/home/me/.local/share/gobblet/gobblers.gtb");
+}
+
+}  // namespace
+}  // namespace gobblet
