@@ -134,6 +134,8 @@ absl::StatusOr<Board> parsePosition(const Variant& v, std::string_view text) {
       continue;
     }
     if (c >= '1' && c <= '9') {
+      if (i > 0 && ranks[i - 1] >= '1' && ranks[i - 1] <= '9')
+        return invalid(absl::StrCat("two digits in a row (a run of empty squares is one digit)", where), original);
       file += c - '0';
       if (file > v.n)
         return invalid(absl::StrCat("rank ", rank + 1, " has more than ", v.n, " squares", where), original);
@@ -149,6 +151,8 @@ absl::StatusOr<Board> parsePosition(const Variant& v, std::string_view text) {
       if (close == std::string_view::npos) return invalid(absl::StrCat("unclosed '['", where), original);
       stack = ranks.substr(i + 1, close - i - 1);
       if (stack.empty()) return invalid(absl::StrCat("empty stack '[]'", where), original);
+      if (stack.size() == 1)
+        return invalid(absl::StrCat("a single piece is written without brackets", where), original);
       i = close;
     }
     int previous = -1;

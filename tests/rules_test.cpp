@@ -176,6 +176,8 @@ TEST(Notation, RejectsBadPositionsWithAReason) {
       {Variant::gobblers(), "[Ss]2/3/3 1", "strictly increasing"},
       {Variant::gobblers(), "[SL2/3/3 1", "unclosed"},
       {Variant::gobblers(), "[]3/3/3 1", "empty stack"},
+      {Variant::gobblers(), "[L]2/3/3 1", "without brackets"},
+      {Variant::gobblers(), "111/3/3 1", "two digits"},
       {Variant::gobblers(), "SSS/3/3 1", "more than the supply"},
       {Variant::ticTacToe(), "SSS/SSS/3 1", "more than the supply"},
       {Variant::gobblet(), "S3/4/4/4 1", "stack counts"},
