@@ -1,7 +1,7 @@
 // Tests of the search: forced wins of known length, defence against a
 // one-move loss, exact node and depth limits, repetition, the tablebase hook,
-// asynchronous go/stop, and agreement with a brute-force solver of a small
-// 3x3 variant on every short forced win.
+// asynchronous go/stop. (The agreement with a brute-force solver is in
+// search_solver_slowtest.cpp.)
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -14,7 +14,6 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "search/search.h"
-#include "tests/support/brute_solver.h"
 
 namespace gobblet {
 namespace {
@@ -229,44 +228,6 @@ TEST(Search, MoveTimeIsRespected) {
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_TRUE(isLegalMove(Board(Variant::gobblet()), r.best));
   EXPECT_LT(ms, 200 + 300);  // the hard limit plus scheduling slack on a shared machine
-}
-
-// Every position of a small 3x3 variant that is a forced win in 1, 3 or 5
-// plies (by an independent brute-force solver) is found by the search with
-// exactly that distance, and forced losses are reported as such.
-TEST(Search, AgreesWithBruteForceOnShortWins) {
-  const Variant v = *Variant::parse("3x3:2,2,1");
-  testing::BruteSolver solver(v);
-  std::mt19937 rng(7);
-  Search search;
-  int checked[6] = {};
-  const auto& boards = solver.boards();
-  const auto& values = solver.values();
-  std::vector<size_t> order(boards.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::shuffle(order.begin(), order.end(), rng);
-  for (size_t i : order) {
-    const testing::BruteValue value = values[i];
-    if (value.distance == 0 || value.distance > 5) continue;
-    const int slot = value.value > 0 ? value.distance : value.distance;  // 1..5
-    if (checked[slot] >= 8) continue;
-    ++checked[slot];
-    const Board& b = boards[i];
-    search.newGame();
-    const auto r = search.searchSync(Game(b), depthLimit(value.distance + 2));
-    ASSERT_TRUE(r.info.score.isMate) << positionToString(b) << " expected distance " << value.distance;
-    EXPECT_EQ(r.info.score.value, value.value * value.distance) << positionToString(b);
-    if (value.value > 0) {
-      Board after = b;
-      after.makeMove(r.best);
-      bool found = false;
-      const testing::BruteValue child = solver.value(after, &found);
-      ASSERT_TRUE(found);
-      EXPECT_EQ(child.value, after.winner() != kNoWinner ? child.value : -1) << positionToString(b);
-      EXPECT_EQ(child.distance, value.distance - 1) << positionToString(b);
-    }
-  }
-  for (int d = 1; d <= 5; ++d) EXPECT_GT(checked[d], 0) << "no position with distance " << d;
 }
 
 }  // namespace
