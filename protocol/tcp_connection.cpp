@@ -1,21 +1,27 @@
 #include "protocol/tcp_connection.h"
 
+#include <optional>
+
 namespace gobblet {
 
 namespace asio = boost::asio;
 
 TcpConnection::TcpConnection(Socket socket, const ConnectionLimits& limits, const SessionConfig& sessionConfig,
-                             std::function<void()> onClosed)
+                             std::shared_ptr<SessionReaper> reaper, std::function<void()> onClosed)
     : socket_(std::move(socket)),
       strand_(asio::make_strand(socket_.get_executor())),
       idleTimer_(strand_),
       limits_(limits),
       lines_(limits.maxLineBytes),
       sessionConfig_(sessionConfig),
+      reaper_(std::move(reaper)),
       authenticated_(limits.token.empty()),
       onClosed_(std::move(onClosed)) {}
 
 void TcpConnection::start() {
+  boost::system::error_code ignored;
+  // Lines are small and a controller waits for each answer: no Nagle delay.
+  socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
   asio::dispatch(strand_, [self = shared_from_this()] {
     // The session's output may come from search threads: hop onto the strand.
     std::weak_ptr<TcpConnection> weak = self;
@@ -133,12 +139,12 @@ void TcpConnection::write() {
   writing_ = true;
   asio::async_write(socket_, asio::buffer(outQueue_.front()),
                     asio::bind_executor(strand_, [self = shared_from_this()](auto ec, size_t) {
+                      // The written line is done with, whatever happened.
+                      self->writing_ = false;
                       self->outBytes_ -= self->outQueue_.front().size();
                       self->outQueue_.pop_front();
                       if (ec) {
                         self->finish(false);
-                        self->writing_ = false;
-                        self->closeSocket();
                         return;
                       }
                       self->write();
@@ -146,25 +152,28 @@ void TcpConnection::write() {
 }
 
 void TcpConnection::finish(bool flush) {
-  if (!finished_) {
-    finished_ = true;
-    idleTimer_.cancel();
-    // Stop the search now and free its memory (hash table); its bestmove is
-    // posted to the strand and so queued after what is already pending.
-    if (session_) {
-      session_->close();
-      session_.reset();
-    }
-  }
-  if (!flush) {
-    closeSocket();
+  if (finished_) return;
+  finished_ = true;
+  idleTimer_.cancel();
+  if (!flush) closeSocket();  // the client is gone or misbehaves: nothing more is sent
+  if (!session_) {
+    if (flush) flushAndClose();
     return;
   }
-  closeWhenFlushed_ = true;
-  // Runs after the outputs posted by close() above.
-  asio::post(strand_, [self = shared_from_this()] {
-    if (!self->writing_) self->write();
+  // The reaper stops the search (its bestmove is posted here, ahead of what
+  // follows) and frees the session; then the rest is flushed and the socket
+  // closed. The work guard keeps the I/O threads running until then.
+  std::optional<asio::any_io_executor> work =
+      asio::prefer(strand_.get_inner_executor(), asio::execution::outstanding_work.tracked);
+  reaper_->retire(std::move(session_), [self = shared_from_this(), work, flush]() mutable {
+    if (flush) asio::post(self->strand_, [self] { self->flushAndClose(); });
+    work.reset();
   });
+}
+
+void TcpConnection::flushAndClose() {
+  closeWhenFlushed_ = true;
+  if (!writing_) write();
 }
 
 void TcpConnection::closeSocket() {
@@ -174,7 +183,7 @@ void TcpConnection::closeSocket() {
   socket_.shutdown(Socket::shutdown_both, ignored);
   socket_.close(ignored);
   // A write in flight still owns the front buffer until its handler runs.
-  if (writing_) {
+  if (writing_ && !outQueue_.empty()) {
     outQueue_.erase(outQueue_.begin() + 1, outQueue_.end());
     outBytes_ = outQueue_.front().size();
   } else {

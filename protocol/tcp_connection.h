@@ -9,9 +9,11 @@
 // anything else, an `auth <token>` line if the server has a token.
 //
 // Lifetime: the connection is held by shared_ptrs in its pending handlers;
-// it closes when the client disconnects (the search is stopped and the
-// session's memory freed at once), sends `quit`, idles out, or the server
-// shuts down.
+// it closes when the client disconnects, sends `quit`, idles out, or the
+// server shuts down. Its session is then handed to the SessionReaper, which
+// stops the search and frees the session's memory without holding up the
+// I/O threads; on an orderly close the socket is closed only after the
+// search's last bestmove has been written.
 #pragma once
 
 #include <array>
@@ -28,6 +30,7 @@
 
 #include "protocol/line_buffer.h"
 #include "protocol/session.h"
+#include "protocol/session_reaper.h"
 
 namespace gobblet {
 
@@ -44,7 +47,7 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
 
   // `onClosed` runs (once, on the strand) when the connection has closed.
   TcpConnection(Socket socket, const ConnectionLimits& limits, const SessionConfig& sessionConfig,
-                std::function<void()> onClosed);
+                std::shared_ptr<SessionReaper> reaper, std::function<void()> onClosed);
 
   // Starts reading and the idle timer.
   void start();
@@ -59,8 +62,10 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
   void armIdleTimer();
   void send(std::string line);  // on the strand
   void write();
-  // Ends the session; with `flush` the pending output is written first.
+  // Ends the session (no more input is handled); with `flush` the pending
+  // output and the search's last bestmove are written first.
   void finish(bool flush);
+  void flushAndClose();  // closes the socket once the output queue is written
   void closeSocket();
 
   Socket socket_;
@@ -71,6 +76,7 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
   LineBuffer lines_;
   std::unique_ptr<Session> session_;
   SessionConfig sessionConfig_;
+  std::shared_ptr<SessionReaper> reaper_;
   std::deque<std::string> outQueue_;
   size_t outBytes_ = 0;
   bool writing_ = false;

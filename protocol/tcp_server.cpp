@@ -89,14 +89,18 @@ void TcpServer::accept() {
       refuse(std::move(socket));
     } else {
       ++active_;
-      std::lock_guard lock(connectionsMutex_);
-      auto it = connections_.emplace(connections_.end());
-      auto conn = std::make_shared<TcpConnection>(std::move(socket), config_.connection, config_.session, [this, it] {
+      std::shared_ptr<TcpConnection> conn;
+      {
         std::lock_guard lock(connectionsMutex_);
-        connections_.erase(it);
-        --active_;
-      });
-      *it = conn;
+        auto it = connections_.emplace(connections_.end());
+        conn = std::make_shared<TcpConnection>(std::move(socket), config_.connection, config_.session, reaper_,
+                                               [this, it] {
+          std::lock_guard lock(connectionsMutex_);
+          connections_.erase(it);
+          --active_;
+        });
+        *it = conn;
+      }
       conn->start();
     }
     accept();

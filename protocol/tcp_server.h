@@ -24,6 +24,7 @@
 #include <boost/asio.hpp>
 
 #include "absl/status/statusor.h"
+#include "protocol/session_reaper.h"
 #include "protocol/tcp_connection.h"
 
 namespace gobblet {
@@ -64,6 +65,7 @@ class TcpServer {
   boost::asio::io_context io_;
   boost::asio::ip::tcp::acceptor acceptor_;
   boost::asio::signal_set signals_;
+  std::shared_ptr<SessionReaper> reaper_ = std::make_shared<SessionReaper>();
   uint16_t port_ = 0;
   std::atomic<int> active_{0};
   std::atomic<bool> stopping_{false};
