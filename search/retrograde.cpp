@@ -64,9 +64,10 @@ class Solver {
   using Buckets = std::vector<std::vector<uint64_t>>;
 
   // Runs body(thread, item) for items 0..n-1 on all threads, in chunks;
-  // thread 0 is the caller and reports progress.
+  // thread 0 is the caller and reports progress. Each item counts as one
+  // unit of the phase's work if `counted`.
   template <typename Body>
-  void parallelFor(uint64_t n, uint64_t chunk, Body&& body);
+  void parallelFor(uint64_t n, uint64_t chunk, Body&& body, bool counted = true);
   // Every number of a level, in chunks: body(thread, number).
   template <typename Body>
   void forLevel(int level, Body&& body);
@@ -78,10 +79,10 @@ class Solver {
   TbState stateOf(uint64_t x) const {
     TbState st;
     const int slice = index_.sliceOfIndex(x);
-    index_.stateAt(slice, x - index_.slices()[slice].offset, &st);
+    index_.decode(slice, x - index_.slices()[slice].offset, &st);
     return st;
   }
-  void report(uint64_t delta);
+  void report(uint64_t delta, bool force = false);
 
   TablebaseIndex index_;
   retro::Rules rules_;
@@ -103,7 +104,7 @@ class Solver {
 };
 
 template <typename Body>
-void Solver::parallelFor(uint64_t n, uint64_t chunk, Body&& body) {
+void Solver::parallelFor(uint64_t n, uint64_t chunk, Body&& body, bool counted) {
   std::atomic<uint64_t> next{0};
   auto worker = [&](int t) {
     for (;;) {
@@ -111,6 +112,7 @@ void Solver::parallelFor(uint64_t n, uint64_t chunk, Body&& body) {
       if (begin >= n) break;
       const uint64_t end = std::min(n, begin + chunk);
       for (uint64_t i = begin; i < end; ++i) body(t, i);
+      if (counted) phaseDone_.fetch_add(end - begin, std::memory_order_relaxed);
       if (t == 0) report(0);
     }
   };
@@ -140,14 +142,14 @@ void Solver::forLevel(int level, Body&& body) {
       body(t, runs[r].first + (pos - runs[r].second));
     }
     phaseDone_.fetch_add(end - begin, std::memory_order_relaxed);
-  });
+  }, false);
 }
 
-void Solver::report(uint64_t delta) {
+void Solver::report(uint64_t delta, bool force) {
   if (delta) phaseDone_.fetch_add(delta, std::memory_order_relaxed);
   if (!progress_) return;
   const auto now = std::chrono::steady_clock::now();
-  if (now - lastReport_ < std::chrono::milliseconds(500)) return;
+  if (!force && now - lastReport_ < std::chrono::milliseconds(500)) return;
   lastReport_ = now;
   progress_(phase_, std::min(phaseDone_.load(), phaseTotal_), phaseTotal_);
 }
@@ -156,7 +158,11 @@ void Solver::report(uint64_t delta) {
 // level also go to `next`) and sets x's count of distinct children.
 void Solver::expand(uint64_t x, std::vector<uint64_t>& next) {
   const TbState st = stateOf(x);
-  if (retro::outcome(rules_, st) != 0) return;  // over: no children, count stays 1
+  if (const int over = retro::outcome(rules_, st); over != 0) {
+    // The game is over: no children (the count stays 1), value known now.
+    store(code_[x], over > 0 ? tbcode::win(0) : tbcode::loss(0));
+    return;
+  }
   SmallSet kids;
   retro::forEachChild(rules_, st, [&](const TbState& c, bool placed) {
     kids.add(index_.indexOf(c) << 1 | (placed ? 1 : 0));
@@ -233,9 +239,7 @@ absl::Status Solver::solveLevel(int level) {
   // by lack of any move.
   forLevel(level, [&](int t, uint64_t x) {
     if (count_[x] == 0) return;
-    const int over = retro::outcome(rules_, stateOf(x));
-    if (over != 0) {
-      code_[x] = over > 0 ? tbcode::win(0) : tbcode::loss(0);
+    if (code_[x] != tbcode::kNone) {  // set by expand(): the game is over
       local[t][0].push_back(x | kSettled);
     } else if (exitWin_[x] != kNoExitWin) {
       local[t][exitWin_[x]].push_back(x | kWinIfOpen);
@@ -287,19 +291,24 @@ absl::StatusOr<RetrogradeResult> Solver::run() {
   maxWin_.assign(n, 0);
 
   // 1. Forward: reachability and child counts, level 0 up.
+  // Work units: a scan of the level's numbers, then one per state expanded
+  // (or settled); the totals are upper bounds, the phase ends at 100%.
   phase_ = "reach";
-  phaseTotal_ = n;
+  phaseTotal_ = 2 * n;
   phaseDone_ = 0;
   count_[index_.indexOf(TbState{})] = 1;
   for (int level = 0; level <= maxLevel; ++level) reachLevel(level);
-  exitWin_.shrink_to_fit();
+  phaseDone_ = phaseTotal_;
+  report(0, true);
 
   // 2. Backward: values and distances, fullest level first.
   phase_ = "solve";
+  phaseTotal_ = 3 * n;
   phaseDone_ = 0;
   for (int level = maxLevel; level >= 0; --level)
     if (absl::Status s = solveLevel(level); !s.ok()) return s;
-  report(0);
+  phaseDone_ = phaseTotal_;
+  report(0, true);
 
   RetrogradeResult result;
   RetrogradeStats& st = result.stats;

@@ -108,7 +108,7 @@ int TablebaseIndex::sliceOfIndex(uint64_t index) const {
   return static_cast<int>(it - slices_.begin()) - 1;
 }
 
-bool TablebaseIndex::stateAt(int slice, uint64_t index, TbState* st) const {
+void TablebaseIndex::decode(int slice, uint64_t index, TbState* st) const {
   const Slice& sl = slices_[slice];
   const uint64_t plane = uint64_t{sl.nx} * sl.ny;
   const uint64_t orbit = index / plane, rest = index % plane;
@@ -121,7 +121,6 @@ bool TablebaseIndex::stateAt(int slice, uint64_t index, TbState* st) const {
     st->ours[s] = codeOurs_[code[s]];
     st->theirs[s] = codeTheirs_[code[s]];
   }
-  return indexOf(*st) == sl.offset + index;
 }
 
 bool TablebaseIndex::toState(const Board& board, TbState* st) const {

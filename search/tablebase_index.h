@@ -92,7 +92,13 @@ class TablebaseIndex {
   }
 
   // The canonical state numbered `index` in `slice`; false for a hole.
-  bool stateAt(int slice, uint64_t index, TbState* st) const;
+  bool stateAt(int slice, uint64_t index, TbState* st) const {
+    decode(slice, index, st);
+    return indexOf(*st) == slices_[slice].offset + index;
+  }
+  // The state numbered `index` in `slice`, without checking that it is
+  // canonical (for numbers known to be states).
+  void decode(int slice, uint64_t index, TbState* st) const;
 
   // Board <-> state. toState fails (returns false) if the board is not of
   // this variant or breaks its piece counts.
