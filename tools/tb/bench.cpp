@@ -57,21 +57,29 @@ std::vector<Board> randomPositions(const Variant& v, int count) {
   return out;
 }
 
-void BM_Probe(benchmark::State& state) {
+const std::shared_ptr<const TablebaseFile>& benchFile() {
   static const auto tb = openBenchFile();
+  return tb;
+}
+
+// Probes cycling through `state.range(0)` positions: 4096 stay in the
+// caches (warm), 1M spread over the whole file (a memory miss per probe).
+void BM_Probe(benchmark::State& state) {
+  const auto& tb = benchFile();
   if (!tb) {
     state.SkipWithError("no tablebase file");
     return;
   }
-  static const std::vector<Board> positions = randomPositions(tb->variant(), 4096);
+  const size_t count = static_cast<size_t>(state.range(0));
+  const std::vector<Board> positions = randomPositions(tb->variant(), static_cast<int>(count));
   size_t i = 0;
   for (auto _ : state) {
     benchmark::DoNotOptimize(tb->probe(positions[i]));
-    i = (i + 1) & 4095;
+    if (++i == count) i = 0;
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_Probe);
+BENCHMARK(BM_Probe)->Arg(4096)->Arg(1 << 20);
 
 }  // namespace
 
