@@ -3,6 +3,8 @@
 // (repetition and no-move draws, wins), the extensions and every error path.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <map>
 #include <set>
 
 #include "absl/strings/str_split.h"
@@ -11,6 +13,7 @@
 #include "engine/notation.h"
 #include "engine/perft.h"
 #include "protocol_test_support.h"
+#include "search/tablebase.h"
 
 namespace gobblet {
 namespace {
@@ -340,6 +343,77 @@ TEST(ProtocolPipe, NewGameForgetsThePosition) {
   e.send("ucinewgame");
   e.send("query p1turn");
   EXPECT_EQ(e.line(), "response true");
+}
+
+// With a tic-tac-toe tablebase and MultiPV 9, one go ranks every legal move
+// with its exact value: each line's score must match a probe of the position
+// after its move (mate n in plies, cp 0 for a draw).
+TEST(ProtocolPipe, TablebaseMultiPvCoversEveryMoveExactly) {
+  const std::string tbTool = std::string(GOBBLET_BIN_DIR) + "/gobblet-tb";
+  if (::access(tbTool.c_str(), X_OK) != 0) GTEST_SKIP() << "gobblet-tb not built";
+  char dir[] = "/tmp/gobblet_protocol_tb_XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  const std::string file = std::string(dir) + "/ttt.gtb";
+  ASSERT_EQ(std::system((tbTool + " build tictactoe --out " + file + " > /dev/null 2>&1").c_str()), 0);
+  auto tb = Tablebase::open(file);
+  ASSERT_TRUE(tb.ok()) << tb.status();
+
+  EngineProcess e;
+  e.send("setoption name Variant value tictactoe");
+  e.send("setoption name TablebasePath value " + file);
+  e.send("setoption name MultiPV value 9");
+  e.send("isready");
+  EXPECT_EQ(e.line(), "info string tablebase '" + file + "' loaded for 3x3:1,5,0");
+  EXPECT_EQ(e.line(), "readyok");
+  const Variant ttt = Variant::ticTacToe();
+  for (const std::vector<std::string>& moves : std::vector<std::vector<std::string>>{
+           {"S@a1", "S@b2"}, {"S@a1", "S@a2", "S@b2"}, {"S@b2", "S@a1", "S@c1"}}) {
+    Game game{Board(ttt)};
+    std::string cmd = "position startpos moves";
+    for (const auto& m : moves) {
+      ASSERT_TRUE(game.play(m).ok());
+      cmd += " " + m;
+    }
+    e.send(cmd);
+    e.send("go depth 2");
+    std::vector<std::string> seen;
+    ASSERT_TRUE(e.until("bestmove", Ms(10000), &seen));
+    std::map<std::string, std::string> scoreOf;  // first pv move -> "cp 0" / "mate 3"
+    uint64_t tbHits = 0;
+    for (const auto& l : seen) {
+      if (l.rfind("info depth 2 ", 0) != 0) continue;
+      const std::vector<std::string> w = absl::StrSplit(l, ' ');
+      const auto at = [&](const std::string& key) { return std::find(w.begin(), w.end(), key) - w.begin(); };
+      ASSERT_LT(at("pv") + 1, static_cast<long>(w.size())) << l;
+      scoreOf[w[at("pv") + 1]] = w[at("score") + 1] + " " + w[at("score") + 2];
+      tbHits = std::max<uint64_t>(tbHits, std::stoull(w[at("tbhits") + 1]));
+    }
+    EXPECT_GT(tbHits, 0u);
+    MoveList legal;
+    generateMoves(game.position(), legal);
+    EXPECT_EQ(scoreOf.size(), static_cast<size_t>(legal.size())) << cmd;
+    for (Move m : legal) {
+      Board after = game.position();
+      after.makeMove(m);
+      const TbProbe p = (*tb)->probe(after);  // for the opponent
+      const std::string expected = p.value == TbValue::kDraw   ? "cp 0"
+                                   : p.value == TbValue::kLoss ? "mate " + std::to_string(p.distance + 1)
+                                                               : "mate -" + std::to_string(p.distance + 1);
+      EXPECT_EQ(scoreOf[moveToString(m, ttt)], expected) << cmd << " " << moveToString(m, ttt);
+    }
+  }
+  // A file that is not a tablebase: an error, and the loaded one stays.
+  e.send("setoption name TablebasePath value " + std::string(GOBBLET_SOURCE_DIR) + "/CMakeLists.txt");
+  auto l = e.line();
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->rfind("info string error: option TablebasePath", 0), 0u) << *l;
+  // Another variant: the file is kept but not used.
+  e.send("setoption name Variant value gobblers");
+  l = e.line();
+  ASSERT_TRUE(l);
+  EXPECT_NE(l->find("not used"), std::string::npos) << *l;
+  std::remove(file.c_str());
+  ::rmdir(dir);
 }
 
 }  // namespace
