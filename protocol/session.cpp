@@ -35,7 +35,7 @@ std::string formatInfo(const SearchInfo& i, const Variant& v) {
                     std::to_string(i.tbHits);
   if (!i.pv.empty()) {
     out += " pv";
-    for (Move m : i.pv) out += " " + moveToString(m, v);
+    for (Move m : i.pv) out.append(" ").append(moveToString(m, v));
   }
   return out;
 }
@@ -293,7 +293,7 @@ void Session::listMoves() {
   MoveList list;
   generateMoves(game_.position(), list);
   std::string line = "moves";
-  for (Move m : list) line += " " + moveToString(m, options_.variant);
+  for (Move m : list) line.append(" ").append(moveToString(m, options_.variant));
   emit(line);
 }
 

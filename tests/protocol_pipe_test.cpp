@@ -43,8 +43,9 @@ std::vector<std::string> goAndCheck(EngineProcess& e, const std::string& limits,
   if (!best) return seen;
   const std::vector<std::string> words = absl::StrSplit(*best, ' ');
   EXPECT_GE(words.size(), 2u) << *best;
-  if (words.size() >= 2)
+  if (words.size() >= 2) {
     EXPECT_NE(std::find(legal.begin(), legal.end(), words[1]), legal.end()) << *best << " for go " << limits;
+  }
   for (const auto& l : seen) EXPECT_EQ(l.rfind("info string error", 0), std::string::npos) << l;
   // Exactly one bestmove: the next thing after isready is readyok.
   e.send("isready");
@@ -100,7 +101,7 @@ TEST(ProtocolPipe, PositionWithMovesAndDisplay) {
   MoveList list;
   generateMoves(game.position(), list);
   std::string expected = "moves";
-  for (Move m : list) expected += " " + moveToString(m, Variant::gobblet());
+  for (Move m : list) expected.append(" ").append(moveToString(m, Variant::gobblet()));
   EXPECT_EQ(*moves, expected);
 }
 
