@@ -7,6 +7,7 @@
 #include <fstream>
 #include <thread>
 
+#include "engine/game.h"
 #include "protocol_test_support.h"
 
 namespace gobblet {
@@ -216,6 +217,52 @@ TEST(TcpServer, BadCommandLine) {
     auto l = e.err().readLine(Ms(1000));
     ASSERT_TRUE(l);
     EXPECT_EQ(l->rfind("gobblet: ", 0), 0u) << *l;
+  }
+}
+
+// A controller that knows only UGI plays whole games over TCP: one
+// connection per player, `position ... moves`, `go`, and the queries to
+// learn when the game is over and who won. Checked against the rules core.
+TEST(TcpServer, UgiOnlyControllerPlaysFullGames) {
+  EngineServer server;
+  for (const std::string variant : {"gobblers", "gobblet"}) {
+    TcpClient players[2] = {TcpClient(server.port()), TcpClient(server.port())};
+    for (TcpClient& p : players) {
+      p.send("ugi");
+      ASSERT_TRUE(p.until("ugiok"));
+      p.send("setoption name Variant value " + variant);
+      p.send("uginewgame");
+      p.send("isready");
+      ASSERT_EQ(p.line(), "readyok");
+    }
+    Game game{Board(*Variant::parse(variant))};
+    std::string moves;
+    std::string over = "response false";
+    int plies = 0;
+    for (; plies < 300; ++plies) {
+      TcpClient& p = players[plies % 2];
+      p.send("position startpos" + (moves.empty() ? std::string() : " moves" + moves));
+      p.send("query gameover");
+      over = p.line().value_or("?");
+      if (over != "response false") break;
+      p.send("go depth 3");
+      auto best = p.until("bestmove");
+      ASSERT_TRUE(best);
+      const std::string move = best->substr(9, best->find(' ', 9) - 9);
+      ASSERT_TRUE(game.play(move).ok()) << *best;
+      moves += " " + move;
+    }
+    EXPECT_EQ(over, "response true") << variant << ": no end after " << plies << " plies";
+    TcpClient& last = players[plies % 2];  // the one that was given the final position
+    last.send("query result");
+    const GameResult r = game.result();
+    EXPECT_EQ(last.line(), std::string("response ") +
+                                     (r == GameResult::kPlayer1Wins   ? "p1win"
+                                      : r == GameResult::kPlayer2Wins ? "p2win"
+                                      : r == GameResult::kDraw        ? "draw"
+                                                                      : "none"));
+    std::printf("%s over TCP: %d plies, result %s\n", variant.c_str(), plies,
+                r == GameResult::kDraw ? "draw" : r == GameResult::kPlayer1Wins ? "p1win" : "p2win");
   }
 }
 
