@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <new>
 
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -142,7 +143,10 @@ SearchOptions Session::searchOptions() const {
 Search& Session::search() {
   if (!search_) {
     search_ = std::make_unique<Search>();
-    search_->setOptions(searchOptions());
+    if (!applySearchOptions()) {
+      options_.hashMiB = EngineOptions{}.hashMiB;
+      applySearchOptions();
+    }
   }
   if (!tablebaseResolved_) attachTablebase();
   return *search_;
@@ -199,15 +203,34 @@ void Session::setOptionCommand(const Command& c) {
       return;
     }
   }
+  const EngineOptions previous = options_;
   options_ = next;
+  if (search_ && !applySearchOptions()) {
+    options_ = previous;  // the hash table did not fit: keep the old settings
+    applySearchOptions();
+    attachTablebase();
+    return;
+  }
   if (id == OptionId::kVariant || id == OptionId::kTablebasePath) tablebaseResolved_ = false;
   if (id == OptionId::kVariant) {
     game_ = Game(Board(options_.variant));
     if (search_) search_->newGame();
   }
-  if (search_) {
+  if (search_ && !tablebaseResolved_) attachTablebase();
+}
+
+// Hands the options to the Search. A Hash too large for the machine is an
+// error, not a crash: the Search is then rebuilt from scratch (a failed
+// resize may leave its table unusable) and false returned.
+bool Session::applySearchOptions() {
+  try {
     search_->setOptions(searchOptions());
-    if (!tablebaseResolved_) attachTablebase();
+    return true;
+  } catch (const std::bad_alloc&) {
+    error("option Hash: cannot allocate " + std::to_string(options_.hashMiB) + " MiB; the previous size stays");
+    search_ = std::make_unique<Search>();
+    tablebaseResolved_ = false;
+    return false;
   }
 }
 

@@ -79,6 +79,7 @@ class Session {
   Search& search();
   void attachTablebase();
   SearchOptions searchOptions() const;
+  bool applySearchOptions();
 
   Output output_;
   std::mutex outputMutex_;

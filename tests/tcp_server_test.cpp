@@ -266,5 +266,22 @@ TEST(TcpServer, UgiOnlyControllerPlaysFullGames) {
   }
 }
 
+// A client that asks and never reads: once its unread output passes the
+// cap the server drops it instead of buffering without end; others go on.
+TEST(TcpServer, ClientThatDoesNotReadIsDropped) {
+  EngineServer server;
+  TcpClient hog(server.port());
+  // Each `d` answers ~1 KB; 40000 of them far exceed the 8 MiB cap plus the socket buffers.
+  std::string burst;
+  for (int i = 0; i < 1000; ++i) burst += "d\n";
+  bool sendFailed = false;
+  for (int i = 0; i < 40 && !sendFailed; ++i) sendFailed = !hog.sendRaw(burst);
+  std::this_thread::sleep_for(Ms(300));
+  EXPECT_TRUE(hog.closedByPeer(Ms(10000))) << "the server kept a non-reading client";
+  TcpClient other(server.port());
+  other.send("isready");
+  EXPECT_EQ(other.line(), "readyok");
+}
+
 }  // namespace
 }  // namespace gobblet
