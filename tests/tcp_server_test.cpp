@@ -9,6 +9,7 @@
 
 #include "engine/game.h"
 #include "protocol_test_support.h"
+#include "search/tablebase.h"
 
 namespace gobblet {
 namespace {
@@ -281,6 +282,42 @@ TEST(TcpServer, ClientThatDoesNotReadIsDropped) {
   TcpClient other(server.port());
   other.send("isready");
   EXPECT_EQ(other.line(), "readyok");
+}
+
+// The default tablebase of a variant is found through $GOBBLET_TB_DIR and
+// mapped once per server process, however many sessions use it.
+TEST(TcpServer, TablebaseIsMappedOnceAndShared) {
+  const std::string tbTool = std::string(GOBBLET_BIN_DIR) + "/gobblet-tb";
+  if (::access(tbTool.c_str(), X_OK) != 0) GTEST_SKIP() << "gobblet-tb not built";
+  char dir[] = "/tmp/gobblet_tcp_tb_XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  ::setenv("GOBBLET_TB_DIR", dir, 1);
+  const std::string file = Tablebase::defaultPath(Variant::ticTacToe());
+  ASSERT_EQ(std::system((tbTool + " build tictactoe --out " + file + " > /dev/null 2>&1").c_str()), 0);
+  EngineServer server;
+  ::unsetenv("GOBBLET_TB_DIR");
+  std::vector<std::unique_ptr<TcpClient>> clients;
+  for (int i = 0; i < 4; ++i) {
+    clients.push_back(std::make_unique<TcpClient>(server.port()));
+    clients.back()->send("setoption name Variant value tictactoe");
+    clients.back()->send("isready");
+    EXPECT_EQ(clients.back()->line(), "info string tablebase '" + file + "' loaded for 3x3:1,5,0");
+    EXPECT_EQ(clients.back()->line(), "readyok");
+  }
+  for (auto& c : clients) {
+    c->send("position startpos moves S@a1 S@a2 S@b2");
+    c->send("go depth 1");
+    auto info = c->until("info depth 1");
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->find(" tbhits 0 "), std::string::npos) << *info;
+    EXPECT_TRUE(c->until("bestmove"));
+  }
+  std::ifstream maps("/proc/" + std::to_string(server.process().pid()) + "/maps");
+  int mappings = 0;
+  for (std::string line; std::getline(maps, line);) mappings += line.find(file) != std::string::npos;
+  EXPECT_EQ(mappings, 1);
+  std::remove(file.c_str());
+  ::rmdir(dir);
 }
 
 }  // namespace
