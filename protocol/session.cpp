@@ -9,6 +9,7 @@
 #include "engine/perft.h"
 #include "protocol/position_display.h"
 #include "protocol/tablebase_registry.h"
+#include "search/evaluate.h"
 
 namespace gobblet {
 
@@ -354,8 +355,27 @@ void Session::bench(int depth) {
   emit("bench nodes " + std::to_string(r.nodes) + " time " + std::to_string(ms) + " nps " + std::to_string(nps));
 }
 
+// The static evaluation of the current position as a small table: each
+// term's share for both players and the net (player 1 minus player 2), then
+// the total from the side to move's view, which is what the search uses.
 void Session::eval() {
-  error("eval: the evaluation breakdown is not available in this build");
+  const Board& board = game_.position();
+  const EvalTerms t = evaluateTerms(board);
+  const auto row = [](const std::string& name, const std::string& p1, const std::string& p2, const std::string& net) {
+    std::string line = "info string eval " + name;
+    for (const std::string* cell : {&p1, &p2, &net}) line += std::string(cell->size() < 9 ? 9 - cell->size() : 1, ' ') + *cell;
+    return line;
+  };
+  const std::pair<const char*, const EvalTerm*> terms[] = {{"visible    ", &t.visible},  {"in hand    ", &t.inHand},
+                                                           {"captives   ", &t.captives}, {"lines      ", &t.lines},
+                                                           {"line safety", &t.lineSafety}};
+  emit(row("term       ", "player1", "player2", "net"));
+  for (const auto& [name, term] : terms)
+    emit(row(name, std::to_string(term->player[0]), std::to_string(term->player[1]), std::to_string(term->net())));
+  emit(row("sum        ", "", "", std::to_string(t.forPlayer1)));
+  emit(row("tempo      ", "", "", std::to_string(t.tempo)));
+  emit("info string eval total " + std::to_string(t.total) + " (side to move: player " +
+       std::to_string(board.sideToMove() + 1) + ")");
 }
 
 }  // namespace gobblet

@@ -41,8 +41,13 @@ int pow9(int k) {
   return r;
 }
 
-// One line's value for `player` given the digit of each of its n squares.
-int lineValue(const std::array<int, 4>& digits, int n, int sizes, int player) {
+// One line's value for `player` given the digit of each of its n squares,
+// in two parts: the pattern (kLine) and the safety bonus of its pieces.
+struct LineValue {
+  int pattern = 0;
+  int safety = 0;
+};
+LineValue lineValue(const std::array<int, 4>& digits, int n, int sizes, int player) {
   int own = 0, opp = 0, safe = 0;
   for (int i = 0; i < n; ++i) {
     if (digits[i] == 0) continue;
@@ -52,12 +57,17 @@ int lineValue(const std::array<int, 4>& digits, int n, int sizes, int player) {
       ++own;
       safe += kSafeInLine[rank];
     } else {
-      if (rank == 0) return 0;  // an ungobblable blocker
+      if (rank == 0) return {};  // an ungobblable blocker
       ++opp;
     }
   }
   const int missing = n - own;
-  return kLine[missing][opp] + (own >= 2 ? safe : 0);
+  return {kLine[missing][opp], own >= 2 ? safe : 0};
+}
+
+int lineTotal(const std::array<int, 4>& digits, int n, int sizes, int player) {
+  const LineValue v = lineValue(digits, n, sizes, player);
+  return v.pattern + v.safety;
 }
 
 // Generated tables: per board side n (3 or 4), per number of sizes, the line
@@ -77,7 +87,7 @@ struct Tables {
             if (digits[i] && (digits[i] - 1) % 4 >= sizes) valid = false;
           }
           if (valid)
-            t[index] = static_cast<int16_t>(lineValue(digits, n, sizes, 0) - lineValue(digits, n, sizes, 1));
+            t[index] = static_cast<int16_t>(lineTotal(digits, n, sizes, 0) - lineTotal(digits, n, sizes, 1));
         }
       }
   }
@@ -148,6 +158,48 @@ int evaluateForPlayer1(const Board& board) {
 int evaluate(const Board& board) {
   const int s = evaluateForPlayer1(board);
   return (board.sideToMove() == 0 ? s : -s) + kTempo;
+}
+
+// The same terms computed the slow, direct way: each player's share on its
+// own, the lines from their squares rather than from the pattern table. Only
+// the totals are shared with evaluate(), which makes the two a cross-check.
+EvalTerms evaluateTerms(const Board& board) {
+  const Variant& v = board.variant();
+  const int n = v.n, sizes = v.sizes;
+  EvalTerms t;
+
+  // Visible tops (as base-9 digits for the lines), hand and captives.
+  std::array<int, kMaxSquares> digit{};
+  for (int sq = 0; sq < n * n; ++sq) {
+    int topOwner = -1, topSize = -1;
+    for (int s = sizes - 1; s >= 0 && topOwner < 0; --s)
+      for (int p = 0; p < 2; ++p)
+        if (board.pieces(p, s) >> sq & 1) topOwner = p, topSize = s;
+    if (topOwner < 0) continue;
+    digit[sq] = 1 + 4 * topOwner + topSize;
+    t.visible.player[topOwner] += kVisible[sizes - 1 - topSize];
+    // Every opponent piece under this top is its captive.
+    for (int s = topSize - 1; s >= 0; --s)
+      if (board.pieces(topOwner ^ 1, s) >> sq & 1) t.captives.player[topOwner] += kCaptive[sizes - 1 - s];
+  }
+  for (int p = 0; p < 2; ++p)
+    for (int s = 0; s < sizes; ++s) t.inHand.player[p] += kInHand[sizes - 1 - s] * board.inHand(p, s);
+
+  const LineSquares& ls = lineSquares(n);
+  for (int l = 0; l < ls.count; ++l) {
+    std::array<int, 4> digits{};
+    for (int i = 0; i < n; ++i) digits[i] = digit[ls.squares[l][i]];
+    for (int p = 0; p < 2; ++p) {
+      const LineValue lv = lineValue(digits, n, sizes, p);
+      t.lines.player[p] += lv.pattern;
+      t.lineSafety.player[p] += lv.safety;
+    }
+  }
+
+  t.tempo = kTempo;
+  t.forPlayer1 = t.visible.net() + t.inHand.net() + t.captives.net() + t.lines.net() + t.lineSafety.net();
+  t.total = (board.sideToMove() == 0 ? t.forPlayer1 : -t.forPlayer1) + t.tempo;
+  return t;
 }
 
 }  // namespace gobblet

@@ -28,4 +28,24 @@ int evaluate(const Board& board);
 // 1's point of view: negated exactly by Board::colorSwapped().
 int evaluateForPlayer1(const Board& board);
 
+// The evaluation broken into its terms, for display (the `eval` command) and
+// tests; computed directly, not from the line table, so it is slow.
+// Each term holds both players' shares (each >= 0); net() is player 1's
+// share minus player 2's.
+struct EvalTerm {
+  int player[2] = {0, 0};
+  int net() const { return player[0] - player[1]; }
+};
+struct EvalTerms {
+  EvalTerm visible;     // visible pieces by size
+  EvalTerm inHand;      // pieces still in hand (the external stacks)
+  EvalTerm captives;    // opponent pieces buried under one's visible pieces
+  EvalTerm lines;       // line patterns: squares still missing, pieces to gobble
+  EvalTerm lineSafety;  // large own pieces in lines holding two or more of them
+  int tempo = 0;        // the side to move's bonus
+  int forPlayer1 = 0;   // the sum of the nets == evaluateForPlayer1(board)
+  int total = 0;        // side to move's view, tempo included == evaluate(board)
+};
+EvalTerms evaluateTerms(const Board& board);
+
 }  // namespace gobblet

@@ -7,12 +7,14 @@
 #include <map>
 #include <set>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "engine/game.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/perft.h"
 #include "protocol_test_support.h"
+#include "search/evaluate.h"
 #include "search/tablebase.h"
 
 namespace gobblet {
@@ -103,6 +105,49 @@ TEST(ProtocolPipe, PositionWithMovesAndDisplay) {
   std::string expected = "moves";
   for (Move m : list) expected.append(" ").append(moveToString(m, Variant::gobblet()));
   EXPECT_EQ(*moves, expected);
+}
+
+// `eval` prints the evaluation's terms as a table of info strings; the nets
+// add up to the sum row, and the total is the search's evaluate() of the
+// position, from the side to move's view.
+TEST(ProtocolPipe, EvalPrintsTheTermsAndTheSearchsTotal) {
+  EngineProcess e;
+  for (const std::vector<std::string>& moves :
+       {std::vector<std::string>{}, {"X@a1", "X@d4", "L@b1"}, {"X@a1", "X@d4", "L@b1", "d4b1", "M@c3"}}) {
+    Game game{Board()};
+    std::string command = "position startpos";
+    if (!moves.empty()) command += " moves";
+    for (const auto& m : moves) {
+      ASSERT_TRUE(game.play(m).ok()) << m;
+      command += " " + m;
+    }
+    e.send(command);
+    e.send("eval");
+    std::vector<std::string> seen;
+    auto total = e.until("info string eval total ", Ms(5000), &seen);
+    ASSERT_TRUE(total) << command;
+    int netSum = 0, sum = 0, tempo = 0, terms = 0;
+    for (const auto& l : seen) {
+      EXPECT_EQ(l.rfind("info string eval ", 0), 0u) << l;
+      const std::vector<std::string> words = absl::StrSplit(l, ' ', absl::SkipEmpty());
+      ASSERT_GE(words.size(), 4u) << l;
+      int value = 0;
+      if (words[3] == "term" || words[3] == "total") continue;
+      ASSERT_TRUE(absl::SimpleAtoi(words.back(), &value)) << l;
+      if (words[3] == "sum") sum = value;
+      else if (words[3] == "tempo") tempo = value;
+      else netSum += value, ++terms;
+    }
+    EXPECT_GE(terms, 4);
+    EXPECT_EQ(netSum, sum);
+    const Board& b = game.position();
+    const std::vector<std::string> words = absl::StrSplit(*total, ' ');
+    ASSERT_GE(words.size(), 5u);
+    EXPECT_EQ(words[4], std::to_string(evaluate(b))) << *total;
+    EXPECT_EQ(std::to_string((b.sideToMove() == 0 ? sum : -sum) + tempo), words[4]) << *total;
+  }
+  e.send("isready");
+  EXPECT_EQ(e.line(), "readyok");
 }
 
 TEST(ProtocolPipe, BadPositionOrMoveKeepsThePreviousPosition) {
