@@ -503,8 +503,8 @@ void Worker::iterate(const std::function<void(const SearchInfo&)>& onInfo) {
 struct Search::Impl {
   SearchOptions options;
   std::shared_ptr<const Tablebase> tablebase;
-  TranspositionTable tt;
-  size_t ttMiB = 16;
+  TranspositionTable tt;  // allocated lazily: at the first setOptions() or go()
+  size_t ttMiB = 0;       // its size; 0 until allocated
   std::vector<std::unique_ptr<OrderingTables>> ordering;  // per thread, kept across searches
 
   std::mutex mutex;  // guards thread, and the waits below
@@ -520,7 +520,9 @@ struct Search::Impl {
            std::shared_ptr<const Tablebase> tablebase);
 };
 
-Search::Search() : impl_(std::make_unique<Impl>()) { impl_->tt.resize(impl_->ttMiB); }
+// Cheap: the hash table is allocated by the first setOptions() or go(), so a
+// session that sets Hash pays for one table of the right size, once.
+Search::Search() : impl_(std::make_unique<Impl>()) {}
 
 Search::~Search() {
   stop();

@@ -42,7 +42,8 @@ struct TTData {
 
 class TranspositionTable {
  public:
-  TranspositionTable() { resize(16); }
+  // An empty table (no memory): resize() before the first probe or store.
+  TranspositionTable() = default;
 
   // Allocates mib MiB (at least one cluster) and clears it. Not thread-safe:
   // call only while no search runs.

@@ -87,6 +87,7 @@ TEST(TranspositionTable, WinScoresAreStoredRelativeToTheNode) {
   EXPECT_EQ(scoreFromTT(-77, 9), -77);
   // Through the table itself.
   TranspositionTable tt;
+  tt.resize(1);
   tt.store(42, Move::none(), scoreToTT(kMate - 5, 3), 0, 4, kBoundExact);
   TTData d;
   ASSERT_TRUE(tt.probe(42, d));
