@@ -259,11 +259,18 @@ absl::Status Solver::solveLevel(int level) {
       if (std::all_of(buckets.begin() + d, buckets.end(), [](const auto& b) { return b.empty(); })) break;
       continue;
     }
-    parallelFor(items.size(), 1024, [&](int t, uint64_t i) {
+    // a. Settle the whole bucket first: a win in d through a child one
+    // level up must not lose the race against a win in d+1 claimed by a
+    // sibling's propagation in this same bucket. Entries already settled
+    // sooner are dropped.
+    parallelFor(items.size(), 4096, [&](int, uint64_t i) {
       const uint64_t e = items[i], x = e & kNumberMask;
-      if ((e & ~kNumberMask) == kWinIfOpen && !claim(code_[x], tbcode::kNone, tbcode::win(d))) return;
+      if ((e & ~kNumberMask) == kWinIfOpen && !claim(code_[x], tbcode::kNone, tbcode::win(d))) items[i] = ~0ull;
       if ((e & ~kNumberMask) == kLoss) store(code_[x], tbcode::loss(d));
-      propagate(x, d, local[t]);
+    }, false);
+    // b. Tell the parents (claims made here are all of distance d+1).
+    parallelFor(items.size(), 1024, [&](int t, uint64_t i) {
+      if (items[i] != ~0ull) propagate(items[i] & kNumberMask, d, local[t]);
     });
     merge();
     if (overflow_) return absl::OutOfRangeError(absl::StrCat("a distance exceeds ", tbcode::kMaxDistance, " plies"));

@@ -9,6 +9,7 @@
 // (Tablebase::defaultPath). Progress goes to standard error, results to
 // standard output. Exit status 0 on success, 1 on failure, 2 on bad usage.
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -114,6 +115,14 @@ int build(const std::vector<std::string>& args) {
   if (!variant.ok()) return fail(variant.status());
   if (variant->n != 3) return usage("only the 3x3 family (gobblers, tictactoe, 3x3:S,P,M) has a tablebase");
   if (out.empty()) out = Tablebase::defaultPath(*variant);
+  // The builder keeps four bytes per slot of the numbering in memory.
+  const double needGiB = 4.0 * static_cast<double>(TablebaseIndex(*variant).size()) / (1 << 30);
+  const double haveGiB = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE) / (1 << 30);
+  if (needGiB > 0.9 * haveGiB) {
+    std::fprintf(stderr, "error: building %s needs about %.1f GiB of memory, this machine has %.1f GiB\n",
+                 variant->name().c_str(), needGiB, haveGiB);
+    return 1;
+  }
 
   std::fprintf(stderr, "building %s with %d threads -> %s\n", variant->name().c_str(), threads, out.c_str());
   const auto start = Clock::now();
