@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <filesystem>
-#include <new>
 
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -209,7 +208,6 @@ void Session::setOptionCommand(const Command& c) {
   if (search_ && !applySearchOptions()) {
     options_ = previous;  // the hash table did not fit: keep the old settings
     applySearchOptions();
-    attachTablebase();
     return;
   }
   if (id == OptionId::kVariant || id == OptionId::kTablebasePath) tablebaseResolved_ = false;
@@ -221,18 +219,13 @@ void Session::setOptionCommand(const Command& c) {
 }
 
 // Hands the options to the Search. A Hash too large for the machine is an
-// error, not a crash: the Search is then rebuilt from scratch (a failed
-// resize may leave its table unusable) and false returned.
+// error, not a crash: the Search keeps its old table and false is returned.
 bool Session::applySearchOptions() {
-  try {
-    search_->setOptions(searchOptions());
-    return true;
-  } catch (const std::bad_alloc&) {
-    error("option Hash: cannot allocate " + std::to_string(options_.hashMiB) + " MiB; the previous size stays");
-    search_ = std::make_unique<Search>();
-    tablebaseResolved_ = false;
+  if (absl::Status status = search_->setOptions(searchOptions()); !status.ok()) {
+    error("option Hash: " + message(status));
     return false;
   }
+  return true;
 }
 
 void Session::newGame() {

@@ -67,7 +67,8 @@ BenchResult runBench(int depth, std::function<void(const std::string&)> log) {
   SearchOptions options;
   options.hashMiB = 16;
   options.threads = 1;
-  search.setOptions(options);
+  if (absl::Status status = search.setOptions(options); !status.ok() && log)
+    log("error: " + std::string(status.message()) + " (the node count is not the signature)");
   const auto t0 = std::chrono::steady_clock::now();
   const double cpu0 = processCpuSeconds();
   int index = 0;

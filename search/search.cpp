@@ -8,6 +8,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <mutex>
+#include <new>
 #include <thread>
 
 #include "engine/movegen.h"
@@ -504,7 +505,6 @@ struct Search::Impl {
   SearchOptions options;
   std::shared_ptr<const Tablebase> tablebase;
   TranspositionTable tt;  // allocated lazily: at the first setOptions() or go()
-  size_t ttMiB = 0;       // its size; 0 until allocated
   std::vector<std::unique_ptr<OrderingTables>> ordering;  // per thread, kept across searches
 
   std::mutex mutex;  // guards thread, and the waits below
@@ -513,6 +513,11 @@ struct Search::Impl {
   std::atomic<bool> stop{false}, pondering{false}, running{false};
   std::atomic<int64_t> startNs{0};
   Stats stats;
+
+  // Gives the table the size options.hashMiB asks for, if it differs. On
+  // failure the old table stays and options.hashMiB is set back to its size
+  // (if there was none yet, a 1 MiB table is tried: a search needs one).
+  absl::Status resizeTable();
 
   // The search thread's body; options and tablebase are copies taken by
   // go(), so that setOptions()/setTablebase() during a search do not race.
@@ -529,17 +534,15 @@ Search::~Search() {
   wait();
 }
 
-void Search::setOptions(const SearchOptions& options) {
+absl::Status Search::setOptions(const SearchOptions& options) {
   SearchOptions o = options;
-  o.hashMiB = std::clamp(o.hashMiB, 1, 1 << 16);
+  o.hashMiB = std::max(o.hashMiB, 1);  // a size the machine cannot give is an error below
   o.threads = std::clamp(o.threads, 1, 256);
   o.multiPv = std::clamp(o.multiPv, 1, 256);
   o.moveOverheadMs = std::clamp<int64_t>(o.moveOverheadMs, 0, 60000);
   impl_->options = o;
-  if (!searching() && static_cast<size_t>(o.hashMiB) != impl_->ttMiB) {
-    impl_->ttMiB = static_cast<size_t>(o.hashMiB);
-    impl_->tt.resize(impl_->ttMiB);
-  }
+  if (searching()) return absl::OkStatus();  // resized by the next go()
+  return impl_->resizeTable();
 }
 
 const SearchOptions& Search::options() const { return impl_->options; }
@@ -556,10 +559,8 @@ void Search::go(const Game& game, const SearchLimits& limits, SearchCallbacks ca
   stop();
   wait();
   Impl& s = *impl_;
-  if (static_cast<size_t>(s.options.hashMiB) != s.ttMiB) {
-    s.ttMiB = static_cast<size_t>(s.options.hashMiB);
-    s.tt.resize(s.ttMiB);
-  }
+  if (absl::Status status = s.resizeTable(); !status.ok() && callbacks.onMessage)
+    callbacks.onMessage("error: " + std::string(status.message()));
   while (s.ordering.size() < static_cast<size_t>(s.options.threads)) {
     s.ordering.push_back(std::make_unique<OrderingTables>());
     s.ordering.back()->clear();
@@ -598,6 +599,14 @@ void Search::wait() {
 bool Search::searching() const { return impl_->running; }
 
 Search::Stats Search::lastStats() const { return impl_->stats; }
+
+absl::Status Search::Impl::resizeTable() {
+  if (tt.clusterCount() && tt.sizeMiB() == static_cast<size_t>(options.hashMiB)) return absl::OkStatus();
+  absl::Status status = tt.resize(static_cast<size_t>(options.hashMiB));
+  if (!status.ok() && !tt.clusterCount() && !tt.resize(1).ok()) throw std::bad_alloc();
+  options.hashMiB = static_cast<int>(tt.sizeMiB());
+  return status;
+}
 
 void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks, SearchOptions options,
                        std::shared_ptr<const Tablebase> tablebase) {

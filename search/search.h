@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "engine/game.h"
 #include "engine/move.h"
 #include "search/tablebase.h"
@@ -72,8 +73,11 @@ class Search {
   Search(const Search&) = delete;
   Search& operator=(const Search&) = delete;
 
-  // Options take effect at the next go() (Hash resizes immediately when idle).
-  void setOptions(const SearchOptions& options);
+  // Options take effect at the next go(); Hash is allocated at once when
+  // idle. If that memory cannot be had, returns ResourceExhausted and keeps
+  // the table it had (options().hashMiB then reports the size in use); the
+  // other options are taken either way.
+  absl::Status setOptions(const SearchOptions& options);
   const SearchOptions& options() const;
   void setTablebase(std::shared_ptr<const Tablebase> tablebase);
 

@@ -3,8 +3,10 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <cstdlib>
+#include <cstdint>
 #include <new>
+#include <string>
+#include <type_traits>
 
 namespace gobblet {
 
@@ -31,25 +33,48 @@ uint8_t generationOf(uint64_t d) { return static_cast<uint8_t>(d >> 58); }
 
 }  // namespace
 
-void TranspositionTable::Free::operator()(Cluster* p) const { std::free(p); }
+TranspositionTable::~TranspositionTable() { release(); }
 
-// The table is allocated on a 2 MiB boundary and the kernel is asked for
-// huge pages: random probes then miss the TLB far less often.
-void TranspositionTable::resize(size_t mib) {
-  const size_t count = std::max<size_t>(1, (mib << 20) / sizeof(Cluster));
-  if (count != count_) {
-    clusters_.reset();
-    constexpr size_t kHugePage = size_t{2} << 20;
-    const size_t bytes = (count * sizeof(Cluster) + kHugePage - 1) / kHugePage * kHugePage;
-    void* memory = std::aligned_alloc(kHugePage, bytes);
-    if (!memory) throw std::bad_alloc();
-    madvise(memory, bytes, MADV_HUGEPAGE);
-    Cluster* clusters = static_cast<Cluster*>(memory);
-    for (size_t i = 0; i < count; ++i) new (&clusters[i]) Cluster;  // trivially destructible
-    clusters_.reset(clusters);
-    count_ = count;
+void TranspositionTable::release() {
+  if (mapping_) munmap(mapping_, mappingBytes_);
+  mapping_ = nullptr;
+  mappingBytes_ = 0;
+  clusters_ = nullptr;
+  count_ = mib_ = 0;
+}
+
+// The table is placed on a 2 MiB boundary and the kernel is asked for huge
+// pages: random probes then miss the TLB far less often.
+absl::Status TranspositionTable::resize(size_t mib) {
+  constexpr size_t kHugePage = size_t{2} << 20;
+  constexpr size_t kMaxMiB = size_t{1} << 30;  // 1 PiB: beyond this, (mib << 20) could overflow
+  mib = std::max<size_t>(mib, 1);
+  if (mib == mib_ && clusters_) {
+    clear();
+    return absl::OkStatus();
   }
-  clear();
+  const auto failure = [&](const char* why) {
+    return absl::ResourceExhaustedError("hash table of " + std::to_string(mib) + " MiB: " + why + "; keeping " +
+                                        std::to_string(mib_) + " MiB");
+  };
+  if (mib > kMaxMiB) return failure("too large");
+  const size_t count = (mib << 20) / sizeof(Cluster);
+  const size_t bytes = count * sizeof(Cluster) + kHugePage;  // room to align
+  void* mapping = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapping == MAP_FAILED) return failure("cannot allocate that much memory");
+  const uintptr_t aligned = (reinterpret_cast<uintptr_t>(mapping) + kHugePage - 1) / kHugePage * kHugePage;
+  madvise(reinterpret_cast<void*>(aligned), count * sizeof(Cluster), MADV_HUGEPAGE);
+  Cluster* clusters = reinterpret_cast<Cluster*>(aligned);
+  release();  // before touching the new pages, so that both are never resident at once
+  static_assert(std::is_trivially_destructible_v<Cluster>);  // so munmap alone ends them
+  for (size_t i = 0; i < count; ++i) new (&clusters[i]) Cluster;  // empty entries
+  mapping_ = mapping;
+  mappingBytes_ = bytes;
+  clusters_ = clusters;
+  count_ = count;
+  mib_ = mib;
+  generation_ = 0;
+  return absl::OkStatus();
 }
 
 void TranspositionTable::clear() {

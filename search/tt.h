@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "absl/status/status.h"
 #include "engine/move.h"
 
 namespace gobblet {
@@ -44,10 +45,15 @@ class TranspositionTable {
  public:
   // An empty table (no memory): resize() before the first probe or store.
   TranspositionTable() = default;
+  ~TranspositionTable();
+  TranspositionTable(const TranspositionTable&) = delete;
+  TranspositionTable& operator=(const TranspositionTable&) = delete;
 
-  // Allocates mib MiB (at least one cluster) and clears it. Not thread-safe:
-  // call only while no search runs.
-  void resize(size_t mib);
+  // Makes the table mib MiB (at least one cluster), empty. If that memory
+  // cannot be had, returns ResourceExhausted and changes nothing: the old
+  // table (size and entries) stays in use. The new table is mapped before
+  // the old one is released. Not thread-safe: call only while no search runs.
+  absl::Status resize(size_t mib);
   // Empties every entry. Not thread-safe (idle only).
   void clear();
   // Starts a new search: entries from earlier searches age.
@@ -61,6 +67,7 @@ class TranspositionTable {
   // Entries of the current generation per mille, from the first 1000 entries.
   int hashfull() const;
   size_t clusterCount() const { return count_; }
+  size_t sizeMiB() const { return mib_; }  // as given to the last successful resize(); 0 if empty
 
   void prefetch(uint64_t key) const { __builtin_prefetch(&clusters_[index(key)]); }
 
@@ -78,11 +85,15 @@ class TranspositionTable {
     return static_cast<size_t>((static_cast<unsigned __int128>(key) * count_) >> 64);
   }
 
-  struct Free {
-    void operator()(Cluster* p) const;
-  };
-  std::unique_ptr<Cluster[], Free> clusters_;
+  // The clusters live in an anonymous mapping (so that a failed allocation
+  // is a plain error, also under sanitizers, whose malloc aborts instead),
+  // aligned to 2 MiB inside it for huge pages.
+  void release();
+  Cluster* clusters_ = nullptr;
   size_t count_ = 0;
+  size_t mib_ = 0;
+  void* mapping_ = nullptr;
+  size_t mappingBytes_ = 0;
   uint8_t generation_ = 0;
 };
 

@@ -45,5 +45,46 @@ TEST(SearchMemory, CreatingASearchTouchesNoHashTable) {
   EXPECT_TRUE(list.contains(r.best));
 }
 
+// A Hash the machine cannot give (256 TiB: beyond the address space) is an
+// error; the previous table stays, options() reports its size, and the
+// search goes on with it.
+TEST(SearchMemory, HashTooLargeIsAnErrorAndTheOldTableStays) {
+  Search search;
+  SearchOptions o;
+  o.hashMiB = 2;
+  ASSERT_TRUE(search.setOptions(o).ok());
+  o.hashMiB = 1 << 28;
+  o.multiPv = 2;
+  const absl::Status status = search.setOptions(o);
+  EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(std::string(status.message()).find("keeping 2 MiB"), std::string::npos) << status;
+  EXPECT_EQ(search.options().hashMiB, 2);
+  EXPECT_EQ(search.options().multiPv, 2);  // the other options are taken
+  search.newGame();                        // clears the (old) table
+  const Game game{Board(Variant::gobblers())};
+  SearchLimits limits;
+  limits.depth = 4;
+  const Search::Result r = search.searchSync(game, limits);
+  MoveList list;
+  generateMoves(game.position(), list);
+  EXPECT_TRUE(list.contains(r.best));
+  EXPECT_EQ(r.info.depth, 4);
+}
+
+// The first allocation failing too (a Search that never had a table): the
+// error is reported and go() still searches, with a small table.
+TEST(SearchMemory, FirstHashTooLargeStillSearches) {
+  Search search;
+  SearchOptions o;
+  o.hashMiB = 1 << 28;
+  EXPECT_FALSE(search.setOptions(o).ok());
+  EXPECT_GE(search.options().hashMiB, 1);
+  EXPECT_LT(search.options().hashMiB, 1 << 28);
+  const Game game{Board(Variant::ticTacToe())};
+  SearchLimits limits;
+  limits.depth = 3;
+  EXPECT_FALSE(search.searchSync(game, limits).best.isNone());
+}
+
 }  // namespace
 }  // namespace gobblet

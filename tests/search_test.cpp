@@ -101,7 +101,7 @@ std::map<std::string, SearchScore> rootScores(const Game& game) {
   Search search;
   SearchOptions o;
   o.multiPv = 256;
-  search.setOptions(o);
+  EXPECT_TRUE(search.setOptions(o).ok());
   std::map<std::string, SearchScore> scores;
   search.searchSync(game, depthLimit(1), [&](const SearchInfo& info) {
     scores[moveToString(info.pv.at(0), game.position().variant())] = info.score;
@@ -192,7 +192,7 @@ TEST(Search, StopImmediatelyStillGivesLegalMoveAndExactlyOneBestMove) {
   Search search;
   SearchOptions o;
   o.threads = 2;
-  search.setOptions(o);
+  ASSERT_TRUE(search.setOptions(o).ok());
   for (int i = 0; i < 20; ++i) {
     std::atomic<int> bestMoves{0};
     Move best;

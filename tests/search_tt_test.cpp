@@ -10,7 +10,7 @@ namespace {
 
 TEST(TranspositionTable, StoresAndProbesWithKeyVerification) {
   TranspositionTable tt;
-  tt.resize(1);
+  ASSERT_TRUE(tt.resize(1).ok());
   const Move m = Move::drop(3, 5);
   tt.store(0x123456789abcdef0ull, m, -1234, 56, 7, kBoundLower);
   TTData d;
@@ -29,7 +29,7 @@ TEST(TranspositionTable, StoresAndProbesWithKeyVerification) {
 
 TEST(TranspositionTable, KeepsMoveWhenOverwrittenWithoutOne) {
   TranspositionTable tt;
-  tt.resize(1);
+  ASSERT_TRUE(tt.resize(1).ok());
   const uint64_t key = 0xfeedfacecafebeefull;
   tt.store(key, Move::boardMove(2, 1, 9), 10, 0, 3, kBoundExact);
   tt.store(key, Move::none(), 20, 0, 4, kBoundUpper);
@@ -42,7 +42,7 @@ TEST(TranspositionTable, KeepsMoveWhenOverwrittenWithoutOne) {
 
 TEST(TranspositionTable, ReplacesShallowOrOldEntriesInAFullCluster) {
   TranspositionTable tt;
-  tt.resize(1);
+  ASSERT_TRUE(tt.resize(1).ok());
   // Keys that all map to cluster 0: the top bits decide the index.
   auto key = [](uint64_t i) { return i * 0x10001ull + 1; };  // tiny: index (key * count) >> 64 == 0
   for (uint64_t i = 0; i < 4; ++i) tt.store(key(i), Move::none(), 0, 0, 10 + static_cast<int>(i), kBoundExact);
@@ -60,7 +60,7 @@ TEST(TranspositionTable, ReplacesShallowOrOldEntriesInAFullCluster) {
 
 TEST(TranspositionTable, HashfullCountsCurrentGeneration) {
   TranspositionTable tt;
-  tt.resize(1);
+  ASSERT_TRUE(tt.resize(1).ok());
   EXPECT_EQ(tt.hashfull(), 0);
   // Fill by storing many random keys.
   uint64_t x = 88172645463325252ull;
@@ -87,11 +87,37 @@ TEST(TranspositionTable, WinScoresAreStoredRelativeToTheNode) {
   EXPECT_EQ(scoreFromTT(-77, 9), -77);
   // Through the table itself.
   TranspositionTable tt;
-  tt.resize(1);
+  ASSERT_TRUE(tt.resize(1).ok());
   tt.store(42, Move::none(), scoreToTT(kMate - 5, 3), 0, 4, kBoundExact);
   TTData d;
   ASSERT_TRUE(tt.probe(42, d));
   EXPECT_EQ(scoreFromTT(d.score, 1), kMate - 3);
+}
+
+// A size that cannot be allocated is an error that leaves the table as it
+// was: same size, same entries, still usable.
+TEST(TranspositionTable, FailedResizeKeepsTheOldTable) {
+  TranspositionTable tt;
+  ASSERT_TRUE(tt.resize(2).ok());
+  const size_t clusters = tt.clusterCount();
+  tt.store(77, Move::drop(1, 4), 5, 0, 3, kBoundExact);
+  // 2^28 MiB (256 TiB) is beyond the user address space, whatever the
+  // overcommit policy; 2^40 MiB and more would overflow a byte count.
+  for (size_t absurd : {size_t{1} << 28, size_t{1} << 40, size_t{1} << 60, ~size_t{0}}) {
+    const absl::Status status = tt.resize(absurd);
+    EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted) << absurd;
+    EXPECT_EQ(tt.clusterCount(), clusters);
+    EXPECT_EQ(tt.sizeMiB(), 2u);
+    TTData d;
+    ASSERT_TRUE(tt.probe(77, d));
+    EXPECT_EQ(d.move, Move::drop(1, 4));
+  }
+  tt.clear();
+  TTData d;
+  EXPECT_FALSE(tt.probe(77, d));
+  tt.store(78, Move::none(), 1, 0, 1, kBoundUpper);
+  EXPECT_TRUE(tt.probe(78, d));
+  EXPECT_GE(tt.hashfull(), 0);
 }
 
 }  // namespace

@@ -102,7 +102,10 @@ int main(int argc, char** argv) {
   SearchOptions options;
   options.threads = threads;
   options.moveOverheadMs = 0;
-  search.setOptions(options);
+  if (absl::Status status = search.setOptions(options); !status.ok()) {
+    std::fprintf(stderr, "error: %s\n", std::string(status.message()).c_str());
+    return 1;
+  }
   int wins = 0, draws = 0, losses = 0;
   long long depthSum = 0, searches = 0;
   for (int g = 0; g < games; ++g) {
