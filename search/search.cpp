@@ -39,6 +39,17 @@ struct Reductions {
 };
 const Reductions kReductions;
 
+// An upper bound on the plies left in the game: without board moves every
+// ply places a piece from a hand, so the pieces in hand bound it.
+int maxPliesLeft(const Board& board) {
+  const Variant& v = board.variant();
+  if (v.moving) return kMaxPly;
+  int pieces = 0;
+  for (int p = 0; p < 2; ++p)
+    for (int s = 0; s < v.sizes; ++s) pieces += board.inHand(p, s);
+  return pieces;
+}
+
 int64_t elapsedMs(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
 }
@@ -126,6 +137,13 @@ class Worker {
   Move pv_[kMaxPly + 2][kMaxPly + 2];
   int pvLength_[kMaxPly + 2] = {};
   int checkCounter_ = 0;
+  // Counts the scores that depend on where the search stopped: static
+  // evaluations at the horizon or the ply cap, TT cutoffs by entries that
+  // were not solved, null-move cutoffs, and repetition draws (the engine's
+  // first-repetition convention, and path-dependent). A subtree during which
+  // it did not move is solved: its value holds at any depth, and is stored
+  // with kSolvedDepth; an iteration during which it did not move is exact.
+  uint64_t horizonScores_ = 0;
 };
 
 uint64_t SharedState::totalNodes() const {
@@ -222,14 +240,14 @@ int Worker::qsearch(int alpha, int beta, int ply, int threatPlies) {
   const int winner = board_.winner();
   if (winner != kNoWinner) return winner == us ? kMate - ply : -(kMate - ply);
   selDepth_ = std::max(selDepth_, ply);
-  if (isRepetition(ply)) return 0;
-  if (ply >= kMaxPly - 2) return evaluate(board_);
+  if (isRepetition(ply)) return ++horizonScores_, 0;
+  if (ply >= kMaxPly - 2) return ++horizonScores_, evaluate(board_);
   if (!winningMove(board_).isNone()) return kMate - ply - 1;
   int tbScore;
   if (probeTablebase(ply, tbScore)) return tbScore;
 
   const int standPat = evaluate(board_);
-  if (threatPlies <= 0 || !opponentThreats(board_)) return standPat;
+  if (threatPlies <= 0 || !opponentThreats(board_)) return ++horizonScores_, standPat;
 
   MovePicker picker(board_, Move::none(), ordering_, ply);
   int best = -kInfinite, count = 0;
@@ -265,8 +283,9 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool cutNode) {
 
   // 2. Draw by repetition (first repetition of the line or of the game
   // since the last placement); the ply cap.
-  if (isRepetition(ply)) return 0;
-  if (ply >= kMaxPly - 2) return evaluate(board_);
+  if (isRepetition(ply)) return ++horizonScores_, 0;
+  if (ply >= kMaxPly - 2) return ++horizonScores_, evaluate(board_);
+  const uint64_t horizonScoresBefore = horizonScores_;
 
   // 3. Mate-distance pruning: no score can beat a win at the next ply.
   alpha = std::max(alpha, -(kMate - ply));
@@ -286,16 +305,25 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool cutNode) {
   const Move ttMove = ttHit ? tte.move : Move::none();
   if (ttHit && !pvNode && tte.depth >= depth) {
     const int s = scoreFromTT(tte.score, ply);
-    if ((tte.bound & kBoundLower && s >= beta) || (tte.bound & kBoundUpper && s <= alpha)) return s;
+    if ((tte.bound & kBoundLower && s >= beta) || (tte.bound & kBoundUpper && s <= alpha)) {
+      if (tte.depth < kSolvedDepth) ++horizonScores_;
+      return s;
+    }
   }
   const bool threatened = opponentThreats(board_) != 0;
+  // Depth beyond every end of the game (only the variants without board
+  // moves have a bound): then neither null move nor reductions are used,
+  // so that the search is exact and the iterations can stop.
+  const int pliesLeft = maxPliesLeft(board_);
 
   // 7. Null move: if passing still holds beta by a reduced search, cut off.
   // Not under threat (passing would lose at once), and only while the side
   // to move still has pieces in hand, so that a real move never hurts
-  // (Gobblet's zugzwangs need an empty supply: moving forces a lift).
+  // (Gobblet's zugzwangs need an empty supply: moving forces a lift). Not
+  // when the depth reaches past every end of the game: the full search is
+  // exact there, and a pass would make it depend on the horizon again.
   if (!pvNode && depth >= 3 && !threatened && beta > -kMateBound && beta < kMateBound &&
-      board_.placeableSizes(us) != 0 && evaluate(board_) >= beta) {
+      board_.placeableSizes(us) != 0 && depth <= pliesLeft && evaluate(board_) >= beta) {
     const int r = 2 + depth / 4;
     board_.setSideToMove(us ^ 1);
     keys_[rootIndex_ + ply + 1] = board_.key();
@@ -303,7 +331,8 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     const int score = -search(-beta, -beta + 1, depth - 1 - r, ply + 1, !cutNode);
     board_.setSideToMove(us);
     if (stopped()) return 0;
-    if (score >= beta) return score >= kMateBound ? beta : score;
+    if (score >= beta) return ++horizonScores_, score >= kMateBound ? beta : score;  // a pass is no move
+    horizonScores_ = horizonScoresBefore;  // the failed pass does not shape this node's value
   }
 
   // 8. The moves, best first; PVS: full window for the first, null windows
@@ -328,6 +357,7 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool cutNode) {
       if (r && pvNode) --r;
       if (r && cutNode) ++r;
       r = std::clamp(r, 0, newDepth - 1 > 0 ? newDepth - 1 : 0);
+      if (depth > pliesLeft) r = std::min(r, std::max(0, newDepth - pliesLeft));
       score = -search(-alpha - 1, -alpha, newDepth - r, ply + 1, true);
       if (score > alpha && r > 0) score = -search(-alpha - 1, -alpha, newDepth, ply + 1, !cutNode);
       if (pvNode && score > alpha && score < beta) score = -search(-beta, -alpha, newDepth, ply + 1, false);
@@ -360,7 +390,8 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool cutNode) {
   if (moveCount == 0) return 0;
 
   const Bound bound = best >= beta ? kBoundLower : best > oldAlpha ? kBoundExact : kBoundUpper;
-  shared_.tt->store(board_.key(), bestMove, scoreToTT(best, ply), 0, depth, bound);
+  const int storedDepth = horizonScores_ == horizonScoresBefore ? kSolvedDepth : depth;
+  shared_.tt->store(board_.key(), bestMove, scoreToTT(best, ply), 0, storedDepth, bound);
   return best;
 }
 
@@ -439,6 +470,7 @@ void Worker::iterate(const std::function<void(const SearchInfo&)>& onInfo) {
       rm.previousScore = rm.score == -kInfinite ? rm.previousScore : rm.score;
       rm.score = -kInfinite;
     }
+    const uint64_t horizonScoresBefore = horizonScores_;
     for (pvIndex_ = 0; pvIndex_ < multiPv_ && !stopped(); ++pvIndex_) {
       // Aspiration window around the previous score from depth 5 on.
       const int previous = rootMoves[pvIndex_].previousScore;
@@ -485,6 +517,10 @@ void Worker::iterate(const std::function<void(const SearchInfo&)>& onInfo) {
     stableIterations = best.move == lastBest ? stableIterations + 1 : 0;
     lastBest = best.move;
     if (limits.mate > 0 && best.score >= kMate - (2 * limits.mate - 1)) break;
+    // No score of this iteration depended on the horizon: the game is
+    // solved from here (the best score, and the bounds of the other moves,
+    // are exact), and deeper iterations would only repeat it.
+    if (horizonScores_ == horizonScoresBefore && !limits.infinite && limits.depth == 0) break;
     // Every root move has an exact value (all decided, or a tablebase).
     if (std::abs(best.score) >= kMateBound && depth >= kMate - std::abs(best.score) + 2 && !limits.infinite &&
         shared_.budget.softMs >= 0)

@@ -103,6 +103,9 @@ inline constexpr int kMate = 30000;
 inline constexpr int kMaxPly = 128;
 inline constexpr int kMateBound = kMate - 2 * kMaxPly;  // |score| >= this: exact win/loss
 inline constexpr int kInfinite = 31000;
+// The depth stored for a solved result (one that depends on no horizon):
+// it satisfies every depth the search may ask for.
+inline constexpr int kSolvedDepth = 255;
 
 inline int scoreToTT(int score, int ply) {
   return score >= kMateBound ? score + ply : score <= -kMateBound ? score - ply : score;
