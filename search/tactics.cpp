@@ -69,6 +69,9 @@ Move winningMove(Board& board) {
   MoveList list;
   generateMovesTo(board, squares, list);
   for (Move m : list) {
+    // A placement on a completion square wins: it completes our line and
+    // cannot reveal anything. Only a lift needs the rules (see winner()).
+    if (m.isDrop()) return m;
     board.makeMove(m);
     const bool won = board.winner() == us;
     board.unmakeMove(m);
