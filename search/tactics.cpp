@@ -61,17 +61,29 @@ void generateMovesTo(const Board& b, Mask targets, MoveList& list) {
 }
 
 Move winningMove(Board& board) {
+  const Variant& v = board.variant();
   const int us = board.sideToMove();
   Mask squares = completionSquares(board.geometry(), board.visible(us));
   // A square topped by a largest piece (the opponent's) cannot be taken.
-  if (squares) squares &= static_cast<Mask>(~board.sizeMask(board.variant().sizes - 1));
+  if (squares) squares &= static_cast<Mask>(~board.sizeMask(v.sizes - 1));
   if (!squares) return Move::none();
+  // 1. A placement on a completion square wins: it completes our line and
+  // cannot reveal anything. The first in generateMovesTo's order (smallest
+  // size, lowest square) is returned, without building the move list.
+  if (const unsigned sizes = board.placeableSizes(us)) {
+    const Mask full = board.geometry().full;
+    const Mask open = static_cast<Mask>(v.stacks ? (full & ~board.occupied()) | gobbleTargets(board, us ^ 1) : full);
+    for (int s = 0; s < v.sizes; ++s)
+      if (sizes & (1u << s))
+        if (const Mask to = static_cast<Mask>(squares & open & ~board.atLeast(s))) return Move::drop(s, std::countr_zero(to));
+  }
+  // 2. A board move may reveal an opponent's line under the lifted piece:
+  // make it and let winner() decide.
+  if (!v.moving) return Move::none();
   MoveList list;
   generateMovesTo(board, squares, list);
   for (Move m : list) {
-    // A placement on a completion square wins: it completes our line and
-    // cannot reveal anything. Only a lift needs the rules (see winner()).
-    if (m.isDrop()) return m;
+    if (m.isDrop()) continue;  // none wins, or step 1 had returned it
     board.makeMove(m);
     const bool won = board.winner() == us;
     board.unmakeMove(m);
