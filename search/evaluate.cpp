@@ -119,18 +119,21 @@ const LineSquares& lineSquares(int n) {
 
 }  // namespace
 
-int evaluateForPlayer1(const Board& board) {
-  const Variant& v = board.variant();
-  const int n = v.n, sizes = v.sizes;
-  const int16_t* table = tables().line[n][sizes].data();
-  const LineSquares& ls = lineSquares(n);
+namespace {
+
+// The evaluation for a board side N and a number of sizes known at compile
+// time, so that the loops over sizes, players and line squares unroll.
+template <int N, int Sizes>
+int evaluateFor(const Board& board) {
+  const int16_t* table = tables().line[N][Sizes].data();
+  const LineSquares& ls = lineSquares(N);
 
   // 1. Digits of the visible tops, and the material terms.
   std::array<uint8_t, kMaxSquares> digit{};
   int score = 0;
   Mask covered = 0, tops[2] = {0, 0};  // squares covered by sizes > s; tops seen so far
-  for (int s = sizes - 1; s >= 0; --s) {
-    const int rank = sizes - 1 - s;
+  for (int s = Sizes - 1; s >= 0; --s) {
+    const int rank = Sizes - 1 - s;
     for (int p = 0; p < 2; ++p) {
       const int sign = p == 0 ? 1 : -1;
       const Mask mine = board.pieces(p, s);
@@ -146,13 +149,29 @@ int evaluateForPlayer1(const Board& board) {
   }
 
   // 2. Line patterns.
-  for (int l = 0; l < ls.count; ++l) {
+  for (int l = 0; l < 2 * N + 2; ++l) {
     const auto& sq = ls.squares[l];
-    int index = digit[sq[0]] + 9 * digit[sq[1]] + 81 * digit[sq[2]];
-    if (n == 4) index += 729 * digit[sq[3]];
+    int index = 0;
+    for (int i = N - 1; i >= 0; --i) index = 9 * index + digit[sq[i]];
     score += table[index];
   }
   return score;
+}
+
+}  // namespace
+
+int evaluateForPlayer1(const Board& board) {
+  const Variant& v = board.variant();
+  if (v.n == 4) {
+    if (v.sizes == 4) return evaluateFor<4, 4>(board);
+    if (v.sizes == 3) return evaluateFor<4, 3>(board);
+    if (v.sizes == 2) return evaluateFor<4, 2>(board);
+    return evaluateFor<4, 1>(board);
+  }
+  if (v.sizes == 4) return evaluateFor<3, 4>(board);
+  if (v.sizes == 3) return evaluateFor<3, 3>(board);
+  if (v.sizes == 2) return evaluateFor<3, 2>(board);
+  return evaluateFor<3, 1>(board);
 }
 
 int evaluate(const Board& board) {
