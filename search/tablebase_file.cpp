@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -66,7 +67,11 @@ absl::Status writeTablebaseFile(const std::string& path, const Variant& variant,
   std::error_code ec;
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
   if (ec) return absl::UnavailableError(absl::StrCat("cannot create directory for '", path, "': ", ec.message()));
-  const std::string tmp = path + ".part";
+  // A temporary name of this writer alone (process id and a per-process
+  // counter): two writers of one target never share a temporary file, and
+  // the last rename wins with a complete file.
+  static std::atomic<uint64_t> writes{0};
+  const std::string tmp = absl::StrCat(path, ".part.", ::getpid(), ".", writes.fetch_add(1));
   FILE* f = std::fopen(tmp.c_str(), "wb");
   if (!f) return absl::UnavailableError(absl::StrCat("cannot write '", tmp, "': ", std::strerror(errno)));
   bool ok = std::fwrite(&h, sizeof h, 1, f) == 1 &&

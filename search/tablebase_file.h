@@ -53,7 +53,9 @@ static_assert(sizeof(TbHeader) == 128);
 uint64_t tbChecksum(const uint8_t* data, uint64_t size, uint64_t seed = 0);
 
 // Writes a solved variant; the file appears complete or not at all (it is
-// written next to `path` and renamed). Creates missing directories.
+// written next to `path` under a name unique to this call, `path.part.PID.N`,
+// and renamed), also when several writers target the same path at once.
+// Creates missing directories.
 absl::Status writeTablebaseFile(const std::string& path, const Variant& variant, const RetrogradeResult& result);
 
 // A tablebase file mapped read-only.

@@ -5,6 +5,11 @@
 // files) and the independent verifier.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +18,8 @@
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -30,19 +37,40 @@ namespace {
 using testing::BruteSolver;
 using testing::BruteValue;
 
-std::string tempPath(const std::string& name) {
-  return (std::filesystem::path(::testing::TempDir()) / ("gobblet_tb_" + name)).string();
-}
+// A fresh directory under ::testing::TempDir() (mkdtemp), removed with
+// everything in it when the guard goes out of scope, also when the test
+// fails: tests running at the same time (two ctest runs, ctest -j) never
+// share a file.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    std::error_code ec;
+    std::filesystem::create_directories(::testing::TempDir(), ec);
+    std::string pattern = (std::filesystem::path(::testing::TempDir()) / "gobblet_tb_XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) ADD_FAILURE() << "mkdtemp " << pattern << ": " << std::strerror(errno);
+    path_ = pattern;
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  std::string file(const std::string& name) const { return (std::filesystem::path(path_) / name).string(); }
 
-// Builds `variant` into a temporary file and opens it.
-std::shared_ptr<const TablebaseFile> buildFile(const Variant& variant, int threads = 2) {
+ private:
+  std::string path_;
+};
+
+// Builds `variant` into a file of `dir` and opens it.
+std::shared_ptr<const TablebaseFile> buildFile(const ScratchDir& dir, const Variant& variant, int threads = 2) {
   auto solved = solveRetrograde(variant, threads);
   EXPECT_TRUE(solved.ok()) << solved.status();
   if (!solved.ok()) return nullptr;
   std::string name = variant.name();
   for (char& c : name)
     if (c == ':' || c == ',') c = '_';
-  const std::string path = tempPath(name + ".gtb");
+  const std::string path = dir.file(name + ".gtb");
   EXPECT_TRUE(writeTablebaseFile(path, variant, *solved).ok());
   auto tb = TablebaseFile::open(path);
   EXPECT_TRUE(tb.ok()) << tb.status();
@@ -153,7 +181,8 @@ TEST(RetrogradeMoves, MatchTheRulesCoreOnRandomGames) {
 void expectSameAsBruteForce(const Variant& v) {
   SCOPED_TRACE(v.name());
   const BruteSolver brute(v);
-  auto tb = buildFile(v);
+  const ScratchDir dir;
+  auto tb = buildFile(dir, v);
   ASSERT_TRUE(tb);
   EXPECT_EQ(tb->header().states, static_cast<uint64_t>(brute.states()));
   EXPECT_EQ(tb->header().terminal, static_cast<uint64_t>(brute.decided()));
@@ -172,7 +201,8 @@ void expectSameAsBruteForce(const Variant& v) {
 }
 
 TEST(Retrograde, TicTacToeContract) {
-  auto tb = buildFile(Variant::ticTacToe());
+  const ScratchDir dir;
+  auto tb = buildFile(dir, Variant::ticTacToe());
   ASSERT_TRUE(tb);
   EXPECT_EQ(tb->header().states, 765u);
   EXPECT_EQ(tb->header().wins + tb->header().losses, 614u);
@@ -200,7 +230,8 @@ TEST(Retrograde, RefusesFourByFour) { EXPECT_FALSE(solveRetrograde(Variant::gobb
 
 // Values are the same for the 8 images of every reachable state.
 TEST(Tablebase, ValuesInvariantUnderSymmetry) {
-  auto tb = buildFile(*Variant::parse("3x3:2,2,1"));
+  const ScratchDir dir;
+  auto tb = buildFile(dir, *Variant::parse("3x3:2,2,1"));
   ASSERT_TRUE(tb);
   const TablebaseIndex& index = tb->index();
   int checked = 0;
@@ -221,7 +252,8 @@ TEST(Tablebase, ValuesInvariantUnderSymmetry) {
 }
 
 TEST(Tablebase, ProbeOfAnotherVariantIsUnknown) {
-  auto tb = buildFile(Variant::ticTacToe());
+  const ScratchDir dir;
+  auto tb = buildFile(dir, Variant::ticTacToe());
   ASSERT_TRUE(tb);
   EXPECT_EQ(tb->probe(Board(Variant::gobblers())).value, TbValue::kUnknown);
   EXPECT_EQ(tb->probe(Board(Variant::ticTacToe())).value, TbValue::kDraw);
@@ -240,18 +272,19 @@ void writeAll(const std::string& path, const std::string& bytes) {
 class TablebaseFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    tb_ = buildFile(*Variant::parse("3x3:2,2,0"));
+    tb_ = buildFile(dir_, *Variant::parse("3x3:2,2,0"));
     ASSERT_TRUE(tb_);
     bytes_ = readAll(tb_->path());
     ASSERT_EQ(bytes_.size(), sizeof(TbHeader) + tb_->header().entries);
   }
   // Writes `bytes` to a new file and returns open()'s error text.
   std::string openError(const std::string& bytes) {
-    const std::string path = tempPath("damaged.gtb");
+    const std::string path = dir_.file("damaged.gtb");
     writeAll(path, bytes);
     auto tb = TablebaseFile::open(path);
     return tb.ok() ? "" : std::string(tb.status().message());
   }
+  ScratchDir dir_;  // declared first: removed after tb_ is unmapped
   std::shared_ptr<const TablebaseFile> tb_;
   std::string bytes_;
 };
@@ -264,7 +297,7 @@ TEST_F(TablebaseFileTest, ReopensIdentically) {
 }
 
 TEST_F(TablebaseFileTest, RefusesMissingFile) {
-  auto tb = Tablebase::open(tempPath("no-such-file.gtb"));
+  auto tb = Tablebase::open(dir_.file("no-such-file.gtb"));
   ASSERT_FALSE(tb.ok());
   EXPECT_NE(std::string(tb.status().message()).find("does not exist"), std::string::npos);
 }
@@ -319,7 +352,7 @@ TEST_F(TablebaseFileTest, VerifyCatchesAWrongValue) {
     const uint64_t seed = tbChecksum(reinterpret_cast<const uint8_t*>(&h), sizeof h);
     h.checksum = tbChecksum(reinterpret_cast<const uint8_t*>(bad.data()) + sizeof h, bad.size() - sizeof h, seed);
     std::memcpy(bad.data(), &h, sizeof h);
-    const std::string path = tempPath("tampered.gtb");
+    const std::string path = dir_.file("tampered.gtb");
     writeAll(path, bad);
     auto tampered = TablebaseFile::open(path);
     ASSERT_TRUE(tampered.ok()) << tampered.status();
@@ -333,6 +366,42 @@ TEST_F(TablebaseFileTest, OpenSharesOneMappingPerPath) {
   auto b = Tablebase::open(tb_->path());
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_EQ(a->get(), b->get());
+}
+
+// Writers of the same file at the same time (two builds of one variant)
+// never share a temporary file: every write succeeds and the file that
+// stays is complete.
+TEST(TablebaseFileWrite, ConcurrentWritersOfOneFile) {
+  const Variant v = *Variant::parse("3x3:2,2,1");
+  auto solved = solveRetrograde(v, 1);
+  ASSERT_TRUE(solved.ok());
+  const ScratchDir dir;
+  const std::string path = dir.file("shared.gtb");
+  std::atomic<int> failures{0};
+  std::vector<std::thread> writers;
+  for (int t = 0; t < 4; ++t)
+    writers.emplace_back([&] {
+      for (int i = 0; i < 16; ++i)
+        if (!writeTablebaseFile(path, v, *solved).ok()) ++failures;
+    });
+  for (auto& w : writers) w.join();
+  EXPECT_EQ(failures.load(), 0);
+  auto tb = TablebaseFile::open(path);
+  ASSERT_TRUE(tb.ok()) << tb.status();
+  EXPECT_EQ((*tb)->header().states, solved->stats.states);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.file("")), {}), 1) << "a temporary file was left";
+}
+
+// Two processes of this test binary running file tests at the same time
+// (ctest -j, or two ctest runs) do not touch each other's files.
+TEST(TablebaseFileWrite, ParallelTestProcessesDoNotCollide) {
+  const std::string self = std::string(GOBBLET_BIN_DIR) + "/tablebase_test";
+  const std::string command = "a() { '" + self + "' --gtest_filter=TablebaseFileTest.RefusesTruncatedFile >/dev/null 2>&1; }; " +
+                              "b() { '" + self + "' --gtest_filter=TablebaseFileTest.RefusesWrongFile >/dev/null 2>&1; }; " +
+                              "for i in 1 2 3 4; do a & pa=$!; b & pb=$!; wait $pa || exit 1; wait $pb || exit 1; done";
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "a test process failed when run alongside another";
 }
 
 TEST(Tablebase, DefaultPathFollowsTheEnvironment) {
