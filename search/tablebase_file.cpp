@@ -114,9 +114,13 @@ absl::StatusOr<std::shared_ptr<const TablebaseFile>> TablebaseFile::open(const s
     ::close(fd);
     return fail("not a gobblet tablebase (bad magic)");
   }
-  if (h.version != kTbFormatVersion || h.headerSize != sizeof(TbHeader)) {
+  if (h.version != kTbFormatVersion) {
     ::close(fd);
     return fail(absl::StrCat("format version ", h.version, ", this program reads version ", kTbFormatVersion));
+  }
+  if (h.headerSize != sizeof(TbHeader)) {
+    ::close(fd);
+    return fail(absl::StrCat("header size ", h.headerSize, ", expected ", sizeof(TbHeader)));
   }
   if (h.n != 3 || h.sizes < 1 || h.sizes > 3 || h.perSize < 1 || h.perSize > 9 || h.moving > 1) {
     ::close(fd);

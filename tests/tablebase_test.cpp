@@ -324,7 +324,10 @@ TEST_F(TablebaseFileTest, RefusesWrongFile) {
   EXPECT_NE(openError(bad).find("magic"), std::string::npos);
   bad = bytes_;
   bad[8] = 99;  // version
-  EXPECT_NE(openError(bad).find("version"), std::string::npos);
+  EXPECT_NE(openError(bad).find("format version 99, this program reads version 1"), std::string::npos);
+  bad = bytes_;
+  bad[12] = 64;  // header size
+  EXPECT_NE(openError(bad).find("header size 64, expected 128"), std::string::npos) << openError(bad);
   bad = bytes_;
   bad[18] = 7;  // per_size of another variant: the size no longer matches
   EXPECT_NE(openError(bad).find("entries"), std::string::npos);
