@@ -1,7 +1,6 @@
 #include "protocol/command.h"
 
 #include <charconv>
-#include <cstdio>
 
 namespace gobblet {
 
@@ -184,23 +183,6 @@ absl::Status expectNoMore(const std::vector<Word>& words, size_t used) {
 }
 
 }  // namespace
-
-std::string quoteWord(std::string_view word) {
-  constexpr size_t kMaxShown = 48;
-  std::string out = "'";
-  for (size_t i = 0; i < word.size() && i < kMaxShown; ++i) {
-    const unsigned char c = static_cast<unsigned char>(word[i]);
-    if (c >= 0x20 && c < 0x7f && c != '\'' && c != '\\') {
-      out += static_cast<char>(c);
-    } else {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", c);
-      out += hex;
-    }
-  }
-  if (word.size() > kMaxShown) out += "...";
-  return out + "'";
-}
 
 absl::StatusOr<Command> parseCommand(std::string_view line) {
   const std::vector<Word> words = splitWords(line);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "protocol/printable_text.h"  // quoteWord(), used by every error message
 #include "search/search.h"
 
 namespace gobblet {
@@ -73,9 +74,5 @@ inline constexpr int64_t kMaxTimeMs = int64_t{1} << 40;  // ~35 years
 // Parses one line (without its newline). Errors are InvalidArgument with a
 // message naming the offending word, already made printable by quoteWord().
 absl::StatusOr<Command> parseCommand(std::string_view line);
-
-// The word in single quotes, safe to echo back: bytes outside printable
-// ASCII become \xNN and anything beyond 48 bytes is cut ("...").
-std::string quoteWord(std::string_view word);
 
 }  // namespace gobblet

@@ -7,6 +7,7 @@
 #include "engine/notation.h"
 #include "engine/perft.h"
 #include "protocol/position_display.h"
+#include "protocol/printable_text.h"
 #include "protocol/tablebase_registry.h"
 #include "search/evaluate.h"
 
@@ -62,6 +63,11 @@ Session::~Session() { close(); }
 void Session::emit(const std::string& line) {
   std::lock_guard lock(outputMutex_);
   output_(line);
+}
+
+void Session::error(const std::string& message) {
+  static const std::string kPrefix = "info string error: ";
+  emit(kPrefix + printableText(message, kMaxErrorLineBytes - kPrefix.size()));
 }
 
 void Session::close() {

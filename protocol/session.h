@@ -58,7 +58,9 @@ class Session {
 
  private:
   void emit(const std::string& line);
-  void error(const std::string& message) { emit("info string error: " + message); }
+  // Writes "info string error: <message>", the message made printable and
+  // cut to fit kMaxErrorLineBytes: it may quote any bytes of the input.
+  void error(const std::string& message);
 
   void handshake(bool uci);
   void isReady();

@@ -52,6 +52,19 @@ TEST(ProtocolCommand, JunkBytesAreQuotedPrintably) {
   EXPECT_EQ(quoteWord("it's"), "'it\\x27s'");
 }
 
+// The whole-message cleaner the session applies to every error line.
+TEST(ProtocolCommand, PrintableTextEscapesAndCutsWithoutSplittingAnEscape) {
+  EXPECT_EQ(printableText("a'b\\c", 20), "a'b\\c");  // quotes and backslashes pass as they are
+  EXPECT_EQ(printableText(std::string("x\x1b[2J\xff\x00", 7), 100), "x\\x1b[2J\\xff\\x00");
+  EXPECT_EQ(printableText("abcdefghij", 10), "abcdefghij");  // fits exactly: not cut
+  EXPECT_EQ(printableText("abcdefghijk", 10), "abcdefg...");
+  // "ab" then an escape that would not fit before the "...": cut before it.
+  EXPECT_EQ(printableText("ab\xff" "cdefgh", 8), "ab...");
+  const std::string cut = printableText(std::string(70000, '\x80'), 200);
+  EXPECT_LE(cut.size(), 200u);
+  EXPECT_EQ(cut.substr(cut.size() - 7), "\\x80...");
+}
+
 TEST(ProtocolCommand, SetOptionNameAndValueKeepSpaces) {
   Command c = parseOk("setoption name Hash value 64");
   EXPECT_EQ(c.kind, CommandKind::kSetOption);

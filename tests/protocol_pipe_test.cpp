@@ -203,6 +203,9 @@ TEST(ProtocolPipe, IsReadyMidSearchAndStop) {
   ASSERT_TRUE(e.until("readyok", Ms(5000), &seen));
   const auto ms = std::chrono::duration_cast<std::chrono::microseconds>(testing::Clock::now() - t0).count() / 1000.0;
   std::printf("isready answered in %.2f ms mid-search\n", ms);
+  // The input thread never waits for the search: even under ASan on two
+  // loaded cores the answer takes a few milliseconds, not a search iteration.
+  EXPECT_LT(ms, 250.0) << "isready waited for the search";
   for (const auto& l : seen) EXPECT_EQ(l.rfind("bestmove", 0), std::string::npos) << "infinite search stopped by itself";
   // Infinite: nothing stops it but stop.
   EXPECT_FALSE(e.until("bestmove", Ms(300)));
@@ -336,6 +339,43 @@ TEST(ProtocolPipe, ErrorsAndJunkKeepTheEngineGoing) {
   EXPECT_TRUE(e.until("info string error: perft"));
   e.send("stop");
   EXPECT_TRUE(e.until("bestmove"));
+  e.send("isready");
+  EXPECT_EQ(e.line(), "readyok");
+}
+
+// Junk inside the position text, inside the moves and inside an option value
+// reaches the rules core, whose messages quote the raw text again: the whole
+// error line must still be printable ASCII and short, whatever the input.
+TEST(ProtocolPipe, ErrorLinesArePrintableAndShortWhateverTheInput) {
+  EngineProcess e;
+  const std::vector<std::string> bad = {
+      "position fen 4/4/4/4\xff\x1b[2J 1",
+      "position startpos moves X@a1 \x1b[31mX@\xff" "b2",
+      "position startpos moves X@a1 X@\x01\x7f\x80",
+      "setoption name Variant value 3x3:\x1b[31m\xff",
+      "setoption name Variant value \x1b]0;title\x07",
+      "setoption name Hash value \x1b[2J",
+      "position fen " + [] {
+        std::string s;
+        for (int i = 0; i < 10000; ++i) s += "4/";
+        return s;
+      }() + " 1",
+      "position startpos moves " + std::string(5000, 'X') + "\xff",
+      "setoption name Variant value 3x3:" + std::string(20000, '9'),
+  };
+  for (const auto& line : bad) {
+    e.send(line);
+    auto l = e.line();
+    ASSERT_TRUE(l) << "no answer to " << line.substr(0, 60);
+    EXPECT_EQ(l->rfind("info string error: ", 0), 0u) << *l;
+    EXPECT_LE(l->size(), 200u) << *l;
+    for (char c : *l) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << "unprintable byte echoed: " << *l;
+  }
+  // The bytes are shown, escaped, not dropped: the error still names the junk.
+  e.send("setoption name Variant value 3x3:\x1b[31m\xff");
+  auto l = e.line();
+  ASSERT_TRUE(l);
+  EXPECT_NE(l->find("\\x1b[31m\\xff"), std::string::npos) << *l;
   e.send("isready");
   EXPECT_EQ(e.line(), "readyok");
 }

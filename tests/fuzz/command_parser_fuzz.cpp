@@ -5,7 +5,9 @@
 //   * an error message is printable ASCII (it is echoed to the controller);
 //   * parsed numbers are inside their documented ranges;
 //   * parsing is a function of the line (the same line parses the same way);
-//   * no line handed out is longer than the cap or contains '\n'.
+//   * no line handed out is longer than the cap or contains '\n';
+//   * printableText() of any line is printable ASCII within its size cap
+//     (the session passes every error message through it).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -23,6 +25,11 @@ void check(bool ok) {
 
 void checkCommand(std::string_view line) {
   using namespace gobblet;
+  for (size_t cap : {size_t{3}, size_t{40}, kMaxErrorLineBytes}) {
+    const std::string shown = printableText(line, cap);
+    check(shown.size() <= cap);
+    for (char c : shown) check(c >= 0x20 && c < 0x7f);
+  }
   const auto first = parseCommand(line);
   const auto again = parseCommand(line);
   check(first.ok() == again.ok());
