@@ -1,0 +1,74 @@
+// Schedule: the bookkeeping of a tournament (which game comes next, the
+// scores, the SPRT), kept apart from processes and threads so that it can be
+// driven, and tested, with scripted results.
+//
+// Pairings: a round robin pairs every two engines, a gauntlet pairs the first
+// engine with each other one (two engines are one pairing either way). Each
+// pairing plays opening pairs: opening k is played twice, the pairing's first
+// engine as player 1 in the first game and as player 2 in the second. Games
+// are numbered 1..gamesPlanned in that order (opening pair by opening pair,
+// pairing by pairing); next() hands them out in that order and finish() takes
+// their results in any order, since games played in parallel end when they
+// end.
+//
+// Not thread-safe: runTournament() calls it under its own mutex.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "engine/game.h"
+#include "tools/match/stats.h"
+
+namespace gobblet::match {
+
+enum class Format { kRoundRobin, kGauntlet };
+
+// Score of a pairing, from its first engine's point of view.
+struct PairingScore {
+  int first = 0, second = 0;  // engine indices
+  Score score;
+};
+
+struct TournamentState {
+  std::vector<PairingScore> pairings;
+  int gamesPlanned = 0, gamesPlayed = 0;
+  double llr = 0;  // SPRT only
+  SprtDecision decision = SprtDecision::kContinue;
+};
+
+// One game of the schedule.
+struct ScheduledGame {
+  int number = 0;               // 1-based, in schedule order
+  int pairing = 0;              // index into TournamentState::pairings
+  int opening = 0;              // opening pair index, 0..openingPairs()-1
+  bool swapped = false;         // the pairing's second engine is player 1
+  int player1 = 0, player2 = 0; // engine indices
+};
+
+class Schedule {
+ public:
+  // `engineCount` >= 2; `gamesPerPairing` >= 1 is rounded up to even; an
+  // SPRT is meant for two engines (one pairing) and watches pairing 0.
+  Schedule(int engineCount, Format format, int gamesPerPairing, std::optional<SprtParams> sprt);
+
+  int openingPairs() const { return openingPairs_; }
+  const TournamentState& state() const { return state_; }
+
+  // The next game to start, or nothing when every game has been handed out
+  // or the SPRT has decided.
+  std::optional<ScheduledGame> next();
+
+  // Counts the result (player 1's point of view, not kNone) of a game that
+  // next() handed out.
+  void finish(const ScheduledGame& game, GameResult result);
+
+ private:
+  std::vector<ScheduledGame> games_;
+  size_t nextGame_ = 0;
+  int openingPairs_ = 0;
+  std::optional<SprtParams> sprt_;
+  TournamentState state_;
+};
+
+}  // namespace gobblet::match
