@@ -4,21 +4,22 @@
 
 namespace gobblet {
 
-uint64_t perft(Board& board, int depth) {
+uint64_t perft(Board& board, int depth, const std::atomic<bool>* stop) {
   if (depth <= 0) return 1;
   if (depth == 1) return static_cast<uint64_t>(countMoves(board));
+  if (stop && stop->load(std::memory_order_relaxed)) return 0;
   MoveList list;
   generateMoves(board, list);
   uint64_t nodes = 0;
   for (Move m : list) {
     board.makeMove(m);
-    nodes += perft(board, depth - 1);
+    nodes += perft(board, depth - 1, stop);
     board.unmakeMove(m);
   }
   return nodes;
 }
 
-PerftResult perftDivide(Board& board, int depth) {
+PerftResult perftDivide(Board& board, int depth, const std::atomic<bool>* stop) {
   PerftResult result;
   if (depth <= 0) {
     result.total = 1;
@@ -28,7 +29,7 @@ PerftResult perftDivide(Board& board, int depth) {
   generateMoves(board, list);
   for (Move m : list) {
     board.makeMove(m);
-    const uint64_t n = perft(board, depth - 1);
+    const uint64_t n = perft(board, depth - 1, stop);
     board.unmakeMove(m);
     result.perMove.emplace_back(m, n);
     result.total += n;

@@ -3,6 +3,7 @@
 // ignored. The last ply is counted in bulk with countMoves().
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -11,13 +12,17 @@
 
 namespace gobblet {
 
-uint64_t perft(Board& board, int depth);
+// `stop`, if given, is polled at every interior node: once it reads true
+// the walk unwinds at once and the count returned is partial (meaningless);
+// the caller knows, it set the flag. A relaxed load per generated move list
+// costs nothing measurable.
+uint64_t perft(Board& board, int depth, const std::atomic<bool>* stop = nullptr);
 
 struct PerftResult {
   std::vector<std::pair<Move, uint64_t>> perMove;  // in generation order
   uint64_t total = 0;
 };
 // perft split by root move (the "divide" form).
-PerftResult perftDivide(Board& board, int depth);
+PerftResult perftDivide(Board& board, int depth, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace gobblet

@@ -18,6 +18,9 @@ namespace {
 constexpr const char* kEngineName = "Gobblet 0.1";
 constexpr const char* kEngineAuthor = "the gobblet authors";
 
+// Thrown by bench's log callback to abandon runBench() after a stop.
+struct BenchStopped {};
+
 std::string message(const absl::Status& status) { return std::string(status.message()); }
 
 // "score cp 31", "score mate -5 upperbound": mate counts plies, > 0 when the
@@ -77,10 +80,12 @@ void Session::close() {
     heldNoneBestMove_ = false;
     emit("bestmove (none)");
   }
+  workerStop_ = true;
   if (search_) {
     search_->stop();
     search_->wait();
   }
+  joinWorker();
 }
 
 void Session::reportOverlongLine(size_t maxBytes) {
@@ -133,7 +138,7 @@ void Session::handshake(bool uci) {
 }
 
 void Session::isReady() {
-  if (!searching_) search();  // the first isready pays for the hash table and the tablebase
+  if (!busy()) search();  // the first isready pays for the hash table and the tablebase
   emit("readyok");
 }
 
@@ -191,8 +196,8 @@ void Session::attachTablebase() {
 }
 
 void Session::setOptionCommand(const Command& c) {
-  if (searching_) {
-    error("setoption: not while searching (send stop first)");
+  if (busy()) {
+    busyError("setoption");
     return;
   }
   EngineOptions next = options_;
@@ -236,6 +241,7 @@ bool Session::applySearchOptions() {
 
 void Session::newGame() {
   stopSearch();
+  joinWorker();
   if (search_) search_->wait();
   game_ = Game(Board(options_.variant));
   if (search_) search_->newGame();
@@ -262,8 +268,10 @@ void Session::position(const Command& c) {
 }
 
 void Session::go(const Command& c) {
-  // A new go replaces a running search; the old one still gets its bestmove.
+  // A new go replaces a running search (the old one still gets its
+  // bestmove), a perft or a bench.
   stopSearch();
+  joinWorker();
   Search& s = search();
   s.wait();  // also covers a search that has sent its bestmove but not yet ended
   const SearchLimits& limits = c.limits;
@@ -294,6 +302,22 @@ void Session::stopSearch() {
     emit("bestmove (none)");
   }
   if (search_ && searching_) search_->stop();
+  workerStop_ = true;  // harmless when nothing runs: startWorker() clears it
+}
+
+void Session::joinWorker() {
+  if (worker_.joinable()) worker_.join();
+}
+
+void Session::startWorker(std::function<void()> job) {
+  joinWorker();  // the last job has sent its last line, its thread may still be ending
+  workerStop_ = false;
+  workerBusy_ = true;
+  worker_ = std::thread(std::move(job));
+}
+
+void Session::busyError(const std::string& command) {
+  error(command + ": not while a search, perft or bench runs (send stop first)");
 }
 
 void Session::query(const Command& c) {
@@ -320,9 +344,12 @@ void Session::listMoves() {
   emit(line);
 }
 
+// perft on the worker thread, divided by root move: one line per root
+// move as soon as it is counted, then the total. A stop ends it within a
+// few microseconds (perft polls workerStop_ at every interior node).
 void Session::perftCommand(int depth) {
-  if (searching_) {
-    error("perft: not while searching (send stop first)");
+  if (busy()) {
+    busyError("perft");
     return;
   }
   if (depth > config_.maxPerftDepth) {
@@ -330,28 +357,60 @@ void Session::perftCommand(int depth) {
           std::to_string(config_.maxPerftDepth));
     return;
   }
-  Board board = game_.position();
-  const auto t0 = std::chrono::steady_clock::now();
-  const PerftResult result = perftDivide(board, depth);
-  const auto ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-  for (const auto& [move, count] : result.perMove) emit(moveToString(move, options_.variant) + ": " + std::to_string(count));
-  emit("nodes " + std::to_string(result.total) + " time " + std::to_string(ms));
+  startWorker([this, board = game_.position(), variant = options_.variant, depth]() mutable {
+    const auto t0 = std::chrono::steady_clock::now();
+    MoveList list;
+    if (depth > 0) generateMoves(board, list);
+    uint64_t total = depth > 0 ? 0 : 1;
+    int counted = 0;
+    for (Move m : list) {
+      board.makeMove(m);
+      const uint64_t n = perft(board, depth - 1, &workerStop_);
+      board.unmakeMove(m);
+      if (workerStop_) break;
+      emit(moveToString(m, variant) + ": " + std::to_string(n));
+      total += n;
+      ++counted;
+    }
+    const auto ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    const bool stopped = workerStop_;
+    workerBusy_ = false;
+    if (stopped)
+      emit("info string perft stopped after " + std::to_string(counted) + " of " + std::to_string(list.size()) +
+           " root moves");
+    else
+      emit("nodes " + std::to_string(total) + " time " + std::to_string(ms));
+  });
 }
 
+// The search's bench on the worker thread. runBench() has no stop of its
+// own, so a stop takes effect when the position being searched is done:
+// the log callback then unwinds runBench() (whose locals are all RAII).
 void Session::bench(int depth) {
   if (!config_.benchAllowed) {
     error("bench: not available on this server");
     return;
   }
-  if (searching_) {
-    error("bench: not while searching (send stop first)");
+  if (busy()) {
+    busyError("bench");
     return;
   }
-  const BenchResult r = runBench(depth, [this](const std::string& line) { emit("info string " + line); });
-  const uint64_t ms = static_cast<uint64_t>(r.seconds * 1000);
-  const uint64_t nps = r.seconds > 0 ? static_cast<uint64_t>(r.nodes / r.seconds) : 0;
-  emit("bench nodes " + std::to_string(r.nodes) + " time " + std::to_string(ms) + " nps " + std::to_string(nps));
+  startWorker([this, depth] {
+    try {
+      const BenchResult r = runBench(depth, [this](const std::string& line) {
+        emit("info string " + line);
+        if (workerStop_) throw BenchStopped{};
+      });
+      const uint64_t ms = static_cast<uint64_t>(r.seconds * 1000);
+      const uint64_t nps = r.seconds > 0 ? static_cast<uint64_t>(r.nodes / r.seconds) : 0;
+      workerBusy_ = false;
+      emit("bench nodes " + std::to_string(r.nodes) + " time " + std::to_string(ms) + " nps " + std::to_string(nps));
+    } catch (const BenchStopped&) {
+      workerBusy_ = false;
+      emit("info string bench stopped");
+    }
+  });
 }
 
 // The static evaluation of the current position as a small table: each

@@ -6,11 +6,15 @@
 // which command may run when. The search never sees protocol text: the
 // session calls go()/stop() and turns the callbacks into `info`/`bestmove`.
 //
-// Threads: handleLine() is called by one input thread at a time. Output
-// comes from that thread and from the search's threads; the session
-// serialises it, so the output function sees one whole line per call and
-// never two calls at once. Each `go` gets exactly one `bestmove`, also when
-// it is stopped, replaced by another `go`, or the session closes.
+// Threads: handleLine() is called by one input thread at a time. The search
+// runs on its own threads, and `perft` and `bench` on the session's worker
+// thread, so the input thread never waits for them: `isready` is answered at
+// once and `stop`, `quit` and the end of input take effect at once. Output
+// comes from all of these; the session serialises it, so the output
+// function sees one whole line per call and never two calls at once. Each
+// `go` gets exactly one `bestmove`, also when it is stopped, replaced by
+// another `go`, or the session closes; each `perft`/`bench` ends with its
+// total line, or with `info string perft|bench stopped …` after a stop.
 #pragma once
 
 #include <atomic>
@@ -19,6 +23,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include "engine/game.h"
 #include "protocol/command.h"
@@ -29,7 +34,7 @@ namespace gobblet {
 
 struct SessionConfig {
   OptionLimits optionLimits;
-  int maxPerftDepth = kMaxPerftDepth;  // perft runs on the input thread: a server caps it
+  int maxPerftDepth = kMaxPerftDepth;  // a server caps the CPU one client can ask for
   bool benchAllowed = true;            // likewise bench
 };
 
@@ -50,11 +55,13 @@ class Session {
   // Reports an input line that the transport dropped for being too long.
   void reportOverlongLine(size_t maxBytes);
 
-  // Stops a running search and waits for its bestmove. Idempotent.
+  // Stops a running search, perft or bench and waits for its last line.
+  // Idempotent.
   void close();
 
-  // Is a search running (between `go` and its bestmove)?
-  bool searching() const { return searching_.load(); }
+  // Is anything running: a search (between `go` and its bestmove), a perft
+  // or a bench (until its last line)?
+  bool busy() const { return searching_.load() || workerBusy_.load(); }
 
  private:
   void emit(const std::string& line);
@@ -68,7 +75,15 @@ class Session {
   void newGame();
   void position(const Command& c);
   void go(const Command& c);
+  // Stops whatever runs: the search (it sends its bestmove), a perft or a
+  // bench (they report that they stopped). Does not wait.
   void stopSearch();
+  // Waits for the worker thread's job to end (after stopSearch(): promptly).
+  void joinWorker();
+  // Runs `job` on the worker thread; the caller has checked !busy().
+  void startWorker(std::function<void()> job);
+  // The error for a command refused because something runs.
+  void busyError(const std::string& command);
   void query(const Command& c);
   void display();
   void listMoves();
@@ -96,6 +111,11 @@ class Session {
   // A `go infinite|ponder` on a decided position: its `bestmove (none)` waits for stop/ponderhit.
   bool heldNoneBestMove_ = false;
   bool closed_ = false;
+  // The worker thread: runs one perft or bench at a time. workerBusy_ is
+  // cleared just before the job's last line; workerStop_ asks it to end.
+  std::thread worker_;
+  std::atomic<bool> workerBusy_{false};
+  std::atomic<bool> workerStop_{false};
 };
 
 }  // namespace gobblet

@@ -107,7 +107,7 @@ void TcpConnection::armIdleTimer() {
     if (ec || self->finished_) return;
     // A client waiting for its bestmove is not idle; nor is one that spoke lately.
     const bool quiet = std::chrono::steady_clock::now() >= self->lastInput_ + self->limits_.idleTimeout;
-    if (quiet && !self->session_->searching()) {
+    if (quiet && !self->session_->busy()) {
       self->send("info string error: idle timeout, closing");
       self->finish(true);
       return;

@@ -399,6 +399,71 @@ TEST(ProtocolPipe, PerftMatchesTheRulesCore) {
                            std::to_string(expected.perMove[i].second));
 }
 
+// perft and bench run on the session's worker thread, not on the input
+// thread: a perft that would take days still lets isready through at once,
+// stop ends it, and quit or the end of input end the engine promptly.
+TEST(ProtocolPipe, PerftAndBenchDoNotBlockTheInput) {
+  EngineProcess e;
+  e.send("perft 12");  // 4x4 from the start: far beyond any test's patience
+  e.send("isready");
+  std::vector<std::string> seen;
+  ASSERT_TRUE(e.until("readyok", Ms(3000), &seen)) << "isready waited for perft";
+  EXPECT_EQ(seen.size(), 1u);  // no root move of depth 12 can be counted yet
+  e.send("perft 1");
+  EXPECT_EQ(e.line()->rfind("info string error: perft: not while", 0), 0u);
+  e.send("setoption name Hash value 8");
+  EXPECT_EQ(e.line()->rfind("info string error: setoption: not while", 0), 0u);
+  e.send("stop");
+  EXPECT_EQ(e.line(Ms(3000)), "info string perft stopped after 0 of 16 root moves");
+  // After a stop, perft works again and is exact.
+  e.send("perft 2");
+  seen.clear();
+  auto total = e.until("nodes ", Ms(10000), &seen);
+  ASSERT_TRUE(total);
+  Board board{Variant::gobblet()};
+  EXPECT_EQ(total->substr(0, total->find(" time")), "nodes " + std::to_string(perft(board, 2)));
+  EXPECT_EQ(seen.size(), 17u);
+
+  // bench: isready is answered while it runs, stop ends it after the position
+  // being searched (runBench() has no stop of its own).
+  e.send("bench");
+  e.send("isready");
+  seen.clear();
+  ASSERT_TRUE(e.until("readyok", Ms(5000), &seen));
+  for (const auto& l : seen) EXPECT_EQ(l.rfind("bench nodes", 0), std::string::npos) << "isready waited for bench";
+  e.send("stop");
+  seen.clear();
+  ASSERT_TRUE(e.until("info string bench stopped", Ms(10000), &seen));
+  for (const auto& l : seen) EXPECT_EQ(l.rfind("bench nodes", 0), std::string::npos) << l;
+  e.send("isready");
+  EXPECT_EQ(e.line(), "readyok");
+
+  // A go replaces a perft like it replaces a search.
+  e.send("perft 12");
+  e.send("go depth 2");
+  EXPECT_EQ(e.line(Ms(3000)), "info string perft stopped after 0 of 16 root moves");
+  EXPECT_TRUE(e.until("bestmove", Ms(10000)));
+
+  // quit during a long perft: the engine ends at once, with status 0.
+  e.send("perft 12");
+  e.send("quit");
+  const auto t0 = testing::Clock::now();
+  ASSERT_TRUE(e.waitExit(Ms(3000))) << "quit waited for perft";
+  std::printf("quit ended a running perft in %lld ms\n",
+              static_cast<long long>(std::chrono::duration_cast<Ms>(testing::Clock::now() - t0).count()));
+  EXPECT_TRUE(WIFEXITED(e.exitStatus()) && WEXITSTATUS(e.exitStatus()) == 0);
+}
+
+TEST(ProtocolPipe, EndOfInputDuringPerftEndsTheEngine) {
+  EngineProcess e;
+  e.send("perft 12");
+  e.send("isready");
+  ASSERT_EQ(e.line(Ms(3000)), "readyok");
+  e.closeStdin();
+  ASSERT_TRUE(e.waitExit(Ms(3000))) << "end of input waited for perft";
+  EXPECT_TRUE(WIFEXITED(e.exitStatus()) && WEXITSTATUS(e.exitStatus()) == 0);
+}
+
 TEST(ProtocolPipe, EndOfInputMidSearchEndsCleanly) {
   EngineProcess e;
   e.send("go infinite");
