@@ -89,5 +89,49 @@ TEST(MatchSchedule, SprtStopsTheScheduleWhenItDecides) {
   EXPECT_GE(schedule.state().llr, sprt.upperBound());
 }
 
+// Four games at a time, as with --concurrency 4: the first engine wins (or
+// loses) every game until the SPRT decides, then the three games still under
+// way go the other way, enough to pull the LLR back inside its bounds. The
+// verdict and the LLR it was reached at must stand, the late games must be
+// counted, and no further game may start.
+TEST(MatchSchedule, SprtVerdictIsFinalWhileGamesUnderWayFinish) {
+  const SprtParams sprt{-40, 40, 0.2, 0.2};
+  for (double winner : {1.0, 0.0}) {
+    Schedule schedule(2, Format::kRoundRobin, 400, sprt);
+    std::vector<ScheduledGame> underWay;
+    for (int i = 0; i < 4; ++i) underWay.push_back(*schedule.next());
+    while (schedule.state().decision == SprtDecision::kContinue) {
+      schedule.finish(underWay.front(), firstEngineScores(underWay.front(), winner));
+      underWay.erase(underWay.begin());
+      if (schedule.state().decision != SprtDecision::kContinue) break;
+      auto game = schedule.next();
+      ASSERT_TRUE(game.has_value());
+      underWay.push_back(*game);
+    }
+    const SprtDecision verdict = winner == 1 ? SprtDecision::kAcceptH1 : SprtDecision::kAcceptH0;
+    ASSERT_EQ(schedule.state().decision, verdict);
+    const double decidedLlr = schedule.state().llr;
+    const int decidedAfter = schedule.state().gamesPlayed;
+    EXPECT_EQ(schedule.state().decidedAfter, decidedAfter);
+    EXPECT_FALSE(schedule.next().has_value());
+    ASSERT_EQ(underWay.size(), 3u);
+
+    for (const ScheduledGame& game : underWay) {
+      schedule.finish(game, firstEngineScores(game, 1 - winner));
+      EXPECT_EQ(schedule.state().decision, verdict);
+      EXPECT_EQ(schedule.state().llr, decidedLlr);
+      EXPECT_FALSE(schedule.next().has_value());
+    }
+    // The late results are counted, and they really would have undone the
+    // verdict: the test is only meaningful if the final LLR is back inside.
+    const Score& score = schedule.state().pairings[0].score;
+    EXPECT_EQ(schedule.state().gamesPlayed, decidedAfter + 3);
+    EXPECT_EQ(score.games(), decidedAfter + 3);
+    EXPECT_EQ(winner == 1 ? score.losses : score.wins, 3);
+    EXPECT_EQ(sprtDecision(sprtLogLikelihoodRatio(score, sprt), sprt), SprtDecision::kContinue);
+    EXPECT_EQ(schedule.state().decidedAfter, decidedAfter);
+  }
+}
+
 }  // namespace
 }  // namespace gobblet::match

@@ -16,9 +16,14 @@ std::string signedNumber(double x) {
   return absl::StrFormat("%+.1f", x);
 }
 
+// "LLR 1.61 [-1.39, 1.39]", and once the test has decided (the LLR is then
+// the one it decided at, frozen): ", H1 accepted after 7 games".
 std::string sprtText(const TournamentState& state, const TournamentSettings& settings) {
   const SprtParams& p = *settings.sprt;
-  return absl::StrFormat("LLR %.2f [%.2f, %.2f]", state.llr, p.lowerBound(), p.upperBound());
+  std::string text = absl::StrFormat("LLR %.2f [%.2f, %.2f]", state.llr, p.lowerBound(), p.upperBound());
+  if (state.decision != SprtDecision::kContinue)
+    absl::StrAppend(&text, ", ", toString(state.decision), " after ", state.decidedAfter, " games");
+  return text;
 }
 
 }  // namespace
@@ -71,8 +76,14 @@ std::string finalReport(const TournamentState& state, const TournamentSettings& 
   }
   if (settings.sprt) {
     const SprtParams& p = *settings.sprt;
-    absl::StrAppend(&out, absl::StrFormat("\nSPRT elo0=%g elo1=%g alpha=%g beta=%g: %s, %s\n", p.elo0, p.elo1,
-                                          p.alpha, p.beta, sprtText(state, settings), toString(state.decision)));
+    absl::StrAppend(&out, absl::StrFormat("\nSPRT elo0=%g elo1=%g alpha=%g beta=%g: %s", p.elo0, p.elo1, p.alpha,
+                                          p.beta, sprtText(state, settings)));
+    if (state.decision == SprtDecision::kContinue) absl::StrAppend(&out, ", no decision");
+    const int late = state.gamesPlayed - state.decidedAfter;
+    if (state.decision != SprtDecision::kContinue && late > 0)
+      absl::StrAppend(&out, " (the table also counts the ", late, late == 1 ? " game" : " games",
+                      " under way then)");
+    absl::StrAppend(&out, "\n");
   }
   return out;
 }

@@ -29,9 +29,14 @@ void Schedule::finish(const ScheduledGame& game, GameResult result) {
   else if (result == firstWins) ++score.wins;
   else ++score.losses;
   ++state_.gamesPlayed;
-  if (sprt_) {
+  // The SPRT verdict is final: a game that was under way when the LLR left
+  // its bounds still counts in the score, but recomputing the LLR from it
+  // could pull it back inside and restart a decided test (with fewer workers,
+  // towards a possibly opposite verdict).
+  if (sprt_ && state_.decision == SprtDecision::kContinue) {
     state_.llr = sprtLogLikelihoodRatio(state_.pairings[0].score, *sprt_);
     state_.decision = sprtDecision(state_.llr, *sprt_);
+    if (state_.decision != SprtDecision::kContinue) state_.decidedAfter = state_.gamesPlayed;
   }
 }
 

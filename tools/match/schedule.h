@@ -11,6 +11,10 @@
 // their results in any order, since games played in parallel end when they
 // end.
 //
+// The SPRT watches pairing 0 and is checked after every result until it
+// decides; from then on next() starts no game, and the results of the games
+// that were under way are counted in the scores but never reopen the test.
+//
 // Not thread-safe: runTournament() calls it under its own mutex.
 #pragma once
 
@@ -33,8 +37,12 @@ struct PairingScore {
 struct TournamentState {
   std::vector<PairingScore> pairings;
   int gamesPlanned = 0, gamesPlayed = 0;
-  double llr = 0;  // SPRT only
+  // SPRT only. Once decided, the decision and the LLR it was reached at are
+  // final; decidedAfter is the number of games counted then (0: undecided).
+  // Games already under way still finish and count in the scores.
+  double llr = 0;
   SprtDecision decision = SprtDecision::kContinue;
+  int decidedAfter = 0;
 };
 
 // One game of the schedule.
@@ -60,7 +68,7 @@ class Schedule {
   std::optional<ScheduledGame> next();
 
   // Counts the result (player 1's point of view, not kNone) of a game that
-  // next() handed out.
+  // next() handed out; updates the SPRT unless it has already decided.
   void finish(const ScheduledGame& game, GameResult result);
 
  private:

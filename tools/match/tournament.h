@@ -4,7 +4,7 @@
 // Games are dealt in schedule order to `concurrency` workers; each worker
 // owns its own engine processes, so games in parallel never share an engine.
 // Once the SPRT (two engines only) decides, no new game starts; the games
-// under way finish and are counted.
+// under way finish and are counted, but do not change the verdict.
 #pragma once
 
 #include <functional>
