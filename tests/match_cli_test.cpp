@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -95,6 +96,28 @@ TEST(MatchCli, RejectsBadArguments) {
   }
   Outcome missing = runMatch("--replay /nonexistent/records.txt");
   EXPECT_EQ(missing.exitCode, 1) << missing.output;
+}
+
+TEST(MatchCli, RefusesEnginesWithoutALimit) {
+  // No tc/movetime/depth/nodes would mean a bare "go", which a real engine
+  // takes as "think forever": refused before any game starts.
+  const std::string a = " --engine 'cmd=" + kFake + " --seed 1' name=a";
+  const std::string b = " --engine 'cmd=" + kFake + " --seed 2' name=b";
+  const std::pair<std::string, std::string> cases[] = {{"--games 2" + a + b, "a"},
+                                                       {"--games 2" + a + " depth=1" + b, "b"}};
+  for (const auto& [args, culprit] : cases) {
+    Outcome r = runMatch(args);
+    EXPECT_EQ(r.exitCode, 2) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find("error: engine '" + culprit + "' has no limit"), std::string::npos)
+        << args << "\n" << r.output;
+    EXPECT_EQ(r.output.find("game 1/"), std::string::npos) << args << "\n" << r.output;
+  }
+  // Any one limit, for one engine or for all, is enough.
+  for (const std::string& args : {"--games 2 --nodes 100" + a + b, "--games 2" + a + " depth=1" + b + " movetime=0.05"}) {
+    Outcome r = runMatch(args);
+    EXPECT_EQ(r.exitCode, 0) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find("2 of 2 games played"), std::string::npos) << args << "\n" << r.output;
+  }
 }
 
 }  // namespace

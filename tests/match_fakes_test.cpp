@@ -227,6 +227,12 @@ TEST(MatchFakes, RejectsBadTournamentSettings) {
   t.engines.push_back(fake("c", ""));
   t.sprt = SprtParams{};
   EXPECT_FALSE(runTournament(t, nullptr).ok());  // SPRT with three engines
+  t.engines.pop_back();
+  t.sprt.reset();
+  t.engines[1].limits = TimeControl{};  // no limit: a bare go would never end
+  auto noLimit = runTournament(t, nullptr);
+  EXPECT_EQ(noLimit.status().code(), absl::StatusCode::kInvalidArgument) << noLimit.status();
+  EXPECT_NE(noLimit.status().message().find("'b' has no limit"), absl::string_view::npos) << noLimit.status();
   EngineConfig c;
   EXPECT_FALSE(applyEngineSetting(c, "colour=red").ok());
   EXPECT_FALSE(applyEngineSetting(c, "depth=0").ok());

@@ -26,6 +26,7 @@ constexpr const char* kUsage = R"(usage:
   gobblet-match --engine cmd=CMD [KEY=VALUE ...] --engine cmd=CMD [KEY=VALUE ...] [options]
   gobblet-match --replay FILE
 engine keys: cmd name proto=ugi|uci tc=BASE+INC movetime=SEC depth=N nodes=N option.NAME=VALUE
+  (every engine needs at least one limit: tc, movetime, depth or nodes)
 options:
   --each KEY=VALUE ...      settings for every engine (an engine's own settings win)
   --tc BASE+INC | --movetime SEC | --depth N | --nodes N   shorthands for --each
@@ -175,6 +176,7 @@ int main(int argc, char** argv) {
     if (!openings.ok()) return usage(std::string(openings.status().message()));
     settings.openings = *std::move(openings);
   }
+  if (auto status = checkTournamentSettings(settings); !status.ok()) return usage(std::string(status.message()));
   std::ofstream record;
   if (!recordPath.empty()) {
     record.open(recordPath, std::ios::trunc);

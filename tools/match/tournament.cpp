@@ -11,8 +11,7 @@
 
 namespace gobblet::match {
 
-absl::StatusOr<TournamentState> runTournament(const TournamentSettings& settings, const GameCallback& onGame) {
-  // 1. Check the settings.
+absl::Status checkTournamentSettings(const TournamentSettings& settings) {
   const int engineCount = static_cast<int>(settings.engines.size());
   if (engineCount < 2) return absl::InvalidArgumentError("a match needs at least two engines");
   std::set<std::string> names;
@@ -20,10 +19,22 @@ absl::StatusOr<TournamentState> runTournament(const TournamentSettings& settings
     if (e.command.empty()) return absl::InvalidArgumentError(absl::StrCat("engine '", e.name, "' has no cmd="));
     if (!names.insert(e.name).second)
       return absl::InvalidArgumentError(absl::StrCat("two engines are named '", e.name, "'"));
+    if (e.limits.empty())
+      return absl::InvalidArgumentError(
+          absl::StrCat("engine '", e.name,
+                       "' has no limit: give tc=, movetime=, depth= or nodes= (or --tc, --movetime, --depth, "
+                       "--nodes for every engine); a bare 'go' would let it think forever"));
   }
   if (settings.sprt && engineCount != 2) return absl::InvalidArgumentError("an SPRT needs exactly two engines");
   if (settings.concurrency < 1 || settings.gamesPerPairing < 1)
     return absl::InvalidArgumentError("concurrency and games must be positive");
+  return absl::OkStatus();
+}
+
+absl::StatusOr<TournamentState> runTournament(const TournamentSettings& settings, const GameCallback& onGame) {
+  // 1. Check the settings.
+  if (absl::Status status = checkTournamentSettings(settings); !status.ok()) return status;
+  const int engineCount = static_cast<int>(settings.engines.size());
 
   // 2. The schedule and its openings.
   Schedule schedule(engineCount, settings.format, settings.gamesPerPairing, settings.sprt);

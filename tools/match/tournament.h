@@ -37,8 +37,14 @@ struct TournamentSettings {
 // Called after every game, one call at a time, with the updated state.
 using GameCallback = std::function<void(const GameRecord&, const TournamentState&)>;
 
-// Checks the settings (InvalidArgument), then plays the tournament and
-// returns the final state.
+// InvalidArgument unless the settings make a playable tournament: two or
+// more engines, each with a command, a distinct name and at least one limit
+// (clock, move time, depth or nodes: a bare `go` means "think forever"), an
+// SPRT only between two engines, positive games and concurrency.
+absl::Status checkTournamentSettings(const TournamentSettings& settings);
+
+// Checks the settings (checkTournamentSettings), then plays the tournament
+// and returns the final state.
 absl::StatusOr<TournamentState> runTournament(const TournamentSettings& settings, const GameCallback& onGame);
 
 }  // namespace gobblet::match
