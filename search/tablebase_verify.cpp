@@ -1,6 +1,7 @@
 #include "search/tablebase_verify.h"
 
 #include <algorithm>
+#include <bit>
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -21,9 +22,28 @@ std::string describe(uint8_t code) {
   return absl::StrCat(tbcode::isWin(code) ? "win in " : "loss in ", tbcode::distance(code));
 }
 
+// A bit per number of the index, set by several threads at once.
+class AtomicBitset {
+ public:
+  explicit AtomicBitset(uint64_t bits) : words_((bits + 63) / 64) {}
+  bool test(uint64_t i) const { return word(i / 64) >> (i % 64) & 1; }
+  // Sets bit i; a plain load first, since most bits are set already.
+  void set(uint64_t i) {
+    const uint64_t bit = uint64_t{1} << (i % 64);
+    if (!(word(i / 64) & bit)) words_[i / 64].fetch_or(bit, std::memory_order_relaxed);
+  }
+  uint64_t word(uint64_t w) const { return words_[w].load(std::memory_order_relaxed); }
+  // Sets `bits` in word w; returns the bits that were clear before.
+  uint64_t claim(uint64_t w, uint64_t bits) { return bits & ~words_[w].fetch_or(bits, std::memory_order_relaxed); }
+
+ private:
+  std::vector<std::atomic<uint64_t>> words_;
+};
+
 // The code a state must have, given the codes of its children (by Board
-// and generateMoves); empty string or what is wrong.
-std::string check(const TablebaseFile& tb, Board board, uint8_t code) {
+// and generateMoves); empty string or what is wrong. Marks every child in
+// `reached`.
+std::string check(const TablebaseFile& tb, Board board, uint8_t code, AtomicBitset& reached) {
   const int winner = board.winner();
   uint8_t expected;
   if (winner != kNoWinner) {
@@ -36,7 +56,12 @@ std::string check(const TablebaseFile& tb, Board board, uint8_t code) {
     for (Move m : moves) {
       board.makeMove(m);
       TbState st;
-      const uint8_t c = tb.index().toState(board, &st) ? tb.codeOf(st) : tbcode::kNone;
+      uint8_t c = tbcode::kNone;
+      if (tb.index().toState(board, &st)) {
+        const uint64_t child = tb.index().indexOf(st);
+        c = tb.codes()[child];
+        reached.set(child);
+      }
       board.unmakeMove(m);
       if (c == tbcode::kNone)
         return absl::StrCat("move ", moveToString(m, board.variant()), " leads to a state missing from the file");
@@ -59,70 +84,128 @@ std::string check(const TablebaseFile& tb, Board board, uint8_t code) {
 
 absl::Status verifyTablebase(const TablebaseFile& tb, int threads, const VerifyProgress& progress) {
   const TablebaseIndex& index = tb.index();
+  const TbHeader& h = tb.header();
   const uint64_t total = index.size();
-  constexpr uint64_t kChunk = 1 << 14;
-  std::atomic<uint64_t> next{0}, done{0};
-  std::atomic<uint64_t> states{0}, terminal{0}, wins{0}, draws{0}, losses{0};
-  std::atomic<int> maxDistance{0};
+  auto failure = [&](const std::string& what) {
+    return absl::DataLossError(absl::StrCat("tablebase file '", tb.path(), "': ", what));
+  };
+
+  // 1. The start must be stored: the walk begins there.
+  const TbState startState;
+  const uint64_t start = index.indexOf(startState);
+  if (tb.codes()[start] == tbcode::kNone) return failure("the start position is not stored");
+
+  // 2. Walk every state reachable from the start, level by level (a
+  //    placement goes one level up, a board move stays on the level), and
+  //    check each state's value against its children when it is expanded.
+  //    A level is swept over and over until a sweep expands nothing: a
+  //    board move can lead to a state already swept past.
+  std::vector<std::vector<int>> slicesOfLevel;
+  for (int s = 0; s < static_cast<int>(index.slices().size()); ++s) {
+    const int level = index.slices()[s].level();
+    if (level >= static_cast<int>(slicesOfLevel.size())) slicesOfLevel.resize(level + 1);
+    slicesOfLevel[level].push_back(s);
+  }
+  AtomicBitset reached(total), expanded(total);
+  reached.set(start);
+  struct Chunk {
+    int slice;
+    uint64_t begin, end;  // numbers of the index
+  };
+  constexpr uint64_t kChunk = 1 << 16;
+  std::atomic<uint64_t> done{0};
   std::mutex errorMutex;
   std::string error;
   std::atomic<bool> failed{false};
   auto lastReport = std::chrono::steady_clock::now();
 
-  auto worker = [&](int t) {
-    uint64_t myStates = 0, myTerminal = 0, myWins = 0, myDraws = 0, myLosses = 0;
-    int myMax = 0;
-    while (!failed) {
-      const uint64_t begin = next.fetch_add(kChunk);
-      if (begin >= total) break;
-      const uint64_t end = std::min(total, begin + kChunk);
-      int slice = index.sliceOfIndex(begin);
-      for (uint64_t x = begin; x < end; ++x) {
-        while (x >= index.slices()[slice].offset + index.slices()[slice].size) ++slice;
-        const uint8_t code = tb.codes()[x];
+  // Expands the reached, not yet expanded states of one chunk; true if any.
+  auto expandChunk = [&](const Chunk& c) {
+    const TablebaseIndex::Slice& sl = index.slices()[c.slice];
+    bool any = false;
+    for (uint64_t w = c.begin / 64; w <= (c.end - 1) / 64 && !failed; ++w) {
+      const uint64_t lo = std::max(c.begin, w * 64) - w * 64, hi = std::min(c.end, w * 64 + 64) - w * 64;
+      const uint64_t range = (hi == 64 ? ~uint64_t{0} : (uint64_t{1} << hi) - 1) & ~((uint64_t{1} << lo) - 1);
+      uint64_t mine = reached.word(w) & ~expanded.word(w) & range;
+      if (!mine) continue;
+      mine = expanded.claim(w, mine);
+      for (; mine; mine &= mine - 1) {
+        const uint64_t x = w * 64 + std::countr_zero(mine);
+        any = true;
         TbState st;
-        const bool canonical = index.stateAt(slice, x - index.slices()[slice].offset, &st);
-        if (code == tbcode::kNone) continue;
-        std::string what;
-        if (!canonical)
-          what = "a hole of the index holds a value";
-        else
-          what = check(tb, index.toBoard(st), code);
+        index.decode(c.slice, x - sl.offset, &st);
+        const Board board = index.toBoard(st);
+        const std::string what = check(tb, board, tb.codes()[x], reached);
         if (!what.empty()) {
           std::lock_guard<std::mutex> lock(errorMutex);
-          if (!failed)
-            error = absl::StrCat("entry ", x, " (", positionToString(index.toBoard(st)), "): ", what);
+          if (!failed) error = absl::StrCat("entry ", x, " (", positionToString(board), "): ", what);
           failed = true;
-          break;
+          return any;
         }
-        ++myStates;
-        if (code == tbcode::kDraw) ++myDraws;
-        else if (tbcode::isWin(code)) ++myWins;
-        else ++myLosses;
-        if (code >= 2 && tbcode::distance(code) == 0) ++myTerminal;
-        myMax = std::max(myMax, tbcode::distance(code));
-      }
-      done += end - begin;
-      if (t == 0 && progress && std::chrono::steady_clock::now() - lastReport > std::chrono::milliseconds(500)) {
-        lastReport = std::chrono::steady_clock::now();
-        progress(done.load(), total);
+        ++done;
       }
     }
-    states += myStates, terminal += myTerminal, wins += myWins, draws += myDraws, losses += myLosses;
-    int cur = maxDistance.load();
-    while (myMax > cur && !maxDistance.compare_exchange_weak(cur, myMax)) {
-    }
+    return any;
   };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < std::max(1, threads); ++t) pool.emplace_back(worker, t);
-  worker(0);
-  for (auto& th : pool) th.join();
-  if (failed) return absl::DataLossError(absl::StrCat("tablebase file '", tb.path(), "': ", error));
 
-  const TbHeader& h = tb.header();
+  for (const std::vector<int>& level : slicesOfLevel) {
+    std::vector<Chunk> chunks;
+    for (int s : level) {
+      const TablebaseIndex::Slice& sl = index.slices()[s];
+      for (uint64_t b = sl.offset; b < sl.offset + sl.size; b += kChunk)
+        chunks.push_back({s, b, std::min(sl.offset + sl.size, b + kChunk)});
+    }
+    for (bool expandedAny = true; expandedAny && !failed;) {
+      std::atomic<size_t> next{0};
+      std::atomic<bool> any{false};
+      auto worker = [&](int t) {
+        for (size_t i; !failed && (i = next.fetch_add(1)) < chunks.size();) {
+          if (expandChunk(chunks[i])) any = true;
+          if (t == 0 && progress && std::chrono::steady_clock::now() - lastReport > std::chrono::milliseconds(500)) {
+            lastReport = std::chrono::steady_clock::now();
+            progress(std::min(done.load(), h.states), h.states);
+          }
+        }
+      };
+      std::vector<std::thread> pool;
+      for (int t = 1; t < std::max(1, threads); ++t) pool.emplace_back(worker, t);
+      worker(0);
+      for (auto& th : pool) th.join();
+      expandedAny = any;
+    }
+    if (failed) break;
+  }
+  if (failed) return failure(error);
+
+  // 3. The stored states are exactly the reached ones (every reached state
+  //    was checked to be stored when its parent was expanded): recount them.
+  uint64_t states = 0, terminal = 0, wins = 0, draws = 0, losses = 0;
+  int maxDistance = 0;
+  for (uint64_t x = 0; x < total; ++x) {
+    const uint8_t code = tb.codes()[x];
+    const bool isReached = reached.test(x);
+    if (code == tbcode::kNone && !isReached) continue;
+    if (!isReached || !expanded.test(x) || code == tbcode::kNone) {
+      const int slice = index.sliceOfIndex(x);
+      TbState st;
+      const bool canonical = index.stateAt(slice, x - index.slices()[slice].offset, &st);
+      const std::string what = !canonical   ? "a hole of the index holds a value"
+                               : !isReached ? "stored, but not reachable from the start"
+                               : code == tbcode::kNone ? "reachable, but not stored"
+                                                       : "reached but never checked (a move went down a level)";
+      return failure(absl::StrCat("entry ", x, " (", positionToString(index.toBoard(st)), "): ", what));
+    }
+    ++states;
+    if (code == tbcode::kDraw) ++draws;
+    else if (tbcode::isWin(code)) ++wins;
+    else ++losses;
+    if (code >= 2 && tbcode::distance(code) == 0) ++terminal;
+    maxDistance = std::max(maxDistance, tbcode::distance(code));
+  }
+
+  // 4. The header's counts are the recount.
   auto mismatch = [&](const char* what, uint64_t header, uint64_t counted) {
-    return absl::DataLossError(absl::StrCat("tablebase file '", tb.path(), "': header says ", header, " ", what,
-                                            ", the file holds ", counted));
+    return failure(absl::StrCat("header says ", header, " ", what, ", the file holds ", counted));
   };
   if (h.states != states) return mismatch("states", h.states, states);
   if (h.terminal != terminal) return mismatch("finished games", h.terminal, terminal);
@@ -130,10 +213,8 @@ absl::Status verifyTablebase(const TablebaseFile& tb, int threads, const VerifyP
   if (h.draws != draws) return mismatch("draws", h.draws, draws);
   if (h.losses != losses) return mismatch("losses", h.losses, losses);
   if (h.maxDistance != maxDistance) return mismatch("as longest distance", h.maxDistance, maxDistance);
-  TbState start;
-  if (tb.codeOf(start) != h.startCode)
-    return mismatch("as start code", h.startCode, tb.codeOf(start));
-  if (progress) progress(total, total);
+  if (tb.codes()[start] != h.startCode) return mismatch("as start code", h.startCode, tb.codes()[start]);
+  if (progress) progress(h.states, h.states);
   return absl::OkStatus();
 }
 

@@ -284,9 +284,27 @@ class TablebaseFileTest : public ::testing::Test {
     auto tb = TablebaseFile::open(path);
     return tb.ok() ? "" : std::string(tb.status().message());
   }
+  // Writes `bytes` with the header changed by `edit` and a checksum
+  // recomputed to match (a forged file), and opens it.
+  template <class Edit>
+  std::shared_ptr<const TablebaseFile> openForged(std::string bytes, Edit edit) {
+    TbHeader h;
+    std::memcpy(&h, bytes.data(), sizeof h);
+    edit(h);
+    h.checksum = 0;
+    const uint64_t seed = tbChecksum(reinterpret_cast<const uint8_t*>(&h), sizeof h);
+    h.checksum = tbChecksum(reinterpret_cast<const uint8_t*>(bytes.data()) + sizeof h, bytes.size() - sizeof h, seed);
+    std::memcpy(bytes.data(), &h, sizeof h);
+    const std::string path = dir_.file("forged" + std::to_string(forged_++) + ".gtb");
+    writeAll(path, bytes);
+    auto tb = TablebaseFile::open(path);
+    EXPECT_TRUE(tb.ok()) << tb.status();
+    return tb.ok() ? *tb : nullptr;
+  }
   ScratchDir dir_;  // declared first: removed after tb_ is unmapped
   std::shared_ptr<const TablebaseFile> tb_;
   std::string bytes_;
+  int forged_ = 0;
 };
 
 TEST_F(TablebaseFileTest, ReopensIdentically) {
@@ -349,19 +367,57 @@ TEST_F(TablebaseFileTest, VerifyCatchesAWrongValue) {
       if (static_cast<uint8_t>(bad[i]) == tbcode::win(1)) at = i;
     ASSERT_NE(at, 0u);
     bad[at] = static_cast<char>(replacement);
-    TbHeader h;
-    std::memcpy(&h, bad.data(), sizeof h);
-    h.checksum = 0;
-    const uint64_t seed = tbChecksum(reinterpret_cast<const uint8_t*>(&h), sizeof h);
-    h.checksum = tbChecksum(reinterpret_cast<const uint8_t*>(bad.data()) + sizeof h, bad.size() - sizeof h, seed);
-    std::memcpy(bad.data(), &h, sizeof h);
-    const std::string path = dir_.file("tampered.gtb");
-    writeAll(path, bad);
-    auto tampered = TablebaseFile::open(path);
-    ASSERT_TRUE(tampered.ok()) << tampered.status();
-    const absl::Status s = verifyTablebase(**tampered, 2);
+    auto tampered = openForged(bad, [](TbHeader&) {});
+    ASSERT_TRUE(tampered);
+    const absl::Status s = verifyTablebase(*tampered, 2);
     EXPECT_FALSE(s.ok()) << "replacement code " << int(replacement);
   }
+}
+
+// A file of no states at all, whose header says so (start "unknown"):
+// every local check holds vacuously, but the start must be stored.
+TEST_F(TablebaseFileTest, VerifyRefusesAnEmptyFile) {
+  std::string empty = bytes_;
+  std::fill(empty.begin() + sizeof(TbHeader), empty.end(), static_cast<char>(tbcode::kNone));
+  auto tb = openForged(empty, [](TbHeader& h) {
+    h.states = h.terminal = h.wins = h.draws = h.losses = 0;
+    h.startCode = tbcode::kNone;
+    h.maxDistance = 0;
+  });
+  ASSERT_TRUE(tb);
+  const absl::Status s = verifyTablebase(*tb, 2);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(std::string(s.message()).find("start"), std::string::npos) << s;
+}
+
+// A state no game reaches, stored with the value its moves give it and
+// counted in the header: only the walk from the start can tell.
+TEST_F(TablebaseFileTest, VerifyRefusesAnUnreachableState) {
+  // The first canonical number not stored whose position is a finished
+  // game (no moves, so no child to check): its value is fixed by the rules.
+  const TablebaseIndex& index = tb_->index();
+  uint64_t at = 0;
+  uint8_t code = tbcode::kNone;
+  for (int s = 0; s < static_cast<int>(index.slices().size()) && !at; ++s)
+    for (uint64_t i = 0; i < index.slices()[s].size && !at; ++i) {
+      TbState st;
+      if (tb_->codes()[index.slices()[s].offset + i] != tbcode::kNone || !index.stateAt(s, i, &st)) continue;
+      const Board b = index.toBoard(st);
+      if (b.winner() == kNoWinner) continue;
+      at = index.slices()[s].offset + i;
+      code = b.winner() == b.sideToMove() ? tbcode::win(0) : tbcode::loss(0);
+    }
+  ASSERT_NE(at, 0u) << "no unreachable finished game in this variant";
+  std::string extra = bytes_;
+  extra[sizeof(TbHeader) + at] = static_cast<char>(code);
+  auto tb = openForged(extra, [code](TbHeader& h) {
+    ++h.states, ++h.terminal;
+    ++(tbcode::isWin(code) ? h.wins : h.losses);
+  });
+  ASSERT_TRUE(tb);
+  const absl::Status s = verifyTablebase(*tb, 2);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(std::string(s.message()).find("not reachable"), std::string::npos) << s;
 }
 
 TEST_F(TablebaseFileTest, OpenSharesOneMappingPerPath) {
