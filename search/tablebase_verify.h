@@ -1,12 +1,15 @@
-// Independent check of a tablebase file: every stored state is re-derived
-// from its moves with the rules core (Board, generateMoves), not with the
-// builder's move generator or its retrograde bookkeeping.
+// Independent check of a tablebase file: a walk from the start with the
+// rules core (Board, generateMoves), not with the builder's move generator
+// or its retrograde bookkeeping, marks every reachable state in a bitset
+// over the index and re-derives each one's value from its moves.
 //
+//   * the start is stored, and the stored states are exactly the reachable
+//     ones (holes of the index hold nothing);
 //   * a finished game is a win or loss at distance 0 for the right side;
 //   * a win in d has a move to a loss in d-1 and none to a shorter loss;
 //   * a loss in d has only moves to wins, the longest in d-1;
 //   * a draw has no move to a loss, and a move to a draw or no move at all;
-//   * every move leads to a stored state; holes of the index hold nothing;
+//   * every move leads to a stored state;
 //   * the header's counts and start value match the recount.
 // Distances strictly fall along the proofs of wins and losses, so these
 // local checks prove every value.
