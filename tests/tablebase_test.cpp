@@ -29,6 +29,7 @@
 #include "search/tablebase_file.h"
 #include "search/tablebase_index.h"
 #include "search/tablebase_verify.h"
+#include "tests/protocol_test_support.h"
 #include "tests/support/brute_solver.h"
 
 namespace gobblet {
@@ -441,6 +442,73 @@ TEST(TablebaseFileWrite, ParallelTestProcessesDoNotCollide) {
   const int status = std::system(command.c_str());
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0) << "a test process failed when run alongside another";
+}
+
+// ---- The engine's --tablebase-dir flag, through the real binary --------------------
+
+// `gobblet --tablebase-dir DIR` finds the variant's file in DIR, on stdin
+// and in every TCP session, over GOBBLET_TB_DIR; without the flag the same
+// engine finds nothing.
+TEST(TablebaseEngine, TablebaseDirFlagOverridesTheDefaultLocation) {
+  const ScratchDir dir;
+  const std::string tablebases = dir.file("tb"), empty = dir.file("empty");
+  std::filesystem::create_directories(tablebases);
+  std::filesystem::create_directories(empty);
+  setenv("GOBBLET_TB_DIR", empty.c_str(), 1);  // what the engine would use without the flag
+  const Variant v = Variant::ticTacToe();
+  const std::string file = tablebases + "/" + std::filesystem::path(Tablebase::defaultPath(v)).filename().string();
+  auto solved = solveRetrograde(v, 1);
+  ASSERT_TRUE(solved.ok());
+  ASSERT_TRUE(writeTablebaseFile(file, v, *solved).ok());
+  const std::string loaded = "loaded for " + v.name();  // the engine shortens long paths
+
+  // The lines the engine prints up to readyok, after choosing tic-tac-toe.
+  auto linesUntilReady = [](auto& send, auto& until) {
+    std::vector<std::string> seen;
+    send("setoption name Variant value tictactoe");
+    send("isready");
+    EXPECT_TRUE(until("readyok", &seen)) << ::testing::PrintToString(seen);
+    return seen;
+  };
+  auto has = [](const std::vector<std::string>& lines, const std::string& text) {
+    for (const auto& l : lines)
+      if (l.find(text) != std::string::npos) return true;
+    return false;
+  };
+  {
+    testing::EngineProcess engine;  // control: the environment's (empty) folder
+    auto send = [&](const std::string& l) { engine.send(l); };
+    auto until = [&](const std::string& p, std::vector<std::string>* seen) { return engine.until(p, testing::Ms(10000), seen); };
+    const auto lines = linesUntilReady(send, until);
+    EXPECT_FALSE(has(lines, loaded));
+  }
+  {
+    testing::EngineProcess engine({"--tablebase-dir", tablebases});
+    auto send = [&](const std::string& l) { engine.send(l); };
+    auto until = [&](const std::string& p, std::vector<std::string>* seen) { return engine.until(p, testing::Ms(10000), seen); };
+    EXPECT_TRUE(has(linesUntilReady(send, until), loaded)) << "stdin session";
+  }
+  {
+    testing::EngineServer server({"--tablebase-dir", tablebases});
+    ASSERT_NE(server.port(), 0);
+    for (int session = 0; session < 2; ++session) {
+      testing::TcpClient client(server.port());
+      auto send = [&](const std::string& l) { client.send(l); };
+      auto until = [&](const std::string& p, std::vector<std::string>* seen) {
+        return client.until(p, testing::Ms(10000), seen).has_value();
+      };
+      EXPECT_TRUE(has(linesUntilReady(send, until), loaded)) << "TCP session " << session;
+    }
+  }
+  unsetenv("GOBBLET_TB_DIR");
+
+  // A folder that does not exist is a usage error, not a silent default.
+  testing::EngineProcess bad({"--tablebase-dir", dir.file("missing")});
+  std::vector<std::string> err;
+  bad.err().readUntil("gobblet: --tablebase-dir", testing::Ms(5000), &err);
+  ASSERT_TRUE(bad.waitExit(testing::Ms(5000)));
+  EXPECT_EQ(WEXITSTATUS(bad.exitStatus()), 2);
+  EXPECT_TRUE(has(err, "is not a directory"));
 }
 
 TEST(Tablebase, DefaultPathFollowsTheEnvironment) {

@@ -1,14 +1,16 @@
 // gobblet: the engine. Speaks UGI (and the UCI spellings) on stdin/stdout,
 // or serves the same protocol over TCP, one session per connection:
 //
-//   gobblet
+//   gobblet [--tablebase-dir DIR]
 //   gobblet --listen [HOST:]PORT [--token T] [--max-sessions N] [--max-hash MiB]
 //           [--max-threads N] [--idle-timeout SECONDS] [--io-threads N]
+//           [--tablebase-dir DIR]
 //
 // See docs/protocol.md.
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include "absl/strings/numbers.h"
@@ -21,6 +23,8 @@ int usage(const std::string& why) {
   std::fprintf(stderr,
                "gobblet: %s\n"
                "usage: gobblet                       UGI/UCI on stdin/stdout\n"
+               "               [--tablebase-dir DIR] where the 3x3 tablebases are (default $GOBBLET_TB_DIR,\n"
+               "                                     else $XDG_DATA_HOME/gobblet, else ~/.local/share/gobblet)\n"
                "       gobblet --listen [HOST:]PORT  the same protocol over TCP (default host 127.0.0.1)\n"
                "               [--token T]           clients must first send 'auth T'\n"
                "               [--max-sessions N]    concurrent connections (default 64)\n"
@@ -42,7 +46,8 @@ int main(int argc, char** argv) {
   using namespace gobblet;
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe or socket is an error code, not a death
 
-  std::string listen;
+  std::string listen, tablebaseDir;
+  bool serverOnly = false;  // an option that only means something with --listen
   ServerConfig server;
   server.session.optionLimits.maxHashMiB = 256;
   server.session.optionLimits.maxThreads = 1;
@@ -55,7 +60,13 @@ int main(int argc, char** argv) {
     if (i + 1 >= argc) return usage("unknown or incomplete argument '" + arg + "'");
     const std::string value = argv[++i];
     int n = 0;
-    if (arg == "--listen") {
+    if (arg != "--listen" && arg != "--tablebase-dir") serverOnly = true;
+    if (arg == "--tablebase-dir") {
+      std::error_code ec;
+      if (value.empty() || !std::filesystem::is_directory(value, ec))
+        return usage("--tablebase-dir: '" + value + "' is not a directory");
+      tablebaseDir = value;
+    } else if (arg == "--listen") {
       listen = value;
       if (auto st = parseListenAddress(value, server); !st.ok()) return usage(std::string(st.message()));
     } else if (arg == "--token") {
@@ -76,8 +87,13 @@ int main(int argc, char** argv) {
       return usage("bad argument '" + arg + " " + value + "'");
     }
   }
+  // Every session, on stdin or over TCP, finds its variant's file through
+  // Tablebase::defaultPath, which reads GOBBLET_TB_DIR: the flag overrides
+  // the environment and the XDG default (the TablebasePath option, where it
+  // may be set, still overrides the flag).
+  if (!tablebaseDir.empty()) setenv("GOBBLET_TB_DIR", tablebaseDir.c_str(), 1);
   if (listen.empty()) {
-    if (argc > 1) return usage("server options need --listen");
+    if (serverOnly) return usage("server options need --listen");
     return runStdio(0, 1);
   }
 
