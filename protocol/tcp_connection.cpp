@@ -144,6 +144,11 @@ void TcpConnection::write() {
                       self->outBytes_ -= self->outQueue_.front().size();
                       self->outQueue_.pop_front();
                       if (ec) {
+                        // The client is gone. Close now, also when the
+                        // connection has already finished: queueing another
+                        // write on this socket could leave it pending forever
+                        // (and with it the connection and the I/O threads).
+                        self->closeSocket();
                         self->finish(false);
                         return;
                       }

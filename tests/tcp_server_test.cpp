@@ -212,6 +212,30 @@ TEST(TcpServer, SigtermStopsSearchesAndExitsCleanly) {
   EXPECT_TRUE(WIFEXITED(server.process().exitStatus()) && WEXITSTATUS(server.process().exitStatus()) == 0);
 }
 
+// Clients that hang up while their search is still writing `info` lines:
+// the server's next write to such a socket fails. It must then close that
+// socket rather than queue more output on it (a write queued after a failed
+// one could wait forever, keeping the connection, its session slot and the
+// I/O threads alive), so SIGTERM still ends the server promptly.
+TEST(TcpServer, SigtermAfterClientsHungUpMidOutputEndsTheServer) {
+  EngineServer server({"--max-hash", "4"});
+  for (int round = 0; round < 3; ++round) {
+    std::vector<std::unique_ptr<TcpClient>> clients;
+    for (int i = 0; i < 10; ++i) clients.push_back(std::make_unique<TcpClient>(server.port()));
+    for (auto& c : clients) c->send("setoption name Hash value 1\ngo infinite");
+    for (auto& c : clients) ASSERT_TRUE(c->until("info depth"));
+    clients.clear();  // orderly closes, unread output pending
+  }
+  std::this_thread::sleep_for(Ms(300));
+  TcpClient after(server.port());
+  after.send("isready");
+  EXPECT_EQ(after.line(), "readyok");
+  ::kill(server.process().pid(), SIGTERM);
+  EXPECT_TRUE(after.closedByPeer(Ms(5000)));
+  ASSERT_TRUE(server.process().waitExit(Ms(2000))) << "the server did not end after SIGTERM";
+  EXPECT_TRUE(WIFEXITED(server.process().exitStatus()) && WEXITSTATUS(server.process().exitStatus()) == 0);
+}
+
 TEST(TcpServer, BadCommandLine) {
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
            {"--listen", "127.0.0.1:99999"}, {"--listen", "nohost:"}, {"--listen", "1.2.3.4.5:80"},
