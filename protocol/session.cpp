@@ -18,9 +18,6 @@ namespace {
 constexpr const char* kEngineName = "Gobblet 0.1";
 constexpr const char* kEngineAuthor = "the gobblet authors";
 
-// Thrown by bench's log callback to abandon runBench() after a stop.
-struct BenchStopped {};
-
 std::string message(const absl::Status& status) { return std::string(status.message()); }
 
 // "score cp 31", "score mate -5 upperbound": mate counts plies, > 0 when the
@@ -384,9 +381,8 @@ void Session::perftCommand(int depth) {
   });
 }
 
-// The search's bench on the worker thread. runBench() has no stop of its
-// own, so a stop takes effect when the position being searched is done:
-// the log callback then unwinds runBench() (whose locals are all RAII).
+// The search's bench on the worker thread; a stop ends the position being
+// searched and the bench.
 void Session::bench(int depth) {
   if (!config_.benchAllowed) {
     error("bench: not available on this server");
@@ -397,19 +393,16 @@ void Session::bench(int depth) {
     return;
   }
   startWorker([this, depth] {
-    try {
-      const BenchResult r = runBench(depth, [this](const std::string& line) {
-        emit("info string " + line);
-        if (workerStop_) throw BenchStopped{};
-      });
-      const uint64_t ms = static_cast<uint64_t>(r.seconds * 1000);
-      const uint64_t nps = r.seconds > 0 ? static_cast<uint64_t>(r.nodes / r.seconds) : 0;
-      workerBusy_ = false;
-      emit("bench nodes " + std::to_string(r.nodes) + " time " + std::to_string(ms) + " nps " + std::to_string(nps));
-    } catch (const BenchStopped&) {
-      workerBusy_ = false;
+    const BenchResult r =
+        runBench(depth, [this](const std::string& line) { emit("info string " + line); }, &workerStop_);
+    workerBusy_ = false;
+    if (r.stopped) {
       emit("info string bench stopped");
+      return;
     }
+    const uint64_t ms = static_cast<uint64_t>(r.seconds * 1000);
+    const uint64_t nps = r.seconds > 0 ? static_cast<uint64_t>(r.nodes / r.seconds) : 0;
+    emit("bench nodes " + std::to_string(r.nodes) + " time " + std::to_string(ms) + " nps " + std::to_string(nps));
   });
 }
 

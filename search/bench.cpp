@@ -1,7 +1,9 @@
 // The bench: a fixed set of positions searched to a fixed depth.
 #include <time.h>
 
+#include <atomic>
 #include <chrono>
+#include <thread>
 #include <string>
 
 #include "engine/notation.h"
@@ -60,7 +62,7 @@ double processCpuSeconds() {
 
 }  // namespace
 
-BenchResult runBench(int depth, std::function<void(const std::string&)> log) {
+BenchResult runBench(int depth, std::function<void(const std::string&)> log, const std::atomic<bool>* stop) {
   if (depth <= 0) depth = kDefaultDepth;
   BenchResult result;
   Search search;
@@ -71,8 +73,23 @@ BenchResult runBench(int depth, std::function<void(const std::string&)> log) {
     log("error: " + std::string(status.message()) + " (the node count is not the signature)");
   const auto t0 = std::chrono::steady_clock::now();
   const double cpu0 = processCpuSeconds();
+  // A watcher turns a stop request into Search::stop() for the position
+  // being searched; the loop below checks it between positions.
+  std::atomic<bool> finished{false};
+  std::thread watcher;
+  if (stop)
+    watcher = std::thread([&] {
+      while (!finished.load()) {
+        if (stop->load()) search.stop();
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    });
   int index = 0;
   for (const BenchPosition& p : kPositions) {
+    if (stop && stop->load()) {
+      result.stopped = true;
+      break;
+    }
     ++index;
     const Variant variant = *Variant::parse(p.variant);
     const Board board = *parsePosition(variant, p.position);
@@ -88,6 +105,9 @@ BenchResult runBench(int depth, std::function<void(const std::string&)> log) {
       log("position " + std::to_string(index) + " " + p.variant + " " + p.position + " bestmove " +
           moveToString(r.best, variant) + " nodes " + std::to_string(r.info.nodes));
   }
+  if (stop && stop->load()) result.stopped = true;
+  finished = true;
+  if (watcher.joinable()) watcher.join();
   result.cpuSeconds = processCpuSeconds() - cpu0;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;

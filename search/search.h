@@ -7,6 +7,7 @@
 // every go(). The search knows nothing about protocol text.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -120,7 +121,12 @@ struct BenchResult {
   double cpuSeconds = 0;  // CPU time of the process (the bench is single-threaded)
   uint64_t cutoffs = 0;           // beta cutoffs over all positions
   uint64_t firstMoveCutoffs = 0;  // ... of which by the first move searched
+  bool stopped = false;           // *stop was set: the counts cover only part of the bench
 };
-BenchResult runBench(int depth = 0 /* 0 = default */, std::function<void(const std::string&)> log = nullptr);
+// Runs the bench; log gets one line per position. If stop is given and set
+// (from another thread), the position being searched ends at once and the
+// bench returns with stopped = true.
+BenchResult runBench(int depth = 0 /* 0 = default */, std::function<void(const std::string&)> log = nullptr,
+                     const std::atomic<bool>* stop = nullptr);
 
 }  // namespace gobblet
