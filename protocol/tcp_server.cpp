@@ -48,14 +48,18 @@ absl::Status TcpServer::listen() {
   return absl::OkStatus();
 }
 
+void TcpServer::handleSignals() {
+  if (signalsHandled_) return;
+  signalsHandled_ = true;
+  signals_.add(SIGINT);  // installs the handler now, before run()
+  signals_.add(SIGTERM);
+  signals_.async_wait([this](const boost::system::error_code& ec, int) {
+    if (!ec) stop();
+  });
+}
+
 void TcpServer::run(bool handleSignals) {
-  if (handleSignals) {
-    signals_.add(SIGINT);
-    signals_.add(SIGTERM);
-    signals_.async_wait([this](const boost::system::error_code& ec, int) {
-      if (!ec) stop();
-    });
-  }
+  if (handleSignals) this->handleSignals();
   accept();
   int threads = config_.ioThreads;
   if (threads <= 0) threads = std::max(4, 2 * static_cast<int>(std::thread::hardware_concurrency()));

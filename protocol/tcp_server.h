@@ -52,6 +52,9 @@ class TcpServer {
 
   // Serves until stop() (or, with handleSignals, SIGINT/SIGTERM); returns
   // when every connection is closed.
+  // SIGINT/SIGTERM stop the server from now on (call before announcing the
+  // port, so that a signal sent as soon as it is announced is handled).
+  void handleSignals();
   void run(bool handleSignals);
   void stop();  // thread-safe
 
@@ -70,6 +73,7 @@ class TcpServer {
   std::atomic<int> active_{0};
   std::atomic<bool> stopping_{false};
   std::mutex connectionsMutex_;
+  bool signalsHandled_ = false;
   std::list<std::weak_ptr<TcpConnection>> connections_;  // for stop(); pruned as they close
 };
 

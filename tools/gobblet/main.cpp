@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
   server.session.optionLimits.maxHashMiB = 256;
   server.session.optionLimits.maxThreads = 1;
   server.session.optionLimits.tablebasePathSettable = false;
-  server.session.maxPerftDepth = 4;  // perft runs on an I/O thread: keep it to about a second
+  server.session.maxPerftDepth = 4;  // perft shares the server's cores: keep it to about a second
   server.session.benchAllowed = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -102,9 +102,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "gobblet: %s\n", std::string(st.message()).c_str());
     return 1;
   }
+  tcp.handleSignals();
   std::fprintf(stderr, "gobblet: listening on %s:%u\n", server.host.c_str(), static_cast<unsigned>(tcp.port()));
   std::fflush(stderr);
-  tcp.run(/*handleSignals=*/true);
+  tcp.run(/*handleSignals=*/false);
   std::fprintf(stderr, "gobblet: stopped\n");
   return 0;
 }
