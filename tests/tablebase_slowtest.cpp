@@ -21,9 +21,12 @@
 #include "search/retrograde.h"
 #include "search/tablebase_file.h"
 #include "tests/support/brute_solver.h"
+#include "tests/support/scratch_dir.h"
 
 namespace gobblet {
 namespace {
+
+using testing::ScratchDir;
 
 // Runs a command; returns its standard output and sets *status.
 std::string run(const std::string& command, int* status) {
@@ -40,34 +43,9 @@ std::string run(const std::string& command, int* status) {
   return out;
 }
 
-// A fresh directory under ::testing::TempDir() (mkdtemp), removed with
-// everything in it when the guard goes out of scope, also when the test
-// fails: the 395 MiB file is never left behind, and runs at the same time
-// do not share it.
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::error_code ec;
-    std::filesystem::create_directories(::testing::TempDir(), ec);
-    std::string pattern = (std::filesystem::path(::testing::TempDir()) / "gobblet_tb_slow_XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) ADD_FAILURE() << "mkdtemp " << pattern << ": " << std::strerror(errno);
-    path_ = pattern;
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  std::string file(const std::string& name) const { return (std::filesystem::path(path_) / name).string(); }
-
- private:
-  std::string path_;
-};
-
 TEST(GobblersTablebase, BuildVerifyProbe) {
   const std::string tool = std::string(GOBBLET_BIN_DIR) + "/gobblet-tb";
-  const ScratchDir dir;
+  const ScratchDir dir("gobblet_tb_slow");
   const std::string file = dir.file("gobblers.gtb");
   int status = 0;
 

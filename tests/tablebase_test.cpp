@@ -31,37 +31,14 @@
 #include "search/tablebase_verify.h"
 #include "tests/protocol_test_support.h"
 #include "tests/support/brute_solver.h"
+#include "tests/support/scratch_dir.h"
 
 namespace gobblet {
 namespace {
 
 using testing::BruteSolver;
 using testing::BruteValue;
-
-// A fresh directory under ::testing::TempDir() (mkdtemp), removed with
-// everything in it when the guard goes out of scope, also when the test
-// fails: tests running at the same time (two ctest runs, ctest -j) never
-// share a file.
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::error_code ec;
-    std::filesystem::create_directories(::testing::TempDir(), ec);
-    std::string pattern = (std::filesystem::path(::testing::TempDir()) / "gobblet_tb_XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) ADD_FAILURE() << "mkdtemp " << pattern << ": " << std::strerror(errno);
-    path_ = pattern;
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  std::string file(const std::string& name) const { return (std::filesystem::path(path_) / name).string(); }
-
- private:
-  std::string path_;
-};
+using testing::ScratchDir;
 
 // Builds `variant` into a file of `dir` and opens it.
 std::shared_ptr<const TablebaseFile> buildFile(const ScratchDir& dir, const Variant& variant, int threads = 2) {
@@ -183,7 +160,7 @@ TEST(RetrogradeMoves, MatchTheRulesCoreOnRandomGames) {
 void expectSameAsBruteForce(const Variant& v) {
   SCOPED_TRACE(v.name());
   const BruteSolver brute(v);
-  const ScratchDir dir;
+  const ScratchDir dir("gobblet_tb");
   auto tb = buildFile(dir, v);
   ASSERT_TRUE(tb);
   EXPECT_EQ(tb->header().states, static_cast<uint64_t>(brute.states()));
@@ -205,7 +182,7 @@ void expectSameAsBruteForce(const Variant& v) {
 }
 
 TEST(Retrograde, TicTacToeContract) {
-  const ScratchDir dir;
+  const ScratchDir dir("gobblet_tb");
   auto tb = buildFile(dir, Variant::ticTacToe());
   ASSERT_TRUE(tb);
   EXPECT_EQ(tb->header().states, 765u);
@@ -233,7 +210,7 @@ TEST(Retrograde, ThreadCountDoesNotChangeTheResult) {
 TEST(Retrograde, RefusesFourByFour) { EXPECT_FALSE(solveRetrograde(Variant::gobblet(), 1).ok()); }
 
 TEST(Tablebase, ProbeOfAnotherVariantIsUnknown) {
-  const ScratchDir dir;
+  const ScratchDir dir("gobblet_tb");
   auto tb = buildFile(dir, Variant::ticTacToe());
   ASSERT_TRUE(tb);
   EXPECT_EQ(tb->probe(Board(Variant::gobblers())).value, TbValue::kUnknown);
@@ -282,7 +259,7 @@ class TablebaseFileTest : public ::testing::Test {
     EXPECT_TRUE(tb.ok()) << tb.status();
     return tb.ok() ? *tb : nullptr;
   }
-  ScratchDir dir_;  // declared first: removed after tb_ is unmapped
+  ScratchDir dir_{"gobblet_tb"};  // declared first: removed after tb_ is unmapped
   std::shared_ptr<const TablebaseFile> tb_;
   std::string bytes_;
   int forged_ = 0;
@@ -415,7 +392,7 @@ TEST(TablebaseFileWrite, ConcurrentWritersOfOneFile) {
   const Variant v = *Variant::parse("3x3:2,2,1");
   auto solved = solveRetrograde(v, 1);
   ASSERT_TRUE(solved.ok());
-  const ScratchDir dir;
+  const ScratchDir dir("gobblet_tb");
   const std::string path = dir.file("shared.gtb");
   std::atomic<int> failures{0};
   std::vector<std::thread> writers;
@@ -450,7 +427,7 @@ TEST(TablebaseFileWrite, ParallelTestProcessesDoNotCollide) {
 // and in every TCP session, over GOBBLET_TB_DIR; without the flag the same
 // engine finds nothing.
 TEST(TablebaseEngine, TablebaseDirFlagOverridesTheDefaultLocation) {
-  const ScratchDir dir;
+  const ScratchDir dir("gobblet_tb");
   const std::string tablebases = dir.file("tb"), empty = dir.file("empty");
   std::filesystem::create_directories(tablebases);
   std::filesystem::create_directories(empty);
