@@ -29,7 +29,9 @@ std::string supply(const Board& board, int player) {
   return out;
 }
 
-const char* resultName(GameResult r) {
+}  // namespace
+
+const char* resultWord(GameResult r) {
   switch (r) {
     case GameResult::kPlayer1Wins: return "p1win";
     case GameResult::kPlayer2Wins: return "p2win";
@@ -37,8 +39,6 @@ const char* resultName(GameResult r) {
     default: return "none";
   }
 }
-
-}  // namespace
 
 std::vector<std::string> describeGame(const Game& game) {
   const Board& board = game.position();
@@ -81,7 +81,7 @@ std::vector<std::string> describeGame(const Game& game) {
   lines.push_back("supply 2: " + supply(board, 1));
   lines.push_back(std::string("key ") + key);
   lines.push_back("history " + std::to_string(game.moves().size()) + " moves, this position seen " +
-                  std::to_string(game.occurrences()) + " times, result " + resultName(result) + why);
+                  std::to_string(game.occurrences()) + " times, result " + resultWord(result) + why);
   return lines;
 }
 

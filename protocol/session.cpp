@@ -42,15 +42,6 @@ std::string formatInfo(const SearchInfo& i, const Variant& v) {
   return out;
 }
 
-const char* resultWord(GameResult r) {
-  switch (r) {
-    case GameResult::kPlayer1Wins: return "p1win";
-    case GameResult::kPlayer2Wins: return "p2win";
-    case GameResult::kDraw: return "draw";
-    default: return "none";
-  }
-}
-
 }  // namespace
 
 Session::Session(Output output, SessionConfig config)
