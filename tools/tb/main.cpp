@@ -95,6 +95,19 @@ bool parseThreads(const std::string& text, int* threads) {
   return absl::SimpleAtoi(text, threads) && *threads >= 1 && *threads <= 256;
 }
 
+// The counts block that build and info both print, from the builder's
+// statistics or from a file's header.
+void printCounts(uint64_t states, uint64_t terminal, uint64_t wins, uint64_t draws, uint64_t losses,
+                 uint8_t startCode, int maxDistance) {
+  const auto u = [](uint64_t x) { return static_cast<unsigned long long>(x); };
+  std::printf("states       %llu\n", u(states));
+  std::printf("won or lost  %llu\n", u(wins + losses));
+  std::printf("game over    %llu\n", u(terminal));
+  std::printf("wins         %llu\ndraws        %llu\nlosses       %llu\n", u(wins), u(draws), u(losses));
+  std::printf("start        %s\n", valueText(startCode).c_str());
+  std::printf("longest      %d plies\n", maxDistance);
+}
+
 int build(const std::vector<std::string>& args) {
   std::string variantText = "gobblers", out;
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -134,13 +147,7 @@ int build(const std::vector<std::string>& args) {
   if (absl::Status s = writeTablebaseFile(out, *variant, *result); !s.ok()) return fail(s);
   const RetrogradeStats& st = result->stats;
   std::printf("variant      %s\n", variant->name().c_str());
-  std::printf("states       %llu\n", static_cast<unsigned long long>(st.states));
-  std::printf("won or lost  %llu\n", static_cast<unsigned long long>(st.wins + st.losses));
-  std::printf("game over    %llu\n", static_cast<unsigned long long>(st.terminal));
-  std::printf("wins         %llu\ndraws        %llu\nlosses       %llu\n", static_cast<unsigned long long>(st.wins),
-              static_cast<unsigned long long>(st.draws), static_cast<unsigned long long>(st.losses));
-  std::printf("start        %s\n", valueText(st.start).c_str());
-  std::printf("longest      %d plies\n", st.maxDistance);
+  printCounts(st.states, st.terminal, st.wins, st.draws, st.losses, st.start, st.maxDistance);
   std::printf("solve time   %.1f s\nwall time    %.1f s\n", solved, seconds(start));
   std::printf("peak memory  %ld MiB\n", peakRssMiB());
   std::printf("file         %s (%llu bytes)\n", out.c_str(),
@@ -158,13 +165,7 @@ int info(const std::vector<std::string>& args) {
   std::printf("format       version %u\n", h.version);
   std::printf("variant      %s\n", (*tb)->variant().name().c_str());
   std::printf("entries      %llu\n", static_cast<unsigned long long>(h.entries));
-  std::printf("states       %llu\n", static_cast<unsigned long long>(h.states));
-  std::printf("won or lost  %llu\n", static_cast<unsigned long long>(h.wins + h.losses));
-  std::printf("game over    %llu\n", static_cast<unsigned long long>(h.terminal));
-  std::printf("wins         %llu\ndraws        %llu\nlosses       %llu\n", static_cast<unsigned long long>(h.wins),
-              static_cast<unsigned long long>(h.draws), static_cast<unsigned long long>(h.losses));
-  std::printf("start        %s\n", valueText(h.startCode).c_str());
-  std::printf("longest      %d plies\n", h.maxDistance);
+  printCounts(h.states, h.terminal, h.wins, h.draws, h.losses, h.startCode, h.maxDistance);
   std::printf("checksum     %016llx (checked in %.2f s)\n", static_cast<unsigned long long>(h.checksum),
               seconds(start));
   return 0;
