@@ -12,15 +12,12 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/perft.h"
+#include "tests/support/position_text.h"
 
 namespace gobblet {
 namespace {
 
-Board parse(const Variant& v, const std::string& text) {
-  auto b = parsePosition(v, text);
-  EXPECT_TRUE(b.ok()) << text << ": " << b.status();
-  return b.ok() ? *b : Board(v);
-}
+Board parse(const Variant& v, const std::string& text) { return testing::parseOrFail(v, text); }
 
 std::set<std::string> moveTexts(const Board& b) {
   MoveList list;

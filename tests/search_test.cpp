@@ -14,15 +14,12 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "search/search.h"
+#include "tests/support/position_text.h"
 
 namespace gobblet {
 namespace {
 
-Board parse(const Variant& v, const std::string& text) {
-  auto b = parsePosition(v, text);
-  EXPECT_TRUE(b.ok()) << text << ": " << b.status();
-  return b.ok() ? *b : Board(v);
-}
+Board parse(const Variant& v, const std::string& text) { return testing::parseOrFail(v, text); }
 
 SearchLimits depthLimit(int depth) {
   SearchLimits l;
