@@ -33,7 +33,7 @@ enum class CommandKind {
   kStop,       // "stop"
   kPonderHit,  // "ponderhit"
   kQuit,       // "quit"
-  kQuery,      // "query gameover|p1turn|result"
+  kQuery,      // "query gameover|p1turn|result|fen"
   kDisplay,    // "d"
   kMoves,      // "moves"
   kPerft,      // "perft <depth>"
@@ -42,7 +42,7 @@ enum class CommandKind {
   kAuth,       // "auth <token>" (TCP only)
 };
 
-enum class QueryKind { kGameOver, kP1Turn, kResult };
+enum class QueryKind { kGameOver, kP1Turn, kResult, kFen };
 
 // The parsed line. Only the fields of `kind` are meaningful:
 //   kSetOption: optionName (words joined by one space), optionValue (the raw

@@ -317,6 +317,7 @@ void Session::query(const Command& c) {
       emit(std::string("response ") + (game_.position().sideToMove() == 0 ? "true" : "false"));
       break;
     case QueryKind::kResult: emit(std::string("response ") + resultWord(game_.result())); break;
+    case QueryKind::kFen: emit("response " + positionToString(game_.position())); break;
   }
 }
 

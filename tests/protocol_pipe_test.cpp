@@ -252,6 +252,11 @@ TEST(ProtocolPipe, QueriesSeeRepetitionAndWins) {
   EXPECT_EQ(e.line(), "response false");
   e.send("query p1turn");
   EXPECT_EQ(e.line(), "response false");
+  e.send("query fen");  // the position text, as `position fen` takes it back
+  EXPECT_EQ(e.line(), "response 3/2s/S2 2");
+  e.send("position fen 3/2s/S2 2");
+  e.send("query fen");
+  EXPECT_EQ(e.line(), "response 3/2s/S2 2");
   e.send("position startpos moves S@a1 S@c3 a1a2 c3c2 a2a1 c2c3 a1a2 c3c2 a2a1 c2c3");
   e.send("query gameover");
   EXPECT_EQ(e.line(), "response true");
