@@ -19,7 +19,8 @@ uint64_t perft(Board& board, int depth, const std::atomic<bool>* stop) {
   return nodes;
 }
 
-PerftResult perftDivide(Board& board, int depth, const std::atomic<bool>* stop) {
+PerftResult perftDivide(Board& board, int depth, const std::atomic<bool>* stop,
+                        const std::function<void(Move, uint64_t)>& onRootMove) {
   PerftResult result;
   if (depth <= 0) {
     result.total = 1;
@@ -31,8 +32,10 @@ PerftResult perftDivide(Board& board, int depth, const std::atomic<bool>* stop) 
     board.makeMove(m);
     const uint64_t n = perft(board, depth - 1, stop);
     board.unmakeMove(m);
+    if (stop && stop->load(std::memory_order_relaxed)) break;
     result.perMove.emplace_back(m, n);
     result.total += n;
+    if (onRootMove) onRootMove(m, n);
   }
   return result;
 }

@@ -1,5 +1,7 @@
 #include "protocol/command.h"
 
+#include "engine/bounded_integer.h"
+
 #include <charconv>
 
 namespace gobblet {
@@ -38,21 +40,6 @@ bool is(std::string_view word, std::string_view keyword) {
 }
 
 absl::Status error(std::string message) { return absl::InvalidArgumentError(std::move(message)); }
-
-// Parses a decimal integer in [lo, hi]; `what` names the field in errors.
-absl::StatusOr<int64_t> parseInteger(std::string_view word, int64_t lo, int64_t hi, std::string_view what) {
-  int64_t value = 0;
-  const char* first = word.data();
-  if (!word.empty() && word[0] == '+') ++first;
-  const auto [end, ec] = std::from_chars(first, word.data() + word.size(), value);
-  if (ec == std::errc::result_out_of_range || (ec == std::errc() && end == word.data() + word.size() &&
-                                               (value < lo || value > hi)))
-    return error(std::string(what) + " " + quoteWord(word) + " is out of range [" + std::to_string(lo) + ", " +
-                 std::to_string(hi) + "]");
-  if (ec != std::errc() || end != word.data() + word.size() || word.empty())
-    return error(std::string(what) + " expects an integer, not " + quoteWord(word));
-  return value;
-}
 
 std::string join(const std::vector<Word>& words, size_t from, size_t to) {
   std::string out;
@@ -141,34 +128,34 @@ absl::Status parseGo(const std::vector<Word>& words, Command& c) {
     switch (id) {
       case 0:
       case 1:  // Remaining time: GUIs may send a negative value once the clock ran out.
-        if (!(v = parseInteger(value, -kMaxTimeMs, kMaxTimeMs, name)).ok()) return v.status();
+        if (!(v = parseBoundedInteger(value, -kMaxTimeMs, kMaxTimeMs, name)).ok()) return v.status();
         l.time[id] = *v < 0 ? 0 : *v;
         break;
       case 2:
       case 3:
-        if (!(v = parseInteger(value, 0, kMaxTimeMs, name)).ok()) return v.status();
+        if (!(v = parseBoundedInteger(value, 0, kMaxTimeMs, name)).ok()) return v.status();
         l.inc[id - 2] = *v;
         break;
       case 4:
-        if (!(v = parseInteger(value, 1, 10000, name)).ok()) return v.status();
+        if (!(v = parseBoundedInteger(value, 1, 10000, name)).ok()) return v.status();
         l.movesToGo = static_cast<int>(*v);
         break;
       case 5:
-        if (!(v = parseInteger(value, 0, kMaxTimeMs, name)).ok()) return v.status();
+        if (!(v = parseBoundedInteger(value, 0, kMaxTimeMs, name)).ok()) return v.status();
         l.moveTime = *v;
         break;
       case 6:
-        if (!(v = parseInteger(value, 1, kMaxGoDepth, name)).ok()) return v.status();
+        if (!(v = parseBoundedInteger(value, 1, kMaxGoDepth, name)).ok()) return v.status();
         l.depth = static_cast<int>(*v);
         break;
       case 7: {
         // Node counts may exceed int64 in principle; 2^62 is more than enough.
-        if (!(v = parseInteger(value, 1, int64_t{1} << 62, name)).ok()) return v.status();
+        if (!(v = parseBoundedInteger(value, 1, int64_t{1} << 62, name)).ok()) return v.status();
         l.nodes = static_cast<uint64_t>(*v);
         break;
       }
       case 8:
-        if (!(v = parseInteger(value, 1, kMaxGoDepth, name)).ok()) return v.status();
+        if (!(v = parseBoundedInteger(value, 1, kMaxGoDepth, name)).ok()) return v.status();
         l.mate = static_cast<int>(*v);
         break;
     }
@@ -229,17 +216,23 @@ absl::StatusOr<Command> parseCommand(std::string_view line) {
   } else if (is(head, "perft")) {
     c.kind = CommandKind::kPerft;
     if (words.size() < 2) return error("perft expects a depth");
-    auto d = parseInteger(words[1].text, 0, kMaxPerftDepth, "perft depth");
+    auto d = parseBoundedInteger(words[1].text, 0, kMaxPerftDepth, "perft depth");
     if (!d.ok()) return d.status();
     c.depth = static_cast<int>(*d);
     status = expectNoMore(words, 2);
   } else if (is(head, "bench")) {
     c.kind = CommandKind::kBench;
     if (words.size() >= 2) {
-      auto d = parseInteger(words[1].text, 1, 64, "bench depth");
+      auto d = parseBoundedInteger(words[1].text, 1, 64, "bench depth");
       if (!d.ok()) return d.status();
       c.depth = static_cast<int>(*d);
     }
+    status = expectNoMore(words, 2);
+  } else if (is(head, "debug")) {
+    c.kind = CommandKind::kDebug;
+    if (words.size() < 2 || !(is(words[1].text, "on") || is(words[1].text, "off")))
+      return error("debug expects 'on' or 'off'");
+    c.debugOn = is(words[1].text, "on");
     status = expectNoMore(words, 2);
   } else if (is(head, "auth")) {
     c.kind = CommandKind::kAuth;

@@ -16,7 +16,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "protocol/printable_text.h"  // quoteWord(), used by every error message
+#include "engine/printable_text.h"  // quoteWord(), used by every error message
+#include "engine/perft.h"  // kMaxPerftDepth
 #include "search/search.h"
 
 namespace gobblet {
@@ -39,6 +40,7 @@ enum class CommandKind {
   kPerft,      // "perft <depth>"
   kBench,      // "bench [depth]"
   kEval,       // "eval"
+  kDebug,      // "debug on|off" (the Debug option)
   kAuth,       // "auth <token>" (TCP only)
 };
 
@@ -52,6 +54,7 @@ enum class QueryKind { kGameOver, kP1Turn, kResult, kFen };
 //   kGo:        limits (player 1 = UCI white);
 //   kQuery:     query;
 //   kPerft, kBench: depth (0 = bench default);
+//   kDebug:     debugOn;
 //   kAuth:      token.
 struct Command {
   CommandKind kind = CommandKind::kEmpty;
@@ -63,12 +66,12 @@ struct Command {
   SearchLimits limits;
   QueryKind query = QueryKind::kGameOver;
   int depth = 0;
+  bool debugOn = false;
   std::string token;
 };
 
 // Limits on numbers, so that no value can overflow the search's arithmetic.
 inline constexpr int kMaxGoDepth = 1000;
-inline constexpr int kMaxPerftDepth = 64;
 inline constexpr int64_t kMaxTimeMs = int64_t{1} << 40;  // ~35 years
 
 // Parses one line (without its newline). Errors are InvalidArgument with a

@@ -1,49 +1,97 @@
-// EngineOptions: the settings a controller can change with `setoption`.
+// The engine's options: one declaration per option, and the values in force.
 //
-// One struct holds the current values; OptionLimits holds the bounds the
-// transport imposes (a TCP server caps Hash and Threads per session so that
-// one client cannot take the machine). setOption() validates a name/value
-// pair and applies it only if it is valid: on error nothing changes.
+// kOptionTable is the only place an option is declared. Everything else is
+// derived from it: the handshake's `option name ... type ...` lines, the
+// bounds `setoption` checks, the caps a server may put on a session (never
+// above the declared maximum) and the command-line flags that set those caps.
+//
+//   name           type    default  min  max     effect
+//   Hash           spin    16       1    32768   transposition table, MiB
+//   Threads        spin    1        1    256     search threads (Lazy SMP)
+//   Variant        string  gobblet               the game (see Variant::parse)
+//   TablebasePath  string  <empty>               a 3x3 tablebase file
+//   MultiPV        spin    1        1    256     lines reported per iteration
+//   MoveOverhead   spin    30       0    10000   ms kept back from each clock move
+//   Ponder         check   false                 bestmove names a move to ponder on
+//   Debug          check   false                 diagnostics as `info string`
+//   OwnBook        check   false                 (no book: true is refused)
 #pragma once
 
 #include <cstdint>
 #include <string>
-#include <vector>
+#include <string_view>
 
-#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "engine/variant.h"
 
 namespace gobblet {
 
-struct OptionLimits {
-  int maxHashMiB = 32768;
-  int maxThreads = 256;
-  bool tablebasePathSettable = true;  // false over TCP: the server picks the files
+enum class OptionId { kHash, kThreads, kVariant, kTablebasePath, kMultiPv, kMoveOverhead, kPonder, kDebug, kOwnBook };
+enum class OptionType { kSpin, kCheck, kString };
+
+struct OptionDeclaration {
+  OptionId id;
+  std::string_view name;  // as the controller spells it (matched case-insensitively)
+  OptionType type;
+  int64_t defaultValue;          // spin; check: 0 = false, 1 = true
+  int64_t min, max;              // spin: the bounds (a server may lower max, never raise it)
+  std::string_view defaultText;  // string: the default as the handshake shows it
+  std::string_view effect;       // one line for docs and --help
 };
 
+inline constexpr OptionDeclaration kOptionTable[] = {
+    {OptionId::kHash, "Hash", OptionType::kSpin, 16, 1, 32768, "", "transposition table size in MiB"},
+    {OptionId::kThreads, "Threads", OptionType::kSpin, 1, 1, 256, "", "search threads (Lazy SMP)"},
+    {OptionId::kVariant, "Variant", OptionType::kString, 0, 0, 0, "gobblet",
+     "the game: gobblet, gobblers, tictactoe or 3x3:<sizes>,<per size>,<move 0|1>"},
+    {OptionId::kTablebasePath, "TablebasePath", OptionType::kString, 0, 0, 0, "<empty>",
+     "a 3x3 tablebase file; <empty> = the default file of the variant, if it exists"},
+    {OptionId::kMultiPv, "MultiPV", OptionType::kSpin, 1, 1, 256, "", "lines reported per iteration"},
+    {OptionId::kMoveOverhead, "MoveOverhead", OptionType::kSpin, 30, 0, 10000, "",
+     "ms kept back from each move under a clock, for the controller's latency"},
+    {OptionId::kPonder, "Ponder", OptionType::kCheck, 0, 0, 0, "",
+     "bestmove also names the expected reply (bestmove <m> ponder <m>)"},
+    {OptionId::kDebug, "Debug", OptionType::kCheck, 0, 0, 0, "",
+     "search diagnostics as info string lines (also: debug on|off)"},
+    {OptionId::kOwnBook, "OwnBook", OptionType::kCheck, 0, 0, 0, "", "the engine has no opening book: only false"},
+};
+
+constexpr const OptionDeclaration& declarationOf(OptionId id) {
+  for (const OptionDeclaration& d : kOptionTable)
+    if (d.id == id) return d;
+  throw "undeclared option";  // a compile-time error where it is used in a constant expression
+}
+// The declaration whose name matches case-insensitively, or nullptr.
+const OptionDeclaration* findOption(std::string_view name);
+
+// What a front end lets a session change: a TCP or WebSocket server caps
+// Hash and Threads per client and chooses the tablebase files itself.
+struct OptionCaps {
+  int64_t maxHashMiB = declarationOf(OptionId::kHash).max;
+  int64_t maxThreads = declarationOf(OptionId::kThreads).max;
+  bool tablebasePathSettable = true;
+};
+// The largest value `setoption` accepts for a spin option under `caps`.
+int64_t cappedMax(const OptionDeclaration& option, const OptionCaps& caps);
+// Whether the option exists for a session under `caps` (TablebasePath may not).
+bool offered(const OptionDeclaration& option, const OptionCaps& caps);
+
+// The values in force, initialised to the declared defaults.
 struct EngineOptions {
-  int hashMiB = 16;
-  int threads = 1;
-  Variant variant = Variant::gobblet();
-  std::string tablebasePath;  // empty: Tablebase::defaultPath(variant) if that file exists
-  int multiPv = 1;
-  int64_t moveOverheadMs = 30;
-  bool ponder = false;  // only announced for GUIs; pondering works without it
+  int hashMiB = static_cast<int>(declarationOf(OptionId::kHash).defaultValue);
+  int threads = static_cast<int>(declarationOf(OptionId::kThreads).defaultValue);
+  Variant variant = Variant::gobblet();  // kOptionTable's "gobblet" (tested)
+  std::string tablebasePath;             // empty: Tablebase::defaultPath(variant) if that file exists
+  int multiPv = static_cast<int>(declarationOf(OptionId::kMultiPv).defaultValue);
+  int64_t moveOverheadMs = declarationOf(OptionId::kMoveOverhead).defaultValue;
+  bool ponder = declarationOf(OptionId::kPonder).defaultValue != 0;
+  bool debug = declarationOf(OptionId::kDebug).defaultValue != 0;
 };
-
-inline constexpr int kMaxMultiPv = 256;
-inline constexpr int64_t kMaxMoveOverheadMs = 10000;
-
-// Which option a setOption() call changed, so that the session can act on it.
-enum class OptionId { kHash, kThreads, kVariant, kTablebasePath, kMultiPv, kMoveOverhead, kPonder };
-
-// The `option name ... type ...` lines of the handshake, one per option.
-std::vector<std::string> optionDescriptions(const OptionLimits& limits);
 
 // Validates and applies one option (name case-insensitive, as in UCI). On an
 // unknown name or a bad value returns InvalidArgument and leaves `options`
-// unchanged. `changed` gets the option's id on success.
-absl::Status setOption(EngineOptions& options, const OptionLimits& limits, const std::string& name,
-                       const std::string& value, bool hasValue, OptionId* changed);
+// unchanged; on success returns which option changed.
+absl::StatusOr<OptionId> setOption(EngineOptions& options, const OptionCaps& caps, std::string_view name,
+                                   std::string_view value, bool hasValue);
 
 }  // namespace gobblet

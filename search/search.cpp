@@ -96,6 +96,9 @@ class Worker {
   std::vector<RootMove> rootMoves;
   SearchInfo lastInfo;
 
+  // The info line of `rm` at `depth`, with the counts of all threads so far.
+  SearchInfo makeInfo(int depth, const RootMove& rm, int rank) const;
+
  private:
   int rootSearch(int alpha, int beta, int depth);
   int search(int alpha, int beta, int depth, int ply, bool cutNode);
@@ -122,7 +125,6 @@ class Worker {
     for (int i = ply + 1; i < pvLength_[ply + 1]; ++i) pv_[ply][i] = pv_[ply + 1][i];
     pvLength_[ply] = std::max(pvLength_[ply + 1], ply + 1);
   }
-  SearchInfo makeInfo(int depth, const RootMove& rm, int rank) const;
 
   int id_;
   SharedState& shared_;
@@ -595,8 +597,8 @@ void Search::go(const Game& game, const SearchLimits& limits, SearchCallbacks ca
   stop();
   wait();
   Impl& s = *impl_;
-  if (absl::Status status = s.resizeTable(); !status.ok() && callbacks.onMessage)
-    callbacks.onMessage("error: " + std::string(status.message()));
+  if (absl::Status status = s.resizeTable(); !status.ok() && callbacks.onError)
+    callbacks.onError(std::string(status.message()));
   while (s.ordering.size() < static_cast<size_t>(s.options.threads)) {
     s.ordering.push_back(std::make_unique<OrderingTables>());
     s.ordering.back()->clear();
@@ -689,9 +691,24 @@ void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks
         if (after.winner() == kNoWinner && tt.probe(after.key(), tte) && isLegal(after, tte.move)) ponder = tte.move;
       }
       stats = Stats{main.cutoffs, main.firstMoveCutoffs, main.completedDepth};
-      if (callbacks.onMessage && main.cutoffs) {
+      // The last info before the best move carries the totals (UGI asks for
+      // nodes, time and nps; managers log them): the best line again with the
+      // final counts. If no iteration scored a move (a limit of a few nodes
+      // or milliseconds), depth 0 with the static evaluation.
+      if (callbacks.onInfo) {
+        SearchInfo info = main.makeInfo(std::max(main.lastInfo.depth, 1), rm, 1);
+        if (rm.score == -kInfinite && rm.previousScore == -kInfinite) {
+          info.depth = info.selDepth = 0;
+          info.score = SearchScore{};
+          info.score.value = evaluate(root);
+          info.pv = {best};
+        }
+        info.isFinal = true;
+        callbacks.onInfo(info);
+      }
+      if (callbacks.onDiagnostic && main.cutoffs) {
         const uint64_t permille = 1000 * main.firstMoveCutoffs / main.cutoffs;
-        callbacks.onMessage("first-move cutoffs " + std::to_string(permille / 10) + "." +
+        callbacks.onDiagnostic("first-move cutoffs " + std::to_string(permille / 10) + "." +
                             std::to_string(permille % 10) + "% of " + std::to_string(main.cutoffs));
       }
     }

@@ -52,12 +52,14 @@ struct SearchInfo {
   int hashfull = 0;  // per mille
   uint64_t tbHits = 0;
   std::vector<Move> pv;
+  bool isFinal = false;  // the summary sent once, just before the best move, with the final counts
 };
 
 struct SearchCallbacks {
   std::function<void(const SearchInfo&)> onInfo;
   std::function<void(Move best, Move ponder)> onBestMove;  // best is Move::none() on a decided position
-  std::function<void(const std::string&)> onMessage;      // free-form diagnostics ("info string")
+  std::function<void(const std::string&)> onError;        // a problem the search worked around (hash not resized)
+  std::function<void(const std::string&)> onDiagnostic;   // statistics for engine authors (move ordering)
 };
 
 struct SearchOptions {

@@ -1,8 +1,11 @@
 // The command parser, the line splitter and the option table, in-process.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "protocol/command.h"
 #include "protocol/engine_options.h"
+#include "protocol/session.h"
 #include "protocol/line_buffer.h"
 
 namespace gobblet {
@@ -197,47 +200,95 @@ TEST(ProtocolLineBuffer, CallbackCanStopTheFeed) {
 
 TEST(ProtocolOptions, ValidValuesApplyBadOnesChangeNothing) {
   EngineOptions o;
-  OptionLimits limits;
-  limits.maxHashMiB = 64;
-  OptionId id;
-  ASSERT_TRUE(setOption(o, limits, "hash", "32", true, &id).ok());
-  EXPECT_EQ(id, OptionId::kHash);
+  OptionCaps caps;
+  caps.maxHashMiB = 64;
+  auto id = setOption(o, caps, "hash", "32", true);
+  ASSERT_TRUE(id.ok());
+  EXPECT_EQ(*id, OptionId::kHash);
   EXPECT_EQ(o.hashMiB, 32);
   const EngineOptions before = o;
   for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
            {"Hash", "65"}, {"Hash", "0"}, {"Hash", "ten"}, {"Hash", "1e3"}, {"Threads", "0"},
            {"Variant", "chess"}, {"Variant", "3x3:4,2,1"}, {"MultiPV", "0"}, {"MultiPV", "257"},
-           {"MoveOverhead", "-1"}, {"Ponder", "maybe"}, {"Colour", "blue"}}) {
-    auto st = setOption(o, limits, name, value, true, &id);
+           {"MoveOverhead", "-1"}, {"Ponder", "maybe"}, {"Debug", "1"}, {"OwnBook", "true"}, {"Colour", "blue"}}) {
+    auto st = setOption(o, caps, name, value, true);
     EXPECT_FALSE(st.ok()) << name << "=" << value;
     EXPECT_EQ(o.hashMiB, before.hashMiB);
     EXPECT_EQ(o.threads, before.threads);
     EXPECT_EQ(o.variant, before.variant);
     EXPECT_EQ(o.multiPv, before.multiPv);
+    EXPECT_EQ(o.debug, before.debug);
   }
-  EXPECT_FALSE(setOption(o, limits, "Hash", "", false, &id).ok());
-  ASSERT_TRUE(setOption(o, limits, "VARIANT", "3x3:2,3,0", true, &id).ok());
+  EXPECT_FALSE(setOption(o, caps, "Hash", "", false).ok());
+  ASSERT_TRUE(setOption(o, caps, "VARIANT", "3x3:2,3,0", true).ok());
   EXPECT_EQ(o.variant, Variant::family(2, 3, false));
-  ASSERT_TRUE(setOption(o, limits, "TablebasePath", "<empty>", true, &id).ok());
+  ASSERT_TRUE(setOption(o, caps, "TablebasePath", "<empty>", true).ok());
   EXPECT_EQ(o.tablebasePath, "");
-  limits.tablebasePathSettable = false;
-  EXPECT_FALSE(setOption(o, limits, "TablebasePath", "/etc/passwd", true, &id).ok());
+  // What every controller sends by default (cutegames: debug, threads, hash, ownbook), in its spelling.
+  EXPECT_TRUE(setOption(o, caps, "debug", "false", true).ok());
+  EXPECT_TRUE(setOption(o, caps, "ownbook", "false", true).ok());
+  EXPECT_TRUE(setOption(o, caps, "DEBUG", "True", true).ok());
+  EXPECT_TRUE(o.debug);
+  caps.tablebasePathSettable = false;
+  EXPECT_FALSE(setOption(o, caps, "TablebasePath", "/etc/passwd", true).ok());
 }
 
-TEST(ProtocolOptions, DescriptionsFollowTheLimits) {
-  OptionLimits limits;
-  limits.maxHashMiB = 8;
-  limits.maxThreads = 2;
-  const auto lines = optionDescriptions(limits);
-  bool hash = false, threads = false, tb = false;
-  for (const std::string& l : lines) {
-    hash |= l == "option name Hash type spin default 8 min 1 max 8";
-    threads |= l == "option name Threads type spin default 1 min 1 max 2";
-    tb |= l.find("TablebasePath") != std::string::npos;
+TEST(ProtocolOptions, DefaultsAreTheDeclaredOnes) {
+  const EngineOptions o;
+  EXPECT_EQ(o.hashMiB, declarationOf(OptionId::kHash).defaultValue);
+  EXPECT_EQ(o.threads, declarationOf(OptionId::kThreads).defaultValue);
+  EXPECT_EQ(o.multiPv, declarationOf(OptionId::kMultiPv).defaultValue);
+  EXPECT_EQ(o.moveOverheadMs, declarationOf(OptionId::kMoveOverhead).defaultValue);
+  EXPECT_EQ(o.variant, *Variant::parse(declarationOf(OptionId::kVariant).defaultText));
+  EXPECT_FALSE(o.ponder);
+  EXPECT_FALSE(o.debug);
+  for (const OptionDeclaration& d : kOptionTable) EXPECT_EQ(&declarationOf(d.id), &d) << d.name;
+}
+
+// The handshake's option lines and the bounds setoption enforces both come
+// from kOptionTable, under the session's caps: for every spin option the
+// line shows [min, max] and setoption takes exactly that range.
+TEST(ProtocolOptions, HandshakeAndSetoptionFollowOneTable) {
+  for (const bool server : {false, true}) {
+    SessionConfig config;
+    if (server) {
+      config.caps.maxHashMiB = 8;
+      config.caps.maxThreads = 2;
+      config.caps.tablebasePathSettable = false;
+    }
+    std::vector<std::string> out;
+    Session session([&](const std::string& line) { out.push_back(line); }, config);
+    session.handleLine("ugi");
+    ASSERT_EQ(out.back(), "ugiok");
+    std::vector<std::string> optionLines;
+    for (const std::string& l : out)
+      if (l.rfind("option ", 0) == 0) optionLines.push_back(l);
+    size_t offeredCount = 0;
+    for (const OptionDeclaration& d : kOptionTable) {
+      const std::string name(d.name);
+      const bool shown = std::any_of(optionLines.begin(), optionLines.end(),
+                                     [&](const std::string& l) { return l.rfind("option name " + name + " type ", 0) == 0; });
+      EXPECT_EQ(shown, offered(d, config.caps)) << name;
+      offeredCount += offered(d, config.caps);
+      if (d.type != OptionType::kSpin) continue;
+      const int64_t max = cappedMax(d, config.caps);
+      const std::string expected = "option name " + name + " type spin default " +
+                                   std::to_string(std::min(d.defaultValue, max)) + " min " + std::to_string(d.min) +
+                                   " max " + std::to_string(max);
+      EXPECT_NE(std::find(optionLines.begin(), optionLines.end(), expected), optionLines.end()) << expected;
+      if (d.id == OptionId::kHash) continue;  // allocating the maximum table is not a test of bounds
+      for (const auto& [value, ok] : std::vector<std::pair<int64_t, bool>>{{d.min, true}, {max, true},
+                                                                           {d.min - 1, false}, {max + 1, false}}) {
+        out.clear();
+        session.handleLine("setoption name " + name + " value " + std::to_string(value));
+        EXPECT_EQ(out.empty(), ok) << name << " " << value << (out.empty() ? "" : " -> " + out[0]);
+      }
+    }
+    EXPECT_EQ(optionLines.size(), offeredCount);
+    out.clear();
+    session.handleLine("setoption name Hash value " + std::to_string(cappedMax(declarationOf(OptionId::kHash), config.caps) + 1));
+    EXPECT_EQ(out.size(), 1u);
   }
-  EXPECT_TRUE(hash && threads && tb);
-  limits.tablebasePathSettable = false;
-  for (const std::string& l : optionDescriptions(limits)) EXPECT_EQ(l.find("TablebasePath"), std::string::npos);
 }
 
 }  // namespace

@@ -43,12 +43,22 @@ std::vector<std::string> goAndCheck(EngineProcess& e, const std::string& limits,
   auto best = e.until("bestmove", timeout, &seen);
   EXPECT_TRUE(best.has_value()) << "no bestmove for go " << limits;
   if (!best) return seen;
+  // UGI: `bestmove <move>`, exactly two words (Ponder is off), and the last
+  // info before it carries depth, score, nodes, time and nps.
   const std::vector<std::string> words = absl::StrSplit(*best, ' ');
-  EXPECT_GE(words.size(), 2u) << *best;
+  EXPECT_EQ(words.size(), 2u) << *best;
   if (words.size() >= 2) {
     EXPECT_NE(std::find(legal.begin(), legal.end(), words[1]), legal.end()) << *best << " for go " << limits;
   }
-  for (const auto& l : seen) EXPECT_EQ(l.rfind("info string error", 0), std::string::npos) << l;
+  EXPECT_GE(seen.size(), 2u) << "no info before the bestmove of go " << limits;
+  if (seen.size() >= 2) {
+    const std::string& last = seen[seen.size() - 2];
+    EXPECT_EQ(last.rfind("info ", 0), 0u) << last;
+    for (const char* field : {" depth ", " score ", " nodes ", " time ", " nps "})
+      EXPECT_NE(last.find(field), std::string::npos) << "no" << field << "in the last info: " << last;
+  }
+  // Diagnostics are for `debug on` only; errors never.
+  for (const auto& l : seen) EXPECT_EQ(l.rfind("info string", 0), std::string::npos) << l;
   // Exactly one bestmove: the next thing after isready is readyok.
   e.send("isready");
   EXPECT_EQ(e.line(), "readyok") << "after go " << limits;
@@ -181,7 +191,10 @@ TEST(ProtocolPipe, GoWithEachLimit) {
     if (l.rfind("info depth ", 0) == 0) maxDepth = std::max(maxDepth, std::stoi(l.substr(11)));
   EXPECT_EQ(maxDepth, 3);
   goAndCheck(e, "nodes 2000", legal);
+  goAndCheck(e, "nodes 1", legal);  // stopped before depth 1 is done: still a full last info
   goAndCheck(e, "movetime 100", legal);
+  goAndCheck(e, "movetime 1", legal);
+  goAndCheck(e, "depth 1", legal);
   goAndCheck(e, "p1time 500 p2time 500 p1inc 10 p2inc 10", legal);
   goAndCheck(e, "wtime 300 btime 300 winc 0 binc 0 movestogo 10", legal);
   goAndCheck(e, "mate 3 depth 4", legal);
@@ -191,6 +204,48 @@ TEST(ProtocolPipe, GoWithEachLimit) {
     hasPvInfo |= l.find(" score ") != std::string::npos && l.find(" nodes ") != std::string::npos &&
                  l.find(" pv ") != std::string::npos;
   EXPECT_TRUE(hasPvInfo);
+}
+
+// cutegames and the UGI spec read `bestmove <move>` as exactly two words:
+// ` ponder <move>` only once the controller switched Ponder on. Search
+// statistics only after `debug on` (or the Debug option).
+TEST(ProtocolPipe, PonderSuffixAndDiagnosticsOnlyWhenAskedFor) {
+  EngineProcess e;
+  e.send("setoption name ponder value true");
+  e.send("go depth 4");
+  auto best = e.until("bestmove");
+  ASSERT_TRUE(best);
+  const std::vector<std::string> words = absl::StrSplit(*best, ' ');
+  ASSERT_EQ(words.size(), 4u) << *best;
+  EXPECT_EQ(words[2], "ponder");
+  e.send("setoption name Ponder value false");
+  e.send("debug on");
+  std::vector<std::string> seen;
+  e.send("go depth 4");
+  best = e.until("bestmove", Ms(20000), &seen);
+  ASSERT_TRUE(best);
+  EXPECT_EQ(std::vector<std::string>(absl::StrSplit(*best, ' ')).size(), 2u) << *best;
+  bool diagnostic = false;
+  for (const auto& l : seen) diagnostic |= l.rfind("info string first-move cutoffs", 0) == 0;
+  EXPECT_TRUE(diagnostic) << "debug on shows the move-ordering statistics";
+  e.send("debug off");
+  seen.clear();
+  e.send("go depth 4");
+  ASSERT_TRUE(e.until("bestmove", Ms(20000), &seen));
+  for (const auto& l : seen) EXPECT_EQ(l.rfind("info string", 0), std::string::npos) << l;
+  // What managers send every engine by default, in their spelling: each accepted in silence.
+  seen.clear();
+  for (const char* line : {"setoption name debug value false", "setoption name threads value 1",
+                           "setoption name hash value 128", "setoption name ownbook value false", "isready"})
+    e.send(line);
+  ASSERT_TRUE(e.until("readyok", Ms(5000), &seen));
+  EXPECT_EQ(seen.size(), 1u) << seen.front();
+  e.send("setoption name OwnBook value true");  // one clear line: we have no book
+  auto l = e.line();
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->rfind("info string error: option OwnBook", 0), 0u) << *l;
+  e.send("isready");
+  EXPECT_EQ(e.line(), "readyok");
 }
 
 TEST(ProtocolPipe, IsReadyMidSearchAndStop) {

@@ -49,7 +49,7 @@ TEST_P(ExactStop, TimedSearchStopsWhenSolvedAndPlaysPerfectly) {
     const testing::BruteValue value = solver.values()[i];
     search.newGame();
     int iterations = 0;
-    const auto r = search.searchSync(Game(b), limits, [&](const SearchInfo&) { ++iterations; });
+    const auto r = search.searchSync(Game(b), limits, [&](const SearchInfo& info) { iterations += !info.isFinal; });
     const std::string where = positionToString(b);
     // One iteration past the last possible placement at most (the mate
     // rule may stop a win or loss earlier).
@@ -97,7 +97,7 @@ TEST(ExactStop, TicTacToeStartStopsAfterTheGameLength) {
   SearchLimits limits;
   limits.moveTime = 600000;
   int iterations = 0;
-  const auto r = search.searchSync(Game(Board(Variant::ticTacToe())), limits, [&](const SearchInfo&) { ++iterations; });
+  const auto r = search.searchSync(Game(Board(Variant::ticTacToe())), limits, [&](const SearchInfo& info) { iterations += !info.isFinal; });
   EXPECT_LE(iterations, 11);  // ten pieces in hand, plus one
   EXPECT_EQ(r.info.score.value, 0);
   EXPECT_FALSE(r.info.score.isMate);

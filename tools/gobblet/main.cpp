@@ -13,13 +13,21 @@
 #include <filesystem>
 #include <string>
 
-#include "absl/strings/numbers.h"
+#include "engine/bounded_integer.h"
+#include "protocol/engine_options.h"
 #include "protocol/stdio_transport.h"
 #include "protocol/tcp_server.h"
 
 namespace {
 
+// A server's defaults per session: a small Hash, one thread each.
+constexpr int64_t kServerHashMiB = 256;
+constexpr int64_t kServerThreads = 1;
+
 int usage(const std::string& why) {
+  using gobblet::OptionId;
+  const int64_t maxHash = gobblet::declarationOf(OptionId::kHash).max;
+  const int64_t maxThreads = gobblet::declarationOf(OptionId::kThreads).max;
   std::fprintf(stderr,
                "gobblet: %s\n"
                "usage: gobblet                       UGI/UCI on stdin/stdout\n"
@@ -28,16 +36,13 @@ int usage(const std::string& why) {
                "       gobblet --listen [HOST:]PORT  the same protocol over TCP (default host 127.0.0.1)\n"
                "               [--token T]           clients must first send 'auth T'\n"
                "               [--max-sessions N]    concurrent connections (default 64)\n"
-               "               [--max-hash MiB]      per-session Hash cap (default 256)\n"
-               "               [--max-threads N]     per-session Threads cap (default 1)\n"
+               "               [--max-hash MiB]      per-session Hash cap, 1..%lld (default %lld)\n"
+               "               [--max-threads N]     per-session Threads cap, 1..%lld (default %lld)\n"
                "               [--idle-timeout S]    close clients silent this long (default 300)\n"
                "               [--io-threads N]      network threads (default: from the core count)\n",
-               why.c_str());
+               why.c_str(), static_cast<long long>(maxHash), static_cast<long long>(kServerHashMiB),
+               static_cast<long long>(maxThreads), static_cast<long long>(kServerThreads));
   return 2;
-}
-
-bool parseInt(const std::string& text, int lo, int hi, int& out) {
-  return absl::SimpleAtoi(text, &out) && out >= lo && out <= hi;
 }
 
 }  // namespace
@@ -49,9 +54,9 @@ int main(int argc, char** argv) {
   std::string listen, tablebaseDir;
   bool serverOnly = false;  // an option that only means something with --listen
   ServerConfig server;
-  server.session.optionLimits.maxHashMiB = 256;
-  server.session.optionLimits.maxThreads = 1;
-  server.session.optionLimits.tablebasePathSettable = false;
+  server.session.caps.maxHashMiB = kServerHashMiB;
+  server.session.caps.maxThreads = kServerThreads;
+  server.session.caps.tablebasePathSettable = false;
   server.session.maxPerftDepth = 4;  // perft shares the server's cores: keep it to about a second
   server.session.benchAllowed = false;
   for (int i = 1; i < argc; ++i) {
@@ -59,7 +64,16 @@ int main(int argc, char** argv) {
     if (arg == "-h" || arg == "--help") return usage("help"), 0;
     if (i + 1 >= argc) return usage("unknown or incomplete argument '" + arg + "'");
     const std::string value = argv[++i];
-    int n = 0;
+    // A number flag: its value in [lo, hi], else a usage error naming both.
+    const auto number = [&](int64_t lo, int64_t hi, int64_t& out) {
+      auto n = parseBoundedInteger(value, lo, hi, arg);
+      if (n.ok()) out = *n;
+      return n.status();
+    };
+    int64_t n = 0;
+    absl::Status bad;
+    const OptionDeclaration& hash = declarationOf(OptionId::kHash);
+    const OptionDeclaration& threads = declarationOf(OptionId::kThreads);
     if (arg != "--listen" && arg != "--tablebase-dir") serverOnly = true;
     if (arg == "--tablebase-dir") {
       std::error_code ec;
@@ -73,19 +87,20 @@ int main(int argc, char** argv) {
       if (value.empty() || value.find_first_of(" \t\r\n") != std::string::npos)
         return usage("the token must be one word");
       server.connection.token = value;
-    } else if (arg == "--max-sessions" && parseInt(value, 1, 100000, n)) {
-      server.maxSessions = n;
-    } else if (arg == "--max-hash" && parseInt(value, 1, 1 << 20, n)) {
-      server.session.optionLimits.maxHashMiB = n;
-    } else if (arg == "--max-threads" && parseInt(value, 1, 1024, n)) {
-      server.session.optionLimits.maxThreads = n;
-    } else if (arg == "--idle-timeout" && parseInt(value, 1, 1 << 24, n)) {
-      server.connection.idleTimeout = std::chrono::seconds(n);
-    } else if (arg == "--io-threads" && parseInt(value, 1, 1024, n)) {
-      server.ioThreads = n;
+    } else if (arg == "--max-sessions") {
+      if ((bad = number(1, 100000, n)).ok()) server.maxSessions = static_cast<int>(n);
+    } else if (arg == "--max-hash") {
+      if ((bad = number(hash.min, hash.max, n)).ok()) server.session.caps.maxHashMiB = n;
+    } else if (arg == "--max-threads") {
+      if ((bad = number(threads.min, threads.max, n)).ok()) server.session.caps.maxThreads = n;
+    } else if (arg == "--idle-timeout") {
+      if ((bad = number(1, 1 << 24, n)).ok()) server.connection.idleTimeout = std::chrono::seconds(n);
+    } else if (arg == "--io-threads") {
+      if ((bad = number(1, 1024, n)).ok()) server.ioThreads = static_cast<int>(n);
     } else {
-      return usage("bad argument '" + arg + " " + value + "'");
+      return usage("unknown argument '" + arg + "'");
     }
+    if (!bad.ok()) return usage(std::string(bad.message()));
   }
   // Every session, on stdin or over TCP, finds its variant's file through
   // Tablebase::defaultPath, which reads GOBBLET_TB_DIR: the flag overrides

@@ -1,4 +1,4 @@
-#include "protocol/printable_text.h"
+#include "engine/printable_text.h"
 
 #include <cstdio>
 

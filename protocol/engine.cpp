@@ -1,0 +1,258 @@
+#include "protocol/engine.h"
+
+#include <chrono>
+#include <filesystem>
+
+#include "engine/notation.h"
+#include "engine/movegen.h"
+#include "engine/perft.h"
+#include "engine/printable_text.h"
+#include "protocol/tablebase_registry.h"
+
+namespace gobblet {
+
+Engine::Engine(EngineLimits limits, NoticeCallback notice)
+    : limits_(limits), notice_(std::move(notice)), game_(Board(options_.variant)) {
+  options_.hashMiB = static_cast<int>(std::min<int64_t>(options_.hashMiB, limits_.caps.maxHashMiB));
+  options_.threads = static_cast<int>(std::min<int64_t>(options_.threads, limits_.caps.maxThreads));
+}
+
+Engine::~Engine() { close(); }
+
+void Engine::close() {
+  if (closed_) return;
+  closed_ = true;
+  releaseHeldBestMove();
+  workerStop_ = true;
+  if (search_) {
+    search_->stop();
+    search_->wait();
+  }
+  joinWorker();
+}
+
+absl::Status Engine::busyError(std::string_view command) const {
+  return absl::FailedPreconditionError(std::string(command) +
+                                       ": not while a search, perft or bench runs (send stop first)");
+}
+
+// ---------------------------------------------------------------------------
+// Options, the search and the tablebase
+
+absl::Status Engine::setOption(std::string_view name, std::string_view value, bool hasValue) {
+  if (busy()) return busyError("setoption");
+  EngineOptions next = options_;
+  auto id = gobblet::setOption(next, limits_.caps, name, value, hasValue);
+  if (!id.ok()) return id.status();
+  if (*id == OptionId::kTablebasePath && !next.tablebasePath.empty()) {
+    // Check the file now, so that a bad path is an error and changes nothing.
+    auto tb = openSharedTablebase(next.tablebasePath);
+    if (!tb.ok())
+      return absl::InvalidArgumentError("option TablebasePath: " + quoteWord(next.tablebasePath) + ": " +
+                                        std::string(tb.status().message()));
+  }
+  const EngineOptions previous = options_;
+  options_ = next;
+  if (search_) {
+    if (absl::Status status = applySearchOptions(); !status.ok()) {
+      options_ = previous;  // the hash table did not fit: keep the old settings
+      (void)applySearchOptions();
+      return status;
+    }
+  }
+  if (*id == OptionId::kVariant || *id == OptionId::kTablebasePath) tablebaseResolved_ = false;
+  if (*id == OptionId::kVariant) {
+    game_ = Game(Board(options_.variant));
+    if (search_) search_->newGame();
+  }
+  if (search_ && !tablebaseResolved_) attachTablebase();
+  return absl::OkStatus();
+}
+
+// Hands the options to the Search. A Hash too large for the machine is an
+// error, not a crash: the Search keeps its old table.
+absl::Status Engine::applySearchOptions() {
+  SearchOptions o;
+  o.hashMiB = options_.hashMiB;
+  o.threads = options_.threads;
+  o.multiPv = options_.multiPv;
+  o.moveOverheadMs = options_.moveOverheadMs;
+  if (absl::Status status = search_->setOptions(o); !status.ok())
+    return absl::ResourceExhaustedError("option Hash: " + std::string(status.message()));
+  return absl::OkStatus();
+}
+
+Search& Engine::search() {
+  if (!search_) {
+    search_ = std::make_unique<Search>();
+    if (absl::Status status = applySearchOptions(); !status.ok()) {
+      notice_(NoticeKind::kError, std::string(status.message()));
+      options_.hashMiB = EngineOptions{}.hashMiB;
+      (void)applySearchOptions();
+    }
+  }
+  if (!tablebaseResolved_) attachTablebase();
+  return *search_;
+}
+
+// Finds the tablebase for the current variant: the TablebasePath file if one
+// is set, else the default file if it exists. A 4x4 game has none.
+void Engine::attachTablebase() {
+  tablebaseResolved_ = true;
+  tablebase_.reset();
+  const Variant& v = options_.variant;
+  std::string path = options_.tablebasePath;
+  if (path.empty()) {
+    std::error_code ec;
+    if (v.n != 3 || !std::filesystem::exists(path = Tablebase::defaultPath(v), ec)) {
+      search_->setTablebase(nullptr);
+      return;
+    }
+  }
+  auto tb = openSharedTablebase(path);
+  if (!tb.ok()) {
+    notice_(NoticeKind::kError, "tablebase " + quoteWord(path) + ": " + std::string(tb.status().message()));
+  } else if (!((*tb)->variant() == v)) {
+    notice_(NoticeKind::kInfo,
+            "tablebase " + quoteWord(path) + " is for " + (*tb)->variant().name() + ", not " + v.name() + ": not used");
+  } else {
+    tablebase_ = *tb;
+    notice_(NoticeKind::kInfo, "tablebase " + quoteWord(path) + " loaded for " + v.name());
+  }
+  search_->setTablebase(tablebase_);
+}
+
+void Engine::prepare() {
+  if (!busy()) search();  // the first isready pays for the hash table and the tablebase
+}
+
+// ---------------------------------------------------------------------------
+// The game
+
+void Engine::newGame() {
+  stop();
+  joinWorker();
+  if (search_) search_->wait();
+  game_ = Game(Board(options_.variant));
+  if (search_) search_->newGame();
+}
+
+absl::Status Engine::setPosition(std::optional<std::string_view> positionText, const std::vector<std::string>& moves) {
+  const Variant& v = options_.variant;
+  Board start(v);
+  if (positionText) {
+    auto parsed = parsePosition(v, *positionText);
+    if (!parsed.ok())
+      return absl::InvalidArgumentError("position " + quoteWord(*positionText) + ": " +
+                                        std::string(parsed.status().message()));
+    start = *parsed;
+  }
+  Game game(start);
+  for (size_t i = 0; i < moves.size(); ++i)
+    if (absl::Status st = game.play(moves[i]); !st.ok())
+      return absl::InvalidArgumentError("position: move " + std::to_string(i + 1) + " " + quoteWord(moves[i]) + ": " +
+                                        std::string(st.message()));
+  game_ = std::move(game);
+  return absl::OkStatus();
+}
+
+EvalTerms Engine::evaluate() const { return evaluateTerms(game_.position()); }
+
+// ---------------------------------------------------------------------------
+// Searching
+
+void Engine::go(const SearchLimits& limits, SearchCallbacks callbacks) {
+  // A new go replaces a running search (the old one still reports its best
+  // move), a perft or a bench.
+  stop();
+  joinWorker();
+  Search& s = search();
+  s.wait();  // also covers a search that has reported its best move but not yet ended
+  if (game_.result() != GameResult::kNone) {
+    // Decided (a line, no move, threefold repetition): nothing to search.
+    if (limits.infinite || limits.ponder) {
+      std::lock_guard lock(heldMutex_);
+      heldBestMove_ = std::move(callbacks.onBestMove);
+    } else if (callbacks.onBestMove) {
+      callbacks.onBestMove(Move::none(), Move::none());
+    }
+    return;
+  }
+  searchGame_ = std::make_unique<Game>(game_);
+  auto onBestMove = std::move(callbacks.onBestMove);
+  callbacks.onBestMove = [this, onBestMove = std::move(onBestMove)](Move best, Move ponder) {
+    searching_ = false;
+    if (onBestMove) onBestMove(best, ponder);
+  };
+  if (!options_.debug) callbacks.onDiagnostic = nullptr;
+  searching_ = true;
+  s.go(*searchGame_, limits, std::move(callbacks));
+}
+
+void Engine::releaseHeldBestMove() {
+  std::function<void(Move, Move)> held;
+  {
+    std::lock_guard lock(heldMutex_);
+    held.swap(heldBestMove_);
+  }
+  if (held) held(Move::none(), Move::none());
+}
+
+void Engine::stop() {
+  releaseHeldBestMove();
+  if (search_ && searching_) search_->stop();
+  workerStop_ = true;  // harmless when nothing runs: startWorker() clears it
+}
+
+void Engine::ponderHit() {
+  releaseHeldBestMove();
+  if (search_ && searching_) search_->ponderHit();
+}
+
+// ---------------------------------------------------------------------------
+// perft and bench, on the worker thread
+
+void Engine::joinWorker() {
+  if (worker_.joinable()) worker_.join();
+}
+
+void Engine::startWorker(std::function<void()> job) {
+  joinWorker();  // the last job has made its last callback; its thread may still be ending
+  workerStop_ = false;
+  workerBusy_ = true;
+  worker_ = std::thread(std::move(job));
+}
+
+// A stop ends it within microseconds: perft polls workerStop_ at every
+// interior node.
+absl::Status Engine::perft(int depth, PerftCallbacks callbacks) {
+  if (busy()) return busyError("perft");
+  if (depth > limits_.maxPerftDepth)
+    return absl::InvalidArgumentError("perft: depth " + std::to_string(depth) + " is above this server's limit of " +
+                                      std::to_string(limits_.maxPerftDepth));
+  startWorker([this, board = game_.position(), depth, callbacks = std::move(callbacks)]() mutable {
+    const auto t0 = std::chrono::steady_clock::now();
+    const size_t rootMoves = depth > 0 ? static_cast<size_t>(countMoves(board)) : 0;
+    const PerftResult r = perftDivide(board, depth, &workerStop_, callbacks.onRootMove);
+    const int64_t ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    const bool stopped = workerStop_;
+    workerBusy_ = false;
+    if (callbacks.onDone) callbacks.onDone(r.total, ms, stopped, r.perMove.size(), rootMoves);
+  });
+  return absl::OkStatus();
+}
+
+// A stop ends the position being searched and the bench.
+absl::Status Engine::bench(int depth, BenchCallbacks callbacks) {
+  if (!limits_.benchAllowed) return absl::FailedPreconditionError("bench: not available on this server");
+  if (busy()) return busyError("bench");
+  startWorker([this, depth, callbacks = std::move(callbacks)] {
+    const BenchResult r = runBench(depth, callbacks.onPosition, &workerStop_);
+    workerBusy_ = false;
+    if (callbacks.onDone) callbacks.onDone(r);
+  });
+  return absl::OkStatus();
+}
+
+}  // namespace gobblet

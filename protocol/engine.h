@@ -1,0 +1,155 @@
+// Engine: the engine as every front end sees it (Stockfish's engine.h).
+//
+// One object per conversation owns the game (start position plus the moves
+// played), the options, the Search, the tablebase of the variant and a
+// worker thread for perft and bench. Its calls never wait for thinking:
+// go(), perft() and bench() start the work and return, and the results come
+// back through callbacks. It knows no protocol text: the Session turns UGI
+// lines into these calls and the callbacks into lines, so stdin, TCP and
+// WebSocket all drive the same engine through the same session.
+//
+// Threads: one controlling thread makes the calls; stop() and busy() are
+// also safe from any other thread. Callbacks run on
+// the search thread, the worker thread or (for a decided position, and for
+// notices) the calling thread; the front end serialises its output.
+//
+// Contract of the jobs:
+//   - every go() gets exactly one onBestMove, also when it is stopped,
+//     replaced by another go(), or the engine closes; on a decided position
+//     (a line, no legal move, threefold repetition) the best move is
+//     Move::none(), at once, or for `infinite`/`ponder` at the next stop(),
+//     ponderHit() or close();
+//   - the last onInfo before an onBestMove carries depth, score, nodes,
+//     time and nps;
+//   - every perft() / bench() that starts ends with exactly one onDone.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "engine/game.h"
+#include "engine/perft.h"
+#include "protocol/engine_options.h"
+#include "search/evaluate.h"
+#include "search/search.h"
+
+namespace gobblet {
+
+// What a front end lets one engine spend: a server sharing its cores with
+// many clients keeps perft short and bench off, and caps the options.
+struct EngineLimits {
+  OptionCaps caps;
+  int maxPerftDepth = kMaxPerftDepth;
+  bool benchAllowed = true;
+};
+
+// Lines the engine volunteers, for the front end to show: kInfo (a
+// tablebase loaded, or not used), kError (a tablebase that cannot be
+// opened, a hash table that did not fit), kDiagnostic (search statistics;
+// only sent while the Debug option is on).
+enum class NoticeKind { kInfo, kError, kDiagnostic };
+using NoticeCallback = std::function<void(NoticeKind, const std::string&)>;
+
+struct PerftCallbacks {
+  std::function<void(Move, uint64_t)> onRootMove;  // each root move's count, as soon as it is known
+  // total and milliseconds; stopped: counted of rootMoves root moves were done.
+  std::function<void(uint64_t total, int64_t ms, bool stopped, size_t counted, size_t rootMoves)> onDone;
+};
+
+struct BenchCallbacks {
+  std::function<void(const std::string&)> onPosition;  // one line per bench position
+  std::function<void(const BenchResult&)> onDone;      // result.stopped after a stop()
+};
+
+class Engine {
+ public:
+  Engine(EngineLimits limits, NoticeCallback notice);
+  ~Engine();  // close()
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  const EngineLimits& limits() const { return limits_; }
+  const EngineOptions& options() const { return options_; }
+
+  // Applies one option (see kOptionTable). Refused while busy(), and for a
+  // bad name or value; then nothing changes. A Hash that cannot be
+  // allocated keeps the old table and all the old options.
+  absl::Status setOption(std::string_view name, std::string_view value, bool hasValue);
+
+  // Makes ready what the first search needs (the hash table, the variant's
+  // tablebase), so that it is paid for at `isready`, not in the first move.
+  // Does nothing while busy: a running job already has what it needs.
+  void prepare();
+
+  // Stops whatever runs (its last callback is still made), waits for it,
+  // then forgets the game and clears the search's tables.
+  void newGame();
+
+  // The game from `positionText` (nullopt: the start) and the moves. On an
+  // error (bad text, an illegal move, or a move after the game ended) the
+  // previous game stays.
+  absl::Status setPosition(std::optional<std::string_view> positionText, const std::vector<std::string>& moves);
+  const Game& game() const { return game_; }
+
+  // Starts a search of the current game; replaces a running search (which
+  // still reports its best move), perft or bench.
+  void go(const SearchLimits& limits, SearchCallbacks callbacks);
+  // Ends what runs, without waiting: the search reports its best move, a
+  // perft or bench its onDone. Thread-safe.
+  void stop();
+  void ponderHit();  // the pondered move was played
+
+  // Starts perft / bench on the worker thread. Refused while busy() and
+  // above the limits.
+  absl::Status perft(int depth, PerftCallbacks callbacks);
+  absl::Status bench(int depth, BenchCallbacks callbacks);
+
+  EvalTerms evaluate() const;
+
+  // A search between go() and its best move, or a perft/bench until its
+  // onDone. Thread-safe.
+  bool busy() const { return searching_.load() || workerBusy_.load(); }
+
+  // Stops everything and waits until every callback has been made. Idempotent.
+  void close();
+
+ private:
+  Search& search();  // created on first need, with the options applied
+  absl::Status applySearchOptions();
+  void attachTablebase();
+  void releaseHeldBestMove();
+  void joinWorker();
+  void startWorker(std::function<void()> job);
+  absl::Status busyError(std::string_view command) const;
+
+  EngineLimits limits_;
+  NoticeCallback notice_;
+  EngineOptions options_;
+  Game game_;
+  std::unique_ptr<Search> search_;
+  std::unique_ptr<Game> searchGame_;  // the game the running search was given; lives until the next go
+  std::shared_ptr<const Tablebase> tablebase_;
+  bool tablebaseResolved_ = false;  // looked for the current variant's tablebase?
+  std::atomic<bool> searching_{false};
+  // A `go infinite|ponder` on a decided position: its best move (none)
+  // waits for stop/ponderhit/close. Guarded by heldMutex_ (stop() may come
+  // from another thread).
+  std::function<void(Move, Move)> heldBestMove_;
+  std::mutex heldMutex_;
+  bool closed_ = false;
+  // The worker thread runs one perft or bench at a time. workerBusy_ is
+  // cleared just before the job's onDone; workerStop_ asks it to end.
+  std::thread worker_;
+  std::atomic<bool> workerBusy_{false};
+  std::atomic<bool> workerStop_{false};
+};
+
+}  // namespace gobblet
