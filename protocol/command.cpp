@@ -2,6 +2,7 @@
 
 #include "engine/bounded_integer.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace gobblet {
@@ -144,9 +145,9 @@ absl::Status parseGo(const std::vector<Word>& words, Command& c) {
         if (!(v = parseBoundedInteger(value, 0, kMaxTimeMs, name)).ok()) return v.status();
         l.moveTime = *v;
         break;
-      case 6:
-        if (!(v = parseBoundedInteger(value, 1, kMaxGoDepth, name)).ok()) return v.status();
-        l.depth = static_cast<int>(*v);
+      case 6:  // UGI allows depth 0; a move needs one ply, so it is searched as depth 1
+        if (!(v = parseBoundedInteger(value, 0, kMaxGoDepth, name)).ok()) return v.status();
+        l.depth = std::max(1, static_cast<int>(*v));
         break;
       case 7: {
         // Node counts may exceed int64 in principle; 2^62 is more than enough.

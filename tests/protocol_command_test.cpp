@@ -138,7 +138,8 @@ TEST(ProtocolCommand, GoLimitsWithUgiAndUciNames) {
 TEST(ProtocolCommand, GoErrors) {
   EXPECT_NE(parseError("go depth").find("needs a value"), std::string::npos);
   EXPECT_NE(parseError("go depth x").find("'x'"), std::string::npos);
-  EXPECT_NE(parseError("go depth 0").find("out of range"), std::string::npos);
+  EXPECT_EQ(parseOk("go depth 0").limits.depth, 1);  // UGI: depth >= 0; one ply is the least that yields a move
+  EXPECT_NE(parseError("go depth -1").find("out of range"), std::string::npos);
   EXPECT_NE(parseError("go depth 5000").find("out of range"), std::string::npos);
   EXPECT_NE(parseError("go nodes 99999999999999999999999").find("out of range"), std::string::npos);
   EXPECT_NE(parseError("go movetime -1").find("out of range"), std::string::npos);
