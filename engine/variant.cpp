@@ -1,5 +1,7 @@
 #include "engine/variant.h"
 
+#include "engine/bounded_integer.h"
+
 #include <cctype>
 
 #include "absl/strings/ascii.h"
@@ -26,18 +28,19 @@ absl::StatusOr<Variant> Variant::parse(std::string_view textView) {
     return absl::InvalidArgumentError(absl::StrCat(
         "unknown variant '", text, "' (expected gobblet, gobblers, tictactoe or 3x3:<sizes>,<per_size>,<move 0|1>)"));
   const std::vector<std::string> parts = absl::StrSplit(lower.substr(4), ',');
-  int values[3];
   if (parts.size() != 3)
     return absl::InvalidArgumentError(absl::StrCat("variant '", text, "': expected 3 numbers after '3x3:'"));
-  for (int i = 0; i < 3; ++i)
-    if (!absl::SimpleAtoi(parts[i], &values[i]))
-      return absl::InvalidArgumentError(absl::StrCat("variant '", text, "': '", parts[i], "' is not a number"));
-  if (values[0] < 1 || values[0] > 3)
-    return absl::InvalidArgumentError(absl::StrCat("variant '", text, "': sizes must be 1..3"));
-  if (values[1] < 1 || values[1] > 9)
-    return absl::InvalidArgumentError(absl::StrCat("variant '", text, "': per_size must be 1..9"));
-  if (values[2] != 0 && values[2] != 1)
-    return absl::InvalidArgumentError(absl::StrCat("variant '", text, "': move must be 0 or 1"));
+  // <sizes> 1..3, <per_size> 1..9, <move> 0 or 1.
+  static constexpr struct {
+    const char* name;
+    int lo, hi;
+  } kFields[3] = {{"sizes", 1, 3}, {"per_size", 1, 9}, {"move", 0, 1}};
+  int values[3];
+  for (int i = 0; i < 3; ++i) {
+    auto n = parseBoundedInteger(parts[i], kFields[i].lo, kFields[i].hi, kFields[i].name);
+    if (!n.ok()) return absl::InvalidArgumentError(absl::StrCat("variant '", text, "': ", n.status().message()));
+    values[i] = static_cast<int>(*n);
+  }
   return family(values[0], values[1], values[2] == 1);
 }
 

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <string>
 
-#include "absl/strings/numbers.h"
+#include "engine/bounded_integer.h"
 #include "search/search.h"
 
 int main(int argc, char** argv) {
@@ -18,8 +18,11 @@ int main(int argc, char** argv) {
     const std::string arg = argv[i];
     if (arg == "--quiet") {
       quiet = true;
-    } else if (!absl::SimpleAtoi(arg, &depth) || depth < 1 || depth > 64) {
-      std::fprintf(stderr, "error: bad argument '%s'\nusage: gobblet-bench [DEPTH 1..64] [--quiet]\n", arg.c_str());
+    } else if (auto d = gobblet::parseBoundedInteger(arg, 1, 64, "depth"); d.ok()) {
+      depth = static_cast<int>(*d);
+    } else {
+      std::fprintf(stderr, "error: %s\nusage: gobblet-bench [DEPTH 1..64] [--quiet]\n",
+                   std::string(d.status().message()).c_str());
       return 2;
     }
   }

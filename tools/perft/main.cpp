@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "engine/bounded_integer.h"
 #include "engine/game.h"
 #include "engine/notation.h"
 #include "engine/perft.h"
@@ -38,8 +38,10 @@ int main(int argc, char** argv) {
       (arg == "--variant" ? variantText : arg == "--position" ? positionText : movesText) = argv[++i];
     } else if (arg == "-h" || arg == "--help") {
       return usage("help requested"), 0;
-    } else if (!absl::SimpleAtoi(arg, &depth) || depth < 0 || depth > 64) {
-      return usage(("bad argument '" + arg + "' (expected a depth 0..64)").c_str());
+    } else if (auto d = parseBoundedInteger(arg, 0, kMaxPerftDepth, "depth"); d.ok()) {
+      depth = static_cast<int>(*d);
+    } else {
+      return usage(std::string(d.status().message()).c_str());
     }
   }
   if (depth < 0) return usage("missing DEPTH");

@@ -13,10 +13,12 @@
 // after 300 plies is scored a draw. Prints each game's result and the totals.
 #include <chrono>
 #include <cstdio>
+#include <cstdint>
 #include <random>
 #include <string>
+#include <type_traits>
 
-#include "absl/strings/numbers.h"
+#include "engine/bounded_integer.h"
 #include "engine/game.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -74,21 +76,27 @@ int main(int argc, char** argv) {
     if (i + 1 >= argc) return usage("missing value after " + arg);
     const std::string value = argv[++i];
     bool ok = true;
+    // A number flag's value in [lo, hi].
+    const auto number = [&](auto& out, int64_t lo, int64_t hi) {
+      auto n = parseBoundedInteger(value, lo, hi, arg);
+      if (n.ok()) out = static_cast<std::remove_reference_t<decltype(out)>>(*n);
+      return n.ok();
+    };
     if (arg == "--opponent") {
       opponent = value;
       ok = opponent == "random" || opponent == "greedy";
     } else if (arg == "--variant") {
       variantText = value;
     } else if (arg == "--games") {
-      ok = absl::SimpleAtoi(value, &games) && games > 0;
+      ok = number(games, 1, 1000000);
     } else if (arg == "--movetime") {
-      ok = absl::SimpleAtoi(value, &moveTime) && moveTime > 0;
+      ok = number(moveTime, 1, 3600000);
     } else if (arg == "--random-plies") {
-      ok = absl::SimpleAtoi(value, &randomPlies) && randomPlies >= 0;
+      ok = number(randomPlies, 0, 1000);
     } else if (arg == "--seed") {
-      ok = absl::SimpleAtoi(value, &seed);
+      ok = number(seed, 0, INT64_MAX);
     } else if (arg == "--threads") {
-      ok = absl::SimpleAtoi(value, &threads) && threads > 0 && threads <= 64;
+      ok = number(threads, 1, 64);
     } else {
       return usage("unknown option " + arg);
     }
