@@ -15,6 +15,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "tools/match/compliance.h"
 #include "tools/match/pgn.h"
 #include "tools/match/replay.h"
 #include "tools/match/report.h"
@@ -48,6 +49,7 @@ options:
   --record FILE             write every game: PGN if FILE ends in .pgn, else one record line per game
   --record-format line|pgn  the record's format, whatever FILE's name
   --quiet                   no per-game progress lines
+compliance (--compliance): --variant, --proto ugi|uci, --timeout (each wait), --margin (beyond clocks/movetime)
 )";
 
 int usage(const std::string& why) {
@@ -95,7 +97,8 @@ int main(int argc, char** argv) {
   TournamentSettings settings;
   std::vector<std::vector<std::string>> engineWords;
   std::vector<std::string> eachWords;
-  std::string variantText = "gobblet", openingsPath, recordPath, recordFormat, replayPath;
+  std::string variantText = "gobblet", openingsPath, recordPath, recordFormat, replayPath, complianceCommand;
+  Protocol complianceProtocol = Protocol::kUgi;
   bool quiet = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -115,6 +118,14 @@ int main(int argc, char** argv) {
       for (std::string& w : settingsAfter(i, argc, argv)) eachWords.push_back(std::move(w));
     } else if ((arg == "--tc" || arg == "--movetime" || arg == "--depth" || arg == "--nodes") && hasValue) {
       eachWords.push_back(absl::StrCat(arg.substr(2), "=", value()));
+    } else if (arg == "--compliance" && hasValue) {
+      complianceCommand = value();
+      if (absl::StripAsciiWhitespace(complianceCommand).empty()) return usage("--compliance needs an engine command");
+    } else if (arg == "--proto" && hasValue) {
+      const std::string p = value();
+      if (p == "ugi") complianceProtocol = Protocol::kUgi;
+      else if (p == "uci") complianceProtocol = Protocol::kUci;
+      else return usage("--proto must be ugi or uci");
     } else if (arg == "--replay" && hasValue) {
       replayPath = value();
     } else if (arg == "--variant" && hasValue) {
@@ -160,6 +171,23 @@ int main(int argc, char** argv) {
 
   auto variant = Variant::parse(variantText);
   if (!variant.ok()) return usage(std::string(variant.status().message()));
+  if (!complianceCommand.empty()) {
+    ComplianceSettings check;
+    check.command = complianceCommand;
+    check.variant = *variant;
+    check.protocol = complianceProtocol;
+    check.timeoutMs = settings.game.timeoutMs;
+    check.marginMs = settings.game.marginMs;
+    int passed = 0, failed = 0, skipped = 0;
+    runCompliance(check, [&](const StepReport& step) {
+      std::printf("%s\n", formatStep(step).c_str());
+      std::fflush(stdout);
+      (step.outcome == StepOutcome::kPass ? passed : step.outcome == StepOutcome::kFail ? failed : skipped)++;
+    });
+    std::printf("%s: %d passed, %d failed, %d skipped (%s, %s)\n", failed == 0 ? "COMPLIANT" : "NOT COMPLIANT",
+                passed, failed, skipped, variant->name().c_str(), complianceProtocol == Protocol::kUgi ? "ugi" : "uci");
+    return failed == 0 ? 0 : 1;
+  }
   if (!replayPath.empty()) {
     auto summary = replayFile(replayPath, std::cout, *variant);
     if (!summary.ok()) return std::fprintf(stderr, "error: %s\n", std::string(summary.status().message()).c_str()), 1;
