@@ -272,6 +272,30 @@ TEST(MatchPgn, MalformedPgnGivesClearErrors) {
   EXPECT_NE(report.find(":17: game 2: line 17: tag Event: unterminated value"), std::string::npos) << report;
 }
 
+TEST(MatchPgn, TruncatedOrCorruptedInputIsAnErrorNotACrash) {
+  std::string file = formatPgn(recordOf(kRankOneWin, GameResult::kPlayer1Wins, Termination::kLine), fixedHeader()) +
+                     cutegamesPgn("startpos", kShuffle, "1/2-1/2") + "[Event \"{c}\"]\n\n{x} 1. L@a1 ; y\n*\n";
+  // Every prefix: whole games read, the cut one is an error naming a line.
+  for (size_t cut = 0; cut <= file.size(); ++cut) {
+    for (const PgnEntry& e : parsePgn(file.substr(0, cut))) {
+      if (e.game.ok()) {
+        (void)recordFromPgn(*e.game, Variant::gobblers());
+      } else {
+        EXPECT_EQ(std::string(e.game.status().message()).rfind("line ", 0), 0u) << e.game.status();
+      }
+    }
+  }
+  // Every single byte replaced by each of the characters PGN gives meaning to.
+  for (size_t at = 0; at < file.size(); ++at)
+    for (char c : std::string("[]{}();\"\\%$.\n")) {
+      std::string bad = file;
+      bad[at] = c;
+      for (const PgnEntry& e : parsePgn(bad))
+        if (e.game.ok()) (void)recordFromPgn(*e.game, Variant::gobblers());
+    }
+  EXPECT_EQ(parsePgn(file).size(), 3u);
+}
+
 // Runs gobblet-match with `args`; returns its exit code, output in `output`.
 int runMatch(const std::string& args, std::string& output) {
   const std::string bin = GOBBLET_BIN_DIR;

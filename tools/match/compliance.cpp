@@ -1,5 +1,6 @@
 #include "tools/match/compliance.h"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <random>
