@@ -111,6 +111,8 @@ TEST(MatchCompliance, EachMisbehaviourIsCaughtByItsStep) {
                                      "go p2inc 100 p1inc 100 p2time 4000 p1time 60000"},
        "the engine exited while we waited for bestmove"},
       {"--mode badoption", {"option lines"}, "a spin option needs integer default, min and max"},
+      {"--mode chatty", {"handshake lines"}, "unexpected line between id and ugiok: 'info string loading'"},
+      {"--mode banner", {}, ""},  // a startup banner is no fault
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.args);

@@ -21,6 +21,8 @@
 //   nohello  never answer ugi/uci
 //   wrongquery  answer the queries as if threefold repetition did not exist
 //   badoption   list a spin option without min and max
+//   banner      print a banner line at startup (allowed), otherwise follow the spec
+//   chatty      print an info string line between id and ugiok (not allowed)
 // --log appends every line received to FILE. Exits on "quit" or end of input.
 #include <chrono>
 #include <cstdio>
@@ -126,6 +128,7 @@ int main(int argc, char** argv) {
   std::mt19937_64 rng(s.seed);
   Variant variant = Variant::gobblet();
   Game game{Board(variant)};
+  if (s.mode == "banner") std::cout << "fake engine, a banner before any command" << std::endl;
   int goCount = 0, readyCount = 0;
   std::string pendingInfinite;  // the bestmove line held until "stop"
   std::string line;
@@ -137,6 +140,7 @@ int main(int argc, char** argv) {
       std::cout << "id name fake-" << s.mode << "\nid author tests\n"
                 << "option name Variant type string default gobblet\n";
       if (s.mode == "badoption") std::cout << "option name Hash type spin default 16\n";
+      if (s.mode == "chatty") std::cout << "info string loading\n";
       std::cout << line << "ok" << std::endl;
     } else if (line == "isready") {
       if (s.mode == "noready" && readyCount++ >= s.after) continue;

@@ -339,11 +339,15 @@ StepReport Checker::checkOptions() {
 }
 
 StepReport Checker::checkHelloLines() {
+  // A banner printed at startup, before the first id line, is no answer to
+  // ugi (UCI engines commonly print one) and is tolerated.
+  bool answering = false;
   for (const std::string& line : hello_) {
     const std::string first = firstWord(line);
-    if (first != "id" && first != "option" && !first.empty()) {
+    answering = answering || first == "id";
+    if (answering && first != "id" && first != "option" && !first.empty()) {
       exchange_.push_back("< " + line);
-      return fail(absl::StrCat("unexpected line before ", ugi_ ? "ugiok" : "uciok", ": '", line, "'"));
+      return fail(absl::StrCat("unexpected line between id and ", ugi_ ? "ugiok" : "uciok", ": '", line, "'"));
     }
   }
   return pass();

@@ -7,7 +7,9 @@
 //   id name, id author        one non-empty line each before ugiok
 //   option lines              "option name N type T ..." well formed: known
 //                             type, default/min/max/var as the type needs
-//   handshake lines           nothing but id and option lines before ugiok
+//   handshake lines           nothing but id and option lines from the first
+//                             id line to ugiok (a startup banner before it
+//                             is tolerated)
 //   isready after options     (setoption name Variant ...) isready -> readyok
 //   uginewgame + isready
 //   position startpos + isready, position fen + isready,
