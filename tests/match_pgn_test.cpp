@@ -334,6 +334,17 @@ TEST(MatchPgn, RecordChoosesPgnByExtensionOrFlagAndReplayReadsIt) {
     EXPECT_EQ(runMatch("--replay " + path, output), 0) << output;
     EXPECT_NE(output.find("replayed 4 games: 4 consistent, 0 inconsistent"), std::string::npos) << output;
   }
+  // cutegames' PGN has no Variant tag: --variant says which game it is.
+  const std::string cute = ::testing::TempDir() + "match_pgn_cli_cutegames.pgn";
+  std::ofstream(cute) << cutegamesPgn("3/3/3 1", kRankOneWin, "1-0") + cutegamesPgn("startpos", kShuffle, "1/2-1/2");
+  output.clear();
+  EXPECT_EQ(runMatch("--replay " + cute + " --variant gobblers", output), 0) << output;
+  EXPECT_NE(output.find("replayed 2 games: 2 consistent, 0 inconsistent"), std::string::npos) << output;
+  output.clear();
+  EXPECT_EQ(runMatch("--replay " + cute, output), 1) << output;  // read as 4x4 Gobblet
+  EXPECT_NE(output.find("game 1: tag FEN '3/3/3 1' is not a gobblet position"), std::string::npos) << output;
+  EXPECT_NE(output.find("game 2: move 1 'L@a1'"), std::string::npos) << output;
+  std::remove(cute.c_str());
   output.clear();
   EXPECT_EQ(runMatch("--record-format xml" + engines, output), 2);
   EXPECT_NE(output.find("--record-format must be line or pgn"), std::string::npos) << output;
