@@ -217,6 +217,33 @@ TEST(MatchPgn, ReadsCutegamesOutputAndRerefereesIt) {
   EXPECT_NE(report.find("replayed 4 games: 0 consistent, 4 inconsistent"), std::string::npos) << report;
 }
 
+TEST(MatchPgn, ReadsAGameCutegamesWroteFromOurEngine) {
+  // Verbatim from a cutegames run (kz04px/cutegames built from its source;
+  // "game": "generic", clock 1 s + 50 ms, pgn colour1/colour2 set to
+  // Player1/Player2): our engine against itself from a 4x4 opening, a draw.
+  const std::string text =
+      "[Event \"cutegames-gobblet\"]\n"
+      "[Site \"CuteGames\"]\n"
+      "[Date \"??\"]\n"
+      "[Round \"1\"]\n"
+      "[Player1 \"gobblet-a\"]\n"
+      "[Player2 \"gobblet-b\"]\n"
+      "[Result \"1/2-1/2\"]\n"
+      "[FEN \"1X2/4/3x/1L2 1\"]\n"
+      "[PlyCount \"44\"]\n"
+      "\n"
+      "1. X@c3 d2b1 2. L@c2 X@c1 3. M@d1 X@d4 4. M@a3 c1c2 5. X@b3 L@a3 6. b4a3 L@d3 7. b3d3 d4b3 8. S@a1 L@b4 9. c3b4 b1d1 10. L@a4 M@a1 11. M@b2 M@c1 12. d3a1 c2a4 13. a3d3 M@c3 14. S@d4 a3b2 15. b1c3 c1d4 16. S@c1 b3c3 17. c1b1 d4b1 18. c2b1 S@c2 19. d3b3 d1b1 20. b3d3 b1d1 21. d3b3 d1b1 22. b3d3 b1d1 1/2-1/2\n"
+      "\n"
+      "\n";
+  GameRecord r = readOne(text, Variant::gobblet());
+  EXPECT_EQ(r.player1, "gobblet-a");
+  EXPECT_EQ(r.start, "1X2/4/3x/1L2 1");
+  EXPECT_EQ(r.moves.size(), 44u);
+  EXPECT_EQ(r.result, GameResult::kDraw);
+  EXPECT_EQ(r.termination, Termination::kNone);
+  EXPECT_TRUE(verifyRecord(r).ok()) << verifyRecord(r);
+}
+
 TEST(MatchPgn, ToleratesCommentsAnnotationsAndGluedNumbers) {
   const std::string text =
       "% an escaped line\n"
