@@ -28,6 +28,10 @@ constexpr size_t kShownExchangeLines = 14;
 // without legal moves, and their ply limit.
 constexpr int kSearchGames = 2000;
 constexpr int kSearchPlies = 200;
+// The game played in cutegames' order of commands: plies, clock, increment.
+constexpr int kCutegamesPlies = 6;
+constexpr int64_t kCutegamesClockMs = 2000;
+constexpr int64_t kCutegamesIncrementMs = 50;
 
 std::vector<std::string> words(const std::string& line) {
   return absl::StrSplit(line, absl::ByAnyChar(" \t"), absl::SkipEmpty());
@@ -261,6 +265,10 @@ class Checker {
   StepReport checkInfinite(const TestGame& game);
   StepReport checkQueries(const std::optional<TestGame>& game, const std::string& missing);
   StepReport checkQuit();
+  StepReport checkCutegamesGame(const TestGame& opening);
+  // Sends `query <what>` and returns the value of the "response <value>"
+  // answer, or the failure.
+  absl::StatusOr<std::string> query(const std::string& what);
   // The bestmove line, the lines before it and after it (up to readyok):
   // exactly one bestmove of two words, a legal move, the info lines.
   StepReport judgeSearch(const Game& game, const std::string& bestmove, const std::vector<std::string>& before,
@@ -490,6 +498,61 @@ StepReport Checker::checkQueries(const std::optional<TestGame>& game, const std:
   return pass();
 }
 
+absl::StatusOr<std::string> Checker::query(const std::string& what) {
+  if (!send("query " + what)) return absl::UnavailableError("cannot write to the engine");
+  auto line = waitFor("response", in(s_.timeoutMs));
+  if (!line.ok()) return absl::Status(line.status().code(), absl::StrCat("query ", what, ": ", line.status().message()));
+  const std::vector<std::string> w = words(*line);
+  if (w.size() != 2) return absl::InvalidArgumentError(absl::StrCat("query ", what, ": '", *line, "' is not 'response <value>'"));
+  return w[1];
+}
+
+// cutegames' own order (src/match/play.cpp, src/games/ugigame.hpp): isready
+// then uginewgame with no isready after it; queries right after position
+// with no isready between; gameover asked before every go, on clocks.
+StepReport Checker::checkCutegamesGame(const TestGame& opening) {
+  if (!ugi_) return skip("UCI has no query command");
+  if (auto status = sync(); !status.ok()) return fail(std::string(status.message()));
+  if (!send("uginewgame")) return fail("cannot write to the engine");
+  Game game = opening.replay();
+  int64_t clocks[2] = {kCutegamesClockMs, kCutegamesClockMs};
+  for (int ply = 0; ply < kCutegamesPlies && game.result() == GameResult::kNone; ++ply) {
+    TestGame now = opening;
+    now.moves = game.moves();
+    if (auto status = sync(); !status.ok()) return fail(std::string(status.message()));
+    const std::string expected[2] = {game.position().sideToMove() == 0 ? "true" : "false", "false"};
+    const char* queries[2] = {"p1turn", "gameover"};
+    for (int q = 0; q < 2; ++q) {
+      if (!send(now.positionCommand())) return fail("cannot write to the engine");
+      auto answer = query(queries[q]);
+      if (!answer.ok()) return fail(std::string(answer.status().message()));
+      if (*answer != expected[q])
+        return fail(absl::StrCat("ply ", ply + 1, ": query ", queries[q], ": the engine says ", *answer,
+                                 ", the rules say ", expected[q]));
+    }
+    const int mover = game.position().sideToMove();
+    const std::string goLine = absl::StrCat("go p1time ", clocks[0], " p2time ", clocks[1], " p1inc ",
+                                            kCutegamesIncrementMs, " p2inc ", kCutegamesIncrementMs);
+    if (!send(goLine)) return fail("cannot write to the engine");
+    const Clock::time_point begin = Clock::now();
+    const int64_t allowance = clocks[mover] + s_.marginMs;
+    auto bestmove = waitFor("bestmove", begin + std::chrono::milliseconds(allowance));
+    if (!bestmove.ok())
+      return fail(absl::StrCat("ply ", ply + 1, ": ", absl::IsDeadlineExceeded(bestmove.status())
+                                                          ? absl::StrCat("no bestmove within ", allowance, " ms")
+                                                          : std::string(bestmove.status().message())));
+    const int64_t elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - begin).count();
+    clocks[mover] = std::max<int64_t>(1, clocks[mover] - elapsed) + kCutegamesIncrementMs;
+    // cutegames takes the second word of a two-word line, and skips others.
+    const std::vector<std::string> w = words(*bestmove);
+    if (w.size() != 2) return fail(absl::StrCat("ply ", ply + 1, ": '", *bestmove, "' is not two words: cutegames would wait forever"));
+    auto move = parseMove(game.position(), w[1]);
+    if (!move.ok()) return fail(absl::StrCat("ply ", ply + 1, ": '", w[1], "' is not legal: ", move.status().message()));
+    game.play(*move);
+  }
+  return pass();
+}
+
 StepReport Checker::checkQuit() {
   if (!send("quit")) return fail("cannot write to the engine");
   const Clock::time_point deadline = in(s_.timeoutMs);
@@ -575,6 +638,7 @@ std::vector<StepReport> Checker::run() {
     step(line, [&] { return checkGo(*g.game, line, g.allowanceMs); });
   }
   step("go infinite + isready + stop", [&] { return checkInfinite(*p2ToMove); });
+  step("cutegames' order of commands", [&] { return checkCutegamesGame(*p1ToMove); });
 
   const std::optional<TestGame> won = randomGameEndingBy(v, EndReason::kLine, 21);
   const std::optional<TestGame> repeated = repetitionGame(v);

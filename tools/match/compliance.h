@@ -21,6 +21,9 @@
 //                             one "info ... score"; the last info before
 //                             bestmove carries nodes, time and nps
 //   go infinite + isready + stop   readyok while searching, bestmove after stop
+//   cutegames' order of commands   a few plies on clocks exactly as cutegames
+//                             sends them (queries right after position, no
+//                             isready after uginewgame), answers checked
 //   query: running game, won game, threefold repetition, no legal move
 //                             gameover / p1turn / result against the referee
 //                             (UGI only; skipped when the variant has no such
