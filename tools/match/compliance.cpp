@@ -372,12 +372,12 @@ StepReport Checker::sendPositionAndSync(const TestGame& game, bool askTurn) {
   if (!send(game.positionCommand())) return fail("cannot write to the engine");
   if (auto status = sync(); !status.ok()) return fail(std::string(status.message()));
   if (askTurn && ugi_) {
-    if (!send("query p1turn")) return fail("cannot write to the engine");
-    auto line = waitFor("response", in(s_.timeoutMs));
-    if (!line.ok()) return fail(std::string(line.status().message()));
+    auto answer = query("p1turn");
+    if (!answer.ok()) return fail(std::string(answer.status().message()));
     const std::string expected = game.replay().position().sideToMove() == 0 ? "true" : "false";
-    if (words(*line) != std::vector<std::string>{"response", expected})
-      return fail(absl::StrCat("query p1turn: expected 'response ", expected, "' (the engine did not take the position)"));
+    if (*answer != expected)
+      return fail(absl::StrCat("query p1turn: the engine says ", *answer, ", the rules say ", expected,
+                               " (the engine did not take the position)"));
   }
   return pass();
 }
@@ -483,16 +483,12 @@ StepReport Checker::checkQueries(const std::optional<TestGame>& game, const std:
       {"p1turn", replayed.position().sideToMove() == 0 ? "true" : "false"},
       {"result", resultWord(result)}};
   std::vector<std::string> wrong;
-  for (const auto& [query, answer] : expected) {
-    if (!send("query " + query)) return fail("cannot write to the engine");
-    auto line = waitFor("response", in(s_.timeoutMs));
-    if (!line.ok()) return fail(absl::StrCat("query ", query, ": ", line.status().message()));
-    const std::vector<std::string> w = words(*line);
-    if (w.size() != 2) {
-      wrong.push_back(absl::StrCat("query ", query, ": '", *line, "' is not 'response <value>'"));
-    } else if (w[1] != answer) {
-      wrong.push_back(absl::StrCat("query ", query, ": the engine says ", w[1], ", the rules say ", answer));
-    }
+  for (const auto& [what, answer] : expected) {
+    auto value = query(what);
+    if (absl::IsInvalidArgument(value.status())) wrong.push_back(std::string(value.status().message()));
+    else if (!value.ok()) return fail(std::string(value.status().message()));
+    else if (*value != answer)
+      wrong.push_back(absl::StrCat("query ", what, ": the engine says ", *value, ", the rules say ", answer));
   }
   if (!wrong.empty()) return fail(absl::StrJoin(wrong, "; "));
   return pass();
