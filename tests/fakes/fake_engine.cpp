@@ -1,11 +1,14 @@
 // gobblet-fake-engine: a tiny UGI/UCI engine that misbehaves on purpose, for
 // the match runner's tests.
 //
-//   gobblet-fake-engine [--mode M] [--after N] [--delay-ms D] [--seed S] [--proto ugi|uci] [--log FILE]
+//   gobblet-fake-engine [--mode M] [--after N] [--when TEXT] [--delay-ms D] [--seed S] [--proto ugi|uci]
+//                       [--log FILE]
 //
-// It keeps the position from "position" lines and answers "go" with a legal
-// move chosen by --mode, except that from its (N+1)-th "go" of the process
-// (--after N, default 0) it misbehaves:
+// It keeps the position from "position" lines, answers "go" with an info
+// line (depth, score, nodes, time, nps) and a legal move chosen by --mode,
+// "go infinite" only after "stop", and the three UGI queries from the rules
+// core. From its (N+1)-th "go" of the process (--after N, default 0) -- and,
+// with --when, only on go lines containing TEXT -- it misbehaves:
 //   random   (default) a uniformly random legal move, never misbehaves
 //   first    the first legal move, never misbehaves
 //   crash    abort() instead of answering
@@ -13,8 +16,13 @@
 //   garbage  answer "bestmove xyzzy"
 //   hang     stop reading and answering (sleeps 30 s, then exits)
 //   late     answer a legal move after --delay-ms
+//   ponder   append " ponder <move>" to bestmove
 //   noready  never answer isready (from the (N+1)-th isready on)
 //   nohello  never answer ugi/uci
+//   wrongquery  answer the queries as if threefold repetition did not exist
+//   badoption   list a spin option without min and max
+//   banner      print a banner line at startup (allowed), otherwise follow the spec
+//   chatty      print an info string line between id and ugiok (not allowed)
 // --log appends every line received to FILE. Exits on "quit" or end of input.
 #include <chrono>
 #include <cstdio>
@@ -37,6 +45,7 @@ struct Settings {
   std::string mode = "random";
   int after = 0;
   int delayMs = 0;
+  std::string when;
   uint64_t seed = 1;
   bool uci = false;
   std::string logPath;
@@ -78,6 +87,27 @@ std::string illegalMove(const Board& board) {
   return squareName(v, 0) + squareName(v, 1);
 }
 
+// The answers to "query gameover", "query p1turn" and "query result", from
+// the rules core; `ignoreRepetition` judges the board alone (a plausible bug).
+std::string queryAnswer(const Game& game, const std::string& query, bool ignoreRepetition) {
+  GameResult result = game.result();
+  if (ignoreRepetition) {
+    const int winner = game.position().winner();
+    result = winner == 0   ? GameResult::kPlayer1Wins
+             : winner == 1 ? GameResult::kPlayer2Wins
+             : countMoves(game.position()) == 0 ? GameResult::kDraw
+                                                : GameResult::kNone;
+  }
+  if (query == "gameover") return result == GameResult::kNone ? "false" : "true";
+  if (query == "p1turn") return game.position().sideToMove() == 0 ? "true" : "false";
+  if (query == "result")
+    return result == GameResult::kPlayer1Wins   ? "p1win"
+           : result == GameResult::kPlayer2Wins ? "p2win"
+           : result == GameResult::kDraw        ? "draw"
+                                                : "none";
+  return "unknown";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -87,6 +117,7 @@ int main(int argc, char** argv) {
     if (key == "--mode") s.mode = value;
     else if (key == "--after") s.after = std::atoi(value.c_str());
     else if (key == "--delay-ms") s.delayMs = std::atoi(value.c_str());
+    else if (key == "--when") s.when = value;
     else if (key == "--seed") s.seed = std::strtoull(value.c_str(), nullptr, 10);
     else if (key == "--proto") s.uci = value == "uci";
     else if (key == "--log") s.logPath = value;
@@ -97,14 +128,20 @@ int main(int argc, char** argv) {
   std::mt19937_64 rng(s.seed);
   Variant variant = Variant::gobblet();
   Game game{Board(variant)};
+  if (s.mode == "banner") std::cout << "fake engine, a banner before any command" << std::endl;
   int goCount = 0, readyCount = 0;
+  std::string pendingInfinite;  // the bestmove line held until "stop"
   std::string line;
   while (std::getline(std::cin, line)) {
     if (log.is_open()) log << line << std::endl;
     if (line == "quit") break;
     if (line == "ugi" || line == "uci") {
       if (s.mode == "nohello") continue;
-      std::cout << "id name fake-" << s.mode << "\nid author tests\n" << line << "ok" << std::endl;
+      std::cout << "id name fake-" << s.mode << "\nid author tests\n"
+                << "option name Variant type string default gobblet\n";
+      if (s.mode == "badoption") std::cout << "option name Hash type spin default 16\n";
+      if (s.mode == "chatty") std::cout << "info string loading\n";
+      std::cout << line << "ok" << std::endl;
     } else if (line == "isready") {
       if (s.mode == "noready" && readyCount++ >= s.after) continue;
       std::cout << "readyok" << std::endl;
@@ -115,8 +152,14 @@ int main(int argc, char** argv) {
       game = Game(Board(variant));
     } else if (line.rfind("position ", 0) == 0) {
       if (!setPosition(variant, line, game)) std::cout << "info string bad position" << std::endl;
+    } else if (line.rfind("query ", 0) == 0) {
+      std::cout << "response " << queryAnswer(game, line.substr(6), s.mode == "wrongquery") << std::endl;
+    } else if (line == "stop") {
+      if (!pendingInfinite.empty()) std::cout << pendingInfinite << std::flush;
+      pendingInfinite.clear();
     } else if (line.rfind("go", 0) == 0) {
-      const bool misbehave = goCount++ >= s.after;
+      const bool misbehave =
+          goCount++ >= s.after && (s.when.empty() || line.find(s.when) != std::string::npos);
       MoveList list;
       generateMoves(game.position(), list);
       std::string reply = list.empty() ? "(none)" : moveToString(list[0], variant);
@@ -132,7 +175,11 @@ int main(int argc, char** argv) {
         }
         if (s.mode == "late") std::this_thread::sleep_for(std::chrono::milliseconds(s.delayMs));
       }
-      std::cout << "info depth 1 nodes " << list.size() << "\nbestmove " << reply << std::endl;
+      std::string answer = "info depth 1 score cp 0 nodes " + std::to_string(list.size()) +
+                           " time 0 nps 0\nbestmove " + reply;
+      if (misbehave && s.mode == "ponder" && list.size() > 0) answer += " ponder " + moveToString(list[0], variant);
+      if (line.find("infinite") != std::string::npos) pendingInfinite = answer + "\n";
+      else std::cout << answer << std::endl;
     }
   }
   return 0;

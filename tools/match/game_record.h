@@ -14,7 +14,8 @@
 //   detail  free text: the illegal move, how an engine died, ...
 //   illegal the rejected move text (only for reason=illegal-move)
 //
-// `gobblet-match --replay FILE` re-referees every line (replay.h).
+// `gobblet-match --replay FILE` re-referees every line (replay.h). The same
+// records can be written and read as PGN (pgn.h).
 #pragma once
 
 #include <string>
@@ -39,6 +40,9 @@ struct GameRecord {
   Termination termination = Termination::kNone;
   std::string detail;
   std::string illegalMove;
+  // Both players' limits (TimeControl::describe(), "p1 | p2" when they
+  // differ). Written to PGN records only; the line format leaves it out.
+  std::string timeControl;
 };
 
 // The record as one line (no newline).

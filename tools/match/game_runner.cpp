@@ -36,6 +36,8 @@ GameRecord playGame(EnginePlayer& player1, EnginePlayer& player2, const Opening&
   record.opening = opening.label;
   record.start = positionToString(opening.start);
   record.bookPlies = static_cast<int>(opening.moves.size());
+  const std::string limits1 = player1.config().limits.describe(), limits2 = player2.config().limits.describe();
+  record.timeControl = limits1 == limits2 ? limits1 : absl::StrCat(limits1, " | ", limits2);
 
   Referee referee(opening.start, settings.maxPlies);
   for (Move m : opening.moves) (void)referee.play(moveToString(m, variant));

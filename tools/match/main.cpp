@@ -2,7 +2,8 @@
 //
 //   gobblet-match --engine cmd=CMD [name=N proto=ugi|uci tc=B+I movetime=S depth=D nodes=K option.X=V ...]
 //                 --engine ... [--engine ...] [options]
-//   gobblet-match --replay FILE
+//   gobblet-match --replay FILE [--variant V]
+//   gobblet-match --compliance "<engine command>" [--variant V] [--proto ugi|uci] [--timeout SEC] [--margin SEC]
 //
 // See docs/match.md for every option, the output and the record format.
 #include <cstdio>
@@ -11,8 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "tools/match/compliance.h"
+#include "tools/match/pgn.h"
 #include "tools/match/replay.h"
 #include "tools/match/report.h"
 #include "tools/match/tournament.h"
@@ -24,7 +28,8 @@ using namespace gobblet::match;
 
 constexpr const char* kUsage = R"(usage:
   gobblet-match --engine cmd=CMD [KEY=VALUE ...] --engine cmd=CMD [KEY=VALUE ...] [options]
-  gobblet-match --replay FILE
+  gobblet-match --replay FILE [--variant V]
+  gobblet-match --compliance "ENGINE COMMAND" [--variant V] [--proto ugi|uci] [--timeout SEC] [--margin SEC]
 engine keys: cmd name proto=ugi|uci tc=BASE+INC movetime=SEC depth=N nodes=N option.NAME=VALUE
   (every engine needs at least one limit: tc, movetime, depth or nodes)
 options:
@@ -41,8 +46,10 @@ options:
   --margin SEC              time allowed beyond the clock/movetime (default 0.1)
   --timeout SEC             wait for ugiok/readyok, and for bestmove under depth/nodes (default 10)
   --sprt elo0=E0 elo1=E1 [alpha=A beta=B]   sequential test, stops early (two engines)
-  --record FILE             write one record line per game
+  --record FILE             write every game: PGN if FILE ends in .pgn, else one record line per game
+  --record-format line|pgn  the record's format, whatever FILE's name
   --quiet                   no per-game progress lines
+compliance (--compliance): --variant, --proto ugi|uci, --timeout (each wait), --margin (beyond clocks/movetime)
 )";
 
 int usage(const std::string& why) {
@@ -90,7 +97,8 @@ int main(int argc, char** argv) {
   TournamentSettings settings;
   std::vector<std::vector<std::string>> engineWords;
   std::vector<std::string> eachWords;
-  std::string variantText = "gobblet", openingsPath, recordPath, replayPath;
+  std::string variantText = "gobblet", openingsPath, recordPath, recordFormat, replayPath, complianceCommand;
+  Protocol complianceProtocol = Protocol::kUgi;
   bool quiet = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -110,6 +118,14 @@ int main(int argc, char** argv) {
       for (std::string& w : settingsAfter(i, argc, argv)) eachWords.push_back(std::move(w));
     } else if ((arg == "--tc" || arg == "--movetime" || arg == "--depth" || arg == "--nodes") && hasValue) {
       eachWords.push_back(absl::StrCat(arg.substr(2), "=", value()));
+    } else if (arg == "--compliance" && hasValue) {
+      complianceCommand = value();
+      if (absl::StripAsciiWhitespace(complianceCommand).empty()) return usage("--compliance needs an engine command");
+    } else if (arg == "--proto" && hasValue) {
+      const std::string p = value();
+      if (p == "ugi") complianceProtocol = Protocol::kUgi;
+      else if (p == "uci") complianceProtocol = Protocol::kUci;
+      else return usage("--proto must be ugi or uci");
     } else if (arg == "--replay" && hasValue) {
       replayPath = value();
     } else if (arg == "--variant" && hasValue) {
@@ -143,6 +159,9 @@ int main(int argc, char** argv) {
         return usage(std::string(status.message()));
     } else if (arg == "--record" && hasValue) {
       recordPath = value();
+    } else if (arg == "--record-format" && hasValue) {
+      recordFormat = value();
+      if (recordFormat != "line" && recordFormat != "pgn") return usage("--record-format must be line or pgn");
     } else if (arg == "--quiet") {
       quiet = true;
     } else {
@@ -150,14 +169,31 @@ int main(int argc, char** argv) {
     }
   }
 
+  auto variant = Variant::parse(variantText);
+  if (!variant.ok()) return usage(std::string(variant.status().message()));
+  if (!complianceCommand.empty()) {
+    ComplianceSettings check;
+    check.command = complianceCommand;
+    check.variant = *variant;
+    check.protocol = complianceProtocol;
+    check.timeoutMs = settings.game.timeoutMs;
+    check.marginMs = settings.game.marginMs;
+    int passed = 0, failed = 0, skipped = 0;
+    runCompliance(check, [&](const StepReport& step) {
+      std::printf("%s\n", formatStep(step).c_str());
+      std::fflush(stdout);
+      (step.outcome == StepOutcome::kPass ? passed : step.outcome == StepOutcome::kFail ? failed : skipped)++;
+    });
+    std::printf("%s: %d passed, %d failed, %d skipped (%s, %s)\n", failed == 0 ? "COMPLIANT" : "NOT COMPLIANT",
+                passed, failed, skipped, variant->name().c_str(), complianceProtocol == Protocol::kUgi ? "ugi" : "uci");
+    return failed == 0 ? 0 : 1;
+  }
   if (!replayPath.empty()) {
-    auto summary = replayFile(replayPath, std::cout);
+    auto summary = replayFile(replayPath, std::cout, *variant);
     if (!summary.ok()) return std::fprintf(stderr, "error: %s\n", std::string(summary.status().message()).c_str()), 1;
     return summary->invalid == 0 ? 0 : 1;
   }
 
-  auto variant = Variant::parse(variantText);
-  if (!variant.ok()) return usage(std::string(variant.status().message()));
   settings.variant = *variant;
   for (size_t e = 0; e < engineWords.size(); ++e) {
     EngineConfig config;
@@ -178,6 +214,11 @@ int main(int argc, char** argv) {
   }
   if (auto status = checkTournamentSettings(settings); !status.ok()) return usage(std::string(status.message()));
   std::ofstream record;
+  const bool recordPgn =
+      recordFormat == "pgn" ||
+      (recordFormat.empty() && recordPath.size() >= 4 && absl::AsciiStrToLower(recordPath.substr(recordPath.size() - 4)) == ".pgn");
+  PgnHeader pgnHeader;
+  pgnHeader.date = pgnDateToday();
   if (!recordPath.empty()) {
     record.open(recordPath, std::ios::trunc);
     if (!record) return usage(absl::StrCat("cannot write record file '", recordPath, "'"));
@@ -188,7 +229,10 @@ int main(int argc, char** argv) {
   std::printf("\n");
   std::fflush(stdout);
   auto state = runTournament(settings, [&](const GameRecord& game, const TournamentState& now) {
-    if (record.is_open()) record << formatRecord(game) << std::endl;
+    if (record.is_open()) {
+      if (recordPgn) record << formatPgn(game, pgnHeader) << std::flush;
+      else record << formatRecord(game) << std::endl;
+    }
     if (!quiet) std::printf("%s\n", progressLine(game, now, settings).c_str()), std::fflush(stdout);
   });
   if (!state.ok()) return usage(std::string(state.status().message()));

@@ -2,10 +2,12 @@
 
 #include <fstream>
 #include <ostream>
+#include <sstream>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "engine/notation.h"
+#include "tools/match/pgn.h"
 
 namespace gobblet::match {
 
@@ -21,9 +23,18 @@ absl::Status verifyRecord(const GameRecord& record) {
   const int mover = referee.game().position().sideToMove();
   auto mismatch = [&](const std::string& why) {
     return absl::InvalidArgumentError(absl::StrCat("reason=", toString(record.termination), " result=",
-                                                   resultToString(record.result), ": ", why));
+                                                   resultToString(record.result),
+                                                   record.detail.empty() ? "" : " (" + record.detail + ")", ": ",
+                                                   why));
   };
   switch (record.termination) {
+    case Termination::kNone:  // ended by rule, which rule not recorded
+      if (!verdict.over() || verdict.termination == Termination::kMaxPlies)
+        return mismatch("the rules say the game is still running");
+      if (verdict.result != record.result)
+        return mismatch(absl::StrCat("the rules say reason=", toString(verdict.termination),
+                                     " result=", resultToString(verdict.result)));
+      return absl::OkStatus();
     case Termination::kLine:
     case Termination::kNoMoves:
     case Termination::kRepetition:
@@ -54,19 +65,39 @@ absl::Status verifyRecord(const GameRecord& record) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<ReplaySummary> replayFile(const std::string& path, std::ostream& out) {
+absl::StatusOr<ReplaySummary> replayFile(const std::string& path, std::ostream& out,
+                                        const Variant& defaultVariant) {
   std::ifstream in(path);
   if (!in) return absl::NotFoundError(absl::StrCat("cannot open record file '", path, "'"));
+  std::stringstream contents;
+  contents << in.rdbuf();
+  const std::string text = contents.str();
   ReplaySummary summary;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    if (absl::StripAsciiWhitespace(line).empty() || line[0] == '#') continue;
-    ++summary.games;
-    auto record = parseRecord(line);
-    absl::Status status = record.ok() ? verifyRecord(*record) : record.status();
-    if (!status.ok()) {
-      ++summary.invalid;
-      out << path << ":" << number << ": " << status.message() << "\n";
+  if (looksLikePgn(text)) {
+    for (const PgnEntry& entry : parsePgn(text)) {
+      ++summary.games;
+      absl::Status status = entry.game.status();
+      if (status.ok()) {
+        auto record = recordFromPgn(*entry.game, defaultVariant);
+        status = record.ok() ? verifyRecord(*record) : record.status();
+      }
+      if (!status.ok()) {
+        ++summary.invalid;
+        out << path << ":" << entry.line << ": game " << summary.games << ": " << status.message() << "\n";
+      }
+    }
+  } else {
+    std::istringstream lines(text);
+    std::string line;
+    for (int number = 1; std::getline(lines, line); ++number) {
+      if (absl::StripAsciiWhitespace(line).empty() || line[0] == '#') continue;
+      ++summary.games;
+      auto record = parseRecord(line);
+      absl::Status status = record.ok() ? verifyRecord(*record) : record.status();
+      if (!status.ok()) {
+        ++summary.invalid;
+        out << path << ":" << number << ": " << status.message() << "\n";
+      }
     }
   }
   out << "replayed " << summary.games << " games: " << summary.games - summary.invalid << " consistent, "

@@ -10,7 +10,9 @@
 //                                 move is indeed illegal, the mover lost;
 //   time-forfeit                  the game is running and the mover lost;
 //   crash / unresponsive          the game is running and someone lost (an
-//                                 engine may fail when it is not to move).
+//                                 engine may fail when it is not to move);
+//   none (PGN without a reason,   the game ended by rule (line, no moves or
+//     e.g. cutegames' claims)     repetition) with the recorded result.
 #pragma once
 
 #include <iosfwd>
@@ -30,8 +32,11 @@ struct ReplaySummary {
   int invalid = 0;  // unreadable or inconsistent
 };
 
-// Reads a record file, verifies every line and reports each failure (and a
-// summary) to `out`. NotFound if the file cannot be opened.
-absl::StatusOr<ReplaySummary> replayFile(const std::string& path, std::ostream& out);
+// Reads a record file -- record lines, or PGN (pgn.h) when its first
+// non-blank character is '[' -- verifies every game and reports each failure
+// (and a summary) to `out`. `defaultVariant` is the variant of PGN games
+// without a Variant tag. NotFound if the file cannot be opened.
+absl::StatusOr<ReplaySummary> replayFile(const std::string& path, std::ostream& out,
+                                        const Variant& defaultVariant = Variant::gobblet());
 
 }  // namespace gobblet::match
