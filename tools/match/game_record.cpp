@@ -1,11 +1,12 @@
 #include "tools/match/game_record.h"
 
+#include <cstdint>
 #include <map>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "engine/bounded_integer.h"
 
 namespace gobblet::match {
 
@@ -77,8 +78,9 @@ absl::StatusOr<GameRecord> parseRecord(const std::string& line) {
     if (!fields->count(key)) return absl::InvalidArgumentError(absl::StrCat("missing field '", key, "'"));
   for (const auto& [key, value] : *fields) {
     if (key == "game") {
-      if (!absl::SimpleAtoi(value, &r.number) || r.number < 0)
-        return absl::InvalidArgumentError(absl::StrCat("bad game number '", value, "'"));
+      auto number = parseBoundedInteger(value, 0, INT32_MAX, "game number");
+      if (!number.ok()) return number.status();
+      r.number = static_cast<int>(*number);
     } else if (key == "p1") {
       r.player1 = value;
     } else if (key == "p2") {
@@ -92,8 +94,9 @@ absl::StatusOr<GameRecord> parseRecord(const std::string& line) {
     } else if (key == "start") {
       r.start = value;
     } else if (key == "book") {
-      if (!absl::SimpleAtoi(value, &r.bookPlies) || r.bookPlies < 0)
-        return absl::InvalidArgumentError(absl::StrCat("bad book ply count '", value, "'"));
+      auto plies = parseBoundedInteger(value, 0, INT32_MAX, "book ply count");
+      if (!plies.ok()) return plies.status();
+      r.bookPlies = static_cast<int>(*plies);
     } else if (key == "moves") {
       r.moves = absl::StrSplit(value, ' ', absl::SkipEmpty());
     } else if (key == "result") {

@@ -6,6 +6,7 @@
 //   gobblet-match --compliance "<engine command>" [--variant V] [--proto ugi|uci] [--timeout SEC] [--margin SEC]
 //
 // See docs/match.md for every option, the output and the record format.
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -15,6 +16,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "engine/bounded_integer.h"
 #include "tools/match/compliance.h"
 #include "tools/match/pgn.h"
 #include "tools/match/replay.h"
@@ -87,8 +89,11 @@ absl::Status parseSprt(const std::vector<std::string>& words, SprtParams& params
   return absl::OkStatus();
 }
 
+// A count flag's value in [low, high].
 bool parseCount(const std::string& text, int low, int high, int& out) {
-  return absl::SimpleAtoi(text, &out) && out >= low && out <= high;
+  auto n = parseBoundedInteger(text, low, high, "count");
+  if (n.ok()) out = static_cast<int>(*n);
+  return n.ok();
 }
 
 }  // namespace
@@ -144,7 +149,9 @@ int main(int argc, char** argv) {
     } else if (arg == "--random-plies" && hasValue) {
       if (!parseCount(value(), 0, 200, settings.randomPlies)) return usage("--random-plies must be 0..200");
     } else if (arg == "--seed" && hasValue) {
-      if (!absl::SimpleAtoi(value(), &settings.seed)) return usage("--seed must be a non-negative integer");
+      auto seed = parseBoundedInteger(value(), 0, INT64_MAX, "--seed");
+      if (!seed.ok()) return usage(std::string(seed.status().message()));
+      settings.seed = static_cast<uint64_t>(*seed);
     } else if (arg == "--max-plies" && hasValue) {
       if (!parseCount(value(), 0, 100000, settings.game.maxPlies)) return usage("--max-plies must be 0..100000");
     } else if (arg == "--margin") {
