@@ -5,6 +5,7 @@
 //   gobblet --listen [HOST:]PORT [--token T] [--max-sessions N] [--max-hash MiB]
 //           [--max-threads N] [--idle-timeout SECONDS] [--io-threads N]
 //           [--tablebase-dir DIR]
+//   gobblet --http [HOST:]PORT [the same server options]   the browser board
 //
 // See docs/protocol.md.
 #include <csignal>
@@ -14,6 +15,7 @@
 #include <string>
 
 #include "absl/strings/numbers.h"
+#include "protocol/http_server.h"
 #include "protocol/stdio_transport.h"
 #include "protocol/tcp_server.h"
 
@@ -31,7 +33,9 @@ int usage(const std::string& why) {
                "               [--max-hash MiB]      per-session Hash cap (default 256)\n"
                "               [--max-threads N]     per-session Threads cap (default 1)\n"
                "               [--idle-timeout S]    close clients silent this long (default 300)\n"
-               "               [--io-threads N]      network threads (default: from the core count)\n",
+               "               [--io-threads N]      network threads (default: from the core count)\n"
+               "       gobblet --http [HOST:]PORT    the browser board at http://HOST:PORT/ and UGI over\n"
+               "                                     WebSocket at /ugi, with the same server options\n",
                why.c_str());
   return 2;
 }
@@ -46,7 +50,7 @@ int main(int argc, char** argv) {
   using namespace gobblet;
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe or socket is an error code, not a death
 
-  std::string listen, tablebaseDir;
+  std::string listen, http, tablebaseDir;
   bool serverOnly = false;  // an option that only means something with --listen
   ServerConfig server;
   server.session.optionLimits.maxHashMiB = 256;
@@ -60,7 +64,7 @@ int main(int argc, char** argv) {
     if (i + 1 >= argc) return usage("unknown or incomplete argument '" + arg + "'");
     const std::string value = argv[++i];
     int n = 0;
-    if (arg != "--listen" && arg != "--tablebase-dir") serverOnly = true;
+    if (arg != "--listen" && arg != "--tablebase-dir" && arg != "--http") serverOnly = true;
     if (arg == "--tablebase-dir") {
       std::error_code ec;
       if (value.empty() || !std::filesystem::is_directory(value, ec))
@@ -68,6 +72,9 @@ int main(int argc, char** argv) {
       tablebaseDir = value;
     } else if (arg == "--listen") {
       listen = value;
+      if (auto st = parseListenAddress(value, server); !st.ok()) return usage(std::string(st.message()));
+    } else if (arg == "--http") {  // the browser board: see protocol/http_server.h
+      http = value;
       if (auto st = parseListenAddress(value, server); !st.ok()) return usage(std::string(st.message()));
     } else if (arg == "--token") {
       if (value.empty() || value.find_first_of(" \t\r\n") != std::string::npos)
@@ -92,8 +99,24 @@ int main(int argc, char** argv) {
   // the environment and the XDG default (the TablebasePath option, where it
   // may be set, still overrides the flag).
   if (!tablebaseDir.empty()) setenv("GOBBLET_TB_DIR", tablebaseDir.c_str(), 1);
+  if (!http.empty()) {
+    if (!listen.empty()) return usage("--http and --listen: choose one");
+    HttpServer board(server);
+    if (auto st = board.listen(); !st.ok()) {
+      std::fprintf(stderr, "gobblet: %s\n", std::string(st.message()).c_str());
+      return 1;
+    }
+    board.handleSignals();
+    const bool v6 = server.host.find(':') != std::string::npos;
+    std::fprintf(stderr, "gobblet: serving the board on http://%s%s%s:%u/\n", v6 ? "[" : "", server.host.c_str(),
+                 v6 ? "]" : "", static_cast<unsigned>(board.port()));
+    std::fflush(stderr);
+    board.run();
+    std::fprintf(stderr, "gobblet: stopped\n");
+    return 0;
+  }
   if (listen.empty()) {
-    if (serverOnly) return usage("server options need --listen");
+    if (serverOnly) return usage("server options need --listen or --http");
     return runStdio(0, 1);
   }
 
