@@ -351,9 +351,13 @@ TEST(WebSocketServer, HugeMessages) {
   c.send("isready");
   EXPECT_EQ(c.line(), "readyok");
   // A message over the 1 MiB cap: closed with 1009.
+  // (The server stops reading at the frame header; the close frame may be
+  // lost to the reset that closing a socket with unread input sends, so the
+  // client sees 1009 or a reset, never an open socket.)
   c.send(std::string(2 * 1024 * 1024, 'y'));
   EXPECT_TRUE(c.closedByPeer());
-  EXPECT_EQ(c.closeCode(), static_cast<unsigned>(websocket::close_code::too_big));
+  const unsigned code = c.closeCode();
+  EXPECT_TRUE(code == static_cast<unsigned>(websocket::close_code::too_big) || code == 0) << code;
   WsClient d(server.port());
   d.send("isready");
   EXPECT_EQ(d.line(), "readyok");
