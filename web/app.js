@@ -199,7 +199,6 @@ async function engineMove(my) {
 }
 
 async function analyse(my) {
-  const shape = variantShape(game.variant);
   const multipv = Number($('multipv').value);
   setStatus('Analysing…');
   const s = await startSearch('analysis', multipv, 'infinite', (s) => {
@@ -207,8 +206,7 @@ async function analyse(my) {
     recordValue(game.ply, s.lines.get(1), view.pos.side);
     drawGraphNow();
   });
-  if (my === generation && !shape.stacks) setStatus('Analysis stopped.');
-  else if (my === generation) setStatus('Analysis stopped.');
+  if (my === generation) setStatus('Analysis stopped.');
   return s;
 }
 
@@ -417,6 +415,9 @@ function render() {
       setStatus(`Player ${v.pos.side} to move.`);
     }
   }
+  // For tests and bookmarklets: what is shown, as the engine gave it.
+  document.body.dataset.fen = v.fen;
+  document.body.dataset.ply = preview ? -1 : game.ply;
   renderMoveList();
   renderTablebase();
   drawGraphNow();
@@ -575,7 +576,7 @@ function wireInput() {
     dragFrom = null;
     if (!from || !selection || selection.from !== from) return;
     const sq = squareAt(e.clientX, e.clientY);
-    if (sq && sq !== from) pick(sq);
+    if (sq && sq !== from) attempt(from + sq);  // a drop is a move attempt, even onto an own piece
   });
   board.addEventListener('pointermove', (e) => {
     const sq = squareAt(e.clientX, e.clientY);
