@@ -5,6 +5,7 @@
 // mid-search leave the server serving and give the session's memory back.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <csignal>
 #include <fstream>
 #include <thread>
@@ -445,6 +446,51 @@ TEST(WebSocketServer, SigtermSendsTheBestmoveAndExits) {
   ASSERT_TRUE(server.process().waitExit(Ms(10000)));
   EXPECT_TRUE(WIFEXITED(server.process().exitStatus()));
   EXPECT_EQ(WEXITSTATUS(server.process().exitStatus()), 0);
+}
+
+// Figures for the closing note (printed, not asserted: the machine is
+// shared): how many sockets one server holds at once, each answering, and
+// the go -> bestmove latency over WebSocket beside the same over TCP.
+TEST(WebSocketServer, ManySocketsAndLatencyBesideTcp) {
+  constexpr int kSockets = 200, kSearches = 40;
+  BoardServer board({"--max-sessions", std::to_string(kSockets)});
+  std::vector<std::unique_ptr<WsClient>> clients;
+  for (int i = 0; i < kSockets; ++i) clients.push_back(std::make_unique<WsClient>(board.port()));
+  for (auto& c : clients) ASSERT_TRUE(c->open());
+  // 1 MiB tables: 200 sessions with the default 16 MiB would clear 3 GiB.
+  for (int i = 0; i < kSockets; ++i) clients[i]->send("setoption name Hash value 1\nposition startpos moves X@a1\nquery p1turn\ngo depth 1");
+  int answered = 0;
+  for (int i = 0; i < kSockets; ++i) {
+    std::vector<std::string> seen;
+    const bool ok = clients[i]->until("response false", Ms(30000), &seen).has_value() &&
+                    clients[i]->until("bestmove", Ms(30000), &seen).has_value();
+    answered += ok;
+    if (!ok) ADD_FAILURE() << "socket " << i << " saw " << seen.size() << " lines" << (seen.empty() ? "" : ", first: " + seen[0]);
+  }
+  EXPECT_EQ(answered, kSockets);
+  std::printf("%d WebSockets open at once, %d answered a query and a search\n", kSockets, answered);
+  clients.clear();
+
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  std::vector<double> ws, tcp;
+  WsClient w(board.port());
+  testing::EngineServer server;
+  testing::TcpClient t(server.port());
+  for (int i = 0; i < kSearches; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    w.send("go depth 3");
+    ASSERT_TRUE(w.until("bestmove"));
+    ws.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    start = std::chrono::steady_clock::now();
+    t.send("go depth 3");
+    ASSERT_TRUE(t.until("bestmove"));
+    tcp.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::printf("go depth 3 -> bestmove, median of %d: WebSocket %.2f ms, TCP %.2f ms\n", kSearches, median(ws),
+              median(tcp));
 }
 
 }  // namespace

@@ -246,6 +246,10 @@ function mark(info) {
   return { wdl: info.mate > 0 ? 'W' : 'L', plies: Math.abs(info.mate) };
 }
 
+function plies(n) {
+  return n === 1 ? '1 ply' : `${n} plies`;
+}
+
 function markText(m) {
   return m.wdl === 'D' ? 'D' : `${m.wdl}${m.plies}`;
 }
@@ -264,7 +268,7 @@ function scoreText(info, side) {
   const sign = side === 1 ? 1 : -1;
   if (info.mate !== undefined) {
     const m = sign * info.mate;
-    return `player ${m > 0 ? 1 : 2} wins in ${Math.abs(info.mate)} plies`;
+    return `player ${m > 0 ? 1 : 2} wins in ${plies(Math.abs(info.mate))}`;
   }
   const cp = sign * info.cp;
   return `${cp > 0 ? '+' : ''}${cp} cp`;
@@ -462,7 +466,7 @@ function renderTablebase() {
   box.hidden = false;
   const best = [...v.marks.values()].sort(markOrder)[0];
   $('tb-value').textContent = best
-    ? `Tablebase: player ${v.pos.side} to move ${best.wdl === 'W' ? `wins in ${best.plies} plies` : best.wdl === 'L' ? `loses in ${best.plies} plies` : 'draws'}.`
+    ? `Tablebase: player ${v.pos.side} to move ${best.wdl === 'W' ? `wins in ${plies(best.plies)}` : best.wdl === 'L' ? `loses in ${plies(best.plies)}` : 'draws'}.`
     : '';
   const body = $('tb-moves').tBodies[0];
   body.replaceChildren();
