@@ -440,6 +440,10 @@ function renderMoveList() {
   ol.replaceChildren();
   for (let i = 0; i < game.moves.length; i += 2) {
     const li = document.createElement('li');
+    const num = document.createElement('span');
+    num.className = 'num';
+    num.textContent = `${i / 2 + 1}.`;
+    li.append(num);
     for (const j of [i, i + 1]) {
       if (j >= game.moves.length) break;
       const b = document.createElement('button');
@@ -557,12 +561,18 @@ function squareAt(x, y) {
   return sq ? sq.dataset.sq : null;
 }
 
+function showStack(sq) {
+  const v = shown();
+  if (sq && v) $('stack-info').textContent = `${sq}: ${describeStack(v.pos.squares.get(sq))}`;
+}
+
 function wireInput() {
   const board = $('board');
   let dragFrom = null;
   board.addEventListener('pointerdown', (e) => {
     const sq = squareAt(e.clientX, e.clientY);
     if (!sq) return;
+    showStack(sq);
     const before = selection ? selection.from : null;
     pick(sq);
     dragFrom = selection && selection.from === sq && before !== sq ? sq : null;
@@ -582,10 +592,10 @@ function wireInput() {
     const sq = squareAt(e.clientX, e.clientY);
     if (sq && sq !== from) attempt(from + sq);  // a drop is a move attempt, even onto an own piece
   });
-  board.addEventListener('pointermove', (e) => {
-    const sq = squareAt(e.clientX, e.clientY);
-    const v = shown();
-    if (sq && v) $('stack-info').textContent = `${sq}: ${describeStack(v.pos.squares.get(sq))}`;
+  board.addEventListener('pointermove', (e) => showStack(squareAt(e.clientX, e.clientY)));
+  window.addEventListener('hashchange', () => {
+    // A link pasted into the address bar: load its game.
+    if (location.hash.slice(1) !== linkHash()) loadLink();
   });
   board.addEventListener('best', (e) => {
     const shape = variantShape(game.variant);
@@ -722,16 +732,21 @@ async function main() {
   const params = new URLSearchParams(location.search);
   if (params.get('token')) await ugi.exec(`auth ${params.get('token')}`);
   await ugi.exec('ugi');
+  await loadLink();
+  document.body.dataset.ready = '1';
+}
+
+// Loads the game of the address's #variant=…&fen=…&moves=…&ply=… (the 4x4 start if none).
+async function loadLink() {
   const link = new URLSearchParams(location.hash.slice(1));
   const variant = link.get('variant') || 'gobblet';
   const moves = (link.get('moves') || '').split(',').filter((m) => m);
   const ply = link.has('ply') ? Number(link.get('ply')) : moves.length;
   const err = await loadGame(variant, link.get('fen'), moves, ply);
   if (err) {
-    setStatus(`The link's game was refused: ${err}`, 'error');
     await loadGame('gobblet', null, [], 0);
+    setStatus(`The link's game was refused: ${err}`, 'error');
   }
-  document.body.dataset.ready = '1';
 }
 
 main();
