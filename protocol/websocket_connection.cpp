@@ -225,7 +225,11 @@ void WebSocketConnection::finish(bool flush) {
   // frame sent. The work guard keeps the I/O threads running until then.
   std::optional<asio::any_io_executor> work =
       asio::prefer(ws_.get_executor(), asio::execution::outstanding_work.tracked);
-  reaper_->retire(std::move(session_), [self = shared_from_this(), work, flush]() mutable {
+  // Let go of the reaper here: were this connection its last owner, the
+  // reaper would be destroyed on its own thread (the callback below ends
+  // there) and join itself.
+  const std::shared_ptr<SessionReaper> reaper = std::move(reaper_);
+  reaper->retire(std::move(session_), [self = shared_from_this(), work, flush]() mutable {
     if (flush) asio::post(self->ws_.get_executor(), [self] { self->flushAndClose(); });
     work.reset();
   });

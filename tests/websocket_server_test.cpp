@@ -444,7 +444,9 @@ TEST(WebSocketServer, SigtermSendsTheBestmoveAndExits) {
   EXPECT_TRUE(c.until("bestmove"));
   EXPECT_TRUE(c.closedByPeer());
   ASSERT_TRUE(server.process().waitExit(Ms(10000)));
-  EXPECT_TRUE(WIFEXITED(server.process().exitStatus()));
+  std::string err;
+  while (auto l = server.process().err().readLine(Ms(100))) err += *l + "\n";
+  EXPECT_TRUE(WIFEXITED(server.process().exitStatus())) << "status " << server.process().exitStatus() << ":\n" << err;
   EXPECT_EQ(WEXITSTATUS(server.process().exitStatus()), 0);
 }
 
