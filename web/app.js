@@ -139,6 +139,31 @@ async function refresh() {
   if (atEnd() && engineToMove()) return engineMove(my);
   if (analysing) return analyse(my);
   if (atEnd()) startClock();
+  if (view.marks) fillValueHistory(my);
+}
+
+// 3x3 with a tablebase: the exact value of every position of the game not
+// valued yet (an imported game, a jump), for the value-history chart. Each
+// is a depth-1 search with one line; any change of the position shown ends it.
+async function fillValueHistory(my) {
+  let touched = false;
+  for (let ply = 0; ply <= game.moves.length && my === generation; ply++) {
+    if (values[ply]) continue;
+    touched = true;
+    const lines = await ugi.exec(positionCommand(game.moves.slice(0, ply)), 'query p1turn', 'query gameover');
+    if (my !== generation || !lines) return;
+    const [p1turn, over] = lines.filter((l) => l.startsWith('response '));
+    if (over === undefined) return;
+    if (over === 'response true') continue;  // a finished game has no move to value
+    const side = p1turn === 'response true' ? 1 : 2;
+    const s = await startSearch('history', 1, 'depth 1');
+    if (my !== generation) return;
+    const info = s.lines.get(1);
+    if (!info || !(info.tbhits > 0)) return;
+    recordValue(ply, info, side, true);
+  }
+  // Put the engine back on the position shown.
+  if (touched && my === generation) await ugi.exec(positionCommand(game.moves.slice(0, game.ply)));
 }
 
 function atEnd() {

@@ -275,6 +275,8 @@ def test_4x4_analysis(b, out_dir):
 def test_3x3_screenshot(b, out_dir):
     b.load("#variant=3x3%3A2%2C2%2C1&moves=M%40b2,S%40a1,S%40c3,M%40a3")
     b.wait("the tablebase marks", lambda: b.d.find_elements(By.CSS_SELECTOR, "#tb-moves tbody tr"))
+    # The value history: every position of the game gets its exact value (5 points, all exact).
+    b.wait("the value history", lambda: len(b.d.find_elements(By.CSS_SELECTOR, "#graph .graph-point.exact")) == 5)
     b.click(b.reserve(1, "M"))
     b.wait("lit targets", lambda: b.targets())
     b.d.save_screenshot(os.path.join(out_dir, "board-3x3.png"))
