@@ -3,8 +3,8 @@
 chromium + chromium-driver, driven with python3-selenium) against
 `gobblet --http 127.0.0.1:0`.
 
-Checks: the page loads with no console errors; a whole 3x3 game against
-the engine played by clicking; with small 3x3 tablebases built here, the
+Checks: the page loads with no console errors; a whole 3x3 game and a
+whole 4x4 game against the engine played by clicking; with small 3x3 tablebases built here, the
 win/draw/loss and distance shown for every legal move equal what `go` with
 MultiPV reports over the protocol; an illegal drop is refused with the
 engine's reason; a PGN is imported and navigated; a 4x4 analysis shows its
@@ -192,6 +192,24 @@ def test_full_3x3_game_by_clicking(b):
     check(len(b.moves()) >= 5, "a tic-tac-toe game lasts at least 5 plies")
 
 
+def test_full_4x4_game_by_clicking(b):
+    """Player 1 clicks the first lit piece and its first lit target every turn; the engine plays 2."""
+    b.new_game("gobblet", p1="human", p2="engine", time_control="movetime 300")
+    for _ in range(60):
+        b.idle()
+        if re.search(r"wins|Draw", b.status()):
+            break
+        pieces = b.d.find_elements(By.CSS_SELECTOR, "#reserve-1 .reserve-piece.legal")
+        b.click(pieces[0] if pieces else b.d.find_elements(By.CSS_SELECTOR, ".square.source")[0])
+        targets = b.targets()
+        check(targets, "no legal target lit after picking a piece")
+        ply = int(b.body("ply"))
+        b.click(b.square(targets[0]))
+        b.wait("the move to be played", lambda: int(b.body("ply") or 0) > ply)
+    b.wait("the end of the game", lambda: re.search(r"wins|Draw", b.status()))
+    print(f"4x4 game: {len(b.moves())} plies -> {b.status()}")
+
+
 def test_tablebase_marks_equal_multipv(b, binary, tb_dir):
     b.load("#variant=3x3%3A2%2C2%2C1&moves=M%40b2,S%40a1")
     b.wait("the tablebase marks", lambda: b.d.find_elements(By.CSS_SELECTOR, "#tb-moves tbody tr"))
@@ -314,6 +332,7 @@ def main():
         tests = [
             ("loads without console errors", lambda: test_loads_without_errors(b)),
             ("full 3x3 game by clicking", lambda: test_full_3x3_game_by_clicking(b)),
+            ("full 4x4 game by clicking", lambda: test_full_4x4_game_by_clicking(b)),
             ("tablebase marks equal go/MultiPV", lambda: test_tablebase_marks_equal_multipv(b, args.bin, tb_dir)),
             ("illegal drop refused", lambda: test_illegal_drop_is_refused(b)),
             ("PGN import and navigation", lambda: test_pgn_import_and_navigation(b)),
