@@ -25,7 +25,7 @@ export function parseGameText(text, currentVariant) {
     return { variant, start: trimmed, moves: [] };
   }
   const tags = {};
-  const body = trimmed.replace(/^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$/gm, (_, k, v) => {
+  const body = firstGame(trimmed).replace(/^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$/gm, (_, k, v) => {
     tags[k.toLowerCase()] = v.replace(/\\(.)/g, '$1');
     return '';
   });
@@ -39,10 +39,26 @@ export function parseGameText(text, currentVariant) {
     .filter((w) => w && !['1-0', '0-1', '1/2-1/2', '*'].includes(w));
   const bad = moves.find((m) => !/^([SMLXsmlx]@[a-dA-D][1-4]|[a-dA-D][1-4][a-dA-D][1-4])$/.test(m));
   if (bad) return { error: `'${bad}' is not a move in our notation (L@b2 or a1b2).` };
+  // cutegames writes [FEN "startpos"] and no [Variant] (its settings name the game).
+  const start = tags.fen && tags.fen.trim() !== 'startpos' ? tags.fen.trim() : null;
   let variant = tags.variant ? variantName(tags.variant) : currentVariant;
-  const start = tags.fen ? tags.fen.trim() : null;
-  if (!tags.variant && start) variant = start.split('/').length === 4 ? 'gobblet' : currentVariant;
+  if (!tags.variant && start) {
+    const fourByFour = start.split('/').length === 4;
+    variant = fourByFour ? 'gobblet' : currentVariant === 'gobblet' ? 'gobblers' : currentVariant;
+  }
   return { variant, start, moves };
+}
+
+// The first game of a PGN file: its tags and its movetext, up to the next game's tags.
+function firstGame(text) {
+  const lines = text.split('\n');
+  let inMoves = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trim();
+    if (line.startsWith('[') && inMoves) return lines.slice(0, i).join('\n');
+    if (line && !line.startsWith('[')) inMoves = true;
+  }
+  return text;
 }
 
 export function writeMoveList(moves) {

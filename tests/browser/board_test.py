@@ -248,6 +248,30 @@ PGN = """[Event "test"]
 """
 
 
+CUTEGAMES_PGN = """[Event "?"]
+[Site "CuteGames"]
+[Date "??"]
+[Round "1"]
+[White "gobblet-a"]
+[Black "gobblet-b"]
+[Result "1-0"]
+[FEN "4/4/4/4 1"]
+[Winner "gobblet-a"]
+[Loser "gobblet-b"]
+[PlyCount "7"]
+
+1. X@a1 X@d4 2. X@a2 X@d3 3. X@a3 X@d2 4. L@a4 1-0
+
+
+[Event "?"]
+[Site "CuteGames"]
+[Result "0-1"]
+[FEN "4/4/4/4 1"]
+
+1. X@b2 X@c3 0-1
+"""
+
+
 def test_pgn_import_and_navigation(b):
     b.load()
     b.d.find_element(By.ID, "io-text").clear()
@@ -268,6 +292,14 @@ def test_pgn_import_and_navigation(b):
     b.click(b.d.find_element(By.ID, "export-pgn"))
     exported = b.d.find_element(By.ID, "io-text").get_attribute("value")
     check('[Variant "gobblers"]' in exported and "4. b3a1 1-0" in exported, f"exported PGN:\n{exported}")
+    # A file as cutegames writes it (no Variant tag, the FEN names the board, two games): the first game.
+    b.d.find_element(By.ID, "io-text").clear()
+    b.d.find_element(By.ID, "io-text").send_keys(CUTEGAMES_PGN)
+    b.click(b.d.find_element(By.ID, "import"))
+    b.wait("the cutegames game", lambda: b.moves() == ["X@a1", "X@d4", "X@a2", "X@d3", "X@a3", "X@d2", "L@a4"])
+    b.wait("its end", lambda: "Player 1 wins" in b.status())
+    b.click(b.d.find_element(By.ID, "nav-start"))
+    b.wait("the 4x4 start", lambda: b.body("fen") == "4/4/4/4 1")
 
 
 def test_4x4_analysis(b, out_dir):
