@@ -139,13 +139,14 @@ async function refresh() {
   if (atEnd() && engineToMove()) return engineMove(my);
   if (analysing) return analyse(my);
   if (atEnd()) startClock();
-  if (view.marks) fillValueHistory(my);
+  if (view.marks) fillValueHistory(my, 'depth 1', true);
 }
 
-// 3x3 with a tablebase: the exact value of every position of the game not
-// valued yet (an imported game, a jump), for the value-history chart. Each
-// is a depth-1 search with one line; any change of the position shown ends it.
-async function fillValueHistory(my) {
+// The value of every position of the game not valued yet (an imported game,
+// a jump), for the chart: 3x3 with a tablebase, exact (a depth-1 search,
+// automatic); 4x4, a short search per position (the Evaluate button). Any
+// change of the position shown ends it.
+async function fillValueHistory(my, goArgs, exact) {
   let touched = false;
   for (let ply = 0; ply <= game.moves.length && my === generation; ply++) {
     if (values[ply]) continue;
@@ -156,11 +157,11 @@ async function fillValueHistory(my) {
     if (over === undefined) return;
     if (over === 'response true') continue;  // a finished game has no move to value
     const side = p1turn === 'response true' ? 1 : 2;
-    const s = await startSearch('history', 1, 'depth 1');
+    const s = await startSearch('history', 1, goArgs);
     if (my !== generation) return;
     const info = s.lines.get(1);
-    if (!info || !(info.tbhits > 0)) return;
-    recordValue(ply, info, side, true);
+    if (!info || (exact && !(info.tbhits > 0))) return;
+    recordValue(ply, info, side, exact);
   }
   // Put the engine back on the position shown.
   if (touched && my === generation) await ugi.exec(positionCommand(game.moves.slice(0, game.ply)));
@@ -641,6 +642,16 @@ function wireInput() {
     }
   });
   $('analyse').addEventListener('click', () => toggleAnalysis(!analysing));
+  $('evaluate').addEventListener('click', async () => {
+    if (analysing) toggleAnalysis(false);
+    const my = generation;
+    await stopSearch();
+    $('evaluate').disabled = true;
+    setStatus('Evaluating every position of the game…');
+    await fillValueHistory(my, 'movetime 150', false);
+    $('evaluate').disabled = false;
+    if (my === generation) setStatus('Evaluation done: click the chart to go to a position.');
+  });
   $('multipv').addEventListener('change', () => analysing && refresh());
   $('new-game').addEventListener('click', () => newGame());
   $('variant').addEventListener('change', () => {

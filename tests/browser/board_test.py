@@ -300,6 +300,9 @@ def test_pgn_import_and_navigation(b):
     b.wait("its end", lambda: "Player 1 wins" in b.status())
     b.click(b.d.find_element(By.ID, "nav-start"))
     b.wait("the 4x4 start", lambda: b.body("fen") == "4/4/4/4 1")
+    # The evaluation graph over the game: every position before the end gets a point.
+    b.click(b.d.find_element(By.ID, "evaluate"))
+    b.wait("the evaluation graph", lambda: len(b.d.find_elements(By.CSS_SELECTOR, "#graph .graph-point")) == 7)
 
 
 def test_4x4_analysis(b, out_dir):
