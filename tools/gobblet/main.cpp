@@ -5,6 +5,7 @@
 //   gobblet --listen [HOST:]PORT [--token T] [--max-sessions N] [--max-hash MiB]
 //           [--max-threads N] [--idle-timeout SECONDS] [--io-threads N]
 //           [--tablebase-dir DIR]
+//   gobblet --http [HOST:]PORT [the same server options]   the browser board
 //
 // See docs/protocol.md.
 #include <csignal>
@@ -15,6 +16,7 @@
 
 #include "engine/bounded_integer.h"
 #include "protocol/engine_options.h"
+#include "protocol/http_server.h"
 #include "protocol/stdio_transport.h"
 #include "protocol/tcp_server.h"
 
@@ -39,7 +41,9 @@ int usage(const std::string& why) {
                "               [--max-hash MiB]      per-session Hash cap, 1..%lld (default %lld)\n"
                "               [--max-threads N]     per-session Threads cap, 1..%lld (default %lld)\n"
                "               [--idle-timeout S]    close clients silent this long (default 300)\n"
-               "               [--io-threads N]      network threads (default: from the core count)\n",
+               "               [--io-threads N]      network threads (default: from the core count)\n"
+               "       gobblet --http [HOST:]PORT    the browser board at http://HOST:PORT/ and UGI over\n"
+               "                                     WebSocket at /ugi, with the same server options\n",
                why.c_str(), static_cast<long long>(maxHash), static_cast<long long>(kServerHashMiB),
                static_cast<long long>(maxThreads), static_cast<long long>(kServerThreads));
   return 2;
@@ -51,7 +55,7 @@ int main(int argc, char** argv) {
   using namespace gobblet;
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe or socket is an error code, not a death
 
-  std::string listen, tablebaseDir;
+  std::string listen, http, tablebaseDir;
   bool serverOnly = false;  // an option that only means something with --listen
   ServerConfig server;
   server.session.caps.maxHashMiB = kServerHashMiB;
@@ -74,7 +78,7 @@ int main(int argc, char** argv) {
     absl::Status bad;
     const OptionDeclaration& hash = declarationOf(OptionId::kHash);
     const OptionDeclaration& threads = declarationOf(OptionId::kThreads);
-    if (arg != "--listen" && arg != "--tablebase-dir") serverOnly = true;
+    if (arg != "--listen" && arg != "--tablebase-dir" && arg != "--http") serverOnly = true;
     if (arg == "--tablebase-dir") {
       std::error_code ec;
       if (value.empty() || !std::filesystem::is_directory(value, ec))
@@ -82,6 +86,9 @@ int main(int argc, char** argv) {
       tablebaseDir = value;
     } else if (arg == "--listen") {
       listen = value;
+      if (auto st = parseListenAddress(value, server); !st.ok()) return usage(std::string(st.message()));
+    } else if (arg == "--http") {  // the browser board: see protocol/http_server.h
+      http = value;
       if (auto st = parseListenAddress(value, server); !st.ok()) return usage(std::string(st.message()));
     } else if (arg == "--token") {
       if (value.empty() || value.find_first_of(" \t\r\n") != std::string::npos)
@@ -107,8 +114,24 @@ int main(int argc, char** argv) {
   // the environment and the XDG default (the TablebasePath option, where it
   // may be set, still overrides the flag).
   if (!tablebaseDir.empty()) setenv("GOBBLET_TB_DIR", tablebaseDir.c_str(), 1);
+  if (!http.empty()) {
+    if (!listen.empty()) return usage("--http and --listen: choose one");
+    HttpServer board(server);
+    if (auto st = board.listen(); !st.ok()) {
+      std::fprintf(stderr, "gobblet: %s\n", std::string(st.message()).c_str());
+      return 1;
+    }
+    board.handleSignals();
+    const bool v6 = server.host.find(':') != std::string::npos;
+    std::fprintf(stderr, "gobblet: serving the board on http://%s%s%s:%u/\n", v6 ? "[" : "", server.host.c_str(),
+                 v6 ? "]" : "", static_cast<unsigned>(board.port()));
+    std::fflush(stderr);
+    board.run();
+    std::fprintf(stderr, "gobblet: stopped\n");
+    return 0;
+  }
   if (listen.empty()) {
-    if (serverOnly) return usage("server options need --listen");
+    if (serverOnly) return usage("server options need --listen or --http");
     return runStdio(0, 1);
   }
 

@@ -1,0 +1,245 @@
+#include "protocol/http_server.h"
+
+#include <csignal>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include "protocol/http_assets.h"
+#include "protocol/websocket_connection.h"
+
+namespace gobblet {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using asio::ip::tcp;
+
+const HttpAsset* findHttpAsset(std::string_view target) {
+  target = target.substr(0, target.find_first_of("?#"));
+  if (target == "/") target = "/index.html";
+  for (const HttpAsset& asset : httpAssets())
+    if (asset.path == target) return &asset;
+  return nullptr;
+}
+
+namespace {
+
+// Boost 1.74's Beast has its own string_view.
+std::string_view view(beast::string_view s) { return {s.data(), s.size()}; }
+beast::string_view view(std::string_view s) { return {s.data(), s.size()}; }
+
+// Does the Origin header (if any) name the host the request was sent to? A
+// browser always sends Origin on a WebSocket upgrade; tools may not.
+bool sameOrigin(const http::request<http::empty_body>& request) {
+  const auto origin = request.find(http::field::origin);
+  if (origin == request.end()) return true;
+  const std::string_view value = view(origin->value());
+  const std::string_view host = view(request[http::field::host]);
+  for (std::string_view scheme : {"http://", "https://"})
+    if (value.size() == scheme.size() + host.size() && value.substr(0, scheme.size()) == scheme &&
+        value.substr(scheme.size()) == host && !host.empty())
+      return true;
+  return false;
+}
+
+}  // namespace
+
+// HttpConnection: one plain HTTP client (the browser fetching the page) until
+// it asks for /ugi, when its socket becomes a WebSocketConnection.
+class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
+ public:
+  HttpConnection(tcp::socket socket, HttpServer& server) : stream_(std::move(socket)), server_(server) {}
+  ~HttpConnection() { --server_.httpConnections_; }
+
+  void start() { asio::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read(); }); }
+  void cancel() {
+    asio::post(stream_.get_executor(), [self = shared_from_this()] {
+      boost::system::error_code ignored;
+      self->stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+      self->stream_.close();
+    });
+  }
+
+ private:
+  void read() {
+    parser_.emplace();
+    parser_->header_limit(kMaxHttpHeaderBytes);
+    parser_->body_limit(0);
+    stream_.expires_after(kHttpRequestDeadline);
+    http::async_read(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, size_t) {
+      self->onRequest(ec);
+    });
+  }
+
+  void onRequest(beast::error_code ec) {
+    if (ec) {
+      // A client that sends junk gets a 400 before the close; one that is gone, nothing.
+      if (ec != http::error::end_of_stream && ec != beast::error::timeout && ec != asio::error::operation_aborted &&
+          ec != asio::error::connection_reset)
+        return respond(http::status::bad_request, "text/plain; charset=utf-8", "bad request\n", false);
+      return close();
+    }
+    auto& request = parser_->get();
+    if (beast::websocket::is_upgrade(request)) {
+      const std::string_view target = view(request.target());
+      if (target.substr(0, target.find('?')) != "/ugi")
+        return respond(http::status::not_found, "text/plain; charset=utf-8", "no WebSocket here: use /ugi\n", false);
+      if (!sameOrigin(request))
+        return respond(http::status::forbidden, "text/plain; charset=utf-8", "cross-origin WebSocket refused\n", false);
+      stream_.expires_never();
+      auto upgrade = parser_->release();
+      if (!server_.openWebSocket(stream_.socket(), upgrade))
+        return respond(http::status::service_unavailable, "text/plain; charset=utf-8",
+                       "server full (" + std::to_string(server_.config_.maxSessions) + " sessions), try later\n",
+                       false);
+      return;  // the socket now belongs to the WebSocket
+    }
+    if (request.method() != http::verb::get && request.method() != http::verb::head)
+      return respond(http::status::method_not_allowed, "text/plain; charset=utf-8", "GET only\n", false);
+    const HttpAsset* asset = findHttpAsset(view(request.target()));
+    if (!asset) return respond(http::status::not_found, "text/plain; charset=utf-8", "not found\n", request.keep_alive());
+    respond(http::status::ok, asset->contentType, asset->body, request.keep_alive(),
+            request.method() == http::verb::head);
+  }
+
+  void respond(http::status status, std::string_view type, std::string_view body, bool keepAlive,
+               bool headOnly = false) {
+    auto response = std::make_shared<http::response<http::string_body>>(status, 11);
+    response->set(http::field::server, "gobblet");
+    response->set(http::field::content_type, view(type));
+    response->set(http::field::cache_control, "no-cache");
+    response->set("X-Content-Type-Options", "nosniff");
+    response->set("Content-Security-Policy",
+                  "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
+                  "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
+    response->keep_alive(keepAlive);
+    if (!headOnly) response->body() = std::string(body);
+    response->content_length(body.size());
+    stream_.expires_after(kHttpRequestDeadline);  // also a write deadline
+    http::async_write(stream_, *response, [self = shared_from_this(), response](beast::error_code ec, size_t) {
+      if (ec || !response->keep_alive() || self->server_.stopping_) return self->close();
+      self->read();
+    });
+  }
+
+  void close() {
+    boost::system::error_code ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    stream_.close();
+  }
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::empty_body>> parser_;
+  HttpServer& server_;
+};
+
+HttpServer::HttpServer(ServerConfig config) : config_(std::move(config)), acceptor_(io_), signals_(io_) {}
+
+HttpServer::~HttpServer() { stop(); }
+
+absl::Status HttpServer::listen() {
+  boost::system::error_code ec;
+  tcp::resolver resolver(io_);
+  auto results = resolver.resolve(config_.host, std::to_string(config_.port), tcp::resolver::passive, ec);
+  if (ec || results.empty()) return absl::InvalidArgumentError("cannot resolve '" + config_.host + "': " + ec.message());
+  const tcp::endpoint endpoint = results.begin()->endpoint();
+  acceptor_.open(endpoint.protocol(), ec);
+  if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec) acceptor_.bind(endpoint, ec);
+  if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec)
+    return absl::UnavailableError("cannot listen on " + config_.host + ":" + std::to_string(config_.port) + ": " +
+                                  ec.message());
+  port_ = acceptor_.local_endpoint().port();
+  return absl::OkStatus();
+}
+
+void HttpServer::handleSignals() {
+  if (signalsHandled_) return;
+  signalsHandled_ = true;
+  signals_.add(SIGINT);
+  signals_.add(SIGTERM);
+  signals_.async_wait([this](const boost::system::error_code& ec, int) {
+    if (!ec) stop();
+  });
+}
+
+void HttpServer::run() {
+  accept();
+  int threads = config_.ioThreads;
+  if (threads <= 0) threads = std::max(4, 2 * static_cast<int>(std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (int i = 1; i < threads; ++i) pool.emplace_back([this] { io_.run(); });
+  io_.run();
+  for (std::thread& t : pool) t.join();
+}
+
+void HttpServer::stop() {
+  if (stopping_.exchange(true)) return;
+  asio::post(io_, [this] {
+    boost::system::error_code ignored;
+    acceptor_.close(ignored);
+    signals_.cancel(ignored);
+    std::lock_guard lock(connectionsMutex_);
+    for (auto& weak : webSockets_)
+      if (auto conn = weak.lock()) conn->shutdown();
+    for (auto& weak : httpClients_)
+      if (auto conn = weak.lock()) conn->cancel();
+  });
+}
+
+void HttpServer::accept() {
+  acceptor_.async_accept(asio::make_strand(io_), [this](const boost::system::error_code& ec, tcp::socket socket) {
+    if (ec) {
+      if (ec == asio::error::operation_aborted || stopping_) return;
+      accept();  // e.g. out of file descriptors: keep serving the others
+      return;
+    }
+    if (stopping_) return;
+    if (httpConnections_.load() >= kMaxHttpConnections) {
+      boost::system::error_code ignored;
+      socket.close(ignored);  // too many half-open clients: the newest goes
+    } else {
+      ++httpConnections_;
+      auto conn = std::make_shared<HttpConnection>(std::move(socket), *this);
+      {
+        std::lock_guard lock(connectionsMutex_);
+        std::erase_if(httpClients_, [](const auto& weak) { return weak.expired(); });
+        httpClients_.push_back(conn);
+      }
+      conn->start();
+    }
+    accept();
+  });
+}
+
+bool HttpServer::openWebSocket(tcp::socket& socket, http::request<http::empty_body>& request) {
+  if (stopping_) return false;
+  // Count first, so that two upgrades at once cannot both take the last place.
+  if (sockets_.fetch_add(1) >= config_.maxSessions) {
+    --sockets_;
+    return false;
+  }
+  std::shared_ptr<WebSocketConnection> conn;
+  {
+    std::lock_guard lock(connectionsMutex_);
+    auto it = webSockets_.emplace(webSockets_.end());
+    conn = std::make_shared<WebSocketConnection>(std::move(socket), config_.connection, config_.session, reaper_,
+                                                 [this, it] {
+                                                   std::lock_guard lock(connectionsMutex_);
+                                                   webSockets_.erase(it);
+                                                   --sockets_;
+                                                 });
+    *it = conn;
+  }
+  conn->start(std::move(request));
+  return true;
+}
+
+}  // namespace gobblet

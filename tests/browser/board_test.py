@@ -1,0 +1,403 @@
+#!/usr/bin/python3
+"""The browser board in a real browser: headless Chromium (Debian's
+chromium + chromium-driver, driven with python3-selenium) against
+`gobblet --http 127.0.0.1:0`.
+
+Checks: the page loads with no console errors; a whole 3x3 game and a
+whole 4x4 game against the engine played by clicking; with small 3x3 tablebases built here, the
+win/draw/loss and distance shown for every legal move equal what `go` with
+MultiPV reports over the protocol; an illegal drop is refused with the
+engine's reason; a PGN is imported and navigated; a 4x4 analysis shows its
+depth growing and stops on demand; the page fits 360 and 1920 px. Saves
+screenshots of a 4x4 and a 3x3 position in --out.
+
+Exit status: 0 passed, 1 failed, 77 skipped (Chromium cannot start here;
+ctest reports it as skipped).
+
+usage: board_test.py --bin build/release/bin/gobblet --tb build/release/bin/gobblet-tb --out DIR
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+SKIP = 77
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--no-proxy-server", "--disable-dev-shm-usage", "--window-size=1280,900"]
+TIMEOUT = 30  # seconds for one thing to show up on a loaded machine
+
+
+def skip(why):
+    print(f"SKIPPED: {why}")
+    sys.exit(SKIP)
+
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError:
+    skip("python3-selenium is not installed (tools/setup.sh installs it)")
+
+
+class Failure(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+def start_server(binary, tb_dir):
+    env = dict(os.environ, GOBBLET_TB_DIR=tb_dir)
+    proc = subprocess.Popen([binary, "--http", "127.0.0.1:0", "--tablebase-dir", tb_dir],
+                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env, text=True)
+    line = proc.stderr.readline()
+    m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+    if not m:
+        proc.kill()
+        raise Failure(f"the server did not announce its address: {line!r}")
+    return proc, int(m.group(1))
+
+
+def start_browser():
+    options = webdriver.ChromeOptions()
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    profile = tempfile.mkdtemp(prefix="gobblet-chromium-")
+    options.add_argument(f"--user-data-dir={profile}")
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+    if not os.path.exists(options.binary_location) or not os.path.exists(driver_path):
+        skip("chromium or chromedriver is not installed (tools/setup.sh installs them)")
+    try:
+        return webdriver.Chrome(service=Service(driver_path), options=options), profile
+    except Exception as e:  # Chromium cannot start here (no sandbox support, no shared memory...)
+        skip(f"Chromium cannot start: {str(e).splitlines()[0]}")
+
+
+def engine_multipv(binary, tb_dir, variant, moves):
+    """The tablebase marks as `go depth 1` with MultiPV reports them over the protocol (stdin)."""
+    script = (f"setoption name Variant value {variant}\nsetoption name MultiPV value 256\n"
+              f"position startpos moves {' '.join(moves)}\ngo depth 1\n")
+    proc = subprocess.Popen([binary, "--tablebase-dir", tb_dir], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True)
+    proc.stdin.write(script)
+    proc.stdin.flush()
+    marks = {}
+    for line in proc.stdout:
+        if line.startswith("bestmove"):
+            break
+        m = re.match(r"info depth 1 .*multipv (\d+) score (cp|mate) (-?\d+) .*pv (\S+)", line)
+        if m:
+            kind, value, move = m.group(2), int(m.group(3)), m.group(4)
+            marks[move] = "D" if kind == "cp" else ("W" if value > 0 else "L") + str(abs(value))
+    proc.stdin.close()
+    proc.wait(timeout=TIMEOUT)
+    return marks
+
+
+class Board:
+    """The page, as a person sees it."""
+
+    def __init__(self, driver, url):
+        self.d = driver
+        self.url = url
+
+    def wait(self, what, condition, timeout=TIMEOUT):
+        try:
+            return WebDriverWait(self.d, timeout, poll_frequency=0.05).until(lambda d: condition())
+        except Exception:
+            raise Failure(f"timed out waiting for {what}; status: {self.status()!r}")
+
+    def status(self):
+        try:
+            return self.d.find_element(By.ID, "status").text
+        except Exception:
+            return "?"
+
+    def body(self, key):
+        return self.d.execute_script(f"return document.body.dataset.{key} || ''")
+
+    def select(self, element_id, value):
+        self.d.execute_script(
+            "const s = document.getElementById(arguments[0]); s.value = arguments[1];"
+            "s.dispatchEvent(new Event('change'));", element_id, value)
+
+    def click(self, element):
+        element.click()
+
+    def square(self, sq):
+        return self.d.find_element(By.CSS_SELECTOR, f'[data-sq="{sq}"]')
+
+    def reserve(self, player, size):
+        return self.d.find_element(By.CSS_SELECTOR, f'#reserve-{player} [data-size="{size}"]')
+
+    def targets(self):
+        return [e.get_attribute("data-sq") for e in self.d.find_elements(By.CSS_SELECTOR, ".square.target")]
+
+    def moves(self):
+        return [e.text for e in self.d.find_elements(By.CSS_SELECTOR, "#move-list .move")]
+
+    def load(self, fragment=""):
+        self.d.get("about:blank")  # a new document: only changing the #fragment would not reload
+        self.d.get(self.url + fragment)
+        self.wait("the page to connect", lambda: self.body("ready") == "1")
+
+    def new_game(self, variant, p1="human", p2="human", time_control="movetime 300"):
+        self.select("p1", p1)
+        self.select("p2", p2)
+        self.select("time", time_control)
+        self.select("variant", variant)
+        self.wait(f"a new {variant} game", lambda: self.body("ply") == "0" and not self.moves())
+
+    def idle(self):
+        """Waits until the page shows a settled position with the person to move."""
+        self.wait("the person's turn", lambda: re.match(r"(Player \d to move|.*wins|Draw)", self.status()))
+
+    def console_errors(self):
+        return [e for e in self.d.get_log("browser") if e.get("level") == "SEVERE"]
+
+
+def test_loads_without_errors(b):
+    b.load()
+    check(b.body("fen") == "4/4/4/4 1", f"4x4 start position expected, got {b.body('fen')!r}")
+    errors = b.console_errors()
+    check(not errors, f"console errors on load: {errors}")
+
+
+def test_full_3x3_game_by_clicking(b):
+    b.new_game("tictactoe", p1="human", p2="engine")
+    for _ in range(9):
+        b.idle()
+        if re.search(r"wins|Draw", b.status()):
+            break
+        b.click(b.reserve(1, "S"))
+        targets = b.targets()
+        check(targets, "no legal target lit after picking a piece")
+        ply = int(b.body("ply"))
+        b.click(b.square(targets[0]))
+        b.wait("the move to be played", lambda: int(b.body("ply") or 0) > ply)
+    b.wait("the end of the game", lambda: re.search(r"wins|Draw", b.status()))
+    print(f"3x3 game: {' '.join(b.moves())} -> {b.status()}")
+    check(len(b.moves()) >= 5, "a tic-tac-toe game lasts at least 5 plies")
+
+
+def test_full_4x4_game_by_clicking(b):
+    """Player 1 clicks the first lit piece and its first lit target every turn; the engine plays 2."""
+    b.new_game("gobblet", p1="human", p2="engine", time_control="movetime 300")
+    for _ in range(60):
+        b.idle()
+        if re.search(r"wins|Draw", b.status()):
+            break
+        pieces = b.d.find_elements(By.CSS_SELECTOR, "#reserve-1 .reserve-piece.legal")
+        b.click(pieces[0] if pieces else b.d.find_elements(By.CSS_SELECTOR, ".square.source")[0])
+        targets = b.targets()
+        check(targets, "no legal target lit after picking a piece")
+        ply = int(b.body("ply"))
+        b.click(b.square(targets[0]))
+        b.wait("the move to be played", lambda: int(b.body("ply") or 0) > ply)
+    b.wait("the end of the game", lambda: re.search(r"wins|Draw", b.status()))
+    print(f"4x4 game: {len(b.moves())} plies -> {b.status()}")
+
+
+def test_tablebase_marks_equal_multipv(b, binary, tb_dir):
+    b.load("#variant=3x3%3A2%2C2%2C1&moves=M%40b2,S%40a1")
+    b.wait("the tablebase marks", lambda: b.d.find_elements(By.CSS_SELECTOR, "#tb-moves tbody tr"))
+    shown = {r.get_attribute("data-move"): r.find_element(By.CSS_SELECTOR, ".mark").text
+             for r in b.d.find_elements(By.CSS_SELECTOR, "#tb-moves tbody tr")}
+    expected = engine_multipv(binary, tb_dir, "3x3:2,2,1", ["M@b2", "S@a1"])
+    print(f"tablebase marks: {len(shown)} moves, e.g. {sorted(shown.items())[:4]}")
+    check(expected, "the engine reported no lines")
+    check(shown == expected, f"marks differ from go/MultiPV:\n page   {shown}\n engine {expected}")
+    # On the board too: pick the M reserve, every lit target carries its move's mark.
+    b.click(b.reserve(1, "M"))
+    for sq in b.targets():
+        label = b.d.find_element(By.CSS_SELECTOR, f'[data-sq="{sq}"] .mark').text
+        check(label == expected[f"M@{sq}"], f"board mark on {sq}: {label} != {expected[f'M@{sq}']}")
+
+
+def test_illegal_drop_is_refused(b):
+    b.load("#variant=gobblers&moves=M%40b2,L%40a1")
+    b.idle()
+    before = b.body("fen")
+    b.click(b.reserve(1, "S"))
+    check(b.targets() and "a1" not in b.targets(), "a1 (a large piece) must not be lit for a small piece")
+    b.click(b.square("a1"))
+    b.wait("the refusal", lambda: b.status().startswith("Refused"))
+    print(f"illegal drop: {b.status()}")
+    check("S@a1" in b.status(), "the refusal names the move")
+    check(b.body("fen") == before and len(b.moves()) == 2, "the refused move changed the game")
+
+
+PGN = """[Event "test"]
+[Site "?"]
+[Variant "gobblers"]
+[Result "1-0"]
+
+1. L@b2 S@a1 2. L@c3 {a comment} M@a3 3. M@b3 S@c1 4. b3a1 1-0
+"""
+
+
+CUTEGAMES_PGN = """[Event "?"]
+[Site "CuteGames"]
+[Date "??"]
+[Round "1"]
+[White "gobblet-a"]
+[Black "gobblet-b"]
+[Result "1-0"]
+[FEN "4/4/4/4 1"]
+[Winner "gobblet-a"]
+[Loser "gobblet-b"]
+[PlyCount "7"]
+
+1. X@a1 X@d4 2. X@a2 X@d3 3. X@a3 X@d2 4. L@a4 1-0
+
+
+[Event "?"]
+[Site "CuteGames"]
+[Result "0-1"]
+[FEN "4/4/4/4 1"]
+
+1. X@b2 X@c3 0-1
+"""
+
+
+def test_pgn_import_and_navigation(b):
+    b.load()
+    b.d.find_element(By.ID, "io-text").clear()
+    b.d.find_element(By.ID, "io-text").send_keys(PGN)
+    b.click(b.d.find_element(By.ID, "import"))
+    b.wait("the imported game", lambda: len(b.moves()) == 7)
+    check(b.moves() == ["L@b2", "S@a1", "L@c3", "M@a3", "M@b3", "S@c1", "b3a1"], f"moves: {b.moves()}")
+    b.wait("the last position", lambda: b.body("ply") == "7")
+    b.wait("the result", lambda: "Player 1 wins" in b.status())
+    b.d.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
+    b.wait("one ply back", lambda: b.body("ply") == "6")
+    b.click(b.d.find_element(By.ID, "nav-start"))
+    b.wait("the start", lambda: b.body("ply") == "0" and b.body("fen") == "3/3/3 1")
+    b.click(b.d.find_element(By.CSS_SELECTOR, '#move-list .move[data-ply="3"]'))
+    b.wait("ply 3", lambda: b.body("ply") == "3" and b.body("fen") == "2L/1L1/s2 2")
+    b.click(b.d.find_element(By.ID, "nav-end"))
+    b.wait("the end", lambda: b.body("ply") == "7")
+    b.click(b.d.find_element(By.ID, "export-pgn"))
+    exported = b.d.find_element(By.ID, "io-text").get_attribute("value")
+    check('[Variant "gobblers"]' in exported and "4. b3a1 1-0" in exported, f"exported PGN:\n{exported}")
+    # A file as cutegames writes it (no Variant tag, the FEN names the board, two games): the first game.
+    b.d.find_element(By.ID, "io-text").clear()
+    b.d.find_element(By.ID, "io-text").send_keys(CUTEGAMES_PGN)
+    b.click(b.d.find_element(By.ID, "import"))
+    b.wait("the cutegames game", lambda: b.moves() == ["X@a1", "X@d4", "X@a2", "X@d3", "X@a3", "X@d2", "L@a4"])
+    b.wait("its end", lambda: "Player 1 wins" in b.status())
+    b.click(b.d.find_element(By.ID, "nav-start"))
+    b.wait("the 4x4 start", lambda: b.body("fen") == "4/4/4/4 1")
+    # The evaluation graph over the game: every position before the end gets a point.
+    b.click(b.d.find_element(By.ID, "evaluate"))
+    b.wait("the evaluation graph", lambda: len(b.d.find_elements(By.CSS_SELECTOR, "#graph .graph-point")) == 7)
+
+
+def test_4x4_analysis(b, out_dir):
+    b.load("#variant=gobblet&moves=X%40a1,X%40d4,X%40b2,X%40c3")
+    b.select("p1", "human")
+    b.select("p2", "human")
+    b.idle()
+    b.click(b.d.find_element(By.ID, "analyse"))
+    depth = lambda: int(b.d.find_element(By.ID, "search-stats").get_attribute("data-depth") or 0)
+    b.wait("a first depth", lambda: depth() >= 1)
+    first = depth()
+    b.wait("the depth to grow", lambda: depth() > first + 1)
+    b.wait("the best move arrow", lambda: b.d.find_elements(By.CSS_SELECTOR, "#board .best"))
+    print(f"4x4 analysis: depth {first} -> {depth()}; {b.d.find_element(By.ID, 'lines').text.splitlines()[:1]}")
+    b.d.save_screenshot(os.path.join(out_dir, "board-4x4.png"))
+    b.click(b.d.find_element(By.ID, "analyse"))
+    b.wait("the analysis to stop", lambda: b.status() == "Analysis stopped.")
+    stopped = depth()
+    time.sleep(1.0)
+    check(depth() == stopped, "the depth still grows after stop")
+
+
+def test_3x3_screenshot(b, out_dir):
+    b.load("#variant=3x3%3A2%2C2%2C1&moves=M%40b2,S%40a1,S%40c3,M%40a3")
+    b.wait("the tablebase marks", lambda: b.d.find_elements(By.CSS_SELECTOR, "#tb-moves tbody tr"))
+    # The value history: every position of the game gets its exact value (5 points, all exact).
+    b.wait("the value history", lambda: len(b.d.find_elements(By.CSS_SELECTOR, "#graph .graph-point.exact")) == 5)
+    b.click(b.reserve(1, "M"))
+    b.wait("lit targets", lambda: b.targets())
+    b.d.save_screenshot(os.path.join(out_dir, "board-3x3.png"))
+
+
+def test_widths(b, out_dir):
+    for width in (360, 1920):
+        b.d.set_window_size(width, 1000)
+        b.load("#variant=gobblet&moves=X%40a1,X%40d4")
+        overflow = b.d.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+        check(overflow <= 0, f"the page is {overflow} px wider than a {width} px window")
+        b.d.save_screenshot(os.path.join(out_dir, f"board-{width}px.png"))
+    b.d.set_window_size(1280, 900)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--tb", required=True)
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    tb_dir = tempfile.mkdtemp(prefix="gobblet-tb-")
+    for variant, name in (("3x3:2,2,1", "3x3-2-2-1.gtb"), ("tictactoe", "3x3-1-5-0.gtb")):
+        subprocess.run([args.tb, "build", variant, "--out", os.path.join(tb_dir, name)], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for var in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
+        os.environ.pop(var, None)
+    os.environ["NO_PROXY"] = os.environ["no_proxy"] = "127.0.0.1,localhost"
+    server, port = start_server(args.bin, tb_dir)
+    driver, profile = start_browser()
+    failures = 0
+    try:
+        b = Board(driver, f"http://127.0.0.1:{port}/")
+        tests = [
+            ("loads without console errors", lambda: test_loads_without_errors(b)),
+            ("full 3x3 game by clicking", lambda: test_full_3x3_game_by_clicking(b)),
+            ("full 4x4 game by clicking", lambda: test_full_4x4_game_by_clicking(b)),
+            ("tablebase marks equal go/MultiPV", lambda: test_tablebase_marks_equal_multipv(b, args.bin, tb_dir)),
+            ("illegal drop refused", lambda: test_illegal_drop_is_refused(b)),
+            ("PGN import and navigation", lambda: test_pgn_import_and_navigation(b)),
+            ("4x4 analysis grows and stops", lambda: test_4x4_analysis(b, args.out)),
+            ("3x3 screenshot", lambda: test_3x3_screenshot(b, args.out)),
+            ("360 and 1920 px wide", lambda: test_widths(b, args.out)),
+        ]
+        for name, run in tests:
+            started = time.time()
+            try:
+                run()
+                errors = b.console_errors()
+                check(not errors, f"console errors: {errors}")
+                print(f"ok    {name} ({time.time() - started:.1f} s)")
+            except Exception as e:
+                failures += 1
+                print(f"FAIL  {name}: {type(e).__name__}: {e}")
+                driver.save_screenshot(os.path.join(args.out, f"failed-{re.sub(r'[^a-z0-9]+', '-', name)}.png"))
+    finally:
+        driver.quit()
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        shutil.rmtree(profile, ignore_errors=True)
+        shutil.rmtree(tb_dir, ignore_errors=True)
+    print(f"screenshots in {args.out}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,788 @@
+// The board page: a UGI client that knows no rules. The engine (over
+// /ugi) says which moves are legal (`moves`), what the position is
+// (`query fen`, `d`), whether the game is over and why; the page draws,
+// lets a person pick moves among the legal ones, and runs searches.
+
+import { UgiClient, errorOf, answer, parseInfo } from './ugi.js';
+import { variantShape, parsePosition, parseSupply, describeStack } from './position.js';
+import { drawBoard, drawReserve, drawArrow, winningLine } from './draw.js';
+import { parseGameText, writePgn, writeMoveList } from './pgn.js';
+import { drawGraph } from './graph.js';
+
+const $ = (id) => document.getElementById(id);
+
+// The game: a start (null: the variant's start position) and the moves played; `ply` is the one shown.
+const game = { variant: 'gobblet', start: null, moves: [], ply: 0 };
+let view = null;        // what the engine said about the position shown
+let selection = null;   // {from: 'L@' | 'a1'} a chosen source of the next move
+let search = null;      // the search running: {kind, lines: Map, resolve, done}
+let generation = 0;     // bumps on every change of the position shown; stale work checks it
+let preview = null;     // {moves, fen, pos}: a PV position shown instead of the game
+let analysing = false;
+const values = [];      // per ply: {p1: value for the graph, mate?}
+const clocks = { on: false, time: [0, 0], inc: 0, running: null, last: 0, timer: 0 };
+const ugi = new UgiClient(socketUrl());
+
+function socketUrl() {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${location.host}/ugi`;
+}
+
+function setStatus(text, kind = '') {
+  const s = $('status');
+  s.textContent = text;
+  s.className = kind;
+}
+
+// ---- talking to the engine -------------------------------------------------
+
+function positionCommand(moves) {
+  const base = game.start ? `position fen ${game.start}` : 'position startpos';
+  return moves.length ? `${base} moves ${moves.join(' ')}` : base;
+}
+
+ugi.onSearch = (line) => {
+  if (!search) return;
+  if (line.startsWith('bestmove')) {
+    const s = search;
+    search = null;
+    s.best = line.split(' ')[1];
+    s.resolve(s);
+    return;
+  }
+  const info = parseInfo(line);
+  if (!info) return;
+  if (info.depth !== search.depth) {
+    if (search.kind !== 'tb') search.lines = new Map([...search.lines].filter(([k]) => k <= search.multipv));
+    search.depth = info.depth;
+  }
+  search.lines.set(info.multipv, info);
+  search.last = info;
+  if (search.onInfo) search.onInfo(search);
+};
+
+ugi.onClose = () => {
+  setStatus('The engine closed the connection (reload the page to reconnect).', 'error');
+  stopClock();
+};
+
+// Stops the running search (if any) and waits for its bestmove.
+async function stopSearch() {
+  if (!search) return;
+  const s = search;
+  ugi.send('stop');
+  await s.done;
+}
+
+// Starts a search on the position the engine holds; resolves with it at its bestmove.
+async function startSearch(kind, multipv, goArgs, onInfo) {
+  await stopSearch();
+  const err = errorOf(await ugi.exec(`setoption name MultiPV value ${multipv}`));
+  if (err) throw new Error(err);
+  const s = { kind, multipv, lines: new Map(), depth: 0, onInfo };
+  s.done = new Promise((resolve) => { s.resolve = resolve; });
+  search = s;
+  ugi.send(`go ${goArgs}`);
+  return s.done;
+}
+
+// Asks the engine about the game at `ply` (or the moves given): fills `view`.
+async function examine(moves) {
+  const lines = await ugi.exec(positionCommand(moves), 'query fen', 'moves', 'query gameover', 'query result', 'd');
+  if (!lines) return null;
+  const err = errorOf(lines);
+  if (err) return { error: err };
+  const fen = answer(lines, 'response ');
+  const legal = (answer(lines, 'moves') || '').trim().split(' ').filter((m) => m);
+  const responses = lines.filter((l) => l.startsWith('response ')).map((l) => l.slice(9));
+  const history = answer(lines, 'history ') || '';
+  const reason = /\((.+)\)$/.exec(history);
+  return {
+    fen,
+    pos: parsePosition(fen),
+    legal,
+    over: responses[1] === 'true',
+    result: responses[2],
+    reason: reason ? reason[1] : '',
+    supply: [parseSupply(answer(lines, 'supply 1: ') || ''), parseSupply(answer(lines, 'supply 2: ') || '')],
+    marks: null,
+  };
+}
+
+// ---- the position shown ----------------------------------------------------
+
+// Shows game.ply: asks the engine, draws, then starts what comes next
+// (the engine's move, the analysis, the tablebase marks).
+async function refresh() {
+  const my = ++generation;
+  preview = null;
+  selection = null;
+  await stopSearch();
+  if (my !== generation) return;
+  const v = await examine(game.moves.slice(0, game.ply));
+  if (my !== generation || !v) return;
+  if (v.error) {
+    setStatus(v.error, 'error');
+    return;
+  }
+  view = v;
+  render();
+  updateLink();
+  if (view.over) {
+    stopClock();
+    if (analysing) toggleAnalysis(false);
+    return;
+  }
+  const shape = variantShape(game.variant);
+  if (!shape.stacks) await tablebaseMarks(my);
+  if (my !== generation) return;
+  if (atEnd() && engineToMove()) return engineMove(my);
+  if (analysing) return analyse(my);
+  if (atEnd()) startClock();
+  if (view.marks) fillValueHistory(my, 'depth 1', true);
+}
+
+// The value of every position of the game not valued yet (an imported game,
+// a jump), for the chart: 3x3 with a tablebase, exact (a depth-1 search,
+// automatic); 4x4, a short search per position (the Evaluate button). Any
+// change of the position shown ends it.
+async function fillValueHistory(my, goArgs, exact) {
+  let touched = false;
+  for (let ply = 0; ply <= game.moves.length && my === generation; ply++) {
+    if (values[ply]) continue;
+    touched = true;
+    const lines = await ugi.exec(positionCommand(game.moves.slice(0, ply)), 'query p1turn', 'query gameover');
+    if (my !== generation || !lines) return;
+    const [p1turn, over] = lines.filter((l) => l.startsWith('response '));
+    if (over === undefined) return;
+    if (over === 'response true') continue;  // a finished game has no move to value
+    const side = p1turn === 'response true' ? 1 : 2;
+    const s = await startSearch('history', 1, goArgs);
+    if (my !== generation) return;
+    const info = s.lines.get(1);
+    if (!info || (exact && !(info.tbhits > 0))) return;
+    recordValue(ply, info, side, exact);
+  }
+  // Put the engine back on the position shown.
+  if (touched && my === generation) await ugi.exec(positionCommand(game.moves.slice(0, game.ply)));
+}
+
+function atEnd() {
+  return game.ply === game.moves.length;
+}
+
+function engineToMove() {
+  return view && !view.over && $(view.pos.side === 1 ? 'p1' : 'p2').value === 'engine';
+}
+
+// Plays `move` at the position shown (dropping the moves after it).
+function play(move) {
+  const side = view.pos.side;
+  chargeClock(side);
+  game.moves = game.moves.slice(0, game.ply);
+  values.length = Math.min(values.length, game.ply + 1);
+  game.moves.push(move);
+  game.ply = game.moves.length;
+  refresh();
+}
+
+// Tries a move picked on the board: a legal one is played, anything else is
+// sent to the engine, whose error says why it is not legal.
+async function attempt(move) {
+  selection = null;
+  if (view.legal.includes(move)) {
+    play(move);
+    return;
+  }
+  const my = generation;
+  await stopSearch();
+  const lines = await ugi.exec(positionCommand([...game.moves.slice(0, game.ply), move]));
+  const err = errorOf(lines) || `${move} is not legal here`;
+  // The engine kept its previous position, the one shown.
+  if (my !== generation) return;
+  render();
+  setStatus(`Refused: ${err.replace(/^position: /, '')}`, 'error');
+  if (analysing) refresh();
+}
+
+// ---- engine moves, analysis, tablebase --------------------------------------
+
+function goArgsForEngine() {
+  const t = $('time').value.split(' ');
+  if (t[0] === 'movetime') return `movetime ${t[1]}`;
+  return `p1time ${Math.max(0, Math.round(clocks.time[0]))} p2time ${Math.max(0, Math.round(clocks.time[1]))} ` +
+    `p1inc ${clocks.inc} p2inc ${clocks.inc}`;
+}
+
+async function engineMove(my) {
+  startClock();
+  setStatus(`Engine (player ${view.pos.side}) is thinking…`);
+  const side = view.pos.side;
+  const s = await startSearch('engine', 1, goArgsForEngine(), (s) => showLines(s));
+  if (my !== generation || !s.best || s.best === '(none)') return;
+  recordValue(game.ply, s.lines.get(1), side);
+  play(s.best);
+}
+
+async function analyse(my) {
+  const multipv = Number($('multipv').value);
+  setStatus('Analysing…');
+  const s = await startSearch('analysis', multipv, 'infinite', (s) => {
+    showLines(s);
+    recordValue(game.ply, s.lines.get(1), view.pos.side);
+    drawGraphNow();
+  });
+  if (my === generation) setStatus('Analysis stopped.');
+  return s;
+}
+
+function toggleAnalysis(on) {
+  analysing = on;
+  $('analyse').textContent = on ? 'Stop' : 'Analyse';
+  $('analyse').classList.toggle('active', on);
+  if (on) {
+    refresh();
+  } else {
+    stopSearch().then(() => setStatus('Analysis stopped.'));
+  }
+}
+
+// 3x3: every legal move's exact value from the tablebase (a depth-1
+// search with one line per move: with a tablebase each score is exact).
+async function tablebaseMarks(my) {
+  if (!view.legal.length) return;
+  const s = await startSearch('tb', Math.min(view.legal.length, 256), 'depth 1');
+  if (my !== generation) return;
+  const lines = [...s.lines.values()];
+  const exact = lines.length === view.legal.length && lines.every((l) => l.tbhits > 0);
+  if (!exact) {
+    view.marks = null;
+    $('tb').hidden = true;
+    return;
+  }
+  view.marks = new Map(lines.map((l) => [l.pv[0], mark(l)]));
+  recordValue(game.ply, s.lines.get(1), view.pos.side, true);
+  renderTablebase();
+  render();
+}
+
+// {wdl: 'W'|'D'|'L', plies} for the side making the move.
+function mark(info) {
+  if (info.mate === undefined) return { wdl: 'D', plies: null };
+  return { wdl: info.mate > 0 ? 'W' : 'L', plies: Math.abs(info.mate) };
+}
+
+function plies(n) {
+  return n === 1 ? '1 ply' : `${n} plies`;
+}
+
+function markText(m) {
+  return m.wdl === 'D' ? 'D' : `${m.wdl}${m.plies}`;
+}
+
+// Stores the value of the position at `ply` for the graph, from player 1's side.
+function recordValue(ply, info, side, exact = false) {
+  if (!info) return;
+  const sign = side === 1 ? 1 : -1;
+  const entry = info.mate !== undefined ? { mate: sign * info.mate } : { cp: sign * info.cp };
+  entry.exact = exact;
+  values[ply] = entry;
+  drawGraphNow();
+}
+
+function scoreText(info, side) {
+  const sign = side === 1 ? 1 : -1;
+  if (info.mate !== undefined) {
+    const m = sign * info.mate;
+    return `player ${m > 0 ? 1 : 2} wins in ${plies(Math.abs(info.mate))}`;
+  }
+  const cp = sign * info.cp;
+  return `${cp > 0 ? '+' : ''}${cp} cp`;
+}
+
+function showLines(s) {
+  const ol = $('lines');
+  ol.replaceChildren();
+  const side = view.pos.side;
+  for (const [k, info] of [...s.lines].sort((a, b) => a[0] - b[0])) {
+    if (k > s.multipv) continue;
+    const li = document.createElement('li');
+    li.dataset.multipv = k;
+    const score = document.createElement('span');
+    score.className = 'score';
+    score.textContent = scoreText(info, side) + (info.bound ? ' (bound)' : '');
+    li.append(score, ' ');
+    info.pv.slice(0, 12).forEach((m, i) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'pv-move';
+      b.textContent = m;
+      b.title = 'preview the position after this move';
+      b.addEventListener('click', () => showPreview(info.pv.slice(0, i + 1)));
+      li.append(b, ' ');
+    });
+    ol.append(li);
+  }
+  const last = s.last;
+  $('search-stats').textContent = last
+    ? `depth ${last.depth}  ${(last.nps / 1000).toFixed(0)} kn/s  ${(last.nodes / 1e6).toFixed(2)} Mn` : '';
+  $('search-stats').dataset.depth = last ? last.depth : 0;
+  renderBestArrow(s);
+}
+
+// Shows the position after the current one and `pv` (the analysis stops).
+async function showPreview(pv) {
+  if (analysing) toggleAnalysis(false);
+  const my = ++generation;
+  await stopSearch();
+  const v = await examine([...game.moves.slice(0, game.ply), ...pv]);
+  if (my !== generation || !v || v.error) return;
+  preview = { moves: pv, view: v };
+  render();
+  setStatus(`Preview after ${pv.join(' ')} — click the board or a navigation button to return.`);
+}
+
+// ---- clocks ------------------------------------------------------------------
+
+function clockMode() {
+  const t = $('time').value.split(' ');
+  return t[0] === 'clock' ? { base: Number(t[1]), inc: Number(t[2]) } : null;
+}
+
+function resetClocks() {
+  stopClock();
+  const mode = clockMode();
+  clocks.on = !!mode;
+  if (mode) {
+    clocks.time = [mode.base, mode.base];
+    clocks.inc = mode.inc;
+  }
+  showClocks();
+}
+
+function startClock() {
+  if (!clocks.on || !view || view.over || !atEnd()) return;
+  clocks.running = view.pos.side;
+  clocks.last = performance.now();
+  clearInterval(clocks.timer);
+  clocks.timer = setInterval(tickClock, 200);
+}
+
+function tickClock() {
+  if (!clocks.running) return;
+  const now = performance.now();
+  clocks.time[clocks.running - 1] -= now - clocks.last;
+  clocks.last = now;
+  if (clocks.time[clocks.running - 1] <= 0) {
+    clocks.time[clocks.running - 1] = 0;
+    const loser = clocks.running;
+    stopClock();
+    stopSearch();
+    setStatus(`Player ${loser} ran out of time: player ${3 - loser} wins.`, 'over');
+  }
+  showClocks();
+}
+
+function chargeClock(side) {
+  if (!clocks.on || clocks.running !== side) return;
+  tickClock();
+  clocks.time[side - 1] += clocks.inc;
+  clocks.running = null;
+}
+
+function stopClock() {
+  clearInterval(clocks.timer);
+  clocks.running = null;
+}
+
+function showClocks() {
+  for (const p of [1, 2]) {
+    const ms = clocks.time[p - 1];
+    $(`clock-${p}`).textContent = clocks.on
+      ? `${Math.floor(ms / 60000)}:${String(Math.floor((ms % 60000) / 1000)).padStart(2, '0')}` : '';
+  }
+}
+
+// ---- drawing -------------------------------------------------------------------
+
+function shown() {
+  return preview ? preview.view : view;
+}
+
+function render() {
+  const v = shown();
+  if (!v) return;
+  const shape = variantShape(game.variant);
+  const lastMove = preview ? preview.moves.at(-1) : game.moves[game.ply - 1];
+  const sources = new Set(v.legal.map((m) => m.slice(0, 2)));
+  const targets = new Map();
+  if (selection && !preview) {
+    for (const m of v.legal) if (m.startsWith(selection.from)) targets.set(m.slice(2, 4), m);
+  }
+  const line = v.over && /line/.test(v.reason) ? winningLine(v.pos, v.result === 'p1win' ? 1 : 2) : [];
+  drawBoard($('board'), v.pos, {
+    sizes: shape.sizes,
+    lastMove,
+    selected: selection && !preview ? selection.from : null,
+    targets,
+    marks: v.marks && !preview ? v.marks : null,
+    line,
+    sources: preview || v.over ? new Set() : sources,
+  });
+  for (const p of [1, 2]) {
+    drawReserve($(`reserve-${p}`), shape, v.supply[p - 1], p, {
+      active: !preview && !v.over && v.pos.side === p,
+      sources,
+      selected: selection ? selection.from : null,
+    });
+    $(`side-${p}`).classList.toggle('to-move', !v.over && v.pos.side === p);
+  }
+  if (!preview) {
+    if (v.over) {
+      const who = v.result === 'draw' ? 'Draw' : `Player ${v.result === 'p1win' ? 1 : 2} wins`;
+      setStatus(`${who}${v.reason ? ': ' + v.reason : ''}.`, 'over');
+    } else if (!search || search.kind === 'tb') {
+      setStatus(`Player ${v.pos.side} to move.`);
+    }
+  }
+  // For tests and bookmarklets: what is shown, as the engine gave it.
+  document.body.dataset.fen = v.fen;
+  document.body.dataset.ply = preview ? -1 : game.ply;
+  renderMoveList();
+  renderTablebase();
+  drawGraphNow();
+}
+
+function renderBestArrow(s) {
+  const best = s && s.kind === 'analysis' ? s.lines.get(1) : null;
+  const svg = $('board');
+  svg.querySelectorAll('.best').forEach((e) => e.remove());
+  if (!best || !best.pv.length || preview) return;
+  svg.dispatchEvent(new CustomEvent('best', { detail: best.pv[0] }));
+}
+
+function renderMoveList() {
+  const ol = $('move-list');
+  ol.replaceChildren();
+  for (let i = 0; i < game.moves.length; i += 2) {
+    const li = document.createElement('li');
+    const num = document.createElement('span');
+    num.className = 'num';
+    num.textContent = `${i / 2 + 1}.`;
+    li.append(num);
+    for (const j of [i, i + 1]) {
+      if (j >= game.moves.length) break;
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'move' + (j + 1 === game.ply ? ' current' : '');
+      b.dataset.ply = j + 1;
+      b.textContent = game.moves[j];
+      b.addEventListener('click', () => goTo(j + 1));
+      li.append(b);
+    }
+    ol.append(li);
+  }
+  const current = ol.querySelector('.current');
+  if (current) current.scrollIntoView({ block: 'nearest' });
+}
+
+function renderTablebase() {
+  const v = view;
+  const box = $('tb');
+  if (!v || !v.marks || preview) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const best = [...v.marks.values()].sort(markOrder)[0];
+  $('tb-value').textContent = best
+    ? `Tablebase: player ${v.pos.side} to move ${best.wdl === 'W' ? `wins in ${plies(best.plies)}` : best.wdl === 'L' ? `loses in ${plies(best.plies)}` : 'draws'}.`
+    : '';
+  const body = $('tb-moves').tBodies[0];
+  body.replaceChildren();
+  for (const [move, m] of [...v.marks].sort((a, b) => markOrder(a[1], b[1]))) {
+    const tr = document.createElement('tr');
+    tr.dataset.move = move;
+    tr.className = 'tb-' + m.wdl;
+    const a = document.createElement('td');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = move;
+    b.addEventListener('click', () => attempt(move));
+    a.append(b);
+    const c = document.createElement('td');
+    c.className = 'mark';
+    c.textContent = markText(m);
+    tr.append(a, c);
+    body.append(tr);
+  }
+}
+
+// Best first: wins (shortest first), draws, losses (longest first).
+function markOrder(a, b) {
+  const rank = (m) => (m.wdl === 'W' ? 0 : m.wdl === 'D' ? 1 : 2);
+  if (rank(a) !== rank(b)) return rank(a) - rank(b);
+  return a.wdl === 'W' ? a.plies - b.plies : b.plies - a.plies;
+}
+
+function drawGraphNow() {
+  const shape = variantShape(game.variant);
+  $('graph-title').textContent = shape.stacks ? 'Evaluation (player 1 up)' : 'Value history (player 1 up)';
+  drawGraph($('graph'), values, game.moves.length, game.ply, goTo);
+}
+
+// ---- input ----------------------------------------------------------------------
+
+function goTo(ply) {
+  game.ply = Math.max(0, Math.min(game.moves.length, ply));
+  stopClock();
+  refresh();
+}
+
+// A click (or the end of a drag) on square `sq` or reserve size `size@`.
+function pick(target) {
+  if (preview) {
+    refresh();
+    return;
+  }
+  if (!view || view.over) return;
+  const v = view;
+  if (engineToMove() && atEnd()) {
+    setStatus('Wait for the engine’s move (or make both players human).');
+    return;
+  }
+  if (target.endsWith('@')) {
+    const legalSource = v.legal.some((m) => m.startsWith(target));
+    selection = legalSource ? { from: target } : null;
+    if (!legalSource) setStatus(`No legal placement of that piece here.`, 'error');
+    render();
+    return;
+  }
+  if (selection) {
+    const move = selection.from + target;
+    if (selection.from === target) {
+      selection = null;
+      render();
+      return;
+    }
+    const isTarget = v.legal.includes(move);
+    const isSource = v.legal.some((m) => m.startsWith(target) && m[1] !== '@');
+    if (!isTarget && isSource) {
+      selection = { from: target };
+      render();
+      return;
+    }
+    attempt(move);
+    return;
+  }
+  if (v.legal.some((m) => m.startsWith(target) && m[1] !== '@')) {
+    selection = { from: target };
+    render();
+  }
+}
+
+function squareAt(x, y) {
+  const el = document.elementFromPoint(x, y);
+  const sq = el && el.closest('[data-sq]');
+  return sq ? sq.dataset.sq : null;
+}
+
+function showStack(sq) {
+  const v = shown();
+  if (sq && v) $('stack-info').textContent = `${sq}: ${describeStack(v.pos.squares.get(sq))}`;
+}
+
+function wireInput() {
+  const board = $('board');
+  let dragFrom = null;
+  board.addEventListener('pointerdown', (e) => {
+    const sq = squareAt(e.clientX, e.clientY);
+    if (!sq) return;
+    showStack(sq);
+    const before = selection ? selection.from : null;
+    pick(sq);
+    dragFrom = selection && selection.from === sq && before !== sq ? sq : null;
+  });
+  for (const p of [1, 2]) {
+    $(`reserve-${p}`).addEventListener('pointerdown', (e) => {
+      const el = e.target.closest('[data-size]');
+      if (!el) return;
+      pick(el.dataset.size + '@');
+      dragFrom = selection ? selection.from : null;
+    });
+  }
+  document.addEventListener('pointerup', (e) => {
+    const from = dragFrom;
+    dragFrom = null;
+    if (!from || !selection || selection.from !== from) return;
+    const sq = squareAt(e.clientX, e.clientY);
+    if (sq && sq !== from) attempt(from + sq);  // a drop is a move attempt, even onto an own piece
+  });
+  board.addEventListener('pointermove', (e) => showStack(squareAt(e.clientX, e.clientY)));
+  window.addEventListener('hashchange', () => {
+    // A link pasted into the address bar: load its game.
+    if (location.hash.slice(1) !== linkHash()) loadLink();
+  });
+  board.addEventListener('best', (e) => {
+    const shape = variantShape(game.variant);
+    drawArrow(board, shape.n, e.detail);
+  });
+
+  $('nav-start').addEventListener('click', () => goTo(0));
+  $('nav-back').addEventListener('click', () => goTo(game.ply - 1));
+  $('nav-forward').addEventListener('click', () => goTo(game.ply + 1));
+  $('nav-end').addEventListener('click', () => goTo(game.moves.length));
+  $('take-back').addEventListener('click', takeBack);
+  document.addEventListener('keydown', (e) => {
+    if (e.target.closest('textarea, input, select')) return;
+    const keys = { ArrowLeft: game.ply - 1, ArrowRight: game.ply + 1, Home: 0, End: game.moves.length };
+    if (e.key in keys) {
+      e.preventDefault();
+      goTo(keys[e.key]);
+    }
+  });
+  $('analyse').addEventListener('click', () => toggleAnalysis(!analysing));
+  $('evaluate').addEventListener('click', async () => {
+    if (analysing) toggleAnalysis(false);
+    const my = generation;
+    await stopSearch();
+    $('evaluate').disabled = true;
+    setStatus('Evaluating every position of the game…');
+    await fillValueHistory(my, 'movetime 150', false);
+    $('evaluate').disabled = false;
+    if (my === generation) setStatus('Evaluation done: click the chart to go to a position.');
+  });
+  $('multipv').addEventListener('change', () => analysing && refresh());
+  $('new-game').addEventListener('click', () => newGame());
+  $('variant').addEventListener('change', () => {
+    const custom = $('variant').value === 'custom';
+    $('custom-variant').hidden = !custom;
+    if (!custom) newGame();
+  });
+  $('custom-variant').addEventListener('change', () => newGame());
+  for (const id of ['p1', 'p2']) $(id).addEventListener('change', () => refresh());
+  $('time').addEventListener('change', () => { resetClocks(); refresh(); });
+  $('import').addEventListener('click', importText);
+  $('export-fen').addEventListener('click', () => exportText(view ? view.fen : ''));
+  $('export-moves').addEventListener('click', () => exportText(writeMoveList(game.moves)));
+  $('export-pgn').addEventListener('click', () => exportText(writePgn(game, view)));
+  $('export-link').addEventListener('click', () => exportText(linkFor()));
+}
+
+function takeBack() {
+  if (!game.moves.length) return;
+  let ply = Math.min(game.ply, game.moves.length) - 1;
+  // Against the engine, go back to the person's own turn.
+  const humans = ['p1', 'p2'].filter((id) => $(id).value === 'human').length;
+  if (humans === 1 && ply > 0 && $(ply % 2 === 0 ? 'p1' : 'p2').value === 'engine' && !game.start) ply -= 1;
+  game.moves = game.moves.slice(0, Math.max(0, ply));
+  game.ply = game.moves.length;
+  values.length = Math.min(values.length, game.ply + 1);
+  refresh();
+}
+
+// ---- variants, import, export, link -------------------------------------------
+
+function chosenVariant() {
+  const v = $('variant').value;
+  return v === 'custom' ? $('custom-variant').value.trim() : v;
+}
+
+// Switches the engine to `variant` and shows the game; false (with the engine's reason) if refused.
+async function loadGame(variant, start, moves, ply) {
+  await stopSearch();
+  const shape = variantShape(variant);
+  if (!shape) return `unknown variant '${variant}'`;
+  const lines = await ugi.exec(`setoption name Variant value ${variant}`, 'uginewgame',
+    (start ? `position fen ${start}` : 'position startpos') + (moves.length ? ` moves ${moves.join(' ')}` : ''));
+  const err = errorOf(lines);
+  if (err) {
+    // Put the engine back on the game shown.
+    await ugi.exec(`setoption name Variant value ${game.variant}`);
+    refresh();
+    return err;
+  }
+  game.variant = variant;
+  game.start = start;
+  game.moves = moves;
+  game.ply = Math.max(0, Math.min(moves.length, ply ?? moves.length));
+  values.length = 0;
+  const known = ['gobblet', 'gobblers', 'tictactoe'].includes(variant);
+  $('variant').value = known ? variant : 'custom';
+  $('custom-variant').hidden = known;
+  if (!known) $('custom-variant').value = variant;
+  document.body.dataset.variant = shape.stacks ? '4x4' : '3x3';
+  resetClocks();
+  await refresh();
+  return null;
+}
+
+async function newGame() {
+  const err = await loadGame(chosenVariant(), null, [], 0);
+  if (err) setStatus(err, 'error');
+}
+
+async function importText() {
+  const parsed = parseGameText($('io-text').value, game.variant);
+  if (parsed.error) {
+    $('io-status').textContent = parsed.error;
+    return;
+  }
+  const err = await loadGame(parsed.variant, parsed.start, parsed.moves, parsed.moves.length);
+  $('io-status').textContent = err ? `Not imported: ${err}` : `Imported ${parsed.moves.length} moves.`;
+}
+
+function exportText(text) {
+  $('io-text').value = text;
+  $('io-status').textContent = 'Exported below.';
+}
+
+function linkFor() {
+  return `${location.origin}${location.pathname}#${linkHash()}`;
+}
+
+function linkHash() {
+  const p = new URLSearchParams();
+  p.set('variant', game.variant);
+  if (game.start) p.set('fen', game.start);
+  if (game.moves.length) p.set('moves', game.moves.join(','));
+  if (game.ply !== game.moves.length) p.set('ply', game.ply);
+  return p.toString();
+}
+
+function updateLink() {
+  history.replaceState(null, '', '#' + linkHash());
+}
+
+// ---- start ---------------------------------------------------------------------
+
+async function main() {
+  wireInput();
+  setStatus('Connecting to the engine…');
+  try {
+    await ugi.connect();
+  } catch (e) {
+    setStatus(e.message, 'error');
+    return;
+  }
+  const params = new URLSearchParams(location.search);
+  if (params.get('token')) await ugi.exec(`auth ${params.get('token')}`);
+  await ugi.exec('ugi');
+  await loadLink();
+  document.body.dataset.ready = '1';
+}
+
+// Loads the game of the address's #variant=…&fen=…&moves=…&ply=… (the 4x4 start if none).
+async function loadLink() {
+  const link = new URLSearchParams(location.hash.slice(1));
+  const variant = link.get('variant') || 'gobblet';
+  const moves = (link.get('moves') || '').split(',').filter((m) => m);
+  const ply = link.has('ply') ? Number(link.get('ply')) : moves.length;
+  const err = await loadGame(variant, link.get('fen'), moves, ply);
+  if (err) {
+    await loadGame('gobblet', null, [], 0);
+    setStatus(`The link's game was refused: ${err}`, 'error');
+  }
+}
+
+main();

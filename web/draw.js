@@ -1,0 +1,147 @@
+// Drawing the board (SVG) and the reserves from a parsed position.
+
+import { squareName, sizeLetter } from './position.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const CELL = 100;
+
+function el(name, attrs = {}, parent = null) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (parent) parent.append(e);
+  return e;
+}
+
+// Radius of a piece of size index `size` among `sizes` sizes, in a 100-unit cell.
+function radius(size, sizes) {
+  return sizes === 1 ? 36 : 15 + (31 * (size + 1)) / sizes;
+}
+
+function centre(sq, n) {
+  const f = sq.charCodeAt(0) - 97, r = Number(sq.slice(1)) - 1;
+  return [f * CELL + CELL / 2, (n - 1 - r) * CELL + CELL / 2];
+}
+
+// Draws one piece (and, inside it, rings for the pieces it covers).
+function drawStack(g, stack, sizes, cx, cy) {
+  const top = stack[stack.length - 1];
+  const r = radius(top.size, sizes);
+  el('circle', { cx, cy: cy + 3, r, class: 'shadow' }, g);
+  el('circle', { cx, cy, r, class: `piece p${top.player}` }, g);
+  el('circle', { cx, cy, r: r * 0.72, class: `rim p${top.player}` }, g);
+  for (const under of stack.slice(0, -1)) {
+    el('circle', { cx, cy, r: radius(under.size, sizes) * 0.9, class: `covered p${under.player}` }, g);
+  }
+  const label = el('text', { x: cx, y: cy, class: 'size-label' }, g);
+  label.textContent = sizeLetter(top.size) + (stack.length > 1 ? `+${stack.length - 1}` : '');
+}
+
+// opts: {sizes (of the variant), lastMove, selected, targets: Map sq -> move, marks: Map move -> {wdl, plies}, line: [sq], sources}
+export function drawBoard(svg, pos, opts) {
+  const n = pos.n;
+  svg.setAttribute('viewBox', `-24 -4 ${n * CELL + 28} ${n * CELL + 30}`);
+  svg.replaceChildren();
+  const last = opts.lastMove ? [opts.lastMove.slice(-2), opts.lastMove[1] === '@' ? null : opts.lastMove.slice(0, 2)] : [];
+  el('rect', { x: -4, y: -4, width: n * CELL + 8, height: n * CELL + 8, rx: 10, class: 'frame' }, svg);
+  for (let r = 0; r < n; r++) {
+    for (let f = 0; f < n; f++) {
+      const sq = squareName(f, r);
+      const g = el('g', { 'data-sq': sq, class: 'square' }, svg);
+      const classes = ['cell', (f + r) % 2 ? 'light' : 'dark'];
+      if (last.includes(sq)) classes.push('last');
+      if (opts.selected === sq) classes.push('selected');
+      if (opts.line.includes(sq)) classes.push('line');
+      if (opts.sources.has(sq)) g.classList.add('source');
+      if (opts.targets.has(sq)) g.classList.add('target');
+      el('rect', { x: f * CELL, y: (n - 1 - r) * CELL, width: CELL, height: CELL, class: classes.join(' ') }, g);
+      const [cx, cy] = centre(sq, n);
+      const stack = pos.squares.get(sq);
+      if (stack) drawStack(g, stack, opts.sizes, cx, cy);
+      if (opts.targets.has(sq)) {
+        el('circle', { cx, cy, r: stack ? 46 : 12, class: stack ? 'target-ring' : 'target-dot' }, g);
+        const m = opts.marks && opts.marks.get(opts.targets.get(sq));
+        if (m) {
+          const t = el('text', { x: f * CELL + CELL - 6, y: (n - 1 - r) * CELL + 18, class: `mark mark-${m.wdl}` }, g);
+          t.textContent = m.wdl === 'D' ? 'D' : `${m.wdl}${m.plies}`;
+        }
+      }
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    const file = el('text', { x: i * CELL + CELL / 2, y: n * CELL + 20, class: 'coord' }, svg);
+    file.textContent = String.fromCharCode(97 + i);
+    const rank = el('text', { x: -13, y: (n - 1 - i) * CELL + CELL / 2 + 5, class: 'coord' }, svg);
+    rank.textContent = String(i + 1);
+  }
+}
+
+// An arrow for `move` (the engine's best) on the board.
+export function drawArrow(svg, n, move) {
+  svg.querySelectorAll('.best').forEach((e) => e.remove());
+  const to = centre(move.slice(-2), n);
+  if (move[1] === '@') {
+    const c = el('circle', { cx: to[0], cy: to[1], r: 20, class: 'best' }, svg);
+    c.setAttribute('data-move', move);
+    return;
+  }
+  const from = centre(move.slice(0, 2), n);
+  el('line', { x1: from[0], y1: from[1], x2: to[0], y2: to[1], class: 'best', 'data-move': move }, svg);
+  el('circle', { cx: to[0], cy: to[1], r: 10, class: 'best' }, svg);
+}
+
+// The rows, columns or diagonals whose top pieces are all `player`'s (to
+// highlight the line the engine has said ended the game).
+export function winningLine(pos, player) {
+  const n = pos.n;
+  const lines = [];
+  for (let i = 0; i < n; i++) {
+    lines.push([...Array(n).keys()].map((j) => squareName(j, i)));
+    lines.push([...Array(n).keys()].map((j) => squareName(i, j)));
+  }
+  lines.push([...Array(n).keys()].map((j) => squareName(j, j)));
+  lines.push([...Array(n).keys()].map((j) => squareName(j, n - 1 - j)));
+  const owner = (sq) => {
+    const s = pos.squares.get(sq);
+    return s ? s[s.length - 1].player : 0;
+  };
+  return lines.filter((l) => l.every((sq) => owner(sq) === player)).flat();
+}
+
+// The reserve of `player`: 4x4, its three stacks (top piece each); 3x3, its pieces by size.
+export function drawReserve(box, shape, supply, player, opts) {
+  box.replaceChildren();
+  const groups = [];
+  if (shape.stacks) {
+    for (const top of supply) groups.push({ size: top, count: null });
+  } else {
+    for (let s = 0; s < shape.sizes; s++) groups.push({ size: s, count: supply.filter((x) => x === s).length });
+  }
+  for (const { size, count } of groups) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'reserve-piece';
+    const empty = size < 0 || count === 0;
+    const letter = size >= 0 ? sizeLetter(size) : '';
+    if (!empty) b.dataset.size = letter;
+    const legal = opts.active && !empty && opts.sources.has(letter + '@');
+    b.disabled = !opts.active || empty;
+    b.classList.toggle('legal', legal);
+    b.classList.toggle('selected', legal && opts.selected === letter + '@');
+    b.title = empty ? 'empty' : `${shape.stacks ? 'stack topped by' : 'pieces of size'} ${letter}`;
+    const svg = el('svg', { viewBox: '0 0 100 100', class: 'reserve-svg' });
+    if (!empty) {
+      el('circle', { cx: 50, cy: 50, r: radius(size, shape.sizes), class: `piece p${player}` }, svg);
+      el('circle', { cx: 50, cy: 50, r: radius(size, shape.sizes) * 0.72, class: `rim p${player}` }, svg);
+      const t = el('text', { x: 50, y: 50, class: 'size-label' }, svg);
+      t.textContent = letter;
+    }
+    b.append(svg);
+    if (count !== null) {
+      const c = document.createElement('span');
+      c.className = 'count';
+      c.textContent = `×${count}`;
+      b.append(c);
+    }
+    box.append(b);
+  }
+}

@@ -1,0 +1,46 @@
+// The value graph over the game: one point per ply whose value is known,
+// from player 1's side (up: player 1 better). A win or loss is drawn at the
+// edge; centi-units are squashed so that ±400 is most of the height.
+
+const SVG = 'http://www.w3.org/2000/svg';
+const W = 300, H = 100;
+
+function height(entry) {
+  if (entry.mate !== undefined) return entry.mate > 0 ? 1 : -1;
+  return Math.tanh(entry.cp / 400);
+}
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  parent.append(e);
+  return e;
+}
+
+// values[ply] = {cp} | {mate}; plies = the game's length; current = the ply shown; onPick(ply).
+export function drawGraph(svg, values, plies, current, onPick) {
+  svg.replaceChildren();
+  const span = Math.max(plies, 1);
+  const x = (ply) => 4 + ((W - 8) * ply) / span;
+  const y = (v) => H / 2 - (H / 2 - 6) * v;
+  el('rect', { x: 0, y: 0, width: W, height: H / 2, class: 'graph-p1' }, svg);
+  el('rect', { x: 0, y: H / 2, width: W, height: H / 2, class: 'graph-p2' }, svg);
+  el('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'graph-axis' }, svg);
+  el('line', { x1: x(current), y1: 0, x2: x(current), y2: H, class: 'graph-cursor' }, svg);
+  const points = [];
+  values.forEach((entry, ply) => {
+    if (entry && ply <= plies) points.push([x(ply), y(height(entry)), ply, entry]);
+  });
+  if (points.length > 1) el('polyline', { points: points.map((p) => `${p[0]},${p[1]}`).join(' '), class: 'graph-line' }, svg);
+  for (const [px, py, ply, entry] of points) {
+    const c = el('circle', { cx: px, cy: py, r: 2.5, class: entry.exact ? 'graph-point exact' : 'graph-point' }, svg);
+    const t = document.createElementNS(SVG, 'title');
+    t.textContent = `ply ${ply}: ${entry.mate !== undefined ? `player ${entry.mate > 0 ? 1 : 2} wins in ${Math.abs(entry.mate)}` : `${entry.cp} cp`}`;
+    c.append(t);
+  }
+  svg.onclick = (e) => {
+    const box = svg.getBoundingClientRect();
+    const ply = Math.round(((e.clientX - box.left) / box.width * W - 4) / (W - 8) * span);
+    onPick(Math.max(0, Math.min(plies, ply)));
+  };
+}

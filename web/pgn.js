@@ -1,0 +1,100 @@
+// Game texts: PGN (the tags [Variant], [FEN], [Result]; numbered moves in
+// our notation, as gobblet-match and cutegames write them), a bare move
+// list, or a position text. Only the text is read here: whether the moves
+// are legal is for the engine to say when the game is loaded.
+
+const RESULTS = { p1win: '1-0', p2win: '0-1', draw: '1/2-1/2' };
+
+// Our variant name for a [Variant] tag's value (a few spellings accepted).
+function variantName(tag) {
+  const t = tag.trim().toLowerCase();
+  if (t === 'gobblet' || t === '4x4' || t === 'gobblet 4x4') return 'gobblet';
+  if (t === 'gobblers' || t === 'gobblet gobblers' || t === 'gobblet-gobblers') return 'gobblers';
+  if (t === 'tictactoe' || t === 'tic-tac-toe' || t === 'tic tac toe') return 'tictactoe';
+  return t.replace(/\s+/g, '');
+}
+
+// Parses `text` into {variant, start (position text or null), moves[]} or {error}.
+export function parseGameText(text, currentVariant) {
+  const trimmed = text.trim();
+  if (!trimmed) return { error: 'Nothing to import: paste a position text, a move list or a PGN.' };
+  // A position text alone: ranks with '/', then the side to move.
+  if (/^[^\s]+\/[^\s]+\s+[12]$/.test(trimmed)) {
+    const n = trimmed.split(/\s/)[0].split('/').length;
+    const variant = n === 4 ? 'gobblet' : currentVariant === 'gobblet' ? 'gobblers' : currentVariant;
+    return { variant, start: trimmed, moves: [] };
+  }
+  const tags = {};
+  const body = firstGame(trimmed).replace(/^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$/gm, (_, k, v) => {
+    tags[k.toLowerCase()] = v.replace(/\\(.)/g, '$1');
+    return '';
+  });
+  const moves = body
+    .replace(/\{[^}]*\}/g, ' ')       // comments
+    .replace(/;[^\n]*/g, ' ')          // rest-of-line comments
+    .replace(/\([^()]*\)/g, ' ')       // variations (one level)
+    .replace(/\$\d+/g, ' ')            // annotation glyphs
+    .split(/\s+/)
+    .map((w) => w.replace(/^\d+\.+/, '').replace(/[!?]+$/, ''))
+    .filter((w) => w && !['1-0', '0-1', '1/2-1/2', '*'].includes(w));
+  const bad = moves.find((m) => !/^([SMLXsmlx]@[a-dA-D][1-4]|[a-dA-D][1-4][a-dA-D][1-4])$/.test(m));
+  if (bad) return { error: `'${bad}' is not a move in our notation (L@b2 or a1b2).` };
+  // cutegames writes [FEN "startpos"] and no [Variant] (its settings name the game).
+  const start = tags.fen && tags.fen.trim() !== 'startpos' ? tags.fen.trim() : null;
+  let variant = tags.variant ? variantName(tags.variant) : currentVariant;
+  if (!tags.variant && start) {
+    const fourByFour = start.split('/').length === 4;
+    variant = fourByFour ? 'gobblet' : currentVariant === 'gobblet' ? 'gobblers' : currentVariant;
+  }
+  return { variant, start, moves };
+}
+
+// The first game of a PGN file: its tags and its movetext, up to the next game's tags.
+function firstGame(text) {
+  const lines = text.split('\n');
+  let inMoves = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trim();
+    if (line.startsWith('[') && inMoves) return lines.slice(0, i).join('\n');
+    if (line && !line.startsWith('[')) inMoves = true;
+  }
+  return text;
+}
+
+export function writeMoveList(moves) {
+  const out = [];
+  for (let i = 0; i < moves.length; i += 2) out.push(`${i / 2 + 1}. ${moves.slice(i, i + 2).join(' ')}`);
+  return out.join(' ');
+}
+
+// The game as PGN; `view` (the position shown) gives the result if the game is over there.
+export function writePgn(game, view) {
+  const over = view && view.over && game.ply === game.moves.length;
+  const result = over ? RESULTS[view.result] || '*' : '*';
+  const date = new Date().toISOString().slice(0, 10).replace(/-/g, '.');
+  const tags = [
+    ['Event', 'Gobblet board'],
+    ['Site', location.host],
+    ['Date', date],
+    ['Round', '-'],
+    ['White', 'Player 1'],
+    ['Black', 'Player 2'],
+    ['Result', result],
+    ['Variant', game.variant],
+  ];
+  if (game.start) tags.push(['FEN', game.start], ['SetUp', '1']);
+  const head = tags.map(([k, v]) => `[${k} "${String(v).replace(/["\\]/g, '\\$&')}"]`).join('\n');
+  const words = writeMoveList(game.moves).split(' ').concat(result);
+  const lines = [];
+  let line = '';
+  for (const w of words) {
+    if (line && line.length + w.length + 1 > 79) {
+      lines.push(line);
+      line = w;
+    } else {
+      line = line ? `${line} ${w}` : w;
+    }
+  }
+  lines.push(line);
+  return `${head}\n\n${lines.join('\n')}\n`;
+}

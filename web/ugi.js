@@ -1,0 +1,106 @@
+// UgiClient: the engine's UGI protocol over the page's WebSocket (/ugi).
+//
+// The engine answers in order, so a command batch is sent followed by
+// `isready` and every line up to `readyok` is its answer (errors included).
+// Search output (`info …` other than errors, `bestmove`) goes to the
+// search listener instead, whenever it comes. Batches run one at a time.
+
+export class UgiClient {
+  constructor(url) {
+    this.url = url;
+    this.socket = null;
+    this.pending = [];          // lines collected for the batch in flight
+    this.waiter = null;         // resolves the batch in flight at readyok
+    this.chain = Promise.resolve();
+    this.onSearch = () => {};   // (line) for info/bestmove
+    this.onClose = () => {};
+    this.log = [];              // the last lines both ways, for the log panel
+  }
+
+  // Opens the socket; resolves when it is open, rejects if it cannot be.
+  connect() {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(this.url);
+      this.socket = socket;
+      socket.onopen = () => resolve();
+      socket.onerror = () => reject(new Error('cannot reach the engine at ' + this.url));
+      socket.onclose = (e) => {
+        if (this.waiter) this.waiter(null);
+        this.onClose(e);
+      };
+      socket.onmessage = (e) => this.receive(String(e.data));
+    });
+  }
+
+  remember(line) {
+    this.log.push(line);
+    if (this.log.length > 400) this.log.splice(0, this.log.length - 400);
+  }
+
+  receive(line) {
+    this.remember('< ' + line);
+    if (line === 'readyok' && this.waiter) {
+      const done = this.waiter;
+      this.waiter = null;
+      done(this.pending);
+      this.pending = [];
+      return;
+    }
+    if (line.startsWith('bestmove') || (line.startsWith('info ') && !line.startsWith('info string error'))) {
+      this.onSearch(line);
+      return;
+    }
+    this.pending.push(line);
+  }
+
+  // Sends lines without waiting for anything (go, stop).
+  send(...lines) {
+    for (const line of lines) {
+      this.remember('> ' + line);
+      this.socket.send(line);
+    }
+  }
+
+  // Sends a batch and resolves with its answer lines (null if the socket closed).
+  exec(...lines) {
+    const run = () => new Promise((resolve) => {
+      if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return resolve(null);
+      this.waiter = resolve;
+      this.pending = [];
+      this.send(...lines, 'isready');
+    });
+    const result = this.chain.then(run);
+    this.chain = result.catch(() => null);
+    return result;
+  }
+}
+
+// The first error line of a batch's answer, without its prefix, or null.
+export function errorOf(lines) {
+  const e = (lines || []).find((l) => l.startsWith('info string error: '));
+  return e ? e.slice('info string error: '.length) : null;
+}
+
+// The value after `prefix` in the first line that starts with it, or null.
+export function answer(lines, prefix) {
+  const l = (lines || []).find((x) => x.startsWith(prefix));
+  return l === undefined ? null : l.slice(prefix.length);
+}
+
+// Parses an `info` line into {depth, multipv, cp|mate, bound, nodes, nps, time, pv[]}; null if no depth.
+export function parseInfo(line) {
+  const w = line.split(' ');
+  const info = { multipv: 1, pv: [] };
+  for (let i = 1; i < w.length; i++) {
+    const k = w[i];
+    if (k === 'pv') { info.pv = w.slice(i + 1).filter((m) => m); break; }
+    if (k === 'score') {
+      const kind = w[++i], v = Number(w[++i]);
+      if (kind === 'cp') info.cp = v; else if (kind === 'mate') info.mate = v;
+      if (w[i + 1] === 'lowerbound' || w[i + 1] === 'upperbound') info.bound = w[++i];
+      continue;
+    }
+    if (['depth', 'seldepth', 'multipv', 'nodes', 'nps', 'time', 'hashfull', 'tbhits'].includes(k)) info[k] = Number(w[++i]);
+  }
+  return info.depth === undefined ? null : info;
+}
