@@ -87,6 +87,18 @@ class Board {
     return kNoWinner;
   }
 
+  // The squares of the winner's complete lines (0 when nobody has won): what
+  // a front end highlights at the end of a game.
+  Mask winningLineSquares() const {
+    const int w = winner();
+    if (w == kNoWinner) return 0;
+    const Geometry& g = *geometry_;
+    Mask squares = 0;
+    for (int i = 0; i < g.numLines; ++i)
+      if ((visible(w) & g.lines[i]) == g.lines[i]) squares |= g.lines[i];
+    return squares;
+  }
+
   void makeMove(Move m) {
     const auto& z = zobrist::kKeys;
     const int s = m.size();

@@ -165,6 +165,14 @@ void Session::query(const Command& c) {
       break;
     case QueryKind::kResult: emit(std::string("response ") + resultWord(game.result())); break;
     case QueryKind::kFen: emit("response " + positionToString(game.position())); break;
+    case QueryKind::kLine: {  // the winner's line squares, a1 first; none without a line
+      const Board& board = game.position();
+      std::string squares;
+      for (int sq = 0; sq < board.variant().squares(); ++sq)
+        if (board.winningLineSquares() & bit(sq)) squares += " " + squareName(board.variant(), sq);
+      emit("response" + (squares.empty() ? std::string(" none") : squares));
+      break;
+    }
   }
 }
 

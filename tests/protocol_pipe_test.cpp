@@ -317,6 +317,8 @@ TEST(ProtocolPipe, QueriesSeeRepetitionAndWins) {
   EXPECT_EQ(e.line(), "response true");
   e.send("query result");
   EXPECT_EQ(e.line(), "response draw");
+  e.send("query line");
+  EXPECT_EQ(e.line(), "response none");
   e.send("go depth 3");
   EXPECT_EQ(e.line(), "bestmove (none)");
   // Tic-tac-toe: player 1 completes the bottom rank.
@@ -326,6 +328,17 @@ TEST(ProtocolPipe, QueriesSeeRepetitionAndWins) {
   EXPECT_EQ(e.line(), "response p1win");
   e.send("query gameover");
   EXPECT_EQ(e.line(), "response true");
+  e.send("query line");  // the squares to highlight
+  EXPECT_EQ(e.line(), "response a1 b1 c1");
+  // Gobblers: player 2 lifts its L off c3 and uncovers player 1's diagonal:
+  // the mover loses, and the line reported is player 1's.
+  e.send("setoption name Variant value gobblers");
+  e.send("position fen 2[Sl]/1M1/S2 2 moves c3c2");
+  e.send("query result");
+  EXPECT_EQ(e.line(), "response p1win");
+  e.send("query line");
+  EXPECT_EQ(e.line(), "response a1 b2 c3");
+  e.send("setoption name Variant value tictactoe");
   // A full tic-tac-toe board without a line: no move left, a draw.
   e.send("position startpos moves S@b2 S@a1 S@c1 S@a3 S@a2 S@c2 S@b1 S@b3 S@c3");
   e.send("query result");

@@ -5,7 +5,7 @@
 
 import { UgiClient, errorOf, answer, parseInfo } from './ugi.js';
 import { variantShape, parsePosition, parseSupply, describeStack } from './position.js';
-import { drawBoard, drawReserve, drawArrow, winningLine } from './draw.js';
+import { drawBoard, drawReserve, drawArrow } from './draw.js';
 import { parseGameText, writePgn, writeMoveList } from './pgn.js';
 import { drawGraph } from './graph.js';
 
@@ -88,7 +88,7 @@ async function startSearch(kind, multipv, goArgs, onInfo) {
 
 // Asks the engine about the game at `ply` (or the moves given): fills `view`.
 async function examine(moves) {
-  const lines = await ugi.exec(positionCommand(moves), 'query fen', 'moves', 'query gameover', 'query result', 'd');
+  const lines = await ugi.exec(positionCommand(moves), 'query fen', 'moves', 'query gameover', 'query result', 'query line', 'd');
   if (!lines) return null;
   const err = errorOf(lines);
   if (err) return { error: err };
@@ -103,6 +103,7 @@ async function examine(moves) {
     legal,
     over: responses[1] === 'true',
     result: responses[2],
+    line: responses[3] && responses[3] !== 'none' ? responses[3].split(' ') : [],  // the winner's squares, from the engine
     reason: reason ? reason[1] : '',
     supply: [parseSupply(answer(lines, 'supply 1: ') || ''), parseSupply(answer(lines, 'supply 2: ') || '')],
     marks: null,
@@ -419,7 +420,7 @@ function render() {
   if (selection && !preview) {
     for (const m of v.legal) if (m.startsWith(selection.from)) targets.set(m.slice(2, 4), m);
   }
-  const line = v.over && /line/.test(v.reason) ? winningLine(v.pos, v.result === 'p1win' ? 1 : 2) : [];
+  const line = v.line;
   drawBoard($('board'), v.pos, {
     sizes: shape.sizes,
     lastMove,

@@ -89,24 +89,6 @@ export function drawArrow(svg, n, move) {
   el('circle', { cx: to[0], cy: to[1], r: 10, class: 'best' }, svg);
 }
 
-// The rows, columns or diagonals whose top pieces are all `player`'s (to
-// highlight the line the engine has said ended the game).
-export function winningLine(pos, player) {
-  const n = pos.n;
-  const lines = [];
-  for (let i = 0; i < n; i++) {
-    lines.push([...Array(n).keys()].map((j) => squareName(j, i)));
-    lines.push([...Array(n).keys()].map((j) => squareName(i, j)));
-  }
-  lines.push([...Array(n).keys()].map((j) => squareName(j, j)));
-  lines.push([...Array(n).keys()].map((j) => squareName(j, n - 1 - j)));
-  const owner = (sq) => {
-    const s = pos.squares.get(sq);
-    return s ? s[s.length - 1].player : 0;
-  };
-  return lines.filter((l) => l.every((sq) => owner(sq) === player)).flat();
-}
-
 // The reserve of `player`: 4x4, its three stacks (top piece each); 3x3, its pieces by size.
 export function drawReserve(box, shape, supply, player, opts) {
   box.replaceChildren();

@@ -106,6 +106,15 @@ def engine_multipv(binary, tb_dir, variant, moves):
     return marks
 
 
+def engine_answer(binary, variant, moves, query):
+    """What the engine answers to `query` after `moves` (stdin), without the word 'response'."""
+    script = (f"setoption name Variant value {variant}\nposition startpos moves {' '.join(moves)}\n{query}\nquit\n")
+    out = subprocess.run([binary], input=script, capture_output=True, text=True, timeout=TIMEOUT).stdout
+    answers = [l[len("response "):] for l in out.splitlines() if l.startswith("response ")]
+    check(len(answers) == 1, f"one response to {query!r} expected, got {out!r}")
+    return answers[0]
+
+
 class Board:
     """The page, as a person sees it."""
 
@@ -175,7 +184,7 @@ def test_loads_without_errors(b):
     check(not errors, f"console errors on load: {errors}")
 
 
-def test_full_3x3_game_by_clicking(b):
+def test_full_3x3_game_by_clicking(b, binary):
     b.new_game("tictactoe", p1="human", p2="engine")
     for _ in range(9):
         b.idle()
@@ -190,6 +199,13 @@ def test_full_3x3_game_by_clicking(b):
     b.wait("the end of the game", lambda: re.search(r"wins|Draw", b.status()))
     print(f"3x3 game: {' '.join(b.moves())} -> {b.status()}")
     check(len(b.moves()) >= 5, "a tic-tac-toe game lasts at least 5 plies")
+    # The squares lit as the winning line are the engine's (`query line`), none after a draw.
+    lit = sorted(e.find_element(By.XPATH, "..").get_attribute("data-sq")
+                 for e in b.d.find_elements(By.CSS_SELECTOR, ".square .cell.line"))
+    expected = engine_answer(binary, "tictactoe", b.moves(), "query line").split()
+    expected = [] if expected == ["none"] else sorted(expected)
+    check(lit == expected, f"line lit {lit}, the engine says {expected}")
+    check(bool(lit) == ("wins" in b.status()), f"a line is lit exactly when the game was won: {lit}, {b.status()!r}")
 
 
 def test_full_4x4_game_by_clicking(b):
@@ -366,7 +382,7 @@ def main():
         b = Board(driver, f"http://127.0.0.1:{port}/")
         tests = [
             ("loads without console errors", lambda: test_loads_without_errors(b)),
-            ("full 3x3 game by clicking", lambda: test_full_3x3_game_by_clicking(b)),
+            ("full 3x3 game by clicking", lambda: test_full_3x3_game_by_clicking(b, args.bin)),
             ("full 4x4 game by clicking", lambda: test_full_4x4_game_by_clicking(b)),
             ("tablebase marks equal go/MultiPV", lambda: test_tablebase_marks_equal_multipv(b, args.bin, tb_dir)),
             ("illegal drop refused", lambda: test_illegal_drop_is_refused(b)),
