@@ -1,6 +1,7 @@
 // The engine's options: one declaration per option, and the values in force.
 //
-// kOptionTable is the only place an option is declared. Everything else is
+// kOptionTable is the only place an option is declared (the maxima of the
+// search's options are the search's own limits, from search/search.h). Everything else is
 // derived from it: the handshake's `option name ... type ...` lines, the
 // bounds `setoption` checks, the caps a server may put on a session (never
 // above the declared maximum) and the command-line flags that set those caps.
@@ -23,6 +24,7 @@
 
 #include "absl/status/statusor.h"
 #include "engine/variant.h"
+#include "search/search.h"  // the search's limits: the spin options' maxima
 
 namespace gobblet {
 
@@ -40,14 +42,14 @@ struct OptionDeclaration {
 };
 
 inline constexpr OptionDeclaration kOptionTable[] = {
-    {OptionId::kHash, "Hash", OptionType::kSpin, 16, 1, 32768, "", "transposition table size in MiB"},
-    {OptionId::kThreads, "Threads", OptionType::kSpin, 1, 1, 256, "", "search threads (Lazy SMP)"},
+    {OptionId::kHash, "Hash", OptionType::kSpin, 16, 1, kMaxHashMiB, "", "transposition table size in MiB"},
+    {OptionId::kThreads, "Threads", OptionType::kSpin, 1, 1, kMaxSearchThreads, "", "search threads (Lazy SMP)"},
     {OptionId::kVariant, "Variant", OptionType::kString, 0, 0, 0, "gobblet",
      "the game: gobblet, gobblers, tictactoe or 3x3:<sizes>,<per size>,<move 0|1>"},
     {OptionId::kTablebasePath, "TablebasePath", OptionType::kString, 0, 0, 0, "<empty>",
      "a 3x3 tablebase file; <empty> = the default file of the variant, if it exists"},
-    {OptionId::kMultiPv, "MultiPV", OptionType::kSpin, 1, 1, 256, "", "lines reported per iteration"},
-    {OptionId::kMoveOverhead, "MoveOverhead", OptionType::kSpin, 30, 0, 10000, "",
+    {OptionId::kMultiPv, "MultiPV", OptionType::kSpin, 1, 1, kMaxMultiPv, "", "lines reported per iteration"},
+    {OptionId::kMoveOverhead, "MoveOverhead", OptionType::kSpin, 30, 0, kMaxMoveOverheadMs, "",
      "ms kept back from each move under a clock, for the controller's latency"},
     {OptionId::kPonder, "Ponder", OptionType::kCheck, 0, 0, 0, "",
      "bestmove also names the expected reply (bestmove <m> ponder <m>)"},

@@ -574,10 +574,10 @@ Search::~Search() {
 
 absl::Status Search::setOptions(const SearchOptions& options) {
   SearchOptions o = options;
-  o.hashMiB = std::max(o.hashMiB, 1);  // a size the machine cannot give is an error below
-  o.threads = std::clamp(o.threads, 1, 256);
-  o.multiPv = std::clamp(o.multiPv, 1, 256);
-  o.moveOverheadMs = std::clamp<int64_t>(o.moveOverheadMs, 0, 60000);
+  o.hashMiB = std::clamp(o.hashMiB, 1, kMaxHashMiB);  // a size the machine cannot give is an error below
+  o.threads = std::clamp(o.threads, 1, kMaxSearchThreads);
+  o.multiPv = std::clamp(o.multiPv, 1, kMaxMultiPv);
+  o.moveOverheadMs = std::clamp<int64_t>(o.moveOverheadMs, 0, kMaxMoveOverheadMs);
   impl_->options = o;
   if (searching()) return absl::OkStatus();  // resized by the next go()
   return impl_->resizeTable();

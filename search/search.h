@@ -62,6 +62,14 @@ struct SearchCallbacks {
   std::function<void(const std::string&)> onDiagnostic;   // statistics for engine authors (move ordering)
 };
 
+// What the search can be asked for: the bounds of the Hash, Threads, MultiPV
+// and MoveOverhead options (protocol/engine_options.h declares them with
+// these) and what setOptions() clamps to.
+inline constexpr int kMaxHashMiB = 32768;
+inline constexpr int kMaxSearchThreads = 256;
+inline constexpr int kMaxMultiPv = 256;
+inline constexpr int64_t kMaxMoveOverheadMs = 10000;
+
 struct SearchOptions {
   int hashMiB = 16;
   int threads = 1;
