@@ -75,6 +75,28 @@ TEST(TcpServer, TokenIsRequiredFirst) {
   EXPECT_EQ(c.line(), "readyok");
 }
 
+// With a token, silent clients that never authenticate wait outside the
+// session slots (and the oldest waiting is dropped when too many wait):
+// they cannot lock out a client that has the token (before, 8 silent
+// sockets filled --max-sessions 8).
+TEST(TcpServer, SilentClientsDoNotLockOutTheTokenHolder) {
+  EngineServer server({"--token", "s3cret", "--max-sessions", "2"});
+  std::vector<std::unique_ptr<TcpClient>> silent;
+  for (int i = 0; i < 40; ++i) {
+    silent.push_back(std::make_unique<TcpClient>(server.port()));
+    silent.back()->send("");  // a blank line: no attempt, no extension
+  }
+  TcpClient c(server.port());
+  c.send("auth s3cret");
+  EXPECT_EQ(c.line(), "info string authenticated");
+  c.send("isready");
+  EXPECT_EQ(c.line(), "readyok");
+  // The dropped ones were told why.
+  auto l = silent.front()->line(Ms(5000));
+  ASSERT_TRUE(l);
+  EXPECT_NE(l->find("waiting to authenticate"), std::string::npos) << *l;
+}
+
 TEST(TcpServer, SessionLimit) {
   EngineServer server({"--max-sessions", "2"});
   auto a = std::make_unique<TcpClient>(server.port());
