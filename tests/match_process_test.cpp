@@ -2,6 +2,7 @@
 // killing whatever the child left behind. Every wait here is bounded.
 #include <gtest/gtest.h>
 
+#include "tools/match/engine_player.h"
 #include "tools/match/engine_process.h"
 
 namespace gobblet::match {
@@ -102,6 +103,39 @@ TEST(MatchProcess, NotStartedIsAnError) {
   EXPECT_FALSE(p.readLine(in(10)).ok());
   EXPECT_EQ(p.exitDescription(), "not started");
   p.stop();
+}
+
+// A child that stops reading its input: once the pipe is full, a write
+// waits no later than its deadline (before, write() blocked for ever and
+// with it the whole match).
+TEST(MatchProcess, WritingToAChildThatDoesNotReadTimesOut) {
+  EngineProcess p;
+  ASSERT_TRUE(p.start("sleep 30").ok());
+  const std::string big(64 * 1024, 'x');
+  const auto t = Clock::now();
+  absl::Status status;
+  for (int i = 0; i < 100 && status.ok(); ++i) status = p.writeLine(big, in(200));
+  EXPECT_TRUE(absl::IsDeadlineExceeded(status)) << status;
+  EXPECT_LT(msSince(t), 5000);
+  p.stop(milliseconds(50));
+}
+
+// The same through the player: an engine that answers the handshake and
+// then stops reading loses the move on time (DeadlineExceeded, as for an
+// engine that stops answering) and is restarted by the next newGame().
+TEST(MatchProcess, PlayerOfAnEngineThatStopsReadingLosesOnTimeAndRestarts) {
+  EngineConfig config;
+  config.command = "sh -c 'echo ugiok; echo readyok; exec sleep 30'";
+  config.name = "deaf";
+  EnginePlayer player(config, Variant::gobblet(), PlayerTimeouts{});
+  ASSERT_TRUE(player.newGame().ok());
+  const std::string hugePosition = "position startpos" + std::string(1 << 20, ' ');
+  const auto t = Clock::now();
+  auto reply = player.think(hugePosition, "go movetime 100", in(300));
+  EXPECT_TRUE(absl::IsDeadlineExceeded(reply.status())) << reply.status();
+  EXPECT_LT(msSince(t), 5000);
+  EXPECT_TRUE(player.newGame().ok());  // a fresh process
+  player.stop();
 }
 
 }  // namespace
