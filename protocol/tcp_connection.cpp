@@ -229,6 +229,12 @@ void TcpConnection::finish(bool flush) {
       asio::prefer(strand_.get_inner_executor(), asio::execution::outstanding_work.tracked);
   reaper_.retire(std::move(session_), [self = shared_from_this(), work, flush]() mutable {
     if (flush) asio::post(self->strand_, [self] { self->flushAndClose(); });
+    // Let go of the connection while the work guard still holds the I/O:
+    // once it ends, run() may return and the io_context (whose strand
+    // service the connection's strand uses) be destroyed; a connection
+    // dying after that, here on the reaper's thread, used freed memory
+    // (found by ThreadSanitizer).
+    self.reset();
     work.reset();
   });
 }

@@ -2,6 +2,8 @@
 // killing whatever the child left behind. Every wait here is bounded.
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "tools/match/engine_player.h"
 #include "tools/match/engine_process.h"
 
@@ -85,6 +87,10 @@ TEST(MatchProcess, WritingToAnExitedChildFails) {
   EngineProcess p;
   ASSERT_TRUE(p.start("true").ok());
   EXPECT_TRUE(absl::IsUnavailable(p.readLine(in(5000)).status()));
+  // The end of its output is not yet its exit (coreutils close stdout at
+  // exit, before the kernel closes stdin): wait until it has exited.
+  for (const auto until = in(5000); p.exitDescription() == "running" && Clock::now() < until;)
+    std::this_thread::sleep_for(milliseconds(2));
   absl::Status status;
   for (int i = 0; i < 100 && status.ok(); ++i) status = p.writeLine("ping");  // the pipe breaks once it has exited
   EXPECT_FALSE(status.ok());

@@ -32,11 +32,18 @@ int64_t searchMs(int threads, int64_t moveTimeMs) {
 // even when thread 0 hardly gets a core (before, only thread 0 checked,
 // every 1,024 of its own nodes: 1,051 ms on 2 cores). The bound is loose
 // (a loaded machine): several times the limit, far under the old overrun.
+// Under ThreadSanitizer, starting 256 threads alone takes about a second:
+// there the test checks the threads' interplay, with a bound to match.
 TEST(SearchThreads, HardLimitHoldsForAnyThreadCount) {
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+  constexpr int64_t kBoundMs = 5000;
+#else
+  constexpr int64_t kBoundMs = 500;
+#endif
   for (int threads : {1, 8, 64, 256}) {
     const int64_t ms = searchMs(threads, 100);
     std::printf("Threads %3d, movetime 100: %lld ms\n", threads, static_cast<long long>(ms));
-    EXPECT_LT(ms, 500) << threads << " threads";
+    EXPECT_LT(ms, kBoundMs) << threads << " threads";
   }
 }
 
