@@ -31,6 +31,5 @@ case "$kind" in
   *) echo "usage: tools/setup.sh [release|asan|tsan]" >&2; exit 2 ;;
 esac
 targets=()
-[ "$kind" = tsan ] && targets=(--target gobblet gobblet-fake-engine gobblet-match tcp_server_test tcp_connection_test
-                               tcp_concurrency_test search_threads_test match_process_test)
+[ "$kind" = tsan ] && targets=(--target concurrency_tests)
 cmake --build "build/$kind" -j "$jobs" "${targets[@]}" >&2
