@@ -15,6 +15,9 @@ void Game::play(Move m) {
 }
 
 absl::Status Game::play(std::string_view moveText) {
+  EndReason why;
+  if (const GameResult over = result(&why); over != GameResult::kNone)
+    return absl::FailedPreconditionError("the game is already over (" + endReasonText(why, over) + ")");
   auto move = parseMove(current_, moveText);
   if (!move.ok()) return move.status();
   play(*move);
@@ -44,6 +47,16 @@ GameResult Game::result(EndReason* reason) const {
   }
   if (reason) *reason = why;
   return result;
+}
+
+std::string Game::endReasonText(EndReason reason, GameResult result) {
+  switch (reason) {
+    case EndReason::kLine: return result == GameResult::kPlayer1Wins ? "a line of player 1" : "a line of player 2";
+    case EndReason::kNoMoves: return "no legal move";
+    case EndReason::kRepetition: return "threefold repetition";
+    case EndReason::kNone: break;
+  }
+  return "";
 }
 
 }  // namespace gobblet

@@ -2,6 +2,7 @@
 // history (threefold repetition) and for judging the result of a game.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -22,9 +23,12 @@ class Game {
   const Board& start() const { return history_.front(); }
   const std::vector<Move>& moves() const { return moves_; }
 
-  // Plays a move that must be legal in position().
+  // Plays a move that must be legal in position(), in a game that is not
+  // over (result() == kNone).
   void play(Move m);
-  // Parses, checks and plays a move; on error nothing changes.
+  // Parses, checks and plays a move; on error nothing changes. A game that
+  // has ended (a line, no legal move, threefold repetition) takes no more
+  // moves: FailedPrecondition, saying how it ended.
   absl::Status play(std::string_view moveText);
 
   // How many times position() has occurred in this game (including now).
@@ -33,6 +37,9 @@ class Game {
   const std::vector<uint64_t>& keys() const { return keys_; }
 
   GameResult result(EndReason* reason = nullptr) const;
+
+  // "a line of player 1", "no legal move", "threefold repetition"; "" for kNone.
+  static std::string endReasonText(EndReason reason, GameResult result);
 
  private:
   std::vector<Board> history_;  // every position, history_.back() == current_

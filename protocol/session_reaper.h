@@ -6,6 +6,13 @@
 // threads keep serving the other clients meanwhile. One background thread
 // closes and destroys the sessions in the order they come (freeing their
 // hash tables), then runs each one's `then` callback.
+//
+// Ownership: the reaper belongs to whoever serves the connections (the
+// TcpServer), never to what it reaps. Its destructor joins its thread, so
+// it must not run on that thread: a `then` callback may release anything
+// (the last reference to a connection, say) except the reaper itself. (A
+// reaper shared by its connections was destroyed on its own thread when a
+// callback dropped the last connection, and aborted joining itself.)
 #pragma once
 
 #include <condition_variable>
@@ -28,6 +35,7 @@ class SessionReaper {
 
   // Takes the session; closes it (its last bestmove goes to its output),
   // destroys it, then calls `then` (may be empty) on the reaper thread.
+  // Thread-safe.
   void retire(std::unique_ptr<Session> session, std::function<void()> then);
 
  private:

@@ -76,8 +76,8 @@ void TcpServer::stop() {
     acceptor_.close(ignored);
     signals_.cancel(ignored);
     std::lock_guard lock(connectionsMutex_);
-    for (auto& weak : connections_)
-      if (auto conn = weak.lock()) conn->shutdown();
+    for (auto& entry : connections_)
+      if (auto conn = entry.connection.lock()) conn->shutdown();
   });
 }
 
@@ -89,26 +89,63 @@ void TcpServer::accept() {
       return;
     }
     if (stopping_) return;
-    if (active_.load() >= config_.maxSessions) {
-      refuse(std::move(socket));
-    } else {
-      ++active_;
-      std::shared_ptr<TcpConnection> conn;
-      {
-        std::lock_guard lock(connectionsMutex_);
-        auto it = connections_.emplace(connections_.end());
-        conn = std::make_shared<TcpConnection>(std::move(socket), config_.connection, config_.session, reaper_,
-                                               [this, it] {
-          std::lock_guard lock(connectionsMutex_);
-          connections_.erase(it);
-          --active_;
-        });
-        *it = conn;
-      }
-      conn->start();
-    }
+    const bool token = !config_.connection.token.empty();
+    if (!token && active_.load() >= config_.maxSessions) refuse(std::move(socket));
+    else admit(std::move(socket));
     accept();
   });
+}
+
+// Registers a new connection. Without a token it takes a session slot now
+// (the caller checked there is one); with a token it waits for its `auth`
+// as a pending connection, and if too many wait, the oldest is dropped.
+void TcpServer::admit(tcp::socket socket) {
+  const bool token = !config_.connection.token.empty();
+  const int maxPending = config_.maxPendingAuth > 0 ? config_.maxPendingAuth : std::max(16, config_.maxSessions);
+  std::shared_ptr<TcpConnection> conn;
+  {
+    std::lock_guard lock(connectionsMutex_);
+    if (token && pending_ >= maxPending) {
+      for (Entry& entry : connections_) {
+        if (entry.state != SlotState::kPending) continue;
+        entry.state = SlotState::kEvicted;
+        --pending_;
+        if (auto oldest = entry.connection.lock()) oldest->dropIfUnauthenticated();
+        break;
+      }
+    }
+    auto it = connections_.emplace(connections_.end());
+    if (token) {
+      ++pending_;
+    } else {
+      it->state = SlotState::kActive;
+      ++active_;
+    }
+    // Runs on the connection's strand once it has authenticated.
+    auto onAuthenticated = [this, it, token] {
+      if (!token) return true;
+      std::lock_guard lock(connectionsMutex_);
+      if (it->state != SlotState::kPending) return false;  // dropped meanwhile
+      --pending_;
+      if (active_.load() >= config_.maxSessions) {
+        it->state = SlotState::kEvicted;
+        return false;
+      }
+      it->state = SlotState::kActive;
+      ++active_;
+      return true;
+    };
+    auto onClosed = [this, it] {
+      std::lock_guard lock(connectionsMutex_);
+      if (it->state == SlotState::kPending) --pending_;
+      if (it->state == SlotState::kActive) --active_;
+      connections_.erase(it);
+    };
+    conn = std::make_shared<TcpConnection>(std::move(socket), config_.connection, config_.session, reaper_,
+                                           std::move(onAuthenticated), std::move(onClosed));
+    it->connection = conn;
+  }
+  conn->start();
 }
 
 // Tells a client over the session limit why it is being closed.

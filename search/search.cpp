@@ -25,6 +25,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr int kMaxDepth = 100;
+// Each search thread reads the clock (and the shared node count) once per
+// this many of its own nodes.
+constexpr int kNodesPerClockCheck = 1024;
 // Plies of quiescence under an opponent's threat (see Worker::qsearch).
 constexpr int kQuiescenceThreatPlies = 1;
 
@@ -86,7 +89,7 @@ class Worker {
   Worker(int id, SharedState& shared, const Game& game, OrderingTables& ordering, int multiPv);
 
   // Iterative deepening; thread 0 reports through onInfo and decides when
-  // to stop. Returns the completed depth.
+  // to stop after an iteration; every thread enforces the hard time limit.
   void iterate(const std::function<void(const SearchInfo&)>& onInfo);
 
   std::atomic<uint64_t> nodes{0};
@@ -203,7 +206,10 @@ bool Worker::countNode() {
     return false;
   }
   nodes.store(n, std::memory_order_relaxed);
-  if (id_ == 0 && ++checkCounter_ >= 1024) {
+  // Every thread checks the clock, not only thread 0: with more threads
+  // than cores, thread 0 may wait long for a core (Threads 256 on 2 cores
+  // overran movetime 100 by 10x), while whichever thread runs can stop all.
+  if (++checkCounter_ >= kNodesPerClockCheck) {
     checkCounter_ = 0;
     checkTime();
   }

@@ -2,6 +2,9 @@
 // killing whatever the child left behind. Every wait here is bounded.
 #include <gtest/gtest.h>
 
+#include <thread>
+
+#include "tools/match/engine_player.h"
 #include "tools/match/engine_process.h"
 
 namespace gobblet::match {
@@ -84,6 +87,10 @@ TEST(MatchProcess, WritingToAnExitedChildFails) {
   EngineProcess p;
   ASSERT_TRUE(p.start("true").ok());
   EXPECT_TRUE(absl::IsUnavailable(p.readLine(in(5000)).status()));
+  // The end of its output is not yet its exit (coreutils close stdout at
+  // exit, before the kernel closes stdin): wait until it has exited.
+  for (const auto until = in(5000); p.exitDescription() == "running" && Clock::now() < until;)
+    std::this_thread::sleep_for(milliseconds(2));
   absl::Status status;
   for (int i = 0; i < 100 && status.ok(); ++i) status = p.writeLine("ping");  // the pipe breaks once it has exited
   EXPECT_FALSE(status.ok());
@@ -102,6 +109,39 @@ TEST(MatchProcess, NotStartedIsAnError) {
   EXPECT_FALSE(p.readLine(in(10)).ok());
   EXPECT_EQ(p.exitDescription(), "not started");
   p.stop();
+}
+
+// A child that stops reading its input: once the pipe is full, a write
+// waits no later than its deadline (before, write() blocked for ever and
+// with it the whole match).
+TEST(MatchProcess, WritingToAChildThatDoesNotReadTimesOut) {
+  EngineProcess p;
+  ASSERT_TRUE(p.start("sleep 30").ok());
+  const std::string big(64 * 1024, 'x');
+  const auto t = Clock::now();
+  absl::Status status;
+  for (int i = 0; i < 100 && status.ok(); ++i) status = p.writeLine(big, in(200));
+  EXPECT_TRUE(absl::IsDeadlineExceeded(status)) << status;
+  EXPECT_LT(msSince(t), 5000);
+  p.stop(milliseconds(50));
+}
+
+// The same through the player: an engine that answers the handshake and
+// then stops reading loses the move on time (DeadlineExceeded, as for an
+// engine that stops answering) and is restarted by the next newGame().
+TEST(MatchProcess, PlayerOfAnEngineThatStopsReadingLosesOnTimeAndRestarts) {
+  EngineConfig config;
+  config.command = "sh -c 'echo ugiok; echo readyok; exec sleep 30'";
+  config.name = "deaf";
+  EnginePlayer player(config, Variant::gobblet(), PlayerTimeouts{});
+  ASSERT_TRUE(player.newGame().ok());
+  const std::string hugePosition = "position startpos" + std::string(1 << 20, ' ');
+  const auto t = Clock::now();
+  auto reply = player.think(hugePosition, "go movetime 100", in(300));
+  EXPECT_TRUE(absl::IsDeadlineExceeded(reply.status())) << reply.status();
+  EXPECT_LT(msSince(t), 5000);
+  EXPECT_TRUE(player.newGame().ok());  // a fresh process
+  player.stop();
 }
 
 }  // namespace

@@ -305,5 +305,40 @@ TEST(Game, BadMoveChangesNothing) {
   EXPECT_EQ(g.position(), Board(Variant::gobblet()));
 }
 
+
+// ---- Game: an ended game takes no more moves -----------------------------------
+
+// Threefold repetition ends the game: the next move is refused, and the
+// result stays the draw (it must not be judged on a later position).
+TEST(Game, NoMoveAfterThreefoldRepetition) {
+  Game g(Board(Variant::gobblers()));
+  for (const char* m : {"S@a1", "S@c3", "a1a2", "c3c2", "a2a1", "c2c3", "a1a2", "c3c2", "a2a1", "c2c3"})
+    ASSERT_TRUE(g.play(m).ok()) << m;
+  ASSERT_EQ(g.result(), GameResult::kDraw);
+  const Board before = g.position();
+  const absl::Status st = g.play("L@b2");  // legal on the board, but the game is over
+  EXPECT_TRUE(absl::IsFailedPrecondition(st)) << st;
+  EXPECT_NE(st.message().find("threefold repetition"), std::string_view::npos) << st;
+  EXPECT_EQ(g.moves().size(), 10u);
+  EXPECT_EQ(g.position(), before);
+  EndReason why;
+  EXPECT_EQ(g.result(&why), GameResult::kDraw);
+  EXPECT_EQ(why, EndReason::kRepetition);
+}
+
+TEST(Game, NoMoveAfterALineOrWithoutLegalMoves) {
+  Game line(Board(Variant::ticTacToe()));
+  for (const char* m : {"S@a1", "S@a2", "S@b1", "S@b2", "S@c1"}) ASSERT_TRUE(line.play(m).ok()) << m;
+  absl::Status st = line.play("S@c3");
+  EXPECT_TRUE(absl::IsFailedPrecondition(st)) << st;
+  EXPECT_NE(st.message().find("a line of player 1"), std::string_view::npos) << st;
+  EXPECT_EQ(line.result(), GameResult::kPlayer1Wins);
+
+  Game full(parse(Variant::ticTacToe(), "SsS/SsS/sSs 2"));
+  st = full.play("S@a1");
+  EXPECT_TRUE(absl::IsFailedPrecondition(st)) << st;
+  EXPECT_NE(st.message().find("no legal move"), std::string_view::npos) << st;
+}
+
 }  // namespace
 }  // namespace gobblet

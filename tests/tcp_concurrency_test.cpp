@@ -23,9 +23,16 @@ using testing::EngineServer;
 using testing::Ms;
 using testing::TcpClient;
 
-constexpr int kPlayers = 170;      // well-behaved clients
-constexpr int kGarbage = 20;       // garbage first, then a proper game
-constexpr int kDisconnects = 20;   // leave in the middle of a search
+// ThreadSanitizer slows the server several times over: a smaller crowd,
+// and longer waits, check the same interleavings there.
+#if defined(__SANITIZE_THREAD__)
+constexpr int kScale = 4, kSlowdown = 5;
+#else
+constexpr int kScale = 1, kSlowdown = 1;
+#endif
+constexpr int kPlayers = 170 / kScale;     // well-behaved clients
+constexpr int kGarbage = 20 / kScale;      // garbage first, then a proper game
+constexpr int kDisconnects = 20 / kScale;  // leave in the middle of a search
 constexpr int kMaxPlies = 20;
 
 struct Figures {
@@ -59,7 +66,7 @@ bool playGame(TcpClient& c, int id, Figures& f) {
     c.send("position startpos" + (moves.empty() ? "" : " moves" + moves));
     const auto t0 = testing::Clock::now();
     c.send(id % 2 ? "go depth 2" : "go nodes 300");
-    auto best = c.until("bestmove", Ms(30000));
+    auto best = c.until("bestmove", Ms(30000 * kSlowdown));
     const int64_t us = std::chrono::duration_cast<std::chrono::microseconds>(testing::Clock::now() - t0).count();
     f.totalGoMicros += us;
     for (int64_t m = f.maxGoMicros.load(); us > m && !f.maxGoMicros.compare_exchange_weak(m, us);) {
@@ -74,7 +81,7 @@ bool playGame(TcpClient& c, int id, Figures& f) {
   c.send("position startpos" + (moves.empty() ? "" : " moves" + moves));
   c.send("query gameover");
   c.send("query result");
-  const auto over = c.line(Ms(10000)), result = c.line(Ms(10000));
+  const auto over = c.line(Ms(10000 * kSlowdown)), result = c.line(Ms(10000 * kSlowdown));
   const std::string expectOver = std::string("response ") + (game.result() != GameResult::kNone ? "true" : "false");
   const std::string expectResult = std::string("response ") + resultWord(game.result());
   if (over != expectOver || result != expectResult)
@@ -105,13 +112,13 @@ TEST(TcpConcurrency, HundredsOfClientsPlayWhileOthersMisbehave) {
         c.sendRaw(std::string(70 * 1024, '#') + "\n");
         c.send("go depth banana");
         for (int i = 0; i < 3; ++i) {
-          auto l = c.until("info string error", Ms(10000));
+          auto l = c.until("info string error", Ms(10000 * kSlowdown));
           if (!l) return f.fail("client " + std::to_string(id) + ": garbage not reported");
         }
         if (playGame(c, id, f)) ++f.gamesCompleted;
       } else {
         c.send("go infinite");
-        if (!c.until("info depth", Ms(10000))) return f.fail("client " + std::to_string(id) + ": no search");
+        if (!c.until("info depth", Ms(10000 * kSlowdown))) return f.fail("client " + std::to_string(id) + ": no search");
         if (id % 2) c.abort(); else c.close();
         ++f.disconnects;
       }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what gobblet needs from Debian's packages (only the missing ones)
-# and builds it. Usage: tools/setup.sh [release|asan]   (default: release)
+# and builds it. Usage: tools/setup.sh [release|asan|tsan]   (default: release)
+# tsan builds only what the tests labelled "concurrency" need.
 # Build output goes to stderr so that the engine's stdout stays clean.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +26,10 @@ case "$kind" in
   release) cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >&2 ;;
   asan) cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGOBBLET_SANITIZE=ON \
           -DGOBBLET_BENCHMARKS=OFF -DGOBBLET_NATIVE=OFF >&2 ;;
-  *) echo "usage: tools/setup.sh [release|asan]" >&2; exit 2 ;;
+  tsan) cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGOBBLET_SANITIZE_THREAD=ON \
+          -DGOBBLET_BENCHMARKS=OFF -DGOBBLET_NATIVE=OFF >&2 ;;
+  *) echo "usage: tools/setup.sh [release|asan|tsan]" >&2; exit 2 ;;
 esac
-cmake --build "build/$kind" -j "$jobs" >&2
+targets=()
+[ "$kind" = tsan ] && targets=(--target concurrency_tests)
+cmake --build "build/$kind" -j "$jobs" "${targets[@]}" >&2

@@ -2,6 +2,8 @@
 # Sets up, builds and runs the whole test suite:
 #   1. Release build: every test (fast and slow labels).
 #   2. ASan + UBSan build: the fast tests.
+#   3. ThreadSanitizer build: the tests labelled concurrency (TCP server,
+#      search threads, match runner processes).
 # Usage: tools/test.sh [--fast]   (--fast skips the slow label in step 1)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,3 +19,8 @@ tools/setup.sh asan
 echo "== asan+ubsan: fast tests" >&2
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build/asan --output-on-failure -j "$jobs" -L fast
+
+tools/setup.sh tsan
+echo "== tsan: concurrency tests" >&2
+TSAN_OPTIONS=halt_on_error=1:abort_on_error=1:second_deadlock_stack=1 \
+  ctest --test-dir build/tsan --output-on-failure -j "$jobs" -L concurrency

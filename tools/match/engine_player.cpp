@@ -9,6 +9,9 @@ namespace gobblet::match {
 
 namespace {
 
+// How long stop() waits for an engine to take its `quit`.
+constexpr std::chrono::milliseconds kQuitWriteTimeout{100};
+
 std::string firstWord(const std::string& line) {
   const std::string stripped(absl::StripLeadingAsciiWhitespace(line));
   return stripped.substr(0, stripped.find_first_of(" \t"));
@@ -91,12 +94,13 @@ absl::Status EnginePlayer::start() {
   const bool ugi = config_.protocol == Protocol::kUgi;
   const std::string hello = ugi ? "ugi" : "uci", helloOk = ugi ? "ugiok" : "uciok";
   const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeouts_.handshakeMs);
-  if (auto status = process_->writeLine(hello); !status.ok()) return fail(status, helloOk);
+  if (auto status = process_->writeLine(hello, deadline); !status.ok()) return fail(status, helloOk);
   if (auto line = waitFor(helloOk, deadline); !line.ok()) return fail(line.status(), helloOk);
   std::vector<std::pair<std::string, std::string>> options = {{"Variant", variant_.name()}};
   options.insert(options.end(), config_.options.begin(), config_.options.end());
   for (const auto& [name, value] : options)
-    if (auto status = process_->writeLine(absl::StrCat("setoption name ", name, " value ", value)); !status.ok())
+    if (auto status = process_->writeLine(absl::StrCat("setoption name ", name, " value ", value), deadline);
+        !status.ok())
       return fail(status, "setoption");
   ready_ = true;
   return absl::OkStatus();
@@ -106,10 +110,10 @@ absl::Status EnginePlayer::newGame() {
   if (!ready_)
     if (auto status = start(); !status.ok()) return status;
   const bool ugi = config_.protocol == Protocol::kUgi;
-  if (auto status = process_->writeLine(ugi ? "uginewgame" : "ucinewgame"); !status.ok())
-    return fail(status, "readyok");
-  if (auto status = process_->writeLine("isready"); !status.ok()) return fail(status, "readyok");
   const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeouts_.handshakeMs);
+  if (auto status = process_->writeLine(ugi ? "uginewgame" : "ucinewgame", deadline); !status.ok())
+    return fail(status, "readyok");
+  if (auto status = process_->writeLine("isready", deadline); !status.ok()) return fail(status, "readyok");
   if (auto line = waitFor("readyok", deadline); !line.ok()) return fail(line.status(), "readyok");
   return absl::OkStatus();
 }
@@ -117,8 +121,10 @@ absl::Status EnginePlayer::newGame() {
 absl::StatusOr<std::string> EnginePlayer::think(const std::string& positionLine, const std::string& goLine,
                                                 Clock::time_point deadline) {
   if (!ready_) return absl::FailedPreconditionError("engine not started");
-  if (auto status = process_->writeLine(positionLine); !status.ok()) return fail(status, "bestmove");
-  if (auto status = process_->writeLine(goLine); !status.ok()) return fail(status, "bestmove");
+  // The writes count against the move's time: an engine that stops reading
+  // its input loses on time like one that stops answering.
+  if (auto status = process_->writeLine(positionLine, deadline); !status.ok()) return fail(status, "bestmove");
+  if (auto status = process_->writeLine(goLine, deadline); !status.ok()) return fail(status, "bestmove");
   auto line = waitFor("bestmove", deadline);
   if (!line.ok()) return fail(line.status(), "bestmove");
   // "bestmove <move> [ponder <move>]": the move is the second word.
@@ -129,7 +135,8 @@ absl::StatusOr<std::string> EnginePlayer::think(const std::string& positionLine,
 void EnginePlayer::stop() {
   ready_ = false;
   if (process_) {
-    if (process_->running()) (void)process_->writeLine("quit");
+    // A polite quit, if the engine still takes input; it is killed anyway.
+    if (process_->running()) (void)process_->writeLine("quit", Clock::now() + kQuitWriteTimeout);
     process_->stop();
   }
 }

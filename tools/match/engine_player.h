@@ -8,7 +8,8 @@
 //   every move:  position startpos|fen <text> moves ...; go ... ->
 //                info ... lines -> bestmove <move>
 //
-// Any failure (no answer in time, end of output, write error) leaves the
+// Any failure (no answer in time, input not taken in time, end of output,
+// write error) leaves the
 // player stopped; the next newGame() starts a fresh process, so an engine
 // that crashed or hung loses one game, not the match.
 #pragma once
@@ -57,7 +58,8 @@ class EnginePlayer {
 
   // Sends the position and the go line, then waits until `deadline` for
   // bestmove and returns its move text. On failure the engine is stopped:
-  // DeadlineExceeded when it did not answer in time, Unavailable when it
+  // DeadlineExceeded when it did not answer (or take its input) in time,
+  // Unavailable when it
   // exited (the message says how).
   absl::StatusOr<std::string> think(const std::string& positionLine, const std::string& goLine,
                                     Clock::time_point deadline);

@@ -57,6 +57,10 @@ absl::Status EngineProcess::start(const std::string& command) {
   setpgid(pid, pid);  // also done by the child; whichever runs first wins
   close(in[0]);
   close(out[1]);
+  // Our end of the child's stdin never blocks: writeLine() waits in poll()
+  // with its deadline instead. (The child's end is a separate open file:
+  // it stays blocking.)
+  fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK);
   pid_ = pid;
   toChild_ = in[1];
   fromChild_ = out[0];
@@ -68,14 +72,28 @@ absl::Status EngineProcess::start(const std::string& command) {
 }
 
 absl::Status EngineProcess::writeLine(const std::string& line) {
+  return writeLine(line, Clock::now() + kDefaultWriteTimeout);
+}
+
+absl::Status EngineProcess::writeLine(const std::string& line, Clock::time_point deadline) {
   if (toChild_ < 0) return absl::FailedPreconditionError("engine process not running");
   const std::string data = line + "\n";
   size_t written = 0;
   while (written < data.size()) {
     const ssize_t n = write(toChild_, data.data() + written, data.size() - written);
+    if (n > 0) {
+      written += static_cast<size_t>(n);
+      continue;
+    }
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return absl::UnavailableError(absl::StrCat("cannot write to engine: ", std::strerror(errno)));
-    written += static_cast<size_t>(n);
+    if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+      return absl::UnavailableError(absl::StrCat("cannot write to engine: ", std::strerror(errno)));
+    // The pipe is full: wait for room until the deadline.
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) return absl::DeadlineExceededError("engine did not read its input in time");
+    pollfd pfd{toChild_, POLLOUT, 0};
+    const int ready = poll(&pfd, 1, static_cast<int>(std::min<int64_t>(left, 1 << 30)));
+    if (ready < 0 && errno != EINTR) return errnoStatus("poll");
   }
   return absl::OkStatus();
 }

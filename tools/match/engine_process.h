@@ -4,7 +4,9 @@
 // arguments and redirections. The child gets its own process group, which is
 // killed as a whole when the process is stopped, so that nothing an engine
 // spawns outlives it. Every read takes a deadline: a child that hangs or
-// never answers costs at most that long, never the runner.
+// never answers costs at most that long, never the runner. So does every
+// write: the child's stdin is written without blocking, so a child that
+// stops reading (a full pipe) costs at most the write's deadline.
 //
 // Layout: the child's stdin and stdout pipes plus a buffer of bytes read but
 // not yet returned as lines. SIGPIPE is ignored process-wide the first time
@@ -38,8 +40,14 @@ class EngineProcess {
 
   bool running() const { return pid_ > 0; }
 
-  // Writes one line (a newline is added). Fails if the child has gone.
+  // Writes one line (a newline is added), waiting no later than `deadline`
+  // for the child to take it: DeadlineExceeded when its input stays full
+  // (the child stopped reading; part of the line may have been written, so
+  // the child should then be stopped); Unavailable if the child has gone.
+  absl::Status writeLine(const std::string& line, Clock::time_point deadline);
+  // The same with a deadline kDefaultWriteTimeout from now.
   absl::Status writeLine(const std::string& line);
+  static constexpr std::chrono::milliseconds kDefaultWriteTimeout{5000};
 
   // Reads the next line (without its newline or carriage return), waiting no
   // later than `deadline`. DeadlineExceeded on timeout; Unavailable when the
