@@ -8,8 +8,8 @@
 #include "engine/perft.h"
 #include "protocol/position_display.h"
 #include "protocol/printable_text.h"
-#include "protocol/tablebase_registry.h"
 #include "search/evaluate.h"
+#include "search/tablebase/tablebase.h"
 
 namespace gobblet {
 
@@ -163,21 +163,21 @@ void Session::attachTablebase() {
       search_->setTablebase(nullptr);
       return;
     }
-    path = Tablebase::defaultPath(v);
+    path = tb::defaultPath(v);
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) {
       search_->setTablebase(nullptr);
       return;
     }
   }
-  auto tb = openSharedTablebase(path);
-  if (!tb.ok()) {
-    error("tablebase " + quoteWord(path) + ": " + message(tb.status()));
-  } else if (!((*tb)->variant() == v)) {
-    emit("info string tablebase " + quoteWord(path) + " is for " + (*tb)->variant().name() + ", not " + v.name() +
+  auto opened = tb::open(path);
+  if (!opened.ok()) {
+    error("tablebase " + quoteWord(path) + ": " + message(opened.status()));
+  } else if (!((*opened)->variant() == v)) {
+    emit("info string tablebase " + quoteWord(path) + " is for " + (*opened)->variant().name() + ", not " + v.name() +
          ": not used");
   } else {
-    tablebase_ = *tb;
+    tablebase_ = *opened;
     emit("info string tablebase " + quoteWord(path) + " loaded for " + v.name());
   }
   search_->setTablebase(tablebase_);
@@ -196,9 +196,9 @@ void Session::setOptionCommand(const Command& c) {
   }
   if (id == OptionId::kTablebasePath && !next.tablebasePath.empty()) {
     // Check the file now, so that a bad path is an error and changes nothing.
-    auto tb = openSharedTablebase(next.tablebasePath);
-    if (!tb.ok()) {
-      error("option TablebasePath: " + quoteWord(next.tablebasePath) + ": " + message(tb.status()));
+    auto opened = tb::open(next.tablebasePath);
+    if (!opened.ok()) {
+      error("option TablebasePath: " + quoteWord(next.tablebasePath) + ": " + message(opened.status()));
       return;
     }
   }

@@ -25,29 +25,30 @@
 
 #include "absl/status/statusor.h"
 #include "engine/variant.h"
-#include "search/tablebase_index.h"
+#include "search/tablebase/code.h"
+#include "search/tablebase/index.h"
 
-namespace gobblet {
+namespace gobblet::tb {
 
-struct RetrogradeStats {
+struct SolveStats {
   uint64_t states = 0;    // reachable states up to symmetry, player-relative
   uint64_t terminal = 0;  // states where the game is over (a line shows)
   uint64_t wins = 0, draws = 0, losses = 0;
-  uint8_t start = tbcode::kNone;  // code of the start position
+  uint8_t start = kNoState;  // code of the start position
   int maxDistance = 0;
 };
 
-struct RetrogradeResult {
-  std::vector<uint8_t> codes;  // one tbcode per number of TablebaseIndex
-  RetrogradeStats stats;
+struct Solution {
+  std::vector<uint8_t> codes;  // one value code (code.h) per number of Index
+  SolveStats stats;
 };
 
 // progress(phase, done, total): called from the calling thread now and then.
-using RetrogradeProgress = std::function<void(const std::string& phase, uint64_t done, uint64_t total)>;
+using SolveProgress = std::function<void(const std::string& phase, uint64_t done, uint64_t total)>;
 
 // Solves a 3x3 variant with `threads` threads (>= 1). Fails if a distance
 // exceeds what a code can hold.
-absl::StatusOr<RetrogradeResult> solveRetrograde(const Variant& variant, int threads,
-                                                 const RetrogradeProgress& progress = {});
+absl::StatusOr<Solution> solve(const Variant& variant, int threads,
+                                                 const SolveProgress& progress = {});
 
-}  // namespace gobblet
+}  // namespace gobblet::tb

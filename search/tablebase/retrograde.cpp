@@ -1,4 +1,4 @@
-#include "search/retrograde.h"
+#include "search/tablebase/retrograde.h"
 
 #include <algorithm>
 #include <atomic>
@@ -8,9 +8,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "search/retrograde_moves.h"
+#include "search/tablebase/moves.h"
 
-namespace gobblet {
+namespace gobblet::tb {
 
 namespace {
 
@@ -38,7 +38,7 @@ constexpr uint64_t kWinIfOpen = 1ull << 62;  // a win unless settled earlier
 constexpr uint64_t kLoss = 2ull << 62;       // a loss (every child is a won position)
 constexpr uint64_t kNumberMask = (1ull << 62) - 1;
 
-constexpr int kBuckets = tbcode::kMaxDistance + 2;
+constexpr int kBuckets = kMaxDistance + 2;
 constexpr uint8_t kNoExitWin = 0xff;
 
 // A list of distinct numbers, each tagged with one bit; moves and un-moves
@@ -55,10 +55,10 @@ struct SmallSet {
 
 class Solver {
  public:
-  Solver(const Variant& v, int threads, const RetrogradeProgress& progress)
+  Solver(const Variant& v, int threads, const SolveProgress& progress)
       : index_(v), rules_(v), threads_(std::max(1, threads)), progress_(progress) {}
 
-  absl::StatusOr<RetrogradeResult> run();
+  absl::StatusOr<Solution> run();
 
  private:
   using Buckets = std::vector<std::vector<uint64_t>>;
@@ -76,18 +76,18 @@ class Solver {
   absl::Status solveLevel(int level);
   void expand(uint64_t x, std::vector<uint64_t>& next);
   void propagate(uint64_t x, int d, Buckets& out);
-  TbState stateOf(uint64_t x) const {
-    TbState st;
+  State stateOf(uint64_t x) const {
+    State st;
     const int slice = index_.sliceOfIndex(x);
     index_.decode(slice, x - index_.slices()[slice].offset, &st);
     return st;
   }
   void report(uint64_t delta, bool force = false);
 
-  TablebaseIndex index_;
-  retro::Rules rules_;
+  Index index_;
+  MoveRules rules_;
   int threads_;
-  RetrogradeProgress progress_;
+  SolveProgress progress_;
 
   // Per number: code_ (the answer), count_ (0 = not reached, else 1 + the
   // children not yet known to be won), exitWin_ (shortest win through a
@@ -157,14 +157,14 @@ void Solver::report(uint64_t delta, bool force) {
 // Marks the children of reachable state x as reachable (those on the same
 // level also go to `next`) and sets x's count of distinct children.
 void Solver::expand(uint64_t x, std::vector<uint64_t>& next) {
-  const TbState st = stateOf(x);
-  if (const int over = retro::outcome(rules_, st); over != 0) {
+  const State st = stateOf(x);
+  if (const int over = outcome(rules_, st); over != 0) {
     // The game is over: no children (the count stays 1), value known now.
-    store(code_[x], over > 0 ? tbcode::win(0) : tbcode::loss(0));
+    store(code_[x], over > 0 ? winCode(0) : lossCode(0));
     return;
   }
   SmallSet kids;
-  retro::forEachChild(rules_, st, [&](const TbState& c, bool placed) {
+  forEachChild(rules_, st, [&](const State& c, bool placed) {
     kids.add(index_.indexOf(c) << 1 | (placed ? 1 : 0));
   });
   kids.dedupe();
@@ -194,15 +194,15 @@ void Solver::reachLevel(int level) {
 
 // Tells the parents of x (settled at distance d) what x is worth.
 void Solver::propagate(uint64_t x, int d, Buckets& out) {
-  const TbState st = stateOf(x);
-  const bool lost = tbcode::isLoss(load(code_[x]));
+  const State st = stateOf(x);
+  const bool lost = isLossCode(load(code_[x]));
   SmallSet parents;
-  retro::forEachParent(rules_, st, [&](const TbState& p, bool placed) {
-    if (retro::outcome(rules_, p) != 0) return;  // a finished game has no moves
+  forEachParent(rules_, st, [&](const State& p, bool placed) {
+    if (outcome(rules_, p) != 0) return;  // a finished game has no moves
     parents.add(index_.indexOf(p) << 1 | (placed ? 1 : 0));
   });
   parents.dedupe();
-  if (d + 1 > tbcode::kMaxDistance) {
+  if (d + 1 > kMaxDistance) {
     if (parents.size) overflow_ = true;
     return;
   }
@@ -214,7 +214,7 @@ void Solver::propagate(uint64_t x, int d, Buckets& out) {
     if (lost) {
       if (below)
         atomicMin(exitWin_[p], dist);
-      else if (claim(code_[p], tbcode::kNone, tbcode::win(d + 1)))
+      else if (claim(code_[p], kNoState, winCode(d + 1)))
         out[d + 1].push_back(p | kSettled);
     } else {
       atomicMax(maxWin_[p], dist);
@@ -239,13 +239,13 @@ absl::Status Solver::solveLevel(int level) {
   // by lack of any move.
   forLevel(level, [&](int t, uint64_t x) {
     if (count_[x] == 0) return;
-    if (code_[x] != tbcode::kNone) {  // set by expand(): the game is over
+    if (code_[x] != kNoState) {  // set by expand(): the game is over
       local[t][0].push_back(x | kSettled);
     } else if (exitWin_[x] != kNoExitWin) {
       local[t][exitWin_[x]].push_back(x | kWinIfOpen);
     } else if (count_[x] == 1) {
       if (maxWin_[x] == 0)
-        code_[x] = tbcode::kDraw;  // no legal move
+        code_[x] = kDrawCode;  // no legal move
       else
         local[t][maxWin_[x]].push_back(x | kLoss);
     }
@@ -265,24 +265,24 @@ absl::Status Solver::solveLevel(int level) {
     // sooner are dropped.
     parallelFor(items.size(), 4096, [&](int, uint64_t i) {
       const uint64_t e = items[i], x = e & kNumberMask;
-      if ((e & ~kNumberMask) == kWinIfOpen && !claim(code_[x], tbcode::kNone, tbcode::win(d))) items[i] = ~0ull;
-      if ((e & ~kNumberMask) == kLoss) store(code_[x], tbcode::loss(d));
+      if ((e & ~kNumberMask) == kWinIfOpen && !claim(code_[x], kNoState, winCode(d))) items[i] = ~0ull;
+      if ((e & ~kNumberMask) == kLoss) store(code_[x], lossCode(d));
     }, false);
     // b. Tell the parents (claims made here are all of distance d+1).
     parallelFor(items.size(), 1024, [&](int t, uint64_t i) {
       if (items[i] != ~0ull) propagate(items[i] & kNumberMask, d, local[t]);
     });
     merge();
-    if (overflow_) return absl::OutOfRangeError(absl::StrCat("a distance exceeds ", tbcode::kMaxDistance, " plies"));
+    if (overflow_) return absl::OutOfRangeError(absl::StrCat("a distance exceeds ", kMaxDistance, " plies"));
   }
   // 3. What is left is a draw.
   forLevel(level, [&](int, uint64_t x) {
-    if (count_[x] != 0 && code_[x] == tbcode::kNone) code_[x] = tbcode::kDraw;
+    if (count_[x] != 0 && code_[x] == kNoState) code_[x] = kDrawCode;
   });
   return absl::OkStatus();
 }
 
-absl::StatusOr<RetrogradeResult> Solver::run() {
+absl::StatusOr<Solution> Solver::run() {
   const uint64_t n = index_.size();
   int maxLevel = 0;
   for (const auto& sl : index_.slices()) maxLevel = std::max(maxLevel, sl.level());
@@ -292,7 +292,7 @@ absl::StatusOr<RetrogradeResult> Solver::run() {
     levelSlices_[index_.slices()[s].level()].push_back(s);
     levelSize_[index_.slices()[s].level()] += index_.slices()[s].size;
   }
-  code_.assign(n, tbcode::kNone);
+  code_.assign(n, kNoState);
   count_.assign(n, 0);
   exitWin_.assign(n, kNoExitWin);
   maxWin_.assign(n, 0);
@@ -303,7 +303,7 @@ absl::StatusOr<RetrogradeResult> Solver::run() {
   phase_ = "reach";
   phaseTotal_ = 2 * n;
   phaseDone_ = 0;
-  count_[index_.indexOf(TbState{})] = 1;
+  count_[index_.indexOf(State{})] = 1;
   for (int level = 0; level <= maxLevel; ++level) reachLevel(level);
   phaseDone_ = phaseTotal_;
   report(0, true);
@@ -317,19 +317,19 @@ absl::StatusOr<RetrogradeResult> Solver::run() {
   phaseDone_ = phaseTotal_;
   report(0, true);
 
-  RetrogradeResult result;
-  RetrogradeStats& st = result.stats;
+  Solution result;
+  SolveStats& st = result.stats;
   for (uint64_t x = 0; x < n; ++x) {
     if (count_[x] == 0) continue;
     const uint8_t c = code_[x];
     ++st.states;
-    if (tbcode::isWin(c)) ++st.wins;
-    else if (tbcode::isLoss(c)) ++st.losses;
+    if (isWinCode(c)) ++st.wins;
+    else if (isLossCode(c)) ++st.losses;
     else ++st.draws;
-    if (c >= 2 && tbcode::distance(c) == 0) ++st.terminal;
-    st.maxDistance = std::max(st.maxDistance, tbcode::distance(c));
+    if (c >= 2 && codeDistance(c) == 0) ++st.terminal;
+    st.maxDistance = std::max(st.maxDistance, codeDistance(c));
   }
-  st.start = code_[index_.indexOf(TbState{})];
+  st.start = code_[index_.indexOf(State{})];
   count_ = {};
   exitWin_ = {};
   maxWin_ = {};
@@ -339,12 +339,12 @@ absl::StatusOr<RetrogradeResult> Solver::run() {
 
 }  // namespace
 
-absl::StatusOr<RetrogradeResult> solveRetrograde(const Variant& variant, int threads,
-                                                 const RetrogradeProgress& progress) {
+absl::StatusOr<Solution> solve(const Variant& variant, int threads,
+                                                 const SolveProgress& progress) {
   if (variant.n != 3 || variant.stacks)
     return absl::InvalidArgumentError(absl::StrCat("variant ", variant.name(), ": only the 3x3 family is solved"));
   Solver solver(variant, threads, progress);
   return solver.run();
 }
 
-}  // namespace gobblet
+}  // namespace gobblet::tb
