@@ -93,6 +93,28 @@ Index::Index(const Variant& variant) : variant_(variant), radix_(variant.perSize
   }
 }
 
+uint64_t Index::statesIn(int slice) const {
+  const Slice& sl = slices_[slice];
+  uint64_t fixedTotal = 0;
+  for (int sym = 0; sym < 8; ++sym) {
+    uint64_t fixed = 1;
+    for (int s = 0; s < 3; ++s) {
+      uint64_t inClass = 0;
+      for (uint16_t code : members_[classOf(sl.material[2 * s], sl.material[2 * s + 1])])
+        inClass += symCode_[sym][code] == code;
+      fixed *= inClass;
+    }
+    fixedTotal += fixed;
+  }
+  return fixedTotal / 8;
+}
+
+uint64_t Index::states() const {
+  uint64_t n = 0;
+  for (int s = 0; s < static_cast<int>(slices_.size()); ++s) n += statesIn(s);
+  return n;
+}
+
 int Index::sliceOf(const std::array<uint8_t, 6>& material) const {
   int key = 0;
   for (uint8_t m : material) {

@@ -65,6 +65,14 @@ class Index {
   uint64_t size() const { return size_; }  // numbers in all slices
   const std::vector<Slice>& slices() const { return slices_; }
 
+  // The numbers of `slice` that are states, not holes: the orbits of its
+  // (lead, x, y) layer triples under the 8 symmetries, counted exactly by
+  // Burnside's lemma (the mean over the symmetries of the triples each
+  // one fixes), without decoding a number.
+  uint64_t statesIn(int slice) const;
+  // The same over all slices.
+  uint64_t states() const;
+
   // The slice of a material vector, or -1 if it is not one of this variant.
   int sliceOf(const std::array<uint8_t, 6>& material) const;
   // The slice holding number `index` (binary search).

@@ -339,6 +339,21 @@ absl::StatusOr<Solution> Solver::run() {
 
 }  // namespace
 
+SolveEstimate estimateSolve(const Variant& variant) {
+  SolveEstimate e;
+  const Index index(variant);
+  std::vector<uint64_t> perLevel;
+  for (int s = 0; s < static_cast<int>(index.slices().size()); ++s) {
+    const int level = index.slices()[s].level();
+    if (level >= static_cast<int>(perLevel.size())) perLevel.resize(level + 1, 0);
+    perLevel[level] += index.statesIn(s);
+  }
+  e.slots = index.size();
+  for (uint64_t n : perLevel) e.states += n, e.largestLevel = std::max(e.largestLevel, n);
+  e.bytes = 4 * e.slots + 3 * 8 * e.largestLevel;
+  return e;
+}
+
 absl::StatusOr<Solution> solve(const Variant& variant, int threads,
                                                  const SolveProgress& progress) {
   if (variant.n != 3 || variant.stacks)

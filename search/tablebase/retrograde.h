@@ -46,6 +46,18 @@ struct Solution {
 // progress(phase, done, total): called from the calling thread now and then.
 using SolveProgress = std::function<void(const std::string& phase, uint64_t done, uint64_t total)>;
 
+// What solving a variant takes: the exact size of its numbering and the
+// builder's memory model (4 bytes per slot: code, count, shortest exit win,
+// longest won child; plus the distance buckets of one level, about three
+// 8-byte entries per state of the fullest level).
+struct SolveEstimate {
+  uint64_t slots = 0;          // numbers of the Index (states and holes)
+  uint64_t states = 0;         // numbers that are states (up to symmetry; reachable or not)
+  uint64_t largestLevel = 0;   // states of the level with the most
+  uint64_t bytes = 0;          // expected peak memory of solve()
+};
+SolveEstimate estimateSolve(const Variant& variant);
+
 // Solves a 3x3 variant with `threads` threads (>= 1). Fails if a distance
 // exceeds what a code can hold.
 absl::StatusOr<Solution> solve(const Variant& variant, int threads,

@@ -64,7 +64,7 @@ BruteValue toBrute(Probe p) {
 
 // Every canonical number decodes to a state that numbers back to it, and
 // the 8 images of the state share the number.
-TEST(Index, RoundTripAndSymmetry) {
+TEST(TablebaseIndex, RoundTripAndSymmetry) {
   for (const char* name : {"tictactoe", "3x3:2,2,1", "3x3:3,1,1"}) {
     const Variant v = *Variant::parse(name);
     const Index index(v);
@@ -95,7 +95,27 @@ TEST(Index, RoundTripAndSymmetry) {
   }
 }
 
-TEST(Index, GobblersFitsTheFileBudget) {
+// The exact count of states of the numbering (Burnside, no decoding) is
+// the number of numbers that decode to canonical states.
+TEST(TablebaseIndex, StatesCountMatchesTheCanonicalNumbers) {
+  for (const char* name : {"tictactoe", "3x3:2,2,1", "3x3:3,1,1", "3x3:2,2,0"}) {
+    const Index index(*Variant::parse(name));
+    uint64_t all = 0;
+    for (int s = 0; s < static_cast<int>(index.slices().size()); ++s) {
+      uint64_t canonical = 0;
+      for (uint64_t i = 0; i < index.slices()[s].size; ++i) {
+        State st;
+        canonical += index.stateAt(s, i, &st);
+      }
+      ASSERT_EQ(index.statesIn(s), canonical) << name << " slice " << s;
+      all += canonical;
+    }
+    EXPECT_EQ(index.states(), all) << name;
+  }
+  EXPECT_LT(Index(Variant::gobblers()).states(), Index(Variant::gobblers()).size()) << "symmetric leads leave holes";
+}
+
+TEST(TablebaseIndex, GobblersFitsTheFileBudget) {
   const Index index(Variant::gobblers());
   EXPECT_EQ(index.slices().size(), 729u);  // (0..2 pieces) ^ (3 sizes x 2 players)
   EXPECT_LE(index.size() + sizeof(FileHeader), 512ull << 20);

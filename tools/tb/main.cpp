@@ -1,6 +1,7 @@
 // gobblet-tb: build, inspect, probe and verify 3x3 tablebases.
 //
 //   gobblet-tb build [VARIANT] [--out FILE] [--threads N]
+//   gobblet-tb estimate VARIANT [--threads N]
 //   gobblet-tb info FILE
 //   gobblet-tb probe FILE POSITION
 //   gobblet-tb verify FILE [--threads N]
@@ -37,6 +38,7 @@ using Clock = std::chrono::steady_clock;
 int usage(const std::string& why) {
   std::fprintf(stderr,
                "error: %s\nusage: gobblet-tb build [VARIANT] [--out FILE] [--threads N]\n"
+               "       gobblet-tb estimate VARIANT [--threads N]\n"
                "       gobblet-tb info FILE\n"
                "       gobblet-tb probe FILE POSITION\n"
                "       gobblet-tb verify FILE [--threads N]\n",
@@ -55,6 +57,10 @@ long peakRssMiB() {
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   return ru.ru_maxrss / 1024;
+}
+
+double physicalGiB() {
+  return static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1 << 30);
 }
 
 std::string valueText(uint8_t code) { return tb::describe(tb::probeOfCode(code)); }
@@ -96,9 +102,8 @@ int build(const std::vector<std::string>& args) {
   if (!variant.ok()) return fail(variant.status());
   if (variant->n != 3) return usage("only the 3x3 family (gobblers, tictactoe, 3x3:S,P,M) has a tablebase");
   if (out.empty()) out = tb::defaultPath(*variant);
-  // The builder keeps four bytes per slot of the numbering in memory.
-  const double needGiB = 4.0 * static_cast<double>(tb::Index(*variant).size()) / (1 << 30);
-  const double haveGiB = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE) / (1 << 30);
+  const double needGiB = static_cast<double>(tb::estimateSolve(*variant).bytes) / (1 << 30);
+  const double haveGiB = physicalGiB();
   if (needGiB > 0.9 * haveGiB) {
     std::fprintf(stderr, "error: building %s needs about %.1f GiB of memory, this machine has %.1f GiB\n",
                  variant->name().c_str(), needGiB, haveGiB);
@@ -120,6 +125,36 @@ int build(const std::vector<std::string>& args) {
   std::printf("peak memory  %ld MiB\n", peakRssMiB());
   std::printf("file         %s (%llu bytes)\n", out.c_str(),
               static_cast<unsigned long long>(sizeof(tb::FileHeader) + result->codes.size()));
+  return 0;
+}
+
+// The variant that estimate solves to measure this machine's speed: big
+// enough to time (about 2 s on 2 cores), small enough to wait for.
+constexpr const char* kCalibrationVariant = "3x3:2,2,1";
+
+int estimate(const std::vector<std::string>& args) {
+  if (args.size() != 1 && !(args.size() == 3 && args[1] == "--threads")) return usage("estimate takes VARIANT [--threads N]");
+  int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (args.size() == 3 && !parseThreads(args[2], &threads)) return usage("--threads takes a number 1..256");
+  auto variant = Variant::parse(args[0]);
+  if (!variant.ok()) return fail(variant.status());
+  if (variant->n != 3) return usage("only the 3x3 family (gobblers, tictactoe, 3x3:S,P,M) has a tablebase");
+  const tb::SolveEstimate e = tb::estimateSolve(*variant);
+  // Time: the builder's work goes with the states; measure its rate here,
+  // now (on a loaded machine the figure is the loaded one).
+  const Variant calibration = *Variant::parse(kCalibrationVariant);
+  const auto start = Clock::now();
+  auto solved = tb::solve(calibration, threads);
+  if (!solved.ok()) return fail(solved.status());
+  const double perState = seconds(start) / static_cast<double>(tb::estimateSolve(calibration).states);
+  const auto u = [](uint64_t x) { return static_cast<unsigned long long>(x); };
+  std::printf("variant      %s\n", variant->name().c_str());
+  std::printf("slots        %llu (file of %llu bytes)\n", u(e.slots), u(e.slots + sizeof(tb::FileHeader)));
+  std::printf("states       %llu (numbers that are states, reachable or not)\n", u(e.states));
+  std::printf("memory       %.2f GiB expected peak (this machine has %.1f GiB)\n",
+              static_cast<double>(e.bytes) / (1 << 30), physicalGiB());
+  std::printf("time         %.0f s expected with %d threads (%.0f ns per state, measured on %s just now)\n",
+              perState * static_cast<double>(e.states), threads, perState * 1e9, kCalibrationVariant);
   return 0;
 }
 
@@ -191,6 +226,7 @@ int main(int argc, char** argv) {
   const std::string command = argv[1];
   const std::vector<std::string> args(argv + 2, argv + argc);
   if (command == "build") return build(args);
+  if (command == "estimate") return estimate(args);
   if (command == "info") return info(args);
   if (command == "probe") return probe(args);
   if (command == "verify") return verify(args);
