@@ -14,35 +14,33 @@ namespace gobblet::tb {
 
 namespace {
 
-// Byte-wide atomics on the plain arrays of the solver (std::atomic_ref
-// would do the same; the builtins keep the arrays ordinary vectors).
+// Byte-wide atomics on the plain arrays of the solver (a group too large to
+// leave to one thread is solved by all of them).
 inline uint8_t load(const uint8_t& b) { return __atomic_load_n(&b, __ATOMIC_RELAXED); }
 inline void store(uint8_t& b, uint8_t v) { __atomic_store_n(&b, v, __ATOMIC_RELAXED); }
 inline bool claim(uint8_t& b, uint8_t from, uint8_t to) {
   return __atomic_compare_exchange_n(&b, &from, to, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-}
-inline void atomicMin(uint8_t& b, uint8_t v) {
-  uint8_t cur = load(b);
-  while (v < cur && !__atomic_compare_exchange_n(&b, &cur, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
-  }
 }
 inline void atomicMax(uint8_t& b, uint8_t v) {
   uint8_t cur = load(b);
   while (v > cur && !__atomic_compare_exchange_n(&b, &cur, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
   }
 }
+inline uint8_t decrement(uint8_t& b) { return __atomic_sub_fetch(&b, 1, __ATOMIC_SEQ_CST); }
 
-// Bucket entries: the state's number with its kind in the top two bits.
-constexpr uint64_t kSettled = 0;            // already settled: only tell the parents
+// Bucket entries: a state's number within its group, with its kind in the
+// top two bits.
+constexpr uint64_t kSettled = 0;             // already settled: only tell the parents
 constexpr uint64_t kWinIfOpen = 1ull << 62;  // a win unless settled earlier
 constexpr uint64_t kLoss = 2ull << 62;       // a loss (every child is a won position)
 constexpr uint64_t kNumberMask = (1ull << 62) - 1;
+constexpr uint64_t kDropped = ~0ull;
 
 constexpr int kBuckets = kMaxDistance + 2;
 constexpr uint8_t kNoExitWin = 0xff;
 
 // A list of distinct numbers, each tagged with one bit; moves and un-moves
-// of one state number well under 128.
+// of one state number well under 256.
 struct SmallSet {
   uint64_t items[256];
   int size = 0;
@@ -53,67 +51,105 @@ struct SmallSet {
   }
 };
 
+// A bit per number of the index, set by several threads at once (groups
+// of one level share words at their edges).
+class ReachedBits {
+ public:
+  explicit ReachedBits(uint64_t bits) : words_((bits + 63) / 64) {}
+  bool test(uint64_t i) const { return words_[i / 64].load(std::memory_order_relaxed) >> (i % 64) & 1; }
+  // Sets bit i; true if it was clear.
+  bool set(uint64_t i) {
+    const uint64_t bit = uint64_t{1} << (i % 64);
+    if (words_[i / 64].load(std::memory_order_relaxed) & bit) return false;
+    return !(words_[i / 64].fetch_or(bit, std::memory_order_relaxed) & bit);
+  }
+
+ private:
+  std::vector<std::atomic<uint64_t>> words_;
+};
+
+// A group: the slice of a material and the slice of its colour swap (one
+// slice if the material is its own swap). A board move leads from one to
+// the other (the child is seen from the opponent), a placement to a group
+// one level up: groups of one level are independent of each other once the
+// level above is solved, and each is solved by one thread alone.
+struct Group {
+  int first = -1, second = -1;  // slices; second == -1 for a self-swapped material
+  uint64_t firstOffset = 0, firstSize = 0, secondOffset = 0, secondSize = 0;
+  uint64_t size() const { return firstSize + secondSize; }
+  // The group-local number of global number x (which must be in the group).
+  uint64_t local(uint64_t x) const {
+    return x - firstOffset < firstSize ? x - firstOffset : firstSize + (x - secondOffset);
+  }
+  uint64_t global(uint64_t i) const { return i < firstSize ? firstOffset + i : secondOffset + (i - firstSize); }
+  int sliceOfLocal(uint64_t i) const { return i < firstSize ? first : second; }
+  uint64_t inSlice(uint64_t i) const { return i < firstSize ? i : i - firstSize; }
+};
+
 class Solver {
  public:
-  Solver(const Variant& v, int threads, const SolveProgress& progress)
-      : index_(v), rules_(v), threads_(std::max(1, threads)), progress_(progress) {}
+  Solver(const Variant& v, int threads, const SolveProgress& progress, uint64_t sharedGroupSize)
+      : index_(v),
+        rules_(v),
+        threads_(std::max(1, threads)),
+        sharedGroupSize_(sharedGroupSize),
+        progress_(progress),
+        reached_(index_.size()) {}
 
   absl::StatusOr<Solution> run();
 
  private:
   using Buckets = std::vector<std::vector<uint64_t>>;
 
-  // Runs body(thread, item) for items 0..n-1 on all threads, in chunks;
-  // thread 0 is the caller and reports progress. Each item counts as one
-  // unit of the phase's work if `counted`.
+  // Runs body(group, workers) for every group of `level`: the large ones one
+  // after the other with all threads (workers = threads), then the others
+  // on all threads at once, one thread each (workers = 1), largest first.
   template <typename Body>
-  void parallelFor(uint64_t n, uint64_t chunk, Body&& body, bool counted = true);
-  // Every number of a level, in chunks: body(thread, number).
+  void forGroups(int level, Body&& body);
+  // Runs body(worker, i) for i in 0..n-1 on `workers` threads, in chunks.
   template <typename Body>
-  void forLevel(int level, Body&& body);
+  void parallelFor(int workers, uint64_t n, uint64_t chunk, Body&& body);
 
-  void reachLevel(int level);
-  absl::Status solveLevel(int level);
-  void expand(uint64_t x, std::vector<uint64_t>& next);
-  void propagate(uint64_t x, int d, Buckets& out);
-  State stateOf(uint64_t x) const {
+  void reachGroup(const Group& g, int workers);
+  absl::Status solveGroup(const Group& g, int workers);
+  State stateOf(const Group& g, uint64_t i) const {
     State st;
-    const int slice = index_.sliceOfIndex(x);
-    index_.decode(slice, x - index_.slices()[slice].offset, &st);
+    index_.decode(g.sliceOfLocal(i), g.inSlice(i), &st);
     return st;
   }
-  void report(uint64_t delta, bool force = false);
+  void report(bool force = false);
 
   Index index_;
   MoveRules rules_;
   int threads_;
+  uint64_t sharedGroupSize_;
   SolveProgress progress_;
 
-  // Per number: code_ (the answer), count_ (0 = not reached, else 1 + the
-  // children not yet known to be won), exitWin_ (shortest win through a
-  // child one level up), maxWin_ (1 + longest won child seen).
-  std::vector<uint8_t> code_, count_, exitWin_, maxWin_;
-  std::vector<std::vector<int>> levelSlices_;
-  std::vector<uint64_t> levelSize_;
+  std::vector<uint8_t> code_;  // the answer, per number; final once the number's level is solved
+  ReachedBits reached_;
+  std::vector<std::vector<Group>> levelGroups_;
 
   std::string phase_;
   uint64_t phaseTotal_ = 0;
   std::atomic<uint64_t> phaseDone_{0};
   std::chrono::steady_clock::time_point lastReport_{};
-  std::atomic<bool> overflow_{false};
 };
 
 template <typename Body>
-void Solver::parallelFor(uint64_t n, uint64_t chunk, Body&& body, bool counted) {
-  std::atomic<uint64_t> next{0};
+void Solver::forGroups(int level, Body&& body) {
+  const std::vector<Group>& groups = levelGroups_[level];
+  size_t shared = 0;
+  for (; shared < groups.size() && threads_ > 1 && groups[shared].size() >= sharedGroupSize_; ++shared) {
+    body(groups[shared], threads_);
+    phaseDone_.fetch_add(groups[shared].size(), std::memory_order_relaxed);
+    report();
+  }
+  std::atomic<size_t> next{shared};
   auto worker = [&](int t) {
-    for (;;) {
-      const uint64_t begin = next.fetch_add(chunk);
-      if (begin >= n) break;
-      const uint64_t end = std::min(n, begin + chunk);
-      for (uint64_t i = begin; i < end; ++i) body(t, i);
-      if (counted) phaseDone_.fetch_add(end - begin, std::memory_order_relaxed);
-      if (t == 0) report(0);
+    for (size_t i; (i = next.fetch_add(1)) < groups.size();) {
+      body(groups[i], 1);
+      phaseDone_.fetch_add(groups[i].size(), std::memory_order_relaxed);
+      if (t == 0) report();
     }
   };
   std::vector<std::thread> pool;
@@ -123,30 +159,23 @@ void Solver::parallelFor(uint64_t n, uint64_t chunk, Body&& body, bool counted) 
 }
 
 template <typename Body>
-void Solver::forLevel(int level, Body&& body) {
-  // Numbers of the level as (start, length) runs, one per slice.
-  std::vector<std::pair<uint64_t, uint64_t>> runs;
-  uint64_t total = 0;
-  for (int s : levelSlices_[level]) {
-    runs.push_back({index_.slices()[s].offset, total});
-    total += index_.slices()[s].size;
+void Solver::parallelFor(int workers, uint64_t n, uint64_t chunk, Body&& body) {
+  if (workers <= 1) {
+    for (uint64_t i = 0; i < n; ++i) body(0, i);
+    return;
   }
-  constexpr uint64_t kChunk = 1 << 14;
-  parallelFor((total + kChunk - 1) / kChunk, 1, [&](int t, uint64_t c) {
-    const uint64_t begin = c * kChunk, end = std::min(total, begin + kChunk);
-    // Find the run holding `begin`, then walk runs.
-    size_t r = std::upper_bound(runs.begin(), runs.end(), begin,
-                                [](uint64_t v, const auto& run) { return v < run.second; }) - runs.begin() - 1;
-    for (uint64_t pos = begin; pos < end; ++pos) {
-      while (r + 1 < runs.size() && runs[r + 1].second <= pos) ++r;
-      body(t, runs[r].first + (pos - runs[r].second));
-    }
-    phaseDone_.fetch_add(end - begin, std::memory_order_relaxed);
-  }, false);
+  std::atomic<uint64_t> next{0};
+  auto worker = [&](int t) {
+    for (uint64_t begin; (begin = next.fetch_add(chunk)) < n;)
+      for (uint64_t i = begin, end = std::min(n, begin + chunk); i < end; ++i) body(t, i);
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < workers; ++t) pool.emplace_back(worker, t);
+  worker(0);
+  for (auto& th : pool) th.join();
 }
 
-void Solver::report(uint64_t delta, bool force) {
-  if (delta) phaseDone_.fetch_add(delta, std::memory_order_relaxed);
+void Solver::report(bool force) {
   if (!progress_) return;
   const auto now = std::chrono::steady_clock::now();
   if (!force && now - lastReport_ < std::chrono::milliseconds(500)) return;
@@ -154,79 +183,47 @@ void Solver::report(uint64_t delta, bool force) {
   progress_(phase_, std::min(phaseDone_.load(), phaseTotal_), phaseTotal_);
 }
 
-// Marks the children of reachable state x as reachable (those on the same
-// level also go to `next`) and sets x's count of distinct children.
-void Solver::expand(uint64_t x, std::vector<uint64_t>& next) {
-  const State st = stateOf(x);
-  if (const int over = outcome(rules_, st); over != 0) {
-    // The game is over: no children (the count stays 1), value known now.
-    store(code_[x], over > 0 ? winCode(0) : lossCode(0));
-    return;
-  }
-  SmallSet kids;
-  forEachChild(rules_, st, [&](const State& c, bool placed) {
-    kids.add(index_.indexOf(c) << 1 | (placed ? 1 : 0));
-  });
-  kids.dedupe();
-  for (int i = 0; i < kids.size; ++i) {
-    const uint64_t c = kids.items[i] >> 1;
-    if (claim(count_[c], 0, 1) && !(kids.items[i] & 1)) next.push_back(c);
-  }
-  store(count_[x], static_cast<uint8_t>(1 + kids.size));
-}
-
-void Solver::reachLevel(int level) {
-  // 1. The frontier: states of the level reached from the level below.
-  std::vector<std::vector<uint64_t>> local(threads_);
-  forLevel(level, [&](int t, uint64_t x) {
-    if (load(count_[x]) != 0) local[t].push_back(x);
+// Forward: the group's states reached from the level below (or the start)
+// are walked breadth first along board moves; every child is marked
+// reached (placements mark the level above).
+void Solver::reachGroup(const Group& g, int workers) {
+  std::vector<std::vector<uint64_t>> local(workers);
+  parallelFor(workers, g.size(), 1 << 16, [&](int t, uint64_t i) {
+    if (reached_.test(g.global(i))) local[t].push_back(i);
   });
   std::vector<uint64_t> frontier;
   for (auto& l : local) frontier.insert(frontier.end(), l.begin(), l.end()), l.clear();
-  // 2. Breadth first along board moves; each state is expanded once, by
-  // the thread that first claimed it.
+  // Each state is expanded once: a board-move child joins the next
+  // frontier only by the thread that set its bit.
   while (!frontier.empty()) {
-    parallelFor(frontier.size(), 1024, [&](int t, uint64_t i) { expand(frontier[i], local[t]); });
+    parallelFor(workers, frontier.size(), 1024, [&](int t, uint64_t k) {
+      const State st = stateOf(g, frontier[k]);
+      if (outcome(rules_, st) != 0) return;  // the game is over: no moves
+      forEachChild(rules_, st, [&](const State& c, bool placed) {
+        const uint64_t x = index_.indexOf(c);
+        if (reached_.set(x) && !placed) local[t].push_back(g.local(x));
+      });
+    });
     frontier.clear();
     for (auto& l : local) frontier.insert(frontier.end(), l.begin(), l.end()), l.clear();
   }
 }
 
-// Tells the parents of x (settled at distance d) what x is worth.
-void Solver::propagate(uint64_t x, int d, Buckets& out) {
-  const State st = stateOf(x);
-  const bool lost = isLossCode(load(code_[x]));
-  SmallSet parents;
-  forEachParent(rules_, st, [&](const State& p, bool placed) {
-    if (outcome(rules_, p) != 0) return;  // a finished game has no moves
-    parents.add(index_.indexOf(p) << 1 | (placed ? 1 : 0));
-  });
-  parents.dedupe();
-  if (d + 1 > kMaxDistance) {
-    if (parents.size) overflow_ = true;
-    return;
-  }
-  const uint8_t dist = static_cast<uint8_t>(d + 1);
-  for (int i = 0; i < parents.size; ++i) {
-    const uint64_t p = parents.items[i] >> 1;
-    const bool below = parents.items[i] & 1;
-    if (load(count_[p]) == 0) continue;  // not reachable
-    if (lost) {
-      if (below)
-        atomicMin(exitWin_[p], dist);
-      else if (claim(code_[p], kNoState, winCode(d + 1)))
-        out[d + 1].push_back(p | kSettled);
-    } else {
-      atomicMax(maxWin_[p], dist);
-      const uint8_t left = static_cast<uint8_t>(__atomic_sub_fetch(&count_[p], 1, __ATOMIC_SEQ_CST));
-      if (left == 1 && !below) out[load(maxWin_[p])].push_back(p | kLoss);
-    }
-  }
-}
-
-absl::Status Solver::solveLevel(int level) {
-  std::vector<Buckets> local(threads_, Buckets(kBuckets));
+// Backward: values and distances of the group's reached states. Children
+// one level up are final already; they give each state its shortest win
+// through a lost child (exitWin), its longest won child (maxWin) and, with
+// the children inside the group, the count of children not known to be
+// won. Then the group is settled in order of distance, one bucket per
+// distance: a settled loss makes each parent in the group a win one ply
+// longer; a settled win counts down each parent's children, and the parent
+// whose count reaches zero is a loss as long as its longest won child plus
+// one. What is never settled is a draw.
+absl::Status Solver::solveGroup(const Group& g, int workers) {
+  const uint64_t n = g.size();
+  std::vector<uint8_t> count(n, 0), maxWin(n, 0);
+  std::vector<Buckets> local(workers, Buckets(kBuckets));
   Buckets buckets(kBuckets);
+  std::atomic<bool> overflow{false};
   auto merge = [&]() {
     for (auto& l : local)
       for (int d = 0; d < kBuckets; ++d) {
@@ -234,94 +231,155 @@ absl::Status Solver::solveLevel(int level) {
         l[d].clear();
       }
   };
-  // 1. Seeds: finished games (distance 0), wins through a lost child one
-  // level up, losses whose children all were won one level up, and draws
-  // by lack of any move.
-  forLevel(level, [&](int t, uint64_t x) {
-    if (count_[x] == 0) return;
-    if (code_[x] != kNoState) {  // set by expand(): the game is over
-      local[t][0].push_back(x | kSettled);
-    } else if (exitWin_[x] != kNoExitWin) {
-      local[t][exitWin_[x]].push_back(x | kWinIfOpen);
-    } else if (count_[x] == 1) {
-      if (maxWin_[x] == 0)
-        code_[x] = kDrawCode;  // no legal move
-      else
-        local[t][maxWin_[x]].push_back(x | kLoss);
+  // 1. Seeds.
+  parallelFor(workers, n, 1 << 14, [&](int t, uint64_t i) {
+    const uint64_t x = g.global(i);
+    if (!reached_.test(x)) return;
+    const State st = stateOf(g, i);
+    if (const int over = outcome(rules_, st); over != 0) {
+      store(code_[x], over > 0 ? winCode(0) : lossCode(0));
+      local[t][0].push_back(i | kSettled);
+      return;
+    }
+    SmallSet kids;
+    forEachChild(rules_, st, [&](const State& c, bool placed) { kids.add(index_.indexOf(c) << 1 | (placed ? 1 : 0)); });
+    kids.dedupe();
+    int exitWin = kNoExitWin, longestWin = 0, open = 0;
+    for (int k = 0; k < kids.size; ++k) {
+      if (!(kids.items[k] & 1)) {  // a board move: a child in the group
+        ++open;
+        continue;
+      }
+      const uint8_t c = code_[kids.items[k] >> 1];  // one level up: final
+      if (isWinCode(c)) {
+        longestWin = std::max(longestWin, codeDistance(c) + 1);
+      } else {
+        ++open;  // a loss (this state is a win) or a draw
+        if (isLossCode(c)) exitWin = std::min(exitWin, codeDistance(c) + 1);
+      }
+    }
+    count[i] = static_cast<uint8_t>(open);
+    maxWin[i] = static_cast<uint8_t>(longestWin);
+    if (exitWin != kNoExitWin) {
+      if (exitWin > kMaxDistance) overflow = true;
+      else local[t][exitWin].push_back(i | kWinIfOpen);
+    } else if (open == 0) {
+      if (kids.size == 0) store(code_[x], kDrawCode);  // no legal move
+      else local[t][longestWin].push_back(i | kLoss);
     }
   });
   merge();
-  // 2. Distance by distance: settle the bucket, tell the parents.
+  if (overflow) return absl::OutOfRangeError(absl::StrCat("a distance exceeds ", kMaxDistance, " plies"));
+  // 2. Distance by distance: settle the whole bucket, then tell the
+  // parents (a win in d through a child one level up must not be taken by
+  // a win in d+1 claimed in this same bucket).
   for (int d = 0; d < kBuckets - 1; ++d) {
     std::vector<uint64_t> items = std::move(buckets[d]);
-    buckets[d].clear();
-    if (items.empty()) {
-      if (std::all_of(buckets.begin() + d, buckets.end(), [](const auto& b) { return b.empty(); })) break;
-      continue;
-    }
-    // a. Settle the whole bucket first: a win in d through a child one
-    // level up must not lose the race against a win in d+1 claimed by a
-    // sibling's propagation in this same bucket. Entries already settled
-    // sooner are dropped.
-    parallelFor(items.size(), 4096, [&](int, uint64_t i) {
-      const uint64_t e = items[i], x = e & kNumberMask;
-      if ((e & ~kNumberMask) == kWinIfOpen && !claim(code_[x], kNoState, winCode(d))) items[i] = ~0ull;
+    buckets[d] = {};
+    if (items.empty()) continue;
+    parallelFor(workers, items.size(), 4096, [&](int, uint64_t k) {
+      const uint64_t e = items[k], x = g.global(e & kNumberMask);
+      if ((e & ~kNumberMask) == kWinIfOpen && !claim(code_[x], kNoState, winCode(d))) items[k] = kDropped;
       if ((e & ~kNumberMask) == kLoss) store(code_[x], lossCode(d));
-    }, false);
-    // b. Tell the parents (claims made here are all of distance d+1).
-    parallelFor(items.size(), 1024, [&](int t, uint64_t i) {
-      if (items[i] != ~0ull) propagate(items[i] & kNumberMask, d, local[t]);
+    });
+    parallelFor(workers, items.size(), 1024, [&](int t, uint64_t k) {
+      if (items[k] == kDropped) return;
+      const uint64_t i = items[k] & kNumberMask;
+      const State st = stateOf(g, i);
+      const bool lost = isLossCode(load(code_[g.global(i)]));
+      SmallSet parents;
+      forEachParent(rules_, st, [&](const State& p, bool placed) {
+        if (placed || outcome(rules_, p) != 0) return;  // a level down, or a finished game (no moves)
+        parents.add(index_.indexOf(p));
+      });
+      parents.dedupe();
+      for (int j = 0; j < parents.size; ++j) {
+        const uint64_t px = parents.items[j];
+        if (!reached_.test(px)) continue;
+        if (d + 1 > kMaxDistance) {
+          overflow = true;
+          return;
+        }
+        const uint64_t p = g.local(px);
+        if (lost) {
+          if (claim(code_[px], kNoState, winCode(d + 1))) local[t][d + 1].push_back(p | kSettled);
+        } else {
+          // Every decrement follows its max: whoever takes the count to
+          // zero sees the final longest win.
+          atomicMax(maxWin[p], static_cast<uint8_t>(d + 1));
+          if (decrement(count[p]) == 0 && load(code_[px]) == kNoState) local[t][load(maxWin[p])].push_back(p | kLoss);
+        }
+      }
     });
     merge();
-    if (overflow_) return absl::OutOfRangeError(absl::StrCat("a distance exceeds ", kMaxDistance, " plies"));
+    if (overflow) return absl::OutOfRangeError(absl::StrCat("a distance exceeds ", kMaxDistance, " plies"));
   }
   // 3. What is left is a draw.
-  forLevel(level, [&](int, uint64_t x) {
-    if (count_[x] != 0 && code_[x] == kNoState) code_[x] = kDrawCode;
+  parallelFor(workers, n, 1 << 16, [&](int, uint64_t i) {
+    const uint64_t x = g.global(i);
+    if (reached_.test(x) && code_[x] == kNoState) code_[x] = kDrawCode;
   });
   return absl::OkStatus();
 }
 
 absl::StatusOr<Solution> Solver::run() {
   const uint64_t n = index_.size();
+  // Groups by level, largest first (the threads take them in that order).
   int maxLevel = 0;
   for (const auto& sl : index_.slices()) maxLevel = std::max(maxLevel, sl.level());
-  levelSlices_.assign(maxLevel + 1, {});
-  levelSize_.assign(maxLevel + 1, 0);
+  levelGroups_.assign(maxLevel + 1, {});
   for (int s = 0; s < static_cast<int>(index_.slices().size()); ++s) {
-    levelSlices_[index_.slices()[s].level()].push_back(s);
-    levelSize_[index_.slices()[s].level()] += index_.slices()[s].size;
+    const Index::Slice& sl = index_.slices()[s];
+    const auto& m = sl.material;
+    const int swapped = index_.sliceOf({m[1], m[0], m[3], m[2], m[5], m[4]});
+    if (swapped < s) continue;  // the group was made with the other slice
+    Group g;
+    g.first = s;
+    g.firstOffset = sl.offset;
+    g.firstSize = sl.size;
+    if (swapped != s) {
+      g.second = swapped;
+      g.secondOffset = index_.slices()[swapped].offset;
+      g.secondSize = index_.slices()[swapped].size;
+    }
+    levelGroups_[sl.level()].push_back(g);
   }
+  for (auto& groups : levelGroups_)
+    std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.size() > b.size(); });
   code_.assign(n, kNoState);
-  count_.assign(n, 0);
-  exitWin_.assign(n, kNoExitWin);
-  maxWin_.assign(n, 0);
 
-  // 1. Forward: reachability and child counts, level 0 up.
-  // Work units: a scan of the level's numbers, then one per state expanded
-  // (or settled); the totals are upper bounds, the phase ends at 100%.
+  // 1. Forward: reachability, level 0 up.
   phase_ = "reach";
-  phaseTotal_ = 2 * n;
+  phaseTotal_ = n;
   phaseDone_ = 0;
-  count_[index_.indexOf(State{})] = 1;
-  for (int level = 0; level <= maxLevel; ++level) reachLevel(level);
+  reached_.set(index_.indexOf(State{}));
+  for (int level = 0; level <= maxLevel; ++level) forGroups(level, [&](const Group& g, int workers) { reachGroup(g, workers); });
   phaseDone_ = phaseTotal_;
-  report(0, true);
+  report(true);
 
   // 2. Backward: values and distances, fullest level first.
   phase_ = "solve";
-  phaseTotal_ = 3 * n;
+  phaseTotal_ = n;
   phaseDone_ = 0;
-  for (int level = maxLevel; level >= 0; --level)
-    if (absl::Status s = solveLevel(level); !s.ok()) return s;
+  std::mutex errorMutex;
+  absl::Status error;
+  for (int level = maxLevel; level >= 0 && error.ok(); --level)
+    forGroups(level, [&](const Group& g, int workers) {
+      absl::Status s = solveGroup(g, workers);
+      if (!s.ok()) {
+        std::lock_guard<std::mutex> lock(errorMutex);
+        error = s;
+      }
+    });
+  if (!error.ok()) return error;
   phaseDone_ = phaseTotal_;
-  report(0, true);
+  report(true);
 
   Solution result;
   SolveStats& st = result.stats;
   for (uint64_t x = 0; x < n; ++x) {
-    if (count_[x] == 0) continue;
     const uint8_t c = code_[x];
+    if (c == kNoState) continue;
     ++st.states;
     if (isWinCode(c)) ++st.wins;
     else if (isLossCode(c)) ++st.losses;
@@ -330,35 +388,39 @@ absl::StatusOr<Solution> Solver::run() {
     st.maxDistance = std::max(st.maxDistance, codeDistance(c));
   }
   st.start = code_[index_.indexOf(State{})];
-  count_ = {};
-  exitWin_ = {};
-  maxWin_ = {};
   result.codes = std::move(code_);
   return result;
 }
 
 }  // namespace
 
-SolveEstimate estimateSolve(const Variant& variant) {
+SolveEstimate estimateSolve(const Variant& variant, int threads) {
   SolveEstimate e;
   const Index index(variant);
-  std::vector<uint64_t> perLevel;
+  std::vector<uint64_t> groupSizes;
   for (int s = 0; s < static_cast<int>(index.slices().size()); ++s) {
-    const int level = index.slices()[s].level();
-    if (level >= static_cast<int>(perLevel.size())) perLevel.resize(level + 1, 0);
-    perLevel[level] += index.statesIn(s);
+    const Index::Slice& sl = index.slices()[s];
+    const auto& m = sl.material;
+    e.states += index.statesIn(s);
+    const int swapped = index.sliceOf({m[1], m[0], m[3], m[2], m[5], m[4]});
+    if (swapped < s) continue;
+    groupSizes.push_back(sl.size + (swapped != s ? index.slices()[swapped].size : 0));
   }
   e.slots = index.size();
-  for (uint64_t n : perLevel) e.states += n, e.largestLevel = std::max(e.largestLevel, n);
-  e.bytes = 4 * e.slots + 3 * 8 * e.largestLevel;
+  std::sort(groupSizes.rbegin(), groupSizes.rend());
+  uint64_t working = 0;
+  for (int t = 0; t < std::max(1, threads) && t < static_cast<int>(groupSizes.size()); ++t)
+    working += groupSizes[t] * (2 + 8);
+  e.largestGroup = groupSizes.empty() ? 0 : groupSizes[0];
+  e.bytes = e.slots + e.slots / 8 + working;
   return e;
 }
 
-absl::StatusOr<Solution> solve(const Variant& variant, int threads,
-                                                 const SolveProgress& progress) {
+absl::StatusOr<Solution> solve(const Variant& variant, int threads, const SolveProgress& progress,
+                               uint64_t sharedGroupSize) {
   if (variant.n != 3 || variant.stacks)
     return absl::InvalidArgumentError(absl::StrCat("variant ", variant.name(), ": only the 3x3 family is solved"));
-  Solver solver(variant, threads, progress);
+  Solver solver(variant, threads, progress, sharedGroupSize);
   return solver.run();
 }
 

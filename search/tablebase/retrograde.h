@@ -2,20 +2,25 @@
 // start, with win/draw/loss and the distance to the end (see
 // docs/tablebase.md for the method).
 //
-// The work goes by level (pieces on the board). Pieces never leave the
-// board, so a placement goes one level up and a board move stays on the
-// level:
-//   1. Forward, level 0 up: which states are reachable, and how many
-//      distinct (canonical) children each has. Within a level a parallel
-//      breadth-first walk follows the board moves.
-//   2. Backward, fullest level down: a level's states are settled in order
-//      of distance with one bucket per distance. A settled loss makes each
-//      parent a win one ply longer; a settled win counts down each parent's
-//      children and the parent whose count reaches zero is a loss as long
-//      as its longest child plus one. Parents one level down only record
-//      the news (shortest win, longest loss, count) and are settled when
-//      their level's turn comes. What is never settled is a draw: neither
-//      side can force a win.
+// Pieces never leave the board, so a placement goes one level (pieces on the
+// board) up and a board move stays in its "group": the slice of a material
+// and the slice of its colour swap (a move's child is seen from the
+// opponent). Groups of one level are independent of each other, and each is
+// solved by one thread alone, without atomics:
+//   1. Forward, level 0 up: which states are reachable (a bit per number).
+//      In a group, a breadth-first walk along board moves from the states
+//      reached from below; placements mark the level above.
+//   2. Backward, fullest level down: a group's children one level up are
+//      final, and give each state its shortest win through a lost child,
+//      its longest won child and (with the children in the group) its count
+//      of children not known to be won. The group is then settled in order
+//      of distance with one bucket per distance: a settled loss makes each
+//      parent in the group a win one ply longer; a settled win counts down
+//      each parent's children and the parent whose count reaches zero is a
+//      loss as long as its longest won child plus one. What is never
+//      settled is a draw: neither side can force a win.
+// Memory: the codes (a byte per number), the reached bits, and per thread
+// the working arrays of one group (2 bytes per number, 8 per bucket entry).
 #pragma once
 
 #include <cstdint>
@@ -47,20 +52,25 @@ struct Solution {
 using SolveProgress = std::function<void(const std::string& phase, uint64_t done, uint64_t total)>;
 
 // What solving a variant takes: the exact size of its numbering and the
-// builder's memory model (4 bytes per slot: code, count, shortest exit win,
-// longest won child; plus the distance buckets of one level, about three
-// 8-byte entries per state of the fullest level).
+// builder's memory model (a code byte and a reached bit per number; per
+// thread, the largest groups' working arrays: a count and a longest win per
+// number, an 8-byte bucket entry per state).
 struct SolveEstimate {
   uint64_t slots = 0;          // numbers of the Index (states and holes)
   uint64_t states = 0;         // numbers that are states (up to symmetry; reachable or not)
-  uint64_t largestLevel = 0;   // states of the level with the most
+  uint64_t largestGroup = 0;   // numbers of the largest group
   uint64_t bytes = 0;          // expected peak memory of solve()
 };
-SolveEstimate estimateSolve(const Variant& variant);
+SolveEstimate estimateSolve(const Variant& variant, int threads);
+
+// A group of at least this many numbers is solved by all threads together
+// (atomic updates); smaller ones by one thread each, several at once.
+inline constexpr uint64_t kSharedGroupSize = uint64_t{1} << 22;
 
 // Solves a 3x3 variant with `threads` threads (>= 1). Fails if a distance
-// exceeds what a code can hold.
-absl::StatusOr<Solution> solve(const Variant& variant, int threads,
-                                                 const SolveProgress& progress = {});
+// exceeds what a code can hold. `sharedGroupSize` is kSharedGroupSize but
+// for the tests, which lower it to take the shared path on small variants.
+absl::StatusOr<Solution> solve(const Variant& variant, int threads, const SolveProgress& progress = {},
+                               uint64_t sharedGroupSize = kSharedGroupSize);
 
 }  // namespace gobblet::tb

@@ -225,6 +225,13 @@ TEST(Retrograde, ThreadCountDoesNotChangeTheResult) {
   auto one = solve(v, 1), three = solve(v, 3);
   ASSERT_TRUE(one.ok() && three.ok());
   EXPECT_TRUE(one->codes == three->codes);
+  // Every group solved by all threads together (the path of gobblers'
+  // largest groups), on 2 and 3 threads.
+  for (int threads : {2, 3}) {
+    auto shared = solve(v, threads, {}, 1);
+    ASSERT_TRUE(shared.ok());
+    EXPECT_TRUE(one->codes == shared->codes) << threads << " threads";
+  }
 }
 
 TEST(Retrograde, RefusesFourByFour) { EXPECT_FALSE(solve(Variant::gobblet(), 1).ok()); }

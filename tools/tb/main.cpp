@@ -102,7 +102,7 @@ int build(const std::vector<std::string>& args) {
   if (!variant.ok()) return fail(variant.status());
   if (variant->n != 3) return usage("only the 3x3 family (gobblers, tictactoe, 3x3:S,P,M) has a tablebase");
   if (out.empty()) out = tb::defaultPath(*variant);
-  const double needGiB = static_cast<double>(tb::estimateSolve(*variant).bytes) / (1 << 30);
+  const double needGiB = static_cast<double>(tb::estimateSolve(*variant, threads).bytes) / (1 << 30);
   const double haveGiB = physicalGiB();
   if (needGiB > 0.9 * haveGiB) {
     std::fprintf(stderr, "error: building %s needs about %.1f GiB of memory, this machine has %.1f GiB\n",
@@ -139,14 +139,14 @@ int estimate(const std::vector<std::string>& args) {
   auto variant = Variant::parse(args[0]);
   if (!variant.ok()) return fail(variant.status());
   if (variant->n != 3) return usage("only the 3x3 family (gobblers, tictactoe, 3x3:S,P,M) has a tablebase");
-  const tb::SolveEstimate e = tb::estimateSolve(*variant);
+  const tb::SolveEstimate e = tb::estimateSolve(*variant, threads);
   // Time: the builder's work goes with the states; measure its rate here,
   // now (on a loaded machine the figure is the loaded one).
   const Variant calibration = *Variant::parse(kCalibrationVariant);
   const auto start = Clock::now();
   auto solved = tb::solve(calibration, threads);
   if (!solved.ok()) return fail(solved.status());
-  const double perState = seconds(start) / static_cast<double>(tb::estimateSolve(calibration).states);
+  const double perState = seconds(start) / static_cast<double>(tb::estimateSolve(calibration, threads).states);
   const auto u = [](uint64_t x) { return static_cast<unsigned long long>(x); };
   std::printf("variant      %s\n", variant->name().c_str());
   std::printf("slots        %llu (file of %llu bytes)\n", u(e.slots), u(e.slots + sizeof(tb::FileHeader)));
