@@ -29,12 +29,14 @@ inline void atomicMax(uint8_t& b, uint8_t v) {
 inline uint8_t decrement(uint8_t& b) { return __atomic_sub_fetch(&b, 1, __ATOMIC_SEQ_CST); }
 
 // Bucket entries: a state's number within its group, with its kind in the
-// top two bits.
-constexpr uint64_t kSettled = 0;             // already settled: only tell the parents
-constexpr uint64_t kWinIfOpen = 1ull << 62;  // a win unless settled earlier
-constexpr uint64_t kLoss = 2ull << 62;       // a loss (every child is a won position)
-constexpr uint64_t kNumberMask = (1ull << 62) - 1;
-constexpr uint64_t kDropped = ~0ull;
+// top two bits (4 bytes: a group has fewer than 2^30 numbers).
+using Entry = uint32_t;
+constexpr Entry kSettled = 0;             // already settled: only tell the parents
+constexpr Entry kWinIfOpen = 1u << 30;    // a win unless settled earlier
+constexpr Entry kLoss = 2u << 30;         // a loss (every child is a won position)
+constexpr Entry kNumberMask = (1u << 30) - 1;
+constexpr Entry kDropped = ~0u;
+constexpr uint64_t kMaxGroupSize = kNumberMask;
 
 constexpr int kBuckets = kMaxDistance + 2;
 constexpr uint8_t kNoExitWin = 0xff;
@@ -99,7 +101,7 @@ class Solver {
   absl::StatusOr<Solution> run();
 
  private:
-  using Buckets = std::vector<std::vector<uint64_t>>;
+  using Buckets = std::vector<std::vector<Entry>>;
 
   // Runs body(group, workers) for every group of `level`: the large ones one
   // after the other with all threads (workers = threads), then the others
@@ -187,25 +189,25 @@ void Solver::report(bool force) {
 // are walked breadth first along board moves; every child is marked
 // reached (placements mark the level above).
 void Solver::reachGroup(const Group& g, int workers) {
-  std::vector<std::vector<uint64_t>> local(workers);
-  parallelFor(workers, g.size(), 1 << 16, [&](int t, uint64_t i) {
-    if (reached_.test(g.global(i))) local[t].push_back(i);
-  });
-  std::vector<uint64_t> frontier;
-  for (auto& l : local) frontier.insert(frontier.end(), l.begin(), l.end()), l.clear();
-  // Each state is expanded once: a board-move child joins the next
-  // frontier only by the thread that set its bit.
-  while (!frontier.empty()) {
-    parallelFor(workers, frontier.size(), 1024, [&](int t, uint64_t k) {
-      const State st = stateOf(g, frontier[k]);
-      if (outcome(rules_, st) != 0) return;  // the game is over: no moves
-      forEachChild(rules_, st, [&](const State& c, bool placed) {
-        const uint64_t x = index_.indexOf(c);
-        if (reached_.set(x) && !placed) local[t].push_back(g.local(x));
-      });
+  // Sweeps over the group expand every reached state not expanded yet,
+  // until a sweep expands nothing (a board move can reach a state a sweep
+  // has passed). No frontier list: a bit per number of the group.
+  const uint64_t words = (g.size() + 63) / 64;
+  std::vector<std::atomic<uint64_t>> expanded(words);
+  for (bool any = true; any;) {
+    std::atomic<bool> expandedAny{false};
+    parallelFor(workers, words, 256, [&](int, uint64_t w) {
+      for (uint64_t i = w * 64, end = std::min(g.size(), i + 64); i < end; ++i) {
+        const uint64_t bit = uint64_t{1} << (i % 64);
+        if ((expanded[w].load(std::memory_order_relaxed) & bit) || !reached_.test(g.global(i))) continue;
+        expanded[w].fetch_or(bit, std::memory_order_relaxed);  // a word belongs to one thread
+        expandedAny.store(true, std::memory_order_relaxed);
+        const State st = stateOf(g, i);
+        if (outcome(rules_, st) != 0) continue;  // the game is over: no moves
+        forEachChild(rules_, st, [&](const State& c, bool) { reached_.set(index_.indexOf(c)); });
+      }
     });
-    frontier.clear();
-    for (auto& l : local) frontier.insert(frontier.end(), l.begin(), l.end()), l.clear();
+    any = expandedAny.load();
   }
 }
 
@@ -220,6 +222,8 @@ void Solver::reachGroup(const Group& g, int workers) {
 // one. What is never settled is a draw.
 absl::Status Solver::solveGroup(const Group& g, int workers) {
   const uint64_t n = g.size();
+  if (n > kMaxGroupSize)
+    return absl::ResourceExhaustedError(absl::StrCat("a group of ", n, " numbers: more than the builder's ", kMaxGroupSize));
   std::vector<uint8_t> count(n, 0), maxWin(n, 0);
   std::vector<Buckets> local(workers, Buckets(kBuckets));
   Buckets buckets(kBuckets);
@@ -238,7 +242,7 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
     const State st = stateOf(g, i);
     if (const int over = outcome(rules_, st); over != 0) {
       store(code_[x], over > 0 ? winCode(0) : lossCode(0));
-      local[t][0].push_back(i | kSettled);
+      local[t][0].push_back(static_cast<Entry>(i) | kSettled);
       return;
     }
     SmallSet kids;
@@ -262,10 +266,10 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
     maxWin[i] = static_cast<uint8_t>(longestWin);
     if (exitWin != kNoExitWin) {
       if (exitWin > kMaxDistance) overflow = true;
-      else local[t][exitWin].push_back(i | kWinIfOpen);
+      else local[t][exitWin].push_back(static_cast<Entry>(i) | kWinIfOpen);
     } else if (open == 0) {
       if (kids.size == 0) store(code_[x], kDrawCode);  // no legal move
-      else local[t][longestWin].push_back(i | kLoss);
+      else local[t][longestWin].push_back(static_cast<Entry>(i) | kLoss);
     }
   });
   merge();
@@ -274,11 +278,12 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
   // parents (a win in d through a child one level up must not be taken by
   // a win in d+1 claimed in this same bucket).
   for (int d = 0; d < kBuckets - 1; ++d) {
-    std::vector<uint64_t> items = std::move(buckets[d]);
+    std::vector<Entry> items = std::move(buckets[d]);
     buckets[d] = {};
     if (items.empty()) continue;
     parallelFor(workers, items.size(), 4096, [&](int, uint64_t k) {
-      const uint64_t e = items[k], x = g.global(e & kNumberMask);
+      const Entry e = items[k];
+      const uint64_t x = g.global(e & kNumberMask);
       if ((e & ~kNumberMask) == kWinIfOpen && !claim(code_[x], kNoState, winCode(d))) items[k] = kDropped;
       if ((e & ~kNumberMask) == kLoss) store(code_[x], lossCode(d));
     });
@@ -302,12 +307,12 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
         }
         const uint64_t p = g.local(px);
         if (lost) {
-          if (claim(code_[px], kNoState, winCode(d + 1))) local[t][d + 1].push_back(p | kSettled);
+          if (claim(code_[px], kNoState, winCode(d + 1))) local[t][d + 1].push_back(static_cast<Entry>(p) | kSettled);
         } else {
           // Every decrement follows its max: whoever takes the count to
           // zero sees the final longest win.
           atomicMax(maxWin[p], static_cast<uint8_t>(d + 1));
-          if (decrement(count[p]) == 0 && load(code_[px]) == kNoState) local[t][load(maxWin[p])].push_back(p | kLoss);
+          if (decrement(count[p]) == 0 && load(code_[px]) == kNoState) local[t][load(maxWin[p])].push_back(static_cast<Entry>(p) | kLoss);
         }
       }
     });
