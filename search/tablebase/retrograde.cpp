@@ -1,6 +1,7 @@
 #include "search/tablebase/retrograde.h"
 
 #include <algorithm>
+#include <bit>
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -59,6 +60,13 @@ class ReachedBits {
  public:
   explicit ReachedBits(uint64_t bits) : words_((bits + 63) / 64) {}
   bool test(uint64_t i) const { return words_[i / 64].load(std::memory_order_relaxed) >> (i % 64) & 1; }
+  // Bits first..first+count-1 (count <= 64), bit k for first + k.
+  uint64_t bits(uint64_t first, uint64_t count) const {
+    const uint64_t w = first / 64, shift = first % 64;
+    uint64_t v = words_[w].load(std::memory_order_relaxed) >> shift;
+    if (shift && shift + count > 64) v |= words_[w + 1].load(std::memory_order_relaxed) << (64 - shift);
+    return count == 64 ? v : v & ((uint64_t{1} << count) - 1);
+  }
   // Sets bit i; true if it was clear.
   bool set(uint64_t i) {
     const uint64_t bit = uint64_t{1} << (i % 64);
@@ -113,6 +121,7 @@ class Solver {
   void parallelFor(int workers, uint64_t n, uint64_t chunk, Body&& body);
 
   void reachGroup(const Group& g, int workers);
+  uint64_t reachedBits(const Group& g, uint64_t begin, uint64_t end) const;
   absl::Status solveGroup(const Group& g, int workers);
   State stateOf(const Group& g, uint64_t i) const {
     State st;
@@ -191,24 +200,35 @@ void Solver::report(bool force) {
 void Solver::reachGroup(const Group& g, int workers) {
   // Sweeps over the group expand every reached state not expanded yet,
   // until a sweep expands nothing (a board move can reach a state a sweep
-  // has passed). No frontier list: a bit per number of the group.
+  // has passed). No frontier list: a bit per number of the group, and the
+  // sweep skips 64 numbers at a time where nothing is new.
   const uint64_t words = (g.size() + 63) / 64;
-  std::vector<std::atomic<uint64_t>> expanded(words);
+  std::vector<uint64_t> expanded(words, 0);  // a word belongs to one thread at a time
   for (bool any = true; any;) {
     std::atomic<bool> expandedAny{false};
     parallelFor(workers, words, 256, [&](int, uint64_t w) {
-      for (uint64_t i = w * 64, end = std::min(g.size(), i + 64); i < end; ++i) {
-        const uint64_t bit = uint64_t{1} << (i % 64);
-        if ((expanded[w].load(std::memory_order_relaxed) & bit) || !reached_.test(g.global(i))) continue;
-        expanded[w].fetch_or(bit, std::memory_order_relaxed);  // a word belongs to one thread
-        expandedAny.store(true, std::memory_order_relaxed);
-        const State st = stateOf(g, i);
+      const uint64_t begin = w * 64, end = std::min(g.size(), begin + 64);
+      uint64_t fresh = reachedBits(g, begin, end) & ~expanded[w];
+      if (!fresh) return;
+      expanded[w] |= fresh;
+      expandedAny.store(true, std::memory_order_relaxed);
+      for (; fresh; fresh &= fresh - 1) {
+        const State st = stateOf(g, begin + std::countr_zero(fresh));
         if (outcome(rules_, st) != 0) continue;  // the game is over: no moves
         forEachChild(rules_, st, [&](const State& c, bool) { reached_.set(index_.indexOf(c)); });
       }
     });
     any = expandedAny.load();
   }
+}
+
+// The reached bits of the group's numbers begin..end-1 (at most 64), bit
+// k for number begin + k.
+uint64_t Solver::reachedBits(const Group& g, uint64_t begin, uint64_t end) const {
+  if (end <= g.firstSize || begin >= g.firstSize) return reached_.bits(g.global(begin), end - begin);
+  uint64_t bits = 0;
+  for (uint64_t i = begin; i < end; ++i) bits |= uint64_t{reached_.test(g.global(i))} << (i - begin);
+  return bits;
 }
 
 // Backward: values and distances of the group's reached states. Children
@@ -223,7 +243,8 @@ void Solver::reachGroup(const Group& g, int workers) {
 absl::Status Solver::solveGroup(const Group& g, int workers) {
   const uint64_t n = g.size();
   if (n > kMaxGroupSize)
-    return absl::ResourceExhaustedError(absl::StrCat("a group of ", n, " numbers: more than the builder's ", kMaxGroupSize));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("a group of ", n, " numbers: more than the builder's ", kMaxGroupSize));
   std::vector<uint8_t> count(n, 0), maxWin(n, 0);
   std::vector<Buckets> local(workers, Buckets(kBuckets));
   Buckets buckets(kBuckets);
@@ -312,7 +333,8 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
           // Every decrement follows its max: whoever takes the count to
           // zero sees the final longest win.
           atomicMax(maxWin[p], static_cast<uint8_t>(d + 1));
-          if (decrement(count[p]) == 0 && load(code_[px]) == kNoState) local[t][load(maxWin[p])].push_back(static_cast<Entry>(p) | kLoss);
+          if (decrement(count[p]) == 0 && load(code_[px]) == kNoState)
+            local[t][load(maxWin[p])].push_back(static_cast<Entry>(p) | kLoss);
         }
       }
     });
@@ -358,7 +380,8 @@ absl::StatusOr<Solution> Solver::run() {
   phaseTotal_ = n;
   phaseDone_ = 0;
   reached_.set(index_.indexOf(State{}));
-  for (int level = 0; level <= maxLevel; ++level) forGroups(level, [&](const Group& g, int workers) { reachGroup(g, workers); });
+  for (int level = 0; level <= maxLevel; ++level)
+    forGroups(level, [&](const Group& g, int workers) { reachGroup(g, workers); });
   phaseDone_ = phaseTotal_;
   report(true);
 

@@ -133,7 +133,8 @@ int build(const std::vector<std::string>& args) {
 constexpr const char* kCalibrationVariant = "3x3:2,2,1";
 
 int estimate(const std::vector<std::string>& args) {
-  if (args.size() != 1 && !(args.size() == 3 && args[1] == "--threads")) return usage("estimate takes VARIANT [--threads N]");
+  if (args.size() != 1 && !(args.size() == 3 && args[1] == "--threads"))
+    return usage("estimate takes VARIANT [--threads N]");
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (args.size() == 3 && !parseThreads(args[2], &threads)) return usage("--threads takes a number 1..256");
   auto variant = Variant::parse(args[0]);
