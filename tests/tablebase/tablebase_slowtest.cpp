@@ -2,8 +2,9 @@
 //
 // The full Gobblet Gobblers tablebase, end to end through the tool: build
 // (the contract: 341,024,631 states, start won in 13 plies by player 1),
-// verify, then probe through the API. About 3 minutes of build and 2 of
-// verification on 2 idle cores; 3.7 GB of memory and 395 MiB of disk.
+// verify, then probe through the API. Several minutes of build and of
+// verification on the shared 2-core machine (docs/tablebase.md has the
+// figures); about 1.5 GB of memory and 395 MiB of disk.
 // Then a mid-size variant against brute force (about 2 minutes).
 #include <gtest/gtest.h>
 
