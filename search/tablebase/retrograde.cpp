@@ -436,10 +436,17 @@ SolveEstimate estimateSolve(const Variant& variant, int threads) {
   }
   e.slots = index.size();
   std::sort(groupSizes.rbegin(), groupSizes.rend());
-  uint64_t working = 0;
-  for (int t = 0; t < std::max(1, threads) && t < static_cast<int>(groupSizes.size()); ++t)
-    working += groupSizes[t] * (2 + 8);
   e.largestGroup = groupSizes.empty() ? 0 : groupSizes[0];
+  // A shared group is solved alone; the others one per thread at once.
+  uint64_t alone = 0, together = 0;
+  int counted = 0;
+  for (uint64_t size : groupSizes) {
+    if (threads > 1 && size >= kSharedGroupSize) alone = std::max(alone, size);
+    else if (counted++ < std::max(1, threads)) together += size;
+  }
+  // A count and a longest win per number, a bucket entry per number (twice
+  // while the threads' buckets are merged).
+  const uint64_t working = std::max(alone, together) * (2 + 2 * 4);
   e.bytes = e.slots + e.slots / 8 + working;
   return e;
 }

@@ -52,9 +52,10 @@ struct Solution {
 using SolveProgress = std::function<void(const std::string& phase, uint64_t done, uint64_t total)>;
 
 // What solving a variant takes: the exact size of its numbering and the
-// builder's memory model (a code byte and a reached bit per number; per
-// thread, the largest groups' working arrays: a count and a longest win per
-// number, an 8-byte bucket entry per state).
+// builder's memory model (a code byte and a reached bit per number, and the
+// working arrays of the groups solved at once, a count and a longest win
+// per number and a 4-byte bucket entry: the largest shared group alone, or
+// as many of the largest other groups as threads).
 struct SolveEstimate {
   uint64_t slots = 0;          // numbers of the Index (states and holes)
   uint64_t states = 0;         // numbers that are states (up to symmetry; reachable or not)
