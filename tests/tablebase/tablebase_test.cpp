@@ -412,6 +412,24 @@ TEST_F(TablebaseFileTest, OpenSharesOneMappingPerPath) {
   EXPECT_EQ(a->get(), b->get());
 }
 
+// The cache holds a path's copy only while the path names the file it was
+// loaded from: a file rebuilt and renamed over it is loaded afresh, and one
+// that became unreadable is an error again (the old copy stays valid for
+// whoever holds it).
+TEST_F(TablebaseFileTest, OpenLoadsARebuiltFileAfresh) {
+  auto first = open(tb_->path());
+  ASSERT_TRUE(first.ok());
+  auto solved = solve(*Variant::parse("3x3:2,2,0"), 1);
+  ASSERT_TRUE(solved.ok());
+  ASSERT_TRUE(writeFile(tb_->path(), *Variant::parse("3x3:2,2,0"), *solved).ok());  // a new inode
+  auto second = open(tb_->path());
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_NE(first->get(), second->get());
+  writeAll(tb_->path(), "not a tablebase");
+  EXPECT_FALSE(open(tb_->path()).ok());
+  EXPECT_EQ((*first)->probe(Board((*first)->variant())).value, (*second)->probe(Board((*second)->variant())).value);
+}
+
 // Writers of the same file at the same time (two builds of one variant)
 // never share a temporary file: every write succeeds and the file that
 // stays is complete.
