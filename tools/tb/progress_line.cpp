@@ -31,13 +31,12 @@ void ProgressLine::operator()(const std::string& phase, uint64_t done, uint64_t 
     return;
   }
   done_ = done, total_ = total;
-  printedSinceUpdate_ = false;
   if (secondsSince(lastPrint_) >= (terminal_ ? kTerminalIntervalSeconds : kLogIntervalSeconds)) print(false);
 }
 
 void ProgressLine::end() {
   if (phase_.empty()) return;
-  if (!printedSinceUpdate_ || terminal_) print(true);
+  print(true);  // the phase's last state, also when its first report was its last
   if (terminal_) std::fprintf(out_, "\n");
   std::fflush(out_);
   phase_.clear();
@@ -45,7 +44,6 @@ void ProgressLine::end() {
 
 void ProgressLine::print(bool final) {
   lastPrint_ = Clock::now();
-  printedSinceUpdate_ = true;
   const double t = secondsSince(start_), f = total_ ? static_cast<double>(done_) / total_ : 1.0;
   const bool settled = t > 1 && f > 0.001;  // no rate or ETA from the first instants
   const std::string rate = settled ? absl::StrCat(static_cast<int>(done_ / t / 1e5) / 10.0) : "?";

@@ -23,7 +23,8 @@ class ProgressLine {
   // caller likes, it prints only at the intervals above (and always on a
   // new phase).
   void operator()(const std::string& phase, uint64_t done, uint64_t total);
-  // Ends the current phase's line (prints its last state when not on a terminal).
+  // Ends the current phase: prints its last state (on a terminal, over the
+  // line, then a newline).
   void end();
 
  private:
@@ -34,7 +35,6 @@ class ProgressLine {
   std::string phase_;
   uint64_t done_ = 0, total_ = 0;
   std::chrono::steady_clock::time_point start_, lastPrint_;
-  bool printedSinceUpdate_ = true;
 };
 
 }  // namespace gobblet
