@@ -7,7 +7,7 @@
 #include "engine/movegen.h"
 #include "engine/perft.h"
 #include "engine/printable_text.h"
-#include "protocol/tablebase_registry.h"
+#include "search/tablebase/tablebase.h"
 
 namespace gobblet {
 
@@ -46,10 +46,10 @@ absl::Status Engine::setOption(std::string_view name, std::string_view value, bo
   if (!id.ok()) return id.status();
   if (*id == OptionId::kTablebasePath && !next.tablebasePath.empty()) {
     // Check the file now, so that a bad path is an error and changes nothing.
-    auto tb = openSharedTablebase(next.tablebasePath);
-    if (!tb.ok())
+    auto opened = tb::open(next.tablebasePath);
+    if (!opened.ok())
       return absl::InvalidArgumentError("option TablebasePath: " + quoteWord(next.tablebasePath) + ": " +
-                                        std::string(tb.status().message()));
+                                        std::string(opened.status().message()));
   }
   const EngineOptions previous = options_;
   options_ = next;
@@ -104,19 +104,19 @@ void Engine::attachTablebase() {
   std::string path = options_.tablebasePath;
   if (path.empty()) {
     std::error_code ec;
-    if (v.n != 3 || !std::filesystem::exists(path = Tablebase::defaultPath(v), ec)) {
+    if (v.n != 3 || !std::filesystem::exists(path = tb::defaultPath(v), ec)) {
       search_->setTablebase(nullptr);
       return;
     }
   }
-  auto tb = openSharedTablebase(path);
-  if (!tb.ok()) {
-    notice_(NoticeKind::kError, "tablebase " + quoteWord(path) + ": " + std::string(tb.status().message()));
-  } else if (!((*tb)->variant() == v)) {
+  auto opened = tb::open(path);
+  if (!opened.ok()) {
+    notice_(NoticeKind::kError, "tablebase " + quoteWord(path) + ": " + std::string(opened.status().message()));
+  } else if (!((*opened)->variant() == v)) {
     notice_(NoticeKind::kInfo,
-            "tablebase " + quoteWord(path) + " is for " + (*tb)->variant().name() + ", not " + v.name() + ": not used");
+            "tablebase " + quoteWord(path) + " is for " + (*opened)->variant().name() + ", not " + v.name() + ": not used");
   } else {
-    tablebase_ = *tb;
+    tablebase_ = *opened;
     notice_(NoticeKind::kInfo, "tablebase " + quoteWord(path) + " loaded for " + v.name());
   }
   search_->setTablebase(tablebase_);

@@ -136,7 +136,7 @@ class Engine {
   Game game_;
   std::unique_ptr<Search> search_;
   std::unique_ptr<Game> searchGame_;  // the game the running search was given; lives until the next go
-  std::shared_ptr<const Tablebase> tablebase_;
+  std::shared_ptr<const tb::Tablebase> tablebase_;
   bool tablebaseResolved_ = false;  // looked for the current variant's tablebase?
   std::atomic<bool> searching_{false};
   // A `go infinite|ponder` on a decided position: its best move (none)

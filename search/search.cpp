@@ -69,7 +69,7 @@ struct RootMove {
 // State of one go() shared by its threads.
 struct SharedState {
   TranspositionTable* tt = nullptr;
-  const Tablebase* tablebase = nullptr;  // only if it matches the variant
+  const tb::Tablebase* tablebase = nullptr;  // only if it matches the variant
   SearchLimits limits;
   TimeBudget budget;
   int threads = 1;
@@ -189,6 +189,17 @@ Worker::Worker(int id, SharedState& shared, const Game& game, OrderingTables& or
     rm.move = m;
     rootMoves.push_back(rm);
   }
+  // A root the tablebase knows: its ranking (tb::rankMoves) is the order, so
+  // that even a search stopped at once plays the fastest win.
+  if (shared_.tablebase && shared_.tablebase->probe(board_).value != tb::Value::kUnknown) {
+    const std::vector<tb::RankedMove> ranked = tb::rankMoves(*shared_.tablebase, board_);
+    const auto rankOf = [&ranked](Move m) {
+      return std::find_if(ranked.begin(), ranked.end(), [m](const tb::RankedMove& r) { return r.move == m; }) -
+             ranked.begin();
+    };
+    std::stable_sort(rootMoves.begin(), rootMoves.end(),
+                     [&](const RootMove& a, const RootMove& b) { return rankOf(a.move) < rankOf(b.move); });
+  }
   // A winning move goes first, so that even a search stopped at once plays it.
   const Move win = winningMove(board_);
   if (!win.isNone())
@@ -226,11 +237,11 @@ void Worker::checkTime() {
 
 bool Worker::probeTablebase(int ply, int& score) {
   if (!shared_.tablebase) return false;
-  const TbProbe p = shared_.tablebase->probe(board_);
-  if (p.value == TbValue::kUnknown) return false;
+  const tb::Probe p = shared_.tablebase->probe(board_);
+  if (p.value == tb::Value::kUnknown) return false;
   tbHits.store(tbHits.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  score = p.value == TbValue::kDraw  ? 0
-          : p.value == TbValue::kWin ? kMate - ply - p.distance
+  score = p.value == tb::Value::kDraw  ? 0
+          : p.value == tb::Value::kWin ? kMate - ply - p.distance
                                      : -(kMate - ply - p.distance);
   return true;
 }
@@ -547,7 +558,7 @@ void Worker::iterate(const std::function<void(const SearchInfo&)>& onInfo) {
 
 struct Search::Impl {
   SearchOptions options;
-  std::shared_ptr<const Tablebase> tablebase;
+  std::shared_ptr<const tb::Tablebase> tablebase;
   TranspositionTable tt;  // allocated lazily: at the first setOptions() or go()
   std::vector<std::unique_ptr<OrderingTables>> ordering;  // per thread, kept across searches
 
@@ -566,7 +577,7 @@ struct Search::Impl {
   // The search thread's body; options and tablebase are copies taken by
   // go(), so that setOptions()/setTablebase() during a search do not race.
   void run(Game game, SearchLimits limits, SearchCallbacks callbacks, SearchOptions options,
-           std::shared_ptr<const Tablebase> tablebase);
+           std::shared_ptr<const tb::Tablebase> tablebase);
 };
 
 // Cheap: the hash table is allocated by the first setOptions() or go(), so a
@@ -591,7 +602,7 @@ absl::Status Search::setOptions(const SearchOptions& options) {
 
 const SearchOptions& Search::options() const { return impl_->options; }
 
-void Search::setTablebase(std::shared_ptr<const Tablebase> tablebase) { impl_->tablebase = std::move(tablebase); }
+void Search::setTablebase(std::shared_ptr<const tb::Tablebase> tablebase) { impl_->tablebase = std::move(tablebase); }
 
 void Search::newGame() {
   wait();
@@ -653,7 +664,7 @@ absl::Status Search::Impl::resizeTable() {
 }
 
 void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks, SearchOptions options,
-                       std::shared_ptr<const Tablebase> tablebase) {
+                       std::shared_ptr<const tb::Tablebase> tablebase) {
   const Board& root = game.position();
   SharedState shared;
   shared.tt = &tt;

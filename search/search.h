@@ -17,7 +17,7 @@
 #include "absl/status/status.h"
 #include "engine/game.h"
 #include "engine/move.h"
-#include "search/tablebase.h"
+#include "search/tablebase/tablebase.h"
 
 namespace gobblet {
 
@@ -90,7 +90,7 @@ class Search {
   // other options are taken either way.
   absl::Status setOptions(const SearchOptions& options);
   const SearchOptions& options() const;
-  void setTablebase(std::shared_ptr<const Tablebase> tablebase);
+  void setTablebase(std::shared_ptr<const tb::Tablebase> tablebase);
 
   void newGame();  // clear TT, history and killers
 

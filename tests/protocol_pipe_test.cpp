@@ -15,7 +15,7 @@
 #include "engine/perft.h"
 #include "protocol_test_support.h"
 #include "search/evaluate.h"
-#include "search/tablebase.h"
+#include "search/tablebase/tablebase.h"
 
 namespace gobblet {
 namespace {
@@ -579,8 +579,8 @@ TEST(ProtocolPipe, TablebaseMultiPvCoversEveryMoveExactly) {
   ASSERT_NE(::mkdtemp(dir), nullptr);
   const std::string file = std::string(dir) + "/ttt.gtb";
   ASSERT_EQ(std::system((tbTool + " build tictactoe --out " + file + " > /dev/null 2>&1").c_str()), 0);
-  auto tb = Tablebase::open(file);
-  ASSERT_TRUE(tb.ok()) << tb.status();
+  auto table = tb::open(file);
+  ASSERT_TRUE(table.ok()) << table.status();
 
   EngineProcess e;
   e.send("setoption name Variant value tictactoe");
@@ -619,9 +619,9 @@ TEST(ProtocolPipe, TablebaseMultiPvCoversEveryMoveExactly) {
     for (Move m : legal) {
       Board after = game.position();
       after.makeMove(m);
-      const TbProbe p = (*tb)->probe(after);  // for the opponent
-      const std::string expected = p.value == TbValue::kDraw   ? "cp 0"
-                                   : p.value == TbValue::kLoss ? "mate " + std::to_string(p.distance + 1)
+      const tb::Probe p = (*table)->probe(after);  // for the opponent
+      const std::string expected = p.value == tb::Value::kDraw   ? "cp 0"
+                                   : p.value == tb::Value::kLoss ? "mate " + std::to_string(p.distance + 1)
                                                                : "mate -" + std::to_string(p.distance + 1);
       EXPECT_EQ(scoreOf[moveToString(m, ttt)], expected) << cmd << " " << moveToString(m, ttt);
     }

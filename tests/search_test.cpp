@@ -125,14 +125,14 @@ TEST(Search, RepetitionScoresAsDraw) {
 
 // A tablebase that knows one fact: every position of its variant is a win
 // for the side to move in 7 plies, except decided ones.
-class FakeTablebase : public Tablebase {
+class FakeTablebase : public tb::Tablebase {
  public:
   explicit FakeTablebase(Variant v) : variant_(v) {}
   const Variant& variant() const override { return variant_; }
-  TbProbe probe(const Board& b) const override {
+  tb::Probe probe(const Board& b) const override {
     ++probes;
     if (b.variant() != variant_ || b.winner() != kNoWinner) return {};
-    return TbProbe{b.sideToMove() == 0 ? TbValue::kWin : TbValue::kLoss, 7};
+    return tb::Probe{b.sideToMove() == 0 ? tb::Value::kWin : tb::Value::kLoss, 7};
   }
   mutable std::atomic<int> probes{0};
 

@@ -9,7 +9,7 @@
 
 #include "engine/game.h"
 #include "protocol_test_support.h"
-#include "search/tablebase.h"
+#include "search/tablebase/tablebase.h"
 
 namespace gobblet {
 namespace {
@@ -350,7 +350,7 @@ TEST(TcpServer, TablebaseIsMappedOnceAndShared) {
   char dir[] = "/tmp/gobblet_tcp_tb_XXXXXX";
   ASSERT_NE(::mkdtemp(dir), nullptr);
   ::setenv("GOBBLET_TB_DIR", dir, 1);
-  const std::string file = Tablebase::defaultPath(Variant::ticTacToe());
+  const std::string file = tb::defaultPath(Variant::ticTacToe());
   ASSERT_EQ(std::system((tbTool + " build tictactoe --out " + file + " > /dev/null 2>&1").c_str()), 0);
   EngineServer server;
   ::unsetenv("GOBBLET_TB_DIR");

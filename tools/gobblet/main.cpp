@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
     if (!bad.ok()) return usage(std::string(bad.message()));
   }
   // Every session, on stdin or over TCP, finds its variant's file through
-  // Tablebase::defaultPath, which reads GOBBLET_TB_DIR: the flag overrides
+  // tb::defaultPath, which reads GOBBLET_TB_DIR: the flag overrides
   // the environment and the XDG default (the TablebasePath option, where it
   // may be set, still overrides the flag).
   if (!tablebaseDir.empty()) setenv("GOBBLET_TB_DIR", tablebaseDir.c_str(), 1);

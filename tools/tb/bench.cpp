@@ -13,31 +13,32 @@
 #include <vector>
 
 #include "engine/movegen.h"
-#include "search/retrograde.h"
-#include "search/tablebase_file.h"
+#include "search/tablebase/file.h"
+#include "search/tablebase/retrograde.h"
 
 namespace {
 
 using namespace gobblet;
+namespace tb = gobblet::tb;
 
-std::shared_ptr<const TablebaseFile> openBenchFile() {
+std::shared_ptr<const tb::File> openBenchFile() {
   std::string path;
   if (const char* env = std::getenv("GOBBLET_TB_FILE")) path = env;
-  if (path.empty() && std::filesystem::exists(Tablebase::defaultPath(Variant::gobblers())))
-    path = Tablebase::defaultPath(Variant::gobblers());
+  if (path.empty() && std::filesystem::exists(tb::defaultPath(Variant::gobblers())))
+    path = tb::defaultPath(Variant::gobblers());
   if (path.empty()) {
     const Variant v = Variant::family(2, 2, true);
     path = (std::filesystem::temp_directory_path() / "gobblet-tb-bench.gtb").string();
-    auto solved = solveRetrograde(v, 2);
-    if (!solved.ok() || !writeTablebaseFile(path, v, *solved).ok()) return nullptr;
+    auto solved = tb::solve(v, 2);
+    if (!solved.ok() || !tb::writeFile(path, v, *solved).ok()) return nullptr;
   }
-  auto tb = TablebaseFile::open(path);
-  if (!tb.ok()) {
-    std::fprintf(stderr, "%s\n", std::string(tb.status().message()).c_str());
+  auto table = tb::File::open(path);
+  if (!table.ok()) {
+    std::fprintf(stderr, "%s\n", std::string(table.status().message()).c_str());
     return nullptr;
   }
-  std::fprintf(stderr, "probing %s (%s)\n", path.c_str(), (*tb)->variant().name().c_str());
-  return *tb;
+  std::fprintf(stderr, "probing %s (%s)\n", path.c_str(), (*table)->variant().name().c_str());
+  return *table;
 }
 
 std::vector<Board> randomPositions(const Variant& v, int count) {
@@ -57,24 +58,24 @@ std::vector<Board> randomPositions(const Variant& v, int count) {
   return out;
 }
 
-const std::shared_ptr<const TablebaseFile>& benchFile() {
-  static const auto tb = openBenchFile();
-  return tb;
+const std::shared_ptr<const tb::File>& benchFile() {
+  static const auto table = openBenchFile();
+  return table;
 }
 
 // Probes cycling through `state.range(0)` positions: 4096 stay in the
 // caches (warm), 1M spread over the whole file (a memory miss per probe).
 void BM_Probe(benchmark::State& state) {
-  const auto& tb = benchFile();
-  if (!tb) {
+  const auto& table = benchFile();
+  if (!table) {
     state.SkipWithError("no tablebase file");
     return;
   }
   const size_t count = static_cast<size_t>(state.range(0));
-  const std::vector<Board> positions = randomPositions(tb->variant(), static_cast<int>(count));
+  const std::vector<Board> positions = randomPositions(table->variant(), static_cast<int>(count));
   size_t i = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(tb->probe(positions[i]));
+    benchmark::DoNotOptimize(table->probe(positions[i]));
     if (++i == count) i = 0;
   }
   state.SetItemsProcessed(state.iterations());

@@ -1,13 +1,15 @@
 // gobblet-tb: build, inspect, probe and verify 3x3 tablebases.
 //
 //   gobblet-tb build [VARIANT] [--out FILE] [--threads N]
+//   gobblet-tb estimate VARIANT [--threads N]
 //   gobblet-tb info FILE
 //   gobblet-tb probe FILE POSITION
 //   gobblet-tb verify FILE [--threads N]
 //
 // VARIANT defaults to gobblers, FILE for build to the default location
-// (Tablebase::defaultPath). Progress goes to standard error, results to
-// standard output. Exit status 0 on success, 1 on failure, 2 on bad usage.
+// (tb::defaultPath). Progress goes to standard error, results to standard
+// output. This file only parses arguments and prints: the work is the
+// tablebase library's (search/tablebase/). Exit status 0 on success, 1 on failure, 2 on bad usage.
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -20,20 +22,23 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "engine/movegen.h"
 #include "engine/notation.h"
-#include "search/retrograde.h"
-#include "search/tablebase_file.h"
-#include "search/tablebase_verify.h"
+#include "search/tablebase/file.h"
+#include "search/tablebase/retrograde.h"
+#include "search/tablebase/tablebase.h"
+#include "search/tablebase/verify.h"
+#include "tools/tb/progress_line.h"
 
 namespace {
 
 using namespace gobblet;
+namespace tb = gobblet::tb;
 using Clock = std::chrono::steady_clock;
 
 int usage(const std::string& why) {
   std::fprintf(stderr,
                "error: %s\nusage: gobblet-tb build [VARIANT] [--out FILE] [--threads N]\n"
+               "       gobblet-tb estimate VARIANT [--threads N]\n"
                "       gobblet-tb info FILE\n"
                "       gobblet-tb probe FILE POSITION\n"
                "       gobblet-tb verify FILE [--threads N]\n",
@@ -48,48 +53,17 @@ int fail(const absl::Status& status) {
 
 double seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
 
-std::string duration(double s) {
-  const int t = static_cast<int>(s + 0.5);
-  return t >= 60 ? absl::StrCat(t / 60, "m", t % 60 < 10 ? "0" : "", t % 60, "s") : absl::StrCat(t, "s");
-}
-
 long peakRssMiB() {
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   return ru.ru_maxrss / 1024;
 }
 
-std::string valueText(uint8_t code) {
-  if (code == tbcode::kNone) return "unknown";
-  if (code == tbcode::kDraw) return "draw";
-  return absl::StrCat(tbcode::isWin(code) ? "win" : "loss", " in ", tbcode::distance(code));
+double physicalGiB() {
+  return static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1 << 30);
 }
 
-// Progress line for one phase: percentage, rate, time left.
-class ProgressLine {
- public:
-  void operator()(const std::string& phase, uint64_t done, uint64_t total) {
-    if (phase != phase_) {
-      if (!phase_.empty()) std::fprintf(stderr, "\n");
-      phase_ = phase;
-      start_ = Clock::now();
-    }
-    const double t = seconds(start_), f = total ? static_cast<double>(done) / total : 1.0;
-    const bool settled = t > 1 && f > 0.001;  // no rate or ETA from the first instants
-    std::fprintf(stderr, "\r%-6s %5.1f%%  %s M entries/s  elapsed %s  ETA %s   ", phase.c_str(), 100 * f,
-                 settled ? absl::StrCat(static_cast<int>(done / t / 1e5) / 10.0).c_str() : "?",
-                 duration(t).c_str(), settled ? duration(t / f - t).c_str() : "?");
-    std::fflush(stderr);
-  }
-  void end() {
-    if (!phase_.empty()) std::fprintf(stderr, "\n");
-    phase_.clear();
-  }
-
- private:
-  std::string phase_;
-  Clock::time_point start_;
-};
+std::string valueText(uint8_t code) { return tb::describe(tb::probeOfCode(code)); }
 
 bool parseThreads(const std::string& text, int* threads) {
   return absl::SimpleAtoi(text, threads) && *threads >= 1 && *threads <= 256;
@@ -127,10 +101,9 @@ int build(const std::vector<std::string>& args) {
   auto variant = Variant::parse(variantText);
   if (!variant.ok()) return fail(variant.status());
   if (variant->n != 3) return usage("only the 3x3 family (gobblers, tictactoe, 3x3:S,P,M) has a tablebase");
-  if (out.empty()) out = Tablebase::defaultPath(*variant);
-  // The builder keeps four bytes per slot of the numbering in memory.
-  const double needGiB = 4.0 * static_cast<double>(TablebaseIndex(*variant).size()) / (1 << 30);
-  const double haveGiB = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE) / (1 << 30);
+  if (out.empty()) out = tb::defaultPath(*variant);
+  const double needGiB = static_cast<double>(tb::estimateSolve(*variant, threads).bytes) / (1 << 30);
+  const double haveGiB = physicalGiB();
   if (needGiB > 0.9 * haveGiB) {
     std::fprintf(stderr, "error: building %s needs about %.1f GiB of memory, this machine has %.1f GiB\n",
                  variant->name().c_str(), needGiB, haveGiB);
@@ -140,30 +113,61 @@ int build(const std::vector<std::string>& args) {
   std::fprintf(stderr, "building %s with %d threads -> %s\n", variant->name().c_str(), threads, out.c_str());
   const auto start = Clock::now();
   ProgressLine line;
-  auto result = solveRetrograde(*variant, threads, [&](const std::string& p, uint64_t d, uint64_t t) { line(p, d, t); });
+  auto result = tb::solve(*variant, threads, [&](const std::string& p, uint64_t d, uint64_t t) { line(p, d, t); });
   line.end();
   if (!result.ok()) return fail(result.status());
   const double solved = seconds(start);
-  if (absl::Status s = writeTablebaseFile(out, *variant, *result); !s.ok()) return fail(s);
-  const RetrogradeStats& st = result->stats;
+  if (absl::Status s = tb::writeFile(out, *variant, *result); !s.ok()) return fail(s);
+  const tb::SolveStats& st = result->stats;
   std::printf("variant      %s\n", variant->name().c_str());
   printCounts(st.states, st.terminal, st.wins, st.draws, st.losses, st.start, st.maxDistance);
   std::printf("solve time   %.1f s\nwall time    %.1f s\n", solved, seconds(start));
   std::printf("peak memory  %ld MiB\n", peakRssMiB());
   std::printf("file         %s (%llu bytes)\n", out.c_str(),
-              static_cast<unsigned long long>(sizeof(TbHeader) + result->codes.size()));
+              static_cast<unsigned long long>(sizeof(tb::FileHeader) + result->codes.size()));
+  return 0;
+}
+
+// The variant that estimate solves to measure this machine's speed: big
+// enough to time (about 2 s on 2 cores), small enough to wait for.
+constexpr const char* kCalibrationVariant = "3x3:2,2,1";
+
+int estimate(const std::vector<std::string>& args) {
+  if (args.size() != 1 && !(args.size() == 3 && args[1] == "--threads"))
+    return usage("estimate takes VARIANT [--threads N]");
+  int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (args.size() == 3 && !parseThreads(args[2], &threads)) return usage("--threads takes a number 1..256");
+  auto variant = Variant::parse(args[0]);
+  if (!variant.ok()) return fail(variant.status());
+  if (variant->n != 3) return usage("only the 3x3 family (gobblers, tictactoe, 3x3:S,P,M) has a tablebase");
+  const tb::SolveEstimate e = tb::estimateSolve(*variant, threads);
+  // Time: the builder's work goes with the states; measure its rate here,
+  // now (on a loaded machine the figure is the loaded one).
+  const Variant calibration = *Variant::parse(kCalibrationVariant);
+  const auto start = Clock::now();
+  auto solved = tb::solve(calibration, threads);
+  if (!solved.ok()) return fail(solved.status());
+  const double perState = seconds(start) / static_cast<double>(tb::estimateSolve(calibration, threads).states);
+  const auto u = [](uint64_t x) { return static_cast<unsigned long long>(x); };
+  std::printf("variant      %s\n", variant->name().c_str());
+  std::printf("slots        %llu (file of %llu bytes)\n", u(e.slots), u(e.slots + sizeof(tb::FileHeader)));
+  std::printf("states       %llu (numbers that are states, reachable or not)\n", u(e.states));
+  std::printf("memory       %.2f GiB expected peak (this machine has %.1f GiB)\n",
+              static_cast<double>(e.bytes) / (1 << 30), physicalGiB());
+  std::printf("time         %.0f s expected with %d threads (%.0f ns per state, measured on %s just now)\n",
+              perState * static_cast<double>(e.states), threads, perState * 1e9, kCalibrationVariant);
   return 0;
 }
 
 int info(const std::vector<std::string>& args) {
   if (args.size() != 1) return usage("info takes one FILE");
   const auto start = Clock::now();
-  auto tb = TablebaseFile::open(args[0]);
-  if (!tb.ok()) return fail(tb.status());
-  const TbHeader& h = (*tb)->header();
+  auto table = tb::File::open(args[0]);
+  if (!table.ok()) return fail(table.status());
+  const tb::FileHeader& h = (*table)->header();
   std::printf("file         %s\n", args[0].c_str());
   std::printf("format       version %u\n", h.version);
-  std::printf("variant      %s\n", (*tb)->variant().name().c_str());
+  std::printf("variant      %s\n", (*table)->variant().name().c_str());
   std::printf("entries      %llu\n", static_cast<unsigned long long>(h.entries));
   printCounts(h.states, h.terminal, h.wins, h.draws, h.losses, h.startCode, h.maxDistance);
   std::printf("checksum     %016llx (checked in %.2f s)\n", static_cast<unsigned long long>(h.checksum),
@@ -173,50 +177,20 @@ int info(const std::vector<std::string>& args) {
 
 int probe(const std::vector<std::string>& args) {
   if (args.size() < 2) return usage("probe takes FILE and POSITION");
-  auto tb = TablebaseFile::open(args[0]);
-  if (!tb.ok()) return fail(tb.status());
+  auto table = tb::open(args[0]);
+  if (!table.ok()) return fail(table.status());
   std::string text = args[1];
   for (size_t i = 2; i < args.size(); ++i) text += " " + args[i];
-  auto board = parsePosition((*tb)->variant(), text);
+  auto board = parsePosition((*table)->variant(), text);
   if (!board.ok()) return fail(board.status());
-  TbState st;
-  if (!(*tb)->index().toState(*board, &st)) return fail(absl::InvalidArgumentError("position breaks the piece counts"));
-  const uint8_t code = (*tb)->codeOf(st);
-  std::printf("position %s: %s\n", positionToString(*board).c_str(), valueText(code).c_str());
-  if (code == tbcode::kNone) {
+  const tb::Probe value = (*table)->probe(*board);
+  std::printf("position %s: %s\n", positionToString(*board).c_str(), tb::describe(value).c_str());
+  if (value.value == tb::Value::kUnknown) {
     std::printf("(not reachable from the start)\n");
     return 1;
   }
-  // Each move, valued for the mover: a child lost in d is a win in d+1.
-  struct Line {
-    Move move;
-    int rank;  // larger is better for the mover
-    std::string text;
-  };
-  std::vector<Line> lines;
-  MoveList moves;
-  generateMoves(*board, moves);
-  for (Move m : moves) {
-    Board b = *board;
-    b.makeMove(m);
-    TbState cs;
-    const uint8_t c = (*tb)->index().toState(b, &cs) ? (*tb)->codeOf(cs) : tbcode::kNone;
-    int rank;
-    std::string value;
-    if (tbcode::isLoss(c)) {
-      rank = 1000 - tbcode::distance(c);
-      value = absl::StrCat("win in ", tbcode::distance(c) + 1);
-    } else if (tbcode::isWin(c)) {
-      rank = -1000 + tbcode::distance(c);
-      value = absl::StrCat("loss in ", tbcode::distance(c) + 1);
-    } else {
-      rank = 0;
-      value = c == tbcode::kDraw ? "draw" : "unknown";
-    }
-    lines.push_back({m, rank, absl::StrCat(moveToString(m, board->variant()), " ", value)});
-  }
-  std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.rank > b.rank; });
-  for (const Line& l : lines) std::printf("  %s\n", l.text.c_str());
+  for (const tb::RankedMove& m : tb::rankMoves(**table, *board))
+    std::printf("  %s %s\n", moveToString(m.move, board->variant()).c_str(), tb::describe(m.value).c_str());
   return 0;
 }
 
@@ -234,14 +208,14 @@ int verify(const std::vector<std::string>& args) {
   }
   if (file.empty()) return usage("verify takes a FILE");
   const auto start = Clock::now();
-  auto tb = TablebaseFile::open(file);
-  if (!tb.ok()) return fail(tb.status());
+  auto table = tb::File::open(file);
+  if (!table.ok()) return fail(table.status());
   ProgressLine line;
-  const absl::Status s = verifyTablebase(**tb, threads, [&](uint64_t d, uint64_t t) { line("verify", d, t); });
+  const absl::Status s = tb::verify(**table, threads, [&](uint64_t d, uint64_t t) { line("verify", d, t); });
   line.end();
   if (!s.ok()) return fail(s);
   std::printf("verified %s: %llu states, start %s, in %.1f s\n", file.c_str(),
-              static_cast<unsigned long long>((*tb)->header().states), valueText((*tb)->header().startCode).c_str(),
+              static_cast<unsigned long long>((*table)->header().states), valueText((*table)->header().startCode).c_str(),
               seconds(start));
   return 0;
 }
@@ -253,6 +227,7 @@ int main(int argc, char** argv) {
   const std::string command = argv[1];
   const std::vector<std::string> args(argv + 2, argv + argc);
   if (command == "build") return build(args);
+  if (command == "estimate") return estimate(args);
   if (command == "info") return info(args);
   if (command == "probe") return probe(args);
   if (command == "verify") return verify(args);

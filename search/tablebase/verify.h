@@ -20,13 +20,13 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "search/tablebase_file.h"
+#include "search/tablebase/file.h"
 
-namespace gobblet {
+namespace gobblet::tb {
 
 using VerifyProgress = std::function<void(uint64_t done, uint64_t total)>;
 
 // OK, or the first inconsistency found (with the position in notation).
-absl::Status verifyTablebase(const TablebaseFile& tb, int threads, const VerifyProgress& progress = {});
+absl::Status verify(const File& tb, int threads, const VerifyProgress& progress = {});
 
-}  // namespace gobblet
+}  // namespace gobblet::tb

@@ -1,9 +1,9 @@
-#include "search/tablebase_index.h"
+#include "search/tablebase/index.h"
 
 #include <algorithm>
 #include <cassert>
 
-namespace gobblet {
+namespace gobblet::tb {
 
 namespace {
 
@@ -11,7 +11,7 @@ int classOf(int ours, int theirs) { return ours * 10 + theirs; }
 
 }  // namespace
 
-TablebaseIndex::TablebaseIndex(const Variant& variant) : variant_(variant), radix_(variant.perSize + 1) {
+Index::Index(const Variant& variant) : variant_(variant), radix_(variant.perSize + 1) {
   assert(variant.n == 3 && !variant.stacks);
   const Geometry& g = geometry(3);
 
@@ -93,7 +93,29 @@ TablebaseIndex::TablebaseIndex(const Variant& variant) : variant_(variant), radi
   }
 }
 
-int TablebaseIndex::sliceOf(const std::array<uint8_t, 6>& material) const {
+uint64_t Index::statesIn(int slice) const {
+  const Slice& sl = slices_[slice];
+  uint64_t fixedTotal = 0;
+  for (int sym = 0; sym < 8; ++sym) {
+    uint64_t fixed = 1;
+    for (int s = 0; s < 3; ++s) {
+      uint64_t inClass = 0;
+      for (uint16_t code : members_[classOf(sl.material[2 * s], sl.material[2 * s + 1])])
+        inClass += symCode_[sym][code] == code;
+      fixed *= inClass;
+    }
+    fixedTotal += fixed;
+  }
+  return fixedTotal / 8;
+}
+
+uint64_t Index::states() const {
+  uint64_t n = 0;
+  for (int s = 0; s < static_cast<int>(slices_.size()); ++s) n += statesIn(s);
+  return n;
+}
+
+int Index::sliceOf(const std::array<uint8_t, 6>& material) const {
   int key = 0;
   for (uint8_t m : material) {
     if (m >= radix_) return -1;
@@ -102,13 +124,13 @@ int TablebaseIndex::sliceOf(const std::array<uint8_t, 6>& material) const {
   return sliceByKey_[key];
 }
 
-int TablebaseIndex::sliceOfIndex(uint64_t index) const {
+int Index::sliceOfIndex(uint64_t index) const {
   auto it = std::upper_bound(slices_.begin(), slices_.end(), index,
                              [](uint64_t i, const Slice& s) { return i < s.offset; });
   return static_cast<int>(it - slices_.begin()) - 1;
 }
 
-void TablebaseIndex::decode(int slice, uint64_t index, TbState* st) const {
+void Index::decode(int slice, uint64_t index, State* st) const {
   const Slice& sl = slices_[slice];
   const uint64_t plane = uint64_t{sl.nx} * sl.ny;
   const uint64_t orbit = index / plane, rest = index % plane;
@@ -123,10 +145,10 @@ void TablebaseIndex::decode(int slice, uint64_t index, TbState* st) const {
   }
 }
 
-bool TablebaseIndex::toState(const Board& board, TbState* st) const {
+bool Index::toState(const Board& board, State* st) const {
   if (!(board.variant() == variant_)) return false;
   const int us = board.sideToMove();
-  *st = TbState{};
+  *st = State{};
   for (int s = 0; s < variant_.sizes; ++s) {
     st->ours[s] = board.pieces(us, s);
     st->theirs[s] = board.pieces(us ^ 1, s);
@@ -137,7 +159,7 @@ bool TablebaseIndex::toState(const Board& board, TbState* st) const {
   return true;
 }
 
-Board TablebaseIndex::toBoard(const TbState& st) const {
+Board Index::toBoard(const State& st) const {
   Board b(variant_);
   for (int s = 0; s < variant_.sizes; ++s)
     for (int sq = 0; sq < 9; ++sq) {
@@ -147,4 +169,4 @@ Board TablebaseIndex::toBoard(const TbState& st) const {
   return b;
 }
 
-}  // namespace gobblet
+}  // namespace gobblet::tb

@@ -1,4 +1,4 @@
-// Move and un-move generation on TbState (the builder's own representation,
+// Move and un-move generation on State (the builder's own representation,
 // kept independent of engine/movegen so that the two cross-check each other
 // in the tests).
 //
@@ -15,26 +15,26 @@
 
 #include <bit>
 
-#include "search/tablebase_index.h"
+#include "search/tablebase/index.h"
 
-namespace gobblet::retro {
+namespace gobblet::tb {
 
-struct Rules {
+struct MoveRules {
   int sizes = 3, perSize = 2;
   bool moving = true;
   const Geometry* g = nullptr;
-  explicit Rules(const Variant& v) : sizes(v.sizes), perSize(v.perSize), moving(v.moving), g(&geometry(3)) {}
+  explicit MoveRules(const Variant& v) : sizes(v.sizes), perSize(v.perSize), moving(v.moving), g(&geometry(3)) {}
 };
 
 // atLeast[s] = squares whose top has size >= s; atLeast[3] = 0.
-inline void atLeastMasks(const TbState& st, Mask atLeast[4]) {
+inline void atLeastMasks(const State& st, Mask atLeast[4]) {
   atLeast[3] = 0;
   for (int s = 2; s >= 0; --s) atLeast[s] = static_cast<Mask>(atLeast[s + 1] | st.ours[s] | st.theirs[s]);
 }
 
 // +1 if the side to move shows a line (it wins), -1 if only the opponent
 // does (it lost), 0 if the game goes on.
-inline int outcome(const Rules& r, const TbState& st) {
+inline int outcome(const MoveRules& r, const State& st) {
   Mask al[4];
   atLeastMasks(st, al);
   Mask ours = 0, theirs = 0;
@@ -50,14 +50,14 @@ inline int outcome(const Rules& r, const TbState& st) {
 // Calls emit(child, placed) for every move of a state that is not over;
 // placed tells a placement (the child is one level fuller) from a board move.
 template <typename Emit>
-inline void forEachChild(const Rules& r, const TbState& st, Emit&& emit) {
+inline void forEachChild(const MoveRules& r, const State& st, Emit&& emit) {
   Mask al[4];
   atLeastMasks(st, al);
   for (int s = 0; s < r.sizes; ++s) {
     const Mask targets = static_cast<Mask>(0x1ff & ~al[s]);
     if (std::popcount(st.ours[s]) < r.perSize) {
       for (Mask t = targets; t; t &= t - 1) {
-        TbState c{st.theirs, st.ours};
+        State c{st.theirs, st.ours};
         c.theirs[s] |= static_cast<Mask>(t & -t);
         emit(c, true);
       }
@@ -66,7 +66,7 @@ inline void forEachChild(const Rules& r, const TbState& st, Emit&& emit) {
     for (Mask from = static_cast<Mask>(st.ours[s] & ~al[s + 1]); from; from &= from - 1) {
       const Mask f = static_cast<Mask>(from & -from);
       for (Mask t = targets; t; t &= t - 1) {
-        TbState c{st.theirs, st.ours};
+        State c{st.theirs, st.ours};
         c.theirs[s] ^= static_cast<Mask>(f | (t & -t));
         emit(c, false);
       }
@@ -79,19 +79,19 @@ inline void forEachChild(const Rules& r, const TbState& st, Emit&& emit) {
 // was the placement of one of its visible pieces (placed = true, the parent
 // is one level emptier) or a board move of one (placed = false).
 template <typename Emit>
-inline void forEachParent(const Rules& r, const TbState& st, Emit&& emit) {
+inline void forEachParent(const MoveRules& r, const State& st, Emit&& emit) {
   Mask al[4];
   atLeastMasks(st, al);
   for (int s = 0; s < r.sizes; ++s) {
     const Mask sources = static_cast<Mask>(0x1ff & ~al[s]);
     for (Mask to = static_cast<Mask>(st.theirs[s] & ~al[s + 1]); to; to &= to - 1) {
       const Mask t = static_cast<Mask>(to & -to);
-      TbState p{st.theirs, st.ours};
+      State p{st.theirs, st.ours};
       p.ours[s] ^= t;
       emit(p, true);
       if (!r.moving) continue;
       for (Mask from = sources; from; from &= from - 1) {
-        TbState q{st.theirs, st.ours};
+        State q{st.theirs, st.ours};
         q.ours[s] ^= static_cast<Mask>(t | (from & -from));
         emit(q, false);
       }
@@ -99,4 +99,4 @@ inline void forEachParent(const Rules& r, const TbState& st, Emit&& emit) {
   }
 }
 
-}  // namespace gobblet::retro
+}  // namespace gobblet::tb

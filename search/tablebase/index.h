@@ -1,4 +1,4 @@
-// TablebaseIndex: the dense, symmetry-reduced numbering of the 3x3 family's
+// Index: the dense, symmetry-reduced numbering of the 3x3 family's
 // states, shared by the builder, the file reader and the verifier.
 //
 // A state is seen from the side to move: ours[s] / theirs[s] are the 9-bit
@@ -33,15 +33,15 @@
 #include "engine/geometry.h"
 #include "engine/variant.h"
 
-namespace gobblet {
+namespace gobblet::tb {
 
 // A state of the 3x3 family seen from the side to move.
-struct TbState {
+struct State {
   std::array<Mask, 3> ours{}, theirs{};
-  friend bool operator==(const TbState&, const TbState&) = default;
+  friend bool operator==(const State&, const State&) = default;
 };
 
-class TablebaseIndex {
+class Index {
  public:
   static constexpr int kLayerCodes = 19683;  // 3^9
 
@@ -59,11 +59,19 @@ class TablebaseIndex {
   };
 
   // The variant must be a 3x3 variant (n == 3, no stacks).
-  explicit TablebaseIndex(const Variant& variant);
+  explicit Index(const Variant& variant);
 
   const Variant& variant() const { return variant_; }
   uint64_t size() const { return size_; }  // numbers in all slices
   const std::vector<Slice>& slices() const { return slices_; }
+
+  // The numbers of `slice` that are states, not holes: the orbits of its
+  // (lead, x, y) layer triples under the 8 symmetries, counted exactly by
+  // Burnside's lemma (the mean over the symmetries of the triples each
+  // one fixes), without decoding a number.
+  uint64_t statesIn(int slice) const;
+  // The same over all slices.
+  uint64_t states() const;
 
   // The slice of a material vector, or -1 if it is not one of this variant.
   int sliceOf(const std::array<uint8_t, 6>& material) const;
@@ -72,7 +80,7 @@ class TablebaseIndex {
 
   // The number of a state (any of its 8 images gives the same). The state
   // must respect the variant's piece counts and nesting.
-  uint64_t indexOf(const TbState& st) const {
+  uint64_t indexOf(const State& st) const {
     uint16_t code[3];
     int key = 0;
     for (int s = 0; s < 3; ++s) {
@@ -92,18 +100,18 @@ class TablebaseIndex {
   }
 
   // The canonical state numbered `index` in `slice`; false for a hole.
-  bool stateAt(int slice, uint64_t index, TbState* st) const {
+  bool stateAt(int slice, uint64_t index, State* st) const {
     decode(slice, index, st);
     return indexOf(*st) == slices_[slice].offset + index;
   }
   // The state numbered `index` in `slice`, without checking that it is
   // canonical (for numbers known to be states).
-  void decode(int slice, uint64_t index, TbState* st) const;
+  void decode(int slice, uint64_t index, State* st) const;
 
   // Board <-> state. toState fails (returns false) if the board is not of
   // this variant or breaks its piece counts.
-  bool toState(const Board& board, TbState* st) const;
-  Board toBoard(const TbState& st) const;  // side to move = player 1
+  bool toState(const Board& board, State* st) const;
+  Board toBoard(const State& st) const;  // side to move = player 1
 
  private:
   Variant variant_;
@@ -120,21 +128,4 @@ class TablebaseIndex {
   std::vector<Mask> codeOurs_, codeTheirs_;
 };
 
-}  // namespace gobblet
-
-namespace gobblet::tbcode {
-
-// One byte per number of the index, in the builder and in the file:
-//   0 no state (a hole, or a position not reachable from the start)
-//   1 draw
-//   2 + 2d  win in d plies for the side to move
-//   3 + 2d  loss in d plies
-inline constexpr uint8_t kNone = 0, kDraw = 1;
-inline constexpr int kMaxDistance = 126;
-inline constexpr uint8_t win(int d) { return static_cast<uint8_t>(2 + 2 * d); }
-inline constexpr uint8_t loss(int d) { return static_cast<uint8_t>(3 + 2 * d); }
-inline constexpr bool isWin(uint8_t c) { return c >= 2 && (c & 1) == 0; }
-inline constexpr bool isLoss(uint8_t c) { return c >= 3 && (c & 1) == 1; }
-inline constexpr int distance(uint8_t c) { return c >= 2 ? (c - 2) / 2 : 0; }
-
-}  // namespace gobblet::tbcode
+}  // namespace gobblet::tb

@@ -1,4 +1,4 @@
-#include "search/tablebase_verify.h"
+#include "search/tablebase/verify.h"
 
 #include <algorithm>
 #include <bit>
@@ -12,14 +12,14 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 
-namespace gobblet {
+namespace gobblet::tb {
 
 namespace {
 
 std::string describe(uint8_t code) {
-  if (code == tbcode::kNone) return "missing";
-  if (code == tbcode::kDraw) return "draw";
-  return absl::StrCat(tbcode::isWin(code) ? "win in " : "loss in ", tbcode::distance(code));
+  if (code == kNoState) return "missing";
+  if (code == kDrawCode) return "draw";
+  return absl::StrCat(isWinCode(code) ? "win in " : "loss in ", codeDistance(code));
 }
 
 // A bit per number of the index, set by several threads at once.
@@ -43,11 +43,11 @@ class AtomicBitset {
 // The code a state must have, given the codes of its children (by Board
 // and generateMoves); empty string or what is wrong. Marks every child in
 // `reached`.
-std::string check(const TablebaseFile& tb, Board board, uint8_t code, AtomicBitset& reached) {
+std::string check(const File& tb, Board board, uint8_t code, AtomicBitset& reached) {
   const int winner = board.winner();
   uint8_t expected;
   if (winner != kNoWinner) {
-    expected = winner == board.sideToMove() ? tbcode::win(0) : tbcode::loss(0);
+    expected = winner == board.sideToMove() ? winCode(0) : lossCode(0);
   } else {
     MoveList moves;
     generateMoves(board, moves);
@@ -55,26 +55,26 @@ std::string check(const TablebaseFile& tb, Board board, uint8_t code, AtomicBits
     bool draw = moves.empty();
     for (Move m : moves) {
       board.makeMove(m);
-      TbState st;
-      uint8_t c = tbcode::kNone;
+      State st;
+      uint8_t c = kNoState;
       if (tb.index().toState(board, &st)) {
         const uint64_t child = tb.index().indexOf(st);
         c = tb.codes()[child];
         reached.set(child);
       }
       board.unmakeMove(m);
-      if (c == tbcode::kNone)
+      if (c == kNoState)
         return absl::StrCat("move ", moveToString(m, board.variant()), " leads to a state missing from the file");
-      if (tbcode::isLoss(c))
-        shortestLoss = shortestLoss < 0 ? tbcode::distance(c) : std::min(shortestLoss, tbcode::distance(c));
-      else if (tbcode::isWin(c))
-        longestWin = std::max(longestWin, tbcode::distance(c));
+      if (isLossCode(c))
+        shortestLoss = shortestLoss < 0 ? codeDistance(c) : std::min(shortestLoss, codeDistance(c));
+      else if (isWinCode(c))
+        longestWin = std::max(longestWin, codeDistance(c));
       else
         draw = true;
     }
-    expected = shortestLoss >= 0 ? tbcode::win(shortestLoss + 1)
-               : draw            ? tbcode::kDraw
-                                 : tbcode::loss(longestWin + 1);
+    expected = shortestLoss >= 0 ? winCode(shortestLoss + 1)
+               : draw            ? kDrawCode
+                                 : lossCode(longestWin + 1);
   }
   if (expected == code) return {};
   return absl::StrCat("stored ", describe(code), ", its moves say ", describe(expected));
@@ -82,18 +82,18 @@ std::string check(const TablebaseFile& tb, Board board, uint8_t code, AtomicBits
 
 }  // namespace
 
-absl::Status verifyTablebase(const TablebaseFile& tb, int threads, const VerifyProgress& progress) {
-  const TablebaseIndex& index = tb.index();
-  const TbHeader& h = tb.header();
+absl::Status verify(const File& tb, int threads, const VerifyProgress& progress) {
+  const Index& index = tb.index();
+  const FileHeader& h = tb.header();
   const uint64_t total = index.size();
   auto failure = [&](const std::string& what) {
     return absl::DataLossError(absl::StrCat("tablebase file '", tb.path(), "': ", what));
   };
 
   // 1. The start must be stored: the walk begins there.
-  const TbState startState;
+  const State startState;
   const uint64_t start = index.indexOf(startState);
-  if (tb.codes()[start] == tbcode::kNone) return failure("the start position is not stored");
+  if (tb.codes()[start] == kNoState) return failure("the start position is not stored");
 
   // 2. Walk every state reachable from the start, level by level (a
   //    placement goes one level up, a board move stays on the level), and
@@ -121,7 +121,7 @@ absl::Status verifyTablebase(const TablebaseFile& tb, int threads, const VerifyP
 
   // Expands the reached, not yet expanded states of one chunk; true if any.
   auto expandChunk = [&](const Chunk& c) {
-    const TablebaseIndex::Slice& sl = index.slices()[c.slice];
+    const Index::Slice& sl = index.slices()[c.slice];
     bool any = false;
     for (uint64_t w = c.begin / 64; w <= (c.end - 1) / 64 && !failed; ++w) {
       const uint64_t lo = std::max(c.begin, w * 64) - w * 64, hi = std::min(c.end, w * 64 + 64) - w * 64;
@@ -132,7 +132,7 @@ absl::Status verifyTablebase(const TablebaseFile& tb, int threads, const VerifyP
       for (; mine; mine &= mine - 1) {
         const uint64_t x = w * 64 + std::countr_zero(mine);
         any = true;
-        TbState st;
+        State st;
         index.decode(c.slice, x - sl.offset, &st);
         const Board board = index.toBoard(st);
         const std::string what = check(tb, board, tb.codes()[x], reached);
@@ -151,7 +151,7 @@ absl::Status verifyTablebase(const TablebaseFile& tb, int threads, const VerifyP
   for (const std::vector<int>& level : slicesOfLevel) {
     std::vector<Chunk> chunks;
     for (int s : level) {
-      const TablebaseIndex::Slice& sl = index.slices()[s];
+      const Index::Slice& sl = index.slices()[s];
       for (uint64_t b = sl.offset; b < sl.offset + sl.size; b += kChunk)
         chunks.push_back({s, b, std::min(sl.offset + sl.size, b + kChunk)});
     }
@@ -184,23 +184,23 @@ absl::Status verifyTablebase(const TablebaseFile& tb, int threads, const VerifyP
   for (uint64_t x = 0; x < total; ++x) {
     const uint8_t code = tb.codes()[x];
     const bool isReached = reached.test(x);
-    if (code == tbcode::kNone && !isReached) continue;
-    if (!isReached || !expanded.test(x) || code == tbcode::kNone) {
+    if (code == kNoState && !isReached) continue;
+    if (!isReached || !expanded.test(x) || code == kNoState) {
       const int slice = index.sliceOfIndex(x);
-      TbState st;
+      State st;
       const bool canonical = index.stateAt(slice, x - index.slices()[slice].offset, &st);
       const std::string what = !canonical   ? "a hole of the index holds a value"
                                : !isReached ? "stored, but not reachable from the start"
-                               : code == tbcode::kNone ? "reachable, but not stored"
+                               : code == kNoState ? "reachable, but not stored"
                                                        : "reached but never checked (a move went down a level)";
       return failure(absl::StrCat("entry ", x, " (", positionToString(index.toBoard(st)), "): ", what));
     }
     ++states;
-    if (code == tbcode::kDraw) ++draws;
-    else if (tbcode::isWin(code)) ++wins;
+    if (code == kDrawCode) ++draws;
+    else if (isWinCode(code)) ++wins;
     else ++losses;
-    if (code >= 2 && tbcode::distance(code) == 0) ++terminal;
-    maxDistance = std::max(maxDistance, tbcode::distance(code));
+    if (code >= 2 && codeDistance(code) == 0) ++terminal;
+    maxDistance = std::max(maxDistance, codeDistance(code));
   }
 
   // 4. The header's counts are the recount.
@@ -218,4 +218,4 @@ absl::Status verifyTablebase(const TablebaseFile& tb, int threads, const VerifyP
   return absl::OkStatus();
 }
 
-}  // namespace gobblet
+}  // namespace gobblet::tb

@@ -23,17 +23,17 @@
 
 #include "engine/movegen.h"
 #include "engine/notation.h"
-#include "search/retrograde.h"
-#include "search/retrograde_moves.h"
-#include "search/tablebase.h"
-#include "search/tablebase_file.h"
-#include "search/tablebase_index.h"
-#include "search/tablebase_verify.h"
+#include "search/tablebase/retrograde.h"
+#include "search/tablebase/moves.h"
+#include "search/tablebase/tablebase.h"
+#include "search/tablebase/file.h"
+#include "search/tablebase/index.h"
+#include "search/tablebase/verify.h"
 #include "tests/protocol_test_support.h"
 #include "tests/support/brute_solver.h"
 #include "tests/support/scratch_dir.h"
 
-namespace gobblet {
+namespace gobblet::tb {
 namespace {
 
 using testing::BruteSolver;
@@ -41,23 +41,23 @@ using testing::BruteValue;
 using testing::ScratchDir;
 
 // Builds `variant` into a file of `dir` and opens it.
-std::shared_ptr<const TablebaseFile> buildFile(const ScratchDir& dir, const Variant& variant, int threads = 2) {
-  auto solved = solveRetrograde(variant, threads);
+std::shared_ptr<const File> buildFile(const ScratchDir& dir, const Variant& variant, int threads = 2) {
+  auto solved = solve(variant, threads);
   EXPECT_TRUE(solved.ok()) << solved.status();
   if (!solved.ok()) return nullptr;
   std::string name = variant.name();
   for (char& c : name)
     if (c == ':' || c == ',') c = '_';
   const std::string path = dir.file(name + ".gtb");
-  EXPECT_TRUE(writeTablebaseFile(path, variant, *solved).ok());
-  auto tb = TablebaseFile::open(path);
+  EXPECT_TRUE(writeFile(path, variant, *solved).ok());
+  auto tb = File::open(path);
   EXPECT_TRUE(tb.ok()) << tb.status();
   return tb.ok() ? *tb : nullptr;
 }
 
-BruteValue toBrute(TbProbe p) {
-  EXPECT_NE(p.value, TbValue::kUnknown);
-  return BruteValue{p.value == TbValue::kWin ? 1 : p.value == TbValue::kLoss ? -1 : 0, p.distance};
+BruteValue toBrute(Probe p) {
+  EXPECT_NE(p.value, Value::kUnknown);
+  return BruteValue{p.value == Value::kWin ? 1 : p.value == Value::kLoss ? -1 : 0, p.distance};
 }
 
 // ---- The index ---------------------------------------------------------------
@@ -67,26 +67,26 @@ BruteValue toBrute(TbProbe p) {
 TEST(TablebaseIndex, RoundTripAndSymmetry) {
   for (const char* name : {"tictactoe", "3x3:2,2,1", "3x3:3,1,1"}) {
     const Variant v = *Variant::parse(name);
-    const TablebaseIndex index(v);
+    const Index index(v);
     const Geometry& g = geometry(3);
     uint64_t canonical = 0;
     for (int s = 0; s < static_cast<int>(index.slices().size()); ++s) {
       const auto& sl = index.slices()[s];
       for (uint64_t i = 0; i < sl.size; i += 7) {
-        TbState st;
+        State st;
         if (!index.stateAt(s, i, &st)) continue;
         ++canonical;
         ASSERT_EQ(index.indexOf(st), sl.offset + i);
         ASSERT_EQ(index.sliceOfIndex(sl.offset + i), s);
         for (int sym = 0; sym < 8; ++sym) {
-          TbState t;
+          State t;
           for (int z = 0; z < 3; ++z) {
             t.ours[z] = g.transform(sym, st.ours[z]);
             t.theirs[z] = g.transform(sym, st.theirs[z]);
           }
           ASSERT_EQ(index.indexOf(t), sl.offset + i) << name << " symmetry " << sym;
         }
-        TbState back;
+        State back;
         ASSERT_TRUE(index.toState(index.toBoard(st), &back));
         ASSERT_EQ(back, st);
       }
@@ -95,21 +95,41 @@ TEST(TablebaseIndex, RoundTripAndSymmetry) {
   }
 }
 
+// The exact count of states of the numbering (Burnside, no decoding) is
+// the number of numbers that decode to canonical states.
+TEST(TablebaseIndex, StatesCountMatchesTheCanonicalNumbers) {
+  for (const char* name : {"tictactoe", "3x3:2,2,1", "3x3:3,1,1", "3x3:2,2,0"}) {
+    const Index index(*Variant::parse(name));
+    uint64_t all = 0;
+    for (int s = 0; s < static_cast<int>(index.slices().size()); ++s) {
+      uint64_t canonical = 0;
+      for (uint64_t i = 0; i < index.slices()[s].size; ++i) {
+        State st;
+        canonical += index.stateAt(s, i, &st);
+      }
+      ASSERT_EQ(index.statesIn(s), canonical) << name << " slice " << s;
+      all += canonical;
+    }
+    EXPECT_EQ(index.states(), all) << name;
+  }
+  EXPECT_LT(Index(Variant::gobblers()).states(), Index(Variant::gobblers()).size()) << "symmetric leads leave holes";
+}
+
 TEST(TablebaseIndex, GobblersFitsTheFileBudget) {
-  const TablebaseIndex index(Variant::gobblers());
+  const Index index(Variant::gobblers());
   EXPECT_EQ(index.slices().size(), 729u);  // (0..2 pieces) ^ (3 sizes x 2 players)
-  EXPECT_LE(index.size() + sizeof(TbHeader), 512ull << 20);
+  EXPECT_LE(index.size() + sizeof(FileHeader), 512ull << 20);
 }
 
 // ---- The builder's move generator against the rules core ----------------------
 
-std::set<uint64_t> childrenByRulesCore(const TablebaseIndex& index, Board b) {
+std::set<uint64_t> childrenByRulesCore(const Index& index, Board b) {
   std::set<uint64_t> out;
   MoveList moves;
   generateMoves(b, moves);
   for (Move m : moves) {
     b.makeMove(m);
-    TbState st;
+    State st;
     EXPECT_TRUE(index.toState(b, &st));
     out.insert(index.indexOf(st));
     b.unmakeMove(m);
@@ -120,27 +140,27 @@ std::set<uint64_t> childrenByRulesCore(const TablebaseIndex& index, Board b) {
 TEST(RetrogradeMoves, MatchTheRulesCoreOnRandomGames) {
   for (const char* name : {"gobblers", "3x3:2,3,1", "tictactoe", "3x3:3,1,0"}) {
     const Variant v = *Variant::parse(name);
-    const TablebaseIndex index(v);
-    const retro::Rules rules(v);
+    const Index index(v);
+    const MoveRules rules(v);
     std::mt19937 rng(7);
     for (int game = 0; game < 200; ++game) {
       Board b(v);
       for (int ply = 0; ply < 30; ++ply) {
-        TbState st;
+        State st;
         ASSERT_TRUE(index.toState(b, &st));
         // Outcome.
         const int w = b.winner();
-        ASSERT_EQ(retro::outcome(rules, st), w == kNoWinner ? 0 : w == b.sideToMove() ? 1 : -1);
+        ASSERT_EQ(outcome(rules, st), w == kNoWinner ? 0 : w == b.sideToMove() ? 1 : -1);
         if (w != kNoWinner) break;
         // Children, as canonical numbers.
         std::set<uint64_t> mine;
-        retro::forEachChild(rules, st, [&](const TbState& c, bool) { mine.insert(index.indexOf(c)); });
+        forEachChild(rules, st, [&](const State& c, bool) { mine.insert(index.indexOf(c)); });
         ASSERT_EQ(mine, childrenByRulesCore(index, b)) << name << " " << positionToString(b);
         // Each child lists this state among its parents.
         const uint64_t self = index.indexOf(st);
-        retro::forEachChild(rules, st, [&](const TbState& c, bool) {
+        forEachChild(rules, st, [&](const State& c, bool) {
           bool found = false;
-          retro::forEachParent(rules, c, [&](const TbState& p, bool) { found |= index.indexOf(p) == self; });
+          forEachParent(rules, c, [&](const State& p, bool) { found |= index.indexOf(p) == self; });
           ASSERT_TRUE(found) << name << " " << positionToString(b);
         });
         MoveList moves;
@@ -168,7 +188,7 @@ void expectSameAsBruteForce(const Variant& v) {
   EXPECT_EQ(tb->header().wins, static_cast<uint64_t>(brute.wins()));
   EXPECT_EQ(tb->header().draws, static_cast<uint64_t>(brute.draws()));
   EXPECT_EQ(tb->header().losses, static_cast<uint64_t>(brute.losses()));
-  EXPECT_EQ(toBrute(probeFromCode(tb->header().startCode)), brute.start());
+  EXPECT_EQ(toBrute(probeOfCode(tb->header().startCode)), brute.start());
   // Each of the 8 images of every state, and its colour-swapped twin with
   // the other side to move (the same state, player-relative), probes to
   // the brute-force value of the one image the brute-force solver keeps.
@@ -178,7 +198,7 @@ void expectSameAsBruteForce(const Variant& v) {
       ASSERT_EQ(toBrute(tb->probe(b)), brute.values()[i]) << positionToString(b) << " symmetry " << sym;
       ASSERT_EQ(toBrute(tb->probe(b.colorSwapped())), brute.values()[i]) << positionToString(b) << " swapped";
     }
-  EXPECT_TRUE(verifyTablebase(*tb, 2).ok());
+  EXPECT_TRUE(verify(*tb, 2).ok());
 }
 
 TEST(Retrograde, TicTacToeContract) {
@@ -187,7 +207,7 @@ TEST(Retrograde, TicTacToeContract) {
   ASSERT_TRUE(tb);
   EXPECT_EQ(tb->header().states, 765u);
   EXPECT_EQ(tb->header().wins + tb->header().losses, 614u);
-  EXPECT_EQ(tb->header().startCode, tbcode::kDraw);
+  EXPECT_EQ(tb->header().startCode, kDrawCode);
 }
 
 TEST(Retrograde, TicTacToeMatchesBruteForce) { expectSameAsBruteForce(Variant::ticTacToe()); }
@@ -202,19 +222,26 @@ TEST(Retrograde, ThreeSizesMatchesBruteForce) { expectSameAsBruteForce(*Variant:
 
 TEST(Retrograde, ThreadCountDoesNotChangeTheResult) {
   const Variant v = *Variant::parse("3x3:2,2,1");
-  auto one = solveRetrograde(v, 1), three = solveRetrograde(v, 3);
+  auto one = solve(v, 1), three = solve(v, 3);
   ASSERT_TRUE(one.ok() && three.ok());
   EXPECT_TRUE(one->codes == three->codes);
+  // Every group solved by all threads together (the path of gobblers'
+  // largest groups), on 2 and 3 threads.
+  for (int threads : {2, 3}) {
+    auto shared = solve(v, threads, {}, 1);
+    ASSERT_TRUE(shared.ok());
+    EXPECT_TRUE(one->codes == shared->codes) << threads << " threads";
+  }
 }
 
-TEST(Retrograde, RefusesFourByFour) { EXPECT_FALSE(solveRetrograde(Variant::gobblet(), 1).ok()); }
+TEST(Retrograde, RefusesFourByFour) { EXPECT_FALSE(solve(Variant::gobblet(), 1).ok()); }
 
 TEST(Tablebase, ProbeOfAnotherVariantIsUnknown) {
   const ScratchDir dir("gobblet_tb");
   auto tb = buildFile(dir, Variant::ticTacToe());
   ASSERT_TRUE(tb);
-  EXPECT_EQ(tb->probe(Board(Variant::gobblers())).value, TbValue::kUnknown);
-  EXPECT_EQ(tb->probe(Board(Variant::ticTacToe())).value, TbValue::kDraw);
+  EXPECT_EQ(tb->probe(Board(Variant::gobblers())).value, Value::kUnknown);
+  EXPECT_EQ(tb->probe(Board(Variant::ticTacToe())).value, Value::kDraw);
 }
 
 // ---- File format ---------------------------------------------------------------
@@ -233,47 +260,47 @@ class TablebaseFileTest : public ::testing::Test {
     tb_ = buildFile(dir_, *Variant::parse("3x3:2,2,0"));
     ASSERT_TRUE(tb_);
     bytes_ = readAll(tb_->path());
-    ASSERT_EQ(bytes_.size(), sizeof(TbHeader) + tb_->header().entries);
+    ASSERT_EQ(bytes_.size(), sizeof(FileHeader) + tb_->header().entries);
   }
   // Writes `bytes` to a new file and returns open()'s error text.
   std::string openError(const std::string& bytes) {
     const std::string path = dir_.file("damaged.gtb");
     writeAll(path, bytes);
-    auto tb = TablebaseFile::open(path);
+    auto tb = File::open(path);
     return tb.ok() ? "" : std::string(tb.status().message());
   }
   // Writes `bytes` with the header changed by `edit` and a checksum
   // recomputed to match (a forged file), and opens it.
   template <class Edit>
-  std::shared_ptr<const TablebaseFile> openForged(std::string bytes, Edit edit) {
-    TbHeader h;
+  std::shared_ptr<const File> openForged(std::string bytes, Edit edit) {
+    FileHeader h;
     std::memcpy(&h, bytes.data(), sizeof h);
     edit(h);
     h.checksum = 0;
-    const uint64_t seed = tbChecksum(reinterpret_cast<const uint8_t*>(&h), sizeof h);
-    h.checksum = tbChecksum(reinterpret_cast<const uint8_t*>(bytes.data()) + sizeof h, bytes.size() - sizeof h, seed);
+    const uint64_t seed = checksumOf(reinterpret_cast<const uint8_t*>(&h), sizeof h);
+    h.checksum = checksumOf(reinterpret_cast<const uint8_t*>(bytes.data()) + sizeof h, bytes.size() - sizeof h, seed);
     std::memcpy(bytes.data(), &h, sizeof h);
     const std::string path = dir_.file("forged" + std::to_string(forged_++) + ".gtb");
     writeAll(path, bytes);
-    auto tb = TablebaseFile::open(path);
+    auto tb = File::open(path);
     EXPECT_TRUE(tb.ok()) << tb.status();
     return tb.ok() ? *tb : nullptr;
   }
   ScratchDir dir_{"gobblet_tb"};  // declared first: removed after tb_ is unmapped
-  std::shared_ptr<const TablebaseFile> tb_;
+  std::shared_ptr<const File> tb_;
   std::string bytes_;
   int forged_ = 0;
 };
 
 TEST_F(TablebaseFileTest, ReopensIdentically) {
-  auto again = TablebaseFile::open(tb_->path());
+  auto again = File::open(tb_->path());
   ASSERT_TRUE(again.ok());
   EXPECT_EQ((*again)->header().checksum, tb_->header().checksum);
   EXPECT_EQ((*again)->variant(), *Variant::parse("3x3:2,2,0"));
 }
 
 TEST_F(TablebaseFileTest, RefusesMissingFile) {
-  auto tb = Tablebase::open(dir_.file("no-such-file.gtb"));
+  auto tb = open(dir_.file("no-such-file.gtb"));
   ASSERT_FALSE(tb.ok());
   EXPECT_NE(std::string(tb.status().message()).find("does not exist"), std::string::npos);
 }
@@ -287,7 +314,7 @@ TEST_F(TablebaseFileTest, RefusesTruncatedFile) {
 
 TEST_F(TablebaseFileTest, RefusesCorruptFile) {
   std::string bad = bytes_;
-  bad[sizeof(TbHeader) + bad.size() / 2 - 64] ^= 0x10;
+  bad[sizeof(FileHeader) + bad.size() / 2 - 64] ^= 0x10;
   EXPECT_NE(openError(bad).find("checksum"), std::string::npos);
   bad = bytes_;
   bad[40] ^= 1;  // a count in the header
@@ -316,18 +343,18 @@ TEST_F(TablebaseFileTest, RefusesWrongFile) {
 // A file whose checksum was recomputed over a wrong value opens, and the
 // verifier (which re-derives every value from the moves) catches it.
 TEST_F(TablebaseFileTest, VerifyCatchesAWrongValue) {
-  ASSERT_TRUE(verifyTablebase(*tb_, 2).ok());
-  for (uint8_t replacement : {tbcode::kDraw, tbcode::win(3), tbcode::loss(1), tbcode::kNone}) {
+  ASSERT_TRUE(verify(*tb_, 2).ok());
+  for (uint8_t replacement : {kDrawCode, winCode(3), lossCode(1), kNoState}) {
     std::string bad = bytes_;
     // The first decided-in-2 state: change its value.
     size_t at = 0;
-    for (size_t i = sizeof(TbHeader); i < bad.size() && !at; ++i)
-      if (static_cast<uint8_t>(bad[i]) == tbcode::win(1)) at = i;
+    for (size_t i = sizeof(FileHeader); i < bad.size() && !at; ++i)
+      if (static_cast<uint8_t>(bad[i]) == winCode(1)) at = i;
     ASSERT_NE(at, 0u);
     bad[at] = static_cast<char>(replacement);
-    auto tampered = openForged(bad, [](TbHeader&) {});
+    auto tampered = openForged(bad, [](FileHeader&) {});
     ASSERT_TRUE(tampered);
-    const absl::Status s = verifyTablebase(*tampered, 2);
+    const absl::Status s = verify(*tampered, 2);
     EXPECT_FALSE(s.ok()) << "replacement code " << int(replacement);
   }
 }
@@ -336,14 +363,14 @@ TEST_F(TablebaseFileTest, VerifyCatchesAWrongValue) {
 // every local check holds vacuously, but the start must be stored.
 TEST_F(TablebaseFileTest, VerifyRefusesAnEmptyFile) {
   std::string empty = bytes_;
-  std::fill(empty.begin() + sizeof(TbHeader), empty.end(), static_cast<char>(tbcode::kNone));
-  auto tb = openForged(empty, [](TbHeader& h) {
+  std::fill(empty.begin() + sizeof(FileHeader), empty.end(), static_cast<char>(kNoState));
+  auto tb = openForged(empty, [](FileHeader& h) {
     h.states = h.terminal = h.wins = h.draws = h.losses = 0;
-    h.startCode = tbcode::kNone;
+    h.startCode = kNoState;
     h.maxDistance = 0;
   });
   ASSERT_TRUE(tb);
-  const absl::Status s = verifyTablebase(*tb, 2);
+  const absl::Status s = verify(*tb, 2);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(std::string(s.message()).find("start"), std::string::npos) << s;
 }
@@ -353,36 +380,54 @@ TEST_F(TablebaseFileTest, VerifyRefusesAnEmptyFile) {
 TEST_F(TablebaseFileTest, VerifyRefusesAnUnreachableState) {
   // The first canonical number not stored whose position is a finished
   // game (no moves, so no child to check): its value is fixed by the rules.
-  const TablebaseIndex& index = tb_->index();
+  const Index& index = tb_->index();
   uint64_t at = 0;
-  uint8_t code = tbcode::kNone;
+  uint8_t code = kNoState;
   for (int s = 0; s < static_cast<int>(index.slices().size()) && !at; ++s)
     for (uint64_t i = 0; i < index.slices()[s].size && !at; ++i) {
-      TbState st;
-      if (tb_->codes()[index.slices()[s].offset + i] != tbcode::kNone || !index.stateAt(s, i, &st)) continue;
+      State st;
+      if (tb_->codes()[index.slices()[s].offset + i] != kNoState || !index.stateAt(s, i, &st)) continue;
       const Board b = index.toBoard(st);
       if (b.winner() == kNoWinner) continue;
       at = index.slices()[s].offset + i;
-      code = b.winner() == b.sideToMove() ? tbcode::win(0) : tbcode::loss(0);
+      code = b.winner() == b.sideToMove() ? winCode(0) : lossCode(0);
     }
   ASSERT_NE(at, 0u) << "no unreachable finished game in this variant";
   std::string extra = bytes_;
-  extra[sizeof(TbHeader) + at] = static_cast<char>(code);
-  auto tb = openForged(extra, [code](TbHeader& h) {
+  extra[sizeof(FileHeader) + at] = static_cast<char>(code);
+  auto tb = openForged(extra, [code](FileHeader& h) {
     ++h.states, ++h.terminal;
-    ++(tbcode::isWin(code) ? h.wins : h.losses);
+    ++(isWinCode(code) ? h.wins : h.losses);
   });
   ASSERT_TRUE(tb);
-  const absl::Status s = verifyTablebase(*tb, 2);
+  const absl::Status s = verify(*tb, 2);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(std::string(s.message()).find("not reachable"), std::string::npos) << s;
 }
 
 TEST_F(TablebaseFileTest, OpenSharesOneMappingPerPath) {
-  auto a = Tablebase::open(tb_->path());
-  auto b = Tablebase::open(tb_->path());
+  auto a = open(tb_->path());
+  auto b = open(tb_->path());
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_EQ(a->get(), b->get());
+}
+
+// The cache holds a path's copy only while the path names the file it was
+// loaded from: a file rebuilt and renamed over it is loaded afresh, and one
+// that became unreadable is an error again (the old copy stays valid for
+// whoever holds it).
+TEST_F(TablebaseFileTest, OpenLoadsARebuiltFileAfresh) {
+  auto first = open(tb_->path());
+  ASSERT_TRUE(first.ok());
+  auto solved = solve(*Variant::parse("3x3:2,2,0"), 1);
+  ASSERT_TRUE(solved.ok());
+  ASSERT_TRUE(writeFile(tb_->path(), *Variant::parse("3x3:2,2,0"), *solved).ok());  // a new inode
+  auto second = open(tb_->path());
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_NE(first->get(), second->get());
+  writeAll(tb_->path(), "not a tablebase");
+  EXPECT_FALSE(open(tb_->path()).ok());
+  EXPECT_EQ((*first)->probe(Board((*first)->variant())).value, (*second)->probe(Board((*second)->variant())).value);
 }
 
 // Writers of the same file at the same time (two builds of one variant)
@@ -390,7 +435,7 @@ TEST_F(TablebaseFileTest, OpenSharesOneMappingPerPath) {
 // stays is complete.
 TEST(TablebaseFileWrite, ConcurrentWritersOfOneFile) {
   const Variant v = *Variant::parse("3x3:2,2,1");
-  auto solved = solveRetrograde(v, 1);
+  auto solved = solve(v, 1);
   ASSERT_TRUE(solved.ok());
   const ScratchDir dir("gobblet_tb");
   const std::string path = dir.file("shared.gtb");
@@ -399,11 +444,11 @@ TEST(TablebaseFileWrite, ConcurrentWritersOfOneFile) {
   for (int t = 0; t < 4; ++t)
     writers.emplace_back([&] {
       for (int i = 0; i < 16; ++i)
-        if (!writeTablebaseFile(path, v, *solved).ok()) ++failures;
+        if (!writeFile(path, v, *solved).ok()) ++failures;
     });
   for (auto& w : writers) w.join();
   EXPECT_EQ(failures.load(), 0);
-  auto tb = TablebaseFile::open(path);
+  auto tb = File::open(path);
   ASSERT_TRUE(tb.ok()) << tb.status();
   EXPECT_EQ((*tb)->header().states, solved->stats.states);
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.file("")), {}), 1) << "a temporary file was left";
@@ -433,10 +478,10 @@ TEST(TablebaseEngine, TablebaseDirFlagOverridesTheDefaultLocation) {
   std::filesystem::create_directories(empty);
   setenv("GOBBLET_TB_DIR", empty.c_str(), 1);  // what the engine would use without the flag
   const Variant v = Variant::ticTacToe();
-  const std::string file = tablebases + "/" + std::filesystem::path(Tablebase::defaultPath(v)).filename().string();
-  auto solved = solveRetrograde(v, 1);
+  const std::string file = tablebases + "/" + std::filesystem::path(defaultPath(v)).filename().string();
+  auto solved = solve(v, 1);
   ASSERT_TRUE(solved.ok());
-  ASSERT_TRUE(writeTablebaseFile(file, v, *solved).ok());
+  ASSERT_TRUE(writeFile(file, v, *solved).ok());
   const std::string loaded = "loaded for " + v.name();  // the engine shortens long paths
 
   // The lines the engine prints up to readyok, after choosing tic-tac-toe.
@@ -490,15 +535,15 @@ TEST(TablebaseEngine, TablebaseDirFlagOverridesTheDefaultLocation) {
 
 TEST(Tablebase, DefaultPathFollowsTheEnvironment) {
   setenv("GOBBLET_TB_DIR", "/some/dir", 1);
-  EXPECT_EQ(Tablebase::defaultPath(Variant::gobblers()), "/some/dir/gobblers.gtb");
-  EXPECT_EQ(Tablebase::defaultPath(*Variant::parse("3x3:2,2,1")), "/some/dir/3x3-2-2-1.gtb");
+  EXPECT_EQ(defaultPath(Variant::gobblers()), "/some/dir/gobblers.gtb");
+  EXPECT_EQ(defaultPath(*Variant::parse("3x3:2,2,1")), "/some/dir/3x3-2-2-1.gtb");
   unsetenv("GOBBLET_TB_DIR");
   setenv("XDG_DATA_HOME", "/xdg", 1);
-  EXPECT_EQ(Tablebase::defaultPath(Variant::gobblers()), "/xdg/gobblet/gobblers.gtb");
+  EXPECT_EQ(defaultPath(Variant::gobblers()), "/xdg/gobblet/gobblers.gtb");
   unsetenv("XDG_DATA_HOME");
   setenv("HOME", "/home/me", 1);
-  EXPECT_EQ(Tablebase::defaultPath(Variant::gobblers()), "/home/me/.local/share/gobblet/gobblers.gtb");
+  EXPECT_EQ(defaultPath(Variant::gobblers()), "/home/me/.local/share/gobblet/gobblers.gtb");
 }
 
 }  // namespace
-}  // namespace gobblet
+}  // namespace gobblet::tb

@@ -1,0 +1,462 @@
+#include "search/tablebase/retrograde.h"
+
+#include <algorithm>
+#include <bit>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "search/tablebase/moves.h"
+
+namespace gobblet::tb {
+
+namespace {
+
+// Byte-wide atomics on the plain arrays of the solver (a group too large to
+// leave to one thread is solved by all of them).
+inline uint8_t load(const uint8_t& b) { return __atomic_load_n(&b, __ATOMIC_RELAXED); }
+inline void store(uint8_t& b, uint8_t v) { __atomic_store_n(&b, v, __ATOMIC_RELAXED); }
+inline bool claim(uint8_t& b, uint8_t from, uint8_t to) {
+  return __atomic_compare_exchange_n(&b, &from, to, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+inline void atomicMax(uint8_t& b, uint8_t v) {
+  uint8_t cur = load(b);
+  while (v > cur && !__atomic_compare_exchange_n(&b, &cur, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+  }
+}
+inline uint8_t decrement(uint8_t& b) { return __atomic_sub_fetch(&b, 1, __ATOMIC_SEQ_CST); }
+
+// Bucket entries: a state's number within its group, with its kind in the
+// top two bits (4 bytes: a group has fewer than 2^30 numbers).
+using Entry = uint32_t;
+constexpr Entry kSettled = 0;             // already settled: only tell the parents
+constexpr Entry kWinIfOpen = 1u << 30;    // a win unless settled earlier
+constexpr Entry kLoss = 2u << 30;         // a loss (every child is a won position)
+constexpr Entry kNumberMask = (1u << 30) - 1;
+constexpr Entry kDropped = ~0u;
+constexpr uint64_t kMaxGroupSize = kNumberMask;
+
+constexpr int kBuckets = kMaxDistance + 2;
+constexpr uint8_t kNoExitWin = 0xff;
+
+// A list of distinct numbers, each tagged with one bit; moves and un-moves
+// of one state number well under 256.
+struct SmallSet {
+  uint64_t items[256];
+  int size = 0;
+  void add(uint64_t v) { items[size++] = v; }
+  void dedupe() {
+    std::sort(items, items + size);
+    size = static_cast<int>(std::unique(items, items + size) - items);
+  }
+};
+
+// A bit per number of the index, set by several threads at once (groups
+// of one level share words at their edges).
+class ReachedBits {
+ public:
+  explicit ReachedBits(uint64_t bits) : words_((bits + 63) / 64) {}
+  bool test(uint64_t i) const { return words_[i / 64].load(std::memory_order_relaxed) >> (i % 64) & 1; }
+  // Bits first..first+count-1 (count <= 64), bit k for first + k.
+  uint64_t bits(uint64_t first, uint64_t count) const {
+    const uint64_t w = first / 64, shift = first % 64;
+    uint64_t v = words_[w].load(std::memory_order_relaxed) >> shift;
+    if (shift && shift + count > 64) v |= words_[w + 1].load(std::memory_order_relaxed) << (64 - shift);
+    return count == 64 ? v : v & ((uint64_t{1} << count) - 1);
+  }
+  // Sets bit i; true if it was clear.
+  bool set(uint64_t i) {
+    const uint64_t bit = uint64_t{1} << (i % 64);
+    if (words_[i / 64].load(std::memory_order_relaxed) & bit) return false;
+    return !(words_[i / 64].fetch_or(bit, std::memory_order_relaxed) & bit);
+  }
+
+ private:
+  std::vector<std::atomic<uint64_t>> words_;
+};
+
+// A group: the slice of a material and the slice of its colour swap (one
+// slice if the material is its own swap). A board move leads from one to
+// the other (the child is seen from the opponent), a placement to a group
+// one level up: groups of one level are independent of each other once the
+// level above is solved, and each is solved by one thread alone.
+struct Group {
+  int first = -1, second = -1;  // slices; second == -1 for a self-swapped material
+  uint64_t firstOffset = 0, firstSize = 0, secondOffset = 0, secondSize = 0;
+  uint64_t size() const { return firstSize + secondSize; }
+  // The group-local number of global number x (which must be in the group).
+  uint64_t local(uint64_t x) const {
+    return x - firstOffset < firstSize ? x - firstOffset : firstSize + (x - secondOffset);
+  }
+  uint64_t global(uint64_t i) const { return i < firstSize ? firstOffset + i : secondOffset + (i - firstSize); }
+  int sliceOfLocal(uint64_t i) const { return i < firstSize ? first : second; }
+  uint64_t inSlice(uint64_t i) const { return i < firstSize ? i : i - firstSize; }
+};
+
+class Solver {
+ public:
+  Solver(const Variant& v, int threads, const SolveProgress& progress, uint64_t sharedGroupSize)
+      : index_(v),
+        rules_(v),
+        threads_(std::max(1, threads)),
+        sharedGroupSize_(sharedGroupSize),
+        progress_(progress),
+        reached_(index_.size()) {}
+
+  absl::StatusOr<Solution> run();
+
+ private:
+  using Buckets = std::vector<std::vector<Entry>>;
+
+  // Runs body(group, workers) for every group of `level`: the large ones one
+  // after the other with all threads (workers = threads), then the others
+  // on all threads at once, one thread each (workers = 1), largest first.
+  template <typename Body>
+  void forGroups(int level, Body&& body);
+  // Runs body(worker, i) for i in 0..n-1 on `workers` threads, in chunks.
+  template <typename Body>
+  void parallelFor(int workers, uint64_t n, uint64_t chunk, Body&& body);
+
+  void reachGroup(const Group& g, int workers);
+  uint64_t reachedBits(const Group& g, uint64_t begin, uint64_t end) const;
+  absl::Status solveGroup(const Group& g, int workers);
+  State stateOf(const Group& g, uint64_t i) const {
+    State st;
+    index_.decode(g.sliceOfLocal(i), g.inSlice(i), &st);
+    return st;
+  }
+  void report(bool force = false);
+
+  Index index_;
+  MoveRules rules_;
+  int threads_;
+  uint64_t sharedGroupSize_;
+  SolveProgress progress_;
+
+  std::vector<uint8_t> code_;  // the answer, per number; final once the number's level is solved
+  ReachedBits reached_;
+  std::vector<std::vector<Group>> levelGroups_;
+
+  std::string phase_;
+  uint64_t phaseTotal_ = 0;
+  std::atomic<uint64_t> phaseDone_{0};
+  std::chrono::steady_clock::time_point lastReport_{};
+};
+
+template <typename Body>
+void Solver::forGroups(int level, Body&& body) {
+  const std::vector<Group>& groups = levelGroups_[level];
+  size_t shared = 0;
+  for (; shared < groups.size() && threads_ > 1 && groups[shared].size() >= sharedGroupSize_; ++shared) {
+    body(groups[shared], threads_);
+    phaseDone_.fetch_add(groups[shared].size(), std::memory_order_relaxed);
+    report();
+  }
+  std::atomic<size_t> next{shared};
+  auto worker = [&](int t) {
+    for (size_t i; (i = next.fetch_add(1)) < groups.size();) {
+      body(groups[i], 1);
+      phaseDone_.fetch_add(groups[i].size(), std::memory_order_relaxed);
+      if (t == 0) report();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads_; ++t) pool.emplace_back(worker, t);
+  worker(0);
+  for (auto& th : pool) th.join();
+}
+
+template <typename Body>
+void Solver::parallelFor(int workers, uint64_t n, uint64_t chunk, Body&& body) {
+  if (workers <= 1) {
+    for (uint64_t i = 0; i < n; ++i) body(0, i);
+    return;
+  }
+  std::atomic<uint64_t> next{0};
+  auto worker = [&](int t) {
+    for (uint64_t begin; (begin = next.fetch_add(chunk)) < n;)
+      for (uint64_t i = begin, end = std::min(n, begin + chunk); i < end; ++i) body(t, i);
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < workers; ++t) pool.emplace_back(worker, t);
+  worker(0);
+  for (auto& th : pool) th.join();
+}
+
+void Solver::report(bool force) {
+  if (!progress_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (!force && now - lastReport_ < std::chrono::milliseconds(500)) return;
+  lastReport_ = now;
+  progress_(phase_, std::min(phaseDone_.load(), phaseTotal_), phaseTotal_);
+}
+
+// Forward: the group's states reached from the level below (or the start)
+// are walked breadth first along board moves; every child is marked
+// reached (placements mark the level above).
+void Solver::reachGroup(const Group& g, int workers) {
+  // Sweeps over the group expand every reached state not expanded yet,
+  // until a sweep expands nothing (a board move can reach a state a sweep
+  // has passed). No frontier list: a bit per number of the group, and the
+  // sweep skips 64 numbers at a time where nothing is new.
+  const uint64_t words = (g.size() + 63) / 64;
+  std::vector<uint64_t> expanded(words, 0);  // a word belongs to one thread at a time
+  for (bool any = true; any;) {
+    std::atomic<bool> expandedAny{false};
+    parallelFor(workers, words, 256, [&](int, uint64_t w) {
+      const uint64_t begin = w * 64, end = std::min(g.size(), begin + 64);
+      uint64_t fresh = reachedBits(g, begin, end) & ~expanded[w];
+      if (!fresh) return;
+      expanded[w] |= fresh;
+      expandedAny.store(true, std::memory_order_relaxed);
+      for (; fresh; fresh &= fresh - 1) {
+        const State st = stateOf(g, begin + std::countr_zero(fresh));
+        if (outcome(rules_, st) != 0) continue;  // the game is over: no moves
+        forEachChild(rules_, st, [&](const State& c, bool) { reached_.set(index_.indexOf(c)); });
+      }
+    });
+    any = expandedAny.load();
+  }
+}
+
+// The reached bits of the group's numbers begin..end-1 (at most 64), bit
+// k for number begin + k.
+uint64_t Solver::reachedBits(const Group& g, uint64_t begin, uint64_t end) const {
+  if (end <= g.firstSize || begin >= g.firstSize) return reached_.bits(g.global(begin), end - begin);
+  uint64_t bits = 0;
+  for (uint64_t i = begin; i < end; ++i) bits |= uint64_t{reached_.test(g.global(i))} << (i - begin);
+  return bits;
+}
+
+// Backward: values and distances of the group's reached states. Children
+// one level up are final already; they give each state its shortest win
+// through a lost child (exitWin), its longest won child (maxWin) and, with
+// the children inside the group, the count of children not known to be
+// won. Then the group is settled in order of distance, one bucket per
+// distance: a settled loss makes each parent in the group a win one ply
+// longer; a settled win counts down each parent's children, and the parent
+// whose count reaches zero is a loss as long as its longest won child plus
+// one. What is never settled is a draw.
+absl::Status Solver::solveGroup(const Group& g, int workers) {
+  const uint64_t n = g.size();
+  if (n > kMaxGroupSize)
+    return absl::ResourceExhaustedError(
+        absl::StrCat("a group of ", n, " numbers: more than the builder's ", kMaxGroupSize));
+  std::vector<uint8_t> count(n, 0), maxWin(n, 0);
+  std::vector<Buckets> local(workers, Buckets(kBuckets));
+  Buckets buckets(kBuckets);
+  std::atomic<bool> overflow{false};
+  auto merge = [&]() {
+    for (auto& l : local)
+      for (int d = 0; d < kBuckets; ++d) {
+        buckets[d].insert(buckets[d].end(), l[d].begin(), l[d].end());
+        l[d].clear();
+      }
+  };
+  // 1. Seeds.
+  parallelFor(workers, n, 1 << 14, [&](int t, uint64_t i) {
+    const uint64_t x = g.global(i);
+    if (!reached_.test(x)) return;
+    const State st = stateOf(g, i);
+    if (const int over = outcome(rules_, st); over != 0) {
+      store(code_[x], over > 0 ? winCode(0) : lossCode(0));
+      local[t][0].push_back(static_cast<Entry>(i) | kSettled);
+      return;
+    }
+    SmallSet kids;
+    forEachChild(rules_, st, [&](const State& c, bool placed) { kids.add(index_.indexOf(c) << 1 | (placed ? 1 : 0)); });
+    kids.dedupe();
+    int exitWin = kNoExitWin, longestWin = 0, open = 0;
+    for (int k = 0; k < kids.size; ++k) {
+      if (!(kids.items[k] & 1)) {  // a board move: a child in the group
+        ++open;
+        continue;
+      }
+      const uint8_t c = code_[kids.items[k] >> 1];  // one level up: final
+      if (isWinCode(c)) {
+        longestWin = std::max(longestWin, codeDistance(c) + 1);
+      } else {
+        ++open;  // a loss (this state is a win) or a draw
+        if (isLossCode(c)) exitWin = std::min(exitWin, codeDistance(c) + 1);
+      }
+    }
+    count[i] = static_cast<uint8_t>(open);
+    maxWin[i] = static_cast<uint8_t>(longestWin);
+    if (exitWin != kNoExitWin) {
+      if (exitWin > kMaxDistance) overflow = true;
+      else local[t][exitWin].push_back(static_cast<Entry>(i) | kWinIfOpen);
+    } else if (open == 0) {
+      if (kids.size == 0) store(code_[x], kDrawCode);  // no legal move
+      else local[t][longestWin].push_back(static_cast<Entry>(i) | kLoss);
+    }
+  });
+  merge();
+  if (overflow) return absl::OutOfRangeError(absl::StrCat("a distance exceeds ", kMaxDistance, " plies"));
+  // 2. Distance by distance: settle the whole bucket, then tell the
+  // parents (a win in d through a child one level up must not be taken by
+  // a win in d+1 claimed in this same bucket).
+  for (int d = 0; d < kBuckets - 1; ++d) {
+    std::vector<Entry> items = std::move(buckets[d]);
+    buckets[d] = {};
+    if (items.empty()) continue;
+    parallelFor(workers, items.size(), 4096, [&](int, uint64_t k) {
+      const Entry e = items[k];
+      const uint64_t x = g.global(e & kNumberMask);
+      if ((e & ~kNumberMask) == kWinIfOpen && !claim(code_[x], kNoState, winCode(d))) items[k] = kDropped;
+      if ((e & ~kNumberMask) == kLoss) store(code_[x], lossCode(d));
+    });
+    parallelFor(workers, items.size(), 1024, [&](int t, uint64_t k) {
+      if (items[k] == kDropped) return;
+      const uint64_t i = items[k] & kNumberMask;
+      const State st = stateOf(g, i);
+      const bool lost = isLossCode(load(code_[g.global(i)]));
+      SmallSet parents;
+      forEachParent(rules_, st, [&](const State& p, bool placed) {
+        if (placed || outcome(rules_, p) != 0) return;  // a level down, or a finished game (no moves)
+        parents.add(index_.indexOf(p));
+      });
+      parents.dedupe();
+      for (int j = 0; j < parents.size; ++j) {
+        const uint64_t px = parents.items[j];
+        if (!reached_.test(px)) continue;
+        if (d + 1 > kMaxDistance) {
+          overflow = true;
+          return;
+        }
+        const uint64_t p = g.local(px);
+        if (lost) {
+          if (claim(code_[px], kNoState, winCode(d + 1))) local[t][d + 1].push_back(static_cast<Entry>(p) | kSettled);
+        } else {
+          // Every decrement follows its max: whoever takes the count to
+          // zero sees the final longest win.
+          atomicMax(maxWin[p], static_cast<uint8_t>(d + 1));
+          if (decrement(count[p]) == 0 && load(code_[px]) == kNoState)
+            local[t][load(maxWin[p])].push_back(static_cast<Entry>(p) | kLoss);
+        }
+      }
+    });
+    merge();
+    if (overflow) return absl::OutOfRangeError(absl::StrCat("a distance exceeds ", kMaxDistance, " plies"));
+  }
+  // 3. What is left is a draw.
+  parallelFor(workers, n, 1 << 16, [&](int, uint64_t i) {
+    const uint64_t x = g.global(i);
+    if (reached_.test(x) && code_[x] == kNoState) code_[x] = kDrawCode;
+  });
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Solution> Solver::run() {
+  const uint64_t n = index_.size();
+  // Groups by level, largest first (the threads take them in that order).
+  int maxLevel = 0;
+  for (const auto& sl : index_.slices()) maxLevel = std::max(maxLevel, sl.level());
+  levelGroups_.assign(maxLevel + 1, {});
+  for (int s = 0; s < static_cast<int>(index_.slices().size()); ++s) {
+    const Index::Slice& sl = index_.slices()[s];
+    const auto& m = sl.material;
+    const int swapped = index_.sliceOf({m[1], m[0], m[3], m[2], m[5], m[4]});
+    if (swapped < s) continue;  // the group was made with the other slice
+    Group g;
+    g.first = s;
+    g.firstOffset = sl.offset;
+    g.firstSize = sl.size;
+    if (swapped != s) {
+      g.second = swapped;
+      g.secondOffset = index_.slices()[swapped].offset;
+      g.secondSize = index_.slices()[swapped].size;
+    }
+    levelGroups_[sl.level()].push_back(g);
+  }
+  for (auto& groups : levelGroups_)
+    std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.size() > b.size(); });
+  code_.assign(n, kNoState);
+
+  // 1. Forward: reachability, level 0 up.
+  phase_ = "reach";
+  phaseTotal_ = n;
+  phaseDone_ = 0;
+  reached_.set(index_.indexOf(State{}));
+  for (int level = 0; level <= maxLevel; ++level)
+    forGroups(level, [&](const Group& g, int workers) { reachGroup(g, workers); });
+  phaseDone_ = phaseTotal_;
+  report(true);
+
+  // 2. Backward: values and distances, fullest level first.
+  phase_ = "solve";
+  phaseTotal_ = n;
+  phaseDone_ = 0;
+  std::mutex errorMutex;
+  absl::Status error;
+  for (int level = maxLevel; level >= 0 && error.ok(); --level)
+    forGroups(level, [&](const Group& g, int workers) {
+      absl::Status s = solveGroup(g, workers);
+      if (!s.ok()) {
+        std::lock_guard<std::mutex> lock(errorMutex);
+        error = s;
+      }
+    });
+  if (!error.ok()) return error;
+  phaseDone_ = phaseTotal_;
+  report(true);
+
+  Solution result;
+  SolveStats& st = result.stats;
+  for (uint64_t x = 0; x < n; ++x) {
+    const uint8_t c = code_[x];
+    if (c == kNoState) continue;
+    ++st.states;
+    if (isWinCode(c)) ++st.wins;
+    else if (isLossCode(c)) ++st.losses;
+    else ++st.draws;
+    if (c >= 2 && codeDistance(c) == 0) ++st.terminal;
+    st.maxDistance = std::max(st.maxDistance, codeDistance(c));
+  }
+  st.start = code_[index_.indexOf(State{})];
+  result.codes = std::move(code_);
+  return result;
+}
+
+}  // namespace
+
+SolveEstimate estimateSolve(const Variant& variant, int threads) {
+  SolveEstimate e;
+  const Index index(variant);
+  std::vector<uint64_t> groupSizes;
+  for (int s = 0; s < static_cast<int>(index.slices().size()); ++s) {
+    const Index::Slice& sl = index.slices()[s];
+    const auto& m = sl.material;
+    e.states += index.statesIn(s);
+    const int swapped = index.sliceOf({m[1], m[0], m[3], m[2], m[5], m[4]});
+    if (swapped < s) continue;
+    groupSizes.push_back(sl.size + (swapped != s ? index.slices()[swapped].size : 0));
+  }
+  e.slots = index.size();
+  std::sort(groupSizes.rbegin(), groupSizes.rend());
+  e.largestGroup = groupSizes.empty() ? 0 : groupSizes[0];
+  // A shared group is solved alone; the others one per thread at once.
+  uint64_t alone = 0, together = 0;
+  int counted = 0;
+  for (uint64_t size : groupSizes) {
+    if (threads > 1 && size >= kSharedGroupSize) alone = std::max(alone, size);
+    else if (counted++ < std::max(1, threads)) together += size;
+  }
+  // A count and a longest win per number, a bucket entry per number (twice
+  // while the threads' buckets are merged).
+  const uint64_t working = std::max(alone, together) * (2 + 2 * 4);
+  e.bytes = e.slots + e.slots / 8 + working;
+  return e;
+}
+
+absl::StatusOr<Solution> solve(const Variant& variant, int threads, const SolveProgress& progress,
+                               uint64_t sharedGroupSize) {
+  if (variant.n != 3 || variant.stacks)
+    return absl::InvalidArgumentError(absl::StrCat("variant ", variant.name(), ": only the 3x3 family is solved"));
+  Solver solver(variant, threads, progress, sharedGroupSize);
+  return solver.run();
+}
+
+}  // namespace gobblet::tb

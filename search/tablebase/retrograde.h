@@ -1,0 +1,77 @@
+// Retrograde solution of a 3x3 variant: every state reachable from the
+// start, with win/draw/loss and the distance to the end (see
+// docs/tablebase.md for the method).
+//
+// Pieces never leave the board, so a placement goes one level (pieces on the
+// board) up and a board move stays in its "group": the slice of a material
+// and the slice of its colour swap (a move's child is seen from the
+// opponent). Groups of one level are independent of each other, and each is
+// solved by one thread alone, without atomics:
+//   1. Forward, level 0 up: which states are reachable (a bit per number).
+//      In a group, a breadth-first walk along board moves from the states
+//      reached from below; placements mark the level above.
+//   2. Backward, fullest level down: a group's children one level up are
+//      final, and give each state its shortest win through a lost child,
+//      its longest won child and (with the children in the group) its count
+//      of children not known to be won. The group is then settled in order
+//      of distance with one bucket per distance: a settled loss makes each
+//      parent in the group a win one ply longer; a settled win counts down
+//      each parent's children and the parent whose count reaches zero is a
+//      loss as long as its longest won child plus one. What is never
+//      settled is a draw: neither side can force a win.
+// Memory: the codes (a byte per number), the reached bits, and per thread
+// the working arrays of one group (2 bytes per number, 8 per bucket entry).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/variant.h"
+#include "search/tablebase/code.h"
+#include "search/tablebase/index.h"
+
+namespace gobblet::tb {
+
+struct SolveStats {
+  uint64_t states = 0;    // reachable states up to symmetry, player-relative
+  uint64_t terminal = 0;  // states where the game is over (a line shows)
+  uint64_t wins = 0, draws = 0, losses = 0;
+  uint8_t start = kNoState;  // code of the start position
+  int maxDistance = 0;
+};
+
+struct Solution {
+  std::vector<uint8_t> codes;  // one value code (code.h) per number of Index
+  SolveStats stats;
+};
+
+// progress(phase, done, total): called from the calling thread now and then.
+using SolveProgress = std::function<void(const std::string& phase, uint64_t done, uint64_t total)>;
+
+// What solving a variant takes: the exact size of its numbering and the
+// builder's memory model (a code byte and a reached bit per number, and the
+// working arrays of the groups solved at once, a count and a longest win
+// per number and a 4-byte bucket entry: the largest shared group alone, or
+// as many of the largest other groups as threads).
+struct SolveEstimate {
+  uint64_t slots = 0;          // numbers of the Index (states and holes)
+  uint64_t states = 0;         // numbers that are states (up to symmetry; reachable or not)
+  uint64_t largestGroup = 0;   // numbers of the largest group
+  uint64_t bytes = 0;          // expected peak memory of solve()
+};
+SolveEstimate estimateSolve(const Variant& variant, int threads);
+
+// A group of at least this many numbers is solved by all threads together
+// (atomic updates); smaller ones by one thread each, several at once.
+inline constexpr uint64_t kSharedGroupSize = uint64_t{1} << 22;
+
+// Solves a 3x3 variant with `threads` threads (>= 1). Fails if a distance
+// exceeds what a code can hold. `sharedGroupSize` is kSharedGroupSize but
+// for the tests, which lower it to take the shared path on small variants.
+absl::StatusOr<Solution> solve(const Variant& variant, int threads, const SolveProgress& progress = {},
+                               uint64_t sharedGroupSize = kSharedGroupSize);
+
+}  // namespace gobblet::tb

@@ -1,0 +1,170 @@
+// Tablebase files that are not what they seem (issue 13, items 3 and 8):
+//   * a FIFO (or another file that is not a regular one) where a tablebase
+//     is expected: open() must refuse it at once, in the library, in
+//     `gobblet-tb info` and in the engine (TablebasePath and the default
+//     folder), never block waiting for a writer;
+//   * a file truncated or rewritten in place after it was opened: probes
+//     must neither die of SIGBUS nor answer anything but the values that
+//     were checked when the file was opened.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <future>
+#include <string>
+#include <vector>
+
+#include "search/tablebase/file.h"
+#include "search/tablebase/retrograde.h"
+#include "search/tablebase/tablebase.h"
+#include "tests/protocol_test_support.h"
+#include "tests/support/brute_solver.h"
+#include "tests/support/scratch_dir.h"
+
+namespace gobblet::tb {
+namespace {
+
+using testing::ScratchDir;
+
+// Calls open(path) on another thread; if it has not returned within
+// `limit`, opens the FIFO's writing end (which releases a reader blocked in
+// open()) and fails. Returns open()'s error text ("" if it succeeded).
+std::string openWithin(const std::string& path, std::chrono::seconds limit) {
+  auto pending = std::async(std::launch::async, [&path] {
+    auto opened = open(path);
+    return opened.ok() ? std::string() : std::string(opened.status().message());
+  });
+  if (pending.wait_for(limit) != std::future_status::ready) {
+    ADD_FAILURE() << "open('" << path << "') blocked for " << limit.count() << " s";
+    const int writer = ::open(path.c_str(), O_WRONLY | O_NONBLOCK);
+    if (writer >= 0) ::close(writer);
+  }
+  return pending.get();
+}
+
+// Runs a shell command; returns its standard output and error, and sets
+// *status to its exit status.
+std::string run(const std::string& command, int* status) {
+  std::string out;
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return *status = -1, out;
+  std::array<char, 4096> buffer;
+  for (size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) out.append(buffer.data(), n);
+  const int raw = ::pclose(pipe);
+  *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return out;
+}
+
+TEST(HostileTablebaseFile, FifoIsRefusedWithoutBlocking) {
+  const ScratchDir dir("gobblet_tb_fifo");
+  const std::string fifo = dir.file("fifo.gtb");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string error = openWithin(fifo, std::chrono::seconds(10));
+  EXPECT_NE(error.find("not a regular file"), std::string::npos) << error;
+  // A directory, too.
+  const std::string directory = openWithin(dir.path(), std::chrono::seconds(10));
+  EXPECT_NE(directory.find("not a regular file"), std::string::npos) << directory;
+}
+
+TEST(HostileTablebaseFile, GobbletTbInfoRefusesAFifo) {
+  const ScratchDir dir("gobblet_tb_fifo");
+  const std::string fifo = dir.file("fifo.gtb");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  int status = 0;
+  // `timeout` turns a hang into exit status 124.
+  const std::string tool = std::string(GOBBLET_BIN_DIR) + "/gobblet-tb";
+  const std::string out = run("timeout 20 '" + tool + "' info '" + fifo + "'", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("not a regular file"), std::string::npos) << out;
+}
+
+// The engine answers a FIFO given as TablebasePath, or found in the default
+// folder, with an error line and stays responsive.
+TEST(HostileTablebaseFile, EngineRefusesAFifoAndStaysResponsive) {
+  const ScratchDir dir("gobblet_tb_fifo");
+  const std::string fifo = dir.file(std::filesystem::path(defaultPath(Variant::ticTacToe())).filename().string());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  {
+    testing::EngineProcess engine;
+    engine.send("setoption name TablebasePath value " + fifo);
+    engine.send("isready");
+    std::vector<std::string> seen;
+    ASSERT_TRUE(engine.until("readyok", testing::Ms(10000), &seen)) << ::testing::PrintToString(seen);
+    ASSERT_FALSE(seen.empty());
+    EXPECT_NE(seen[0].find("not a regular file"), std::string::npos) << seen[0];
+  }
+  setenv("GOBBLET_TB_DIR", dir.path().c_str(), 1);
+  testing::EngineProcess engine;  // the default folder holds the FIFO
+  unsetenv("GOBBLET_TB_DIR");
+  engine.send("setoption name Variant value tictactoe");
+  engine.send("isready");
+  std::vector<std::string> seen;
+  ASSERT_TRUE(engine.until("readyok", testing::Ms(10000), &seen)) << ::testing::PrintToString(seen);
+  ASSERT_FALSE(seen.empty());
+  EXPECT_NE(seen[0].find("not a regular file"), std::string::npos) << seen[0];
+  engine.send("quit");
+  EXPECT_TRUE(engine.waitExit(testing::Ms(10000)));
+}
+
+// A small tablebase and the values it gives every reachable state.
+class ChangedFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = dir_.file("small.gtb");
+    auto solved = solve(variant_, 2);
+    ASSERT_TRUE(solved.ok());
+    ASSERT_TRUE(writeFile(path_, variant_, *solved).ok());
+    auto opened = open(path_);
+    ASSERT_TRUE(opened.ok()) << opened.status();
+    table_ = *opened;
+    for (const Board& b : brute_.boards()) before_.push_back(table_->probe(b));
+  }
+  // Every state probes as it did before the file changed.
+  void expectUnchanged() {
+    for (size_t i = 0; i < brute_.boards().size(); ++i) {
+      const Probe p = table_->probe(brute_.boards()[i]);
+      ASSERT_EQ(p.value, before_[i].value) << i;
+      ASSERT_EQ(p.distance, before_[i].distance) << i;
+    }
+  }
+  const Variant variant_ = *Variant::parse("3x3:2,2,0");
+  const testing::BruteSolver brute_{variant_};
+  ScratchDir dir_{"gobblet_tb_changed"};
+  std::string path_;
+  std::shared_ptr<const Tablebase> table_;
+  std::vector<Probe> before_;
+};
+
+// What `cp other.gtb small.gtb` does first: truncate the file in place. A
+// mapping of the file would raise SIGBUS on the next probe.
+TEST_F(ChangedFileTest, TruncatedInPlaceKeepsTheLoadedValues) {
+  ASSERT_EQ(::truncate(path_.c_str(), 0), 0);
+  expectUnchanged();
+  // Opening the path again sees the damage and says so.
+  auto again = open(path_);
+  ASSERT_FALSE(again.ok());
+  EXPECT_NE(std::string(again.status().message()).find("truncated"), std::string::npos) << again.status();
+  expectUnchanged();
+}
+
+// Every code byte rewritten in place (same size, same inode): the loaded
+// values stay those whose checksum was checked.
+TEST_F(ChangedFileTest, RewrittenInPlaceKeepsTheLoadedValues) {
+  const int fd = ::open(path_.c_str(), O_WRONLY);
+  ASSERT_GE(fd, 0);
+  const uint64_t size = std::filesystem::file_size(path_) - sizeof(FileHeader);
+  const std::vector<uint8_t> forged(size, winCode(0));
+  ASSERT_EQ(::pwrite(fd, forged.data(), forged.size(), sizeof(FileHeader)), static_cast<ssize_t>(forged.size()));
+  ::close(fd);
+  expectUnchanged();
+}
+
+}  // namespace
+}  // namespace gobblet::tb

@@ -1,0 +1,68 @@
+// gobblet-tb through the real binary: what it prints where.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "absl/strings/str_split.h"
+#include "tests/support/scratch_dir.h"
+
+namespace gobblet::tb {
+namespace {
+
+// Runs a shell command; returns what it wrote to `stream` (the other one is
+// discarded) and sets *status to its exit status.
+std::string run(const std::string& command, bool wantStderr, int* status) {
+  const std::string redirected = wantStderr ? command + " 2>&1 >/dev/null" : command + " 2>/dev/null";
+  std::string out;
+  FILE* pipe = ::popen(redirected.c_str(), "r");
+  if (!pipe) return *status = -1, out;
+  std::array<char, 4096> buffer;
+  for (size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) out.append(buffer.data(), n);
+  const int raw = ::pclose(pipe);
+  *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return out;
+}
+
+const std::string kTool = std::string(GOBBLET_BIN_DIR) + "/gobblet-tb";
+
+// Standard error that is not a terminal (a pipe here, a log in CI) gets
+// whole lines, no carriage returns, a few per phase: one at its start, one
+// every 5 s, one at its end.
+TEST(GobbletTb, ProgressToALogIsWholeLines) {
+  const testing::ScratchDir dir("gobblet_tb_tool");
+  int status = 0;
+  const std::string err = run(kTool + " build 3x3:2,2,1 --threads 2 --out " + dir.file("x.gtb"), true, &status);
+  ASSERT_EQ(status, 0) << err;
+  EXPECT_EQ(err.find('\r'), std::string::npos) << err;
+  ASSERT_FALSE(err.empty());
+  EXPECT_EQ(err.back(), '\n');
+  int reach = 0, solve = 0;
+  for (absl::string_view line : absl::StrSplit(err, '\n')) {
+    reach += line.rfind("reach ", 0) == 0;
+    solve += line.rfind("solve ", 0) == 0;
+  }
+  EXPECT_GE(reach, 2) << err;  // start and end
+  EXPECT_GE(solve, 2) << err;
+  EXPECT_LE(reach + solve, 40) << "more than a line every few seconds:\n" << err;
+  EXPECT_NE(err.find("reach  100.0%"), std::string::npos) << err;
+  EXPECT_NE(err.find("solve  100.0%"), std::string::npos) << err;
+}
+
+// estimate prints the numbering's exact size and an expected memory and time.
+TEST(GobbletTb, EstimateGivesExactSizes) {
+  int status = 0;
+  const std::string out = run(kTool + " estimate gobblers --threads 1", false, &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("slots        414105595 "), std::string::npos) << out;
+  EXPECT_NE(out.find("states       360382485 "), std::string::npos) << out;
+  EXPECT_NE(out.find("memory "), std::string::npos) << out;
+  EXPECT_NE(out.find("time "), std::string::npos) << out;
+  run(kTool + " estimate gobblet", false, &status);
+  EXPECT_EQ(status, 2) << "the 4x4 game has no tablebase";
+}
+
+}  // namespace
+}  // namespace gobblet::tb
