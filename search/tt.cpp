@@ -45,7 +45,8 @@ void TranspositionTable::release() {
 }
 
 // The table is placed on a 2 MiB boundary and the kernel is asked for huge
-// pages: random probes then miss the TLB far less often.
+// pages: random probes then miss the TLB far less often. Its pages become
+// resident as the search stores into them.
 absl::Status TranspositionTable::resize(size_t mib) {
   constexpr size_t kHugePage = size_t{2} << 20;
   constexpr size_t kMaxMiB = size_t{1} << 30;  // 1 PiB: beyond this, (mib << 20) could overflow
@@ -66,9 +67,13 @@ absl::Status TranspositionTable::resize(size_t mib) {
   const uintptr_t aligned = (reinterpret_cast<uintptr_t>(mapping) + kHugePage - 1) / kHugePage * kHugePage;
   madvise(reinterpret_cast<void*>(aligned), count * sizeof(Cluster), MADV_HUGEPAGE);
   Cluster* clusters = reinterpret_cast<Cluster*>(aligned);
-  release();  // before touching the new pages, so that both are never resident at once
+  release();
+  // A fresh anonymous mapping reads as zero bytes, and zero bytes are empty
+  // entries (as clear() relies on), so nothing is written here: the kernel
+  // supplies each page when the search first stores into it. Allocating is
+  // then O(1), and a session that searches briefly (or whose client hangs
+  // up at once) never pays for the whole table.
   static_assert(std::is_trivially_destructible_v<Cluster>);  // so munmap alone ends them
-  for (size_t i = 0; i < count; ++i) new (&clusters[i]) Cluster;  // empty entries
   mapping_ = mapping;
   mappingBytes_ = bytes;
   clusters_ = clusters;
@@ -78,12 +83,16 @@ absl::Status TranspositionTable::resize(size_t mib) {
   return absl::OkStatus();
 }
 
-// Idle only, so plain memory writes are safe: the atomics are lock-free
-// 64-bit words whose zero bytes are the value 0 (an empty entry). memset
-// writes a vector at a time; per-entry atomic stores were ~10% of a bench.
+// Idle only, so plain memory changes are safe: the atomics are lock-free
+// 64-bit words whose zero bytes are the value 0 (an empty entry). The pages
+// are handed back to the kernel (MADV_DONTNEED: a private anonymous page
+// reads as zeros afterwards), so a new game neither writes the whole table
+// nor keeps it resident; memset (a vector at a time; per-entry atomic stores
+// were ~10% of a bench) only if the kernel refuses.
 void TranspositionTable::clear() {
   static_assert(std::atomic<uint64_t>::is_always_lock_free && sizeof(Entry) == 16);
-  if (clusters_) std::memset(static_cast<void*>(clusters_), 0, count_ * sizeof(Cluster));
+  if (clusters_ && madvise(mapping_, mappingBytes_, MADV_DONTNEED) != 0)
+    std::memset(static_cast<void*>(clusters_), 0, count_ * sizeof(Cluster));
   generation_ = 0;
 }
 
