@@ -1,9 +1,9 @@
 #include "tools/match/engine_player.h"
 
 #include "absl/strings/ascii.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "engine/bounded_integer.h"
 
 namespace gobblet::match {
 
@@ -47,11 +47,13 @@ absl::Status applyEngineSetting(EngineConfig& config, const std::string& setting
     if (!ms.ok() || *ms <= 0) return bad("movetime must be a positive number of seconds");
     config.limits.moveTimeMs = *ms;
   } else if (key == "depth") {
-    if (!absl::SimpleAtoi(value, &config.limits.depth) || config.limits.depth < 1 || config.limits.depth > 1000)
-      return bad("depth must be 1..1000");
+    auto depth = parseBoundedInteger(value, 1, 1000, "depth");
+    if (!depth.ok()) return bad("depth must be 1..1000");
+    config.limits.depth = static_cast<int>(*depth);
   } else if (key == "nodes") {
-    if (!absl::SimpleAtoi(value, &config.limits.nodes) || config.limits.nodes < 1)
-      return bad("nodes must be a positive integer");
+    auto nodes = parseBoundedInteger(value, 1, INT64_MAX, "nodes");
+    if (!nodes.ok()) return bad("nodes must be a positive integer");
+    config.limits.nodes = static_cast<decltype(config.limits.nodes)>(*nodes);
   } else if (key.rfind("option.", 0) == 0 && key.size() > 7) {
     if (value.find('\n') != std::string::npos) return bad("newline in option value");
     config.options.emplace_back(key.substr(7), value);

@@ -20,8 +20,8 @@
 #include <thread>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "engine/bounded_integer.h"
 #include "engine/notation.h"
 #include "search/tablebase/file.h"
 #include "search/tablebase/retrograde.h"
@@ -66,7 +66,9 @@ double physicalGiB() {
 std::string valueText(uint8_t code) { return tb::describe(tb::probeOfCode(code)); }
 
 bool parseThreads(const std::string& text, int* threads) {
-  return absl::SimpleAtoi(text, threads) && *threads >= 1 && *threads <= 256;
+  auto n = parseBoundedInteger(text, 1, 256, "--threads");
+  if (n.ok()) *threads = static_cast<int>(*n);
+  return n.ok();
 }
 
 // The counts block that build and info both print, from the builder's
