@@ -5,8 +5,9 @@
 // With a clock: the time is split over movesToGo moves (or an expected 25
 // more moves in sudden death), plus most of the increment; the hard limit is
 // a few soft limits but never more than a fraction of what is left. Every
-// limit already has MoveOverhead (the GUI/network delay) taken off, and the
-// search keeps at least that much on the clock.
+// clock limit already has MoveOverhead (the GUI/network delay) taken off, and
+// the search keeps at least that much on the clock. A fixed `movetime` is
+// searched whole but for a tenth at most.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,9 @@
 #include "search/search.h"
 
 namespace gobblet {
+
+// Under `go movetime T` the search keeps back min(MoveOverhead, T / this).
+inline constexpr int64_t kMoveTimeReserveDivisor = 10;
 
 struct TimeBudget {
   int64_t softMs = -1;  // -1: no time limit
