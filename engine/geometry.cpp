@@ -1,5 +1,6 @@
 #include "engine/geometry.h"
 
+#include <bit>
 #include <cassert>
 #include <cstddef>
 
@@ -26,10 +27,20 @@ Geometry::Geometry(int side) : n(side), squares(side * side) {
   lines[numLines++] = diag;
   lines[numLines++] = anti;
 
-  lineTable_.assign(std::size_t{1} << squares, 0);
-  for (uint32_t m = 0; m < lineTable_.size(); ++m)
-    for (int i = 0; i < numLines; ++i)
-      if ((m & lines[i]) == lines[i]) lineTable_[m] = 1;
+  const std::size_t masks = std::size_t{1} << squares;
+  lineTable_.assign(masks, 0);
+  completionTable_.assign(masks, 0);
+  nearLineTable_.assign(masks, 0);
+  for (uint32_t m = 0; m < masks; ++m) {
+    for (int i = 0; i < numLines; ++i) {
+      const Mask in = static_cast<Mask>(m & lines[i]);
+      if (in == lines[i]) lineTable_[m] = 1;
+      if (std::popcount(in) == n - 1) {
+        completionTable_[m] |= static_cast<Mask>(lines[i] & ~in);
+        nearLineTable_[m] |= in;
+      }
+    }
+  }
 
   for (int s = 0; s < kSymmetries; ++s) {
     for (int sq = 0; sq < squares; ++sq) {

@@ -9,9 +9,15 @@
 //      4  5  6  7                    0 1 2
 //      0  1  2  3
 //
-// Lines are the n rows, n columns and 2 diagonals. hasLine() answers "does
-// this mask contain a complete line?" with one table look-up (512 or 65536
-// entries). The 8 symmetries of the square map masks through per-byte tables.
+// Lines are the n rows, n columns and 2 diagonals. Per-mask tables (512 or
+// 65536 entries) answer with one look-up what the rules and the search ask of
+// a player's visible pieces m:
+//   hasLine(m)            does m contain a complete line?
+//   completionSquares(m)  the squares that would complete a line of m (the
+//                         missing square of each line holding n - 1 of m)
+//   nearLinePieces(m)     the squares of m in lines holding n - 1 of m (4x4:
+//                         the pieces a stack piece may gobble)
+// The 8 symmetries of the square map masks through per-byte tables.
 #pragma once
 
 #include <array>
@@ -38,6 +44,8 @@ class Geometry {
   std::array<Mask, kMaxLines> lines{};
 
   bool hasLine(Mask m) const { return lineTable_[m] != 0; }
+  Mask completionSquares(Mask m) const { return completionTable_[m]; }
+  Mask nearLinePieces(Mask m) const { return nearLineTable_[m]; }
 
   // Symmetry s in 0..7: (s & 4) mirrors left-right first, then (s & 3)
   // quarter turns counter-clockwise. inverse(s) undoes s.
@@ -50,7 +58,10 @@ class Geometry {
   explicit Geometry(int side);
 
  private:
+  // Indexed by mask; separate arrays, so that hasLine(), asked at every node,
+  // keeps its table small in the cache.
   std::vector<uint8_t> lineTable_;
+  std::vector<Mask> completionTable_, nearLineTable_;
   std::array<std::array<uint8_t, kMaxSquares>, kSymmetries> squareMap_{};
   std::array<std::array<std::array<Mask, 256>, 2>, kSymmetries> byteMap_{};
 };

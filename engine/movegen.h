@@ -20,8 +20,24 @@ namespace gobblet {
 void generateMoves(const Board& board, MoveList& list);
 int countMoves(const Board& board);
 
+// The generation modes the search needs, from the same target sets (the
+// board must not be decided, Board::winner() == kNoWinner):
+//   generateMovesTo - appends the legal moves whose destination is in
+//                     `targets`: exactly the subset of generateMoves(), in
+//                     its order;
+//   isLegal         - is `move` one of generateMoves()' moves (for hash and
+//                     killer moves, which may come from another position)?
+void generateMovesTo(const Board& board, Mask targets, MoveList& list);
+bool isLegal(const Board& board, Move move);
+
+// Where the side to move may place a piece of `size` from its supply (if it
+// has one: Board::placeableSizes()).
+Mask placementTargets(const Board& board, int size);
+
 // 4x4: opponent-visible squares lying in a line with exactly three visible
 // opponent pieces (the squares a stack piece may gobble, size permitting).
-Mask gobbleTargets(const Board& board, int opponent);
+inline Mask gobbleTargets(const Board& board, int opponent) {
+  return board.geometry().nearLinePieces(board.visible(opponent));
+}
 
 }  // namespace gobblet

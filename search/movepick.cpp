@@ -46,14 +46,7 @@ void MovePicker::generateAndScore() {
   const Mask visThem = b.visible(them);
 
   // Opponent's threatening lines: the squares it needs, and its pieces there.
-  Mask needSquares = 0, threatPieces = 0;
-  for (int i = 0; i < g.numLines; ++i) {
-    const Mask in = visThem & g.lines[i];
-    if (std::popcount(in) == g.n - 1) {
-      needSquares |= g.lines[i] & ~in;
-      threatPieces |= in;
-    }
-  }
+  const Mask needSquares = g.completionSquares(visThem), threatPieces = g.nearLinePieces(visThem);
   const Move k0 = killers_[0], k1 = killers_[1];
   const auto& history = tables_.history[us];
   const int* lines = kLinesThrough.count[g.n];
