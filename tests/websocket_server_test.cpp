@@ -476,14 +476,7 @@ TEST(WebSocketServer, SilentSocketsDoNotLockOutTheTokenHolder) {
   }
   WsClient c(server.port());
   ASSERT_TRUE(c.open());
-  c.send("auth s3cret");
-  EXPECT_EQ(c.line(), "info string authenticated");
-  c.send("isready");
-  EXPECT_EQ(c.line(), "readyok");
-  // The dropped ones were told why.
-  auto l = silent.front()->line(Ms(5000));
-  ASSERT_TRUE(l);
-  EXPECT_NE(l->find("waiting to authenticate"), std::string::npos) << *l;
+  testing::expectTokenHolderServedBesideSilentClients(c, "s3cret", silent);
   EXPECT_TRUE(silent.front()->closedByPeer());
 }
 
