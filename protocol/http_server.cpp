@@ -1,6 +1,5 @@
 #include "protocol/http_server.h"
 
-#include <csignal>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -139,105 +138,37 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   HttpServer& server_;
 };
 
-HttpServer::HttpServer(ServerConfig config) : config_(std::move(config)), acceptor_(io_), signals_(io_) {}
-
-HttpServer::~HttpServer() { stop(); }
-
-absl::Status HttpServer::listen() {
-  boost::system::error_code ec;
-  tcp::resolver resolver(io_);
-  auto results = resolver.resolve(config_.host, std::to_string(config_.port), tcp::resolver::passive, ec);
-  if (ec || results.empty()) return absl::InvalidArgumentError("cannot resolve '" + config_.host + "': " + ec.message());
-  const tcp::endpoint endpoint = results.begin()->endpoint();
-  acceptor_.open(endpoint.protocol(), ec);
-  if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
-  if (!ec) acceptor_.bind(endpoint, ec);
-  if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
-  if (ec)
-    return absl::UnavailableError("cannot listen on " + config_.host + ":" + std::to_string(config_.port) + ": " +
-                                  ec.message());
-  port_ = acceptor_.local_endpoint().port();
-  return absl::OkStatus();
+void HttpServer::stopping() {
+  std::lock_guard lock(httpClientsMutex_);
+  for (auto& weak : httpClients_)
+    if (auto conn = weak.lock()) conn->cancel();
 }
 
-void HttpServer::handleSignals() {
-  if (signalsHandled_) return;
-  signalsHandled_ = true;
-  signals_.add(SIGINT);
-  signals_.add(SIGTERM);
-  signals_.async_wait([this](const boost::system::error_code& ec, int) {
-    if (!ec) stop();
-  });
-}
-
-void HttpServer::run() {
-  accept();
-  int threads = config_.ioThreads;
-  if (threads <= 0) threads = std::max(4, 2 * static_cast<int>(std::thread::hardware_concurrency()));
-  std::vector<std::thread> pool;
-  for (int i = 1; i < threads; ++i) pool.emplace_back([this] { io_.run(); });
-  io_.run();
-  for (std::thread& t : pool) t.join();
-}
-
-void HttpServer::stop() {
-  if (stopping_.exchange(true)) return;
-  asio::post(io_, [this] {
+void HttpServer::accepted(tcp::socket socket) {
+  if (httpConnections_.load() >= kMaxHttpConnections) {
     boost::system::error_code ignored;
-    acceptor_.close(ignored);
-    signals_.cancel(ignored);
-    std::lock_guard lock(connectionsMutex_);
-    for (auto& weak : webSockets_)
-      if (auto conn = weak.lock()) conn->shutdown();
-    for (auto& weak : httpClients_)
-      if (auto conn = weak.lock()) conn->cancel();
-  });
+    socket.close(ignored);  // too many half-open clients: the newest goes
+    return;
+  }
+  ++httpConnections_;
+  auto conn = std::make_shared<HttpConnection>(std::move(socket), *this);
+  {
+    std::lock_guard lock(httpClientsMutex_);
+    std::erase_if(httpClients_, [](const auto& weak) { return weak.expired(); });
+    httpClients_.push_back(conn);
+  }
+  conn->start();
 }
 
-void HttpServer::accept() {
-  acceptor_.async_accept(asio::make_strand(io_), [this](const boost::system::error_code& ec, tcp::socket socket) {
-    if (ec) {
-      if (ec == asio::error::operation_aborted || stopping_) return;
-      accept();  // e.g. out of file descriptors: keep serving the others
-      return;
-    }
-    if (stopping_) return;
-    if (httpConnections_.load() >= kMaxHttpConnections) {
-      boost::system::error_code ignored;
-      socket.close(ignored);  // too many half-open clients: the newest goes
-    } else {
-      ++httpConnections_;
-      auto conn = std::make_shared<HttpConnection>(std::move(socket), *this);
-      {
-        std::lock_guard lock(connectionsMutex_);
-        std::erase_if(httpClients_, [](const auto& weak) { return weak.expired(); });
-        httpClients_.push_back(conn);
-      }
-      conn->start();
-    }
-    accept();
-  });
-}
-
+// Without a token a socket takes a session slot now, if one is free; with
+// one it waits for its `auth` among the unauthenticated (SessionSlots).
 bool HttpServer::openWebSocket(tcp::socket& socket, http::request<http::empty_body>& request) {
   if (stopping_) return false;
-  // Count first, so that two upgrades at once cannot both take the last place.
-  if (sockets_.fetch_add(1) >= config_.maxSessions) {
-    --sockets_;
-    return false;
-  }
-  std::shared_ptr<WebSocketConnection> conn;
-  {
-    std::lock_guard lock(connectionsMutex_);
-    auto it = webSockets_.emplace(webSockets_.end());
-    conn = std::make_shared<WebSocketConnection>(std::move(socket), config_.connection, config_.session, reaper_,
-                                                 [this, it] {
-                                                   std::lock_guard lock(connectionsMutex_);
-                                                   webSockets_.erase(it);
-                                                   --sockets_;
-                                                 });
-    *it = conn;
-  }
+  auto conn = slots_.add([&](std::function<bool()> admit, std::function<void()> onClosed) {
+    return std::make_shared<WebSocketConnection>(std::move(socket), config_.connection, config_.session, reaper_,
+                                                 std::move(admit), std::move(onClosed));
+  });
+  if (!conn) return false;  // every slot taken (no token)
   conn->start(std::move(request));
   return true;
 }

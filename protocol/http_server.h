@@ -2,17 +2,19 @@
 // http_assets.h) over HTTP and the UGI protocol over WebSocket at /ugi, one
 // Session per socket (protocol/websocket_connection.h), with Boost.Beast.
 //
-// The limits are the TCP server's (ServerConfig): maxSessions counts the
-// open WebSockets (one more upgrade is answered 503), the per-session caps
-// and the connection limits (token, idle timeout, line cap) apply to each
-// socket. HTTP itself: GET and HEAD only, request headers capped
+// The listening, signals, I/O threads, reaper and session slots are
+// ConnectionServer's, and each WebSocket is a ClientConnection, as each TCP
+// connection is: the same limits (ServerConfig) and the same protections.
+// Without a token, maxSessions counts the open WebSockets (one more upgrade
+// is answered 503); with one, a socket takes a session slot only once
+// authenticated (within the auth deadline) and waits until then in the
+// bounded pool of SessionSlots, so silent sockets cannot lock out a token
+// holder. HTTP itself: GET and HEAD only, request headers capped
 // (kMaxHttpHeaderBytes), no request body, a request must arrive within
 // kHttpRequestDeadline, at most kMaxHttpConnections plain HTTP connections.
 // An upgrade from a page of another origin (its Origin header names another
 // host than its Host header) is refused 403, so that a web site the user
 // visits cannot drive the engine on the user's loopback.
-// stop() (or SIGINT/SIGTERM) closes the acceptor, stops every search,
-// flushes each socket's bestmove and returns once all is closed.
 #pragma once
 
 #include <atomic>
@@ -28,8 +30,7 @@
 #include <boost/beast/http.hpp>
 
 #include "absl/status/status.h"
-#include "protocol/session_reaper.h"
-#include "protocol/tcp_server.h"  // ServerConfig, parseListenAddress
+#include "protocol/connection_server.h"  // ServerConfig, parseListenAddress
 
 namespace gobblet {
 
@@ -38,42 +39,21 @@ inline constexpr std::chrono::seconds kHttpRequestDeadline{15};
 inline constexpr int kMaxHttpConnections = 64;
 
 class HttpConnection;
-class WebSocketConnection;
 
-class HttpServer {
+class HttpServer : public ConnectionServer {
  public:
-  explicit HttpServer(ServerConfig config);
-  ~HttpServer();
-
-  // Binds and listens; an error says why (bad address, port in use...).
-  absl::Status listen();
-  uint16_t port() const { return port_; }
-
-  // SIGINT/SIGTERM stop the server from now on.
-  void handleSignals();
-  // Serves until stop(); returns when every connection is closed.
-  void run();
-  void stop();  // thread-safe
+  explicit HttpServer(ServerConfig config) : ConnectionServer(std::move(config)) {}
 
  private:
   friend class HttpConnection;
-  void accept();
+  void accepted(boost::asio::ip::tcp::socket socket) override;
+  void stopping() override;  // closes the plain HTTP connections
   // Takes over an upgrade request's socket as a WebSocket; false if full.
   bool openWebSocket(boost::asio::ip::tcp::socket& socket, boost::beast::http::request<boost::beast::http::empty_body>& request);
 
-  ServerConfig config_;
-  boost::asio::io_context io_;
-  boost::asio::ip::tcp::acceptor acceptor_;
-  boost::asio::signal_set signals_;
-  std::shared_ptr<SessionReaper> reaper_ = std::make_shared<SessionReaper>();
-  uint16_t port_ = 0;
-  std::atomic<int> sockets_{0};  // open WebSockets
   std::atomic<int> httpConnections_{0};
-  std::atomic<bool> stopping_{false};
-  bool signalsHandled_ = false;
-  std::mutex connectionsMutex_;
-  std::list<std::weak_ptr<WebSocketConnection>> webSockets_;  // for stop()
-  std::list<std::weak_ptr<HttpConnection>> httpClients_;       // for stop()
+  std::mutex httpClientsMutex_;
+  std::list<std::weak_ptr<HttpConnection>> httpClients_;  // for stop()
 };
 
 }  // namespace gobblet

@@ -1,88 +1,35 @@
 #include "protocol/tcp_connection.h"
 
-#include <algorithm>
-#include <optional>
-
 namespace gobblet {
 
 namespace asio = boost::asio;
 
 TcpConnection::TcpConnection(Socket socket, const ConnectionLimits& limits, const SessionConfig& sessionConfig,
                              SessionReaper& reaper, std::function<bool()> admit, std::function<void()> onClosed)
-    : socket_(std::move(socket)),
-      strand_(asio::make_strand(socket_.get_executor())),
-      idleTimer_(strand_),
-      authTimer_(strand_),
-      writeTimer_(strand_),
-      flushTimer_(strand_),
-      limits_(limits),
-      lines_(limits.maxLineBytes),
-      sessionConfig_(sessionConfig),
-      reaper_(reaper),
-      authenticated_(limits.token.empty()),
-      admit_(std::move(admit)),
-      onClosed_(std::move(onClosed)) {}
-
-std::chrono::milliseconds TcpConnection::capped(std::chrono::milliseconds configured) const {
-  return std::min<std::chrono::milliseconds>(configured, limits_.idleTimeout);
-}
+    : ClientConnection(asio::make_strand(socket.get_executor()), limits, sessionConfig, reaper, std::move(admit),
+                       std::move(onClosed), "\n"),
+      socket_(std::move(socket)),
+      lines_(limits.maxLineBytes) {}
 
 void TcpConnection::start() {
   boost::system::error_code ignored;
   // Lines are small and a controller waits for each answer: no Nagle delay.
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
-  asio::dispatch(strand_, [self = shared_from_this()] {
-    self->lastInput_ = std::chrono::steady_clock::now();
-    if (self->authenticated_ && !self->openSession()) return;
-    if (!self->authenticated_) self->armAuthTimer();
-    self->armIdleTimer();
-    self->read();
-  });
-}
-
-bool TcpConnection::openSession() {
-  if (admit_ && !admit_()) {
-    send("info string error: server full, try later");
-    finish(true);
-    return false;
-  }
-  // The session's output may come from search threads: hop onto the strand.
-  std::weak_ptr<TcpConnection> weak = shared_from_this();
-  session_ = std::make_unique<Session>(
-      [weak](const std::string& line) {
-        if (auto conn = weak.lock()) asio::post(conn->strand_, [conn, line] { conn->send(line); });
-      },
-      sessionConfig_);
-  return true;
-}
-
-void TcpConnection::shutdown() {
-  asio::post(strand_, [self = shared_from_this()] {
-    if (!self->finished_) self->send("info string error: server shutting down");
-    self->finish(true);
-  });
-}
-
-void TcpConnection::dropIfUnauthenticated() {
-  asio::post(strand_, [self = shared_from_this()] {
-    if (self->authenticated_ || self->finished_) return;
-    self->send("info string error: too many connections waiting to authenticate, closing");
-    self->finish(true);
+  asio::dispatch(strand_, [self = std::static_pointer_cast<TcpConnection>(shared_from_this())] {
+    if (self->begin()) self->read();
   });
 }
 
 void TcpConnection::read() {
-  socket_.async_read_some(asio::buffer(readBuffer_),
-                          asio::bind_executor(strand_, [self = shared_from_this()](auto ec, size_t n) {
-                            self->onRead(ec, n);
-                          }));
+  socket_.async_read_some(
+      asio::buffer(readBuffer_),
+      asio::bind_executor(strand_, [self = std::static_pointer_cast<TcpConnection>(shared_from_this())](
+                                       auto ec, size_t n) { self->onRead(ec, n); }));
 }
 
 void TcpConnection::onRead(const boost::system::error_code& ec, size_t bytes) {
-  if (finished_) return;
-  const LineBuffer::OnLine onLine = [this](std::string_view line, bool overlong) {
-    return handleLine(line, overlong);
-  };
+  if (finished()) return;
+  const LineBuffer::OnLine onLine = lineHandler();
   if (ec) {
     // End of stream: like quit (answer what is pending). A reset: the client is gone.
     if (ec == asio::error::eof) {
@@ -93,185 +40,21 @@ void TcpConnection::onRead(const boost::system::error_code& ec, size_t bytes) {
     }
     return;
   }
-  lastInput_ = std::chrono::steady_clock::now();
-  if (lines_.feed(std::string_view(readBuffer_.data(), bytes), onLine) && !finished_) read();
+  noteInput();
+  if (lines_.feed(std::string_view(readBuffer_.data(), bytes), onLine) && !finished()) read();
 }
 
-// Handles one line; false ends the connection.
-bool TcpConnection::handleLine(std::string_view line, bool overlong) {
-  if (finished_) return false;
-  if (!authenticated_) {
-    auto command = parseCommand(line);
-    // A blank line is no attempt (and does not move the auth deadline).
-    if (command.ok() && command->kind == CommandKind::kEmpty) return true;
-    // Compare the whole token without stopping at the first difference.
-    bool match = command.ok() && command->kind == CommandKind::kAuth &&
-                 command->token.size() == limits_.token.size();
-    unsigned diff = 0;
-    for (size_t i = 0; match && i < limits_.token.size(); ++i) diff |= command->token[i] ^ limits_.token[i];
-    if (!match || diff != 0) {
-      send("info string error: authentication required: send 'auth <token>' first");
-      finish(true);
-      return false;
-    }
-    authenticated_ = true;
-    authTimer_.cancel();
-    if (!openSession()) return false;
-    send("info string authenticated");
-    return true;
-  }
-  if (overlong) {
-    session_->reportOverlongLine(limits_.maxLineBytes);
-    return true;
-  }
-  if (!session_->handleLine(line)) {
-    finish(true);
-    return false;
-  }
-  return true;
-}
-
-void TcpConnection::armIdleTimer() {
-  idleTimer_.expires_at(lastInput_ + limits_.idleTimeout);
-  idleTimer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
-    if (ec || self->finished_) return;
-    // A client waiting for its bestmove is not idle; nor is one that spoke lately.
-    const bool quiet = std::chrono::steady_clock::now() >= self->lastInput_ + self->limits_.idleTimeout;
-    if (quiet && !(self->session_ && self->session_->busy())) {
-      self->send("info string error: idle timeout, closing");
-      self->finish(true);
-      return;
-    }
-    if (quiet) self->lastInput_ = std::chrono::steady_clock::now();
-    self->armIdleTimer();
-  });
-}
-
-// The auth deadline runs from the connection's start; nothing but a
-// successful `auth` stops it.
-void TcpConnection::armAuthTimer() {
-  authTimer_.expires_after(capped(limits_.authTimeout));
-  authTimer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
-    if (ec || self->finished_ || self->authenticated_) return;
-    self->send("info string error: authentication timeout, closing");
-    self->finish(true);
-  });
-}
-
-void TcpConnection::send(std::string line) {
-  if (socketClosed_) return;
-  line += '\n';
-  outBytes_ += line.size();
-  outQueue_.push_back(std::move(line));
-  if (outBytes_ > limits_.maxPendingOutputBytes) {
-    // The client does not read what it asked for: drop it rather than buffer without end.
-    finish(false);
-    return;
-  }
-  if (!writing_) write();
-}
-
-void TcpConnection::write() {
-  if (outQueue_.empty() || socketClosed_) {
-    writing_ = false;
-    if (closeWhenFlushed_) closeSocket();
-    return;
-  }
-  writing_ = true;
-  // The write's deadline: a client that does not take this line in time
-  // is dropped (closing the socket ends the write with an error).
-  const uint64_t serial = ++writeSerial_;
-  writeTimer_.expires_after(capped(limits_.writeTimeout));
-  writeTimer_.async_wait([self = shared_from_this(), serial](const boost::system::error_code& ec) {
-    if (ec || !self->writing_ || self->writeSerial_ != serial) return;
-    self->closeSocket();
-    self->finish(false);
-  });
-  asio::async_write(socket_, asio::buffer(outQueue_.front()),
-                    asio::bind_executor(strand_, [self = shared_from_this()](auto ec, size_t) {
-                      // The written line is done with, whatever happened.
-                      self->writing_ = false;
-                      self->writeTimer_.cancel();
-                      self->outBytes_ -= self->outQueue_.front().size();
-                      self->outQueue_.pop_front();
-                      if (ec) {
-                        // The client is gone. Close now, also when the
-                        // connection has already finished: queueing another
-                        // write on this socket could leave it pending forever
-                        // (and with it the connection and the I/O threads).
-                        self->closeSocket();
-                        self->finish(false);
-                        return;
-                      }
-                      self->write();
-                    }));
-}
-
-void TcpConnection::finish(bool flush) {
-  if (finished_) return;
-  finished_ = true;
-  idleTimer_.cancel();
-  authTimer_.cancel();
-  if (!flush) closeSocket();  // the client is gone or misbehaves: nothing more is sent
-  if (!session_) {
-    if (flush) flushAndClose();
-    return;
-  }
-  // Stop the search now, here on the strand (`stop` only asks, it does not
-  // wait): a client that hangs up must not leave its search running until
-  // the reaper reaches its session. Its bestmove is posted here, ahead of
-  // what follows.
-  session_->handleLine("stop");
-  // The reaper waits for the search's threads and frees the session; then
-  // the rest is flushed and the socket closed. The work guard keeps the I/O
-  // threads running until then.
-  std::optional<asio::any_io_executor> work =
-      asio::prefer(strand_.get_inner_executor(), asio::execution::outstanding_work.tracked);
-  reaper_.retire(std::move(session_), [self = shared_from_this(), work, flush]() mutable {
-    if (flush) asio::post(self->strand_, [self] { self->flushAndClose(); });
-    // Let go of the connection while the work guard still holds the I/O:
-    // once it ends, run() may return and the io_context (whose strand
-    // service the connection's strand uses) be destroyed; a connection
-    // dying after that, here on the reaper's thread, used freed memory
-    // (found by ThreadSanitizer).
-    self.reset();
-    work.reset();
-  });
-}
-
-// Closes the socket once the output queue is written, or at the flush
-// deadline: closing never waits on a client for longer than that.
-void TcpConnection::flushAndClose() {
-  closeWhenFlushed_ = true;
-  if (socketClosed_) return;
-  flushTimer_.expires_after(capped(limits_.flushTimeout));
-  flushTimer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
-    if (!ec) self->closeSocket();
-  });
-  if (!writing_) write();
+void TcpConnection::writeFront(const std::string& line, std::function<void(const boost::system::error_code&)> done) {
+  asio::async_write(socket_, asio::buffer(line),
+                    asio::bind_executor(strand_, [done = std::move(done)](auto ec, size_t) { done(ec); }));
 }
 
 void TcpConnection::closeSocket() {
-  if (socketClosed_) return;
-  socketClosed_ = true;
-  writeTimer_.cancel();
-  flushTimer_.cancel();
+  if (socketClosed()) return;
   boost::system::error_code ignored;
   socket_.shutdown(Socket::shutdown_both, ignored);
   socket_.close(ignored);
-  // A write in flight still owns the front buffer until its handler runs.
-  if (writing_ && !outQueue_.empty()) {
-    outQueue_.erase(outQueue_.begin() + 1, outQueue_.end());
-    outBytes_ = outQueue_.front().size();
-  } else {
-    outQueue_.clear();
-    outBytes_ = 0;
-  }
-  if (onClosed_) {
-    auto onClosed = std::move(onClosed_);
-    onClosed_ = nullptr;
-    onClosed();
-  }
+  socketGone();
 }
 
 }  // namespace gobblet

@@ -14,6 +14,8 @@
 
 #include <arpa/inet.h>
 
+#include <gtest/gtest.h>
+
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -257,5 +259,23 @@ class EngineServer {
   std::unique_ptr<EngineProcess> process_;
   uint16_t port_ = 0;
 };
+
+// With a token and silent clients waiting unauthenticated (`silent`, in
+// connection order, more than the server lets wait), a client that has the
+// token is still authenticated and served, and the oldest silent client was
+// told why it was dropped. The same check for every transport (TcpClient,
+// the WebSocket tests' WsClient).
+template <class Client>
+void expectTokenHolderServedBesideSilentClients(Client& holder, const std::string& token,
+                                                std::vector<std::unique_ptr<Client>>& silent) {
+  holder.send("auth " + token);
+  EXPECT_EQ(holder.line(), "info string authenticated");
+  holder.send("isready");
+  EXPECT_EQ(holder.line(), "readyok");
+  // The dropped ones were told why.
+  auto l = silent.front()->line(Ms(5000));
+  ASSERT_TRUE(l);
+  EXPECT_NE(l->find("waiting to authenticate"), std::string::npos) << *l;
+}
 
 }  // namespace gobblet::testing

@@ -10,6 +10,7 @@
 #include <sys/time.h>
 
 #include "protocol/tcp_connection.h"
+#include "reaper_blocker.h"
 
 namespace gobblet {
 namespace {
@@ -18,6 +19,7 @@ namespace asio = boost::asio;
 using asio::ip::tcp;
 using Ms = std::chrono::milliseconds;
 using Clock = std::chrono::steady_clock;
+using testing::ReaperBlocker;
 
 // One server-side connection and its client socket, with the I/O running
 // on a thread of its own.
@@ -99,22 +101,6 @@ class Loopback {
  private:
   std::thread thread_;
   std::string buffer_;
-};
-
-// Blocks the reaper's thread until released: what a reaper busy with other
-// sessions looks like to the next connection.
-struct ReaperBlocker {
-  std::promise<void> promise;
-  bool released = false;
-  explicit ReaperBlocker(SessionReaper& reaper) {
-    std::shared_future<void> future = promise.get_future().share();
-    reaper.retire(nullptr, [future] { future.wait(); });
-  }
-  void release() {
-    if (!released) promise.set_value();
-    released = true;
-  }
-  ~ReaperBlocker() { release(); }
 };
 
 // The connection's last reference is dropped on the reaper's thread (its

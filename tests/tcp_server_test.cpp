@@ -95,14 +95,7 @@ TEST(TcpServer, SilentClientsDoNotLockOutTheTokenHolder) {
     silent.back()->send("");  // a blank line: no attempt, no extension
   }
   TcpClient c(server.port());
-  c.send("auth s3cret");
-  EXPECT_EQ(c.line(), "info string authenticated");
-  c.send("isready");
-  EXPECT_EQ(c.line(), "readyok");
-  // The dropped ones were told why.
-  auto l = silent.front()->line(Ms(5000));
-  ASSERT_TRUE(l);
-  EXPECT_NE(l->find("waiting to authenticate"), std::string::npos) << *l;
+  testing::expectTokenHolderServedBesideSilentClients(c, "s3cret", silent);
 }
 
 TEST(TcpServer, SessionLimit) {

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <csignal>
+#include <atomic>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -17,7 +19,9 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 
+#include "protocol/websocket_connection.h"
 #include "protocol_test_support.h"
+#include "reaper_blocker.h"
 
 namespace gobblet {
 namespace {
@@ -455,6 +459,92 @@ TEST(WebSocketServer, SigtermSendsTheBestmoveAndExits) {
   while (auto l = server.process().err().readLine(Ms(100))) err += *l + "\n";
   EXPECT_TRUE(WIFEXITED(server.process().exitStatus())) << "status " << server.process().exitStatus() << ":\n" << err;
   EXPECT_EQ(WEXITSTATUS(server.process().exitStatus()), 0);
+}
+
+// With a token, sockets that never authenticate wait outside the session
+// slots (the oldest waiting is dropped when too many wait), as over TCP:
+// they cannot lock out a client that has the token (before, the WebSocket
+// side made a session at the upgrade, and 2 silent sockets filled
+// --max-sessions 2).
+TEST(WebSocketServer, SilentSocketsDoNotLockOutTheTokenHolder) {
+  BoardServer server({"--token", "s3cret", "--max-sessions", "2"});
+  std::vector<std::unique_ptr<WsClient>> silent;
+  for (int i = 0; i < 40; ++i) {
+    silent.push_back(std::make_unique<WsClient>(server.port()));
+    ASSERT_TRUE(silent.back()->open()) << "socket " << i;
+    silent.back()->send("");  // a blank line: no attempt, no extension
+  }
+  WsClient c(server.port());
+  ASSERT_TRUE(c.open());
+  testing::expectTokenHolderServedBesideSilentClients(c, "s3cret", silent);
+  EXPECT_TRUE(silent.front()->closedByPeer());
+}
+
+// `auth` must come within the auth deadline (5 s by default); blank lines
+// do not extend it (before, a WebSocket could wait for the idle timeout,
+// 300 s, holding a session).
+TEST(WebSocketServer, AuthMustComeInTime) {
+  BoardServer server({"--token", "s3cret"});
+  WsClient c(server.port());
+  ASSERT_TRUE(c.open());
+  c.send("");
+  c.send("");
+  EXPECT_TRUE(c.until("info string error: authentication timeout", Ms(60000)));
+  EXPECT_TRUE(c.closedByPeer());
+}
+
+// Threads of this process (Linux).
+size_t threadCount() {
+  size_t n = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) ++n;
+  return n;
+}
+
+// A WebSocketConnection in process: a hang-up mid `go infinite` stops the
+// search at once, on the connection's strand, not when the reaper (blocked
+// here, as one busy with other sessions would be) gets to the session.
+// Each `go` runs on a thread of its own that ends with its bestmove, so the
+// search has stopped when this process has a thread fewer.
+TEST(WebSocketConnection, HangUpStopsTheSearchWithoutWaitingForTheReaper) {
+  SessionReaper reaper;
+  testing::ReaperBlocker blocker(reaper);
+  asio::io_context io;
+  tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
+  std::atomic<bool> closed{false};
+  // The upgrade request read as the HTTP side would, then the connection.
+  tcp::socket serverSocket(asio::make_strand(io));
+  beast::flat_buffer buffer;
+  WebSocketConnection::Request request;
+  acceptor.async_accept(serverSocket, [&](const beast::error_code& ec) {
+    ASSERT_FALSE(ec) << ec.message();
+    http::async_read(serverSocket, buffer, request, [&](const beast::error_code& ec, size_t) {
+      ASSERT_FALSE(ec) << ec.message();
+      auto conn = std::make_shared<WebSocketConnection>(std::move(serverSocket), ConnectionLimits{}, SessionConfig{},
+                                                        reaper, nullptr, [&] { closed = true; });
+      conn->start(std::move(request));
+    });
+  });
+  std::thread ioThread([&] { io.run(); });
+  {
+    WsClient c(acceptor.local_endpoint().port());
+    ASSERT_TRUE(c.open());
+    c.send("setoption name Hash value 1");
+    const size_t idle = threadCount();
+    c.send("go infinite");
+    ASSERT_TRUE(c.until("info depth"));
+    const size_t searching = threadCount();
+    EXPECT_GT(searching, idle);
+    c.abort();  // a reset, mid-search
+    size_t after = searching;
+    for (int i = 0; i < 500 && after >= searching; ++i) {
+      std::this_thread::sleep_for(Ms(20));
+      after = threadCount();
+    }
+    EXPECT_LT(after, searching) << "the search kept running until the reaper got to it";
+  }
+  blocker.release();  // before the I/O ends: the connection's close waits for the reaper
+  ioThread.join();
+  EXPECT_TRUE(closed);
 }
 
 // Figures for the closing note (printed, not asserted: the machine is
