@@ -75,10 +75,13 @@ async function stopSearch() {
 }
 
 // Starts a search on the position the engine holds; resolves with it at its bestmove.
-async function startSearch(kind, multipv, goArgs, onInfo) {
+// Started for the position of generation `my` (if given): not started, and
+// resolved empty, once the page has moved on while it was being set up.
+async function startSearch(kind, multipv, goArgs, onInfo, my) {
   await stopSearch();
   const err = errorOf(await ugi.exec(`setoption name MultiPV value ${multipv}`));
   if (err) throw new Error(err);
+  if (my !== undefined && my !== generation) return { kind, lines: new Map(), depth: 0, best: null };
   const s = { kind, multipv, lines: new Map(), depth: 0, onInfo };
   s.done = new Promise((resolve) => { s.resolve = resolve; });
   search = s;
@@ -158,7 +161,7 @@ async function fillValueHistory(my, goArgs, exact) {
     if (over === undefined) return;
     if (over === 'response true') continue;  // a finished game has no move to value
     const side = p1turn === 'response true' ? 1 : 2;
-    const s = await startSearch('history', 1, goArgs);
+    const s = await startSearch('history', 1, goArgs, undefined, my);
     if (my !== generation) return;
     const info = s.lines.get(1);
     if (!info || (exact && !(info.tbhits > 0))) return;
@@ -219,7 +222,7 @@ async function engineMove(my) {
   startClock();
   setStatus(`Engine (player ${view.pos.side}) is thinking…`);
   const side = view.pos.side;
-  const s = await startSearch('engine', 1, goArgsForEngine(), (s) => showLines(s));
+  const s = await startSearch('engine', 1, goArgsForEngine(), (s) => showLines(s), my);
   if (my !== generation || !s.best || s.best === '(none)') return;
   recordValue(game.ply, s.lines.get(1), side);
   play(s.best);
@@ -232,7 +235,7 @@ async function analyse(my) {
     showLines(s);
     recordValue(game.ply, s.lines.get(1), view.pos.side);
     drawGraphNow();
-  });
+  }, my);
   if (my === generation) setStatus('Analysis stopped.');
   return s;
 }
@@ -252,7 +255,7 @@ function toggleAnalysis(on) {
 // search with one line per move: with a tablebase each score is exact).
 async function tablebaseMarks(my) {
   if (!view.legal.length) return;
-  const s = await startSearch('tb', Math.min(view.legal.length, 256), 'depth 1');
+  const s = await startSearch('tb', Math.min(view.legal.length, 256), 'depth 1', undefined, my);
   if (my !== generation) return;
   const lines = [...s.lines.values()];
   const exact = lines.length === view.legal.length && lines.every((l) => l.tbhits > 0);
@@ -691,6 +694,7 @@ function chosenVariant() {
 
 // Switches the engine to `variant` and shows the game; false (with the engine's reason) if refused.
 async function loadGame(variant, start, moves, ply) {
+  ++generation;  // ends background work (the value history) before the engine is switched
   await stopSearch();
   const shape = variantShape(variant);
   if (!shape) return `unknown variant '${variant}'`;
