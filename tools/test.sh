@@ -2,8 +2,8 @@
 # Sets up, builds and runs the whole test suite:
 #   1. Release build: every test (fast and slow labels).
 #   2. ASan + UBSan build: the fast tests.
-#   3. ThreadSanitizer build: the tests labelled concurrency (TCP server,
-#      search threads, match runner processes).
+#   3. ThreadSanitizer build: the tests labelled concurrency (TCP and
+#      WebSocket servers, search threads, match runner processes).
 # Usage: tools/test.sh [--fast]   (--fast skips the slow label in step 1)
 set -euo pipefail
 cd "$(dirname "$0")/.."
