@@ -17,6 +17,10 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <thread>
+#include <fstream>
+#include <cstdlib>
+#include <cstdio>
 #include <chrono>
 #include <cstring>
 #include <memory>
@@ -276,6 +280,62 @@ void expectTokenHolderServedBesideSilentClients(Client& holder, const std::strin
   auto l = silent.front()->line(Ms(5000));
   ASSERT_TRUE(l);
   EXPECT_NE(l->find("waiting to authenticate"), std::string::npos) << *l;
+}
+
+// Resident memory of a process in KiB (Linux), -1 if unknown.
+inline long residentKiB(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  return -1;
+}
+
+// Under AddressSanitizer freed memory waits in a quarantine: a server started
+// after this gives it back at once, so that its RSS shows what it freed.
+inline void releaseFreedMemoryAtOnceUnderAsan() {
+#if defined(__SANITIZE_ADDRESS__)
+  const char* asan = std::getenv("ASAN_OPTIONS");
+  const std::string options = std::string(asan ? asan : "") + (asan && *asan ? ":" : "") + "quarantine_size_mb=0";
+  ::setenv("ASAN_OPTIONS", options.c_str(), 1);
+#endif
+}
+
+// A client of the server `pid` (started with --max-hash 256 or more) that
+// searches with a 128 MiB table and resets its connection mid-search: the
+// table was resident, the server frees it, and it goes on serving. The same
+// check for every transport (TcpClient, the WebSocket tests' WsClient).
+template <class Client>
+void expectDisconnectMidSearchFreesItsMemory(pid_t pid, uint16_t port) {
+  const long before = residentKiB(pid);
+  {
+    Client c(port);
+    c.send("setoption name Hash value 128");
+    c.send("go infinite");
+    ASSERT_TRUE(c.until("info depth"));
+    // The table's pages become resident as the search stores into them
+    // (a fresh table is the kernel's zero pages): wait until most of it is,
+    // else the check below could pass on a table never used.
+    long during = residentKiB(pid);
+    for (int i = 0; i < 500 && during <= before + 96 * 1024; ++i) {
+      std::this_thread::sleep_for(Ms(20));
+      during = residentKiB(pid);
+    }
+    std::printf("server RSS: %ld KiB idle, %ld KiB with a 128 MiB session searching\n", before, during);
+    EXPECT_GT(during, before + 96 * 1024) << "the 128 MiB hash table is not resident during the search";
+    c.abort();  // a reset, mid-search
+  }
+  long after = -1;
+  for (int i = 0; i < 200; ++i) {
+    std::this_thread::sleep_for(Ms(20));
+    after = residentKiB(pid);
+    if (after < before + 32 * 1024) break;
+  }
+  std::printf("server RSS %ld KiB after the disconnect\n", after);
+  EXPECT_LT(after, before + 32 * 1024) << "the session's hash table was not freed";
+  Client d(port);
+  d.send("go depth 1");
+  EXPECT_TRUE(d.until("bestmove"));
 }
 
 }  // namespace gobblet::testing

@@ -163,54 +163,10 @@ TEST(TcpServer, GarbageAndLongLines) {
   EXPECT_EQ(c.line(), "readyok");
 }
 
-// Resident memory of a process in KiB (Linux).
-long residentKiB(pid_t pid) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  while (std::getline(status, line))
-    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
-  return -1;
-}
-
 TEST(TcpServer, DisconnectMidSearchStopsItAndFreesItsMemory) {
-#if defined(__SANITIZE_ADDRESS__)
-  // AddressSanitizer keeps freed memory in quarantine: make the server give it back at once.
-  const char* asan = std::getenv("ASAN_OPTIONS");
-  const std::string options = std::string(asan ? asan : "") + (asan && *asan ? ":" : "") + "quarantine_size_mb=0";
-  ::setenv("ASAN_OPTIONS", options.c_str(), 1);
-#endif
+  testing::releaseFreedMemoryAtOnceUnderAsan();
   EngineServer server({"--max-hash", "256"});
-  const pid_t pid = server.process().pid();
-  const long before = residentKiB(pid);
-  {
-    TcpClient c(server.port());
-    c.send("setoption name Hash value 128");
-    c.send("go infinite");
-    ASSERT_TRUE(c.until("info depth"));
-    // The table's pages become resident as the search stores into them
-    // (a fresh table is the kernel's zero pages): wait until most of it is,
-    // else the check below could pass on a table never used.
-    long during = residentKiB(pid);
-    for (int i = 0; i < 500 && during <= before + 96 * 1024; ++i) {
-      std::this_thread::sleep_for(Ms(20));
-      during = residentKiB(pid);
-    }
-    std::printf("server RSS: %ld KiB idle, %ld KiB with a 128 MiB session searching\n", before, during);
-    EXPECT_GT(during, before + 96 * 1024) << "the 128 MiB hash table is not resident during the search";
-    c.abort();  // a reset, mid-search
-  }
-  long after = -1;
-  for (int i = 0; i < 100; ++i) {
-    std::this_thread::sleep_for(Ms(20));
-    after = residentKiB(pid);
-    if (after < before + 32 * 1024) break;
-  }
-  std::printf("server RSS %ld KiB after the disconnect\n", after);
-  EXPECT_LT(after, before + 32 * 1024) << "the session's hash table was not freed";
-  // And the server goes on.
-  TcpClient d(server.port());
-  d.send("go depth 1");
-  EXPECT_TRUE(d.until("bestmove"));
+  testing::expectDisconnectMidSearchFreesItsMemory<TcpClient>(server.process().pid(), server.port());
 }
 
 TEST(TcpServer, IdleClientsAreClosedSearchingOnesAreNot) {

@@ -16,6 +16,7 @@ namespace {
 using testing::EngineServer;
 using testing::Ms;
 using testing::TcpClient;
+using testing::residentKiB;
 using Clock = testing::Clock;
 
 // Two threads spinning for the duration: the machine is loaded.
@@ -37,14 +38,6 @@ class BusyLoad {
   std::atomic<bool> stop_{false};
   std::vector<std::thread> threads_;
 };
-
-long residentKiB(pid_t pid) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  while (std::getline(status, line))
-    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
-  return -1;
-}
 
 int64_t msSince(Clock::time_point t) { return std::chrono::duration_cast<Ms>(Clock::now() - t).count(); }
 
