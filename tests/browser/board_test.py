@@ -43,6 +43,7 @@ try:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
+    from selenium.common.exceptions import StaleElementReferenceException
 except ImportError:
     skip("python3-selenium is not installed (tools/setup.sh installs it)")
 
@@ -123,11 +124,16 @@ class Board:
         self.url = url
 
     def wait(self, what, condition, timeout=TIMEOUT):
+        # An element the page redraws while it is read is stale: read again.
+        start = time.monotonic()
         try:
-            return WebDriverWait(self.d, timeout, poll_frequency=0.05).until(lambda d: condition())
-        except Exception:
+            return WebDriverWait(self.d, timeout, poll_frequency=0.05,
+                                 ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition())
+        except Exception as e:
             io = self.d.find_element(By.ID, "io-status").text
-            raise Failure(f"timed out waiting for {what}; status: {self.status()!r}; import/export: {io!r}")
+            raise Failure(f"gave up waiting for {what} after {time.monotonic() - start:.1f} s "
+                          f"({type(e).__name__}); status: {self.status()!r}; import/export: {io!r}; "
+                          f"moves: {self.moves()}")
 
     def status(self):
         try:
@@ -156,7 +162,9 @@ class Board:
         return [e.get_attribute("data-sq") for e in self.d.find_elements(By.CSS_SELECTOR, ".square.target")]
 
     def moves(self):
-        return [e.text for e in self.d.find_elements(By.CSS_SELECTOR, "#move-list .move")]
+        # One script call: the list is read as one snapshot, never half redrawn.
+        return self.d.execute_script(
+            "return [...document.querySelectorAll('#move-list .move')].map((e) => e.textContent.trim())")
 
     def load(self, fragment=""):
         self.d.get("about:blank")  # a new document: only changing the #fragment would not reload
