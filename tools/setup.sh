@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 kind="${1:-release}"
 
-packages=(g++ cmake ninja-build libboost-dev libabsl-dev googletest libgtest-dev libbenchmark-dev
+packages=(g++ cmake ninja-build libboost-dev libabsl-dev googletest libgtest-dev libbenchmark-dev libzstd-dev
           clang libclang-rt-14-dev chromium chromium-driver python3-selenium)
 missing=()
 for p in "${packages[@]}"; do

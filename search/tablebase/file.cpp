@@ -14,6 +14,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "zdict.h"
+#include "zstd.h"
 
 namespace gobblet::tb {
 
@@ -37,11 +39,69 @@ uint64_t checksumOf(const uint8_t* data, uint64_t size, uint64_t seed) {
 
 namespace {
 
-uint64_t fileChecksum(FileHeader header, const uint8_t* codes, uint64_t entries) {
+// The checksum of a file: its header with the checksum field zero, then
+// everything after the header (block table and frames).
+uint64_t fileChecksum(FileHeader header, const uint8_t* body, uint64_t size) {
   header.checksum = 0;
   const uint64_t h = checksumOf(reinterpret_cast<const uint8_t*>(&header), sizeof header);
-  return checksumOf(codes, entries, h);
+  return checksumOf(body, size, h);
 }
+
+// A dictionary for the blocks of `codes` (empty where zstd cannot train
+// one: a variant with too few blocks to learn from).
+std::vector<uint8_t> trainDictionary(const std::vector<uint8_t>& codes, uint32_t blockCodes) {
+  const uint64_t blocks = codes.size() / blockCodes;  // whole blocks only
+  const uint64_t step = std::max<uint64_t>(1, blocks / kDictionarySampleBlocks);
+  std::vector<uint8_t> samples;
+  std::vector<size_t> sizes;
+  for (uint64_t b = 0; b < blocks; b += step) {
+    samples.insert(samples.end(), codes.begin() + static_cast<std::ptrdiff_t>(b * blockCodes),
+                   codes.begin() + static_cast<std::ptrdiff_t>((b + 1) * blockCodes));
+    sizes.push_back(blockCodes);
+  }
+  std::vector<uint8_t> dictionary(kDictionaryBytes);
+  const size_t n = sizes.size() < 8 ? 0 : ZDICT_trainFromBuffer(dictionary.data(), dictionary.size(), samples.data(),
+                                                                  sizes.data(), static_cast<unsigned>(sizes.size()));
+  dictionary.resize(sizes.size() < 8 || ZDICT_isError(n) ? 0 : n);
+  return dictionary;
+}
+
+// The body of a file (dictionary, block table, then frames) for `codes`, in
+// blocks of `blockCodes`; an error if zstd fails.
+absl::StatusOr<std::vector<uint8_t>> compressCodes(const std::vector<uint8_t>& codes, uint32_t blockCodes,
+                                                   uint32_t* dictionaryBytes) {
+  std::vector<uint8_t> body = trainDictionary(codes, blockCodes);
+  *dictionaryBytes = static_cast<uint32_t>(body.size());
+  body.resize((body.size() + 7) / 8 * 8);  // the block table starts 8-byte aligned
+  const uint64_t blocks = (codes.size() + blockCodes - 1) / blockCodes;
+  const uint64_t tableAt = body.size(), tableBytes = 8 * (blocks + 1);
+  body.resize(body.size() + tableBytes);
+  std::vector<uint64_t> table(blocks + 1, 0);
+  std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> context(ZSTD_createCCtx(), ZSTD_freeCCtx);
+  std::unique_ptr<ZSTD_CDict, size_t (*)(ZSTD_CDict*)> dictionary(
+      ZSTD_createCDict(body.data(), *dictionaryBytes, kCompressionLevel), ZSTD_freeCDict);
+  if (!context || !dictionary) return absl::ResourceExhaustedError("cannot create a zstd compression context");
+  std::vector<uint8_t> frame(ZSTD_compressBound(blockCodes));
+  for (uint64_t b = 0; b < blocks; ++b) {
+    const uint64_t first = b * blockCodes, count = std::min<uint64_t>(blockCodes, codes.size() - first);
+    const size_t n = ZSTD_compress_usingCDict(context.get(), frame.data(), frame.size(), codes.data() + first, count,
+                                              dictionary.get());
+    if (ZSTD_isError(n)) return absl::InternalError(absl::StrCat("zstd: ", ZSTD_getErrorName(n)));
+    body.insert(body.end(), frame.begin(), frame.begin() + static_cast<std::ptrdiff_t>(n));
+    table[b + 1] = table[b] + n;
+  }
+  std::memcpy(body.data() + tableAt, table.data(), tableBytes);
+  return body;
+}
+
+// A zstd decompression context per thread, and the last block it decoded.
+struct BlockCache {
+  std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> context{ZSTD_createDCtx(), ZSTD_freeDCtx};
+  uint64_t file = 0, block = 0;  // file 0: nothing cached
+  std::vector<uint8_t> codes;
+};
+
+std::atomic<uint64_t> nextFileId{1};
 
 }  // namespace
 
@@ -54,6 +114,7 @@ absl::Status writeFile(const std::string& path, const Variant& variant, const So
   h.sizes = variant.sizes;
   h.perSize = variant.perSize;
   h.moving = variant.moving ? 1 : 0;
+  h.blockCodes = kBlockCodes;
   h.entries = result.codes.size();
   h.states = result.stats.states;
   h.terminal = result.stats.terminal;
@@ -62,7 +123,9 @@ absl::Status writeFile(const std::string& path, const Variant& variant, const So
   h.losses = result.stats.losses;
   h.startCode = result.stats.start;
   h.maxDistance = static_cast<uint8_t>(result.stats.maxDistance);
-  h.checksum = fileChecksum(h, result.codes.data(), h.entries);
+  absl::StatusOr<std::vector<uint8_t>> body = compressCodes(result.codes, h.blockCodes, &h.dictionaryBytes);
+  if (!body.ok()) return body.status();
+  h.checksum = fileChecksum(h, body->data(), body->size());
 
   const std::filesystem::path target(path);
   std::error_code ec;
@@ -75,8 +138,7 @@ absl::Status writeFile(const std::string& path, const Variant& variant, const So
   const std::string tmp = absl::StrCat(path, ".part.", ::getpid(), ".", writes.fetch_add(1));
   FILE* f = std::fopen(tmp.c_str(), "wb");
   if (!f) return absl::UnavailableError(absl::StrCat("cannot write '", tmp, "': ", std::strerror(errno)));
-  bool ok = std::fwrite(&h, sizeof h, 1, f) == 1 &&
-            std::fwrite(result.codes.data(), 1, result.codes.size(), f) == result.codes.size();
+  bool ok = std::fwrite(&h, sizeof h, 1, f) == 1 && std::fwrite(body->data(), 1, body->size(), f) == body->size();
   ok = (std::fclose(f) == 0) && ok;
   if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
@@ -86,8 +148,11 @@ absl::Status writeFile(const std::string& path, const Variant& variant, const So
 }
 
 File::~File() {
+  dictionary_.reset();  // before the mapping it reads
   if (map_) ::munmap(map_, mapSize_);
 }
+
+void File::DictionaryDeleter::operator()(void* dictionary) const { ZSTD_freeDDict(static_cast<ZSTD_DDict*>(dictionary)); }
 
 namespace {
 
@@ -143,20 +208,37 @@ absl::StatusOr<std::shared_ptr<const File>> File::open(const std::string& path) 
   if (h.entries != tb->index_->size())
     return fail(absl::StrCat("header says ", h.entries, " entries, variant ", tb->variant_.name(), " has ",
                              tb->index_->size()));
-  if (fileSize != sizeof(FileHeader) + h.entries)
-    return fail(absl::StrCat(fileSize < sizeof(FileHeader) + h.entries ? "truncated" : "too long", ": ", fileSize,
-                             " bytes, expected ", sizeof(FileHeader) + h.entries));
-  if (absl::Status s = tb->load(fd); !s.ok()) return fail(std::string(s.message()));
-  if (fileChecksum(h, tb->codes_, h.entries) != h.checksum) return fail("corrupt: checksum mismatch");
+  if (h.blockCodes < 1 || h.blockCodes > kMaxBlockCodes)
+    return fail(absl::StrCat("header says ", h.blockCodes, " codes per block, at most ", kMaxBlockCodes, " are read"));
+  if (h.dictionaryBytes > kDictionaryBytes)
+    return fail(absl::StrCat("header says a dictionary of ", h.dictionaryBytes, " bytes, at most ", kDictionaryBytes,
+                             " are read"));
+  // The dictionary and the block table must be there; the table's last
+  // offset gives the frames' size.
+  const uint64_t tableAt = sizeof(FileHeader) + paddedDictionaryBytes(h), tableBytes = 8 * (tb->blocks() + 1);
+  if (fileSize < tableAt + tableBytes)
+    return fail(absl::StrCat("truncated: ", fileSize, " bytes, shorter than the header, the dictionary and the ",
+                             tableBytes, "-byte block table"));
+  uint64_t framesBytes = 0;
+  if (!readFully(fd, reinterpret_cast<uint8_t*>(&framesBytes), 8, tableAt + tableBytes - 8))
+    return fail("the file changed (shrank) while it was being read");
+  const uint64_t expected = tableAt + tableBytes + framesBytes;
+  if (framesBytes > fileSize || fileSize != expected)
+    return fail(absl::StrCat(fileSize < expected ? "truncated" : "too long", ": ", fileSize, " bytes, the block table says ",
+                             expected));
+  if (absl::Status s = tb->load(fd, fileSize - sizeof(FileHeader)); !s.ok()) return fail(std::string(s.message()));
+  if (fileChecksum(h, static_cast<const uint8_t*>(tb->map_), tb->mapSize_) != h.checksum)
+    return fail("corrupt: checksum mismatch");
+  if (absl::Status s = tb->checkBlocks(); !s.ok()) return fail(std::string(s.message()));
+  tb->id_ = nextFileId.fetch_add(1);
   return std::shared_ptr<const File>(std::move(tb));
 }
 
-// Copies the codes into memory of this process: a memfd named after the
+// Copies the file after its header into memory of this process: a memfd named after the
 // file (so /proc/PID/maps shows which file it holds), filled, sealed against
 // any change of size or content, and mapped read-only. Where memfd is
 // missing, anonymous private memory.
-absl::Status File::load(int fd) {
-  const uint64_t size = header_.entries;
+absl::Status File::load(int fd, uint64_t size) {
   mapSize_ = std::max<uint64_t>(size, 1);
   const std::string name = path_.size() > 200 ? path_.substr(path_.size() - 200) : path_;
   const int mem = ::memfd_create(name.c_str(), MFD_CLOEXEC | MFD_ALLOW_SEALING);
@@ -189,8 +271,65 @@ absl::Status File::load(int fd) {
       return absl::DataLossError("the file changed (shrank) while it was being read");
     ::mprotect(map_, mapSize_, PROT_READ);
   }
-  codes_ = static_cast<const uint8_t*>(map_);
+  dictionaryBytes_ = static_cast<const uint8_t*>(map_);
+  blockTable_ = reinterpret_cast<const uint64_t*>(dictionaryBytes_ + paddedDictionaryBytes(header_));
+  frames_ = dictionaryBytes_ + paddedDictionaryBytes(header_) + 8 * (blocks() + 1);
   return absl::OkStatus();
+}
+
+bool File::decodeBlock(uint64_t b, uint8_t* out, void* context) const {
+  const uint64_t begin = blockTable_[b], end = blockTable_[b + 1];
+  auto* dctx = static_cast<ZSTD_DCtx*>(context);
+  const size_t n =
+      dictionary_ ? ZSTD_decompress_usingDDict(dctx, out, codesInBlock(b), frames_ + begin, end - begin,
+                                               static_cast<const ZSTD_DDict*>(dictionary_.get()))
+                  : ZSTD_decompressDCtx(dctx, out, codesInBlock(b), frames_ + begin, end - begin);
+  return !ZSTD_isError(n) && n == codesInBlock(b);
+}
+
+absl::Status File::checkBlocks() {
+  if (header_.dictionaryBytes > 0) {
+    dictionary_.reset(ZSTD_createDDict(dictionaryBytes_, header_.dictionaryBytes));
+    if (!dictionary_) return absl::DataLossError("corrupt: the dictionary is not a zstd dictionary");
+  }
+  const uint64_t framesBytes = mapSize_ - paddedDictionaryBytes(header_) - 8 * (blocks() + 1);
+  if (blockTable_[0] != 0) return absl::DataLossError("corrupt: the block table does not start at 0");
+  for (uint64_t b = 0; b < blocks(); ++b)
+    if (blockTable_[b + 1] < blockTable_[b] || blockTable_[b + 1] > framesBytes)
+      return absl::DataLossError(absl::StrCat("corrupt: block ", b, " of the block table lies outside the frames"));
+  BlockCache scratch;
+  if (!scratch.context) return absl::ResourceExhaustedError("cannot create a zstd decompression context");
+  scratch.codes.resize(header_.blockCodes);
+  for (uint64_t b = 0; b < blocks(); ++b)
+    if (!decodeBlock(b, scratch.codes.data(), scratch.context.get()))
+      return absl::DataLossError(absl::StrCat("corrupt: block ", b, " does not decode to its ", codesInBlock(b), " codes"));
+  return absl::OkStatus();
+}
+
+uint8_t File::codeAt(uint64_t index) const {
+  thread_local BlockCache cache;
+  const uint64_t b = index / header_.blockCodes;
+  if (cache.file != id_ || cache.block != b) {
+    if (cache.codes.size() < header_.blockCodes) cache.codes.resize(header_.blockCodes);
+    // Every block decoded when the file was opened, and the copy is sealed:
+    // a failure here would be a fault of this program, not of the file.
+    if (!cache.context || !decodeBlock(b, cache.codes.data(), cache.context.get())) {
+      cache.file = 0;
+      return kNoState;
+    }
+    cache.file = id_;
+    cache.block = b;
+  }
+  return cache.codes[index - b * header_.blockCodes];
+}
+
+std::vector<uint8_t> File::decodeAll() const {
+  std::vector<uint8_t> codes(header_.entries);
+  std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> context(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  for (uint64_t b = 0; b < blocks(); ++b)
+    if (!context || !decodeBlock(b, codes.data() + b * header_.blockCodes, context.get()))
+      std::fill_n(codes.data() + b * header_.blockCodes, codesInBlock(b), kNoState);
+  return codes;
 }
 
 Probe File::probe(const Board& board) const {

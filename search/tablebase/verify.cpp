@@ -43,7 +43,7 @@ class AtomicBitset {
 // The code a state must have, given the codes of its children (by Board
 // and generateMoves); empty string or what is wrong. Marks every child in
 // `reached`.
-std::string check(const File& tb, Board board, uint8_t code, AtomicBitset& reached) {
+std::string check(const File& tb, const uint8_t* codes, Board board, uint8_t code, AtomicBitset& reached) {
   const int winner = board.winner();
   uint8_t expected;
   if (winner != kNoWinner) {
@@ -59,7 +59,7 @@ std::string check(const File& tb, Board board, uint8_t code, AtomicBitset& reach
       uint8_t c = kNoState;
       if (tb.index().toState(board, &st)) {
         const uint64_t child = tb.index().indexOf(st);
-        c = tb.codes()[child];
+        c = codes[child];
         reached.set(child);
       }
       board.unmakeMove(m);
@@ -90,10 +90,13 @@ absl::Status verify(const File& tb, int threads, const VerifyProgress& progress)
     return absl::DataLossError(absl::StrCat("tablebase file '", tb.path(), "': ", what));
   };
 
-  // 1. The start must be stored: the walk begins there.
+  // 1. Every code, decoded once (the walk reads them in no block order).
+  //    The start must be stored: the walk begins there.
+  const std::vector<uint8_t> decoded = tb.decodeAll();
+  const uint8_t* codes = decoded.data();
   const State startState;
   const uint64_t start = index.indexOf(startState);
-  if (tb.codes()[start] == kNoState) return failure("the start position is not stored");
+  if (codes[start] == kNoState) return failure("the start position is not stored");
 
   // 2. Walk every state reachable from the start, level by level (a
   //    placement goes one level up, a board move stays on the level), and
@@ -135,7 +138,7 @@ absl::Status verify(const File& tb, int threads, const VerifyProgress& progress)
         State st;
         index.decode(c.slice, x - sl.offset, &st);
         const Board board = index.toBoard(st);
-        const std::string what = check(tb, board, tb.codes()[x], reached);
+        const std::string what = check(tb, codes, board, codes[x], reached);
         if (!what.empty()) {
           std::lock_guard<std::mutex> lock(errorMutex);
           if (!failed) error = absl::StrCat("entry ", x, " (", positionToString(board), "): ", what);
@@ -182,7 +185,7 @@ absl::Status verify(const File& tb, int threads, const VerifyProgress& progress)
   uint64_t states = 0, terminal = 0, wins = 0, draws = 0, losses = 0;
   int maxDistance = 0;
   for (uint64_t x = 0; x < total; ++x) {
-    const uint8_t code = tb.codes()[x];
+    const uint8_t code = codes[x];
     const bool isReached = reached.test(x);
     if (code == kNoState && !isReached) continue;
     if (!isReached || !expanded.test(x) || code == kNoState) {
@@ -213,7 +216,7 @@ absl::Status verify(const File& tb, int threads, const VerifyProgress& progress)
   if (h.draws != draws) return mismatch("draws", h.draws, draws);
   if (h.losses != losses) return mismatch("losses", h.losses, losses);
   if (h.maxDistance != maxDistance) return mismatch("as longest distance", h.maxDistance, maxDistance);
-  if (tb.codes()[start] != h.startCode) return mismatch("as start code", h.startCode, tb.codes()[start]);
+  if (codes[start] != h.startCode) return mismatch("as start code", h.startCode, codes[start]);
   if (progress) progress(h.states, h.states);
   return absl::OkStatus();
 }

@@ -257,10 +257,33 @@ void writeAll(const std::string& path, const std::string& bytes) {
 class TablebaseFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    tb_ = buildFile(dir_, *Variant::parse("3x3:2,2,0"));
+    tb_ = buildFile(dir_, variant_);
     ASSERT_TRUE(tb_);
     bytes_ = readAll(tb_->path());
-    ASSERT_EQ(bytes_.size(), sizeof(FileHeader) + tb_->header().entries);
+    ASSERT_EQ(bytes_.size(), sizeof(FileHeader) + tb_->compressedBytes());
+  }
+  // The variant solved again, changed by `edit` (its codes and counts),
+  // written with a checksum that matches, and opened: a forged file.
+  template <class Edit>
+  std::shared_ptr<const File> openForgedSolution(Edit edit) {
+    auto solved = solve(variant_, 1);
+    EXPECT_TRUE(solved.ok());
+    if (!solved.ok()) return nullptr;
+    edit(*solved);
+    const std::string path = dir_.file("forged" + std::to_string(forged_++) + ".gtb");
+    EXPECT_TRUE(writeFile(path, variant_, *solved).ok());
+    auto tb = File::open(path);
+    EXPECT_TRUE(tb.ok()) << tb.status();
+    return tb.ok() ? *tb : nullptr;
+  }
+  // The offset in the file of the block table's entry b.
+  size_t tableEntry(uint64_t b) const { return sizeof(FileHeader) + paddedDictionaryBytes(tb_->header()) + 8 * b; }
+  // The offset in the file of block b's frame.
+  size_t frameOffset(uint64_t b) const {
+    uint64_t offset;
+    std::memcpy(&offset, bytes_.data() + tableEntry(b), 8);
+    const uint64_t blocks = (tb_->header().entries + tb_->header().blockCodes - 1) / tb_->header().blockCodes;
+    return tableEntry(blocks + 1) + offset;
   }
   // Writes `bytes` to a new file and returns open()'s error text.
   std::string openError(const std::string& bytes) {
@@ -269,23 +292,17 @@ class TablebaseFileTest : public ::testing::Test {
     auto tb = File::open(path);
     return tb.ok() ? "" : std::string(tb.status().message());
   }
-  // Writes `bytes` with the header changed by `edit` and a checksum
-  // recomputed to match (a forged file), and opens it.
-  template <class Edit>
-  std::shared_ptr<const File> openForged(std::string bytes, Edit edit) {
+  // `bytes` with the header's checksum recomputed to match them (a forged file).
+  static std::string forgeChecksum(std::string bytes) {
     FileHeader h;
     std::memcpy(&h, bytes.data(), sizeof h);
-    edit(h);
     h.checksum = 0;
     const uint64_t seed = checksumOf(reinterpret_cast<const uint8_t*>(&h), sizeof h);
     h.checksum = checksumOf(reinterpret_cast<const uint8_t*>(bytes.data()) + sizeof h, bytes.size() - sizeof h, seed);
     std::memcpy(bytes.data(), &h, sizeof h);
-    const std::string path = dir_.file("forged" + std::to_string(forged_++) + ".gtb");
-    writeAll(path, bytes);
-    auto tb = File::open(path);
-    EXPECT_TRUE(tb.ok()) << tb.status();
-    return tb.ok() ? *tb : nullptr;
+    return bytes;
   }
+  const Variant variant_ = *Variant::parse("3x3:2,2,0");
   ScratchDir dir_{"gobblet_tb"};  // declared first: removed after tb_ is unmapped
   std::shared_ptr<const File> tb_;
   std::string bytes_;
@@ -327,7 +344,11 @@ TEST_F(TablebaseFileTest, RefusesWrongFile) {
   EXPECT_NE(openError(bad).find("magic"), std::string::npos);
   bad = bytes_;
   bad[8] = 99;  // version
-  EXPECT_NE(openError(bad).find("format version 99, this program reads version 1"), std::string::npos);
+  EXPECT_NE(openError(bad).find("format version 99, this program reads version 2"), std::string::npos);
+  bad = bytes_;
+  bad[8] = 1;  // the uncompressed format of before
+  EXPECT_NE(openError(bad).find("format version 1, this program reads version 2 (rebuild it"), std::string::npos)
+      << openError(bad);
   bad = bytes_;
   bad[12] = 64;  // header size
   EXPECT_NE(openError(bad).find("header size 64, expected 128"), std::string::npos) << openError(bad);
@@ -340,19 +361,44 @@ TEST_F(TablebaseFileTest, RefusesWrongFile) {
   EXPECT_NE(openError(std::string(4096, '\0')).find("magic"), std::string::npos);
 }
 
+// The compressed layout: every probe answers what the solution holds, the
+// file is a fraction of a byte per number, and a forged block table or
+// frame (checksum recomputed) is refused when the file is opened, not met
+// by a probe later.
+TEST_F(TablebaseFileTest, BlocksDecodeToTheSolution) {
+  auto solved = solve(variant_, 1);
+  ASSERT_TRUE(solved.ok());
+  ASSERT_EQ(tb_->decodeAll(), solved->codes);
+  for (uint64_t x = 0; x < solved->codes.size(); x += 7) ASSERT_EQ(tb_->codeAt(x), solved->codes[x]) << x;
+  for (uint64_t x = solved->codes.size(); x-- > 0;) ASSERT_EQ(tb_->codeAt(x), solved->codes[x]) << x;
+  EXPECT_EQ(tb_->header().blockCodes, kBlockCodes);
+  EXPECT_LT(tb_->compressedBytes(), solved->codes.size() / 2);
+
+  std::string bad = bytes_;
+  bad[tableEntry(1)] = static_cast<char>(0xff);  // block 0 ends past the frames
+  bad[tableEntry(1) + 7] = static_cast<char>(0x7f);
+  EXPECT_NE(openError(forgeChecksum(bad)).find("block 0 of the block table"), std::string::npos)
+      << openError(forgeChecksum(bad));
+  bad = bytes_;
+  bad[frameOffset(1)] ^= 0x55;  // block 1's frame loses its magic number
+  EXPECT_NE(openError(forgeChecksum(bad)).find("block 1 does not decode"), std::string::npos)
+      << openError(forgeChecksum(bad));
+  bad = bytes_;
+  bad[20] = 0, bad[21] = 0, bad[22] = 0, bad[23] = 0x7f;  // codes per block
+  EXPECT_NE(openError(forgeChecksum(bad)).find("codes per block"), std::string::npos) << openError(forgeChecksum(bad));
+}
+
 // A file whose checksum was recomputed over a wrong value opens, and the
 // verifier (which re-derives every value from the moves) catches it.
 TEST_F(TablebaseFileTest, VerifyCatchesAWrongValue) {
   ASSERT_TRUE(verify(*tb_, 2).ok());
   for (uint8_t replacement : {kDrawCode, winCode(3), lossCode(1), kNoState}) {
-    std::string bad = bytes_;
-    // The first decided-in-2 state: change its value.
-    size_t at = 0;
-    for (size_t i = sizeof(FileHeader); i < bad.size() && !at; ++i)
-      if (static_cast<uint8_t>(bad[i]) == winCode(1)) at = i;
-    ASSERT_NE(at, 0u);
-    bad[at] = static_cast<char>(replacement);
-    auto tampered = openForged(bad, [](FileHeader&) {});
+    // The first won-in-1 state: change its value.
+    auto tampered = openForgedSolution([replacement](Solution& s) {
+      const auto at = std::find(s.codes.begin(), s.codes.end(), winCode(1));
+      ASSERT_NE(at, s.codes.end());
+      *at = replacement;
+    });
     ASSERT_TRUE(tampered);
     const absl::Status s = verify(*tampered, 2);
     EXPECT_FALSE(s.ok()) << "replacement code " << int(replacement);
@@ -362,12 +408,9 @@ TEST_F(TablebaseFileTest, VerifyCatchesAWrongValue) {
 // A file of no states at all, whose header says so (start "unknown"):
 // every local check holds vacuously, but the start must be stored.
 TEST_F(TablebaseFileTest, VerifyRefusesAnEmptyFile) {
-  std::string empty = bytes_;
-  std::fill(empty.begin() + sizeof(FileHeader), empty.end(), static_cast<char>(kNoState));
-  auto tb = openForged(empty, [](FileHeader& h) {
-    h.states = h.terminal = h.wins = h.draws = h.losses = 0;
-    h.startCode = kNoState;
-    h.maxDistance = 0;
+  auto tb = openForgedSolution([](Solution& s) {
+    std::fill(s.codes.begin(), s.codes.end(), kNoState);
+    s.stats = SolveStats{};
   });
   ASSERT_TRUE(tb);
   const absl::Status s = verify(*tb, 2);
@@ -386,18 +429,17 @@ TEST_F(TablebaseFileTest, VerifyRefusesAnUnreachableState) {
   for (int s = 0; s < static_cast<int>(index.slices().size()) && !at; ++s)
     for (uint64_t i = 0; i < index.slices()[s].size && !at; ++i) {
       State st;
-      if (tb_->codes()[index.slices()[s].offset + i] != kNoState || !index.stateAt(s, i, &st)) continue;
+      if (tb_->codeAt(index.slices()[s].offset + i) != kNoState || !index.stateAt(s, i, &st)) continue;
       const Board b = index.toBoard(st);
       if (b.winner() == kNoWinner) continue;
       at = index.slices()[s].offset + i;
       code = b.winner() == b.sideToMove() ? winCode(0) : lossCode(0);
     }
   ASSERT_NE(at, 0u) << "no unreachable finished game in this variant";
-  std::string extra = bytes_;
-  extra[sizeof(FileHeader) + at] = static_cast<char>(code);
-  auto tb = openForged(extra, [code](FileHeader& h) {
-    ++h.states, ++h.terminal;
-    ++(isWinCode(code) ? h.wins : h.losses);
+  auto tb = openForgedSolution([at, code](Solution& s) {
+    s.codes[at] = code;
+    ++s.stats.states, ++s.stats.terminal;
+    ++(isWinCode(code) ? s.stats.wins : s.stats.losses);
   });
   ASSERT_TRUE(tb);
   const absl::Status s = verify(*tb, 2);

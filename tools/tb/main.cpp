@@ -171,9 +171,15 @@ int info(const std::vector<std::string>& args) {
   std::printf("format       version %u\n", h.version);
   std::printf("variant      %s\n", (*table)->variant().name().c_str());
   std::printf("entries      %llu\n", static_cast<unsigned long long>(h.entries));
+  std::printf("blocks       %llu of %u codes, zstd, dictionary of %u bytes\n",
+              static_cast<unsigned long long>((h.entries + h.blockCodes - 1) / h.blockCodes), h.blockCodes,
+              h.dictionaryBytes);
+  std::printf("size         %llu bytes (%.2f bits per entry)\n",
+              static_cast<unsigned long long>(sizeof h + (*table)->compressedBytes()),
+              8.0 * static_cast<double>(sizeof h + (*table)->compressedBytes()) / static_cast<double>(h.entries));
   printCounts(h.states, h.terminal, h.wins, h.draws, h.losses, h.startCode, h.maxDistance);
-  std::printf("checksum     %016llx (checked in %.2f s)\n", static_cast<unsigned long long>(h.checksum),
-              seconds(start));
+  std::printf("checksum     %016llx (checked, every block decoded, in %.2f s)\n",
+              static_cast<unsigned long long>(h.checksum), seconds(start));
   return 0;
 }
 
