@@ -30,14 +30,19 @@ unsigned Board::placeableSizes(int player) const {
   return sizes;
 }
 
+// The key changes by the piece's own Zobrist number (the same sum
+// computeKey makes), and only if the piece was absent / present: a board
+// built piece by piece costs a key update per piece, not a recount.
 void Board::addPiece(int player, int size, int square) {
+  if (pieces_[player][size] & bit(square)) return;
   pieces_[player][size] |= bit(square);
-  key_ = computeKey();
+  key_ ^= zobrist::kKeys.piece[player][size][square];
 }
 
 void Board::removePiece(int player, int size, int square) {
+  if (!(pieces_[player][size] & bit(square))) return;
   pieces_[player][size] &= static_cast<Mask>(~bit(square));
-  key_ = computeKey();
+  key_ ^= zobrist::kKeys.piece[player][size][square];
 }
 
 void Board::setSideToMove(int player) {
