@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
@@ -125,8 +126,10 @@ int build(const std::vector<std::string>& args) {
   printCounts(st.states, st.terminal, st.wins, st.draws, st.losses, st.start, st.maxDistance);
   std::printf("solve time   %.1f s\nwall time    %.1f s\n", solved, seconds(start));
   std::printf("peak memory  %ld MiB\n", peakRssMiB());
-  std::printf("file         %s (%llu bytes)\n", out.c_str(),
-              static_cast<unsigned long long>(sizeof(tb::FileHeader) + result->codes.size()));
+  std::error_code ec;
+  const uintmax_t bytes = std::filesystem::file_size(out, ec);
+  std::printf("file         %s (%llu bytes, %.2f bits per slot)\n", out.c_str(), static_cast<unsigned long long>(bytes),
+              8.0 * static_cast<double>(bytes) / static_cast<double>(result->codes.size()));
   return 0;
 }
 
@@ -152,7 +155,7 @@ int estimate(const std::vector<std::string>& args) {
   const double perState = seconds(start) / static_cast<double>(tb::estimateSolve(calibration, threads).states);
   const auto u = [](uint64_t x) { return static_cast<unsigned long long>(x); };
   std::printf("variant      %s\n", variant->name().c_str());
-  std::printf("slots        %llu (file of %llu bytes)\n", u(e.slots), u(e.slots + sizeof(tb::FileHeader)));
+  std::printf("slots        %llu (a code byte each while solving; the file compresses them)\n", u(e.slots));
   std::printf("states       %llu (numbers that are states, reachable or not)\n", u(e.states));
   std::printf("memory       %.2f GiB expected peak (this machine has %.1f GiB)\n",
               static_cast<double>(e.bytes) / (1 << 30), physicalGiB());
