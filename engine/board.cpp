@@ -1,5 +1,7 @@
 #include "engine/board.h"
 
+#include <cassert>
+
 namespace gobblet {
 
 Board::Board(const Variant& variant)
@@ -34,12 +36,14 @@ unsigned Board::placeableSizes(int player) const {
 // computeKey makes), and only if the piece was absent / present: a board
 // built piece by piece costs a key update per piece, not a recount.
 void Board::addPiece(int player, int size, int square) {
+  assert(size >= 0 && size < variant_.sizes && square >= 0 && square < variant_.n * variant_.n);
   if (pieces_[player][size] & bit(square)) return;
   pieces_[player][size] |= bit(square);
   key_ ^= zobrist::kKeys.piece[player][size][square];
 }
 
 void Board::removePiece(int player, int size, int square) {
+  assert(size >= 0 && size < variant_.sizes && square >= 0 && square < variant_.n * variant_.n);
   if (!(pieces_[player][size] & bit(square))) return;
   pieces_[player][size] &= static_cast<Mask>(~bit(square));
   key_ ^= zobrist::kKeys.piece[player][size][square];

@@ -275,6 +275,28 @@ TEST(Hash, IncrementalMatchesFromScratch) {
   }
 }
 
+// The editing calls keep the key equal to a recount: adding a piece that is
+// there already and removing one that is not change nothing, with either
+// side to move.
+TEST(Hash, EditingKeepsTheKey) {
+  Board b(Variant::gobblers());
+  b.setSideToMove(1);
+  const uint64_t empty = b.key();
+  b.addPiece(0, 2, 4);
+  b.addPiece(1, 0, 0);
+  EXPECT_EQ(b.key(), b.computeKey());
+  const uint64_t two = b.key();
+  b.addPiece(0, 2, 4);  // there already
+  EXPECT_EQ(b.key(), two);
+  b.removePiece(1, 1, 8);  // not there
+  EXPECT_EQ(b.key(), two);
+  b.removePiece(0, 2, 4);
+  b.removePiece(1, 0, 0);
+  EXPECT_EQ(b.key(), empty);
+  EXPECT_EQ(b.key(), b.computeKey());
+  EXPECT_NE(two, empty);
+}
+
 // ---- Game: repetition, no moves ------------------------------------------------
 
 TEST(Game, ThreefoldRepetitionIsADraw) {

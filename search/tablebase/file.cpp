@@ -51,7 +51,7 @@ uint64_t fileChecksum(FileHeader header, const uint8_t* body, uint64_t size) {
 // one: a variant with too few blocks to learn from).
 std::vector<uint8_t> trainDictionary(const std::vector<uint8_t>& codes, uint32_t blockCodes) {
   const uint64_t blocks = codes.size() / blockCodes;  // whole blocks only
-  const uint64_t step = std::max<uint64_t>(1, blocks / kDictionarySampleBlocks);
+  const uint64_t step = std::max<uint64_t>(1, (blocks + kDictionarySampleBlocks - 1) / kDictionarySampleBlocks);
   std::vector<uint8_t> samples;
   std::vector<size_t> sizes;
   for (uint64_t b = 0; b < blocks; b += step) {
@@ -148,7 +148,6 @@ absl::Status writeFile(const std::string& path, const Variant& variant, const So
 }
 
 File::~File() {
-  dictionary_.reset();  // before the mapping it reads
   if (map_) ::munmap(map_, mapSize_);
 }
 
@@ -208,8 +207,9 @@ absl::StatusOr<std::shared_ptr<const File>> File::open(const std::string& path) 
   if (h.entries != tb->index_->size())
     return fail(absl::StrCat("header says ", h.entries, " entries, variant ", tb->variant_.name(), " has ",
                              tb->index_->size()));
-  if (h.blockCodes < 1 || h.blockCodes > kMaxBlockCodes)
-    return fail(absl::StrCat("header says ", h.blockCodes, " codes per block, at most ", kMaxBlockCodes, " are read"));
+  if (h.blockCodes < kMinBlockCodes || h.blockCodes > kMaxBlockCodes)
+    return fail(absl::StrCat("header says ", h.blockCodes, " codes per block, ", kMinBlockCodes, " to ",
+                             kMaxBlockCodes, " are read"));
   if (h.dictionaryBytes > kDictionaryBytes)
     return fail(absl::StrCat("header says a dictionary of ", h.dictionaryBytes, " bytes, at most ", kDictionaryBytes,
                              " are read"));
@@ -222,8 +222,15 @@ absl::StatusOr<std::shared_ptr<const File>> File::open(const std::string& path) 
   uint64_t framesBytes = 0;
   if (!readFully(fd, reinterpret_cast<uint8_t*>(&framesBytes), 8, tableAt + tableBytes - 8))
     return fail("the file changed (shrank) while it was being read");
+  // No frame is larger than zstd's bound for its block: a table that
+  // claims more (and a file padded to match) is refused before it is
+  // copied into memory.
+  const uint64_t framesBound = tb->blocks() * ZSTD_compressBound(h.blockCodes);
+  if (framesBytes > framesBound)
+    return fail(absl::StrCat("corrupt: the block table claims ", framesBytes, " bytes of frames, ",
+                             tb->blocks(), " blocks compress to at most ", framesBound));
   const uint64_t expected = tableAt + tableBytes + framesBytes;
-  if (framesBytes > fileSize || fileSize != expected)
+  if (fileSize != expected)
     return fail(absl::StrCat(fileSize < expected ? "truncated" : "too long", ": ", fileSize, " bytes, the block table says ",
                              expected));
   if (absl::Status s = tb->load(fd, fileSize - sizeof(FileHeader)); !s.ok()) return fail(std::string(s.message()));
@@ -293,7 +300,8 @@ absl::Status File::checkBlocks() {
     if (!dictionary_) return absl::DataLossError("corrupt: the dictionary is not a zstd dictionary");
   }
   const uint64_t framesBytes = mapSize_ - paddedDictionaryBytes(header_) - 8 * (blocks() + 1);
-  if (blockTable_[0] != 0) return absl::DataLossError("corrupt: the block table does not start at 0");
+  if (blockTable_[0] != 0 || blockTable_[blocks()] != framesBytes)
+    return absl::DataLossError("corrupt: the block table does not span the frames");
   for (uint64_t b = 0; b < blocks(); ++b)
     if (blockTable_[b + 1] < blockTable_[b] || blockTable_[b + 1] > framesBytes)
       return absl::DataLossError(absl::StrCat("corrupt: block ", b, " of the block table lies outside the frames"));
@@ -323,12 +331,13 @@ uint8_t File::codeAt(uint64_t index) const {
   return cache.codes[index - b * header_.blockCodes];
 }
 
-std::vector<uint8_t> File::decodeAll() const {
+absl::StatusOr<std::vector<uint8_t>> File::decodeAll() const {
   std::vector<uint8_t> codes(header_.entries);
   std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> context(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  if (!context) return absl::ResourceExhaustedError("cannot create a zstd decompression context");
   for (uint64_t b = 0; b < blocks(); ++b)
-    if (!context || !decodeBlock(b, codes.data() + b * header_.blockCodes, context.get()))
-      std::fill_n(codes.data() + b * header_.blockCodes, codesInBlock(b), kNoState);
+    if (!decodeBlock(b, codes.data() + b * header_.blockCodes, context.get()))
+      return absl::DataLossError(absl::StrCat("block ", b, " does not decode"));  // checked at open: never
   return codes;
 }
 

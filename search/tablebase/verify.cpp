@@ -103,8 +103,9 @@ absl::Status verify(const File& tb, int threads, const VerifyProgress& progress)
 
   // 1. Every code, decoded once (the walk reads them in no block order).
   //    The start must be stored: the walk begins there.
-  const std::vector<uint8_t> decoded = tb.decodeAll();
-  const uint8_t* codes = decoded.data();
+  const absl::StatusOr<std::vector<uint8_t>> decoded = tb.decodeAll();
+  if (!decoded.ok()) return failure(std::string(decoded.status().message()));
+  const uint8_t* codes = decoded->data();
   const State startState;
   const uint64_t start = index.indexOf(startState);
   if (codes[start] == kNoState) return failure("the start position is not stored");

@@ -115,10 +115,11 @@ TEST(TablebaseIndex, StatesCountMatchesTheCanonicalNumbers) {
   EXPECT_LT(Index(Variant::gobblers()).states(), Index(Variant::gobblers()).size()) << "symmetric leads leave holes";
 }
 
-TEST(TablebaseIndex, GobblersFitsTheFileBudget) {
+// The builder holds a code byte per number: gobblers' must fit in 512 MiB.
+TEST(TablebaseIndex, GobblersCodeArrayFitsTheBuilderBudget) {
   const Index index(Variant::gobblers());
   EXPECT_EQ(index.slices().size(), 729u);  // (0..2 pieces) ^ (3 sizes x 2 players)
-  EXPECT_LE(index.size() + sizeof(FileHeader), 512ull << 20);
+  EXPECT_LE(index.size(), 512ull << 20);
 }
 
 // ---- The builder's move generator against the rules core ----------------------
@@ -206,6 +207,7 @@ TEST(Retrograde, TicTacToeContract) {
   auto tb = buildFile(dir, Variant::ticTacToe());
   ASSERT_TRUE(tb);
   EXPECT_EQ(tb->header().states, 765u);
+  EXPECT_EQ(tb->header().dictionaryBytes, 0u) << "three blocks are too few to train a dictionary on";
   EXPECT_EQ(tb->header().wins + tb->header().losses, 614u);
   EXPECT_EQ(tb->header().startCode, kDrawCode);
 }
@@ -368,7 +370,8 @@ TEST_F(TablebaseFileTest, RefusesWrongFile) {
 TEST_F(TablebaseFileTest, BlocksDecodeToTheSolution) {
   auto solved = solve(variant_, 1);
   ASSERT_TRUE(solved.ok());
-  ASSERT_EQ(tb_->decodeAll(), solved->codes);
+  ASSERT_EQ(*tb_->decodeAll(), solved->codes);
+  EXPECT_GT(tb_->header().dictionaryBytes, 0u) << "this fixture should exercise the dictionary";
   for (uint64_t x = 0; x < solved->codes.size(); x += 7) ASSERT_EQ(tb_->codeAt(x), solved->codes[x]) << x;
   for (uint64_t x = solved->codes.size(); x-- > 0;) ASSERT_EQ(tb_->codeAt(x), solved->codes[x]) << x;
   EXPECT_EQ(tb_->header().blockCodes, kBlockCodes);
@@ -384,8 +387,48 @@ TEST_F(TablebaseFileTest, BlocksDecodeToTheSolution) {
   EXPECT_NE(openError(forgeChecksum(bad)).find("block 1 does not decode"), std::string::npos)
       << openError(forgeChecksum(bad));
   bad = bytes_;
+  const uint64_t blocks = (tb_->header().entries + kBlockCodes - 1) / kBlockCodes;
+  const uint64_t claimed = uint64_t{1} << 40;  // a terabyte of frames, which the file would then have to hold
+  std::memcpy(bad.data() + tableEntry(blocks), &claimed, 8);
+  EXPECT_NE(openError(forgeChecksum(bad)).find("claims 1099511627776 bytes of frames"), std::string::npos)
+      << openError(forgeChecksum(bad));
+  bad = bytes_;
   bad[20] = 0, bad[21] = 0, bad[22] = 0, bad[23] = 0x7f;  // codes per block
   EXPECT_NE(openError(forgeChecksum(bad)).find("codes per block"), std::string::npos) << openError(forgeChecksum(bad));
+}
+
+// Each thread keeps the last block it decoded: probes that alternate
+// between two files (the second forged to differ at every tested number),
+// and a file opened after another was dropped, each read their own codes;
+// and four threads probing at once all read the solution.
+TEST_F(TablebaseFileTest, DecodedBlocksAreKeptPerFileAndPerThread) {
+  auto solved = solve(variant_, 1);
+  ASSERT_TRUE(solved.ok());
+  const std::vector<uint8_t>& codes = solved->codes;
+  auto other = openForgedSolution([](Solution& s) {
+    for (uint8_t& c : s.codes) c = c == kDrawCode ? winCode(5) : kDrawCode;
+  });
+  ASSERT_TRUE(other);
+  for (uint64_t x = 0; x < codes.size(); x += 13) {
+    ASSERT_EQ(tb_->codeAt(x), codes[x]) << x;
+    ASSERT_EQ(other->codeAt(x), codes[x] == kDrawCode ? winCode(5) : kDrawCode) << x;
+  }
+  const uint64_t x = codes.size() / 2;
+  ASSERT_EQ(other->codeAt(x), codes[x] == kDrawCode ? winCode(5) : kDrawCode);
+  other.reset();  // its block stays in this thread's buffer
+  auto again = File::open(tb_->path());
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ((*again)->codeAt(x), codes[x]);
+
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (uint64_t y = static_cast<uint64_t>(t); y < codes.size(); y += 3)
+        if (tb_->codeAt(y) != codes[y]) ++wrong;
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0);
 }
 
 // Bytes of the dictionary, block table and frames changed at random (the
