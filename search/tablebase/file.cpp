@@ -40,7 +40,7 @@ uint64_t checksumOf(const uint8_t* data, uint64_t size, uint64_t seed) {
 namespace {
 
 // The checksum of a file: its header with the checksum field zero, then
-// everything after the header (block table and frames).
+// everything after the header (dictionary, block table and frames).
 uint64_t fileChecksum(FileHeader header, const uint8_t* body, uint64_t size) {
   header.checksum = 0;
   const uint64_t h = checksumOf(reinterpret_cast<const uint8_t*>(&header), sizeof header);
