@@ -11,28 +11,17 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/shell_command.h"
+
 namespace {
 
 const std::string kBin = GOBBLET_BIN_DIR;
 const std::string kMatch = kBin + "/gobblet-match";
 const std::string kFake = kBin + "/gobblet-fake-engine";
 
-struct Outcome {
-  int exitCode = -1;
-  std::string output;  // stdout and stderr
-};
+using Outcome = gobblet::testing::CommandResult;  // output: stdout and stderr
 
-Outcome runMatch(const std::string& args) {
-  Outcome r;
-  FILE* pipe = popen((kMatch + " " + args + " 2>&1").c_str(), "r");
-  if (!pipe) return r;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.output.append(buffer, n);
-  const int status = pclose(pipe);
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+Outcome runMatch(const std::string& args) { return gobblet::testing::runCommand(kMatch + " " + args + " 2>&1"); }
 
 int countLines(const std::string& path) {
   std::ifstream in(path);

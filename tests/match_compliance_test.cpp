@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "tools/match/compliance.h"
+#include "tests/support/shell_command.h"
 
 namespace gobblet::match {
 namespace {
@@ -150,13 +151,9 @@ TEST(MatchCompliance, UciEnginesGetUciSpellingAndNoQueries) {
 
 // Runs gobblet-match; returns its exit code, output in `output`.
 int runMatch(const std::string& args, std::string& output) {
-  FILE* pipe = popen((kBin + "/gobblet-match " + args + " 2>&1").c_str(), "r");
-  if (!pipe) return -1;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
-  const int status = pclose(pipe);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  const testing::CommandResult r = testing::runCommand(kBin + "/gobblet-match " + args + " 2>&1");
+  output += r.output;
+  return r.exitCode;
 }
 
 TEST(MatchCompliance, CommandLinePrintsOneLinePerStepAndExitsZeroOnlyWhenAllPass) {

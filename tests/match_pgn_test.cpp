@@ -12,6 +12,7 @@
 #include "engine/notation.h"
 #include "tools/match/pgn.h"
 #include "tools/match/replay.h"
+#include "tests/support/shell_command.h"
 
 namespace gobblet::match {
 namespace {
@@ -325,14 +326,10 @@ TEST(MatchPgn, TruncatedOrCorruptedInputIsAnErrorNotACrash) {
 
 // Runs gobblet-match with `args`; returns its exit code, output in `output`.
 int runMatch(const std::string& args, std::string& output) {
-  const std::string bin = GOBBLET_BIN_DIR;
-  FILE* pipe = popen((bin + "/gobblet-match " + args + " 2>&1").c_str(), "r");
-  if (!pipe) return -1;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
-  const int status = pclose(pipe);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  const testing::CommandResult r =
+      testing::runCommand(std::string(GOBBLET_BIN_DIR) + "/gobblet-match " + args + " 2>&1");
+  output += r.output;
+  return r.exitCode;
 }
 
 TEST(MatchPgn, RecordChoosesPgnByExtensionOrFlagAndReplayReadsIt) {

@@ -27,6 +27,7 @@
 #include "tests/protocol_test_support.h"
 #include "tests/support/brute_solver.h"
 #include "tests/support/scratch_dir.h"
+#include "tests/support/shell_command.h"
 
 namespace gobblet::tb {
 namespace {
@@ -52,14 +53,9 @@ std::string openWithin(const std::string& path, std::chrono::seconds limit) {
 // Runs a shell command; returns its standard output and error, and sets
 // *status to its exit status.
 std::string run(const std::string& command, int* status) {
-  std::string out;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return *status = -1, out;
-  std::array<char, 4096> buffer;
-  for (size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) out.append(buffer.data(), n);
-  const int raw = ::pclose(pipe);
-  *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return out;
+  testing::CommandResult r = testing::runCommand(command + " 2>&1");
+  *status = r.exitCode;
+  return std::move(r.output);
 }
 
 TEST(HostileTablebaseFile, FifoIsRefusedWithoutBlocking) {

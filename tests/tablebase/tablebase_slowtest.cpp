@@ -23,25 +23,18 @@
 #include "search/tablebase/file.h"
 #include "tests/support/brute_solver.h"
 #include "tests/support/scratch_dir.h"
+#include "tests/support/shell_command.h"
 
 namespace gobblet::tb {
 namespace {
 
 using testing::ScratchDir;
 
-// Runs a command; returns its standard output and sets *status.
+// Runs a command; returns its standard output and sets *status to its exit status.
 std::string run(const std::string& command, int* status) {
-  std::string out;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) {
-    *status = -1;
-    return out;
-  }
-  std::array<char, 4096> buffer;
-  size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.append(buffer.data(), n);
-  *status = pclose(pipe);
-  return out;
+  testing::CommandResult r = testing::runCommand(command);
+  *status = r.exitCode;
+  return std::move(r.output);
 }
 
 TEST(GobblersTablebase, BuildVerifyProbe) {

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_split.h"
 #include "tests/support/scratch_dir.h"
+#include "tests/support/shell_command.h"
 
 namespace gobblet::tb {
 namespace {
@@ -15,15 +16,10 @@ namespace {
 // Runs a shell command; returns what it wrote to `stream` (the other one is
 // discarded) and sets *status to its exit status.
 std::string run(const std::string& command, bool wantStderr, int* status) {
-  const std::string redirected = wantStderr ? command + " 2>&1 >/dev/null" : command + " 2>/dev/null";
-  std::string out;
-  FILE* pipe = ::popen(redirected.c_str(), "r");
-  if (!pipe) return *status = -1, out;
-  std::array<char, 4096> buffer;
-  for (size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) out.append(buffer.data(), n);
-  const int raw = ::pclose(pipe);
-  *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return out;
+  testing::CommandResult r =
+      testing::runCommand(wantStderr ? command + " 2>&1 >/dev/null" : command + " 2>/dev/null");
+  *status = r.exitCode;
+  return std::move(r.output);
 }
 
 const std::string kTool = std::string(GOBBLET_BIN_DIR) + "/gobblet-tb";
