@@ -61,6 +61,10 @@ Index::Index(const Variant& variant) : variant_(variant), radix_(variant.perSize
     const auto& orbits = orbits_[classOf(std::popcount(codeOurs_[code]), std::popcount(codeTheirs_[code]))];
     orbitRank_[code] = static_cast<uint16_t>(std::lower_bound(orbits.begin(), orbits.end(), canon) - orbits.begin());
   }
+  symRank_.assign(8 * static_cast<size_t>(kLayerCodes), 0);
+  for (int sym = 0; sym < 8; ++sym)
+    for (int code = 0; code < kLayerCodes; ++code)
+      symRank_[static_cast<size_t>(sym) * kLayerCodes + code] = rank_[symCode_[sym][code]];
 
   // 3. Slices in material-key order; the lead is the largest layer class.
   const int p = variant.perSize;

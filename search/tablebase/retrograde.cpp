@@ -42,16 +42,46 @@ constexpr uint64_t kMaxGroupSize = kNumberMask;
 constexpr int kBuckets = kMaxDistance + 2;
 constexpr uint8_t kNoExitWin = 0xff;
 
-// A list of distinct numbers, each tagged with one bit; moves and un-moves
-// of one state number well under 256.
+// A list of numbers met among the moves or un-moves of one state (fewer
+// than 256).
 struct SmallSet {
   uint64_t items[256];
   int size = 0;
   void add(uint64_t v) { items[size++] = v; }
-  void dedupe() {
-    std::sort(items, items + size);
-    size = static_cast<int>(std::unique(items, items + size) - items);
+};
+
+// The distinct numbers among the moves or un-moves of one state (fewer than
+// 256; symmetric moves repeat a number), in the order met: a list and an
+// open-addressing table of 512 slots that refuses repeats. One per worker,
+// reused: clear() empties only the slots of the listed numbers (each found
+// along its probe chain; the table holds nothing else).
+class DistinctNumbers {
+ public:
+  DistinctNumbers() { std::fill(std::begin(table_), std::end(table_), kEmpty); }
+  void add(uint64_t v) {
+    unsigned h = slot(v);
+    for (; table_[h] != kEmpty; h = (h + 1) % kSlots)
+      if (table_[h] == v) return;
+    table_[h] = v;
+    items[size++] = v;
   }
+  void clear() {
+    for (int k = 0; k < size; ++k)
+      for (unsigned h = slot(items[k]);; h = (h + 1) % kSlots)
+        if (table_[h] == items[k]) {
+          table_[h] = kEmpty;
+          break;
+        }
+    size = 0;
+  }
+  uint64_t items[256];
+  int size = 0;
+
+ private:
+  static constexpr unsigned kSlots = 512;
+  static constexpr uint64_t kEmpty = ~uint64_t{0};
+  static unsigned slot(uint64_t v) { return static_cast<unsigned>((v * 0x9E3779B97F4A7C15ull) >> 55); }
+  uint64_t table_[kSlots];
 };
 
 // A bit per number of the index, set by several threads at once (groups
@@ -60,6 +90,7 @@ class ReachedBits {
  public:
   explicit ReachedBits(uint64_t bits) : words_((bits + 63) / 64) {}
   bool test(uint64_t i) const { return words_[i / 64].load(std::memory_order_relaxed) >> (i % 64) & 1; }
+  void prefetch(uint64_t i) const { __builtin_prefetch(&words_[i / 64]); }
   // Bits first..first+count-1 (count <= 64), bit k for first + k.
   uint64_t bits(uint64_t first, uint64_t count) const {
     const uint64_t w = first / 64, shift = first % 64;
@@ -215,7 +246,14 @@ void Solver::reachGroup(const Group& g, int workers) {
       for (; fresh; fresh &= fresh - 1) {
         const State st = stateOf(g, begin + std::countr_zero(fresh));
         if (outcome(rules_, st) != 0) continue;  // the game is over: no moves
-        forEachChild(rules_, st, [&](const State& c, bool) { reached_.set(index_.indexOf(c)); });
+        // All children's numbers first, their words fetched together.
+        SmallSet kids;
+        forEachChild(rules_, st, [&](const State& c, bool) {
+          const uint64_t x = index_.indexOf(c);
+          reached_.prefetch(x);
+          kids.add(x);
+        });
+        for (int k = 0; k < kids.size; ++k) reached_.set(kids.items[k]);
       }
     });
     any = expandedAny.load();
@@ -232,10 +270,11 @@ uint64_t Solver::reachedBits(const Group& g, uint64_t begin, uint64_t end) const
 }
 
 // Backward: values and distances of the group's reached states. Children
-// one level up are final already; they give each state its shortest win
-// through a lost child (exitWin), its longest won child (maxWin) and, with
-// the children inside the group, the count of children not known to be
-// won. Then the group is settled in order of distance, one bucket per
+// one level up are final already, and so are children in the group that
+// are finished games (their lines show); they give each state its shortest
+// win through a lost child (exitWin), its longest won child (maxWin) and,
+// with the other children inside the group, the count of children not
+// known to be won. Then the group is settled in order of distance, one bucket per
 // distance: a settled loss makes each parent in the group a win one ply
 // longer; a settled win counts down each parent's children, and the parent
 // whose count reaches zero is a loss as long as its longest won child plus
@@ -256,26 +295,42 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
         l[d].clear();
       }
   };
+  std::vector<DistinctNumbers> distinct(workers);
   // 1. Seeds.
   parallelFor(workers, n, 1 << 14, [&](int t, uint64_t i) {
     const uint64_t x = g.global(i);
     if (!reached_.test(x)) return;
     const State st = stateOf(g, i);
     if (const int over = outcome(rules_, st); over != 0) {
+      // Settled, and nothing to tell the parents: each one counts its
+      // finished children itself (below).
       store(code_[x], over > 0 ? winCode(0) : lossCode(0));
-      local[t][0].push_back(static_cast<Entry>(i) | kSettled);
       return;
     }
-    SmallSet kids;
-    forEachChild(rules_, st, [&](const State& c, bool placed) { kids.add(index_.indexOf(c) << 1 | (placed ? 1 : 0)); });
-    kids.dedupe();
+    // The distinct children, each with its kind: one level up (final), or
+    // in the group and either still open or a finished game, won or lost.
+    enum Kind : uint64_t { kInGroup, kPlaced, kFinishedWon, kFinishedLost };
+    DistinctNumbers& kids = distinct[t];
+    kids.clear();
+    forEachChild(rules_, st, [&](const State& c, bool placed) {
+      const uint64_t x = index_.indexOf(c);
+      if (placed) {
+        __builtin_prefetch(&code_[x]);
+        kids.add(x << 2 | kPlaced);
+      } else {
+        const int over = outcome(rules_, c);
+        kids.add(x << 2 | (over == 0 ? kInGroup : over > 0 ? kFinishedWon : kFinishedLost));
+      }
+    });
     int exitWin = kNoExitWin, longestWin = 0, open = 0;
     for (int k = 0; k < kids.size; ++k) {
-      if (!(kids.items[k] & 1)) {  // a board move: a child in the group
-        ++open;
-        continue;
+      uint8_t c = kNoState;
+      switch (kids.items[k] & 3) {
+        case kInGroup: ++open; continue;
+        case kPlaced: c = code_[kids.items[k] >> 2]; break;  // one level up: final
+        case kFinishedWon: c = winCode(0); break;
+        case kFinishedLost: c = lossCode(0); break;
       }
-      const uint8_t c = code_[kids.items[k] >> 1];  // one level up: final
       if (isWinCode(c)) {
         longestWin = std::max(longestWin, codeDistance(c) + 1);
       } else {
@@ -313,15 +368,19 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
       const uint64_t i = items[k] & kNumberMask;
       const State st = stateOf(g, i);
       const bool lost = isLossCode(load(code_[g.global(i)]));
-      SmallSet parents;
+      DistinctNumbers& parents = distinct[t];
+      parents.clear();
       forEachParent(rules_, st, [&](const State& p, bool placed) {
-        if (placed || outcome(rules_, p) != 0) return;  // a level down, or a finished game (no moves)
-        parents.add(index_.indexOf(p));
+        if (placed || outcome(rules_, p) != 0) return;  // a level down
+        const uint64_t x = index_.indexOf(p);
+        reached_.prefetch(x);
+        __builtin_prefetch(&code_[x]);
+        parents.add(x);
       });
-      parents.dedupe();
       for (int j = 0; j < parents.size; ++j) {
         const uint64_t px = parents.items[j];
-        if (!reached_.test(px)) continue;
+        // An unreached parent is not solved; a settled one needs nothing more.
+        if (!reached_.test(px) || load(code_[px]) != kNoState) continue;
         if (d + 1 > kMaxDistance) {
           overflow = true;
           return;

@@ -13,7 +13,9 @@
 //   2. Backward, fullest level down: a group's children one level up are
 //      final, and give each state its shortest win through a lost child,
 //      its longest won child and (with the children in the group) its count
-//      of children not known to be won. The group is then settled in order
+//      of children not known to be won; a child in the group that is a
+//      finished game is known at once (its lines show), so finished games
+//      never tell their parents anything. The group is then settled in order
 //      of distance with one bucket per distance: a settled loss makes each
 //      parent in the group a win one ply longer; a settled win counts down
 //      each parent's children and the parent whose count reaches zero is a
