@@ -307,30 +307,37 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
       store(code_[x], over > 0 ? winCode(0) : lossCode(0));
       return;
     }
-    // The distinct children, each with its kind: one level up (final), or
-    // in the group and either still open or a finished game, won or lost.
-    enum Kind : uint64_t { kInGroup, kPlaced, kFinishedWon, kFinishedLost };
+    // Children that are finished games are known from their lines, without
+    // a number: one the mover wins makes this state a win in 1, the
+    // shortest there is (nothing more to learn); one it loses is a won
+    // child (distance 0). The others are numbered, once each: one level up
+    // (final) or in the group (open).
+    bool winInOne = false, anyMove = false;
+    int exitWin = kNoExitWin, longestWin = 0, open = 0;
     DistinctNumbers& kids = distinct[t];
     kids.clear();
     forEachChild(rules_, st, [&](const State& c, bool placed) {
+      if (winInOne) return;
+      anyMove = true;
+      if (const int over = outcome(rules_, c); over != 0) {
+        if (over < 0) winInOne = true;
+        else longestWin = 1;
+        return;
+      }
       const uint64_t x = index_.indexOf(c);
-      if (placed) {
-        __builtin_prefetch(&code_[x]);
-        kids.add(x << 2 | kPlaced);
-      } else {
-        const int over = outcome(rules_, c);
-        kids.add(x << 2 | (over == 0 ? kInGroup : over > 0 ? kFinishedWon : kFinishedLost));
-      }
+      if (placed) __builtin_prefetch(&code_[x]);
+      kids.add(x << 1 | (placed ? 1 : 0));
     });
-    int exitWin = kNoExitWin, longestWin = 0, open = 0;
+    if (winInOne) {
+      local[t][1].push_back(static_cast<Entry>(i) | kWinIfOpen);
+      return;
+    }
     for (int k = 0; k < kids.size; ++k) {
-      uint8_t c = kNoState;
-      switch (kids.items[k] & 3) {
-        case kInGroup: ++open; continue;
-        case kPlaced: c = code_[kids.items[k] >> 2]; break;  // one level up: final
-        case kFinishedWon: c = winCode(0); break;
-        case kFinishedLost: c = lossCode(0); break;
+      if (!(kids.items[k] & 1)) {  // a board move: a child in the group
+        ++open;
+        continue;
       }
+      const uint8_t c = code_[kids.items[k] >> 1];  // one level up: final
       if (isWinCode(c)) {
         longestWin = std::max(longestWin, codeDistance(c) + 1);
       } else {
@@ -344,7 +351,7 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
       if (exitWin > kMaxDistance) overflow = true;
       else local[t][exitWin].push_back(static_cast<Entry>(i) | kWinIfOpen);
     } else if (open == 0) {
-      if (kids.size == 0) store(code_[x], kDrawCode);  // no legal move
+      if (!anyMove) store(code_[x], kDrawCode);  // no legal move
       else local[t][longestWin].push_back(static_cast<Entry>(i) | kLoss);
     }
   });
