@@ -135,9 +135,13 @@ absl::Status verify(const File& tb, int threads, const VerifyProgress& progress)
   auto lastReport = std::chrono::steady_clock::now();
 
   // Expands the reached, not yet expanded states of one chunk; true if any.
+  // The chunk's count is added to `done` once (a shared counter bumped per
+  // state kept the two cores fighting over its cache line: 18% of the time;
+  // after a failure the count no longer matters).
   auto expandChunk = [&](const Chunk& c) {
     const Index::Slice& sl = index.slices()[c.slice];
     bool any = false;
+    uint64_t checked = 0;
     for (uint64_t w = c.begin / 64; w <= (c.end - 1) / 64 && !failed; ++w) {
       const uint64_t lo = std::max(c.begin, w * 64) - w * 64, hi = std::min(c.end, w * 64 + 64) - w * 64;
       const uint64_t range = (hi == 64 ? ~uint64_t{0} : (uint64_t{1} << hi) - 1) & ~((uint64_t{1} << lo) - 1);
@@ -157,9 +161,10 @@ absl::Status verify(const File& tb, int threads, const VerifyProgress& progress)
           failed = true;
           return any;
         }
-        ++done;
+        ++checked;
       }
     }
+    done.fetch_add(checked, std::memory_order_relaxed);
     return any;
   };
 
