@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Solves every variant of the 3x3 family that `gobblet-tb estimate` says
+# fits this machine (memory and --max-seconds), and prints one Markdown row
+# per variant for docs/tablebase.md: states, won-or-lost, start value,
+# longest distance, wall time, peak memory and file size. Variants that do
+# not fit get a row saying why.
+#
+#   tools/tb/solve_family.sh [--out DIR] [--max-seconds N] [--tb PATH/TO/gobblet-tb]
+set -euo pipefail
+
+out=build/tablebases
+max_seconds=7200
+tb=build/release/bin/gobblet-tb
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --out) out=$2; shift 2 ;;
+    --max-seconds) max_seconds=$2; shift 2 ;;
+    --tb) tb=$2; shift 2 ;;
+    *) echo "usage: $0 [--out DIR] [--max-seconds N] [--tb PATH]" >&2; exit 2 ;;
+  esac
+done
+[ -x "$tb" ] || { echo "$0: no $tb (build it: tools/setup.sh release)" >&2; exit 2; }
+mkdir -p "$out"
+
+field() { sed -n "s/^$1  *//p" <<<"$2" | head -1; }
+
+echo "| variant | states | won or lost | start | longest | wall time | peak memory | file |"
+echo "|---|---|---|---|---|---|---|---|"
+for sizes in 1 2 3; do
+  for per_size in 1 2 3 4 5 6 7 8 9; do
+    for moving in 0 1; do
+      variant="3x3:$sizes,$per_size,$moving"
+      estimate=$("$tb" estimate "$variant")
+      slots=$(field slots "$estimate" | cut -d' ' -f1)
+      # "memory       1.01 GiB expected peak (this machine has 23.5 GiB)"
+      read -r need have < <(sed -n 's/^memory *\([0-9.]*\) GiB.*has \([0-9.]*\) GiB.*/\1 \2/p' <<<"$estimate")
+      seconds=$(sed -n 's/^time *\([0-9]*\) s expected.*/\1/p' <<<"$estimate")
+      if awk -v n="$need" -v h="$have" 'BEGIN { exit !(n > h) }'; then
+        echo "| $variant | not solved: $slots slots need about $need GiB, this machine has $have GiB | | | | | | |"
+        continue
+      fi
+      if [ "$seconds" -gt "$max_seconds" ]; then
+        echo "| $variant | not solved: about $seconds s expected, more than $max_seconds s | | | | | | |"
+        continue
+      fi
+      file="$out/$variant.tb"
+      report=$("$tb" build "$variant" --out "$file" 2>/dev/null)
+      bytes=$(stat -c %s "$file")
+      echo "| $variant | $(field states "$report") | $(field 'won or lost' "$report") | $(field start "$report")" \
+           "| $(field longest "$report") | $(field 'wall time' "$report") | $(field 'peak memory' "$report") | $bytes bytes |"
+    done
+  done
+done
