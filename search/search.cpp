@@ -14,6 +14,7 @@
 #include "engine/movegen.h"
 #include "search/evaluate.h"
 #include "search/movepick.h"
+#include "search/search_params.h"
 #include "search/tactics.h"
 #include "search/timeman.h"
 #include "search/tt.h"
@@ -30,17 +31,6 @@ constexpr int kMaxDepth = 100;
 constexpr int kNodesPerClockCheck = 1024;
 // Plies of quiescence under an opponent's threat (see Worker::qsearch).
 constexpr int kQuiescenceThreatPlies = 1;
-
-// Late-move reductions by depth and move number.
-struct Reductions {
-  int8_t r[64][256];
-  Reductions() {
-    for (int d = 0; d < 64; ++d)
-      for (int m = 0; m < 256; ++m)
-        r[d][m] = static_cast<int8_t>(d < 3 || m < 4 ? 0 : std::lround(0.4 + std::log(d) * std::log(m) / 2.2));
-  }
-};
-const Reductions kReductions;
 
 // An upper bound on the plies left in the game: without board moves every
 // ply places a piece from a hand, so the pieces in hand bound it.
@@ -341,9 +331,10 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool cutNode) {
   // (Gobblet's zugzwangs need an empty supply: moving forces a lift). Not
   // when the depth reaches past every end of the game: the full search is
   // exact there, and a pass would make it depend on the horizon again.
-  if (!pvNode && depth >= 3 && !threatened && beta > -kMateBound && beta < kMateBound &&
+  const SearchParams& params = searchParams();
+  if (!pvNode && depth >= params.nullMinDepth && !threatened && beta > -kMateBound && beta < kMateBound &&
       board_.placeableSizes(us) != 0 && depth <= pliesLeft && evaluate(board_) >= beta) {
-    const int r = 2 + depth / 4;
+    const int r = params.nullReduction + depth / params.nullDepthDivisor;
     board_.setSideToMove(us ^ 1);
     keys_[rootIndex_ + ply + 1] = board_.key();
     boundary_[ply + 1] = rootIndex_ + ply + 1;  // no repetition across a pass
@@ -372,7 +363,7 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     if (moveCount == 1) {
       score = -search(-beta, -alpha, newDepth, ply + 1, !pvNode && !cutNode);
     } else {
-      int r = threatened ? 0 : kReductions.r[std::min(depth, 63)][std::min(moveCount, 255)];
+      int r = threatened ? 0 : lateMoveReduction(depth, moveCount);
       if (r && pvNode) --r;
       if (r && cutNode) ++r;
       r = std::clamp(r, 0, newDepth - 1 > 0 ? newDepth - 1 : 0);
@@ -393,7 +384,7 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool cutNode) {
           // 9. A cutoff: reward the move, punish the quiet moves before it.
           ++cutoffs;
           firstMoveCutoffs += moveCount == 1;
-          const int bonus = std::min(depth * depth * 16, 1200);
+          const int bonus = std::min(depth * depth * params.historyDepthFactor, params.historyMaxBonus);
           ordering_.addKiller(ply, m);
           ordering_.update(us, m, bonus);
           for (int i = 0; i < quietCount; ++i) ordering_.update(us, quiets[i], -bonus);
@@ -479,23 +470,25 @@ void Worker::iterate(const std::function<void(const SearchInfo&)>& onInfo) {
   if (rootMoves.empty()) return;
   const SearchLimits& limits = shared_.limits;
   const int maxDepth = limits.depth > 0 ? std::min(limits.depth, kMaxDepth) : kMaxDepth;
+  const SearchParams& params = searchParams();
   Move lastBest = Move::none();
   int stableIterations = 0;
 
   for (int depth = 1; depth <= maxDepth && !stopped(); ++depth) {
     // Helpers skip some depths so that the threads spread over the tree.
-    if (id_ > 0 && depth > 1 && ((depth + id_) % 3 == 0)) continue;
+    if (id_ > 0 && depth > 1 && ((depth + id_) % params.smpSkipCycle == 0)) continue;
     for (RootMove& rm : rootMoves) {
       rm.previousScore = rm.score == -kInfinite ? rm.previousScore : rm.score;
       rm.score = -kInfinite;
     }
     const uint64_t horizonScoresBefore = horizonScores_;
     for (pvIndex_ = 0; pvIndex_ < multiPv_ && !stopped(); ++pvIndex_) {
-      // Aspiration window around the previous score from depth 5 on.
+      // Aspiration window around the previous score from
+      // aspirationMinDepth on.
       const int previous = rootMoves[pvIndex_].previousScore;
-      int delta = 25;
+      int delta = params.aspirationDelta;
       int alpha = -kInfinite, beta = kInfinite;
-      if (depth >= 5 && std::abs(previous) < kMateBound) {
+      if (depth >= params.aspirationMinDepth && std::abs(previous) < kMateBound) {
         alpha = std::max(previous - delta, -kInfinite);
         beta = std::min(previous + delta, kInfinite);
       }
@@ -510,8 +503,8 @@ void Worker::iterate(const std::function<void(const SearchInfo&)>& onInfo) {
         } else {
           break;
         }
-        delta += delta / 2 + 10;
-        if (delta > 600) alpha = -kInfinite, beta = kInfinite;
+        delta += delta / 2 + params.aspirationGrowth;
+        if (delta > params.aspirationMaxDelta) alpha = -kInfinite, beta = kInfinite;
       }
       std::stable_sort(rootMoves.begin(), rootMoves.begin() + pvIndex_ + 1,
                        [](const RootMove& a, const RootMove& b) { return a.score > b.score; });

@@ -1,7 +1,9 @@
 // gobblet-bench: the fixed search bench (see runBench in search/search.h).
 //
-//   gobblet-bench [DEPTH] [--quiet]
+//   gobblet-bench [DEPTH] [--quiet] [--param NAME=VALUE]...
 //
+// --param sets a search tuning value (search/search_params.h): the bench of
+// a parameter change without a rebuild.
 // Prints one line per position (unless --quiet), then, Stockfish style,
 // "Nodes searched  : N" (the deterministic signature), "Nodes/second    : M"
 // (wall clock), the same per CPU second, and the first-move cutoff rate.
@@ -10,6 +12,7 @@
 
 #include "engine/bounded_integer.h"
 #include "search/search.h"
+#include "search/search_params.h"
 
 int main(int argc, char** argv) {
   int depth = 0;
@@ -18,10 +21,15 @@ int main(int argc, char** argv) {
     const std::string arg = argv[i];
     if (arg == "--quiet") {
       quiet = true;
+    } else if (arg == "--param" && i + 1 < argc) {
+      if (const absl::Status st = gobblet::setSearchParam(argv[++i]); !st.ok()) {
+        std::fprintf(stderr, "error: %s\n", std::string(st.message()).c_str());
+        return 2;
+      }
     } else if (auto d = gobblet::parseBoundedInteger(arg, 1, 64, "depth"); d.ok()) {
       depth = static_cast<int>(*d);
     } else {
-      std::fprintf(stderr, "error: %s\nusage: gobblet-bench [DEPTH 1..64] [--quiet]\n",
+      std::fprintf(stderr, "error: %s\nusage: gobblet-bench [DEPTH 1..64] [--quiet] [--param NAME=VALUE]...\n",
                    std::string(d.status().message()).c_str());
       return 2;
     }

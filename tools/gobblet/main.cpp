@@ -19,6 +19,7 @@
 #include "protocol/http_server.h"
 #include "protocol/stdio_transport.h"
 #include "protocol/tcp_server.h"
+#include "search/search_params.h"
 
 namespace {
 
@@ -43,7 +44,9 @@ int usage(const std::string& why) {
                "               [--idle-timeout S]    close clients silent this long (default 300)\n"
                "               [--io-threads N]      network threads (default: from the core count)\n"
                "       gobblet --http [HOST:]PORT    the browser board at http://HOST:PORT/ and UGI over\n"
-               "                                     WebSocket at /ugi, with the same server options\n",
+               "                                     WebSocket at /ugi, with the same server options\n"
+               "       any of them [--param NAME=VALUE]  a search tuning value (repeatable)\n"
+               "       gobblet --params              lists the tuning values, defaults and ranges\n",
                why.c_str(), static_cast<long long>(maxHash), static_cast<long long>(kServerHashMiB),
                static_cast<long long>(maxThreads), static_cast<long long>(kServerThreads));
   return 2;
@@ -66,6 +69,10 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "-h" || arg == "--help") return usage("help"), 0;
+    if (arg == "--params") {
+      for (const std::string& line : describeSearchParams()) std::printf("%s\n", line.c_str());
+      return 0;
+    }
     if (i + 1 >= argc) return usage("unknown or incomplete argument '" + arg + "'");
     const std::string value = argv[++i];
     // A number flag: its value in [lo, hi], else a usage error naming both.
@@ -78,8 +85,10 @@ int main(int argc, char** argv) {
     absl::Status bad;
     const OptionDeclaration& hash = declarationOf(OptionId::kHash);
     const OptionDeclaration& threads = declarationOf(OptionId::kThreads);
-    if (arg != "--listen" && arg != "--tablebase-dir" && arg != "--http") serverOnly = true;
-    if (arg == "--tablebase-dir") {
+    if (arg != "--listen" && arg != "--tablebase-dir" && arg != "--http" && arg != "--param") serverOnly = true;
+    if (arg == "--param") {  // a search tuning value: see search/search_params.h
+      bad = setSearchParam(value);
+    } else if (arg == "--tablebase-dir") {
       std::error_code ec;
       if (value.empty() || !std::filesystem::is_directory(value, ec))
         return usage("--tablebase-dir: '" + value + "' is not a directory");

@@ -1,0 +1,70 @@
+// The search's tuning values: late-move reductions, null move, aspiration
+// windows, the history bonus and the helper threads' depth skipping. Each is
+// declared once in kSearchParamTable (search_params.cpp) with its default,
+// the range a tuner may try and what it does; the search reads them from
+// searchParams().
+//
+// They are set per process, before any search starts, from the command line
+// of the engine, the bench or the match runner's engine command:
+//
+//   gobblet --param lmr_divisor=250 --param null_min_depth=4
+//
+// so that two builds of the same binary can be matched against each other
+// (an SPRT of a parameter change) and a tuner can drive one value at a time.
+// The defaults are the engine's: `gobblet-bench` with none given prints the
+// signature in the history (Bench: N).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+
+namespace gobblet {
+
+struct SearchParams {
+  // Late-move reductions: none below lmrMinDepth or for the first
+  // lmrMinMove - 1 moves; else round(lmrBase / 100 + ln(depth) * ln(move)
+  // * 100 / lmrDivisor).
+  int lmrMinDepth = 3;
+  int lmrMinMove = 4;
+  int lmrBase = 40;
+  int lmrDivisor = 220;
+  // Null move: from nullMinDepth on, a pass searched nullReduction +
+  // depth / nullDepthDivisor plies shallower.
+  int nullMinDepth = 3;
+  int nullReduction = 2;
+  int nullDepthDivisor = 4;
+  // Aspiration: from aspirationMinDepth on, a window of +-aspirationDelta
+  // around the previous score, widened by half plus aspirationGrowth after
+  // each fail, full once wider than aspirationMaxDelta.
+  int aspirationMinDepth = 5;
+  int aspirationDelta = 25;
+  int aspirationGrowth = 10;
+  int aspirationMaxDelta = 600;
+  // History bonus of a cutoff: min(depth^2 * historyDepthFactor, historyMaxBonus).
+  int historyDepthFactor = 16;
+  int historyMaxBonus = 1200;
+  // Helper thread k skips the depths d > 1 with (d + k) % smpSkipCycle == 0.
+  int smpSkipCycle = 3;
+};
+
+// The values every search reads (the defaults until a --param changes one).
+const SearchParams& searchParams();
+
+// The late-move reduction of a move, from a table that follows the LMR values.
+int lateMoveReduction(int depth, int moveNumber);
+
+// Sets one value from "NAME=VALUE"; an error names the parameter and the
+// range ("lmr_divisor '0' is out of range [50, 1000]", "no search parameter
+// 'lmr'"). Not to be called while a search runs.
+absl::Status setSearchParam(std::string_view assignment);
+
+// Back to the defaults (tests, tuners).
+void resetSearchParams();
+
+// One line per parameter: "name default [min, max] what it does".
+std::vector<std::string> describeSearchParams();
+
+}  // namespace gobblet
