@@ -22,7 +22,8 @@
 //      loss as long as its longest won child plus one. What is never
 //      settled is a draw: neither side can force a win.
 // Memory: the codes (a byte per number), the reached bits, and per thread
-// the working arrays of one group (2 bytes per number, 8 per bucket entry).
+// the working arrays of one group (2 bytes per number, 4 per bucket entry,
+// twice while the threads' buckets are merged).
 #pragma once
 
 #include <cstdint>
