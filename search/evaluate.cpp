@@ -1,39 +1,26 @@
 #include "search/evaluate.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <vector>
+
+#include "search/eval_weights.h"
 
 namespace gobblet {
 
 namespace {
 
-// ---- Weights (data). "rank" counts down from the largest size: rank 0 is
-// the largest piece of the variant (X in 4x4, L in Gobblers), which no piece
-// can gobble.
+using namespace eval_weights;
 
-// Line value for a player by squares still missing (n - own visible count)
-// and by opponent pieces in the line that would have to be gobbled.
-// kLine[missing][opponentPieces]; a line with an opponent's rank-0 piece is
-// worth nothing (it cannot be completed while that piece stays).
-constexpr int kLine[5][5] = {
-    {0, 0, 0, 0, 0},     // complete line (decided positions are not evaluated)
-    {70, 28, 0, 0, 0},   // one square missing: a threat to win next move
-    {16, 7, 2, 0, 0},    // two missing
-    {4, 2, 1, 0, 0},     // three missing
-    {0, 0, 0, 0, 0},     // empty of own pieces
-};
-// Bonus per own piece in a line with at least two own pieces, by rank: large
-// pieces cannot be gobbled away.
-constexpr int kSafeInLine[4] = {6, 3, 1, 0};
-// Per visible piece on the board, by rank.
-constexpr int kVisible[4] = {12, 8, 5, 3};
-// Per piece still in hand (external stacks / supply), by rank.
-constexpr int kInHand[4] = {10, 6, 3, 1};
-// Per opponent piece buried directly or deeper under one of our visible
-// pieces, by the buried piece's rank.
-constexpr int kCaptive[4] = {0, 14, 9, 5};
-constexpr int kTempo = 6;
+// Each group's first weight number (evaluate.h).
+constexpr int kLineFirst = kEvalWeightGroups[0].first;
+constexpr int kSafeInLineFirst = kEvalWeightGroups[1].first;
+constexpr int kVisibleFirst = kEvalWeightGroups[2].first;
+constexpr int kInHandFirst = kEvalWeightGroups[3].first;
+constexpr int kCaptiveFirst = kEvalWeightGroups[4].first;
+constexpr int kTempoNumber = kEvalWeightGroups[5].first;
+static_assert(kTempoNumber + 1 == kEvalWeightCount);
 
 int pow9(int k) {
   int r = 1;
@@ -41,33 +28,42 @@ int pow9(int k) {
   return r;
 }
 
-// One line's value for `player` given the digit of each of its n squares,
-// in two parts: the pattern (kLine) and the safety bonus of its pieces.
-struct LineValue {
-  int pattern = 0;
-  int safety = 0;
+// What one line is worth to `player`, given the digit of each of its n
+// squares, as weight counts: the kLine entry it takes (none if an opponent's
+// rank-0 piece blocks it) and, if it holds two or more own pieces, the
+// kSafeInLine entry of each of them.
+struct LineCounts {
+  bool counts = false;  // false: blocked, worth nothing
+  int missing = 0, opponentPieces = 0;
+  int safeByRank[4] = {0, 0, 0, 0};
 };
-LineValue lineValue(const std::array<int, 4>& digits, int n, int sizes, int player) {
-  int own = 0, opp = 0, safe = 0;
+LineCounts lineCounts(const std::array<int, 4>& digits, int n, int sizes, int player) {
+  LineCounts c;
+  int own = 0;
   for (int i = 0; i < n; ++i) {
     if (digits[i] == 0) continue;
     const int owner = (digits[i] - 1) / 4, size = (digits[i] - 1) % 4;
     const int rank = sizes - 1 - size;
     if (owner == player) {
       ++own;
-      safe += kSafeInLine[rank];
+      ++c.safeByRank[rank];
     } else {
       if (rank == 0) return {};  // an ungobblable blocker
-      ++opp;
+      ++c.opponentPieces;
     }
   }
-  const int missing = n - own;
-  return {kLine[missing][opp], own >= 2 ? safe : 0};
+  c.counts = true;
+  c.missing = n - own;
+  if (own < 2) std::fill(std::begin(c.safeByRank), std::end(c.safeByRank), 0);
+  return c;
 }
 
 int lineTotal(const std::array<int, 4>& digits, int n, int sizes, int player) {
-  const LineValue v = lineValue(digits, n, sizes, player);
-  return v.pattern + v.safety;
+  const LineCounts c = lineCounts(digits, n, sizes, player);
+  if (!c.counts) return 0;
+  int total = kLine[c.missing][c.opponentPieces];
+  for (int rank = 0; rank < 4; ++rank) total += kSafeInLine[rank] * c.safeByRank[rank];
+  return total;
 }
 
 // Generated tables: per board side n (3 or 4), per number of sizes, the line
@@ -179,13 +175,27 @@ int evaluate(const Board& board) {
   return (board.sideToMove() == 0 ? s : -s) + kTempo;
 }
 
-// The same terms computed the slow, direct way: each player's share on its
-// own, the lines from their squares rather than from the pattern table. Only
-// the totals are shared with evaluate(), which makes the two a cross-check.
-EvalTerms evaluateTerms(const Board& board) {
+EvalWeights evalWeights() {
+  EvalWeights w{};
+  for (int m = 0; m < 5; ++m)
+    for (int o = 0; o < 5; ++o) w[kLineFirst + 5 * m + o] = kLine[m][o];
+  for (int rank = 0; rank < 4; ++rank) {
+    w[kSafeInLineFirst + rank] = kSafeInLine[rank];
+    w[kVisibleFirst + rank] = kVisible[rank];
+    w[kInHandFirst + rank] = kInHand[rank];
+    w[kCaptiveFirst + rank] = kCaptive[rank];
+  }
+  w[kTempoNumber] = kTempo;
+  return w;
+}
+
+// The slow, direct way: each player's counts on their own, the lines from
+// their squares rather than from the pattern table. Only the weights are
+// shared with evaluate(), which makes the two a cross-check.
+EvalFeatures evaluateFeatures(const Board& board) {
   const Variant& v = board.variant();
   const int n = v.n, sizes = v.sizes;
-  EvalTerms t;
+  EvalFeatures f;
 
   // Visible tops (as base-9 digits for the lines), hand and captives.
   std::array<int, kMaxSquares> digit{};
@@ -196,25 +206,43 @@ EvalTerms evaluateTerms(const Board& board) {
         if (board.pieces(p, s) >> sq & 1) topOwner = p, topSize = s;
     if (topOwner < 0) continue;
     digit[sq] = 1 + 4 * topOwner + topSize;
-    t.visible.player[topOwner] += kVisible[sizes - 1 - topSize];
+    ++f.count[topOwner][kVisibleFirst + sizes - 1 - topSize];
     // Every opponent piece under this top is its captive.
     for (int s = topSize - 1; s >= 0; --s)
-      if (board.pieces(topOwner ^ 1, s) >> sq & 1) t.captives.player[topOwner] += kCaptive[sizes - 1 - s];
+      if (board.pieces(topOwner ^ 1, s) >> sq & 1) ++f.count[topOwner][kCaptiveFirst + sizes - 1 - s];
   }
   for (int p = 0; p < 2; ++p)
-    for (int s = 0; s < sizes; ++s) t.inHand.player[p] += kInHand[sizes - 1 - s] * board.inHand(p, s);
+    for (int s = 0; s < sizes; ++s) f.count[p][kInHandFirst + sizes - 1 - s] += board.inHand(p, s);
 
   const LineSquares& ls = lineSquares(n);
   for (int l = 0; l < ls.count; ++l) {
     std::array<int, 4> digits{};
     for (int i = 0; i < n; ++i) digits[i] = digit[ls.squares[l][i]];
     for (int p = 0; p < 2; ++p) {
-      const LineValue lv = lineValue(digits, n, sizes, p);
-      t.lines.player[p] += lv.pattern;
-      t.lineSafety.player[p] += lv.safety;
+      const LineCounts c = lineCounts(digits, n, sizes, p);
+      if (!c.counts) continue;
+      ++f.count[p][kLineFirst + 5 * c.missing + c.opponentPieces];
+      for (int rank = 0; rank < 4; ++rank) f.count[p][kSafeInLineFirst + rank] += c.safeByRank[rank];
     }
   }
+  f.count[board.sideToMove()][kTempoNumber] = 1;
+  return f;
+}
 
+// The terms are sums of weight x count over their groups' weights.
+EvalTerms evaluateTerms(const Board& board) {
+  const EvalFeatures f = evaluateFeatures(board);
+  const EvalWeights w = evalWeights();
+  const auto sum = [&](int first, int count, EvalTerm& term) {
+    for (int p = 0; p < 2; ++p)
+      for (int i = first; i < first + count; ++i) term.player[p] += w[i] * f.count[p][i];
+  };
+  EvalTerms t;
+  sum(kVisibleFirst, 4, t.visible);
+  sum(kInHandFirst, 4, t.inHand);
+  sum(kCaptiveFirst, 4, t.captives);
+  sum(kLineFirst, 25, t.lines);
+  sum(kSafeInLineFirst, 4, t.lineSafety);
   t.tempo = kTempo;
   t.forPlayer1 = t.visible.net() + t.inHand.net() + t.captives.net() + t.lines.net() + t.lineSafety.net();
   t.total = (board.sideToMove() == 0 ? t.forPlayer1 : -t.forPlayer1) + t.tempo;

@@ -3,7 +3,7 @@
 // For every line (rows, columns, diagonals) the visible top of each square
 // is encoded as a base-9 digit: 0 empty, 1 + 4 * owner + size otherwise, so a
 // line of n squares indexes a table of 9^n scores. The table is generated at
-// startup from the weights in evaluate.cpp: for each player, how many squares
+// startup from the weights in eval_weights.h: for each player, how many squares
 // of the line it already shows, how many opponent pieces it would still have
 // to gobble, whether the opponent shows an ungobblable (largest) piece there,
 // and how safe (large) its own pieces in the line are. The table value is
@@ -15,6 +15,8 @@
 // external stacks), and pieces buried under an opponent's piece (a captive:
 // worth something to its captor while it stays covered).
 #pragma once
+
+#include <array>
 
 #include "engine/board.h"
 
@@ -47,5 +49,49 @@ struct EvalTerms {
   int total = 0;        // side to move's view, tempo included == evaluate(board)
 };
 EvalTerms evaluateTerms(const Board& board);
+
+// ---- The evaluation as a linear function of its weights (for tuning).
+//
+// Every weight of eval_weights.h has a number, 0 .. kEvalWeightCount - 1:
+// each group (one constant of that file) takes rows x columns numbers from
+// `first` on, row by row. evaluateFeatures() counts, per player, how often
+// each weight is used in a position, so that for every undecided position
+//
+//   sum over w of weight[w] * (count[0][w] - count[1][w])
+//     == evaluate(board) from player 1's view (negated if player 2 is to move)
+//
+// (the tempo weight is counted once, for the side to move). The counts are
+// the direct computation behind evaluateTerms(); tests hold the table-driven
+// evaluate() to them.
+struct EvalWeightGroup {
+  const char* name;     // the constant in eval_weights.h
+  const char* comment;  // what it weighs (written above it)
+  int rows, columns;    // 1 x 1: a scalar constant
+  int first;            // number of its first weight
+};
+inline constexpr EvalWeightGroup kEvalWeightGroups[] = {
+    {"kLine",
+     "Line value for a player by squares still missing (n - own visible count)\n"
+     "and by opponent pieces in the line that would have to be gobbled:\n"
+     "kLine[missing][opponentPieces]. A line with an opponent's rank-0 piece is\n"
+     "worth nothing (it cannot be completed while that piece stays).",
+     5, 5, 0},
+    {"kSafeInLine", "Bonus per own piece in a line with at least two own pieces, by rank.", 1, 4, 25},
+    {"kVisible", "Per visible piece on the board, by rank.", 1, 4, 29},
+    {"kInHand", "Per piece still in hand (external stacks / supply), by rank.", 1, 4, 33},
+    {"kCaptive", "Per opponent piece buried under one of our visible pieces, by its rank.", 1, 4, 37},
+    {"kTempo", "The side to move's bonus.", 1, 1, 41},
+};
+inline constexpr int kEvalWeightCount = 42;
+using EvalWeights = std::array<int, kEvalWeightCount>;
+
+// The weights compiled in (eval_weights.h), numbered as above.
+EvalWeights evalWeights();
+
+struct EvalFeatures {
+  std::array<std::array<int, kEvalWeightCount>, 2> count{};  // [player][weight]
+};
+// The counts of an undecided position (see above).
+EvalFeatures evaluateFeatures(const Board& board);
 
 }  // namespace gobblet

@@ -8,6 +8,8 @@
 //                               (rules checked by making it: a lift that
 //                               reveals an opponent line loses, per winner())
 //   opponentThreats(board)    - where the opponent completes a line next move
+//   isQuiet(board)            - neither: the quiescence search's static
+//                               evaluation stands (Worker::qsearch, steps 2-3)
 #pragma once
 
 #include <bit>
@@ -28,5 +30,11 @@ inline Mask opponentThreats(const Board& board) {
   const Mask squares = board.geometry().completionSquares(board.visible(them));
   return squares ? static_cast<Mask>(squares & ~board.sizeMask(board.variant().sizes - 1)) : 0;
 }
+
+// An undecided position in which the side to move cannot win at once and
+// the opponent threatens no line: the positions whose quiescence value is
+// the static evaluation (the ones the evaluation is tuned on). board is
+// restored.
+inline bool isQuiet(Board& board) { return !opponentThreats(board) && winningMove(board).isNone(); }
 
 }  // namespace gobblet

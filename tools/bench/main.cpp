@@ -21,7 +21,11 @@ int main(int argc, char** argv) {
     const std::string arg = argv[i];
     if (arg == "--quiet") {
       quiet = true;
-    } else if (arg == "--param" && i + 1 < argc) {
+    } else if (arg == "--param") {
+      if (i + 1 == argc) {
+        std::fprintf(stderr, "error: --param needs NAME=VALUE after it\n");
+        return 2;
+      }
       if (const absl::Status st = gobblet::setSearchParam(argv[++i]); !st.ok()) {
         std::fprintf(stderr, "error: %s\n", std::string(st.message()).c_str());
         return 2;

@@ -65,39 +65,42 @@ absl::Status verifyRecord(const GameRecord& record) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<ReplaySummary> replayFile(const std::string& path, std::ostream& out,
-                                        const Variant& defaultVariant) {
+absl::StatusOr<std::vector<RecordFileEntry>> readRecordFile(const std::string& path,
+                                                           const Variant& defaultVariant) {
   std::ifstream in(path);
   if (!in) return absl::NotFoundError(absl::StrCat("cannot open record file '", path, "'"));
   std::stringstream contents;
   contents << in.rdbuf();
   const std::string text = contents.str();
-  ReplaySummary summary;
+  std::vector<RecordFileEntry> entries;
   if (looksLikePgn(text)) {
     for (const PgnEntry& entry : parsePgn(text)) {
-      ++summary.games;
-      absl::Status status = entry.game.status();
-      if (status.ok()) {
-        auto record = recordFromPgn(*entry.game, defaultVariant);
-        status = record.ok() ? verifyRecord(*record) : record.status();
-      }
-      if (!status.ok()) {
-        ++summary.invalid;
-        out << path << ":" << entry.line << ": game " << summary.games << ": " << status.message() << "\n";
-      }
+      RecordFileEntry& e = entries.emplace_back();
+      e.where = absl::StrCat(path, ":", entry.line, ": game ", entries.size());
+      e.record = entry.game.ok() ? recordFromPgn(*entry.game, defaultVariant) : entry.game.status();
     }
   } else {
     std::istringstream lines(text);
     std::string line;
     for (int number = 1; std::getline(lines, line); ++number) {
       if (absl::StripAsciiWhitespace(line).empty() || line[0] == '#') continue;
-      ++summary.games;
-      auto record = parseRecord(line);
-      absl::Status status = record.ok() ? verifyRecord(*record) : record.status();
-      if (!status.ok()) {
-        ++summary.invalid;
-        out << path << ":" << number << ": " << status.message() << "\n";
-      }
+      entries.push_back({absl::StrCat(path, ":", number), parseRecord(line)});
+    }
+  }
+  return entries;
+}
+
+absl::StatusOr<ReplaySummary> replayFile(const std::string& path, std::ostream& out,
+                                        const Variant& defaultVariant) {
+  auto entries = readRecordFile(path, defaultVariant);
+  if (!entries.ok()) return entries.status();
+  ReplaySummary summary;
+  for (const RecordFileEntry& entry : *entries) {
+    ++summary.games;
+    const absl::Status status = entry.record.ok() ? verifyRecord(*entry.record) : entry.record.status();
+    if (!status.ok()) {
+      ++summary.invalid;
+      out << entry.where << ": " << status.message() << "\n";
     }
   }
   out << "replayed " << summary.games << " games: " << summary.games - summary.invalid << " consistent, "

@@ -1,0 +1,55 @@
+#include "tools/tune/training_set.h"
+
+#include "absl/strings/str_cat.h"
+#include "engine/notation.h"
+#include "search/tactics.h"
+#include "tools/match/replay.h"
+
+namespace gobblet::tune {
+
+absl::StatusOr<bool> addGame(const match::GameRecord& record, TrainingSet& set, int64_t& positions) {
+  if (auto status = match::verifyRecord(record); !status.ok()) return status;
+  if (match::isForfeit(record.termination)) return false;
+  const float result = record.result == GameResult::kPlayer1Wins   ? 1.0f
+                       : record.result == GameResult::kPlayer2Wins ? 0.0f
+                                                                   : 0.5f;
+  Board board = *parsePosition(record.variant, record.start);  // verified above
+  for (size_t i = 0; i < record.moves.size(); ++i) {
+    if (static_cast<int>(i) >= record.bookPlies) {
+      ++positions;
+      if (isQuiet(board)) {
+        const EvalFeatures f = evaluateFeatures(board);
+        int8_t row[kEvalWeightCount];
+        for (int w = 0; w < kEvalWeightCount; ++w) {
+          // Every count is at most 10 lines x 4 pieces or 16 squares x 3
+          // buried pieces: the difference fits a byte.
+          row[w] = static_cast<int8_t>(f.count[0][w] - f.count[1][w]);
+        }
+        set.features.insert(set.features.end(), row, row + kEvalWeightCount);
+        set.results.push_back(result);
+      }
+    }
+    board.makeMove(*parseMove(board, record.moves[i]));
+  }
+  return true;
+}
+
+absl::StatusOr<Collection> collectPositions(const std::vector<std::string>& recordFiles,
+                                            const CollectOptions& options) {
+  Collection c;
+  for (const std::string& path : recordFiles) {
+    auto entries = match::readRecordFile(path, options.variant);
+    if (!entries.ok()) return entries.status();
+    for (const match::RecordFileEntry& entry : *entries) {
+      ++c.games;
+      if (!entry.record.ok() || entry.record->variant != options.variant) continue;
+      const bool validation = options.validationEvery > 0 && c.games % options.validationEvery == 0;
+      auto used = addGame(*entry.record, validation ? c.validation : c.training, c.positions);
+      if (used.ok() && *used) ++c.gamesUsed;
+    }
+  }
+  c.quietPositions = static_cast<int64_t>(c.training.size() + c.validation.size());
+  return c;
+}
+
+}  // namespace gobblet::tune

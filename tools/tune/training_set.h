@@ -1,0 +1,62 @@
+// TrainingSet: quiet positions of recorded games with the games' results,
+// as evaluation features (search/evaluate.h), for fitting the weights.
+//
+// A game counts if its record is consistent (replay.h's verifyRecord), of the
+// wanted variant, and ended over the board (a line, no moves, a repetition or
+// the ply limit; forfeits say nothing about the position). Of each game, the
+// positions after the opening's book moves are taken when they are quiet
+// (isQuiet, search/tactics.h: the static evaluation is the search's value
+// there); each is stored as
+//
+//   features  kEvalWeightCount signed bytes: count[0][w] - count[1][w]
+//             (player 1's counts minus player 2's, tempo included), so that
+//             the evaluation from player 1's view is the dot product with
+//             the weights;
+//   result    the game's result for player 1: 1, 0.5 or 0.
+//
+// Every `validationEvery`-th game goes to the validation set instead of the
+// training set, whole, so that the two share no game.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/variant.h"
+#include "search/evaluate.h"
+#include "tools/match/game_record.h"
+
+namespace gobblet::tune {
+
+struct TrainingSet {
+  std::vector<int8_t> features;  // kEvalWeightCount per position
+  std::vector<float> results;    // per position
+  size_t size() const { return results.size(); }
+  const int8_t* featuresOf(size_t i) const { return features.data() + i * kEvalWeightCount; }
+};
+
+struct CollectOptions {
+  Variant variant = Variant::gobblet();
+  int validationEvery = 10;  // 0: no validation set
+};
+
+struct Collection {
+  TrainingSet training, validation;
+  int games = 0;         // games read
+  int gamesUsed = 0;     // consistent, of the variant, ended over the board
+  int64_t positions = 0;     // positions after the book in the games used
+  int64_t quietPositions = 0;  // of which quiet: the sets' sizes together
+};
+
+// Adds the quiet positions of one game (see above); returns whether the
+// game was used. InvalidArgument if the record is inconsistent.
+absl::StatusOr<bool> addGame(const match::GameRecord& record, TrainingSet& set, int64_t& positions);
+
+// Reads every record file (line records or PGN) into a collection.
+// Inconsistent or unreadable games are skipped and counted in `games` only;
+// NotFound if a file cannot be opened.
+absl::StatusOr<Collection> collectPositions(const std::vector<std::string>& recordFiles,
+                                            const CollectOptions& options);
+
+}  // namespace gobblet::tune
