@@ -11,6 +11,7 @@
 // the held-out validation games, and every weight that changed. With --out
 // it writes the weights file (weights_file.h); rebuild to use it.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -105,7 +106,9 @@ int main(int argc, char** argv) {
               validBefore);
   std::fflush(stdout);
 
-  fit.report = [](int step, double error) {
+  int steps = 0;
+  fit.report = [&steps](int step, double error) {
+    steps = step;
     std::printf("step %d: training error %.6f\n", step, error);
     std::fflush(stdout);
   };
@@ -120,7 +123,9 @@ int main(int argc, char** argv) {
     const std::string provenance = absl::StrFormat(
         "fitted by gobblet-tune (%d steps, ridge %g) to %zu quiet positions of %d %s games (%s), K = %.4f; mean "
         "squared error on them %.6f -> %.6f, on %zu positions of held-out games %.6f -> %.6f.",
-        fit.iterations, fit.ridge, c.training.size(), c.gamesUsed, collect.variant.name(), absl::StrJoin(records, ", "), k,
+        steps, fit.ridge, c.training.size(), c.gamesUsed, collect.variant.name(), absl::StrJoin(records, ", ", [](std::string* out, const std::string& path) {
+          out->append(std::filesystem::path(path).filename().string());
+        }), k,
         trainBefore, trainAfter, c.validation.size(), validBefore, validAfter);
     std::ofstream file(out);
     file << formatWeightsFile(after, provenance);
