@@ -112,6 +112,9 @@ class Worker {
       if (keys_[j] == keys_[index]) return true;
     return false;
   }
+  // A repetition's score for the side to move at `ply`: -contempt for the
+  // root's side to move (even plies), +contempt for its opponent.
+  int repetitionScore(int ply) const { return ply % 2 == 0 ? -searchParams().contempt : searchParams().contempt; }
   bool probeTablebase(int ply, int& score);
   void updatePv(int ply, Move m) {
     pv_[ply][ply] = m;
@@ -237,7 +240,7 @@ bool Worker::probeTablebase(int ply, int& score) {
 }
 
 // Quiescence: resolves the one-move tactics at the horizon.
-//   1. A decided position scores as won/lost; a repetition as a draw.
+//   1. A decided position scores as won/lost; a repetition as a draw (scored with the contempt).
 //   2. If the side to move can win at once, that is the score (win in 1).
 //   3. If the opponent threatens nothing, the static evaluation stands.
 //   4. Under threat (and with threatPlies left) every move is tried, blocks
@@ -249,7 +252,7 @@ int Worker::qsearch(int alpha, int beta, int ply, int threatPlies) {
   const int winner = board_.winner();
   if (winner != kNoWinner) return winner == us ? kMate - ply : -(kMate - ply);
   selDepth_ = std::max(selDepth_, ply);
-  if (isRepetition(ply)) return ++horizonScores_, 0;
+  if (isRepetition(ply)) return ++horizonScores_, repetitionScore(ply);
   if (ply >= kMaxPly - 2) return ++horizonScores_, evaluate(board_);
   if (!winningMove(board_).isNone()) return kMate - ply - 1;
   int tbScore;
@@ -291,8 +294,8 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool cutNode) {
   selDepth_ = std::max(selDepth_, ply);
 
   // 2. Draw by repetition (first repetition of the line or of the game
-  // since the last placement); the ply cap.
-  if (isRepetition(ply)) return ++horizonScores_, 0;
+  // since the last placement), scored with the contempt; the ply cap.
+  if (isRepetition(ply)) return ++horizonScores_, repetitionScore(ply);
   if (ply >= kMaxPly - 2) return ++horizonScores_, evaluate(board_);
   const uint64_t horizonScoresBefore = horizonScores_;
 

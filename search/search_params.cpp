@@ -61,6 +61,7 @@ constexpr ParamSpec kSearchParamTable[] = {
     {"history_depth_factor", &SearchParams::historyDepthFactor, 0, 1000, "cutoff bonus per depth squared"},
     {"history_max_bonus", &SearchParams::historyMaxBonus, 0, 16384, "cutoff bonus cap"},
     {"smp_skip_cycle", &SearchParams::smpSkipCycle, 2, 100, "helper k skips depths d with (d + k) % this == 0"},
+    {"contempt", &SearchParams::contempt, 0, 200, "a repetition scores -this for the side to move at the root"},
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 // The search's tuning values: late-move reductions, null move, aspiration
-// windows, the history bonus and the helper threads' depth skipping. Each is
+// windows, the history bonus, the helper threads' depth skipping and the
+// contempt for repetitions. Each is
 // declared once in kSearchParamTable (search_params.cpp) with its default,
 // the range a tuner may try and what it does; the search reads them from
 // searchParams().
@@ -48,6 +49,10 @@ struct SearchParams {
   int historyMaxBonus = 1200;
   // Helper thread k skips the depths d > 1 with (d + k) % smpSkipCycle == 0.
   int smpSkipCycle = 3;
+  // Contempt: a repetition in the search scores -contempt for the side to
+  // move at the root and +contempt for its opponent, so that above 0 the
+  // engine steers away from repetitions unless it stands worse than that.
+  int contempt = 0;
 };
 
 // The values every search reads (the defaults until a --param changes one).

@@ -36,7 +36,7 @@ TEST_F(SearchParamsTest, DefaultsAreTheEnginesFormula) {
     for (int move : {4, 20, 255})
       EXPECT_EQ(lateMoveReduction(depth, move), engineReduction(depth, move, 0.4, 2.2)) << depth << " " << move;
   const std::vector<std::string> lines = describeSearchParams();
-  ASSERT_EQ(lines.size(), 14u);
+  ASSERT_EQ(lines.size(), 15u);
   EXPECT_EQ(lines[3].rfind("lmr_divisor 220 (default 220) [50, 1000] ", 0), 0u) << lines[3];
 }
 
