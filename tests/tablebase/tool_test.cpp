@@ -60,5 +60,20 @@ TEST(GobbletTb, EstimateGivesExactSizes) {
   EXPECT_EQ(status, 2) << "the 4x4 game has no tablebase";
 }
 
+// Several variants: one block each, in order, after one measurement.
+TEST(GobbletTb, EstimateTakesSeveralVariants) {
+  int status = 0;
+  const std::string out = run(kTool + " estimate tictactoe gobblers --threads 1", false, &status);
+  ASSERT_EQ(status, 0) << out;
+  const size_t blank = out.find("\n\n");
+  ASSERT_NE(blank, std::string::npos) << out;
+  EXPECT_EQ(out.find("slots        414105595 "), out.find("slots", blank)) << "gobblers is the second block:\n" << out;
+  EXPECT_EQ(out.find("slots        2576 "), out.find("slots")) << "tictactoe is the first block:\n" << out;
+  run(kTool + " estimate gobblers nonsense --threads 1", false, &status);
+  EXPECT_EQ(status, 1) << "an unknown variant is an error";
+  run(kTool + " estimate --threads 1", false, &status);
+  EXPECT_EQ(status, 2) << "no variant is a usage error";
+}
+
 }  // namespace
 }  // namespace gobblet::tb

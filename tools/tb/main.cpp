@@ -1,7 +1,7 @@
 // gobblet-tb: build, inspect, probe and verify 3x3 tablebases.
 //
 //   gobblet-tb build [VARIANT] [--out FILE] [--threads N]
-//   gobblet-tb estimate VARIANT [--threads N]
+//   gobblet-tb estimate VARIANT... [--threads N]
 //   gobblet-tb info FILE
 //   gobblet-tb probe FILE POSITION
 //   gobblet-tb verify FILE [--threads N]
@@ -39,7 +39,7 @@ using Clock = std::chrono::steady_clock;
 int usage(const std::string& why) {
   std::fprintf(stderr,
                "error: %s\nusage: gobblet-tb build [VARIANT] [--out FILE] [--threads N]\n"
-               "       gobblet-tb estimate VARIANT [--threads N]\n"
+               "       gobblet-tb estimate VARIANT... [--threads N]\n"
                "       gobblet-tb info FILE\n"
                "       gobblet-tb probe FILE POSITION\n"
                "       gobblet-tb verify FILE [--threads N]\n",
@@ -139,15 +139,22 @@ int build(const std::vector<std::string>& args) {
 // wait for.
 constexpr const char* kCalibrationVariant = "3x3:2,3,1";
 
-int estimate(const std::vector<std::string>& args) {
-  if (args.size() != 1 && !(args.size() == 3 && args[1] == "--threads"))
-    return usage("estimate takes VARIANT [--threads N]");
+// One block per variant, blank lines between: the machine's speed is
+// measured once for all of them.
+int estimate(std::vector<std::string> args) {
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  if (args.size() == 3 && !parseThreads(args[2], &threads)) return usage("--threads takes a number 1..256");
-  auto variant = Variant::parse(args[0]);
-  if (!variant.ok()) return fail(variant.status());
-  if (variant->n != 3) return usage("only the 3x3 family (gobblers, tictactoe, 3x3:S,P,M) has a tablebase");
-  const tb::SolveEstimate e = tb::estimateSolve(*variant, threads);
+  if (args.size() >= 2 && args[args.size() - 2] == "--threads") {
+    if (!parseThreads(args.back(), &threads)) return usage("--threads takes a number 1..256");
+    args.resize(args.size() - 2);
+  }
+  if (args.empty()) return usage("estimate takes VARIANT... [--threads N]");
+  std::vector<Variant> variants;
+  for (const std::string& arg : args) {
+    auto variant = Variant::parse(arg);
+    if (!variant.ok()) return fail(variant.status());
+    if (variant->n != 3) return usage("only the 3x3 family (gobblers, tictactoe, 3x3:S,P,M) has a tablebase");
+    variants.push_back(*variant);
+  }
   // Time: the builder's work goes with the states; measure its rate here,
   // now (on a loaded machine the figure is the loaded one).
   const Variant calibration = *Variant::parse(kCalibrationVariant);
@@ -156,13 +163,17 @@ int estimate(const std::vector<std::string>& args) {
   if (!solved.ok()) return fail(solved.status());
   const double perState = seconds(start) / static_cast<double>(tb::estimateSolve(calibration, threads).states);
   const auto u = [](uint64_t x) { return static_cast<unsigned long long>(x); };
-  std::printf("variant      %s\n", variant->name().c_str());
-  std::printf("slots        %llu (a code byte each while solving; the file compresses them)\n", u(e.slots));
-  std::printf("states       %llu (numbers that are states, reachable or not)\n", u(e.states));
-  std::printf("memory       %.2f GiB expected peak (this machine has %.1f GiB)\n",
-              static_cast<double>(e.bytes) / (1 << 30), physicalGiB());
-  std::printf("time         %.0f s expected with %d threads (%.0f ns per state, measured on %s just now)\n",
-              perState * static_cast<double>(e.states), threads, perState * 1e9, kCalibrationVariant);
+  for (size_t i = 0; i < variants.size(); ++i) {
+    const tb::SolveEstimate e = tb::estimateSolve(variants[i], threads);
+    if (i > 0) std::printf("\n");
+    std::printf("variant      %s\n", variants[i].name().c_str());
+    std::printf("slots        %llu (a code byte each while solving; the file compresses them)\n", u(e.slots));
+    std::printf("states       %llu (numbers that are states, reachable or not)\n", u(e.states));
+    std::printf("memory       %.2f GiB expected peak (this machine has %.1f GiB)\n",
+                static_cast<double>(e.bytes) / (1 << 30), physicalGiB());
+    std::printf("time         %.0f s expected with %d threads (%.0f ns per state, measured on %s just now)\n",
+                perState * static_cast<double>(e.states), threads, perState * 1e9, kCalibrationVariant);
+  }
   return 0;
 }
 

@@ -24,30 +24,36 @@ mkdir -p "$out"
 
 field() { sed -n "s/^$1  *//p" <<<"$2" | head -1; }
 
-echo "| variant | states | won or lost | start | longest | wall time | peak memory | file |"
-echo "|---|---|---|---|---|---|---|---|"
+variants=()
 for sizes in 1 2 3; do
   for per_size in 1 2 3 4 5 6 7 8 9; do
-    for moving in 0 1; do
-      variant="3x3:$sizes,$per_size,$moving"
-      estimate=$("$tb" estimate "$variant")
-      slots=$(field slots "$estimate" | cut -d' ' -f1)
-      # "memory       1.01 GiB expected peak (this machine has 23.5 GiB)"
-      read -r need have < <(sed -n 's/^memory *\([0-9.]*\) GiB.*has \([0-9.]*\) GiB.*/\1 \2/p' <<<"$estimate")
-      seconds=$(sed -n 's/^time *\([0-9]*\) s expected.*/\1/p' <<<"$estimate")
-      if awk -v n="$need" -v h="$have" 'BEGIN { exit !(n > h) }'; then
-        echo "| $variant | not solved: $slots slots need about $need GiB, this machine has $have GiB | | | | | | |"
-        continue
-      fi
-      if [ "$seconds" -gt "$max_seconds" ]; then
-        echo "| $variant | not solved: about $seconds s expected, more than $max_seconds s | | | | | | |"
-        continue
-      fi
-      file="$out/$variant.tb"
-      report=$("$tb" build "$variant" --out "$file" 2>/dev/null)
-      bytes=$(stat -c %s "$file")
-      echo "| $variant | $(field states "$report") | $(field 'won or lost' "$report") | $(field start "$report")" \
-           "| $(field longest "$report") | $(field 'wall time' "$report") | $(field 'peak memory' "$report") | $bytes bytes |"
-    done
+    for moving in 0 1; do variants+=("3x3:$sizes,$per_size,$moving"); done
   done
+done
+# One estimate for all (it times the machine once), one block per variant in
+# the same order (a block names the variant by its own name: gobblers).
+estimates=$("$tb" estimate "${variants[@]}")
+
+echo "| variant | states | won or lost | start | longest | wall time | peak memory | file |"
+echo "|---|---|---|---|---|---|---|---|"
+for i in "${!variants[@]}"; do
+  variant=${variants[$i]}
+  estimate=$(awk -v k=$((i + 1)) 'BEGIN { RS = "" } NR == k' <<<"$estimates")
+  slots=$(field slots "$estimate" | cut -d' ' -f1)
+  # "memory       1.01 GiB expected peak (this machine has 23.5 GiB)"
+  read -r need have < <(sed -n 's/^memory *\([0-9.]*\) GiB.*has \([0-9.]*\) GiB.*/\1 \2/p' <<<"$estimate")
+  seconds=$(sed -n 's/^time *\([0-9]*\) s expected.*/\1/p' <<<"$estimate")
+  if awk -v n="$need" -v h="$have" 'BEGIN { exit !(n > h) }'; then
+    echo "| $variant | not solved: $slots slots need about $need GiB, this machine has $have GiB | | | | | | |"
+    continue
+  fi
+  if [ "$seconds" -gt "$max_seconds" ]; then
+    echo "| $variant | not solved: about $seconds s expected, more than $max_seconds s | | | | | | |"
+    continue
+  fi
+  file="$out/$variant.tb"
+  report=$("$tb" build "$variant" --out "$file" 2>/dev/null)
+  bytes=$(stat -c %s "$file")
+  echo "| $variant | $(field states "$report") | $(field 'won or lost' "$report") | $(field start "$report")" \
+       "| $(field longest "$report") | $(field 'wall time' "$report") | $(field 'peak memory' "$report") | $bytes bytes |"
 done
