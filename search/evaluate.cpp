@@ -22,6 +22,18 @@ constexpr int kCaptiveFirst = kEvalWeightGroups[4].first;
 constexpr int kTempoNumber = kEvalWeightGroups[5].first;
 static_assert(kTempoNumber + 1 == kEvalWeightCount);
 
+constexpr bool weightsInRange() {
+  const auto ok = [](int w) { return w >= -kMaxEvalWeight && w <= kMaxEvalWeight; };
+  for (const auto& row : kLine)
+    for (int w : row)
+      if (!ok(w)) return false;
+  for (int rank = 0; rank < 4; ++rank)
+    if (!ok(kSafeInLine[rank]) || !ok(kVisible[rank]) || !ok(kInHand[rank]) || !ok(kCaptive[rank])) return false;
+  return ok(kTempo);
+}
+static_assert(weightsInRange(), "an evaluation weight beyond kMaxEvalWeight (evaluate.h)");
+static_assert(2 * 5 * kMaxEvalWeight < 32767, "line table entries must fit int16_t");
+
 int pow9(int k) {
   int r = 1;
   while (k-- > 0) r *= 9;

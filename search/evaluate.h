@@ -12,8 +12,8 @@
 // line's squares, so it is invariant under the 8 board symmetries.
 //
 // Added to the line sum: visible pieces by size, pieces still in hand (the
-// external stacks), and pieces buried under an opponent's piece (a captive:
-// worth something to its captor while it stays covered).
+// external stacks), and pieces buried under an opponent's piece (a captive,
+// weighed by its size for its captor while it stays covered).
 #pragma once
 
 #include <array>
@@ -32,8 +32,8 @@ int evaluateForPlayer1(const Board& board);
 
 // The evaluation broken into its terms, for display (the `eval` command) and
 // tests; computed directly, not from the line table, so it is slow.
-// Each term holds both players' shares (each >= 0); net() is player 1's
-// share minus player 2's.
+// Each term holds both players' shares (a weight may be negative, and so
+// may a share); net() is player 1's share minus player 2's.
 struct EvalTerm {
   int player[2] = {0, 0};
   int net() const { return player[0] - player[1]; }
@@ -83,6 +83,10 @@ inline constexpr EvalWeightGroup kEvalWeightGroups[] = {
     {"kTempo", "The side to move's bonus.", 1, 1, 41},
 };
 inline constexpr int kEvalWeightCount = 42;
+// Every weight lies within +-kMaxEvalWeight (checked at compile time), so a
+// line's table entry -- at most kLine plus four kSafeInLine per player --
+// fits the table's 16 bits.
+inline constexpr int kMaxEvalWeight = 1000;
 using EvalWeights = std::array<int, kEvalWeightCount>;
 
 // The weights compiled in (eval_weights.h), numbered as above.

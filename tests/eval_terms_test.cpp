@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
 
 #include "engine/board.h"
 #include "engine/movegen.h"
@@ -37,11 +38,7 @@ TEST_P(EvalTermsTest, TotalsEqualTheEvaluationExactly) {
     ASSERT_EQ(t.total, evaluate(b)) << positionToString(b);
     ASSERT_EQ(t.forPlayer1, evaluateForPlayer1(b)) << positionToString(b);
     const EvalTerm* terms[5] = {&t.visible, &t.inHand, &t.captives, &t.lines, &t.lineSafety};
-    for (int k = 0; k < 5; ++k) {
-      EXPECT_GE(terms[k]->player[0], 0);
-      EXPECT_GE(terms[k]->player[1], 0);
-      seen[k] += terms[k]->player[0] + terms[k]->player[1] != 0;
-    }
+    for (int k = 0; k < 5; ++k) seen[k] += terms[k]->player[0] != 0 || terms[k]->player[1] != 0;
   }
   // visible, in hand and lines occur in any variant; captives and line
   // safety need more than one size.
@@ -62,7 +59,7 @@ TEST(EvalTerms, StartPositionIsOnlyHandAndTempo) {
   const EvalTerms t = evaluateTerms(b);
   EXPECT_EQ(t.visible.player[0] + t.visible.player[1], 0);
   EXPECT_EQ(t.lines.player[0] + t.lines.player[1], 0);
-  EXPECT_GT(t.inHand.player[0], 0);
+  EXPECT_NE(t.inHand.player[0], 0);
   EXPECT_EQ(t.inHand.player[0], t.inHand.player[1]);
   EXPECT_EQ(t.total, t.tempo);
 }
@@ -73,7 +70,11 @@ TEST(EvalTerms, CaptiveCountsForTheCaptor) {
   ASSERT_TRUE(parsed.ok()) << parsed.status();
   const Board& b = *parsed;
   const EvalTerms t = evaluateTerms(b);
-  EXPECT_GT(t.captives.player[0], 0);
+  const int smallCaptive = kEvalWeightGroups[4].first + 2;  // kCaptive[rank 2]: gobblers' small piece
+  ASSERT_EQ(std::string(kEvalWeightGroups[4].name), "kCaptive");
+  EXPECT_EQ(evaluateFeatures(b).count[0][smallCaptive], 1);
+  EXPECT_EQ(evaluateFeatures(b).count[1][smallCaptive], 0);
+  EXPECT_EQ(t.captives.player[0], evalWeights()[smallCaptive]);
   EXPECT_EQ(t.captives.player[1], 0);
   EXPECT_EQ(t.total, evaluate(b));
 }

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/support/shell_command.h"
+#include "tests/support/whole_file.h"
 
 namespace {
 
@@ -49,10 +50,7 @@ TEST(MatchCli, PlaysRecordsAndReplaysAMatch) {
       << replay.output;
 
   // Flip one result: the replay must notice and fail.
-  std::ifstream in(record);
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string tampered = text.str();
+  std::string tampered = gobblet::readWholeFile(record);
   const size_t at = tampered.find("result=");
   ASSERT_NE(at, std::string::npos);
   tampered.replace(at, 10, tampered.compare(at, 10, "result=1-0") == 0 ? "result=0-1" : "result=1-0");

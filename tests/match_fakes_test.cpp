@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/whole_file.h"
 #include "tools/match/game_runner.h"
 #include "tools/match/replay.h"
 #include "tools/match/tournament.h"
@@ -149,13 +150,7 @@ TEST(MatchFakes, SpeaksUgiAndUciAndSendsTheWholeHistory) {
   ASSERT_TRUE(verifyRecord(r).ok()) << formatRecord(r);
   EXPECT_EQ(r.bookPlies, 1);
   a.stop(), b.stop();
-  auto slurp = [](const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  };
-  const std::string u = slurp(logUgi), c = slurp(logUci);
+  const std::string u = readWholeFile(logUgi), c = readWholeFile(logUci);
   EXPECT_EQ(u.rfind("ugi\nsetoption name Variant value gobblers\nsetoption name Hash value 8\nuginewgame\nisready\n", 0),
             0u) << u;
   EXPECT_NE(u.find("position fen L2/3/2l 1 moves M@b2 "), std::string::npos) << u;

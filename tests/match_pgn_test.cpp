@@ -13,6 +13,7 @@
 #include "tools/match/pgn.h"
 #include "tools/match/replay.h"
 #include "tests/support/shell_command.h"
+#include "tests/support/whole_file.h"
 
 namespace gobblet::match {
 namespace {
@@ -343,11 +344,9 @@ TEST(MatchPgn, RecordChoosesPgnByExtensionOrFlagAndReplayReadsIt) {
   ASSERT_EQ(runMatch("--record " + pgn + engines, output), 0) << output;
   ASSERT_EQ(runMatch("--record " + flagged + " --record-format pgn" + engines, output), 0) << output;
   for (const std::string& path : {pgn, flagged}) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    std::vector<PgnEntry> entries = parsePgn(text.str());
-    ASSERT_EQ(entries.size(), 4u) << text.str();
+    const std::string text = readWholeFile(path);
+    std::vector<PgnEntry> entries = parsePgn(text);
+    ASSERT_EQ(entries.size(), 4u) << text;
     for (const PgnEntry& e : entries) {
       ASSERT_TRUE(e.game.ok()) << e.game.status();
       EXPECT_EQ(*e.game->tag("Variant"), "gobblers");

@@ -63,7 +63,9 @@ TEST_F(SearchParamsTest, BadAssignmentsAreRefusedNamingTheProblem) {
 
 // Each value changes the bench's node count (so the search reads it), and
 // the defaults written out give the signature back. smp_skip_cycle only
-// matters with helper threads, which the bench has none of.
+// matters with helper threads, which the bench has none of; contempt only
+// where a line repeats, which the depth-5 bench never reaches
+// (Search.ContemptMakesTheRootsRepetitionCostIt checks it).
 TEST_F(SearchParamsTest, EachValueReachesTheSearch) {
   const uint64_t signature = runBench(5).nodes;
   for (const char* change : {"lmr_min_depth=64", "lmr_min_move=2", "lmr_base=-100", "lmr_divisor=100",

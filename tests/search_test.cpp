@@ -14,6 +14,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "search/search.h"
+#include "search/search_params.h"
 #include "tests/support/position_text.h"
 
 namespace gobblet {
@@ -121,6 +122,23 @@ TEST(Search, RepetitionScoresAsDraw) {
   // ...with it, the repetition is a draw.
   EXPECT_FALSE(withHistory.at("a2a1").isMate);
   EXPECT_EQ(withHistory.at("a2a1").value, 0);
+}
+
+// With contempt the same repetition costs the side to move at the root the
+// contempt (the opponent, to move at ply 1, would gain it); the other moves
+// keep their scores.
+TEST(Search, ContemptMakesTheRootsRepetitionCostIt) {
+  Game game(Board(Variant::gobblers()));
+  for (const char* m : {"L@b2", "L@a1", "b2c2", "a1a2", "c2b2"}) ASSERT_TRUE(game.play(m).ok()) << m;
+  const auto without = rootScores(game);
+  ASSERT_TRUE(setSearchParam("contempt=37").ok());
+  const auto with = rootScores(game);
+  resetSearchParams();
+  ASSERT_EQ(with.size(), without.size());
+  EXPECT_EQ(with.at("a2a1").value, -37);
+  int unchanged = 0;
+  for (const auto& [move, score] : without) unchanged += move != "a2a1" && with.at(move).value == score.value;
+  EXPECT_EQ(unchanged, static_cast<int>(without.size()) - 1);
 }
 
 // A tablebase that knows one fact: every position of its variant is a win

@@ -32,6 +32,7 @@
 #include "tests/protocol_test_support.h"
 #include "tests/support/brute_solver.h"
 #include "tests/support/scratch_dir.h"
+#include "tests/support/whole_file.h"
 
 namespace gobblet::tb {
 namespace {
@@ -248,20 +249,13 @@ TEST(Tablebase, ProbeOfAnotherVariantIsUnknown) {
 
 // ---- File format ---------------------------------------------------------------
 
-std::string readAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-void writeAll(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-}
 
 class TablebaseFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
     tb_ = buildFile(dir_, variant_);
     ASSERT_TRUE(tb_);
-    bytes_ = readAll(tb_->path());
+    bytes_ = readWholeFile(tb_->path());
     ASSERT_EQ(bytes_.size(), sizeof(FileHeader) + tb_->compressedBytes());
   }
   // The variant solved again, changed by `edit` (its codes and counts),
@@ -290,7 +284,7 @@ class TablebaseFileTest : public ::testing::Test {
   // Writes `bytes` to a new file and returns open()'s error text.
   std::string openError(const std::string& bytes) {
     const std::string path = dir_.file("damaged.gtb");
-    writeAll(path, bytes);
+    writeWholeFile(path, bytes);
     auto tb = File::open(path);
     return tb.ok() ? "" : std::string(tb.status().message());
   }
@@ -445,7 +439,7 @@ TEST_F(TablebaseFileTest, RandomDamageBehindTheChecksumIsRefusedOrHarmless) {
     for (int i = 0; i < flips; ++i)
       bad[sizeof(FileHeader) + rng() % (bad.size() - sizeof(FileHeader))] ^= static_cast<char>(1 + rng() % 255);
     const std::string path = dir_.file("random.gtb");
-    writeAll(path, forgeChecksum(bad));
+    writeWholeFile(path, forgeChecksum(bad));
     auto tb = File::open(path);
     if (!tb.ok()) {
       ++refused;
@@ -539,7 +533,7 @@ TEST_F(TablebaseFileTest, OpenLoadsARebuiltFileAfresh) {
   auto second = open(tb_->path());
   ASSERT_TRUE(second.ok()) << second.status();
   EXPECT_NE(first->get(), second->get());
-  writeAll(tb_->path(), "not a tablebase");
+  writeWholeFile(tb_->path(), "not a tablebase");
   EXPECT_FALSE(open(tb_->path()).ok());
   EXPECT_EQ((*first)->probe(Board((*first)->variant())).value, (*second)->probe(Board((*second)->variant())).value);
 }

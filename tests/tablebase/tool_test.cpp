@@ -73,6 +73,10 @@ TEST(GobbletTb, EstimateTakesSeveralVariants) {
   EXPECT_EQ(status, 1) << "an unknown variant is an error";
   run(kTool + " estimate --threads 1", false, &status);
   EXPECT_EQ(status, 2) << "no variant is a usage error";
+  run(kTool + " estimate gobblers --threads", false, &status);
+  EXPECT_EQ(status, 2) << "--threads without a number is a usage error";
+  const std::string first = run(kTool + " estimate --threads 1 tictactoe", false, &status);
+  EXPECT_EQ(status, 0) << "--threads may come first:\n" << first;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "engine/notation.h"
 #include "search/evaluate.h"
 #include "search/tactics.h"
+#include "tests/support/whole_file.h"
 #include "tools/match/game_record.h"
 #include "tools/tune/texel.h"
 #include "tools/tune/training_set.h"
@@ -19,15 +20,8 @@
 namespace gobblet::tune {
 namespace {
 
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 TEST(WeightsFile, WritingTheCompiledInWeightsGivesTheCheckedInFileBack) {
-  const std::string text = readFile(std::string(GOBBLET_SOURCE_DIR) + "/search/eval_weights.h");
+  const std::string text = readWholeFile(std::string(GOBBLET_SOURCE_DIR) + "/search/eval_weights.h");
   ASSERT_FALSE(text.empty());
   const std::string provenance = provenanceOf(text);
   ASSERT_FALSE(provenance.empty()) << "search/eval_weights.h is not in the form gobblet-tune writes";
@@ -43,6 +37,7 @@ TEST(WeightsFile, ProvenanceIsWrappedAndReadBack) {
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 100u) << line;
   EXPECT_EQ(provenanceOf("// something else\n"), "");
+  EXPECT_EQ(provenanceOf(formatWeightsFile(evalWeights(), "")), "(not given)");
 }
 
 // The evaluation is linear in the weights, as the tuner models it.

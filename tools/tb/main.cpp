@@ -141,20 +141,22 @@ constexpr const char* kCalibrationVariant = "3x3:2,3,1";
 
 // One block per variant, blank lines between: the machine's speed is
 // measured once for all of them.
-int estimate(std::vector<std::string> args) {
+int estimate(const std::vector<std::string>& args) {
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  if (args.size() >= 2 && args[args.size() - 2] == "--threads") {
-    if (!parseThreads(args.back(), &threads)) return usage("--threads takes a number 1..256");
-    args.resize(args.size() - 2);
-  }
-  if (args.empty()) return usage("estimate takes VARIANT... [--threads N]");
   std::vector<Variant> variants;
-  for (const std::string& arg : args) {
-    auto variant = Variant::parse(arg);
-    if (!variant.ok()) return fail(variant.status());
-    if (variant->n != 3) return usage("only the 3x3 family (gobblers, tictactoe, 3x3:S,P,M) has a tablebase");
-    variants.push_back(*variant);
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--threads" && i + 1 < args.size()) {
+      if (!parseThreads(args[++i], &threads)) return usage("--threads takes a number 1..256");
+    } else if (args[i].rfind("--", 0) == 0) {
+      return usage(absl::StrCat("unexpected argument '", args[i], "'"));
+    } else {
+      auto variant = Variant::parse(args[i]);
+      if (!variant.ok()) return fail(variant.status());
+      if (variant->n != 3) return usage("only the 3x3 family (gobblers, tictactoe, 3x3:S,P,M) has a tablebase");
+      variants.push_back(*variant);
+    }
   }
+  if (variants.empty()) return usage("estimate takes VARIANT... [--threads N]");
   // Time: the builder's work goes with the states; measure its rate here,
   // now (on a loaded machine the figure is the loaded one).
   const Variant calibration = *Variant::parse(kCalibrationVariant);

@@ -19,7 +19,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/numbers.h"
-#include "absl/strings/str_join.h"
 #include "engine/bounded_integer.h"
 #include "engine/variant.h"
 #include "tools/tune/texel.h"
@@ -34,9 +33,14 @@ using namespace gobblet::tune;
 constexpr char kUsage[] =
     "usage: gobblet-tune [--variant V] [--steps N] [--ridge R] [--validation-every N] [--out FILE] RECORD...\n";
 
-int fail(const std::string& message) {
+// Exit status 2: bad usage; 1: the work failed.
+int usage(const std::string& message) {
   std::fprintf(stderr, "error: %s\n%s", message.c_str(), kUsage);
   return 2;
+}
+int fail(const std::string& message) {
+  std::fprintf(stderr, "error: %s\n", message.c_str());
+  return 1;
 }
 
 // "kLine[1][0]" for a weight number.
@@ -66,29 +70,29 @@ int main(int argc, char** argv) {
       return 0;
     } else if (arg == "--variant" || arg == "--steps" || arg == "--ridge" || arg == "--validation-every" ||
                arg == "--out") {
-      if (!hasValue) return fail(arg + " needs a value");
+      if (!hasValue) return usage(arg + " needs a value");
       const std::string value = argv[++i];
       if (arg == "--variant") {
         auto v = Variant::parse(value);
-        if (!v.ok()) return fail(std::string(v.status().message()));
+        if (!v.ok()) return usage(std::string(v.status().message()));
         collect.variant = *v;
       } else if (arg == "--out") {
         out = value;
       } else if (arg == "--ridge") {
         if (!absl::SimpleAtod(value, &fit.ridge) || !(fit.ridge >= 0 && fit.ridge <= 1))
-          return fail("ridge '" + value + "' is not a number in [0, 1]");
+          return usage("ridge '" + value + "' is not a number in [0, 1]");
       } else {
         auto n = parseBoundedInteger(value, arg == "--steps" ? 1 : 0, 100000, arg.substr(2));
-        if (!n.ok()) return fail(std::string(n.status().message()));
+        if (!n.ok()) return usage(std::string(n.status().message()));
         (arg == "--steps" ? fit.iterations : collect.validationEvery) = static_cast<int>(*n);
       }
     } else if (!arg.empty() && arg[0] == '-') {
-      return fail("unknown option '" + arg + "'");
+      return usage("unknown option '" + arg + "'");
     } else {
       records.push_back(arg);
     }
   }
-  if (records.empty()) return fail("no record files");
+  if (records.empty()) return usage("no record files");
 
   auto collection = collectPositions(records, collect);
   if (!collection.ok()) return fail(std::string(collection.status().message()));
@@ -96,14 +100,22 @@ int main(int argc, char** argv) {
   std::printf("games: %d read, %d used; positions after the book: %lld, quiet: %lld (training %zu, validation %zu)\n",
               c.games, c.gamesUsed, static_cast<long long>(c.positions), static_cast<long long>(c.quietPositions),
               c.training.size(), c.validation.size());
+  if (c.gamesUsed < c.games)
+    std::printf("left out: %d unreadable, %d inconsistent, %d of another variant than %s, %d forfeits; the first: %s: %s\n",
+                c.unreadable, c.inconsistent, c.otherVariant, collect.variant.name().c_str(), c.forfeits,
+                c.firstLeftOut.c_str(), c.firstLeftOutWhy.c_str());
   if (c.training.size() == 0) return fail("no quiet positions to fit");
+  const bool validating = c.validation.size() > 0;
 
   const EvalWeights before = evalWeights();
   const double k = fitScale(c.training, toWeights(before));
   const double trainBefore = meanSquaredError(c.training, toWeights(before), k);
   const double validBefore = meanSquaredError(c.validation, toWeights(before), k);
-  std::printf("K = %.4f; error of the compiled-in weights: training %.6f, validation %.6f\n", k, trainBefore,
-              validBefore);
+  const auto validation = [validating](double error) {
+    return validating ? absl::StrFormat("validation %.6f", error) : std::string("no validation set");
+  };
+  std::printf("K = %.4f; error of the compiled-in weights: training %.6f, %s\n", k, trainBefore,
+              validation(validBefore).c_str());
   std::fflush(stdout);
 
   int steps = 0;
@@ -115,21 +127,35 @@ int main(int argc, char** argv) {
   const EvalWeights after = rounded(fitWeights(c.training, toWeights(before), k, fit));
   const double trainAfter = meanSquaredError(c.training, toWeights(after), k);
   const double validAfter = meanSquaredError(c.validation, toWeights(after), k);
-  std::printf("error of the fitted weights (rounded): training %.6f, validation %.6f\n", trainAfter, validAfter);
+  std::printf("error of the fitted weights (rounded): training %.6f, %s\n", trainAfter,
+              validation(validAfter).c_str());
   for (int w = 0; w < kEvalWeightCount; ++w)
     if (before[w] != after[w]) std::printf("  %-16s %5d -> %5d\n", weightName(w).c_str(), before[w], after[w]);
 
   if (!out.empty()) {
-    const std::string provenance = absl::StrFormat(
+    std::string files;
+    for (const std::string& path : records)
+      absl::StrAppend(&files, files.empty() ? "" : ", ", std::filesystem::path(path).filename().string());
+    std::string provenance = absl::StrFormat(
         "fitted by gobblet-tune (%d steps, ridge %g) to %zu quiet positions of %d %s games (%s), K = %.4f; mean "
-        "squared error on them %.6f -> %.6f, on %zu positions of held-out games %.6f -> %.6f.",
-        steps, fit.ridge, c.training.size(), c.gamesUsed, collect.variant.name(), absl::StrJoin(records, ", ", [](std::string* out, const std::string& path) {
-          out->append(std::filesystem::path(path).filename().string());
-        }), k,
-        trainBefore, trainAfter, c.validation.size(), validBefore, validAfter);
-    std::ofstream file(out);
+        "squared error on them %.6f -> %.6f",
+        steps, fit.ridge, c.training.size(), c.gamesUsed, collect.variant.name(), files, k, trainBefore, trainAfter);
+    absl::StrAppend(&provenance, validating ? absl::StrFormat(", on %zu positions of held-out games %.6f -> %.6f.",
+                                                              c.validation.size(), validBefore, validAfter)
+                                            : " (no games held out).");
+    // Written beside the target and renamed over it: a failed write leaves
+    // the old file whole.
+    const std::string temporary = out + ".tmp";
+    std::ofstream file(temporary);
     file << formatWeightsFile(after, provenance);
-    if (!file.flush()) return fail("cannot write '" + out + "'");
+    const bool written = static_cast<bool>(file.flush());
+    file.close();
+    std::error_code error;
+    if (written) std::filesystem::rename(temporary, out, error);
+    if (!written || error) {
+      std::filesystem::remove(temporary, error);
+      return fail("cannot write '" + out + "'");
+    }
     std::printf("wrote %s\n", out.c_str());
   }
   return 0;

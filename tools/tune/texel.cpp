@@ -1,7 +1,10 @@
 #include "tools/tune/texel.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+
+#include "tools/match/stats.h"
 
 namespace gobblet::tune {
 
@@ -55,11 +58,13 @@ Weights toWeights(const EvalWeights& weights) { return Weights(weights.begin(), 
 
 EvalWeights rounded(const Weights& weights) {
   EvalWeights r{};
-  for (int w = 0; w < kEvalWeightCount; ++w) r[w] = static_cast<int>(std::lround(weights[w]));
+  for (int w = 0; w < kEvalWeightCount; ++w)
+    r[w] = static_cast<int>(std::lround(std::clamp<double>(weights[w], -kMaxEvalWeight, kMaxEvalWeight)));
   return r;
 }
 
-double expectedScore(double score, double k) { return 1.0 / (1.0 + std::pow(10.0, -k * score / 400.0)); }
+// The Elo formula: a score of s centi-units scaled by K plays like K s Elo.
+double expectedScore(double score, double k) { return match::scoreFromElo(k * score); }
 
 double meanSquaredError(const TrainingSet& set, const Weights& weights, double k) {
   if (set.size() == 0) return 0;
@@ -142,8 +147,8 @@ Weights fitWeights(const TrainingSet& set, Weights weights, double k, const FitO
       }
       damping = damping == 0 ? kFirstDamping * meanCurvature : damping * 10;
     }
-    if (options.report) options.report(it, meanSquaredError(set, weights, k));
     if (!improved) break;  // at the minimum (to rounding)
+    if (options.report) options.report(it, meanSquaredError(set, weights, k));
   }
   return weights;
 }

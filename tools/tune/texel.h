@@ -31,7 +31,7 @@ namespace gobblet::tune {
 using Weights = std::vector<double>;  // kEvalWeightCount values
 
 Weights toWeights(const EvalWeights& weights);
-// Rounded to integers (the form the engine compiles).
+// Rounded to integers within +-kMaxEvalWeight (the form the engine compiles).
 EvalWeights rounded(const Weights& weights);
 
 double expectedScore(double score, double k);
@@ -48,7 +48,8 @@ double fitScale(const TrainingSet& set, const Weights& weights);
 struct FitOptions {
   int iterations = 30;    // Gauss-Newton steps (each one pass over the set)
   double ridge = 1e-7;    // per centi-unit squared of change
-  // Called after each step with its number and the training error.
+  // Called after each step taken (one that lowered the objective) with its
+  // number and the training error.
   std::function<void(int, double)> report;
 };
 

@@ -1,6 +1,5 @@
 #include "tools/tune/training_set.h"
 
-#include "absl/strings/str_cat.h"
 #include "engine/notation.h"
 #include "search/tactics.h"
 #include "tools/match/replay.h"
@@ -14,8 +13,10 @@ absl::StatusOr<bool> addGame(const match::GameRecord& record, TrainingSet& set, 
                        : record.result == GameResult::kPlayer2Wins ? 0.0f
                                                                    : 0.5f;
   Board board = *parsePosition(record.variant, record.start);  // verified above
-  for (size_t i = 0; i < record.moves.size(); ++i) {
-    if (static_cast<int>(i) >= record.bookPlies) {
+  // Position i is the one before move i; the last, after every move, counts
+  // when undecided.
+  for (size_t i = 0; i <= record.moves.size(); ++i) {
+    if (static_cast<int>(i) >= record.bookPlies && board.winner() == kNoWinner) {
       ++positions;
       if (isQuiet(board)) {
         const EvalFeatures f = evaluateFeatures(board);
@@ -29,7 +30,7 @@ absl::StatusOr<bool> addGame(const match::GameRecord& record, TrainingSet& set, 
         set.results.push_back(result);
       }
     }
-    board.makeMove(*parseMove(board, record.moves[i]));
+    if (i < record.moves.size()) board.makeMove(*parseMove(board, record.moves[i]));
   }
   return true;
 }
@@ -42,10 +43,30 @@ absl::StatusOr<Collection> collectPositions(const std::vector<std::string>& reco
     if (!entries.ok()) return entries.status();
     for (const match::RecordFileEntry& entry : *entries) {
       ++c.games;
-      if (!entry.record.ok() || entry.record->variant != options.variant) continue;
-      const bool validation = options.validationEvery > 0 && c.games % options.validationEvery == 0;
-      auto used = addGame(*entry.record, validation ? c.validation : c.training, c.positions);
-      if (used.ok() && *used) ++c.gamesUsed;
+      const auto leaveOut = [&](int& count, const std::string& why) {
+        if (count++ == 0 && c.firstLeftOut.empty()) c.firstLeftOut = entry.where, c.firstLeftOutWhy = why;
+      };
+      if (!entry.record.ok()) {
+        leaveOut(c.unreadable, std::string(entry.record.status().message()));
+        continue;
+      }
+      const match::GameRecord& record = *entry.record;
+      if (record.variant != options.variant) {
+        leaveOut(c.otherVariant, "variant " + record.variant.name());
+        continue;
+      }
+      // Games 2k-1 and 2k share an opening (a record without numbers counts
+      // in file order).
+      const int number = record.number > 0 ? record.number : c.games;
+      const bool validation = options.validationEvery > 0 && (number - 1) / 2 % options.validationEvery ==
+                                                                 options.validationEvery - 1;
+      auto used = addGame(record, validation ? c.validation : c.training, c.positions);
+      if (!used.ok())
+        leaveOut(c.inconsistent, std::string(used.status().message()));
+      else if (!*used)
+        leaveOut(c.forfeits, "a forfeit");
+      else
+        ++c.gamesUsed;
     }
   }
   c.quietPositions = static_cast<int64_t>(c.training.size() + c.validation.size());

@@ -4,9 +4,10 @@
 // A game counts if its record is consistent (replay.h's verifyRecord), of the
 // wanted variant, and ended over the board (a line, no moves, a repetition or
 // the ply limit; forfeits say nothing about the position). Of each game, the
-// positions after the opening's book moves are taken when they are quiet
-// (isQuiet, search/tactics.h: the static evaluation is the search's value
-// there); each is stored as
+// positions after the opening's book moves -- the final one too when it is
+// undecided (a draw) -- are taken when they are quiet (isQuiet,
+// search/tactics.h: the static evaluation is the search's value there); each
+// is stored as
 //
 //   features  kEvalWeightCount signed bytes: count[0][w] - count[1][w]
 //             (player 1's counts minus player 2's, tempo included), so that
@@ -14,8 +15,10 @@
 //             the weights;
 //   result    the game's result for player 1: 1, 0.5 or 0.
 //
-// Every `validationEvery`-th game goes to the validation set instead of the
-// training set, whole, so that the two share no game.
+// The games of every `validationEvery`-th opening go to the validation set
+// instead of the training set, whole: gobblet-match plays each opening twice
+// (games 2k-1 and 2k, colours swapped), so that the two sets share neither a
+// game nor an opening.
 #pragma once
 
 #include <cstdint>
@@ -43,9 +46,12 @@ struct CollectOptions {
 
 struct Collection {
   TrainingSet training, validation;
-  int games = 0;         // games read
-  int gamesUsed = 0;     // consistent, of the variant, ended over the board
-  int64_t positions = 0;     // positions after the book in the games used
+  int games = 0;      // games read
+  int gamesUsed = 0;  // consistent, of the variant, ended over the board
+  // The games left out, by why; the first such game's place ("FILE:LINE").
+  int unreadable = 0, inconsistent = 0, otherVariant = 0, forfeits = 0;
+  std::string firstLeftOut, firstLeftOutWhy;
+  int64_t positions = 0;       // undecided positions after the book in the games used
   int64_t quietPositions = 0;  // of which quiet: the sets' sizes together
 };
 
@@ -53,9 +59,8 @@ struct Collection {
 // game was used. InvalidArgument if the record is inconsistent.
 absl::StatusOr<bool> addGame(const match::GameRecord& record, TrainingSet& set, int64_t& positions);
 
-// Reads every record file (line records or PGN) into a collection.
-// Inconsistent or unreadable games are skipped and counted in `games` only;
-// NotFound if a file cannot be opened.
+// Reads every record file (line records or PGN) into a collection. Games
+// left out are counted by why; NotFound if a file cannot be opened.
 absl::StatusOr<Collection> collectPositions(const std::vector<std::string>& recordFiles,
                                             const CollectOptions& options);
 

@@ -20,6 +20,7 @@ constexpr char kHeader[] =
 constexpr char kProvenancePrefix[] = "// Values: ";
 constexpr char kContinuationPrefix[] = "//   ";
 constexpr size_t kWidth = 100;
+constexpr char kNoProvenance[] = "(not given)";
 
 void writeComment(std::ostringstream& out, const std::string& text) {
   for (absl::string_view line : absl::StrSplit(text, '\n')) out << "// " << line << "\n";
@@ -33,7 +34,8 @@ std::string formatWeightsFile(const EvalWeights& weights, const std::string& pro
   // The provenance, words wrapped at kWidth columns.
   std::string line = kProvenancePrefix;
   bool first = true;
-  for (absl::string_view word : absl::StrSplit(provenance, ' ', absl::SkipEmpty())) {
+  // Words longer than the width stay whole on a line of their own.
+  for (absl::string_view word : absl::StrSplit(provenance.empty() ? kNoProvenance : provenance, ' ', absl::SkipEmpty())) {
     if (!first && line.size() + 1 + word.size() > kWidth) {
       out << line << "\n";
       line = kContinuationPrefix;

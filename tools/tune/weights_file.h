@@ -14,7 +14,8 @@
 
 namespace gobblet::tune {
 
-// The file's text. `provenance` is free text, wrapped into comment lines.
+// The file's text. `provenance` is free text, wrapped into comment lines
+// ("(not given)" if empty).
 std::string formatWeightsFile(const EvalWeights& weights, const std::string& provenance);
 
 // The provenance text of a file written by formatWeightsFile (empty if the
