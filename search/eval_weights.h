@@ -4,9 +4,9 @@
 // says how each is used; gobblet-tune (tools/tune) fits them to game results
 // and writes this file anew (docs/search.md), or edit it by hand.
 //
-// Values: fitted by gobblet-tune (11 steps, ridge 1e-07) to 160954 quiet positions of 8300 gobblet
-//   games (set8k.rec), K = 3.3389; mean squared error on them 0.207919 -> 0.182003, on 17492
-//   positions of held-out games 0.214207 -> 0.187883.
+// Values: fitted by gobblet-tune (7 steps, ridge 1e-07) to 180508 quiet positions of 8000 gobblet
+//   games (selfplay2.rec), K = 3.8360; mean squared error on them 0.174054 -> 0.171194, on 20029
+//   positions of held-out games 0.174283 -> 0.170990.
 
 #pragma once
 
@@ -18,25 +18,25 @@ namespace gobblet::eval_weights {
 // worth nothing (it cannot be completed while that piece stays).
 constexpr int kLine[5][5] = {
     {0, 0, 0, 0, 0},
-    {61, 23, 0, 0, 0},
-    {10, 14, 15, 0, 0},
-    {10, 12, 6, 5, 0},
-    {0, 14, 5, 0, 0},
+    {52, 31, 0, 0, 0},
+    {8, 14, 19, 0, 0},
+    {11, 13, 9, 12, 0},
+    {0, 16, 6, 0, 0},
 };
 
 // Bonus per own piece in a line with at least two own pieces, by rank.
-constexpr int kSafeInLine[4] = {9, -6, -3, -3};
+constexpr int kSafeInLine[4] = {9, -3, -5, -2};
 
 // Per visible piece on the board, by rank.
-constexpr int kVisible[4] = {4, 19, 69, 41};
+constexpr int kVisible[4] = {5, 31, 77, 49};
 
 // Per piece still in hand (external stacks / supply), by rank.
-constexpr int kInHand[4] = {18, -16, 36, 16};
+constexpr int kInHand[4] = {17, -9, 45, 23};
 
 // Per opponent piece buried under one of our visible pieces, by its rank.
-constexpr int kCaptive[4] = {0, 37, -43, -20};
+constexpr int kCaptive[4] = {0, 31, -41, -26};
 
 // The side to move's bonus.
-constexpr int kTempo = 18;
+constexpr int kTempo = 20;
 
 }  // namespace gobblet::eval_weights
