@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "engine/movegen.h"
+#include "search/search_params.h"
 #include "search/tactics.h"
 
 namespace gobblet {
@@ -51,6 +52,7 @@ void MovePicker::generateAndScore() {
   const auto& history = tables_.history[us];
   const int* lines = kLinesThrough.count[g.n];
   const int largest = b.variant().sizes - 1;
+  const SearchParams& params = searchParams();
 
   count_ = 0;
   for (int i = 0; i < moves_.size(); ++i) {
@@ -63,16 +65,16 @@ void MovePicker::generateAndScore() {
     else if (threatPieces & bit(to))
       score = kBlockGobble + m.size();
     else {
-      score = history[m.raw() & 4095] + 32 * lines[to] + 16 * m.size();
-      if (visThem & bit(to)) score += 64;                        // gobbles
+      score = history[m.raw() & 4095] + params.orderLines * lines[to] + params.orderSize * m.size();
+      if (visThem & bit(to)) score += params.orderGobble;
       if (!m.isDrop()) {  // lifting uncovers the next piece down
         for (int sz = m.size() - 1; sz >= 0; --sz)
           if (b.sizeMask(sz) & bit(m.from())) {
-            if (b.pieces(them, sz) & bit(m.from())) score -= 96;
+            if (b.pieces(them, sz) & bit(m.from())) score -= params.orderUncover;
             break;
           }
       }
-      if (m.size() == largest && m.isDrop()) score += 8;
+      if (m.size() == largest && m.isDrop()) score += params.orderLargestDrop;
     }
     scored_[count_++] = static_cast<int64_t>(score) << 16 | m.raw();
   }

@@ -60,6 +60,11 @@ constexpr ParamSpec kSearchParamTable[] = {
     {"aspiration_max_delta", &SearchParams::aspirationMaxDelta, 1, 30000, "a full window once wider than this"},
     {"history_depth_factor", &SearchParams::historyDepthFactor, 0, 1000, "cutoff bonus per depth squared"},
     {"history_max_bonus", &SearchParams::historyMaxBonus, 0, 16384, "cutoff bonus cap"},
+    {"order_lines", &SearchParams::orderLines, 0, 1024, "ordering score per line through the target square"},
+    {"order_size", &SearchParams::orderSize, 0, 1024, "ordering score per size step of the piece"},
+    {"order_gobble", &SearchParams::orderGobble, 0, 4096, "ordering bonus for covering an opponent piece"},
+    {"order_uncover", &SearchParams::orderUncover, 0, 4096, "ordering malus for lifting off an opponent piece"},
+    {"order_largest_drop", &SearchParams::orderLargestDrop, 0, 4096, "ordering bonus for a largest piece from the hand"},
     {"smp_skip_cycle", &SearchParams::smpSkipCycle, 2, 100, "helper k skips depths d with (d + k) % this == 0"},
     {"contempt", &SearchParams::contempt, 0, 200, "a repetition scores -this for the side to move at the root"},
 };

@@ -1,6 +1,6 @@
 // The search's tuning values: late-move reductions, null move, aspiration
-// windows, the history bonus, the helper threads' depth skipping and the
-// contempt for repetitions. Each is
+// windows, the history bonus, the move-ordering scores, the helper threads'
+// depth skipping and the contempt for repetitions. Each is
 // declared once in kSearchParamTable (search_params.cpp) with its default,
 // the range a tuner may try and what it does; the search reads them from
 // searchParams().
@@ -47,6 +47,16 @@ struct SearchParams {
   // History bonus of a cutoff: min(depth^2 * historyDepthFactor, historyMaxBonus).
   int historyDepthFactor = 16;
   int historyMaxBonus = 1200;
+  // Move ordering of the moves that neither block a threat nor come from the
+  // hash table or the killers (movepick.cpp): history + orderLines per line
+  // through the target square + orderSize per size step, + orderGobble if
+  // it covers an opponent piece, - orderUncover if lifting it uncovers one,
+  // + orderLargestDrop for a largest piece from the hand.
+  int orderLines = 32;
+  int orderSize = 16;
+  int orderGobble = 64;
+  int orderUncover = 96;
+  int orderLargestDrop = 8;
   // Helper thread k skips the depths d > 1 with (d + k) % smpSkipCycle == 0.
   int smpSkipCycle = 3;
   // Contempt: a repetition in the search scores -contempt for the side to

@@ -36,7 +36,7 @@ TEST_F(SearchParamsTest, DefaultsAreTheEnginesFormula) {
     for (int move : {4, 20, 255})
       EXPECT_EQ(lateMoveReduction(depth, move), engineReduction(depth, move, 0.4, 2.2)) << depth << " " << move;
   const std::vector<std::string> lines = describeSearchParams();
-  ASSERT_EQ(lines.size(), 15u);
+  ASSERT_EQ(lines.size(), 20u);
   EXPECT_EQ(lines[3].rfind("lmr_divisor 220 (default 220) [50, 1000] ", 0), 0u) << lines[3];
 }
 
@@ -70,12 +70,20 @@ TEST_F(SearchParamsTest, EachValueReachesTheSearch) {
   const uint64_t signature = runBench(5).nodes;
   for (const char* change : {"lmr_min_depth=64", "lmr_min_move=2", "lmr_base=-100", "lmr_divisor=100",
                              "null_min_depth=64", "null_reduction=1", "null_depth_divisor=64",
-                             "aspiration_min_depth=2", "aspiration_delta=5", "aspiration_growth=200",
-                             "aspiration_max_delta=20", "history_depth_factor=0", "history_max_bonus=10"}) {
+                             "aspiration_min_depth=2", "aspiration_delta=5",
+                             "aspiration_max_delta=20", "history_depth_factor=0", "history_max_bonus=10",
+                             "order_lines=0", "order_size=100", "order_gobble=0", "order_uncover=0",
+                             "order_largest_drop=500"}) {
     ASSERT_TRUE(setSearchParam(change).ok()) << change;
     EXPECT_NE(runBench(5).nodes, signature) << change;
     resetSearchParams();
   }
+  // The growth only matters after a failed window: try it with a narrow one.
+  ASSERT_TRUE(setSearchParam("aspiration_delta=5").ok());
+  const uint64_t narrow = runBench(5).nodes;
+  ASSERT_TRUE(setSearchParam("aspiration_growth=200").ok());
+  EXPECT_NE(runBench(5).nodes, narrow) << "aspiration_growth=200";
+  resetSearchParams();
   for (const char* same : {"lmr_divisor=220", "null_min_depth=3", "aspiration_delta=25", "history_max_bonus=1200"})
     ASSERT_TRUE(setSearchParam(same).ok());
   EXPECT_EQ(runBench(5).nodes, signature);
