@@ -52,7 +52,10 @@ void MovePicker::generateAndScore() {
   const auto& history = tables_.history[us];
   const int* lines = kLinesThrough.count[g.n];
   const int largest = b.variant().sizes - 1;
+  // The ordering scores, read once per generation (they never change during a search).
   const SearchParams& params = searchParams();
+  const int orderLines = params.orderLines, orderSize = params.orderSize, orderGobble = params.orderGobble,
+            orderUncover = params.orderUncover, orderLargestDrop = params.orderLargestDrop;
 
   count_ = 0;
   for (int i = 0; i < moves_.size(); ++i) {
@@ -65,16 +68,16 @@ void MovePicker::generateAndScore() {
     else if (threatPieces & bit(to))
       score = kBlockGobble + m.size();
     else {
-      score = history[m.raw() & 4095] + params.orderLines * lines[to] + params.orderSize * m.size();
-      if (visThem & bit(to)) score += params.orderGobble;
+      score = history[m.raw() & 4095] + orderLines * lines[to] + orderSize * m.size();
+      if (visThem & bit(to)) score += orderGobble;
       if (!m.isDrop()) {  // lifting uncovers the next piece down
         for (int sz = m.size() - 1; sz >= 0; --sz)
           if (b.sizeMask(sz) & bit(m.from())) {
-            if (b.pieces(them, sz) & bit(m.from())) score -= params.orderUncover;
+            if (b.pieces(them, sz) & bit(m.from())) score -= orderUncover;
             break;
           }
       }
-      if (m.size() == largest && m.isDrop()) score += params.orderLargestDrop;
+      if (m.size() == largest && m.isDrop()) score += orderLargestDrop;
     }
     scored_[count_++] = static_cast<int64_t>(score) << 16 | m.raw();
   }
