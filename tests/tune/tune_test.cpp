@@ -77,24 +77,37 @@ match::GameRecord randomGame(std::mt19937_64& rng, int bookPlies) {
   return r;
 }
 
+// Won games and drawn ones (cut short: a ply-limit draw, whose last
+// position counts too).
 TEST(TrainingSet, TakesTheQuietPositionsAfterTheBookWithTheResult) {
   std::mt19937_64 rng(9);
-  size_t taken = 0, afterBook = 0;
-  for (int game = 0; game < 50; ++game) {
-    const match::GameRecord r = randomGame(rng, 4);
+  size_t taken = 0, afterBook = 0, draws = 0;
+  for (int game = 0; game < 60; ++game) {
+    match::GameRecord r = randomGame(rng, 4);
+    if (game % 2 && r.moves.size() > 31) {
+      r.moves.resize(30);
+      r.termination = match::Termination::kMaxPlies;
+      r.result = GameResult::kDraw;
+      ++draws;
+    }
     // The positions expected, counted by replaying the game here.
     Board b = *parsePosition(r.variant, r.start);
     std::vector<EvalFeatures> quiet;
-    for (size_t i = 0; i < r.moves.size(); ++i) {
-      if (i >= 4 && isQuiet(b)) quiet.push_back(evaluateFeatures(b));
-      b.makeMove(*parseMove(b, r.moves[i]));
+    int64_t undecided = 0;
+    for (size_t i = 0; i <= r.moves.size(); ++i) {
+      if (i >= 4 && b.winner() == kNoWinner) {
+        ++undecided;
+        if (isQuiet(b)) quiet.push_back(evaluateFeatures(b));
+      }
+      if (i < r.moves.size()) b.makeMove(*parseMove(b, r.moves[i]));
     }
     TrainingSet set;
     int64_t positions = 0;
     auto used = addGame(r, set, positions);
     ASSERT_TRUE(used.ok()) << used.status();
     EXPECT_TRUE(*used);
-    EXPECT_EQ(positions, static_cast<int64_t>(r.moves.size()) - 4);
+    EXPECT_EQ(positions, undecided);
+    EXPECT_EQ(positions, static_cast<int64_t>(r.moves.size()) - 4 + (r.result == GameResult::kDraw));
     ASSERT_EQ(set.size(), quiet.size());
     const float result = r.result == GameResult::kPlayer1Wins ? 1.0f : r.result == GameResult::kDraw ? 0.5f : 0.0f;
     for (size_t i = 0; i < set.size(); ++i) {
@@ -103,8 +116,9 @@ TEST(TrainingSet, TakesTheQuietPositionsAfterTheBookWithTheResult) {
         ASSERT_EQ(set.featuresOf(i)[w], quiet[i].count[0][w] - quiet[i].count[1][w]);
     }
     taken += set.size();
-    afterBook += r.moves.size() - 4;
+    afterBook += positions;
   }
+  EXPECT_GT(draws, 10u);
   // Not every position is quiet (a side can win at once before most wins).
   EXPECT_LT(taken, afterBook * 9 / 10);
   EXPECT_GT(taken, afterBook / 10);
