@@ -20,18 +20,36 @@ constexpr int kVisibleFirst = kEvalWeightGroups[2].first;
 constexpr int kInHandFirst = kEvalWeightGroups[3].first;
 constexpr int kCaptiveFirst = kEvalWeightGroups[4].first;
 constexpr int kTempoNumber = kEvalWeightGroups[5].first;
-static_assert(kTempoNumber + 1 == kEvalWeightCount);
 
-constexpr bool weightsInRange() {
-  const auto ok = [](int w) { return w >= -kMaxEvalWeight && w <= kMaxEvalWeight; };
-  for (const auto& row : kLine)
-    for (int w : row)
-      if (!ok(w)) return false;
-  for (int rank = 0; rank < 4; ++rank)
-    if (!ok(kSafeInLine[rank]) || !ok(kVisible[rank]) || !ok(kInHand[rank]) || !ok(kCaptive[rank])) return false;
-  return ok(kTempo);
+// The groups follow each other without gaps and end at kEvalWeightCount.
+constexpr bool groupsTileTheNumbers() {
+  int next = 0;
+  for (const EvalWeightGroup& g : kEvalWeightGroups) {
+    if (g.first != next) return false;
+    next += g.rows * g.columns;
+  }
+  return next == kEvalWeightCount;
 }
-static_assert(weightsInRange(), "an evaluation weight beyond kMaxEvalWeight (evaluate.h)");
+static_assert(groupsTileTheNumbers(), "kEvalWeightGroups (evaluate.h) must number the weights 0, 1, ... in order");
+
+// eval_weights.h's constants, numbered (evaluate.h).
+constexpr EvalWeights flattenWeights() {
+  EvalWeights w{};
+  for (int m = 0; m < 5; ++m)
+    for (int o = 0; o < 5; ++o) w[kLineFirst + 5 * m + o] = kLine[m][o];
+  for (int rank = 0; rank < 4; ++rank) {
+    w[kSafeInLineFirst + rank] = kSafeInLine[rank];
+    w[kVisibleFirst + rank] = kVisible[rank];
+    w[kInHandFirst + rank] = kInHand[rank];
+    w[kCaptiveFirst + rank] = kCaptive[rank];
+  }
+  w[kTempoNumber] = kTempo;
+  return w;
+}
+constexpr EvalWeights kCompiledWeights = flattenWeights();
+static_assert(std::all_of(kCompiledWeights.begin(), kCompiledWeights.end(),
+                          [](int w) { return w >= -kMaxEvalWeight && w <= kMaxEvalWeight; }),
+              "an evaluation weight beyond kMaxEvalWeight (evaluate.h)");
 static_assert(2 * 5 * kMaxEvalWeight < 32767, "line table entries must fit int16_t");
 
 int pow9(int k) {
@@ -187,19 +205,7 @@ int evaluate(const Board& board) {
   return (board.sideToMove() == 0 ? s : -s) + kTempo;
 }
 
-EvalWeights evalWeights() {
-  EvalWeights w{};
-  for (int m = 0; m < 5; ++m)
-    for (int o = 0; o < 5; ++o) w[kLineFirst + 5 * m + o] = kLine[m][o];
-  for (int rank = 0; rank < 4; ++rank) {
-    w[kSafeInLineFirst + rank] = kSafeInLine[rank];
-    w[kVisibleFirst + rank] = kVisible[rank];
-    w[kInHandFirst + rank] = kInHand[rank];
-    w[kCaptiveFirst + rank] = kCaptive[rank];
-  }
-  w[kTempoNumber] = kTempo;
-  return w;
-}
+EvalWeights evalWeights() { return kCompiledWeights; }
 
 // The slow, direct way: each player's counts on their own, the lines from
 // their squares rather than from the pattern table. Only the weights are
@@ -244,17 +250,16 @@ EvalFeatures evaluateFeatures(const Board& board) {
 // The terms are sums of weight x count over their groups' weights.
 EvalTerms evaluateTerms(const Board& board) {
   const EvalFeatures f = evaluateFeatures(board);
-  const EvalWeights w = evalWeights();
-  const auto sum = [&](int first, int count, EvalTerm& term) {
+  const auto sum = [&](const EvalWeightGroup& g, EvalTerm& term) {
     for (int p = 0; p < 2; ++p)
-      for (int i = first; i < first + count; ++i) term.player[p] += w[i] * f.count[p][i];
+      for (int i = g.first; i < g.first + g.rows * g.columns; ++i) term.player[p] += kCompiledWeights[i] * f.count[p][i];
   };
   EvalTerms t;
-  sum(kVisibleFirst, 4, t.visible);
-  sum(kInHandFirst, 4, t.inHand);
-  sum(kCaptiveFirst, 4, t.captives);
-  sum(kLineFirst, 25, t.lines);
-  sum(kSafeInLineFirst, 4, t.lineSafety);
+  sum(kEvalWeightGroups[0], t.lines);
+  sum(kEvalWeightGroups[1], t.lineSafety);
+  sum(kEvalWeightGroups[2], t.visible);
+  sum(kEvalWeightGroups[3], t.inHand);
+  sum(kEvalWeightGroups[4], t.captives);
   t.tempo = kTempo;
   t.forPlayer1 = t.visible.net() + t.inHand.net() + t.captives.net() + t.lines.net() + t.lineSafety.net();
   t.total = (board.sideToMove() == 0 ? t.forPlayer1 : -t.forPlayer1) + t.tempo;

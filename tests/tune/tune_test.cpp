@@ -153,22 +153,16 @@ TEST(Texel, FitRecoversAPlantedModel) {
   for (int i = 0; i < 4; ++i) truth[visible + i] *= 3;
   const double k = 2.0;
   TrainingSet set;
-  std::uniform_real_distribution<double> uniform(0, 1);
   while (set.size() < 20000) {
-    const match::GameRecord r = randomGame(rng, 0);
-    Board b = *parsePosition(r.variant, r.start);
-    for (size_t i = 0; i < r.moves.size(); ++i) {
-      if (isQuiet(b)) {
-        const EvalFeatures f = evaluateFeatures(b);
-        double s = 0;
-        for (int w = 0; w < kEvalWeightCount; ++w) {
-          set.features.push_back(static_cast<int8_t>(f.count[0][w] - f.count[1][w]));
-          s += truth[w] * set.features.back();
-        }
-        set.results.push_back(uniform(rng) < expectedScore(s, k) ? 1.0f : 0.0f);
-      }
-      b.makeMove(*parseMove(b, r.moves[i]));
-    }
+    int64_t positions = 0;
+    ASSERT_TRUE(addGame(randomGame(rng, 0), set, positions).ok());
+  }
+  // The results drawn from the planted model instead of the games'.
+  std::uniform_real_distribution<double> uniform(0, 1);
+  for (size_t i = 0; i < set.size(); ++i) {
+    double s = 0;
+    for (int w = 0; w < kEvalWeightCount; ++w) s += truth[w] * set.featuresOf(i)[w];
+    set.results[i] = uniform(rng) < expectedScore(s, k) ? 1.0f : 0.0f;
   }
   const Weights start = toWeights(evalWeights());
   FitOptions options;
