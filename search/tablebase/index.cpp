@@ -26,6 +26,7 @@ Index::Index(const Variant& variant) : variant_(variant), radix_(variant.perSize
   rank_.assign(kLayerCodes, 0);
   orbitRank_.assign(kLayerCodes, 0);
   canonSyms_.assign(kLayerCodes, 0);
+  fixingSyms_.assign(kLayerCodes, 0);
   members_.assign(100, {});
   orbits_.assign(100, {});
   for (int code = 0; code < kLayerCodes; ++code) {
@@ -53,6 +54,8 @@ Index::Index(const Variant& variant) : variant_(variant), radix_(variant.perSize
     for (int sym = 0; sym < 8; ++sym) canon = std::min(canon, symCode_[sym][code]);
     for (int sym = 0; sym < 8; ++sym)
       if (symCode_[sym][code] == canon) canonSyms_[code] |= static_cast<uint8_t>(1u << sym);
+    for (int sym = 0; sym < 8; ++sym)
+      if (symCode_[sym][code] == code) fixingSyms_[code] |= static_cast<uint8_t>(1u << sym);
     auto& orbits = orbits_[classOf(std::popcount(codeOurs_[code]), std::popcount(codeTheirs_[code]))];
     if (canon == code) orbits.push_back(canon);
   }

@@ -100,6 +100,15 @@ class Index {
     return sl.offset + uint64_t{orbitRank_[lead]} * sl.nx * sl.ny + best;
   }
 
+  // The number of distinct images of a state under the 8 symmetries (1, 2,
+  // 4 or 8): 8 over the number of symmetries that leave all its layers as
+  // they are.
+  int orbitSize(const State& st) const {
+    uint8_t fixing = 0xff;
+    for (int s = 0; s < 3; ++s) fixing &= fixingSyms_[base3_[st.ours[s]] + 2 * base3_[st.theirs[s]]];
+    return 8 / std::popcount(fixing);
+  }
+
   // The canonical state numbered `index` in `slice`; false for a hole.
   bool stateAt(int slice, uint64_t index, State* st) const {
     decode(slice, index, st);
@@ -123,6 +132,7 @@ class Index {
   std::array<uint16_t, 512> base3_{};
   std::vector<uint16_t> rank_, orbitRank_;
   std::vector<uint8_t> canonSyms_;
+  std::vector<uint8_t> fixingSyms_;  // code -> the symmetries that map it to itself
   std::array<std::vector<uint16_t>, 8> symCode_;
   // symRank_[sym * kLayerCodes + code] = rank_[symCode_[sym][code]]: the
   // rank of a layer's image, one load instead of two in indexOf.

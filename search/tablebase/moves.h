@@ -13,7 +13,9 @@
 //     move wins (Board::winner()).
 #pragma once
 
+#include <array>
 #include <bit>
+#include <cstdint>
 
 #include "search/tablebase/index.h"
 
@@ -22,8 +24,14 @@ namespace gobblet::tb {
 struct MoveRules {
   int sizes = 3, perSize = 2;
   bool moving = true;
-  const Geometry* g = nullptr;
-  explicit MoveRules(const Variant& v) : sizes(v.sizes), perSize(v.perSize), moving(v.moving), g(&geometry(3)) {}
+  // Bit m of the 512: mask m holds a line (Geometry::hasLine, kept here in
+  // 64 bytes: the builder asks it for nearly every child and parent).
+  std::array<uint64_t, 8> lines{};
+  explicit MoveRules(const Variant& v) : sizes(v.sizes), perSize(v.perSize), moving(v.moving) {
+    for (Mask m = 0; m < 512; ++m)
+      if (geometry(3).hasLine(m)) lines[m / 64] |= uint64_t{1} << (m % 64);
+  }
+  bool hasLine(Mask m) const { return lines[m / 64] >> (m % 64) & 1; }
 };
 
 // atLeast[s] = squares whose top has size >= s; atLeast[3] = 0.
@@ -35,15 +43,11 @@ inline void atLeastMasks(const State& st, Mask atLeast[4]) {
 // +1 if the side to move shows a line (it wins), -1 if only the opponent
 // does (it lost), 0 if the game goes on.
 inline int outcome(const MoveRules& r, const State& st) {
-  Mask al[4];
-  atLeastMasks(st, al);
-  Mask ours = 0, theirs = 0;
-  for (int s = 0; s < 3; ++s) {
-    ours |= st.ours[s] & ~al[s + 1];
-    theirs |= st.theirs[s] & ~al[s + 1];
-  }
-  if (r.g->hasLine(ours)) return 1;
-  if (r.g->hasLine(theirs)) return -1;
+  const Mask large = st.ours[2] | st.theirs[2], medium = large | st.ours[1] | st.theirs[1];
+  const Mask ours = static_cast<Mask>(st.ours[2] | (st.ours[1] & ~large) | (st.ours[0] & ~medium));
+  const Mask theirs = static_cast<Mask>(st.theirs[2] | (st.theirs[1] & ~large) | (st.theirs[0] & ~medium));
+  if (r.hasLine(ours)) return 1;
+  if (r.hasLine(theirs)) return -1;
   return 0;
 }
 

@@ -27,7 +27,7 @@ inline void atomicMax(uint8_t& b, uint8_t v) {
   while (v > cur && !__atomic_compare_exchange_n(&b, &cur, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
   }
 }
-inline uint8_t decrement(uint8_t& b) { return __atomic_sub_fetch(&b, 1, __ATOMIC_SEQ_CST); }
+inline uint16_t subtract(uint16_t& c, uint16_t v) { return __atomic_sub_fetch(&c, v, __ATOMIC_SEQ_CST); }
 
 // Bucket entries: a state's number within its group, with its kind in the
 // top two bits (4 bytes: a group has fewer than 2^30 numbers).
@@ -43,45 +43,11 @@ constexpr int kBuckets = kMaxDistance + 2;
 constexpr uint8_t kNoExitWin = 0xff;
 
 // A list of numbers met among the moves or un-moves of one state (fewer
-// than 256).
+// than 256; symmetric moves may repeat a number).
 struct SmallSet {
   uint64_t items[256];
   int size = 0;
   void add(uint64_t v) { items[size++] = v; }
-};
-
-// The distinct numbers among the moves or un-moves of one state (fewer than
-// 256; symmetric moves repeat a number), in the order met: a list and an
-// open-addressing table of 512 slots that refuses repeats. One per worker,
-// reused: clear() empties only the slots of the listed numbers (each found
-// along its probe chain; the table holds nothing else).
-class DistinctNumbers {
- public:
-  DistinctNumbers() { std::fill(std::begin(table_), std::end(table_), kEmpty); }
-  void add(uint64_t v) {
-    unsigned h = slot(v);
-    for (; table_[h] != kEmpty; h = (h + 1) % kSlots)
-      if (table_[h] == v) return;
-    table_[h] = v;
-    items[size++] = v;
-  }
-  void clear() {
-    for (int k = 0; k < size; ++k)
-      for (unsigned h = slot(items[k]);; h = (h + 1) % kSlots)
-        if (table_[h] == items[k]) {
-          table_[h] = kEmpty;
-          break;
-        }
-    size = 0;
-  }
-  uint64_t items[256];
-  int size = 0;
-
- private:
-  static constexpr unsigned kSlots = 512;
-  static constexpr uint64_t kEmpty = ~uint64_t{0};
-  static unsigned slot(uint64_t v) { return static_cast<unsigned>((v * 0x9E3779B97F4A7C15ull) >> 55); }
-  uint64_t table_[kSlots];
 };
 
 // A bit per number of the index, set by several threads at once (groups
@@ -273,18 +239,29 @@ uint64_t Solver::reachedBits(const Group& g, uint64_t begin, uint64_t end) const
 // one level up are final already, and so are children in the group that
 // are finished games (their lines show); they give each state its shortest
 // win through a lost child (exitWin), its longest won child (maxWin) and,
-// with the other children inside the group, the count of children not
-// known to be won. Then the group is settled in order of distance, one bucket per
-// distance: a settled loss makes each parent in the group a win one ply
-// longer; a settled win counts down each parent's children, and the parent
-// whose count reaches zero is a loss as long as its longest won child plus
-// one. What is never settled is a draw.
+// with the other moves inside the group, a count of moves not known to
+// lead to a won state. Then the group is settled in order of distance, one
+// bucket per distance: a settled loss makes each parent in the group a win
+// one ply longer; a settled win counts down each parent's moves, and the
+// parent whose count reaches zero is a loss as long as its longest won
+// child plus one. What is never settled is a draw.
+//
+// Counting moves, not distinct children: symmetric moves lead to one
+// state, so the count and the un-moves are weighted by orbit sizes instead
+// of de-duplicated. Between the orbit [P] of a state and the orbit [C] of a
+// child, the moves from members of [P] to members of [C] number
+// |[P]| * (moves of P into [C]) = |[C]| * (un-moves of C into [P]), each
+// side counting from its own member. So a state P counts |[P]| for each of
+// its moves in the group, a settled won state C takes |[C]| off the count of
+// its parent for each un-move reaching it, and P's count reaches zero
+// exactly when every one of its moves leads to a won state.
 absl::Status Solver::solveGroup(const Group& g, int workers) {
   const uint64_t n = g.size();
   if (n > kMaxGroupSize)
     return absl::ResourceExhaustedError(
         absl::StrCat("a group of ", n, " numbers: more than the builder's ", kMaxGroupSize));
-  std::vector<uint8_t> count(n, 0), maxWin(n, 0);
+  std::vector<uint16_t> count(n, 0);
+  std::vector<uint8_t> maxWin(n, 0);
   std::vector<Buckets> local(workers, Buckets(kBuckets));
   Buckets buckets(kBuckets);
   std::atomic<bool> overflow{false};
@@ -295,7 +272,6 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
         l[d].clear();
       }
   };
-  std::vector<DistinctNumbers> distinct(workers);
   // 1. Seeds.
   parallelFor(workers, n, 1 << 14, [&](int t, uint64_t i) {
     const uint64_t x = g.global(i);
@@ -310,12 +286,11 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
     // Children that are finished games are known from their lines, without
     // a number: one the mover wins makes this state a win in 1, the
     // shortest there is (nothing more to learn); one it loses is a won
-    // child (distance 0). The others are numbered, once each: one level up
-    // (final) or in the group (open).
-    bool winInOne = false, anyMove = false;
-    int exitWin = kNoExitWin, longestWin = 0, open = 0;
-    DistinctNumbers& kids = distinct[t];
-    kids.clear();
+    // child (distance 0). Children one level up are numbered (their codes
+    // are final); the moves in the group are only counted.
+    bool winInOne = false, anyMove = false, openAbove = false;
+    int exitWin = kNoExitWin, longestWin = 0, inGroup = 0;
+    SmallSet above;
     forEachChild(rules_, st, [&](const State& c, bool placed) {
       if (winInOne) return;
       anyMove = true;
@@ -324,33 +299,34 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
         else longestWin = 1;
         return;
       }
+      if (!placed) {
+        ++inGroup;
+        return;
+      }
       const uint64_t x = index_.indexOf(c);
-      if (placed) __builtin_prefetch(&code_[x]);
-      kids.add(x << 1 | (placed ? 1 : 0));
+      __builtin_prefetch(&code_[x]);
+      above.add(x);
     });
     if (winInOne) {
       local[t][1].push_back(static_cast<Entry>(i) | kWinIfOpen);
       return;
     }
-    for (int k = 0; k < kids.size; ++k) {
-      if (!(kids.items[k] & 1)) {  // a board move: a child in the group
-        ++open;
-        continue;
-      }
-      const uint8_t c = code_[kids.items[k] >> 1];  // one level up: final
+    for (int k = 0; k < above.size; ++k) {
+      const uint8_t c = code_[above.items[k]];  // one level up: final
       if (isWinCode(c)) {
         longestWin = std::max(longestWin, codeDistance(c) + 1);
       } else {
-        ++open;  // a loss (this state is a win) or a draw
+        openAbove = true;  // a loss (this state is a win) or a draw
         if (isLossCode(c)) exitWin = std::min(exitWin, codeDistance(c) + 1);
       }
     }
-    count[i] = static_cast<uint8_t>(open);
+    // A move up that is not to a won state keeps the count above zero for good.
+    count[i] = static_cast<uint16_t>(inGroup * index_.orbitSize(st) + (openAbove ? 1 : 0));
     maxWin[i] = static_cast<uint8_t>(longestWin);
     if (exitWin != kNoExitWin) {
       if (exitWin > kMaxDistance) overflow = true;
       else local[t][exitWin].push_back(static_cast<Entry>(i) | kWinIfOpen);
-    } else if (open == 0) {
+    } else if (count[i] == 0) {
       if (!anyMove) store(code_[x], kDrawCode);  // no legal move
       else local[t][longestWin].push_back(static_cast<Entry>(i) | kLoss);
     }
@@ -375,8 +351,8 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
       const uint64_t i = items[k] & kNumberMask;
       const State st = stateOf(g, i);
       const bool lost = isLossCode(load(code_[g.global(i)]));
-      DistinctNumbers& parents = distinct[t];
-      parents.clear();
+      const uint16_t weight = static_cast<uint16_t>(lost ? 0 : index_.orbitSize(st));
+      SmallSet parents;
       forEachParent(rules_, st, [&](const State& p, bool placed) {
         if (placed || outcome(rules_, p) != 0) return;  // a level down
         const uint64_t x = index_.indexOf(p);
@@ -399,7 +375,7 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
           // Every decrement follows its max: whoever takes the count to
           // zero sees the final longest win.
           atomicMax(maxWin[p], static_cast<uint8_t>(d + 1));
-          if (decrement(count[p]) == 0 && load(code_[px]) == kNoState)
+          if (subtract(count[p], weight) == 0 && load(code_[px]) == kNoState)
             local[t][load(maxWin[p])].push_back(static_cast<Entry>(p) | kLoss);
         }
       }
@@ -510,9 +486,9 @@ SolveEstimate estimateSolve(const Variant& variant, int threads) {
     if (threads > 1 && size >= kSharedGroupSize) alone = std::max(alone, size);
     else if (counted++ < std::max(1, threads)) together += size;
   }
-  // A count and a longest win per number, a bucket entry per number (twice
-  // while the threads' buckets are merged).
-  const uint64_t working = std::max(alone, together) * (2 + 2 * 4);
+  // A count (2 bytes) and a longest win per number, a bucket entry per
+  // number (twice while the threads' buckets are merged).
+  const uint64_t working = std::max(alone, together) * (3 + 2 * 4);
   e.bytes = e.slots + e.slots / 8 + working;
   return e;
 }

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <set>
 #include <string>
@@ -116,6 +118,35 @@ TEST(TablebaseIndex, StatesCountMatchesTheCanonicalNumbers) {
   EXPECT_LT(Index(Variant::gobblers()).states(), Index(Variant::gobblers()).size()) << "symmetric leads leave holes";
 }
 
+// orbitSize is the number of distinct images of a state under the 8
+// symmetries, counted here by transforming every mask.
+TEST(TablebaseIndex, OrbitSizeCountsTheDistinctImages) {
+  const Geometry& g = geometry(3);
+  for (const char* name : {"gobblers", "tictactoe", "3x3:2,2,1"}) {
+    const Index index(*Variant::parse(name));
+    std::mt19937_64 rng(11);
+    std::set<int> sizesSeen;
+    for (int k = 0; k < 20000; ++k) {
+      const uint64_t x = rng() % index.size();
+      const int slice = index.sliceOfIndex(x);
+      State st;
+      if (!index.stateAt(slice, x - index.slices()[slice].offset, &st)) continue;
+      std::set<std::array<Mask, 6>> images;
+      for (int sym = 0; sym < 8; ++sym) {
+        std::array<Mask, 6> image;
+        for (int s = 0; s < 3; ++s) {
+          image[2 * s] = g.transform(sym, st.ours[s]);
+          image[2 * s + 1] = g.transform(sym, st.theirs[s]);
+        }
+        images.insert(image);
+      }
+      ASSERT_EQ(index.orbitSize(st), static_cast<int>(images.size())) << name << " number " << x;
+      sizesSeen.insert(index.orbitSize(st));
+    }
+    EXPECT_GE(sizesSeen.size(), 2u) << name << ": symmetric and asymmetric states both met";
+  }
+}
+
 // The builder holds a code byte per number: gobblers' must fit in 512 MiB.
 TEST(TablebaseIndex, GobblersCodeArrayFitsTheBuilderBudget) {
   const Index index(Variant::gobblers());
@@ -171,6 +202,44 @@ TEST(RetrogradeMoves, MatchTheRulesCoreOnRandomGames) {
         b.makeMove(moves[static_cast<int>(rng() % moves.size())]);
       }
     }
+  }
+}
+
+// The builder counts moves instead of distinct children, weighted by orbit
+// sizes (retrograde.cpp, solveGroup): for a state P and each orbit [C] of
+// its children, |[P]| * (moves of P into [C]) must equal
+// |[C]| * (un-moves of C's canonical state into [P]).
+TEST(RetrogradeMoves, MovesAndUnMovesBalanceByOrbitSize) {
+  for (const char* name : {"gobblers", "3x3:2,3,1", "3x3:1,4,1"}) {
+    const Variant v = *Variant::parse(name);
+    const Index index(v);
+    const MoveRules rules(v);
+    std::mt19937 rng(13);
+    int symmetricMet = 0;
+    for (int game = 0; game < 100; ++game) {
+      State st{};
+      for (int ply = 0; ply < 30 && outcome(rules, st) == 0; ++ply) {
+        const uint64_t self = index.indexOf(st);
+        std::map<uint64_t, int> moves;  // child's number -> moves into its orbit
+        std::vector<State> children;
+        forEachChild(rules, st, [&](const State& c, bool) {
+          ++moves[index.indexOf(c)];
+          children.push_back(c);
+        });
+        if (children.empty()) break;
+        for (const auto& [child, m] : moves) {
+          const int slice = index.sliceOfIndex(child);
+          State canonical;
+          ASSERT_TRUE(index.stateAt(slice, child - index.slices()[slice].offset, &canonical));
+          int unMoves = 0;
+          forEachParent(rules, canonical, [&](const State& p, bool) { unMoves += index.indexOf(p) == self; });
+          ASSERT_EQ(index.orbitSize(st) * m, index.orbitSize(canonical) * unMoves) << name << " number " << self;
+          symmetricMet += index.orbitSize(st) != index.orbitSize(canonical);
+        }
+        st = children[rng() % children.size()];
+      }
+    }
+    EXPECT_GT(symmetricMet, 0) << name << ": states and children of different orbit sizes met";
   }
 }
 
