@@ -27,8 +27,7 @@ Index::Index(const Variant& variant) : variant_(variant), radix_(variant.perSize
   orbitRank_.assign(kLayerCodes, 0);
   canonSyms_.assign(kLayerCodes, 0);
   fixingSyms_.assign(kLayerCodes, 0);
-  members_.assign(100, {});
-  orbits_.assign(100, {});
+  std::vector<std::vector<uint16_t>> members(100), orbits(100);  // class -> codes by rank, canonical codes by orbit
   for (int code = 0; code < kLayerCodes; ++code) {
     Mask ours = 0, theirs = 0;
     for (int sq = 0, c = code; sq < 9; ++sq, c /= 3) {
@@ -37,9 +36,9 @@ Index::Index(const Variant& variant) : variant_(variant), radix_(variant.perSize
     }
     codeOurs_[code] = ours;
     codeTheirs_[code] = theirs;
-    auto& members = members_[classOf(std::popcount(ours), std::popcount(theirs))];
-    rank_[code] = static_cast<uint16_t>(members.size());
-    members.push_back(static_cast<uint16_t>(code));
+    auto& inClass = members[classOf(std::popcount(ours), std::popcount(theirs))];
+    rank_[code] = static_cast<uint16_t>(inClass.size());
+    inClass.push_back(static_cast<uint16_t>(code));
   }
 
   // 2. Symmetries of codes, orbits and the symmetries that canonicalise.
@@ -56,13 +55,18 @@ Index::Index(const Variant& variant) : variant_(variant), radix_(variant.perSize
       if (symCode_[sym][code] == canon) canonSyms_[code] |= static_cast<uint8_t>(1u << sym);
     for (int sym = 0; sym < 8; ++sym)
       if (symCode_[sym][code] == code) fixingSyms_[code] |= static_cast<uint8_t>(1u << sym);
-    auto& orbits = orbits_[classOf(std::popcount(codeOurs_[code]), std::popcount(codeTheirs_[code]))];
-    if (canon == code) orbits.push_back(canon);
+    if (canon == code) orbits[classOf(std::popcount(codeOurs_[code]), std::popcount(codeTheirs_[code]))].push_back(canon);
   }
   for (int code = 0; code < kLayerCodes; ++code) {
     const uint16_t canon = symCode_[std::countr_zero(canonSyms_[code])][code];
-    const auto& orbits = orbits_[classOf(std::popcount(codeOurs_[code]), std::popcount(codeTheirs_[code]))];
-    orbitRank_[code] = static_cast<uint16_t>(std::lower_bound(orbits.begin(), orbits.end(), canon) - orbits.begin());
+    const auto& inClass = orbits[classOf(std::popcount(codeOurs_[code]), std::popcount(codeTheirs_[code]))];
+    orbitRank_[code] = static_cast<uint16_t>(std::lower_bound(inClass.begin(), inClass.end(), canon) - inClass.begin());
+  }
+  for (int c = 0; c < 100; ++c) {
+    members_[c] = {static_cast<uint32_t>(byRank_.size()), static_cast<uint32_t>(members[c].size())};
+    byRank_.insert(byRank_.end(), members[c].begin(), members[c].end());
+    orbits_[c] = {static_cast<uint32_t>(byRank_.size()), static_cast<uint32_t>(orbits[c].size())};
+    byRank_.insert(byRank_.end(), orbits[c].begin(), orbits[c].end());
   }
   symRank_.assign(8 * static_cast<size_t>(kLayerCodes), 0);
   for (int sym = 0; sym < 8; ++sym)
@@ -84,7 +88,7 @@ Index::Index(const Variant& variant) : variant_(variant), radix_(variant.perSize
     Slice sl;
     sl.material = mat;
     uint64_t classSize[3];
-    for (int s = 0; s < 3; ++s) classSize[s] = members_[classOf(mat[2 * s], mat[2 * s + 1])].size();
+    for (int s = 0; s < 3; ++s) classSize[s] = members_[classOf(mat[2 * s], mat[2 * s + 1])].count;
     sl.lead = 2;
     for (int s = 1; s >= 0; --s)
       if (classSize[s] > classSize[sl.lead]) sl.lead = static_cast<uint8_t>(s);
@@ -93,7 +97,10 @@ Index::Index(const Variant& variant) : variant_(variant), radix_(variant.perSize
     sl.nx = static_cast<uint32_t>(classSize[sl.x]);
     sl.ny = static_cast<uint32_t>(classSize[sl.y]);
     sl.offset = size_;
-    sl.size = orbits_[classOf(mat[2 * sl.lead], mat[2 * sl.lead + 1])].size() * sl.nx * sl.ny;
+    sl.size = uint64_t{orbits_[classOf(mat[2 * sl.lead], mat[2 * sl.lead + 1])].count} * sl.nx * sl.ny;
+    sl.leadCodes = orbits_[classOf(mat[2 * sl.lead], mat[2 * sl.lead + 1])].first;
+    sl.xCodes = members_[classOf(mat[2 * sl.x], mat[2 * sl.x + 1])].first;
+    sl.yCodes = members_[classOf(mat[2 * sl.y], mat[2 * sl.y + 1])].first;
     size_ += sl.size;
     sliceByKey_[key] = static_cast<int32_t>(slices_.size());
     slices_.push_back(sl);
@@ -107,8 +114,9 @@ uint64_t Index::statesIn(int slice) const {
     uint64_t fixed = 1;
     for (int s = 0; s < 3; ++s) {
       uint64_t inClass = 0;
-      for (uint16_t code : members_[classOf(sl.material[2 * s], sl.material[2 * s + 1])])
-        inClass += symCode_[sym][code] == code;
+      const Span members = members_[classOf(sl.material[2 * s], sl.material[2 * s + 1])];
+      for (uint32_t k = members.first; k < members.first + members.count; ++k)
+        inClass += symCode_[sym][byRank_[k]] == byRank_[k];
       fixed *= inClass;
     }
     fixedTotal += fixed;
@@ -135,21 +143,6 @@ int Index::sliceOfIndex(uint64_t index) const {
   auto it = std::upper_bound(slices_.begin(), slices_.end(), index,
                              [](uint64_t i, const Slice& s) { return i < s.offset; });
   return static_cast<int>(it - slices_.begin()) - 1;
-}
-
-void Index::decode(int slice, uint64_t index, State* st) const {
-  const Slice& sl = slices_[slice];
-  const uint64_t plane = uint64_t{sl.nx} * sl.ny;
-  const uint64_t orbit = index / plane, rest = index % plane;
-  const auto& mat = sl.material;
-  uint16_t code[3];
-  code[sl.lead] = orbits_[classOf(mat[2 * sl.lead], mat[2 * sl.lead + 1])][orbit];
-  code[sl.x] = members_[classOf(mat[2 * sl.x], mat[2 * sl.x + 1])][rest / sl.ny];
-  code[sl.y] = members_[classOf(mat[2 * sl.y], mat[2 * sl.y + 1])][rest % sl.ny];
-  for (int s = 0; s < 3; ++s) {
-    st->ours[s] = codeOurs_[code[s]];
-    st->theirs[s] = codeTheirs_[code[s]];
-  }
 }
 
 bool Index::toState(const Board& board, State* st) const {

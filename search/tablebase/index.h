@@ -51,6 +51,9 @@ class Index {
     std::array<uint8_t, 6> material{};  // a0,b0,a1,b1,a2,b2
     uint8_t lead = 0, x = 1, y = 2;     // layer roles
     uint32_t nx = 1, ny = 1;            // class sizes of layers x and y
+    // Where the lead's canonical codes (by orbit) and the x and y layers'
+    // codes (by rank) start in byRank_.
+    uint32_t leadCodes = 0, xCodes = 0, yCodes = 0;
     int level() const {
       int l = 0;
       for (uint8_t m : material) l += m;
@@ -115,8 +118,22 @@ class Index {
     return indexOf(*st) == slices_[slice].offset + index;
   }
   // The state numbered `index` in `slice`, without checking that it is
-  // canonical (for numbers known to be states).
-  void decode(int slice, uint64_t index, State* st) const;
+  // canonical (for numbers known to be states). A slice holds fewer than
+  // 2^32 numbers (at most 1680 members per layer class, 1680^3 / 8 at
+  // most), so 32-bit division serves.
+  void decode(int slice, uint64_t index, State* st) const {
+    const Slice& sl = slices_[slice];
+    const uint32_t i = static_cast<uint32_t>(index), plane = sl.nx * sl.ny;
+    const uint32_t orbit = i / plane, rest = i % plane;
+    uint16_t code[3];
+    code[sl.lead] = byRank_[sl.leadCodes + orbit];
+    code[sl.x] = byRank_[sl.xCodes + rest / sl.ny];
+    code[sl.y] = byRank_[sl.yCodes + rest % sl.ny];
+    for (int s = 0; s < 3; ++s) {
+      st->ours[s] = codeOurs_[code[s]];
+      st->theirs[s] = codeTheirs_[code[s]];
+    }
+  }
 
   // Board <-> state. toState fails (returns false) if the board is not of
   // this variant or breaks its piece counts.
@@ -137,8 +154,13 @@ class Index {
   // symRank_[sym * kLayerCodes + code] = rank_[symCode_[sym][code]]: the
   // rank of a layer's image, one load instead of two in indexOf.
   std::vector<uint16_t> symRank_;
-  std::vector<std::vector<uint16_t>> members_;  // class -> codes by rank
-  std::vector<std::vector<uint16_t>> orbits_;   // class -> canonical codes by orbit
+  // Layer class (ours * 10 + theirs) -> its codes by rank, and its
+  // canonical codes by orbit, each a span of byRank_.
+  struct Span {
+    uint32_t first = 0, count = 0;
+  };
+  std::array<Span, 100> members_{}, orbits_{};
+  std::vector<uint16_t> byRank_;
   std::vector<Mask> codeOurs_, codeTheirs_;
 };
 

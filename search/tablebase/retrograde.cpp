@@ -360,10 +360,21 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
         __builtin_prefetch(&code_[x]);
         parents.add(x);
       });
+      // An unreached parent is not solved; a settled one needs nothing
+      // more. The others' counts are asked of the memory together.
+      int open = 0;
       for (int j = 0; j < parents.size; ++j) {
         const uint64_t px = parents.items[j];
-        // An unreached parent is not solved; a settled one needs nothing more.
         if (!reached_.test(px) || load(code_[px]) != kNoState) continue;
+        parents.items[open++] = px;
+        if (!lost) {
+          __builtin_prefetch(&count[g.local(px)]);
+          __builtin_prefetch(&maxWin[g.local(px)]);
+        }
+      }
+      for (int j = 0; j < open; ++j) {
+        const uint64_t px = parents.items[j];
+        if (load(code_[px]) != kNoState) continue;  // settled meanwhile
         if (d + 1 > kMaxDistance) {
           overflow = true;
           return;
