@@ -115,7 +115,15 @@ class Index {
   // The canonical state numbered `index` in `slice`; false for a hole.
   bool stateAt(int slice, uint64_t index, State* st) const {
     decode(slice, index, st);
-    return indexOf(*st) == slices_[slice].offset + index;
+    return isCanonical(slice, *st, slices_[slice].offset + index);
+  }
+  // Whether `st`, decoded from number x of `slice`, is the state numbered x
+  // (not a hole). Only a lead left alone by a symmetry other than the
+  // identity can make a hole: other numbers need no indexOf.
+  bool isCanonical(int slice, const State& st, uint64_t x) const {
+    const Slice& sl = slices_[slice];
+    const uint16_t lead = static_cast<uint16_t>(base3_[st.ours[sl.lead]] + 2 * base3_[st.theirs[sl.lead]]);
+    return canonSyms_[lead] == 1 || indexOf(st) == x;
   }
   // The state numbered `index` in `slice`, without checking that it is
   // canonical (for numbers known to be states). A slice holds fewer than

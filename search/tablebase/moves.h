@@ -16,6 +16,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <type_traits>
 
 #include "search/tablebase/index.h"
 
@@ -81,9 +82,15 @@ inline void forEachChild(const MoveRules& r, const State& st, Emit&& emit) {
 // Calls emit(parent, placed) for every state (game not over or over: the
 // caller checks) one of whose moves leads to `st`: the opponent's last move
 // was the placement of one of its visible pieces (placed = true, the parent
-// is one level emptier) or a board move of one (placed = false).
+// is one level emptier) or a board move of one (placed = false). An emit
+// that returns bool stops the walk by returning true; forEachParent then
+// returns true too.
 template <typename Emit>
-inline void forEachParent(const MoveRules& r, const State& st, Emit&& emit) {
+inline bool forEachParent(const MoveRules& r, const State& st, Emit&& emit) {
+  auto call = [&](const State& p, bool placed) {
+    if constexpr (std::is_same_v<decltype(emit(p, placed)), bool>) return emit(p, placed);
+    else return emit(p, placed), false;
+  };
   Mask al[4];
   atLeastMasks(st, al);
   for (int s = 0; s < r.sizes; ++s) {
@@ -92,15 +99,16 @@ inline void forEachParent(const MoveRules& r, const State& st, Emit&& emit) {
       const Mask t = static_cast<Mask>(to & -to);
       State p{st.theirs, st.ours};
       p.ours[s] ^= t;
-      emit(p, true);
+      if (call(p, true)) return true;
       if (!r.moving) continue;
       for (Mask from = sources; from; from &= from - 1) {
         State q{st.theirs, st.ours};
         q.ours[s] ^= static_cast<Mask>(t | (from & -from));
-        emit(q, false);
+        if (call(q, false)) return true;
       }
     }
   }
+  return false;
 }
 
 }  // namespace gobblet::tb

@@ -191,38 +191,75 @@ void Solver::report(bool force) {
   progress_(phase_, std::min(phaseDone_.load(), phaseTotal_), phaseTotal_);
 }
 
-// Forward: the group's states reached from the level below (or the start)
-// are walked breadth first along board moves; every child is marked
-// reached (placements mark the level above).
+// Forward: which of the group's states are reached, given every level
+// below. A state is reached if one of its parents is a reached game that
+// goes on (the start is marked first): its parents by placement are one
+// level down (known), its parents by board move in the group. So sweeps go
+// over the group's numbers not known yet, asking each one's parents until
+// one is reached, until a sweep marks nothing. Asking the parents stops at
+// the first reached one (usually the first or second asked), where
+// marking every child of every reached state numbered all 3.3 G moves of
+// gobblers; the states never reached are asked in full, once per sweep.
 void Solver::reachGroup(const Group& g, int workers) {
-  // Sweeps over the group expand every reached state not expanded yet,
-  // until a sweep expands nothing (a board move can reach a state a sweep
-  // has passed). No frontier list: a bit per number of the group, and the
-  // sweep skips 64 numbers at a time where nothing is new.
   const uint64_t words = (g.size() + 63) / 64;
-  std::vector<uint64_t> expanded(words, 0);  // a word belongs to one thread at a time
-  for (bool any = true; any;) {
-    std::atomic<bool> expandedAny{false};
+  std::vector<uint64_t> known(words, 0);  // reached or a hole; a word belongs to one thread at a time
+  for (int sweep = 0;; ++sweep) {
+    std::atomic<bool> markedAny{false};
     parallelFor(workers, words, 256, [&](int, uint64_t w) {
       const uint64_t begin = w * 64, end = std::min(g.size(), begin + 64);
-      uint64_t fresh = reachedBits(g, begin, end) & ~expanded[w];
-      if (!fresh) return;
-      expanded[w] |= fresh;
-      expandedAny.store(true, std::memory_order_relaxed);
-      for (; fresh; fresh &= fresh - 1) {
-        const State st = stateOf(g, begin + std::countr_zero(fresh));
-        if (outcome(rules_, st) != 0) continue;  // the game is over: no moves
-        // All children's numbers first, their words fetched together.
-        SmallSet kids;
-        forEachChild(rules_, st, [&](const State& c, bool) {
-          const uint64_t x = index_.indexOf(c);
-          reached_.prefetch(x);
-          kids.add(x);
+      uint64_t open = ~(known[w] | reachedBits(g, begin, end));
+      if (end - begin < 64) open &= (uint64_t{1} << (end - begin)) - 1;
+      // The word's open states first ask their first parent, all at once
+      // (a reached bit is a cache miss, and these overlap); those not
+      // reached through it ask the rest.
+      struct Asking {
+        uint64_t bit;
+        State st;
+        uint64_t first;  // the first parent's number, kNone if none
+      };
+      constexpr uint64_t kNone = ~uint64_t{0};
+      Asking asking[64];
+      int n = 0;
+      for (; open; open &= open - 1) {
+        const uint64_t bit = open & -open, i = begin + std::countr_zero(open);
+        Asking& a = asking[n];
+        a.bit = bit;
+        a.st = stateOf(g, i);
+        if (sweep == 0 && !index_.isCanonical(g.sliceOfLocal(i), a.st, g.global(i))) {  // a hole of the index
+          known[w] |= bit;
+          continue;
+        }
+        a.first = kNone;
+        forEachParent(rules_, a.st, [&](const State& p, bool) {
+          if (outcome(rules_, p) != 0) return false;
+          a.first = index_.indexOf(p);
+          return true;
         });
-        for (int k = 0; k < kids.size; ++k) reached_.set(kids.items[k]);
+        if (a.first == kNone) continue;  // no parent: never reached (the start is marked already)
+        reached_.prefetch(a.first);
+        ++n;
+      }
+      for (int k = 0; k < n; ++k) {
+        Asking& a = asking[k];
+        bool reached = reached_.test(a.first);
+        if (!reached) {
+          SmallSet parents;
+          forEachParent(rules_, a.st, [&](const State& p, bool) {
+            if (outcome(rules_, p) != 0) return;
+            const uint64_t x = index_.indexOf(p);
+            reached_.prefetch(x);
+            parents.add(x);
+          });
+          for (int j = 0; j < parents.size && !reached; ++j) reached = reached_.test(parents.items[j]);
+        }
+        if (reached) {
+          reached_.set(g.global(begin + std::countr_zero(a.bit)));
+          known[w] |= a.bit;
+          markedAny.store(true, std::memory_order_relaxed);
+        }
       }
     });
-    any = expandedAny.load();
+    if (!markedAny.load()) break;
   }
 }
 
