@@ -11,6 +11,8 @@
 #include <cstring>
 #include <algorithm>
 #include <filesystem>
+#include <functional>
+#include <thread>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -67,28 +69,62 @@ std::vector<uint8_t> trainDictionary(const std::vector<uint8_t>& codes, uint32_t
 }
 
 // The body of a file (dictionary, block table, then frames) for `codes`, in
-// blocks of `blockCodes`; an error if zstd fails.
+// blocks of `blockCodes`; an error if zstd fails. Each block is a frame of
+// its own, so `threads` threads compress contiguous runs of blocks at once
+// and the runs are joined in order: the body does not depend on the
+// thread count.
 absl::StatusOr<std::vector<uint8_t>> compressCodes(const std::vector<uint8_t>& codes, uint32_t blockCodes,
-                                                   uint32_t* dictionaryBytes) {
+                                                   uint32_t* dictionaryBytes, int threads) {
   std::vector<uint8_t> body = trainDictionary(codes, blockCodes);
   *dictionaryBytes = static_cast<uint32_t>(body.size());
   body.resize((body.size() + 7) / 8 * 8);  // the block table starts 8-byte aligned
   const uint64_t blocks = (codes.size() + blockCodes - 1) / blockCodes;
   const uint64_t tableAt = body.size(), tableBytes = 8 * (blocks + 1);
-  body.resize(body.size() + tableBytes);
-  std::vector<uint64_t> table(blocks + 1, 0);
-  std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> context(ZSTD_createCCtx(), ZSTD_freeCCtx);
   std::unique_ptr<ZSTD_CDict, size_t (*)(ZSTD_CDict*)> dictionary(
       ZSTD_createCDict(body.data(), *dictionaryBytes, kCompressionLevel), ZSTD_freeCDict);
-  if (!context || !dictionary) return absl::ResourceExhaustedError("cannot create a zstd compression context");
-  std::vector<uint8_t> frame(ZSTD_compressBound(blockCodes));
-  for (uint64_t b = 0; b < blocks; ++b) {
-    const uint64_t first = b * blockCodes, count = std::min<uint64_t>(blockCodes, codes.size() - first);
-    const size_t n = ZSTD_compress_usingCDict(context.get(), frame.data(), frame.size(), codes.data() + first, count,
-                                              dictionary.get());
-    if (ZSTD_isError(n)) return absl::InternalError(absl::StrCat("zstd: ", ZSTD_getErrorName(n)));
-    body.insert(body.end(), frame.begin(), frame.begin() + static_cast<std::ptrdiff_t>(n));
-    table[b + 1] = table[b] + n;
+  if (!dictionary) return absl::ResourceExhaustedError("cannot create a zstd compression context");
+  struct Run {
+    uint64_t firstBlock = 0, endBlock = 0;
+    std::vector<uint8_t> frames;
+    std::vector<uint64_t> sizes;
+    std::string error;
+  };
+  const uint64_t runs = std::clamp<uint64_t>(static_cast<uint64_t>(threads), 1, std::max<uint64_t>(1, blocks));
+  std::vector<Run> run(runs);
+  auto compressRun = [&](Run& r) {
+    std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> context(ZSTD_createCCtx(), ZSTD_freeCCtx);
+    if (!context) {
+      r.error = "cannot create a zstd compression context";
+      return;
+    }
+    std::vector<uint8_t> frame(ZSTD_compressBound(blockCodes));
+    for (uint64_t b = r.firstBlock; b < r.endBlock; ++b) {
+      const uint64_t first = b * blockCodes, count = std::min<uint64_t>(blockCodes, codes.size() - first);
+      const size_t n = ZSTD_compress_usingCDict(context.get(), frame.data(), frame.size(), codes.data() + first,
+                                                count, dictionary.get());
+      if (ZSTD_isError(n)) {
+        r.error = absl::StrCat("zstd: ", ZSTD_getErrorName(n));
+        return;
+      }
+      r.frames.insert(r.frames.end(), frame.begin(), frame.begin() + static_cast<std::ptrdiff_t>(n));
+      r.sizes.push_back(n);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (uint64_t k = 0; k < runs; ++k) {
+    run[k].firstBlock = blocks * k / runs;
+    run[k].endBlock = blocks * (k + 1) / runs;
+    if (k > 0) pool.emplace_back(compressRun, std::ref(run[k]));
+  }
+  compressRun(run[0]);
+  for (auto& t : pool) t.join();
+  std::vector<uint64_t> table(blocks + 1, 0);
+  body.resize(body.size() + tableBytes);
+  uint64_t b = 0;
+  for (const Run& r : run) {
+    if (!r.error.empty()) return absl::InternalError(r.error);
+    for (uint64_t n : r.sizes) table[b + 1] = table[b] + n, ++b;
+    body.insert(body.end(), r.frames.begin(), r.frames.end());
   }
   std::memcpy(body.data() + tableAt, table.data(), tableBytes);
   return body;
@@ -105,7 +141,7 @@ std::atomic<uint64_t> nextFileId{1};
 
 }  // namespace
 
-absl::Status writeFile(const std::string& path, const Variant& variant, const Solution& result) {
+absl::Status writeFile(const std::string& path, const Variant& variant, const Solution& result, int threads) {
   FileHeader h{};
   std::memcpy(h.magic, kMagic, 8);
   h.version = kFormatVersion;
@@ -123,7 +159,7 @@ absl::Status writeFile(const std::string& path, const Variant& variant, const So
   h.losses = result.stats.losses;
   h.startCode = result.stats.start;
   h.maxDistance = static_cast<uint8_t>(result.stats.maxDistance);
-  absl::StatusOr<std::vector<uint8_t>> body = compressCodes(result.codes, h.blockCodes, &h.dictionaryBytes);
+  absl::StatusOr<std::vector<uint8_t>> body = compressCodes(result.codes, h.blockCodes, &h.dictionaryBytes, threads);
   if (!body.ok()) return body.status();
   h.checksum = fileChecksum(h, body->data(), body->size());
 

@@ -96,8 +96,9 @@ uint64_t checksumOf(const uint8_t* data, uint64_t size, uint64_t seed = 0);
 // Writes a solved variant; the file appears complete or not at all (it is
 // written next to `path` under a name unique to this call, `path.part.PID.N`,
 // and renamed), also when several writers target the same path at once.
-// Creates missing directories.
-absl::Status writeFile(const std::string& path, const Variant& variant, const Solution& result);
+// Creates missing directories. The blocks are compressed by `threads`
+// threads; the file is the same for any count.
+absl::Status writeFile(const std::string& path, const Variant& variant, const Solution& result, int threads = 1);
 
 // A tablebase file, its dictionary, block table and frames held in a sealed in-memory
 // copy (a memfd named after the file, mapped read-only; anonymous memory

@@ -643,6 +643,27 @@ TEST(TablebaseFileWrite, ParallelTestProcessesDoNotCollide) {
   EXPECT_EQ(WEXITSTATUS(status), 0) << "a test process failed when run alongside another";
 }
 
+// The blocks are compressed by several threads, each a run of blocks: the
+// file is the same for any thread count (also more threads than blocks).
+TEST(TablebaseFileWrite, ThreadCountDoesNotChangeTheFile) {
+  const ScratchDir dir("gobblet_tb");
+  for (const char* name : {"3x3:2,3,1", "tictactoe"}) {
+    const Variant v = *Variant::parse(name);
+    auto solved = solve(v, 2);
+    ASSERT_TRUE(solved.ok());
+    std::string first;
+    for (int threads : {1, 2, 3, 1000}) {
+      const std::string path = dir.file(absl::StrCat("t", threads, ".gtb"));
+      ASSERT_TRUE(writeFile(path, v, *solved, threads).ok()) << name << " " << threads;
+      const std::string bytes = readWholeFile(path);
+      ASSERT_FALSE(bytes.empty());
+      if (first.empty()) first = bytes;
+      EXPECT_EQ(bytes, first) << name << ": " << threads << " threads";
+      ASSERT_TRUE(File::open(path).ok()) << name << " " << threads;
+    }
+  }
+}
+
 // ---- The engine's --tablebase-dir flag, through the real binary --------------------
 
 // `gobblet --tablebase-dir DIR` finds the variant's file in DIR, on stdin

@@ -120,7 +120,7 @@ int build(const std::vector<std::string>& args) {
   line.end();
   if (!result.ok()) return fail(result.status());
   const double solved = seconds(start);
-  if (absl::Status s = tb::writeFile(out, *variant, *result); !s.ok()) return fail(s);
+  if (absl::Status s = tb::writeFile(out, *variant, *result, threads); !s.ok()) return fail(s);
   const tb::SolveStats& st = result->stats;
   std::printf("variant      %s\n", variant->name().c_str());
   printCounts(st.states, st.terminal, st.wins, st.draws, st.losses, st.start, st.maxDistance);
