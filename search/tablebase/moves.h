@@ -41,70 +41,101 @@ inline void atLeastMasks(const State& st, Mask atLeast[4]) {
   for (int s = 2; s >= 0; --s) atLeast[s] = static_cast<Mask>(atLeast[s + 1] | st.ours[s] | st.theirs[s]);
 }
 
-// +1 if the side to move shows a line (it wins), -1 if only the opponent
-// does (it lost), 0 if the game goes on.
-inline int outcome(const MoveRules& r, const State& st) {
+// The squares where ours / theirs are on top.
+struct Visible {
+  Mask ours = 0, theirs = 0;
+};
+inline Visible visible(const State& st) {
   const Mask large = st.ours[2] | st.theirs[2], medium = large | st.ours[1] | st.theirs[1];
-  const Mask ours = static_cast<Mask>(st.ours[2] | (st.ours[1] & ~large) | (st.ours[0] & ~medium));
-  const Mask theirs = static_cast<Mask>(st.theirs[2] | (st.theirs[1] & ~large) | (st.theirs[0] & ~medium));
-  if (r.hasLine(ours)) return 1;
-  if (r.hasLine(theirs)) return -1;
-  return 0;
+  return {static_cast<Mask>(st.ours[2] | (st.ours[1] & ~large) | (st.ours[0] & ~medium)),
+          static_cast<Mask>(st.theirs[2] | (st.theirs[1] & ~large) | (st.theirs[0] & ~medium))};
 }
 
-// Calls emit(child, placed) for every move of a state that is not over;
-// placed tells a placement (the child is one level fuller) from a board move.
+// +1 if the side to move shows a line (it wins), -1 if only the opponent
+// does (it lost), 0 if the game goes on.
+inline int outcome(const MoveRules& r, const Visible& v) {
+  return r.hasLine(v.ours) ? 1 : r.hasLine(v.theirs) ? -1 : 0;
+}
+inline int outcome(const MoveRules& r, const State& st) { return outcome(r, visible(st)); }
+
+// What square `sq` shows once its top piece, of size `size`, is lifted:
+// ours / theirs of the next smaller size there, else nothing.
+inline Visible shownUnder(const State& st, int size, Mask sq) {
+  for (int s = size - 1; s >= 0; --s) {
+    if (st.ours[s] & sq) return {sq, 0};
+    if (st.theirs[s] & sq) return {0, sq};
+  }
+  return {};
+}
+
+// Calls emit(child, placed, over) for every move of a state that is not
+// over; placed tells a placement (the child is one level fuller) from a
+// board move, over is outcome(child), found from the squares the move
+// changes (the builder asks it of billions of children).
 template <typename Emit>
 inline void forEachChild(const MoveRules& r, const State& st, Emit&& emit) {
   Mask al[4];
   atLeastMasks(st, al);
+  const Visible v = visible(st);
   for (int s = 0; s < r.sizes; ++s) {
     const Mask targets = static_cast<Mask>(0x1ff & ~al[s]);
     if (std::popcount(st.ours[s]) < r.perSize) {
       for (Mask t = targets; t; t &= t - 1) {
+        const Mask to = static_cast<Mask>(t & -t);
         State c{st.theirs, st.ours};
-        c.theirs[s] |= static_cast<Mask>(t & -t);
-        emit(c, true);
+        c.theirs[s] |= to;
+        // The mover's piece goes on top: only the mover can show a new line
+        // (the state was not over).
+        emit(c, true, r.hasLine(static_cast<Mask>(v.ours | to)) ? -1 : 0);
       }
     }
     if (!r.moving) continue;
     for (Mask from = static_cast<Mask>(st.ours[s] & ~al[s + 1]); from; from &= from - 1) {
       const Mask f = static_cast<Mask>(from & -from);
+      const Visible under = shownUnder(st, s, f);
+      const Mask moverLeft = static_cast<Mask>((v.ours & ~f) | under.ours), otherLeft = static_cast<Mask>(v.theirs | under.theirs);
       for (Mask t = targets; t; t &= t - 1) {
+        const Mask to = static_cast<Mask>(t & -t);
         State c{st.theirs, st.ours};
-        c.theirs[s] ^= static_cast<Mask>(f | (t & -t));
-        emit(c, false);
+        c.theirs[s] ^= static_cast<Mask>(f | to);
+        emit(c, false, outcome(r, Visible{static_cast<Mask>(otherLeft & ~to), static_cast<Mask>(moverLeft | to)}));
       }
     }
   }
 }
 
-// Calls emit(parent, placed) for every state (game not over or over: the
-// caller checks) one of whose moves leads to `st`: the opponent's last move
-// was the placement of one of its visible pieces (placed = true, the parent
-// is one level emptier) or a board move of one (placed = false). An emit
-// that returns bool stops the walk by returning true; forEachParent then
-// returns true too.
+// Calls emit(parent, placed, over) for every state (game not over or over:
+// over is outcome(parent), found from the squares the un-move changes) one
+// of whose moves leads to `st`: the opponent's last move was the placement
+// of one of its visible pieces (placed = true, the parent is one level
+// emptier) or a board move of one (placed = false). An emit that returns
+// bool stops the walk by returning true; forEachParent then returns true
+// too.
 template <typename Emit>
 inline bool forEachParent(const MoveRules& r, const State& st, Emit&& emit) {
-  auto call = [&](const State& p, bool placed) {
-    if constexpr (std::is_same_v<decltype(emit(p, placed)), bool>) return emit(p, placed);
-    else return emit(p, placed), false;
+  auto call = [&](const State& p, bool placed, int over) {
+    if constexpr (std::is_same_v<decltype(emit(p, placed, over)), bool>) return emit(p, placed, over);
+    else return emit(p, placed, over), false;
   };
   Mask al[4];
   atLeastMasks(st, al);
+  const Visible v = visible(st);
   for (int s = 0; s < r.sizes; ++s) {
     const Mask sources = static_cast<Mask>(0x1ff & ~al[s]);
     for (Mask to = static_cast<Mask>(st.theirs[s] & ~al[s + 1]); to; to &= to - 1) {
       const Mask t = static_cast<Mask>(to & -to);
+      // The parent is seen from the mover: its ours are st's theirs.
+      const Visible under = shownUnder(st, s, t);
+      const Mask moverLeft = static_cast<Mask>((v.theirs & ~t) | under.theirs), otherLeft = static_cast<Mask>(v.ours | under.ours);
       State p{st.theirs, st.ours};
       p.ours[s] ^= t;
-      if (call(p, true)) return true;
+      if (call(p, true, outcome(r, Visible{moverLeft, otherLeft}))) return true;
       if (!r.moving) continue;
       for (Mask from = sources; from; from &= from - 1) {
+        const Mask f = static_cast<Mask>(from & -from);
         State q{st.theirs, st.ours};
-        q.ours[s] ^= static_cast<Mask>(t | (from & -from));
-        if (call(q, false)) return true;
+        q.ours[s] ^= static_cast<Mask>(t | f);
+        if (call(q, false, outcome(r, Visible{static_cast<Mask>(moverLeft | f), static_cast<Mask>(otherLeft & ~f)}))) return true;
       }
     }
   }

@@ -230,8 +230,8 @@ void Solver::reachGroup(const Group& g, int workers) {
           continue;
         }
         a.first = kNone;
-        forEachParent(rules_, a.st, [&](const State& p, bool) {
-          if (outcome(rules_, p) != 0) return false;
+        forEachParent(rules_, a.st, [&](const State& p, bool, int over) {
+          if (over != 0) return false;
           a.first = index_.indexOf(p);
           return true;
         });
@@ -244,8 +244,8 @@ void Solver::reachGroup(const Group& g, int workers) {
         bool reached = reached_.test(a.first);
         if (!reached) {
           SmallSet parents;
-          forEachParent(rules_, a.st, [&](const State& p, bool) {
-            if (outcome(rules_, p) != 0) return;
+          forEachParent(rules_, a.st, [&](const State& p, bool, int over) {
+            if (over != 0) return;
             const uint64_t x = index_.indexOf(p);
             reached_.prefetch(x);
             parents.add(x);
@@ -328,10 +328,10 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
     bool winInOne = false, anyMove = false, openAbove = false;
     int exitWin = kNoExitWin, longestWin = 0, inGroup = 0;
     SmallSet above;
-    forEachChild(rules_, st, [&](const State& c, bool placed) {
+    forEachChild(rules_, st, [&](const State& c, bool placed, int over) {
       if (winInOne) return;
       anyMove = true;
-      if (const int over = outcome(rules_, c); over != 0) {
+      if (over != 0) {
         if (over < 0) winInOne = true;
         else longestWin = 1;
         return;
@@ -390,8 +390,8 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
       const bool lost = isLossCode(load(code_[g.global(i)]));
       const uint16_t weight = static_cast<uint16_t>(lost ? 0 : index_.orbitSize(st));
       SmallSet parents;
-      forEachParent(rules_, st, [&](const State& p, bool placed) {
-        if (placed || outcome(rules_, p) != 0) return;  // a level down
+      forEachParent(rules_, st, [&](const State& p, bool placed, int over) {
+        if (placed || over != 0) return;  // a level down, or a finished game
         const uint64_t x = index_.indexOf(p);
         reached_.prefetch(x);
         __builtin_prefetch(&code_[x]);

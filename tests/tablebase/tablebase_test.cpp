@@ -187,13 +187,26 @@ TEST(RetrogradeMoves, MatchTheRulesCoreOnRandomGames) {
         if (w != kNoWinner) break;
         // Children, as canonical numbers.
         std::set<uint64_t> mine;
-        forEachChild(rules, st, [&](const State& c, bool) { mine.insert(index.indexOf(c)); });
+        forEachChild(rules, st, [&](const State& c, bool, int over) {
+          mine.insert(index.indexOf(c));
+          ASSERT_EQ(over, outcome(rules, c)) << name << " " << positionToString(b);
+        });
         ASSERT_EQ(mine, childrenByRulesCore(index, b)) << name << " " << positionToString(b);
         // Each child lists this state among its parents.
         const uint64_t self = index.indexOf(st);
-        forEachChild(rules, st, [&](const State& c, bool) {
+        forEachChild(rules, st, [&](const State& c, bool, int) {
           bool found = false;
-          forEachParent(rules, c, [&](const State& p, bool) { found |= index.indexOf(p) == self; });
+          forEachParent(rules, c, [&](const State& p, bool, int over) {
+            found |= index.indexOf(p) == self;
+            ASSERT_EQ(over, outcome(rules, p)) << name << " " << positionToString(b);
+            // Every parent, over or not, has c among its children (if it goes on).
+            if (over == 0) {
+              const uint64_t child = index.indexOf(c);
+              bool leadsHere = false;
+              forEachChild(rules, p, [&](const State& pc, bool, int) { leadsHere |= index.indexOf(pc) == child; });
+              ASSERT_TRUE(leadsHere) << name << " " << positionToString(b);
+            }
+          });
           ASSERT_TRUE(found) << name << " " << positionToString(b);
         });
         MoveList moves;
@@ -222,7 +235,7 @@ TEST(RetrogradeMoves, MovesAndUnMovesBalanceByOrbitSize) {
         const uint64_t self = index.indexOf(st);
         std::map<uint64_t, int> moves;  // child's number -> moves into its orbit
         std::vector<State> children;
-        forEachChild(rules, st, [&](const State& c, bool) {
+        forEachChild(rules, st, [&](const State& c, bool, int) {
           ++moves[index.indexOf(c)];
           children.push_back(c);
         });
@@ -232,7 +245,7 @@ TEST(RetrogradeMoves, MovesAndUnMovesBalanceByOrbitSize) {
           State canonical;
           ASSERT_TRUE(index.stateAt(slice, child - index.slices()[slice].offset, &canonical));
           int unMoves = 0;
-          forEachParent(rules, canonical, [&](const State& p, bool) { unMoves += index.indexOf(p) == self; });
+          forEachParent(rules, canonical, [&](const State& p, bool, int) { unMoves += index.indexOf(p) == self; });
           ASSERT_EQ(index.orbitSize(st) * m, index.orbitSize(canonical) * unMoves) << name << " number " << self;
           symmetricMet += index.orbitSize(st) != index.orbitSize(canonical);
         }
