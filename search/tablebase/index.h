@@ -83,14 +83,22 @@ class Index {
 
   // The number of a state (any of its 8 images gives the same). The state
   // must respect the variant's piece counts and nesting.
-  uint64_t indexOf(const State& st) const {
-    uint16_t code[3];
+  uint64_t indexOf(const State& st) const { return indexIn(sliceOfState(st), st); }
+
+  // The slice of a state (from its material).
+  int sliceOfState(const State& st) const {
     int key = 0;
-    for (int s = 0; s < 3; ++s) {
-      code[s] = static_cast<uint16_t>(base3_[st.ours[s]] + 2 * base3_[st.theirs[s]]);
+    for (int s = 0; s < 3; ++s)
       key = key * radix_ * radix_ + std::popcount(st.ours[s]) * radix_ + std::popcount(st.theirs[s]);
-    }
-    const Slice& sl = slices_[sliceByKey_[key]];
+    return sliceByKey_[key];
+  }
+  // The number of a state known to be in `slice` (indexOf without finding
+  // the slice: the builder numbers all the parents of a state by board
+  // move, which share one slice).
+  uint64_t indexIn(int slice, const State& st) const {
+    uint16_t code[3];
+    for (int s = 0; s < 3; ++s) code[s] = static_cast<uint16_t>(base3_[st.ours[s]] + 2 * base3_[st.theirs[s]]);
+    const Slice& sl = slices_[slice];
     const uint16_t lead = code[sl.lead], cx = code[sl.x], cy = code[sl.y];
     unsigned syms = canonSyms_[lead];
     uint64_t best = ~uint64_t{0};

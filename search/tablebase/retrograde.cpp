@@ -90,6 +90,8 @@ struct Group {
   }
   uint64_t global(uint64_t i) const { return i < firstSize ? firstOffset + i : secondOffset + (i - firstSize); }
   int sliceOfLocal(uint64_t i) const { return i < firstSize ? first : second; }
+  // The slice a board move leads to from `slice`: the group's other one.
+  int otherSlice(int slice) const { return second < 0 ? first : slice == first ? second : first; }
   uint64_t inSlice(uint64_t i) const { return i < firstSize ? i : i - firstSize; }
 };
 
@@ -216,6 +218,7 @@ void Solver::reachGroup(const Group& g, int workers) {
         uint64_t bit;
         State st;
         uint64_t first;  // the first parent's number, kNone if none
+        int boardSlice;  // the slice of its parents by board move
       };
       constexpr uint64_t kNone = ~uint64_t{0};
       Asking asking[64];
@@ -230,9 +233,10 @@ void Solver::reachGroup(const Group& g, int workers) {
           continue;
         }
         a.first = kNone;
-        forEachParent(rules_, a.st, [&](const State& p, bool, int over) {
+        a.boardSlice = g.otherSlice(g.sliceOfLocal(i));
+        forEachParent(rules_, a.st, [&](const State& p, bool placed, int over) {
           if (over != 0) return false;
-          a.first = index_.indexOf(p);
+          a.first = placed ? index_.indexOf(p) : index_.indexIn(a.boardSlice, p);
           return true;
         });
         if (a.first == kNone) continue;  // no parent: never reached (the start is marked already)
@@ -244,9 +248,9 @@ void Solver::reachGroup(const Group& g, int workers) {
         bool reached = reached_.test(a.first);
         if (!reached) {
           SmallSet parents;
-          forEachParent(rules_, a.st, [&](const State& p, bool, int over) {
+          forEachParent(rules_, a.st, [&](const State& p, bool placed, int over) {
             if (over != 0) return;
-            const uint64_t x = index_.indexOf(p);
+            const uint64_t x = placed ? index_.indexOf(p) : index_.indexIn(a.boardSlice, p);
             reached_.prefetch(x);
             parents.add(x);
           });
@@ -390,9 +394,10 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
       const bool lost = isLossCode(load(code_[g.global(i)]));
       const uint16_t weight = static_cast<uint16_t>(lost ? 0 : index_.orbitSize(st));
       SmallSet parents;
+      const int parentSlice = g.otherSlice(g.sliceOfLocal(i));  // a board move swaps the sides
       forEachParent(rules_, st, [&](const State& p, bool placed, int over) {
         if (placed || over != 0) return;  // a level down, or a finished game
-        const uint64_t x = index_.indexOf(p);
+        const uint64_t x = index_.indexIn(parentSlice, p);
         reached_.prefetch(x);
         __builtin_prefetch(&code_[x]);
         parents.add(x);
