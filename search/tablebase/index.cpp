@@ -101,6 +101,7 @@ Index::Index(const Variant& variant) : variant_(variant), radix_(variant.perSize
     sl.leadCodes = orbits_[classOf(mat[2 * sl.lead], mat[2 * sl.lead + 1])].first;
     sl.xCodes = members_[classOf(mat[2 * sl.x], mat[2 * sl.x + 1])].first;
     sl.yCodes = members_[classOf(mat[2 * sl.y], mat[2 * sl.y + 1])].first;
+    assert(sl.size < (uint64_t{1} << 32) && "decode divides in 32 bits");
     size_ += sl.size;
     sliceByKey_[key] = static_cast<int32_t>(slices_.size());
     slices_.push_back(sl);

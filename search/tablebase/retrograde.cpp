@@ -1,6 +1,7 @@
 #include "search/tablebase/retrograde.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <atomic>
 #include <chrono>
@@ -121,6 +122,7 @@ class Solver {
 
   void reachGroup(const Group& g, int workers);
   uint64_t reachedBits(const Group& g, uint64_t begin, uint64_t end) const;
+  bool parentSliceReached(int slice) const;
   absl::Status solveGroup(const Group& g, int workers);
   State stateOf(const Group& g, uint64_t i) const {
     State st;
@@ -199,12 +201,23 @@ void Solver::report(bool force) {
 // level down (known), its parents by board move in the group. So sweeps go
 // over the group's numbers not known yet, asking each one's parents until
 // one is reached, until a sweep marks nothing. Asking the parents stops at
-// the first reached one (usually the first or second asked), where
-// marking every child of every reached state numbered all 3.3 G moves of
-// gobblers; the states never reached are asked in full, once per sweep.
+// the first reached one (nearly always the first asked), where marking
+// every child of every reached state numbered all 3.3 G moves of gobblers.
+// Later sweeps ask only parents by board move, and a state none of whose
+// parents is in the group is settled as never reached after the first
+// (so a variant without board moves takes one sweep).
 void Solver::reachGroup(const Group& g, int workers) {
+  // A group none of whose parents one level down is reached holds no
+  // reached state (a board move only leads on from one). Without board
+  // moves, whole slices are out of reach (a player has placed as many
+  // pieces as the other or one more): those are not swept at all.
+  if (!parentSliceReached(g.first) && (g.second < 0 || !parentSliceReached(g.second)) &&
+      !(g.first == index_.sliceOf({}) && g.second < 0))
+    return;
   const uint64_t words = (g.size() + 63) / 64;
-  std::vector<uint64_t> known(words, 0);  // reached or a hole; a word belongs to one thread at a time
+  // Reached, a hole, or never to be reached (no parent by board move left
+  // to ask); a word belongs to one thread at a time.
+  std::vector<uint64_t> known(words, 0);
   for (int sweep = 0;; ++sweep) {
     std::atomic<bool> markedAny{false};
     parallelFor(workers, words, 256, [&](int, uint64_t w) {
@@ -223,6 +236,13 @@ void Solver::reachGroup(const Group& g, int workers) {
       constexpr uint64_t kNone = ~uint64_t{0};
       Asking asking[64];
       int n = 0;
+      // After the first sweep only parents by board move can have been
+      // reached since (the level below is final and was asked in full).
+      auto number = [&](const Asking& a, const State& p, bool placed, int over) {
+        return over != 0 || (placed && sweep > 0) ? kNone
+               : placed                         ? index_.indexOf(p)
+                                                : index_.indexIn(a.boardSlice, p);
+      };
       for (; open; open &= open - 1) {
         const uint64_t bit = open & -open, i = begin + std::countr_zero(open);
         Asking& a = asking[n];
@@ -235,22 +255,25 @@ void Solver::reachGroup(const Group& g, int workers) {
         a.first = kNone;
         a.boardSlice = g.otherSlice(g.sliceOfLocal(i));
         forEachParent(rules_, a.st, [&](const State& p, bool placed, int over) {
-          if (over != 0) return false;
-          a.first = placed ? index_.indexOf(p) : index_.indexIn(a.boardSlice, p);
-          return true;
+          a.first = number(a, p, placed, over);
+          return a.first != kNone;
         });
-        if (a.first == kNone) continue;  // no parent: never reached (the start is marked already)
+        if (a.first == kNone) {  // nothing left to ask: never reached
+          known[w] |= bit;
+          continue;
+        }
         reached_.prefetch(a.first);
         ++n;
       }
       for (int k = 0; k < n; ++k) {
         Asking& a = asking[k];
-        bool reached = reached_.test(a.first);
+        bool reached = reached_.test(a.first), boardParent = false;
         if (!reached) {
           SmallSet parents;
           forEachParent(rules_, a.st, [&](const State& p, bool placed, int over) {
-            if (over != 0) return;
-            const uint64_t x = placed ? index_.indexOf(p) : index_.indexIn(a.boardSlice, p);
+            const uint64_t x = number(a, p, placed, over);
+            if (x == kNone) return;
+            boardParent |= !placed;
             reached_.prefetch(x);
             parents.add(x);
           });
@@ -260,11 +283,31 @@ void Solver::reachGroup(const Group& g, int workers) {
           reached_.set(g.global(begin + std::countr_zero(a.bit)));
           known[w] |= a.bit;
           markedAny.store(true, std::memory_order_relaxed);
+        } else if (!boardParent) {
+          known[w] |= a.bit;  // every parent one level down, none reached: never reached
         }
       }
     });
     if (!markedAny.load()) break;
   }
+}
+
+// Whether some state is reached in a slice that leads to `slice` by a
+// placement (one level down: the opponent's material with one piece fewer
+// of a size, as the side to move).
+bool Solver::parentSliceReached(int slice) const {
+  const auto& m = index_.slices()[slice].material;
+  for (int s = 0; s < 3; ++s) {
+    if (m[2 * s + 1] == 0) continue;
+    std::array<uint8_t, 6> parent{m[1], m[0], m[3], m[2], m[5], m[4]};  // seen from the other side
+    --parent[2 * s];
+    const int p = index_.sliceOf(parent);
+    if (p < 0) continue;
+    const Index::Slice& sl = index_.slices()[p];
+    for (uint64_t i = 0; i < sl.size; i += 64)
+      if (reached_.bits(sl.offset + i, std::min<uint64_t>(64, sl.size - i))) return true;
+  }
+  return false;
 }
 
 // The reached bits of the group's numbers begin..end-1 (at most 64), bit

@@ -5,25 +5,28 @@
 // Pieces never leave the board, so a placement goes one level (pieces on the
 // board) up and a board move stays in its "group": the slice of a material
 // and the slice of its colour swap (a move's child is seen from the
-// opponent). Groups of one level are independent of each other, and each is
-// solved by one thread alone, without atomics:
+// opponent). Groups of one level are independent of each other; small
+// groups are solved one per thread, large ones by all threads together
+// (atomic updates):
 //   1. Forward, level 0 up: which states are reachable (a bit per number).
-//      In a group, a breadth-first walk along board moves from the states
-//      reached from below; placements mark the level above.
+//      A state is reached if a parent of it that goes on is: its parents
+//      by placement are one level down (final), those by board move in the
+//      group; sweeps ask the open numbers' parents until none is marked.
 //   2. Backward, fullest level down: a group's children one level up are
 //      final, and give each state its shortest win through a lost child,
-//      its longest won child and (with the children in the group) its count
-//      of children not known to be won; a child in the group that is a
-//      finished game is known at once (its lines show), so finished games
-//      never tell their parents anything. The group is then settled in order
-//      of distance with one bucket per distance: a settled loss makes each
-//      parent in the group a win one ply longer; a settled win counts down
-//      each parent's children and the parent whose count reaches zero is a
-//      loss as long as its longest won child plus one. What is never
-//      settled is a draw: neither side can force a win.
-// Memory: the codes (a byte per number), the reached bits, and per thread
-// the working arrays of one group (2 bytes per number, 4 per bucket entry,
-// twice while the threads' buckets are merged).
+//      its longest won child and (with its moves in the group) a count of
+//      moves not known to lead to a won state, weighted by orbit sizes; a
+//      child that is a finished game is known at once (its lines show), so
+//      finished games never tell their parents anything. The group is then
+//      settled in order of distance with one bucket per distance: a settled
+//      loss makes each parent in the group a win one ply longer; a settled
+//      win counts down each parent's moves and the parent whose count
+//      reaches zero is a loss as long as its longest won child plus one.
+//      What is never settled is a draw: neither side can force a win.
+// Memory: the codes (a byte per number), the reached bits, and the working
+// arrays of the groups being solved (3 bytes per number: a 16-bit count and
+// a longest win; 4 per bucket entry, twice while the threads' buckets are
+// merged).
 #pragma once
 
 #include <cstdint>
