@@ -135,8 +135,9 @@ class Index {
   }
   // The state numbered `index` in `slice`, without checking that it is
   // canonical (for numbers known to be states). A slice holds fewer than
-  // 2^32 numbers (at most 1680 members per layer class, 1680^3 / 8 at
-  // most), so 32-bit division serves.
+  // 2^32 numbers (at most 1680 members per layer class: the largest slice
+  // of any variant is 228 orbits x 1680 x 1680 = 643,507,200; asserted when
+  // the slices are made), so 32-bit division serves.
   void decode(int slice, uint64_t index, State* st) const {
     const Slice& sl = slices_[slice];
     const uint32_t i = static_cast<uint32_t>(index), plane = sl.nx * sl.ny;
