@@ -109,10 +109,9 @@ inline void forEachChild(const MoveRules& r, const State& st, Emit&& emit) {
 // of whose moves leads to `st`: the opponent's last move was the placement
 // of one of its visible pieces (placed = true, the parent is one level
 // emptier) or a board move of one (placed = false). An emit that returns
-// bool stops the walk by returning true; forEachParent then returns true
-// too.
+// bool stops the walk by returning true.
 template <typename Emit>
-inline bool forEachParent(const MoveRules& r, const State& st, Emit&& emit) {
+inline void forEachParent(const MoveRules& r, const State& st, Emit&& emit) {
   auto call = [&](const State& p, bool placed, int over) {
     if constexpr (std::is_same_v<decltype(emit(p, placed, over)), bool>) return emit(p, placed, over);
     else return emit(p, placed, over), false;
@@ -129,17 +128,16 @@ inline bool forEachParent(const MoveRules& r, const State& st, Emit&& emit) {
       const Mask moverLeft = static_cast<Mask>((v.theirs & ~t) | under.theirs), otherLeft = static_cast<Mask>(v.ours | under.ours);
       State p{st.theirs, st.ours};
       p.ours[s] ^= t;
-      if (call(p, true, outcome(r, Visible{moverLeft, otherLeft}))) return true;
+      if (call(p, true, outcome(r, Visible{moverLeft, otherLeft}))) return;
       if (!r.moving) continue;
       for (Mask from = sources; from; from &= from - 1) {
         const Mask f = static_cast<Mask>(from & -from);
         State q{st.theirs, st.ours};
         q.ours[s] ^= static_cast<Mask>(t | f);
-        if (call(q, false, outcome(r, Visible{static_cast<Mask>(moverLeft | f), static_cast<Mask>(otherLeft & ~f)}))) return true;
+        if (call(q, false, outcome(r, Visible{static_cast<Mask>(moverLeft | f), static_cast<Mask>(otherLeft & ~f)}))) return;
       }
     }
   }
-  return false;
 }
 
 }  // namespace gobblet::tb

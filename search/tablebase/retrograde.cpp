@@ -91,8 +91,9 @@ struct Group {
   }
   uint64_t global(uint64_t i) const { return i < firstSize ? firstOffset + i : secondOffset + (i - firstSize); }
   int sliceOfLocal(uint64_t i) const { return i < firstSize ? first : second; }
-  // The slice a board move leads to from `slice`: the group's other one.
-  int otherSlice(int slice) const { return second < 0 ? first : slice == first ? second : first; }
+  // The slice of local number i's children and parents by board move: the
+  // group's other slice (a board move swaps the sides).
+  int boardMoveSlice(uint64_t i) const { return second < 0 || i >= firstSize ? first : second; }
   uint64_t inSlice(uint64_t i) const { return i < firstSize ? i : i - firstSize; }
 };
 
@@ -122,6 +123,7 @@ class Solver {
 
   void reachGroup(const Group& g, int workers);
   uint64_t reachedBits(const Group& g, uint64_t begin, uint64_t end) const;
+  bool sliceReached(int slice) const;
   bool parentSliceReached(int slice) const;
   absl::Status solveGroup(const Group& g, int workers);
   State stateOf(const Group& g, uint64_t i) const {
@@ -207,13 +209,13 @@ void Solver::report(bool force) {
 // parents is in the group is settled as never reached after the first
 // (so a variant without board moves takes one sweep).
 void Solver::reachGroup(const Group& g, int workers) {
-  // A group none of whose parents one level down is reached holds no
-  // reached state (a board move only leads on from one). Without board
-  // moves, whole slices are out of reach (a player has placed as many
-  // pieces as the other or one more): those are not swept at all.
-  if (!parentSliceReached(g.first) && (g.second < 0 || !parentSliceReached(g.second)) &&
-      !(g.first == index_.sliceOf({}) && g.second < 0))
-    return;
+  // A group that holds no reached state (the start is marked before) and
+  // none of whose parents one level down is reached stays out of reach (a
+  // board move only leads on from a reached state). Without board moves,
+  // whole slices are so (a player has placed as many pieces as the other
+  // or one more): those are not swept at all.
+  auto reachable = [&](int slice) { return sliceReached(slice) || parentSliceReached(slice); };
+  if (!reachable(g.first) && (g.second < 0 || !reachable(g.second))) return;
   const uint64_t words = (g.size() + 63) / 64;
   // Reached, a hole, or never to be reached (no parent by board move left
   // to ask); a word belongs to one thread at a time.
@@ -253,7 +255,7 @@ void Solver::reachGroup(const Group& g, int workers) {
           continue;
         }
         a.first = kNone;
-        a.boardSlice = g.otherSlice(g.sliceOfLocal(i));
+        a.boardSlice = g.boardMoveSlice(i);
         forEachParent(rules_, a.st, [&](const State& p, bool placed, int over) {
           a.first = number(a, p, placed, over);
           return a.first != kNone;
@@ -292,6 +294,14 @@ void Solver::reachGroup(const Group& g, int workers) {
   }
 }
 
+// Whether some state of `slice` is reached.
+bool Solver::sliceReached(int slice) const {
+  const Index::Slice& sl = index_.slices()[slice];
+  for (uint64_t i = 0; i < sl.size; i += 64)
+    if (reached_.bits(sl.offset + i, std::min<uint64_t>(64, sl.size - i))) return true;
+  return false;
+}
+
 // Whether some state is reached in a slice that leads to `slice` by a
 // placement (one level down: the opponent's material with one piece fewer
 // of a size, as the side to move).
@@ -301,11 +311,7 @@ bool Solver::parentSliceReached(int slice) const {
     if (m[2 * s + 1] == 0) continue;
     std::array<uint8_t, 6> parent{m[1], m[0], m[3], m[2], m[5], m[4]};  // seen from the other side
     --parent[2 * s];
-    const int p = index_.sliceOf(parent);
-    if (p < 0) continue;
-    const Index::Slice& sl = index_.slices()[p];
-    for (uint64_t i = 0; i < sl.size; i += 64)
-      if (reached_.bits(sl.offset + i, std::min<uint64_t>(64, sl.size - i))) return true;
+    if (const int p = index_.sliceOf(parent); p >= 0 && sliceReached(p)) return true;
   }
   return false;
 }
@@ -437,7 +443,7 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
       const bool lost = isLossCode(load(code_[g.global(i)]));
       const uint16_t weight = static_cast<uint16_t>(lost ? 0 : index_.orbitSize(st));
       SmallSet parents;
-      const int parentSlice = g.otherSlice(g.sliceOfLocal(i));  // a board move swaps the sides
+      const int parentSlice = g.boardMoveSlice(i);
       forEachParent(rules_, st, [&](const State& p, bool placed, int over) {
         if (placed || over != 0) return;  // a level down, or a finished game
         const uint64_t x = index_.indexIn(parentSlice, p);
