@@ -76,6 +76,7 @@ Index::Index(const Variant& variant) : variant_(variant), radix_(variant.perSize
   // 3. Slices in material-key order; the lead is the largest layer class.
   const int p = variant.perSize;
   sliceByKey_.assign(static_cast<size_t>(radix_) * radix_ * radix_ * radix_ * radix_ * radix_, -1);
+  layoutByKey_.assign(sliceByKey_.size(), Layout{});
   for (int key = 0; key < static_cast<int>(sliceByKey_.size()); ++key) {
     std::array<uint8_t, 6> mat;
     bool ok = true;
@@ -103,7 +104,9 @@ Index::Index(const Variant& variant) : variant_(variant), radix_(variant.perSize
     sl.yCodes = members_[classOf(mat[2 * sl.y], mat[2 * sl.y + 1])].first;
     assert(sl.size < (uint64_t{1} << 32) && "decode divides in 32 bits");
     size_ += sl.size;
+    sl.key = key;
     sliceByKey_[key] = static_cast<int32_t>(slices_.size());
+    layoutByKey_[key] = Layout{sl.offset, sl.nx * sl.ny, sl.ny, sl.lead, sl.x, sl.y};
     slices_.push_back(sl);
   }
 }

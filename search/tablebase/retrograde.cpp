@@ -233,7 +233,7 @@ void Solver::reachGroup(const Group& g, int workers) {
         uint64_t bit;
         State st;
         uint64_t first;  // the first parent's number, kNone if none
-        int boardSlice;  // the slice of its parents by board move
+        const Index::Layout* boardLayout;  // the slice of its parents by board move
       };
       constexpr uint64_t kNone = ~uint64_t{0};
       Asking asking[64];
@@ -243,7 +243,7 @@ void Solver::reachGroup(const Group& g, int workers) {
       auto number = [&](const Asking& a, const State& p, bool placed, int over) {
         return over != 0 || (placed && sweep > 0) ? kNone
                : placed                         ? index_.indexOf(p)
-                                                : index_.indexIn(a.boardSlice, p);
+                                                : index_.indexIn(*a.boardLayout, p);
       };
       for (; open; open &= open - 1) {
         const uint64_t bit = open & -open, i = begin + std::countr_zero(open);
@@ -255,7 +255,7 @@ void Solver::reachGroup(const Group& g, int workers) {
           continue;
         }
         a.first = kNone;
-        a.boardSlice = g.boardMoveSlice(i);
+        a.boardLayout = &index_.layout(g.boardMoveSlice(i));
         forEachParent(rules_, a.st, [&](const State& p, bool placed, int over) {
           a.first = number(a, p, placed, over);
           return a.first != kNone;
@@ -443,10 +443,10 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
       const bool lost = isLossCode(load(code_[g.global(i)]));
       const uint16_t weight = static_cast<uint16_t>(lost ? 0 : index_.orbitSize(st));
       SmallSet parents;
-      const int parentSlice = g.boardMoveSlice(i);
+      const Index::Layout& parentLayout = index_.layout(g.boardMoveSlice(i));
       forEachParent(rules_, st, [&](const State& p, bool placed, int over) {
         if (placed || over != 0) return;  // a level down, or a finished game
-        const uint64_t x = index_.indexIn(parentSlice, p);
+        const uint64_t x = index_.indexIn(parentLayout, p);
         reached_.prefetch(x);
         __builtin_prefetch(&code_[x]);
         parents.add(x);
