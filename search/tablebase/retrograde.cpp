@@ -233,7 +233,7 @@ void Solver::reachGroup(const Group& g, int workers) {
         uint64_t bit;
         State st;
         uint64_t first;  // the first parent's number, kNone if none
-        const Index::Layout* boardLayout;  // the slice of its parents by board move
+        const Index::Layout* boardLayout;  // the numbering of its parents by board move (their slice)
       };
       constexpr uint64_t kNone = ~uint64_t{0};
       Asking asking[64];
