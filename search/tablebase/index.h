@@ -26,6 +26,7 @@
 #pragma once
 
 #include <array>
+#include <cassert>
 #include <cstdint>
 #include <vector>
 
@@ -54,7 +55,7 @@ class Index {
     // Where the lead's canonical codes (by orbit) and the x and y layers'
     // codes (by rank) start in byRank_.
     uint32_t leadCodes = 0, xCodes = 0, yCodes = 0;
-    int key = 0;  // material key (see layout())
+    int key = 0;  // material key (see keyOf())
     int level() const {
       int l = 0;
       for (uint8_t m : material) l += m;
@@ -95,13 +96,15 @@ class Index {
 
   // The number of a state (any of its 8 images gives the same). The state
   // must respect the variant's piece counts and nesting.
-  uint64_t indexOf(const State& st) const { return numberIn(layoutByKey_[keyOf(st)], st); }
+  uint64_t indexOf(const State& st) const {
+    const int key = keyOf(st);
+    assert(sliceByKey_[key] >= 0 && "a state of the variant's piece counts");
+    return numberIn(layoutByKey_[key], st);
+  }
 
-  // The slice of a state (from its material).
-  int sliceOfState(const State& st) const { return sliceByKey_[keyOf(st)]; }
   // The number of a state known to be in the slice laid out as `lay`
-  // (indexOf without finding the slice: the builder numbers all the parents
-  // of a state by board move, which share one slice).
+  // (indexOf without the material-key lookup: the builder numbers all the
+  // parents of a state by board move, which share one slice).
   uint64_t indexIn(const Layout& lay, const State& st) const { return numberIn(lay, st); }
 
   // The number of distinct images of a state under the 8 symmetries (1, 2,
