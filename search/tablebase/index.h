@@ -99,13 +99,26 @@ class Index {
   uint64_t indexOf(const State& st) const {
     const int key = keyOf(st);
     assert(sliceByKey_[key] >= 0 && "a state of the variant's piece counts");
-    return numberIn(layoutByKey_[key], st);
+    return indexIn(layoutByKey_[key], st);
   }
 
   // The number of a state known to be in the slice laid out as `lay`
   // (indexOf without the material-key lookup: the builder numbers all the
   // parents of a state by board move, which share one slice).
-  uint64_t indexIn(const Layout& lay, const State& st) const { return numberIn(lay, st); }
+  uint64_t indexIn(const Layout& lay, const State& st) const {
+    uint16_t code[3];
+    for (int s = 0; s < 3; ++s) code[s] = static_cast<uint16_t>(base3_[st.ours[s]] + 2 * base3_[st.theirs[s]]);
+    const uint16_t lead = code[lay.lead], cx = code[lay.x], cy = code[lay.y];
+    unsigned syms = canonSyms_[lead];
+    uint64_t best = ~uint64_t{0};
+    for (; syms; syms &= syms - 1) {
+      const int sym = std::countr_zero(syms);
+      const uint16_t* symRank = &symRank_[static_cast<size_t>(sym) * kLayerCodes];
+      const uint64_t r = uint64_t{symRank[cx]} * lay.ny + symRank[cy];
+      best = r < best ? r : best;
+    }
+    return lay.offset + uint64_t{orbitRank_[lead]} * lay.plane + best;
+  }
 
   // The number of distinct images of a state under the 8 symmetries (1, 2,
   // 4 or 8): 8 over the number of symmetries that leave all its layers as
@@ -161,22 +174,6 @@ class Index {
       key = key * radix_ * radix_ + std::popcount(st.ours[s]) * radix_ + std::popcount(st.theirs[s]);
     return key;
   }
-  // The number of a state in the slice laid out as `lay`.
-  uint64_t numberIn(const Layout& lay, const State& st) const {
-    uint16_t code[3];
-    for (int s = 0; s < 3; ++s) code[s] = static_cast<uint16_t>(base3_[st.ours[s]] + 2 * base3_[st.theirs[s]]);
-    const uint16_t lead = code[lay.lead], cx = code[lay.x], cy = code[lay.y];
-    unsigned syms = canonSyms_[lead];
-    uint64_t best = ~uint64_t{0};
-    for (; syms; syms &= syms - 1) {
-      const int sym = std::countr_zero(syms);
-      const uint16_t* symRank = &symRank_[static_cast<size_t>(sym) * kLayerCodes];
-      const uint64_t r = uint64_t{symRank[cx]} * lay.ny + symRank[cy];
-      best = r < best ? r : best;
-    }
-    return lay.offset + uint64_t{orbitRank_[lead]} * lay.plane + best;
-  }
-
   Variant variant_;
   int radix_ = 0;  // perSize + 1
   uint64_t size_ = 0;
