@@ -76,6 +76,10 @@ class ReachedBits {
   std::vector<std::atomic<uint64_t>> words_;
 };
 
+// A material (a0,b0,a1,b1,a2,b2) seen from the other side: ours and
+// theirs exchanged per size.
+std::array<uint8_t, 6> colourSwapped(const std::array<uint8_t, 6>& m) { return {m[1], m[0], m[3], m[2], m[5], m[4]}; }
+
 // A group: the slice of a material and the slice of its colour swap (one
 // slice if the material is its own swap). A board move leads from one to
 // the other (the child is seen from the opponent), a placement to a group
@@ -309,7 +313,7 @@ bool Solver::parentSliceReached(int slice) const {
   const auto& m = index_.slices()[slice].material;
   for (int s = 0; s < 3; ++s) {
     if (m[2 * s + 1] == 0) continue;
-    std::array<uint8_t, 6> parent{m[1], m[0], m[3], m[2], m[5], m[4]};  // seen from the other side
+    std::array<uint8_t, 6> parent = colourSwapped(m);
     --parent[2 * s];
     if (const int p = index_.sliceOf(parent); p >= 0 && sliceReached(p)) return true;
   }
@@ -501,8 +505,7 @@ absl::StatusOr<Solution> Solver::run() {
   levelGroups_.assign(maxLevel + 1, {});
   for (int s = 0; s < static_cast<int>(index_.slices().size()); ++s) {
     const Index::Slice& sl = index_.slices()[s];
-    const auto& m = sl.material;
-    const int swapped = index_.sliceOf({m[1], m[0], m[3], m[2], m[5], m[4]});
+    const int swapped = index_.sliceOf(colourSwapped(sl.material));
     if (swapped < s) continue;  // the group was made with the other slice
     Group g;
     g.first = s;
@@ -572,9 +575,8 @@ SolveEstimate estimateSolve(const Variant& variant, int threads) {
   std::vector<uint64_t> groupSizes;
   for (int s = 0; s < static_cast<int>(index.slices().size()); ++s) {
     const Index::Slice& sl = index.slices()[s];
-    const auto& m = sl.material;
     e.states += index.statesIn(s);
-    const int swapped = index.sliceOf({m[1], m[0], m[3], m[2], m[5], m[4]});
+    const int swapped = index.sliceOf(colourSwapped(sl.material));
     if (swapped < s) continue;
     groupSizes.push_back(sl.size + (swapped != s ? index.slices()[swapped].size : 0));
   }
