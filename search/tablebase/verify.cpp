@@ -43,11 +43,13 @@ class AtomicBitset {
   std::vector<std::atomic<uint64_t>> words_;
 };
 
-// The code a state must have, given the codes of its children (by Board
-// and generateMoves); empty string or what is wrong. Marks every child in
-// `reached`.
-std::string check(const File& tb, const uint8_t* codes, Board board, uint8_t code, AtomicBitset& reached) {
+// The code the state `parent` (on `board`) must have, given the codes of its
+// children (the moves by generateMoves, each child by childState); empty
+// string or what is wrong. Marks every child in `reached`.
+std::string check(const File& tb, const uint8_t* codes, const State& parent, const Board& board, uint8_t code,
+                  AtomicBitset& reached) {
   const int winner = board.winner();
+  const int perSize = tb.variant().perSize;
   uint8_t expected;
   if (winner != kNoWinner) {
     expected = winner == board.sideToMove() ? winCode(0) : lossCode(0);
@@ -60,10 +62,8 @@ std::string check(const File& tb, const uint8_t* codes, Board board, uint8_t cod
     constexpr uint64_t kMissing = ~uint64_t{0};
     std::array<uint64_t, MoveList::kCapacity> children;
     for (int i = 0; i < moves.size(); ++i) {
-      board.makeMove(moves[i]);
       State st;
-      children[i] = tb.index().toState(board, &st) ? tb.index().indexOf(st) : kMissing;
-      board.unmakeMove(moves[i]);
+      children[i] = childState(parent, moves[i], perSize, &st) ? tb.index().indexOf(st) : kMissing;
       if (children[i] != kMissing) {
         __builtin_prefetch(codes + children[i]);
         reached.prefetch(children[i]);
@@ -92,6 +92,15 @@ std::string check(const File& tb, const uint8_t* codes, Board board, uint8_t cod
 }
 
 }  // namespace
+
+bool childState(const State& parent, Move move, int perSize, State* child) {
+  child->ours = parent.theirs;
+  child->theirs = parent.ours;
+  Mask& mover = child->theirs[move.size()];
+  if (!move.isDrop()) mover = static_cast<Mask>(mover & ~bit(move.from()));
+  mover |= bit(move.to());
+  return std::popcount(mover) <= perSize;
+}
 
 absl::Status verify(const File& tb, int threads, const VerifyProgress& progress) {
   const Index& index = tb.index();
@@ -154,7 +163,7 @@ absl::Status verify(const File& tb, int threads, const VerifyProgress& progress)
         State st;
         index.decode(c.slice, x - sl.offset, &st);
         const Board board = index.toBoard(st);
-        const std::string what = check(tb, codes, board, codes[x], reached);
+        const std::string what = check(tb, codes, st, board, codes[x], reached);
         if (!what.empty()) {
           std::lock_guard<std::mutex> lock(errorMutex);
           if (!failed) error = absl::StrCat("entry ", x, " (", positionToString(board), "): ", what);

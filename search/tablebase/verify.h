@@ -20,11 +20,22 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "engine/move.h"
 #include "search/tablebase/file.h"
+#include "search/tablebase/index.h"
 
 namespace gobblet::tb {
 
 using VerifyProgress = std::function<void(uint64_t done, uint64_t total)>;
+
+// The state after `move` of the rules core (generateMoves on the parent's
+// board), seen from the opponent: the mover's piece of that size leaves its
+// square (a board move: what it covered shows again, as a state holds every
+// piece of each size, covered or not) or comes from the reserve (a drop),
+// and the sides swap. Board::makeMove followed by Index::toState gives the
+// same (tested) but keeps the board's hash up to date: a third of the walk's
+// time. False if a drop would exceed the variant's pieces of that size.
+bool childState(const State& parent, Move move, int perSize, State* child);
 
 // OK, or the first inconsistency found (with the position in notation).
 absl::Status verify(const File& tb, int threads, const VerifyProgress& progress = {});

@@ -218,6 +218,50 @@ TEST(RetrogradeMoves, MatchTheRulesCoreOnRandomGames) {
   }
 }
 
+// The verifier's child of a state by a rules-core move is the state the
+// rules core's board reaches (Board::makeMove, then Index::toState), for
+// every legal move of random games, drops over pieces and board moves that
+// uncover one among them; a drop the variant has no piece left for fails.
+TEST(VerifyChildState, MatchesTheRulesCoreBoard) {
+  for (const char* name : {"gobblers", "3x3:2,3,1", "tictactoe", "3x3:3,1,0"}) {
+    const Variant v = *Variant::parse(name);
+    const Index index(v);
+    std::mt19937 rng(17);
+    int uncovering = 0;
+    for (int game = 0; game < 200; ++game) {
+      Board b(v);
+      for (int ply = 0; ply < 30 && b.winner() == kNoWinner; ++ply) {
+        State st;
+        ASSERT_TRUE(index.toState(b, &st));
+        MoveList moves;
+        generateMoves(b, moves);
+        if (moves.empty()) break;
+        for (Move m : moves) {
+          State mine, theirs;
+          ASSERT_TRUE(childState(st, m, v.perSize, &mine)) << name << " " << positionToString(b);
+          bool covers = false;
+          for (int s = 0; s < m.size(); ++s) covers |= (b.sizeMask(s) & bit(m.from())) != 0;
+          uncovering += !m.isDrop() && covers;
+          b.makeMove(m);
+          ASSERT_TRUE(index.toState(b, &theirs));
+          b.unmakeMove(m);
+          ASSERT_EQ(mine, theirs) << name << " " << positionToString(b) << " " << moveToString(m, v);
+        }
+        b.makeMove(moves[static_cast<int>(rng() % moves.size())]);
+      }
+    }
+    if (v.moving && v.sizes > 1) {
+      EXPECT_GT(uncovering, 0) << name;
+    }
+  }
+  // A drop of a size whose pieces are all on the board.
+  const Variant v = Variant::ticTacToe();
+  State full;
+  full.ours[0] = 0b000011111;
+  State child;
+  EXPECT_FALSE(childState(full, Move::drop(0, 8), v.perSize, &child));
+}
+
 // The builder counts moves instead of distinct children, weighted by orbit
 // sizes (retrograde.cpp, solveGroup): for a state P and each orbit [C] of
 // its children, |[P]| * (moves of P into [C]) must equal
