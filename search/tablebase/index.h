@@ -96,18 +96,43 @@ class Index {
 
   // The number of a state (any of its 8 images gives the same). The state
   // must respect the variant's piece counts and nesting.
-  uint64_t indexOf(const State& st) const {
-    const int key = keyOf(st);
-    assert(sliceByKey_[key] >= 0 && "a state of the variant's piece counts");
-    return indexIn(layoutByKey_[key], st);
+  uint64_t indexOf(const State& st) const { return indexOfCodes(keyOf(st), layerCodes(st)); }
+  // The material key of a state: its six piece counts in base perSize + 1.
+  // A walk over a state's children finds theirs from the state's with its
+  // sides swapped: each piece more of size s on "their" side (the mover's,
+  // in the child) adds theirsPieceKey(s).
+  int keyOf(const State& st) const {
+    int key = 0;
+    for (int s = 0; s < 3; ++s)
+      key = key * radix_ * radix_ + std::popcount(st.ours[s]) * radix_ + std::popcount(st.theirs[s]);
+    return key;
+  }
+  int theirsPieceKey(int size) const {
+    int step = 1;
+    for (int s = size; s < 2; ++s) step *= radix_ * radix_;
+    return step;
   }
 
   // The number of a state known to be in the slice laid out as `lay`
   // (indexOf without the material-key lookup: the builder numbers all the
   // parents of a state by board move, which share one slice).
   uint64_t indexIn(const Layout& lay, const State& st) const {
-    uint16_t code[3];
-    for (int s = 0; s < 3; ++s) code[s] = static_cast<uint16_t>(base3_[st.ours[s]] + 2 * base3_[st.theirs[s]]);
+    const std::array<uint16_t, 3> code = layerCodes(st);
+    return indexIn(lay, code);
+  }
+  // The number of the state whose layers have base-3 codes `code` (see
+  // layerCode) and whose material key is `key`: a walk over a state's
+  // children, which share two of their three layers, codes those once.
+  uint64_t indexOfCodes(int key, const std::array<uint16_t, 3>& code) const {
+    assert(sliceByKey_[key] >= 0 && "a state of the variant's piece counts");
+    return indexIn(layoutByKey_[key], code);
+  }
+  // The base-3 code of a layer (a digit per square: 0 empty, 1 ours, 2 theirs).
+  uint16_t layerCode(Mask ours, Mask theirs) const { return static_cast<uint16_t>(base3_[ours] + 2 * base3_[theirs]); }
+  std::array<uint16_t, 3> layerCodes(const State& st) const {
+    return {layerCode(st.ours[0], st.theirs[0]), layerCode(st.ours[1], st.theirs[1]), layerCode(st.ours[2], st.theirs[2])};
+  }
+  uint64_t indexIn(const Layout& lay, const std::array<uint16_t, 3>& code) const {
     const uint16_t lead = code[lay.lead], cx = code[lay.x], cy = code[lay.y];
     unsigned syms = canonSyms_[lead];
     uint64_t best = ~uint64_t{0};
@@ -167,13 +192,6 @@ class Index {
   Board toBoard(const State& st) const;  // side to move = player 1
 
  private:
-  // The material key of a state: its six piece counts in base radix_.
-  int keyOf(const State& st) const {
-    int key = 0;
-    for (int s = 0; s < 3; ++s)
-      key = key * radix_ * radix_ + std::popcount(st.ours[s]) * radix_ + std::popcount(st.theirs[s]);
-    return key;
-  }
   Variant variant_;
   int radix_ = 0;  // perSize + 1
   uint64_t size_ = 0;

@@ -44,12 +44,11 @@ class AtomicBitset {
 };
 
 // The code the state `parent` (on `board`) must have, given the codes of its
-// children (the moves by generateMoves, each child by childState); empty
+// children (the moves by generateMoves, numbered by numberChildren); empty
 // string or what is wrong. Marks every child in `reached`.
 std::string check(const File& tb, const uint8_t* codes, const State& parent, const Board& board, uint8_t code,
                   AtomicBitset& reached) {
   const int winner = board.winner();
-  const int perSize = tb.variant().perSize;
   uint8_t expected;
   if (winner != kNoWinner) {
     expected = winner == board.sideToMove() ? winCode(0) : lossCode(0);
@@ -59,20 +58,18 @@ std::string check(const File& tb, const uint8_t* codes, const State& parent, con
     // Every child's number first, its code and reached bit asked of the
     // memory at once: over a 400 MB table nearly every one is a cache miss,
     // and this way they overlap instead of waiting one after another.
-    constexpr uint64_t kMissing = ~uint64_t{0};
     std::array<uint64_t, MoveList::kCapacity> children;
-    for (int i = 0; i < moves.size(); ++i) {
-      State st;
-      children[i] = childState(parent, moves[i], perSize, &st) ? tb.index().indexOf(st) : kMissing;
-      if (children[i] != kMissing) {
-        __builtin_prefetch(codes + children[i]);
-        reached.prefetch(children[i]);
+    numberChildren(tb.index(), parent, moves, [&](int i, uint64_t child) {
+      children[i] = child;
+      if (child != kNoChild) {
+        __builtin_prefetch(codes + child);
+        reached.prefetch(child);
       }
-    }
+    });
     int shortestLoss = -1, longestWin = -1;
     bool draw = moves.empty();
     for (int i = 0; i < moves.size(); ++i) {
-      const uint8_t c = children[i] == kMissing ? kNoState : codes[children[i]];
+      const uint8_t c = children[i] == kNoChild ? kNoState : codes[children[i]];
       if (c == kNoState)
         return absl::StrCat("move ", moveToString(moves[i], board.variant()), " leads to a state missing from the file");
       reached.set(children[i]);
@@ -92,15 +89,6 @@ std::string check(const File& tb, const uint8_t* codes, const State& parent, con
 }
 
 }  // namespace
-
-bool childState(const State& parent, Move move, int perSize, State* child) {
-  child->ours = parent.theirs;
-  child->theirs = parent.ours;
-  Mask& mover = child->theirs[move.size()];
-  if (!move.isDrop()) mover = static_cast<Mask>(mover & ~bit(move.from()));
-  mover |= bit(move.to());
-  return std::popcount(mover) <= perSize;
-}
 
 absl::Status verify(const File& tb, int threads, const VerifyProgress& progress) {
   const Index& index = tb.index();

@@ -218,11 +218,13 @@ TEST(RetrogradeMoves, MatchTheRulesCoreOnRandomGames) {
   }
 }
 
-// The verifier's child of a state by a rules-core move is the state the
-// rules core's board reaches (Board::makeMove, then Index::toState), for
-// every legal move of random games, drops over pieces and board moves that
-// uncover one among them; a drop the variant has no piece left for fails.
-TEST(VerifyChildState, MatchesTheRulesCoreBoard) {
+// The verifier numbers the children of a state by the rules core's moves as
+// the rules core's board reaches them (Board::makeMove, Index::toState and
+// indexOf), for every legal move of random games: drops, drops over
+// pieces, and board moves that uncover a piece among them. A move that
+// would break the piece counts or stack two pieces of one size numbers
+// nothing.
+TEST(VerifyNumberChildren, MatchesTheRulesCoreBoard) {
   for (const char* name : {"gobblers", "3x3:2,3,1", "tictactoe", "3x3:3,1,0"}) {
     const Variant v = *Variant::parse(name);
     const Index index(v);
@@ -236,16 +238,18 @@ TEST(VerifyChildState, MatchesTheRulesCoreBoard) {
         MoveList moves;
         generateMoves(b, moves);
         if (moves.empty()) break;
-        for (Move m : moves) {
-          State mine, theirs;
-          ASSERT_TRUE(childState(st, m, v.perSize, &mine)) << name << " " << positionToString(b);
+        std::array<uint64_t, MoveList::kCapacity> children;
+        numberChildren(index, st, moves, [&](int i, uint64_t child) { children[i] = child; });
+        for (int i = 0; i < moves.size(); ++i) {
+          const Move m = moves[i];
           bool covers = false;
           for (int s = 0; s < m.size(); ++s) covers |= (b.sizeMask(s) & bit(m.from())) != 0;
           uncovering += !m.isDrop() && covers;
           b.makeMove(m);
-          ASSERT_TRUE(index.toState(b, &theirs));
+          State child;
+          ASSERT_TRUE(index.toState(b, &child));
           b.unmakeMove(m);
-          ASSERT_EQ(mine, theirs) << name << " " << positionToString(b) << " " << moveToString(m, v);
+          ASSERT_EQ(children[i], index.indexOf(child)) << name << " " << positionToString(b) << " " << moveToString(m, v);
         }
         b.makeMove(moves[static_cast<int>(rng() % moves.size())]);
       }
@@ -254,12 +258,19 @@ TEST(VerifyChildState, MatchesTheRulesCoreBoard) {
       EXPECT_GT(uncovering, 0) << name;
     }
   }
-  // A drop of a size whose pieces are all on the board.
-  const Variant v = Variant::ticTacToe();
-  State full;
-  full.ours[0] = 0b000011111;
-  State child;
-  EXPECT_FALSE(childState(full, Move::drop(0, 8), v.perSize, &child));
+  // Moves no rules core makes: a drop of a size whose pieces are all on
+  // the board, and one onto the opponent's piece of the same size.
+  const Index index(Variant::ticTacToe());
+  State st;
+  st.ours[0] = 0b000011111;
+  st.theirs[0] = 0b011100000;
+  MoveList moves;
+  moves.push(Move::drop(0, 8));
+  moves.push(Move::boardMove(0, 0, 5));
+  uint64_t children[2];
+  numberChildren(index, st, moves, [&](int i, uint64_t child) { children[i] = child; });
+  EXPECT_EQ(children[0], kNoChild);
+  EXPECT_EQ(children[1], kNoChild);
 }
 
 // The builder counts moves instead of distinct children, weighted by orbit
