@@ -71,9 +71,14 @@ inline Visible shownUnder(const State& st, int size, Mask sq) {
 // Calls emit(child, placed, over) for every move of a state that is not
 // over; placed tells a placement (the child is one level fuller) from a
 // board move, over is outcome(child), found from the squares the move
-// changes (the builder asks it of billions of children).
+// changes (the builder asks it of billions of children). An emit that
+// returns bool stops the walk by returning true.
 template <typename Emit>
 inline void forEachChild(const MoveRules& r, const State& st, Emit&& emit) {
+  auto call = [&](const State& c, bool placed, int over) {
+    if constexpr (std::is_same_v<decltype(emit(c, placed, over)), bool>) return emit(c, placed, over);
+    else return emit(c, placed, over), false;
+  };
   Mask al[4];
   atLeastMasks(st, al);
   const Visible v = visible(st);
@@ -86,7 +91,7 @@ inline void forEachChild(const MoveRules& r, const State& st, Emit&& emit) {
         c.theirs[s] |= to;
         // The mover's piece goes on top: only the mover can show a new line
         // (the state was not over).
-        emit(c, true, r.hasLine(static_cast<Mask>(v.ours | to)) ? -1 : 0);
+        if (call(c, true, r.hasLine(static_cast<Mask>(v.ours | to)) ? -1 : 0)) return;
       }
     }
     if (!r.moving) continue;
@@ -98,7 +103,7 @@ inline void forEachChild(const MoveRules& r, const State& st, Emit&& emit) {
         const Mask to = static_cast<Mask>(t & -t);
         State c{st.theirs, st.ours};
         c.theirs[s] ^= static_cast<Mask>(f | to);
-        emit(c, false, outcome(r, Visible{static_cast<Mask>(otherLeft & ~to), static_cast<Mask>(moverLeft | to)}));
+        if (call(c, false, outcome(r, Visible{static_cast<Mask>(otherLeft & ~to), static_cast<Mask>(moverLeft | to)}))) return;
       }
     }
   }

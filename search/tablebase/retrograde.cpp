@@ -366,44 +366,51 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
         l[d].clear();
       }
   };
-  // 1. Seeds.
-  parallelFor(workers, n, 1 << 14, [&](int t, uint64_t i) {
+  // 1. Finished games and wins in 1, settled at once and never told to
+  // their parents: each parent judges its finished children by their
+  // lines, and reads which of its children in the group are won in 1 in
+  // step 2. A win in 1 (a move to a finished game the mover wins) is the
+  // shortest win there is, so no bucket could settle such a state sooner.
+  // Of gobblers' 185 M unfinished states 153 M are won in 1: telling their
+  // parents took more of the solve than all the rest.
+  parallelFor(workers, n, 1 << 14, [&](int, uint64_t i) {
     const uint64_t x = g.global(i);
     if (!reached_.test(x)) return;
     const State st = stateOf(g, i);
     if (const int over = outcome(rules_, st); over != 0) {
-      // Settled, and nothing to tell the parents: each one counts its
-      // finished children itself (below).
       store(code_[x], over > 0 ? winCode(0) : lossCode(0));
       return;
     }
-    // Children that are finished games are known from their lines, without
-    // a number: one the mover wins makes this state a win in 1, the
-    // shortest there is (nothing more to learn); one it loses is a won
-    // child (distance 0). Children one level up are numbered (their codes
-    // are final); the moves in the group are only counted.
-    bool winInOne = false, anyMove = false, openAbove = false;
+    bool winInOne = false;
+    forEachChild(rules_, st, [&](const State&, bool, int over) { return winInOne = over < 0; });
+    if (winInOne) store(code_[x], winCode(1));
+  });
+  // 2. Seeds: every other reached state. Children that are finished games
+  // are known from their lines, without a number (one the mover loses is
+  // a won child, distance 0). Children one level up are numbered (their
+  // codes are final); so are the children in the group, of which those won
+  // in 1 are final too and the others are counted.
+  parallelFor(workers, n, 1 << 14, [&](int t, uint64_t i) {
+    const uint64_t x = g.global(i);
+    if (!reached_.test(x) || load(code_[x]) != kNoState) return;  // finished, or won in 1
+    const State st = stateOf(g, i);
+    bool anyMove = false, openAbove = false;
     int exitWin = kNoExitWin, longestWin = 0, inGroup = 0;
-    SmallSet above;
+    SmallSet above, inside;
+    const Index::Layout& boardLayout = index_.layout(g.boardMoveSlice(i));
     forEachChild(rules_, st, [&](const State& c, bool placed, int over) {
-      if (winInOne) return;
       anyMove = true;
       if (over != 0) {
-        if (over < 0) winInOne = true;
-        else longestWin = 1;
+        longestWin = 1;  // over < 0 would have made this state a win in 1
         return;
       }
-      if (!placed) {
-        ++inGroup;
-        return;
-      }
-      const uint64_t x = index_.indexOf(c);
+      const uint64_t x = placed ? index_.indexOf(c) : index_.indexIn(boardLayout, c);
       __builtin_prefetch(&code_[x]);
-      above.add(x);
+      (placed ? above : inside).add(x);
     });
-    if (winInOne) {
-      local[t][1].push_back(static_cast<Entry>(i) | kWinIfOpen);
-      return;
+    for (int k = 0; k < inside.size; ++k) {
+      if (load(code_[inside.items[k]]) == winCode(1)) longestWin = std::max(longestWin, 2);
+      else ++inGroup;
     }
     for (int k = 0; k < above.size; ++k) {
       const uint8_t c = code_[above.items[k]];  // one level up: final
@@ -427,7 +434,7 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
   });
   merge();
   if (overflow) return absl::OutOfRangeError(absl::StrCat("a distance exceeds ", kMaxDistance, " plies"));
-  // 2. Distance by distance: settle the whole bucket, then tell the
+  // 3. Distance by distance: settle the whole bucket, then tell the
   // parents (a win in d through a child one level up must not be taken by
   // a win in d+1 claimed in this same bucket).
   for (int d = 0; d < kBuckets - 1; ++d) {
@@ -489,7 +496,7 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
     merge();
     if (overflow) return absl::OutOfRangeError(absl::StrCat("a distance exceeds ", kMaxDistance, " plies"));
   }
-  // 3. What is left is a draw.
+  // 4. What is left is a draw.
   parallelFor(workers, n, 1 << 16, [&](int, uint64_t i) {
     const uint64_t x = g.global(i);
     if (reached_.test(x) && code_[x] == kNoState) code_[x] = kDrawCode;
