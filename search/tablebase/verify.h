@@ -22,8 +22,8 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "engine/move.h"
 #include "engine/geometry.h"
+#include "engine/move.h"
 #include "search/tablebase/file.h"
 #include "search/tablebase/index.h"
 
@@ -39,7 +39,8 @@ using VerifyProgress = std::function<void(uint64_t done, uint64_t total)>;
 // and indexOf (tested), without the board's hash (a third of the walk's
 // time before) and with the two layers and the material a move leaves
 // alone coded once per parent (a fifth of the rest). kNoChild where a move
-// would break the variant's piece counts or put two pieces on one place.
+// is of a size the variant lacks, would break its piece counts or would put
+// two pieces on one place.
 inline constexpr uint64_t kNoChild = ~uint64_t{0};
 // Calls numbered(i, number) for each move i, in order.
 template <typename Numbered>
@@ -47,10 +48,14 @@ void numberChildren(const Index& index, const State& parent, const MoveList& mov
   const State swapped{parent.theirs, parent.ours};
   const int key = index.keyOf(swapped);
   const std::array<uint16_t, 3> codes = index.layerCodes(swapped);
-  const int perSize = index.variant().perSize;
+  const int perSize = index.variant().perSize, sizes = index.variant().sizes;
   for (int i = 0; i < moves.size(); ++i) {
     const Move m = moves[i];
     const int s = m.size();
+    if (s >= sizes) {
+      numbered(i, kNoChild);
+      continue;
+    }
     Mask mover = parent.ours[s];  // the mover's pieces of the moved size
     if (!m.isDrop()) mover = static_cast<Mask>(mover & ~bit(m.from()));
     mover |= bit(m.to());

@@ -259,7 +259,8 @@ TEST(VerifyNumberChildren, MatchesTheRulesCoreBoard) {
     }
   }
   // Moves no rules core makes: a drop of a size whose pieces are all on
-  // the board, and one onto the opponent's piece of the same size.
+  // the board, one onto the opponent's piece of the same size, one of a
+  // size the variant lacks, one off the board.
   const Index index(Variant::ticTacToe());
   State st;
   st.ours[0] = 0b000011111;
@@ -267,10 +268,11 @@ TEST(VerifyNumberChildren, MatchesTheRulesCoreBoard) {
   MoveList moves;
   moves.push(Move::drop(0, 8));
   moves.push(Move::boardMove(0, 0, 5));
-  uint64_t children[2];
+  moves.push(Move::boardMove(2, 0, 8));
+  moves.push(Move::boardMove(0, 0, 12));
+  uint64_t children[4];
   numberChildren(index, st, moves, [&](int i, uint64_t child) { children[i] = child; });
-  EXPECT_EQ(children[0], kNoChild);
-  EXPECT_EQ(children[1], kNoChild);
+  for (uint64_t child : children) EXPECT_EQ(child, kNoChild);
 }
 
 // The builder counts moves instead of distinct children, weighted by orbit
