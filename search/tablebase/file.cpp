@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <span>
 #include <thread>
 
 #include "absl/status/status.h"
@@ -51,7 +52,7 @@ uint64_t fileChecksum(FileHeader header, const uint8_t* body, uint64_t size) {
 
 // A dictionary for the blocks of `codes` (empty where zstd cannot train
 // one: a variant with too few blocks to learn from).
-std::vector<uint8_t> trainDictionary(const std::vector<uint8_t>& codes, uint32_t blockCodes) {
+std::vector<uint8_t> trainDictionary(std::span<const uint8_t> codes, uint32_t blockCodes) {
   const uint64_t blocks = codes.size() / blockCodes;  // whole blocks only
   const uint64_t step = std::max<uint64_t>(1, (blocks + kDictionarySampleBlocks - 1) / kDictionarySampleBlocks);
   std::vector<uint8_t> samples;
@@ -73,7 +74,7 @@ std::vector<uint8_t> trainDictionary(const std::vector<uint8_t>& codes, uint32_t
 // its own, so `threads` threads compress contiguous runs of blocks at once
 // and the runs are joined in order: the body does not depend on the
 // thread count.
-absl::StatusOr<std::vector<uint8_t>> compressCodes(const std::vector<uint8_t>& codes, uint32_t blockCodes,
+absl::StatusOr<std::vector<uint8_t>> compressCodes(std::span<const uint8_t> codes, uint32_t blockCodes,
                                                    uint32_t* dictionaryBytes, int threads) {
   std::vector<uint8_t> body = trainDictionary(codes, blockCodes);
   *dictionaryBytes = static_cast<uint32_t>(body.size());
@@ -119,12 +120,20 @@ absl::StatusOr<std::vector<uint8_t>> compressCodes(const std::vector<uint8_t>& c
   compressRun(run[0]);
   for (auto& t : pool) t.join();
   std::vector<uint64_t> table(blocks + 1, 0);
-  body.resize(body.size() + tableBytes);
-  uint64_t b = 0;
+  uint64_t framesBytes = 0;
   for (const Run& r : run) {
     if (!r.error.empty()) return absl::InternalError(r.error);
+    framesBytes += r.frames.size();
+  }
+  // The body is reserved whole and each run let go once copied: the frames
+  // are held about once, not twice (3x3:3,3,x's are gigabytes).
+  body.reserve(body.size() + tableBytes + framesBytes);
+  body.resize(body.size() + tableBytes);
+  uint64_t b = 0;
+  for (Run& r : run) {
     for (uint64_t n : r.sizes) table[b + 1] = table[b] + n, ++b;
     body.insert(body.end(), r.frames.begin(), r.frames.end());
+    std::vector<uint8_t>().swap(r.frames);
   }
   std::memcpy(body.data() + tableAt, table.data(), tableBytes);
   return body;
@@ -159,7 +168,8 @@ absl::Status writeFile(const std::string& path, const Variant& variant, const So
   h.losses = result.stats.losses;
   h.startCode = result.stats.start;
   h.maxDistance = static_cast<uint8_t>(result.stats.maxDistance);
-  absl::StatusOr<std::vector<uint8_t>> body = compressCodes(result.codes, h.blockCodes, &h.dictionaryBytes, threads);
+  absl::StatusOr<std::vector<uint8_t>> body =
+      compressCodes({result.codes.data(), result.codes.size()}, h.blockCodes, &h.dictionaryBytes, threads);
   if (!body.ok()) return body.status();
   h.checksum = fileChecksum(h, body->data(), body->size());
 

@@ -103,11 +103,13 @@ struct Group {
 
 class Solver {
  public:
-  Solver(const Variant& v, int threads, const SolveProgress& progress, uint64_t sharedGroupSize)
+  Solver(const Variant& v, int threads, const SolveProgress& progress, uint64_t sharedGroupSize,
+         const std::string& codesDirectory)
       : index_(v),
         rules_(v),
         threads_(std::max(1, threads)),
         sharedGroupSize_(sharedGroupSize),
+        codesDirectory_(codesDirectory),
         progress_(progress),
         reached_(index_.size()) {}
 
@@ -141,9 +143,10 @@ class Solver {
   MoveRules rules_;
   int threads_;
   uint64_t sharedGroupSize_;
+  std::string codesDirectory_;  // empty: the codes in memory
   SolveProgress progress_;
 
-  std::vector<uint8_t> code_;  // the answer, per number; final once the number's level is solved
+  CodeArray code_;  // the answer, per number; final once the number's level is solved
   ReachedBits reached_;
   std::vector<std::vector<Group>> levelGroups_;
 
@@ -527,7 +530,9 @@ absl::StatusOr<Solution> Solver::run() {
   }
   for (auto& groups : levelGroups_)
     std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.size() > b.size(); });
-  code_.assign(n, kNoState);
+  absl::StatusOr<CodeArray> codes = codesDirectory_.empty() ? CodeArray::inMemory(n) : CodeArray::inFile(n, codesDirectory_);
+  if (!codes.ok()) return codes.status();
+  code_ = std::move(*codes);
 
   // 1. Forward: reachability, level 0 up.
   phase_ = "reach";
@@ -579,36 +584,69 @@ absl::StatusOr<Solution> Solver::run() {
 SolveEstimate estimateSolve(const Variant& variant, int threads) {
   SolveEstimate e;
   const Index index(variant);
-  std::vector<uint64_t> groupSizes;
-  for (int s = 0; s < static_cast<int>(index.slices().size()); ++s) {
-    const Index::Slice& sl = index.slices()[s];
+  const auto& slices = index.slices();
+  // A group is named by its first slice (the lower of a material's and its
+  // colour swap's); its size, and its codes in hand while it is solved: its
+  // own and those of the groups one level up its placements lead to (the
+  // material with one piece more of a size, of either side).
+  auto groupOf = [&](int slice) { return std::min(slice, index.sliceOf(colourSwapped(slices[slice].material))); };
+  auto groupSize = [&](int first) {
+    const int swapped = index.sliceOf(colourSwapped(slices[first].material));
+    return slices[first].size + (swapped != first ? slices[swapped].size : 0);
+  };
+  struct GroupCost {
+    uint64_t size = 0, inHand = 0;
+  };
+  std::vector<GroupCost> groups;
+  for (int s = 0; s < static_cast<int>(slices.size()); ++s) {
     e.states += index.statesIn(s);
-    const int swapped = index.sliceOf(colourSwapped(sl.material));
-    if (swapped < s) continue;
-    groupSizes.push_back(sl.size + (swapped != s ? index.slices()[swapped].size : 0));
+    if (groupOf(s) != s) continue;
+    GroupCost g;
+    g.size = g.inHand = groupSize(s);
+    std::vector<int> above;
+    for (int piece = 0; piece < 6; ++piece) {
+      std::array<uint8_t, 6> m = slices[s].material;
+      ++m[piece];
+      if (const int child = index.sliceOf(m); child >= 0) above.push_back(groupOf(child));
+    }
+    std::sort(above.begin(), above.end());
+    above.erase(std::unique(above.begin(), above.end()), above.end());
+    for (int a : above) g.inHand += groupSize(a);
+    groups.push_back(g);
   }
   e.slots = index.size();
-  std::sort(groupSizes.rbegin(), groupSizes.rend());
-  e.largestGroup = groupSizes.empty() ? 0 : groupSizes[0];
+  std::sort(groups.begin(), groups.end(), [](const GroupCost& a, const GroupCost& b) { return a.size > b.size; });
+  e.largestGroup = groups.empty() ? 0 : groups[0].size;
   // A shared group is solved alone; the others one per thread at once.
-  uint64_t alone = 0, together = 0;
+  uint64_t alone = 0, together = 0, aloneInHand = 0, togetherInHand = 0;
   int counted = 0;
-  for (uint64_t size : groupSizes) {
-    if (threads > 1 && size >= kSharedGroupSize) alone = std::max(alone, size);
-    else if (counted++ < std::max(1, threads)) together += size;
+  for (const GroupCost& g : groups) {
+    if (threads > 1 && g.size >= kSharedGroupSize) {
+      alone = std::max(alone, g.size);
+      aloneInHand = std::max(aloneInHand, g.inHand);
+    } else if (counted++ < std::max(1, threads)) {
+      together += g.size;
+    }
   }
+  // The codes in hand of the small groups: as many of the largest as threads.
+  std::vector<uint64_t> inHand;
+  for (const GroupCost& g : groups)
+    if (!(threads > 1 && g.size >= kSharedGroupSize)) inHand.push_back(g.inHand);
+  std::sort(inHand.rbegin(), inHand.rend());
+  for (size_t k = 0; k < inHand.size() && k < static_cast<size_t>(std::max(1, threads)); ++k) togetherInHand += inHand[k];
   // A count (2 bytes) and a longest win per number, a bucket entry per
   // number (twice while the threads' buckets are merged).
   const uint64_t working = std::max(alone, together) * (3 + 2 * 4);
   e.bytes = e.slots + e.slots / 8 + working;
+  e.bytesCodesInFile = e.slots / 8 + working + std::max(aloneInHand, togetherInHand);
   return e;
 }
 
 absl::StatusOr<Solution> solve(const Variant& variant, int threads, const SolveProgress& progress,
-                               uint64_t sharedGroupSize) {
+                               uint64_t sharedGroupSize, const std::string& codesDirectory) {
   if (variant.n != 3 || variant.stacks)
     return absl::InvalidArgumentError(absl::StrCat("variant ", variant.name(), ": only the 3x3 family is solved"));
-  Solver solver(variant, threads, progress, sharedGroupSize);
+  Solver solver(variant, threads, progress, sharedGroupSize, codesDirectory);
   return solver.run();
 }
 

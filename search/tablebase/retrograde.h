@@ -23,10 +23,10 @@
 //      win counts down each parent's moves and the parent whose count
 //      reaches zero is a loss as long as its longest won child plus one.
 //      What is never settled is a draw: neither side can force a win.
-// Memory: the codes (a byte per number), the reached bits, and the working
-// arrays of the groups being solved (3 bytes per number: a 16-bit count and
-// a longest win; 4 per bucket entry, twice while the threads' buckets are
-// merged).
+// Memory: the codes (a byte per number, in memory or in a file: see
+// code_array.h), the reached bits, and the working arrays of the groups
+// being solved (3 bytes per number: a 16-bit count and a longest win; 4
+// per bucket entry, twice while the threads' buckets are merged).
 #pragma once
 
 #include <cstdint>
@@ -37,6 +37,7 @@
 #include "absl/status/statusor.h"
 #include "engine/variant.h"
 #include "search/tablebase/code.h"
+#include "search/tablebase/code_array.h"
 #include "search/tablebase/index.h"
 
 namespace gobblet::tb {
@@ -50,7 +51,7 @@ struct SolveStats {
 };
 
 struct Solution {
-  std::vector<uint8_t> codes;  // one value code (code.h) per number of Index
+  CodeArray codes;  // one value code (code.h) per number of Index
   SolveStats stats;
 };
 
@@ -58,15 +59,18 @@ struct Solution {
 using SolveProgress = std::function<void(const std::string& phase, uint64_t done, uint64_t total)>;
 
 // What solving a variant takes: the exact size of its numbering and the
-// builder's memory model (a code byte and a reached bit per number, and the
-// working arrays of the groups solved at once, a count and a longest win
-// per number and a 4-byte bucket entry: the largest shared group alone, or
-// as many of the largest other groups as threads).
+// builder's memory model: a reached bit per number, the working arrays of
+// the groups solved at once (a count and a longest win per number and a
+// 4-byte bucket entry: the largest shared group alone, or as many of the
+// largest other groups as threads), and a code byte per number, either all
+// in memory or (codes in a file) those of the groups in hand: a group and
+// the groups one level up its placements lead to.
 struct SolveEstimate {
   uint64_t slots = 0;          // numbers of the Index (states and holes)
   uint64_t states = 0;         // numbers that are states (up to symmetry; reachable or not)
   uint64_t largestGroup = 0;   // numbers of the largest group
-  uint64_t bytes = 0;          // expected peak memory of solve()
+  uint64_t bytes = 0;          // expected peak memory of solve() with the codes in memory
+  uint64_t bytesCodesInFile = 0;  // the same with the codes in a file (their pages in hand counted)
 };
 SolveEstimate estimateSolve(const Variant& variant, int threads);
 
@@ -77,7 +81,9 @@ inline constexpr uint64_t kSharedGroupSize = uint64_t{1} << 22;
 // Solves a 3x3 variant with `threads` threads (>= 1). Fails if a distance
 // exceeds what a code can hold. `sharedGroupSize` is kSharedGroupSize but
 // for the tests, which lower it to take the shared path on small variants.
+// The codes are kept in memory if `codesDirectory` is empty, else in an
+// unnamed file there (CodeArray::inFile): the answer is the same.
 absl::StatusOr<Solution> solve(const Variant& variant, int threads, const SolveProgress& progress = {},
-                               uint64_t sharedGroupSize = kSharedGroupSize);
+                               uint64_t sharedGroupSize = kSharedGroupSize, const std::string& codesDirectory = {});
 
 }  // namespace gobblet::tb

@@ -376,6 +376,31 @@ TEST(Retrograde, ThreadCountDoesNotChangeTheResult) {
   }
 }
 
+// The codes kept in a file (the builder's way for variants whose codes do
+// not fit in memory) are the codes kept in memory, on the shared path and
+// the one-group-per-thread path; the file has no name, so nothing is left
+// in its directory, and a directory that is not there is a clear error.
+TEST(Retrograde, CodesInAFileAreTheCodesInMemory) {
+  const Variant v = *Variant::parse("3x3:2,2,1");
+  const ScratchDir dir("gobblet_tb_codes");
+  auto memory = solve(v, 2);
+  ASSERT_TRUE(memory.ok());
+  EXPECT_FALSE(memory->codes.backedByFile());
+  for (uint64_t shared : {kSharedGroupSize, uint64_t{1}}) {
+    auto inFile = solve(v, 2, {}, shared, dir.path());
+    ASSERT_TRUE(inFile.ok()) << inFile.status();
+    EXPECT_TRUE(inFile->codes.backedByFile());
+    EXPECT_TRUE(memory->codes == inFile->codes) << "shared group size " << shared;
+    EXPECT_EQ(inFile->stats.states, memory->stats.states);
+    EXPECT_EQ(inFile->stats.start, memory->stats.start);
+    EXPECT_EQ(inFile->stats.maxDistance, memory->stats.maxDistance);
+    EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+  }
+  auto missing = solve(v, 1, {}, kSharedGroupSize, dir.file("not-there"));
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(std::string(missing.status().message()).find("not-there"), std::string::npos) << missing.status();
+}
+
 TEST(Retrograde, RefusesFourByFour) { EXPECT_FALSE(solve(Variant::gobblet(), 1).ok()); }
 
 TEST(Tablebase, ProbeOfAnotherVariantIsUnknown) {
@@ -503,7 +528,7 @@ TEST_F(TablebaseFileTest, RefusesWrongFile) {
 TEST_F(TablebaseFileTest, BlocksDecodeToTheSolution) {
   auto solved = solve(variant_, 1);
   ASSERT_TRUE(solved.ok());
-  ASSERT_EQ(*tb_->decodeAll(), solved->codes);
+  ASSERT_EQ(*tb_->decodeAll(), std::vector<uint8_t>(solved->codes.begin(), solved->codes.end()));
   EXPECT_GT(tb_->header().dictionaryBytes, 0u) << "this fixture should exercise the dictionary";
   for (uint64_t x = 0; x < solved->codes.size(); x += 7) ASSERT_EQ(tb_->codeAt(x), solved->codes[x]) << x;
   for (uint64_t x = solved->codes.size(); x-- > 0;) ASSERT_EQ(tb_->codeAt(x), solved->codes[x]) << x;
@@ -537,7 +562,7 @@ TEST_F(TablebaseFileTest, BlocksDecodeToTheSolution) {
 TEST_F(TablebaseFileTest, DecodedBlocksAreKeptPerFileAndPerThread) {
   auto solved = solve(variant_, 1);
   ASSERT_TRUE(solved.ok());
-  const std::vector<uint8_t>& codes = solved->codes;
+  const CodeArray& codes = solved->codes;
   auto other = openForgedSolution([](Solution& s) {
     for (uint8_t& c : s.codes) c = c == kDrawCode ? winCode(5) : kDrawCode;
   });

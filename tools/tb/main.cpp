@@ -1,6 +1,6 @@
 // gobblet-tb: build, inspect, probe and verify 3x3 tablebases.
 //
-//   gobblet-tb build [VARIANT] [--out FILE] [--threads N]
+//   gobblet-tb build [VARIANT] [--out FILE] [--threads N] [--codes-dir DIR]
 //   gobblet-tb estimate VARIANT... [--threads N]
 //   gobblet-tb info FILE
 //   gobblet-tb probe FILE POSITION
@@ -38,7 +38,7 @@ using Clock = std::chrono::steady_clock;
 
 int usage(const std::string& why) {
   std::fprintf(stderr,
-               "error: %s\nusage: gobblet-tb build [VARIANT] [--out FILE] [--threads N]\n"
+               "error: %s\nusage: gobblet-tb build [VARIANT] [--out FILE] [--threads N] [--codes-dir DIR]\n"
                "       gobblet-tb estimate VARIANT... [--threads N]\n"
                "       gobblet-tb info FILE\n"
                "       gobblet-tb probe FILE POSITION\n"
@@ -86,7 +86,7 @@ void printCounts(uint64_t states, uint64_t terminal, uint64_t wins, uint64_t dra
 }
 
 int build(const std::vector<std::string>& args) {
-  std::string variantText = "gobblers", out;
+  std::string variantText = "gobblers", out, codesDir;
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   bool haveVariant = false;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -94,6 +94,9 @@ int build(const std::vector<std::string>& args) {
       out = args[++i];
     } else if (args[i] == "--threads" && i + 1 < args.size()) {
       if (!parseThreads(args[++i], &threads)) return usage("--threads takes a number 1..256");
+    } else if (args[i] == "--codes-dir" && i + 1 < args.size()) {
+      codesDir = args[++i];
+      if (codesDir.empty()) return usage("--codes-dir takes a directory");
     } else if (!haveVariant && args[i].rfind("--", 0) != 0) {
       variantText = args[i];
       haveVariant = true;
@@ -105,18 +108,35 @@ int build(const std::vector<std::string>& args) {
   if (!variant.ok()) return fail(variant.status());
   if (variant->n != 3) return usage("only the 3x3 family (gobblers, tictactoe, 3x3:S,P,M) has a tablebase");
   if (out.empty()) out = tb::defaultPath(*variant);
-  const double needGiB = static_cast<double>(tb::estimateSolve(*variant, threads).bytes) / (1 << 30);
+  // The codes go to a file (in --codes-dir, else beside the output) when
+  // they do not fit in memory with the rest.
+  const tb::SolveEstimate need = tb::estimateSolve(*variant, threads);
   const double haveGiB = physicalGiB();
-  if (needGiB > 0.9 * haveGiB) {
-    std::fprintf(stderr, "error: building %s needs about %.1f GiB of memory, this machine has %.1f GiB\n",
-                 variant->name().c_str(), needGiB, haveGiB);
+  const auto gib = [](uint64_t bytes) { return static_cast<double>(bytes) / (1 << 30); };
+  if (codesDir.empty() && gib(need.bytes) > 0.9 * haveGiB) {
+    const std::filesystem::path parent = std::filesystem::path(out).parent_path();
+    codesDir = parent.empty() ? "." : parent.string();
+  }
+  if (codesDir.empty() ? gib(need.bytes) > 0.9 * haveGiB : gib(need.bytesCodesInFile) > 0.9 * haveGiB) {
+    std::fprintf(stderr,
+                 "error: building %s needs about %.1f GiB of memory (%.1f GiB with its codes in a file), this machine "
+                 "has %.1f GiB\n",
+                 variant->name().c_str(), gib(need.bytes), gib(need.bytesCodesInFile), haveGiB);
     return 1;
   }
 
   std::fprintf(stderr, "building %s with %d threads -> %s\n", variant->name().c_str(), threads, out.c_str());
+  if (!codesDir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(codesDir, ec);  // a failure shows when the file is made there
+    std::fprintf(stderr, "codes in an unnamed file in %s (%.1f GiB of disk while building)\n", codesDir.c_str(),
+                 gib(need.slots));
+  }
   const auto start = Clock::now();
   ProgressLine line;
-  auto result = tb::solve(*variant, threads, [&](const std::string& p, uint64_t d, uint64_t t) { line(p, d, t); });
+  auto result = tb::solve(
+      *variant, threads, [&](const std::string& p, uint64_t d, uint64_t t) { line(p, d, t); }, tb::kSharedGroupSize,
+      codesDir);
   line.end();
   if (!result.ok()) return fail(result.status());
   const double solved = seconds(start);
@@ -171,8 +191,9 @@ int estimate(const std::vector<std::string>& args) {
     std::printf("variant      %s\n", variants[i].name().c_str());
     std::printf("slots        %llu (a code byte each while solving; the file compresses them)\n", u(e.slots));
     std::printf("states       %llu (numbers that are states, reachable or not)\n", u(e.states));
-    std::printf("memory       %.2f GiB expected peak (this machine has %.1f GiB)\n",
-                static_cast<double>(e.bytes) / (1 << 30), physicalGiB());
+    std::printf("memory       %.2f GiB expected peak (%.2f GiB with the codes in a file; this machine has %.1f GiB)\n",
+                static_cast<double>(e.bytes) / (1 << 30), static_cast<double>(e.bytesCodesInFile) / (1 << 30),
+                physicalGiB());
     std::printf("time         %.0f s expected with %d threads (%.0f ns per state, measured on %s just now)\n",
                 perState * static_cast<double>(e.states), threads, perState * 1e9, kCalibrationVariant);
   }
