@@ -31,7 +31,11 @@ absl::StatusOr<int> openUnnamedFile(const std::string& directory) {
   if (fd < 0)
     return absl::UnavailableError(
         absl::StrCat("cannot make a file for the codes in '", directory, "': ", std::strerror(errno)));
-  ::unlink(name.c_str());
+  if (::unlink(name.c_str()) != 0) {  // a file of tens of gigabytes must not be left behind
+    const int error = errno;
+    ::close(fd);
+    return absl::UnavailableError(absl::StrCat("cannot unlink '", name, "': ", std::strerror(error)));
+  }
   return fd;
 }
 
@@ -41,9 +45,14 @@ absl::StatusOr<CodeArray> CodeArray::inMemory(uint64_t size) {
   CodeArray a;
   a.size_ = size;
   if (size == 0) return a;
+  // Pages are taken as they are first written (holes of the numbering and
+  // unreached slices never are): a machine short of memory shows mid-solve,
+  // so the caller checks the estimate first (gobblet-tb build does).
   void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED)
-    return absl::ResourceExhaustedError(absl::StrCat("cannot map ", gib(size), " for the codes: ", std::strerror(errno)));
+  if (p == MAP_FAILED) {
+    const int error = errno;
+    return absl::ResourceExhaustedError(absl::StrCat("cannot map ", gib(size), " for the codes: ", std::strerror(error)));
+  }
   a.data_ = static_cast<uint8_t*>(p);
   return a;
 }
@@ -55,18 +64,21 @@ absl::StatusOr<CodeArray> CodeArray::inFile(uint64_t size, const std::string& di
   a.fd_ = *fd;
   a.size_ = size;
   if (size == 0) return a;
-  // A sparse file reads as zeros (kNoState); the blocks are taken as the
-  // builder writes, so a full disk shows here rather than as SIGBUS later.
-  // (Where the file system cannot reserve blocks, the file stays sparse.)
+  // The file reads as zeros (kNoState). Its blocks are reserved now, so a
+  // full disk shows here rather than as SIGBUS when a page is written back
+  // (on ext4 and xfs; where the file system cannot reserve blocks the file
+  // stays sparse, and gobblet-tb build checks the free space first).
   int error = ::posix_fallocate(a.fd_, 0, static_cast<off_t>(size));
   if (error == EINVAL || error == EOPNOTSUPP) error = ::ftruncate(a.fd_, static_cast<off_t>(size)) == 0 ? 0 : errno;
   if (error != 0)
     return absl::ResourceExhaustedError(
         absl::StrCat("cannot make a file of ", gib(size), " for the codes in '", directory, "': ", std::strerror(error)));
   void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, a.fd_, 0);
-  if (p == MAP_FAILED)
+  if (p == MAP_FAILED) {
+    const int error = errno;
     return absl::ResourceExhaustedError(
-        absl::StrCat("cannot map the codes' file of ", gib(size), ": ", std::strerror(errno)));
+        absl::StrCat("cannot map the codes' file of ", gib(size), ": ", std::strerror(error)));
+  }
   a.data_ = static_cast<uint8_t*>(p);
   return a;
 }
@@ -80,12 +92,9 @@ CodeArray::CodeArray(CodeArray&& other) noexcept
     : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)), fd_(std::exchange(other.fd_, -1)) {}
 
 CodeArray& CodeArray::operator=(CodeArray&& other) noexcept {
-  if (this != &other) {
-    this->~CodeArray();
-    data_ = std::exchange(other.data_, nullptr);
-    size_ = std::exchange(other.size_, 0);
-    fd_ = std::exchange(other.fd_, -1);
-  }
+  std::swap(data_, other.data_);  // what this held goes with `other`
+  std::swap(size_, other.size_);
+  std::swap(fd_, other.fd_);
   return *this;
 }
 

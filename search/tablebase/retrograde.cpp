@@ -101,6 +101,45 @@ struct Group {
   uint64_t inSlice(uint64_t i) const { return i < firstSize ? i : i - firstSize; }
 };
 
+// The groups of an index, each made once (from the lower of its two
+// slices), in slice order.
+std::vector<Group> groupsOf(const Index& index) {
+  std::vector<Group> groups;
+  for (int s = 0; s < static_cast<int>(index.slices().size()); ++s) {
+    const Index::Slice& sl = index.slices()[s];
+    const int swapped = index.sliceOf(colourSwapped(sl.material));
+    if (swapped < s) continue;  // the group was made with the other slice
+    Group g;
+    g.first = s;
+    g.firstOffset = sl.offset;
+    g.firstSize = sl.size;
+    if (swapped != s) {
+      g.second = swapped;
+      g.secondOffset = index.slices()[swapped].offset;
+      g.secondSize = index.slices()[swapped].size;
+    }
+    groups.push_back(g);
+  }
+  return groups;
+}
+
+// The first slices of the groups one level up that a group's placements
+// lead to: its material with one piece more of a size, of either side (a
+// placement from the colour-swapped slice adds a piece to "theirs" as the
+// first slice sees it).
+std::vector<int> placementChildGroups(const Index& index, const Group& g) {
+  std::vector<int> above;
+  for (int piece = 0; piece < 6; ++piece) {
+    std::array<uint8_t, 6> m = index.slices()[g.first].material;
+    ++m[piece];
+    const int child = index.sliceOf(m), swapped = index.sliceOf(colourSwapped(m));
+    if (child >= 0) above.push_back(swapped >= 0 ? std::min(child, swapped) : child);
+  }
+  std::sort(above.begin(), above.end());
+  above.erase(std::unique(above.begin(), above.end()), above.end());
+  return above;
+}
+
 class Solver {
  public:
   Solver(const Variant& v, int threads, const SolveProgress& progress, uint64_t sharedGroupSize,
@@ -513,21 +552,7 @@ absl::StatusOr<Solution> Solver::run() {
   int maxLevel = 0;
   for (const auto& sl : index_.slices()) maxLevel = std::max(maxLevel, sl.level());
   levelGroups_.assign(maxLevel + 1, {});
-  for (int s = 0; s < static_cast<int>(index_.slices().size()); ++s) {
-    const Index::Slice& sl = index_.slices()[s];
-    const int swapped = index_.sliceOf(colourSwapped(sl.material));
-    if (swapped < s) continue;  // the group was made with the other slice
-    Group g;
-    g.first = s;
-    g.firstOffset = sl.offset;
-    g.firstSize = sl.size;
-    if (swapped != s) {
-      g.second = swapped;
-      g.secondOffset = index_.slices()[swapped].offset;
-      g.secondSize = index_.slices()[swapped].size;
-    }
-    levelGroups_[sl.level()].push_back(g);
-  }
+  for (const Group& g : groupsOf(index_)) levelGroups_[index_.slices()[g.first].level()].push_back(g);
   for (auto& groups : levelGroups_)
     std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.size() > b.size(); });
   absl::StatusOr<CodeArray> codes = codesDirectory_.empty() ? CodeArray::inMemory(n) : CodeArray::inFile(n, codesDirectory_);
@@ -584,35 +609,20 @@ absl::StatusOr<Solution> Solver::run() {
 SolveEstimate estimateSolve(const Variant& variant, int threads) {
   SolveEstimate e;
   const Index index(variant);
-  const auto& slices = index.slices();
-  // A group is named by its first slice (the lower of a material's and its
-  // colour swap's); its size, and its codes in hand while it is solved: its
-  // own and those of the groups one level up its placements lead to (the
-  // material with one piece more of a size, of either side).
-  auto groupOf = [&](int slice) { return std::min(slice, index.sliceOf(colourSwapped(slices[slice].material))); };
-  auto groupSize = [&](int first) {
-    const int swapped = index.sliceOf(colourSwapped(slices[first].material));
-    return slices[first].size + (swapped != first ? slices[swapped].size : 0);
-  };
+  for (int s = 0; s < static_cast<int>(index.slices().size()); ++s) e.states += index.statesIn(s);
+  // Each group's size, and its codes in hand while it is solved: its own
+  // and those of the groups one level up its placements lead to.
+  const std::vector<Group> all = groupsOf(index);
+  std::vector<uint64_t> sizeByFirst(index.slices().size(), 0);
+  for (const Group& g : all) sizeByFirst[g.first] = g.size();
   struct GroupCost {
     uint64_t size = 0, inHand = 0;
   };
   std::vector<GroupCost> groups;
-  for (int s = 0; s < static_cast<int>(slices.size()); ++s) {
-    e.states += index.statesIn(s);
-    if (groupOf(s) != s) continue;
-    GroupCost g;
-    g.size = g.inHand = groupSize(s);
-    std::vector<int> above;
-    for (int piece = 0; piece < 6; ++piece) {
-      std::array<uint8_t, 6> m = slices[s].material;
-      ++m[piece];
-      if (const int child = index.sliceOf(m); child >= 0) above.push_back(groupOf(child));
-    }
-    std::sort(above.begin(), above.end());
-    above.erase(std::unique(above.begin(), above.end()), above.end());
-    for (int a : above) g.inHand += groupSize(a);
-    groups.push_back(g);
+  for (const Group& g : all) {
+    GroupCost c{g.size(), g.size()};
+    for (int above : placementChildGroups(index, g)) c.inHand += sizeByFirst[above];
+    groups.push_back(c);
   }
   e.slots = index.size();
   std::sort(groups.begin(), groups.end(), [](const GroupCost& a, const GroupCost& b) { return a.size > b.size; });

@@ -396,6 +396,11 @@ TEST(Retrograde, CodesInAFileAreTheCodesInMemory) {
     EXPECT_EQ(inFile->stats.maxDistance, memory->stats.maxDistance);
     EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
   }
+  // The estimate with the codes in a file counts fewer bytes: the codes in
+  // hand are a few groups', not every slot's.
+  const SolveEstimate e = estimateSolve(v, 2);
+  EXPECT_LT(e.bytesCodesInFile, e.bytes);
+  EXPECT_GE(e.bytesCodesInFile, e.slots / 8 + e.largestGroup);
   auto missing = solve(v, 1, {}, kSharedGroupSize, dir.file("not-there"));
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(std::string(missing.status().message()).find("not-there"), std::string::npos) << missing.status();

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 #include "absl/strings/str_split.h"
@@ -45,6 +46,31 @@ TEST(GobbletTb, ProgressToALogIsWholeLines) {
   EXPECT_LE(reach + solve, 40) << "more than a line every few seconds:\n" << err;
   EXPECT_NE(err.find("reach  100.0%"), std::string::npos) << err;
   EXPECT_NE(err.find("solve  100.0%"), std::string::npos) << err;
+}
+
+// --codes-dir keeps the codes in a file there while building: the same
+// file comes out, nothing is left in the directory, and a directory that
+// cannot be made is an error that names it.
+TEST(GobbletTb, CodesDirGivesTheSameFile) {
+  const testing::ScratchDir dir("gobblet_tb_tool");
+  const std::string codes = dir.file("codes");
+  int status = 0;
+  run(kTool + " build 3x3:2,2,1 --threads 2 --out " + dir.file("memory.gtb"), false, &status);
+  ASSERT_EQ(status, 0);
+  const std::string err =
+      run(kTool + " build 3x3:2,2,1 --threads 2 --codes-dir " + codes + " --out " + dir.file("file.gtb"), true, &status);
+  ASSERT_EQ(status, 0) << err;
+  EXPECT_NE(err.find("codes in an unnamed file in " + codes), std::string::npos) << err;
+  run("cmp " + dir.file("memory.gtb") + " " + dir.file("file.gtb"), false, &status);
+  EXPECT_EQ(status, 0) << "the two builds differ";
+  EXPECT_TRUE(std::filesystem::is_empty(codes));
+  const std::string bad = dir.file("memory.gtb") + "/codes";  // under a file: cannot be made
+  const std::string refused =
+      run(kTool + " build 3x3:2,2,1 --codes-dir " + bad + " --out " + dir.file("bad.gtb"), true, &status);
+  EXPECT_EQ(status, 1) << refused;
+  EXPECT_NE(refused.find(bad), std::string::npos) << refused;
+  run(kTool + " build 3x3:2,2,1 --codes-dir", false, &status);
+  EXPECT_EQ(status, 2) << "--codes-dir without a directory is a usage error";
 }
 
 // estimate prints the numbering's exact size and an expected memory and time.

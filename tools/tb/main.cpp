@@ -60,8 +60,10 @@ long peakRssMiB() {
   return ru.ru_maxrss / 1024;
 }
 
+double gib(uint64_t bytes) { return static_cast<double>(bytes) / (1 << 30); }
+
 double physicalGiB() {
-  return static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1 << 30);
+  return gib(static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE)));
 }
 
 std::string valueText(uint8_t code) { return tb::describe(tb::probeOfCode(code)); }
@@ -112,7 +114,6 @@ int build(const std::vector<std::string>& args) {
   // they do not fit in memory with the rest.
   const tb::SolveEstimate need = tb::estimateSolve(*variant, threads);
   const double haveGiB = physicalGiB();
-  const auto gib = [](uint64_t bytes) { return static_cast<double>(bytes) / (1 << 30); };
   if (codesDir.empty() && gib(need.bytes) > 0.9 * haveGiB) {
     const std::filesystem::path parent = std::filesystem::path(out).parent_path();
     codesDir = parent.empty() ? "." : parent.string();
@@ -129,6 +130,14 @@ int build(const std::vector<std::string>& args) {
   if (!codesDir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(codesDir, ec);  // a failure shows when the file is made there
+    // A byte per slot, checked before hours of work (the file's blocks are
+    // reserved when it is made, where the file system can).
+    const std::filesystem::space_info disk = std::filesystem::space(codesDir, ec);
+    if (!ec && disk.available < need.slots) {
+      std::fprintf(stderr, "error: the codes of %s take %.1f GiB of disk, %s has %.1f GiB free\n",
+                   variant->name().c_str(), gib(need.slots), codesDir.c_str(), gib(disk.available));
+      return 1;
+    }
     std::fprintf(stderr, "codes in an unnamed file in %s (%.1f GiB of disk while building)\n", codesDir.c_str(),
                  gib(need.slots));
   }
@@ -191,9 +200,9 @@ int estimate(const std::vector<std::string>& args) {
     std::printf("variant      %s\n", variants[i].name().c_str());
     std::printf("slots        %llu (a code byte each while solving; the file compresses them)\n", u(e.slots));
     std::printf("states       %llu (numbers that are states, reachable or not)\n", u(e.states));
-    std::printf("memory       %.2f GiB expected peak (%.2f GiB with the codes in a file; this machine has %.1f GiB)\n",
-                static_cast<double>(e.bytes) / (1 << 30), static_cast<double>(e.bytesCodesInFile) / (1 << 30),
-                physicalGiB());
+    std::printf("memory       %.2f GiB expected peak (%.2f GiB with the codes in a file; this machine has %.1f GiB;\n"
+                "             the file's compressed blocks are held once more while it is written)\n",
+                gib(e.bytes), gib(e.bytesCodesInFile), physicalGiB());
     std::printf("time         %.0f s expected with %d threads (%.0f ns per state, measured on %s just now)\n",
                 perState * static_cast<double>(e.states), threads, perState * 1e9, kCalibrationVariant);
   }
