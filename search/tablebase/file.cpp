@@ -377,12 +377,14 @@ uint8_t File::codeAt(uint64_t index) const {
   return cache.codes[index - b * header_.blockCodes];
 }
 
-absl::StatusOr<std::vector<uint8_t>> File::decodeAll() const {
-  std::vector<uint8_t> codes(header_.entries);
+absl::StatusOr<CodeArray> File::decodeAll(const std::string& codesDirectory) const {
+  absl::StatusOr<CodeArray> codes =
+      codesDirectory.empty() ? CodeArray::inMemory(header_.entries) : CodeArray::inFile(header_.entries, codesDirectory);
+  if (!codes.ok()) return codes.status();
   std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> context(ZSTD_createDCtx(), ZSTD_freeDCtx);
   if (!context) return absl::ResourceExhaustedError("cannot create a zstd decompression context");
   for (uint64_t b = 0; b < blocks(); ++b)
-    if (!decodeBlock(b, codes.data() + b * header_.blockCodes, context.get()))
+    if (!decodeBlock(b, codes->data() + b * header_.blockCodes, context.get()))
       return absl::DataLossError(absl::StrCat("block ", b, " does not decode"));  // checked at open: never
   return codes;
 }

@@ -48,6 +48,7 @@
 
 #include "absl/status/statusor.h"
 #include "search/tablebase/code.h"
+#include "search/tablebase/code_array.h"
 #include "search/tablebase/index.h"
 #include "search/tablebase/retrograde.h"
 #include "search/tablebase/tablebase.h"
@@ -119,9 +120,11 @@ class File : public Tablebase {
   uint8_t codeAt(uint64_t index) const;
   // The code of a state (kNoState if it is not a reachable state).
   uint8_t codeOf(const State& st) const { return codeAt(index_->indexOf(st)); }
-  // Every code, decoded (entries bytes), for a walk over the whole table;
-  // an error only if zstd cannot allocate its context.
-  absl::StatusOr<std::vector<uint8_t>> decodeAll() const;
+  // Every code, decoded (entries bytes), for a walk over the whole table:
+  // in memory, or in an unnamed file in `codesDirectory` if one is given
+  // (CodeArray); an error if that cannot be made or zstd cannot allocate
+  // its context.
+  absl::StatusOr<CodeArray> decodeAll(const std::string& codesDirectory = {}) const;
   // Bytes of the dictionary, block table and frames (the file without its header).
   uint64_t compressedBytes() const { return mapSize_; }
   const std::string& path() const { return path_; }

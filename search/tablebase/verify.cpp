@@ -90,7 +90,7 @@ std::string check(const File& tb, const uint8_t* codes, const State& parent, con
 
 }  // namespace
 
-absl::Status verify(const File& tb, int threads, const VerifyProgress& progress) {
+absl::Status verify(const File& tb, int threads, const VerifyProgress& progress, const std::string& codesDirectory) {
   const Index& index = tb.index();
   const FileHeader& h = tb.header();
   const uint64_t total = index.size();
@@ -100,7 +100,7 @@ absl::Status verify(const File& tb, int threads, const VerifyProgress& progress)
 
   // 1. Every code, decoded once (the walk reads them in no block order).
   //    The start must be stored: the walk begins there.
-  const absl::StatusOr<std::vector<uint8_t>> decoded = tb.decodeAll();
+  const absl::StatusOr<CodeArray> decoded = tb.decodeAll(codesDirectory);
   if (!decoded.ok()) return failure(std::string(decoded.status().message()));
   const uint8_t* codes = decoded->data();
   const State startState;

@@ -71,6 +71,14 @@ void numberChildren(const Index& index, const State& parent, const MoveList& mov
 }
 
 // OK, or the first inconsistency found (with the position in notation).
-absl::Status verify(const File& tb, int threads, const VerifyProgress& progress = {});
+// The file's codes are decoded into memory if `codesDirectory` is empty,
+// else into an unnamed file there (CodeArray::inFile; for 3x3:3,3,x).
+absl::Status verify(const File& tb, int threads, const VerifyProgress& progress = {},
+                    const std::string& codesDirectory = {});
+
+// The verifier's memory for a file of `slots` entries: two bits per slot
+// (reached, expanded), and a code byte per slot unless the codes are in a
+// file (whose pages are then the page cache's to keep or drop).
+inline uint64_t verifyBytes(uint64_t slots, bool codesInFile) { return slots / 4 + (codesInFile ? 0 : slots); }
 
 }  // namespace gobblet::tb

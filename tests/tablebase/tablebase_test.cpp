@@ -533,7 +533,14 @@ TEST_F(TablebaseFileTest, RefusesWrongFile) {
 TEST_F(TablebaseFileTest, BlocksDecodeToTheSolution) {
   auto solved = solve(variant_, 1);
   ASSERT_TRUE(solved.ok());
-  ASSERT_EQ(*tb_->decodeAll(), std::vector<uint8_t>(solved->codes.begin(), solved->codes.end()));
+  ASSERT_TRUE(*tb_->decodeAll() == solved->codes);
+  {
+    const ScratchDir codes("gobblet_tb_decoded");
+    auto inFile = tb_->decodeAll(codes.path());
+    ASSERT_TRUE(inFile.ok()) << inFile.status();
+    EXPECT_TRUE(inFile->backedByFile());
+    EXPECT_TRUE(*inFile == solved->codes);
+  }
   EXPECT_GT(tb_->header().dictionaryBytes, 0u) << "this fixture should exercise the dictionary";
   for (uint64_t x = 0; x < solved->codes.size(); x += 7) ASSERT_EQ(tb_->codeAt(x), solved->codes[x]) << x;
   for (uint64_t x = solved->codes.size(); x-- > 0;) ASSERT_EQ(tb_->codeAt(x), solved->codes[x]) << x;
@@ -637,7 +644,12 @@ TEST_F(TablebaseFileTest, VerifyCatchesAWrongValue) {
     ASSERT_TRUE(tampered);
     const absl::Status s = verify(*tampered, 2);
     EXPECT_FALSE(s.ok()) << "replacement code " << int(replacement);
+    // The same with the decoded codes in a file (3x3:3,3,x's way).
+    const ScratchDir codes("gobblet_tb_verify");
+    EXPECT_FALSE(verify(*tampered, 2, {}, codes.path()).ok()) << "replacement code " << int(replacement);
   }
+  const ScratchDir codes("gobblet_tb_verify");
+  EXPECT_TRUE(verify(*tb_, 2, {}, codes.path()).ok());
 }
 
 // A file of no states at all, whose header says so (start "unknown"):

@@ -48,9 +48,9 @@ TEST(GobbletTb, ProgressToALogIsWholeLines) {
   EXPECT_NE(err.find("solve  100.0%"), std::string::npos) << err;
 }
 
-// --codes-dir keeps the codes in a file there while building: the same
-// file comes out, nothing is left in the directory, and a directory that
-// cannot be made is an error that names it.
+// --codes-dir keeps the codes in a file there while building (the same
+// file comes out) and while verifying; nothing is left in the directory,
+// and a directory that cannot be made is an error that names it.
 TEST(GobbletTb, CodesDirGivesTheSameFile) {
   const testing::ScratchDir dir("gobblet_tb_tool");
   const std::string codes = dir.file("codes");
@@ -63,6 +63,11 @@ TEST(GobbletTb, CodesDirGivesTheSameFile) {
   EXPECT_NE(err.find("codes in an unnamed file in " + codes), std::string::npos) << err;
   run("cmp " + dir.file("memory.gtb") + " " + dir.file("file.gtb"), false, &status);
   EXPECT_EQ(status, 0) << "the two builds differ";
+  EXPECT_TRUE(std::filesystem::is_empty(codes));
+  const std::string verified =
+      run(kTool + " verify " + dir.file("file.gtb") + " --threads 2 --codes-dir " + codes, true, &status);
+  EXPECT_EQ(status, 0) << verified;
+  EXPECT_NE(verified.find("codes in an unnamed file in " + codes), std::string::npos) << verified;
   EXPECT_TRUE(std::filesystem::is_empty(codes));
   const std::string bad = dir.file("memory.gtb") + "/codes";  // under a file: cannot be made
   const std::string refused =

@@ -4,7 +4,7 @@
 //   gobblet-tb estimate VARIANT... [--threads N]
 //   gobblet-tb info FILE
 //   gobblet-tb probe FILE POSITION
-//   gobblet-tb verify FILE [--threads N]
+//   gobblet-tb verify FILE [--threads N] [--codes-dir DIR]
 //
 // VARIANT defaults to gobblers, FILE for build to the default location
 // (tb::defaultPath). Progress goes to standard error, results to standard
@@ -42,7 +42,7 @@ int usage(const std::string& why) {
                "       gobblet-tb estimate VARIANT... [--threads N]\n"
                "       gobblet-tb info FILE\n"
                "       gobblet-tb probe FILE POSITION\n"
-               "       gobblet-tb verify FILE [--threads N]\n",
+               "       gobblet-tb verify FILE [--threads N] [--codes-dir DIR]\n",
                why.c_str());
   return 2;
 }
@@ -87,6 +87,41 @@ void printCounts(uint64_t states, uint64_t terminal, uint64_t wins, uint64_t dra
   std::printf("longest      %d plies\n", maxDistance);
 }
 
+// Where a command keeps its code byte per slot while it works: in memory
+// if `inMemory` bytes fit this machine's, else in an unnamed file in
+// *codesDir (--codes-dir), or beside `besidePath` if none was given. False
+// (after an error message) if even `inFile` bytes do not fit in memory, or
+// the disk has not the `slots` bytes of the file. Says where the file goes.
+bool chooseCodesDir(const std::string& what, uint64_t inMemory, uint64_t inFile, uint64_t slots,
+                    const std::string& besidePath, std::string* codesDir) {
+  const double haveGiB = physicalGiB();
+  if (codesDir->empty() && gib(inMemory) > 0.9 * haveGiB) {
+    const std::filesystem::path parent = std::filesystem::path(besidePath).parent_path();
+    *codesDir = parent.empty() ? "." : parent.string();
+  }
+  if (codesDir->empty() ? gib(inMemory) > 0.9 * haveGiB : gib(inFile) > 0.9 * haveGiB) {
+    std::fprintf(stderr,
+                 "error: %s needs about %.1f GiB of memory (%.1f GiB with its codes in a file), this machine has "
+                 "%.1f GiB\n",
+                 what.c_str(), gib(inMemory), gib(inFile), haveGiB);
+    return false;
+  }
+  if (codesDir->empty()) return true;
+  std::error_code ec;
+  std::filesystem::create_directories(*codesDir, ec);  // a failure shows when the file is made there
+  // A byte per slot, checked before hours of work (the file's blocks are
+  // reserved when it is made, where the file system can).
+  const std::filesystem::space_info disk = std::filesystem::space(*codesDir, ec);
+  if (!ec && disk.available < slots) {
+    std::fprintf(stderr, "error: %s takes %.1f GiB of disk for its codes, %s has %.1f GiB free\n", what.c_str(),
+                 gib(slots), codesDir->c_str(), gib(disk.available));
+    return false;
+  }
+  std::fprintf(stderr, "codes in an unnamed file in %s (%.1f GiB of disk while it works)\n", codesDir->c_str(),
+               gib(slots));
+  return true;
+}
+
 int build(const std::vector<std::string>& args) {
   std::string variantText = "gobblers", out, codesDir;
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -110,37 +145,11 @@ int build(const std::vector<std::string>& args) {
   if (!variant.ok()) return fail(variant.status());
   if (variant->n != 3) return usage("only the 3x3 family (gobblers, tictactoe, 3x3:S,P,M) has a tablebase");
   if (out.empty()) out = tb::defaultPath(*variant);
-  // The codes go to a file (in --codes-dir, else beside the output) when
-  // they do not fit in memory with the rest.
   const tb::SolveEstimate need = tb::estimateSolve(*variant, threads);
-  const double haveGiB = physicalGiB();
-  if (codesDir.empty() && gib(need.bytes) > 0.9 * haveGiB) {
-    const std::filesystem::path parent = std::filesystem::path(out).parent_path();
-    codesDir = parent.empty() ? "." : parent.string();
-  }
-  if (codesDir.empty() ? gib(need.bytes) > 0.9 * haveGiB : gib(need.bytesCodesInFile) > 0.9 * haveGiB) {
-    std::fprintf(stderr,
-                 "error: building %s needs about %.1f GiB of memory (%.1f GiB with its codes in a file), this machine "
-                 "has %.1f GiB\n",
-                 variant->name().c_str(), gib(need.bytes), gib(need.bytesCodesInFile), haveGiB);
+  if (!chooseCodesDir(absl::StrCat("building ", variant->name()), need.bytes, need.bytesCodesInFile, need.slots, out,
+                      &codesDir))
     return 1;
-  }
-
   std::fprintf(stderr, "building %s with %d threads -> %s\n", variant->name().c_str(), threads, out.c_str());
-  if (!codesDir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(codesDir, ec);  // a failure shows when the file is made there
-    // A byte per slot, checked before hours of work (the file's blocks are
-    // reserved when it is made, where the file system can).
-    const std::filesystem::space_info disk = std::filesystem::space(codesDir, ec);
-    if (!ec && disk.available < need.slots) {
-      std::fprintf(stderr, "error: the codes of %s take %.1f GiB of disk, %s has %.1f GiB free\n",
-                   variant->name().c_str(), gib(need.slots), codesDir.c_str(), gib(disk.available));
-      return 1;
-    }
-    std::fprintf(stderr, "codes in an unnamed file in %s (%.1f GiB of disk while building)\n", codesDir.c_str(),
-                 gib(need.slots));
-  }
   const auto start = Clock::now();
   ProgressLine line;
   auto result = tb::solve(
@@ -251,11 +260,14 @@ int probe(const std::vector<std::string>& args) {
 }
 
 int verify(const std::vector<std::string>& args) {
-  std::string file;
+  std::string file, codesDir;
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--threads" && i + 1 < args.size()) {
       if (!parseThreads(args[++i], &threads)) return usage("--threads takes a number 1..256");
+    } else if (args[i] == "--codes-dir" && i + 1 < args.size()) {
+      codesDir = args[++i];
+      if (codesDir.empty()) return usage("--codes-dir takes a directory");
     } else if (file.empty()) {
       file = args[i];
     } else {
@@ -266,8 +278,13 @@ int verify(const std::vector<std::string>& args) {
   const auto start = Clock::now();
   auto table = tb::File::open(file);
   if (!table.ok()) return fail(table.status());
+  const uint64_t slots = (*table)->header().entries;
+  if (!chooseCodesDir(absl::StrCat("verifying ", file), tb::verifyBytes(slots, false), tb::verifyBytes(slots, true),
+                      slots, file, &codesDir))
+    return 1;
   ProgressLine line;
-  const absl::Status s = tb::verify(**table, threads, [&](uint64_t d, uint64_t t) { line("verify", d, t); });
+  const absl::Status s =
+      tb::verify(**table, threads, [&](uint64_t d, uint64_t t) { line("verify", d, t); }, codesDir);
   line.end();
   if (!s.ok()) return fail(s);
   std::printf("verified %s: %llu states, start %s, in %.1f s\n", file.c_str(),
