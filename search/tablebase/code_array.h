@@ -24,6 +24,11 @@ class CodeArray {
   CodeArray() = default;
   static absl::StatusOr<CodeArray> inMemory(uint64_t size);
   static absl::StatusOr<CodeArray> inFile(uint64_t size, const std::string& directory);
+  // In memory if `directory` is empty, else in a file there: the one choice
+  // the builder and the verifier's decoding both make.
+  static absl::StatusOr<CodeArray> inMemoryOrFile(uint64_t size, const std::string& directory) {
+    return directory.empty() ? inMemory(size) : inFile(size, directory);
+  }
   ~CodeArray();
   CodeArray(CodeArray&& other) noexcept;
   CodeArray& operator=(CodeArray&& other) noexcept;

@@ -378,8 +378,7 @@ uint8_t File::codeAt(uint64_t index) const {
 }
 
 absl::StatusOr<CodeArray> File::decodeAll(const std::string& codesDirectory) const {
-  absl::StatusOr<CodeArray> codes =
-      codesDirectory.empty() ? CodeArray::inMemory(header_.entries) : CodeArray::inFile(header_.entries, codesDirectory);
+  absl::StatusOr<CodeArray> codes = CodeArray::inMemoryOrFile(header_.entries, codesDirectory);
   if (!codes.ok()) return codes.status();
   std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> context(ZSTD_createDCtx(), ZSTD_freeDCtx);
   if (!context) return absl::ResourceExhaustedError("cannot create a zstd decompression context");

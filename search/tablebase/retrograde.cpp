@@ -555,7 +555,7 @@ absl::StatusOr<Solution> Solver::run() {
   for (const Group& g : groupsOf(index_)) levelGroups_[index_.slices()[g.first].level()].push_back(g);
   for (auto& groups : levelGroups_)
     std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.size() > b.size(); });
-  absl::StatusOr<CodeArray> codes = codesDirectory_.empty() ? CodeArray::inMemory(n) : CodeArray::inFile(n, codesDirectory_);
+  absl::StatusOr<CodeArray> codes = CodeArray::inMemoryOrFile(n, codesDirectory_);
   if (!codes.ok()) return codes.status();
   code_ = std::move(*codes);
 
@@ -627,23 +627,22 @@ SolveEstimate estimateSolve(const Variant& variant, int threads) {
   e.slots = index.size();
   std::sort(groups.begin(), groups.end(), [](const GroupCost& a, const GroupCost& b) { return a.size > b.size; });
   e.largestGroup = groups.empty() ? 0 : groups[0].size;
-  // A shared group is solved alone; the others one per thread at once.
+  // A shared group is solved alone; the others one per thread at once
+  // (the largest as many as threads, and the most codes in hand).
+  const size_t atOnce = static_cast<size_t>(std::max(1, threads));
   uint64_t alone = 0, together = 0, aloneInHand = 0, togetherInHand = 0;
-  int counted = 0;
+  std::vector<uint64_t> sizes, inHand;  // of the groups not shared, sizes largest first
   for (const GroupCost& g : groups) {
     if (threads > 1 && g.size >= kSharedGroupSize) {
       alone = std::max(alone, g.size);
       aloneInHand = std::max(aloneInHand, g.inHand);
-    } else if (counted++ < std::max(1, threads)) {
-      together += g.size;
+    } else {
+      sizes.push_back(g.size);
+      inHand.push_back(g.inHand);
     }
   }
-  // The codes in hand of the small groups: as many of the largest as threads.
-  std::vector<uint64_t> inHand;
-  for (const GroupCost& g : groups)
-    if (!(threads > 1 && g.size >= kSharedGroupSize)) inHand.push_back(g.inHand);
   std::sort(inHand.rbegin(), inHand.rend());
-  for (size_t k = 0; k < inHand.size() && k < static_cast<size_t>(std::max(1, threads)); ++k) togetherInHand += inHand[k];
+  for (size_t k = 0; k < sizes.size() && k < atOnce; ++k) together += sizes[k], togetherInHand += inHand[k];
   // A count (2 bytes) and a longest win per number, a bucket entry per
   // number (twice while the threads' buckets are merged).
   const uint64_t working = std::max(alone, together) * (3 + 2 * 4);

@@ -95,11 +95,12 @@ void printCounts(uint64_t states, uint64_t terminal, uint64_t wins, uint64_t dra
 bool chooseCodesDir(const std::string& what, uint64_t inMemory, uint64_t inFile, uint64_t slots,
                     const std::string& besidePath, std::string* codesDir) {
   const double haveGiB = physicalGiB();
-  if (codesDir->empty() && gib(inMemory) > 0.9 * haveGiB) {
+  const auto fits = [&](uint64_t bytes) { return gib(bytes) <= 0.9 * haveGiB; };  // a tenth left to the rest
+  if (codesDir->empty() && !fits(inMemory)) {
     const std::filesystem::path parent = std::filesystem::path(besidePath).parent_path();
     *codesDir = parent.empty() ? "." : parent.string();
   }
-  if (codesDir->empty() ? gib(inMemory) > 0.9 * haveGiB : gib(inFile) > 0.9 * haveGiB) {
+  if (!fits(codesDir->empty() ? inMemory : inFile)) {
     std::fprintf(stderr,
                  "error: %s needs about %.1f GiB of memory (%.1f GiB with its codes in a file), this machine has "
                  "%.1f GiB\n",
