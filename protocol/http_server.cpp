@@ -8,8 +8,8 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 
-#include "protocol/http_assets.h"
-#include "protocol/websocket_connection.h"
+#include "http_assets.h"
+#include "websocket_connection.h"
 
 namespace gobblet {
 

@@ -1,4 +1,4 @@
-#include "protocol/position_display.h"
+#include "position_display.h"
 
 #include <cctype>
 #include <cstdio>

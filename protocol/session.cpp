@@ -3,13 +3,13 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/printable_text.h"
-#include "protocol/position_display.h"
+#include "engine/version.h"
+#include "position_display.h"
 
 namespace gobblet {
 
 namespace {
 
-constexpr const char* kEngineName = "Gobblet 0.1";
 constexpr const char* kEngineAuthor = "the gobblet authors";
 
 // "score cp 31", "score mate -5 upperbound": mate counts plies, > 0 when the
@@ -111,7 +111,7 @@ bool Session::handleLine(std::string_view line) {
 // `option name <name> type spin default <d> min <lo> max <hi>`, from the
 // declarations and this session's caps.
 void Session::handshake(bool uci) {
-  emit(std::string("id name ") + kEngineName);
+  emit("id name " + engineName());
   emit(std::string("id author ") + kEngineAuthor);
   const OptionCaps& caps = engine_.limits().caps;
   for (const OptionDeclaration& d : kOptionTable) {

@@ -1,4 +1,4 @@
-#include "protocol/websocket_connection.h"
+#include "websocket_connection.h"
 
 namespace gobblet {
 

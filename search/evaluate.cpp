@@ -5,7 +5,7 @@
 #include <bit>
 #include <vector>
 
-#include "search/eval_weights.h"
+#include "eval_weights.h"
 
 namespace gobblet {
 

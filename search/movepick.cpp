@@ -1,4 +1,4 @@
-#include "search/movepick.h"
+#include "movepick.h"
 
 #include <algorithm>
 #include <bit>

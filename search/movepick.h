@@ -21,7 +21,7 @@
 
 #include "engine/board.h"
 #include "engine/move.h"
-#include "search/tt.h"
+#include "tt.h"
 
 namespace gobblet {
 

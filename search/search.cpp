@@ -13,11 +13,11 @@
 
 #include "engine/movegen.h"
 #include "search/evaluate.h"
-#include "search/movepick.h"
+#include "movepick.h"
 #include "search/search_params.h"
 #include "search/tactics.h"
-#include "search/timeman.h"
-#include "search/tt.h"
+#include "timeman.h"
+#include "tt.h"
 
 namespace gobblet {
 

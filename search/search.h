@@ -17,7 +17,7 @@
 #include "absl/status/status.h"
 #include "engine/game.h"
 #include "engine/move.h"
-#include "search/tablebase/tablebase.h"
+#include "tablebase/tablebase.h"
 
 namespace gobblet {
 

@@ -1,4 +1,4 @@
-#include "search/tt.h"
+#include "tt.h"
 
 #include <sys/mman.h>
 

@@ -15,7 +15,7 @@
 #include "engine/perft.h"
 #include "protocol_test_support.h"
 #include "search/evaluate.h"
-#include "search/tablebase/tablebase.h"
+#include "tablebase/tablebase.h"
 
 namespace gobblet {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "engine/game.h"
 #include "protocol_test_support.h"
-#include "search/tablebase/tablebase.h"
+#include "tablebase/tablebase.h"
 
 namespace gobblet {
 namespace {

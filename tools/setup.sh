@@ -25,9 +25,9 @@ jobs="$(nproc)"
 case "$kind" in
   release) cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >&2 ;;
   asan) cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGOBBLET_SANITIZE=ON \
-          -DGOBBLET_BENCHMARKS=OFF -DGOBBLET_NATIVE=OFF >&2 ;;
+          -DGOBBLET_BENCHMARKS=OFF >&2 ;;
   tsan) cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGOBBLET_SANITIZE_THREAD=ON \
-          -DGOBBLET_BENCHMARKS=OFF -DGOBBLET_NATIVE=OFF >&2 ;;
+          -DGOBBLET_BENCHMARKS=OFF >&2 ;;
   *) echo "usage: tools/setup.sh [release|asan|tsan]" >&2; exit 2 ;;
 esac
 targets=()

@@ -1,7 +1,7 @@
 // BruteSolver: an independent, deliberately simple solver of small 3x3
 // variants, used by the tests to check the tablebase builder state by state.
 //
-// It shares no code with the builder (search/tablebase/): states are Boards normalised
+// It shares no code with the builder (tablebase/): states are Boards normalised
 // by hand (colours swapped so that player 1 is to move, then the smallest of
 // the 8 symmetric images by a packed key), found by a breadth-first walk
 // from the start with std::unordered_map, and solved by a plain fixpoint by

@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "search/tablebase/file.h"
-#include "search/tablebase/retrograde.h"
-#include "search/tablebase/tablebase.h"
+#include "tablebase/file.h"
+#include "tablebase/retrograde.h"
+#include "tablebase/tablebase.h"
 #include "tests/protocol_test_support.h"
 #include "tests/support/brute_solver.h"
 #include "tests/support/scratch_dir.h"

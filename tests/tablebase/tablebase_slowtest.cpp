@@ -19,8 +19,8 @@
 
 #include "engine/movegen.h"
 #include "engine/notation.h"
-#include "search/tablebase/retrograde.h"
-#include "search/tablebase/file.h"
+#include "tablebase/retrograde.h"
+#include "tablebase/file.h"
 #include "tests/support/brute_solver.h"
 #include "tests/support/scratch_dir.h"
 #include "tests/support/shell_command.h"

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "engine/movegen.h"
-#include "search/tablebase/file.h"
-#include "search/tablebase/retrograde.h"
+#include "file.h"
+#include "retrograde.h"
 
 namespace {
 

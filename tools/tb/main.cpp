@@ -9,7 +9,7 @@
 // VARIANT defaults to gobblers, FILE for build to the default location
 // (tb::defaultPath). Progress goes to standard error, results to standard
 // output. This file only parses arguments and prints: the work is the
-// tablebase library's (search/tablebase/). Exit status 0 on success, 1 on failure, 2 on bad usage.
+// tablebase library's (tablebase/). Exit status 0 on success, 1 on failure, 2 on bad usage.
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -24,11 +24,11 @@
 #include "absl/strings/str_cat.h"
 #include "engine/bounded_integer.h"
 #include "engine/notation.h"
-#include "search/tablebase/file.h"
-#include "search/tablebase/retrograde.h"
-#include "search/tablebase/tablebase.h"
-#include "search/tablebase/verify.h"
-#include "tools/tb/progress_line.h"
+#include "file.h"
+#include "retrograde.h"
+#include "tablebase/tablebase.h"
+#include "verify.h"
+#include "progress_line.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "tools/tb/progress_line.h"
+#include "progress_line.h"
 
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-#include "search/tablebase/code_array.h"
+#include "code_array.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>

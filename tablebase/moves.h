@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "search/tablebase/index.h"
+#include "index.h"
 
 namespace gobblet::tb {
 

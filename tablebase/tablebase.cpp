@@ -1,5 +1,5 @@
-// open and defaultPath (see search/tablebase/tablebase.h).
-#include "search/tablebase/tablebase.h"
+// open and defaultPath (see tablebase/tablebase.h).
+#include "tablebase/tablebase.h"
 
 #include <sys/stat.h>
 
@@ -9,7 +9,7 @@
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
-#include "search/tablebase/file.h"
+#include "file.h"
 
 namespace gobblet::tb {
 

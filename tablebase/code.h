@@ -1,5 +1,5 @@
 // The value code: one byte per number of the Index, in the builder, in the
-// file (in compressed blocks, search/tablebase/file.h) and in the verifier.
+// file (in compressed blocks, tablebase/file.h) and in the verifier.
 //
 //   0       no state (a hole of the numbering, or a position not reachable
 //           from the start)
@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "search/tablebase/tablebase.h"
+#include "tablebase/tablebase.h"
 
 namespace gobblet::tb {
 

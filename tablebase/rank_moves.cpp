@@ -1,11 +1,11 @@
-// rankMoves (see search/tablebase/tablebase.h): the one ranking of moves by
+// rankMoves (see tablebase/tablebase.h): the one ranking of moves by
 // their tablebase values, for the search root, `gobblet-tb probe` and the
 // front ends.
 #include <algorithm>
 #include <string>
 
 #include "engine/movegen.h"
-#include "search/tablebase/tablebase.h"
+#include "tablebase/tablebase.h"
 
 namespace gobblet::tb {
 

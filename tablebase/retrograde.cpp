@@ -1,4 +1,4 @@
-#include "search/tablebase/retrograde.h"
+#include "retrograde.h"
 
 #include <algorithm>
 #include <array>
@@ -10,7 +10,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "search/tablebase/moves.h"
+#include "moves.h"
 
 namespace gobblet::tb {
 

@@ -1,4 +1,4 @@
-#include "search/tablebase/verify.h"
+#include "verify.h"
 
 #include <algorithm>
 #include <array>

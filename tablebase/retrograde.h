@@ -36,9 +36,9 @@
 
 #include "absl/status/statusor.h"
 #include "engine/variant.h"
-#include "search/tablebase/code.h"
-#include "search/tablebase/code_array.h"
-#include "search/tablebase/index.h"
+#include "code.h"
+#include "code_array.h"
+#include "index.h"
 
 namespace gobblet::tb {
 

@@ -1,4 +1,4 @@
-#include "protocol/engine.h"
+#include "protocol/search_facade.h"
 
 #include <chrono>
 #include <filesystem>
@@ -7,19 +7,19 @@
 #include "engine/movegen.h"
 #include "engine/perft.h"
 #include "engine/printable_text.h"
-#include "search/tablebase/tablebase.h"
+#include "tablebase/tablebase.h"
 
 namespace gobblet {
 
-Engine::Engine(EngineLimits limits, NoticeCallback notice)
+SearchFacade::SearchFacade(EngineLimits limits, NoticeCallback notice)
     : limits_(limits), notice_(std::move(notice)), game_(Board(options_.variant)) {
   options_.hashMiB = static_cast<int>(std::min<int64_t>(options_.hashMiB, limits_.caps.maxHashMiB));
   options_.threads = static_cast<int>(std::min<int64_t>(options_.threads, limits_.caps.maxThreads));
 }
 
-Engine::~Engine() { close(); }
+SearchFacade::~SearchFacade() { close(); }
 
-void Engine::close() {
+void SearchFacade::close() {
   if (closed_) return;
   closed_ = true;
   releaseHeldBestMove();
@@ -31,7 +31,7 @@ void Engine::close() {
   joinWorker();
 }
 
-absl::Status Engine::busyError(std::string_view command) const {
+absl::Status SearchFacade::busyError(std::string_view command) const {
   return absl::FailedPreconditionError(std::string(command) +
                                        ": not while a search, perft or bench runs (send stop first)");
 }
@@ -39,7 +39,7 @@ absl::Status Engine::busyError(std::string_view command) const {
 // ---------------------------------------------------------------------------
 // Options, the search and the tablebase
 
-absl::Status Engine::setOption(std::string_view name, std::string_view value, bool hasValue) {
+absl::Status SearchFacade::setOption(std::string_view name, std::string_view value, bool hasValue) {
   if (busy()) return busyError("setoption");
   EngineOptions next = options_;
   auto id = gobblet::setOption(next, limits_.caps, name, value, hasValue);
@@ -71,7 +71,7 @@ absl::Status Engine::setOption(std::string_view name, std::string_view value, bo
 
 // Hands the options to the Search. A Hash too large for the machine is an
 // error, not a crash: the Search keeps its old table.
-absl::Status Engine::applySearchOptions() {
+absl::Status SearchFacade::applySearchOptions() {
   SearchOptions o;
   o.hashMiB = options_.hashMiB;
   o.threads = options_.threads;
@@ -82,7 +82,7 @@ absl::Status Engine::applySearchOptions() {
   return absl::OkStatus();
 }
 
-Search& Engine::search() {
+Search& SearchFacade::search() {
   if (!search_) {
     search_ = std::make_unique<Search>();
     if (absl::Status status = applySearchOptions(); !status.ok()) {
@@ -97,7 +97,7 @@ Search& Engine::search() {
 
 // Finds the tablebase for the current variant: the TablebasePath file if one
 // is set, else the default file if it exists. A 4x4 game has none.
-void Engine::attachTablebase() {
+void SearchFacade::attachTablebase() {
   tablebaseResolved_ = true;
   tablebase_.reset();
   const Variant& v = options_.variant;
@@ -122,14 +122,14 @@ void Engine::attachTablebase() {
   search_->setTablebase(tablebase_);
 }
 
-void Engine::prepare() {
+void SearchFacade::prepare() {
   if (!busy()) search();  // the first isready pays for the hash table and the tablebase
 }
 
 // ---------------------------------------------------------------------------
 // The game
 
-void Engine::newGame() {
+void SearchFacade::newGame() {
   stop();
   joinWorker();
   if (search_) search_->wait();
@@ -137,7 +137,7 @@ void Engine::newGame() {
   if (search_) search_->newGame();
 }
 
-absl::Status Engine::setPosition(std::optional<std::string_view> positionText, const std::vector<std::string>& moves) {
+absl::Status SearchFacade::setPosition(std::optional<std::string_view> positionText, const std::vector<std::string>& moves) {
   const Variant& v = options_.variant;
   Board start(v);
   if (positionText) {
@@ -156,12 +156,12 @@ absl::Status Engine::setPosition(std::optional<std::string_view> positionText, c
   return absl::OkStatus();
 }
 
-EvalTerms Engine::evaluate() const { return evaluateTerms(game_.position()); }
+EvalTerms SearchFacade::evaluate() const { return evaluateTerms(game_.position()); }
 
 // ---------------------------------------------------------------------------
 // Searching
 
-void Engine::go(const SearchLimits& limits, SearchCallbacks callbacks) {
+void SearchFacade::go(const SearchLimits& limits, SearchCallbacks callbacks) {
   // A new go replaces a running search (the old one still reports its best
   // move), a perft or a bench.
   stop();
@@ -189,7 +189,7 @@ void Engine::go(const SearchLimits& limits, SearchCallbacks callbacks) {
   s.go(*searchGame_, limits, std::move(callbacks));
 }
 
-void Engine::releaseHeldBestMove() {
+void SearchFacade::releaseHeldBestMove() {
   std::function<void(Move, Move)> held;
   {
     std::lock_guard lock(heldMutex_);
@@ -198,13 +198,13 @@ void Engine::releaseHeldBestMove() {
   if (held) held(Move::none(), Move::none());
 }
 
-void Engine::stop() {
+void SearchFacade::stop() {
   releaseHeldBestMove();
   if (search_ && searching_) search_->stop();
   workerStop_ = true;  // harmless when nothing runs: startWorker() clears it
 }
 
-void Engine::ponderHit() {
+void SearchFacade::ponderHit() {
   releaseHeldBestMove();
   if (search_ && searching_) search_->ponderHit();
 }
@@ -212,11 +212,11 @@ void Engine::ponderHit() {
 // ---------------------------------------------------------------------------
 // perft and bench, on the worker thread
 
-void Engine::joinWorker() {
+void SearchFacade::joinWorker() {
   if (worker_.joinable()) worker_.join();
 }
 
-void Engine::startWorker(std::function<void()> job) {
+void SearchFacade::startWorker(std::function<void()> job) {
   joinWorker();  // the last job has made its last callback; its thread may still be ending
   workerStop_ = false;
   workerBusy_ = true;
@@ -225,7 +225,7 @@ void Engine::startWorker(std::function<void()> job) {
 
 // A stop ends it within microseconds: perft polls workerStop_ at every
 // interior node.
-absl::Status Engine::perft(int depth, PerftCallbacks callbacks) {
+absl::Status SearchFacade::perft(int depth, PerftCallbacks callbacks) {
   if (busy()) return busyError("perft");
   if (depth > limits_.maxPerftDepth)
     return absl::InvalidArgumentError("perft: depth " + std::to_string(depth) + " is above this server's limit of " +
@@ -244,7 +244,7 @@ absl::Status Engine::perft(int depth, PerftCallbacks callbacks) {
 }
 
 // A stop ends the position being searched and the bench.
-absl::Status Engine::bench(int depth, BenchCallbacks callbacks) {
+absl::Status SearchFacade::bench(int depth, BenchCallbacks callbacks) {
   if (!limits_.benchAllowed) return absl::FailedPreconditionError("bench: not available on this server");
   if (busy()) return busyError("bench");
   startWorker([this, depth, callbacks = std::move(callbacks)] {

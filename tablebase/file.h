@@ -1,5 +1,5 @@
 // The tablebase file: a fixed header, a zstd dictionary, a block table, and
-// the codes (one byte per number of Index, search/tablebase/code.h) in
+// the codes (one byte per number of Index, tablebase/code.h) in
 // blocks of `blockCodes` numbers, each block compressed on its own as one
 // zstd frame with the dictionary, so that a probe decodes one block (1.5 to
 // 1.7 us) and not the file. The dictionary is trained on the file's own
@@ -47,11 +47,11 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "search/tablebase/code.h"
-#include "search/tablebase/code_array.h"
-#include "search/tablebase/index.h"
-#include "search/tablebase/retrograde.h"
-#include "search/tablebase/tablebase.h"
+#include "code.h"
+#include "code_array.h"
+#include "index.h"
+#include "retrograde.h"
+#include "tablebase/tablebase.h"
 
 namespace gobblet::tb {
 

@@ -24,8 +24,8 @@
 #include "absl/status/status.h"
 #include "engine/geometry.h"
 #include "engine/move.h"
-#include "search/tablebase/file.h"
-#include "search/tablebase/index.h"
+#include "file.h"
+#include "index.h"
 
 namespace gobblet::tb {
 

@@ -1,4 +1,4 @@
-// Engine: the engine as every front end sees it (Stockfish's engine.h).
+// SearchFacade: the engine as every front end sees it (Stockfish's engine.h).
 //
 // One object per conversation owns the game (start position plus the moves
 // played), the options, the Search, the tablebase of the variant and a
@@ -69,12 +69,12 @@ struct BenchCallbacks {
   std::function<void(const BenchResult&)> onDone;      // result.stopped after a stop()
 };
 
-class Engine {
+class SearchFacade {
  public:
-  Engine(EngineLimits limits, NoticeCallback notice);
-  ~Engine();  // close()
-  Engine(const Engine&) = delete;
-  Engine& operator=(const Engine&) = delete;
+  SearchFacade(EngineLimits limits, NoticeCallback notice);
+  ~SearchFacade();  // close()
+  SearchFacade(const SearchFacade&) = delete;
+  SearchFacade& operator=(const SearchFacade&) = delete;
 
   const EngineLimits& limits() const { return limits_; }
   const EngineOptions& options() const { return options_; }

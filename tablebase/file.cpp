@@ -1,4 +1,4 @@
-#include "search/tablebase/file.h"
+#include "file.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -138,13 +138,6 @@ absl::StatusOr<std::vector<uint8_t>> compressCodes(std::span<const uint8_t> code
   std::memcpy(body.data() + tableAt, table.data(), tableBytes);
   return body;
 }
-
-// A zstd decompression context per thread, and the last block it decoded.
-struct BlockCache {
-  std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> context{ZSTD_createDCtx(), ZSTD_freeDCtx};
-  uint64_t file = 0, block = 0;  // file 0: nothing cached
-  std::vector<uint8_t> codes;
-};
 
 std::atomic<uint64_t> nextFileId{1};
 
@@ -351,30 +344,13 @@ absl::Status File::checkBlocks() {
   for (uint64_t b = 0; b < blocks(); ++b)
     if (blockTable_[b + 1] < blockTable_[b] || blockTable_[b + 1] > framesBytes)
       return absl::DataLossError(absl::StrCat("corrupt: block ", b, " of the block table lies outside the frames"));
-  BlockCache scratch;
-  if (!scratch.context) return absl::ResourceExhaustedError("cannot create a zstd decompression context");
-  scratch.codes.resize(header_.blockCodes);
+  std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> context(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  if (!context) return absl::ResourceExhaustedError("cannot create a zstd decompression context");
+  std::vector<uint8_t> scratch(header_.blockCodes);
   for (uint64_t b = 0; b < blocks(); ++b)
-    if (!decodeBlock(b, scratch.codes.data(), scratch.context.get()))
+    if (!decodeBlock(b, scratch.data(), context.get()))
       return absl::DataLossError(absl::StrCat("corrupt: block ", b, " does not decode to its ", codesInBlock(b), " codes"));
   return absl::OkStatus();
-}
-
-uint8_t File::codeAt(uint64_t index) const {
-  thread_local BlockCache cache;
-  const uint64_t b = index / header_.blockCodes;
-  if (cache.file != id_ || cache.block != b) {
-    if (cache.codes.size() < header_.blockCodes) cache.codes.resize(header_.blockCodes);
-    // Every block decoded when the file was opened, and the copy is sealed:
-    // a failure here would be a fault of this program, not of the file.
-    if (!cache.context || !decodeBlock(b, cache.codes.data(), cache.context.get())) {
-      cache.file = 0;
-      return kNoState;
-    }
-    cache.file = id_;
-    cache.block = b;
-  }
-  return cache.codes[index - b * header_.blockCodes];
 }
 
 absl::StatusOr<CodeArray> File::decodeAll(const std::string& codesDirectory) const {
@@ -386,12 +362,6 @@ absl::StatusOr<CodeArray> File::decodeAll(const std::string& codesDirectory) con
     if (!decodeBlock(b, codes->data() + b * header_.blockCodes, context.get()))
       return absl::DataLossError(absl::StrCat("block ", b, " does not decode"));  // checked at open: never
   return codes;
-}
-
-Probe File::probe(const Board& board) const {
-  State st;
-  if (!index_->toState(board, &st)) return Probe{};
-  return probeOfCode(codeOf(st));
 }
 
 }  // namespace gobblet::tb

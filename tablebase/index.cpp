@@ -1,4 +1,4 @@
-#include "search/tablebase/index.h"
+#include "index.h"
 
 #include <algorithm>
 #include <cassert>

@@ -1,0 +1,27 @@
+# cmake --install: the programs (bin/), the libraries of the four layers
+# with their public headers and a CMake package (find_package(gobblet
+# CONFIG) gives gobblet::rules, gobblet::tablebase, gobblet::search and
+# gobblet::protocol), the docs and a man page per program (section 6).
+# Components: "runtime" (programs, docs, man pages) and "development"
+# (libraries, headers, the package); the Debian package (cmake/package.cmake)
+# ships both.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+install(TARGETS gobblet_rules gobblet_tablebase gobblet_search gobblet_protocol
+        EXPORT gobbletTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
+set(GOBBLET_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/gobblet)
+install(EXPORT gobbletTargets NAMESPACE gobblet:: DESTINATION ${GOBBLET_CMAKE_DIR} COMPONENT development)
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/gobbletConfig.cmake.in
+  ${CMAKE_BINARY_DIR}/gobbletConfig.cmake INSTALL_DESTINATION ${GOBBLET_CMAKE_DIR})
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/gobbletConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/gobbletConfig.cmake ${CMAKE_BINARY_DIR}/gobbletConfigVersion.cmake
+        DESTINATION ${GOBBLET_CMAKE_DIR} COMPONENT development)
+
+install(FILES README.md docs/notation.md docs/protocol.md docs/search.md docs/tablebase.md docs/match.md
+              docs/board.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT runtime)
+file(GLOB GOBBLET_MAN_PAGES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/man/*.6)
+install(FILES ${GOBBLET_MAN_PAGES} DESTINATION ${CMAKE_INSTALL_MANDIR}/man6 COMPONENT runtime)

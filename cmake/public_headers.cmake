@@ -1,0 +1,31 @@
+# gobblet_public_headers(<target> <folder> <header>...)
+#
+# Gives a library target its public headers and nothing else: each header
+# named (relative to the calling folder) is linked into a view of its own,
+# <build>/public/<target>/<folder>/<header>, and that view is the only
+# include directory the target adds to its users (and to itself). A file
+# that links the target includes "<folder>/<header>"; the other headers of
+# the folder stay private (its own sources include them by bare name, from
+# their own folder), and a layer that does not link the target cannot
+# include any of its headers at all: the layering is enforced by the build.
+#
+# Installed, the headers go to <includedir>/gobblet/<folder>/ and the
+# exported target's include directory is <includedir>/gobblet.
+include(GNUInstallDirs)
+
+function(gobblet_public_headers target folder)
+  set(view ${CMAKE_BINARY_DIR}/public/${target})
+  file(REMOVE_RECURSE ${view})  # a header dropped from the list leaves no link behind
+  foreach(header ${ARGN})
+    set(source ${CMAKE_CURRENT_SOURCE_DIR}/${header})
+    if(NOT EXISTS ${source})
+      message(FATAL_ERROR "${target}: public header ${header} not found in ${CMAKE_CURRENT_SOURCE_DIR}")
+    endif()
+    file(MAKE_DIRECTORY ${view}/${folder})
+    file(CREATE_LINK ${source} ${view}/${folder}/${header} SYMBOLIC)
+    install(FILES ${source} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gobblet/${folder} COMPONENT development)
+  endforeach()
+  target_include_directories(${target} PUBLIC
+    $<BUILD_INTERFACE:${view}>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/gobblet>)
+endfunction()

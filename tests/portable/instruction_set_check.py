@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Checks that binaries hold no instruction beyond their instruction-set tier.
+
+Usage:
+  instruction_set_check.py --tier TIER BINARY...   exit 0 if every binary keeps to TIER
+  instruction_set_check.py --self-test             the checker flags what it must
+
+TIER is CMake's GOBBLET_ARCH. The tiers are x86-64 psABI levels:
+  x86-64     SSE2: no SSE3/SSSE3/SSE4, POPCNT, nor anything below
+  x86-64-v2  + SSE3, SSSE3, SSE4.1/4.2, POPCNT: no AVX (no VEX/EVEX encoding:
+             no v-prefixed instruction, no ymm/zmm), no BMI1/BMI2, LZCNT, MOVBE
+  x86-64-v3  + AVX, AVX2, BMI1/2, LZCNT, MOVBE, FMA: no AVX-512 (no zmm, no
+             mask registers, no xmm16-31/ymm16-31, no EVEX-only instruction)
+  x86-64-v4, native, default: nothing to check (exit 0, saying so)
+
+The binaries are disassembled with objdump (binutils); only their own code
+is read: the shared libraries they load (libc, libstdc++, abseil, zstd)
+choose their code at run time.
+"""
+import re
+import subprocess
+import sys
+
+# TZCNT is left out on purpose: GCC writes `rep bsf` for a count of trailing
+# zeros of a non-zero value at every tier (a BSF on processors without BMI1,
+# the same answer), and objdump shows that encoding as tzcnt.
+BEYOND_V1 = {
+    # SSE3, SSSE3
+    "addsubpd", "addsubps", "haddpd", "haddps", "hsubpd", "hsubps", "lddqu", "movddup", "movshdup",
+    "movsldup", "pabsb", "pabsd", "pabsw", "palignr", "phaddd", "phaddsw", "phaddw", "phsubd", "phsubsw",
+    "phsubw", "pmaddubsw", "pmulhrsw", "pshufb", "psignb", "psignd", "psignw",
+    # SSE4.1, SSE4.2, POPCNT
+    "blendpd", "blendps", "blendvpd", "blendvps", "dppd", "dpps", "extractps", "insertps", "movntdqa",
+    "mpsadbw", "packusdw", "pblendvb", "pblendw", "pcmpeqq", "pextrb", "pextrd", "pextrq", "phminposuw",
+    "pinsrb", "pinsrd", "pinsrq", "pmaxsb", "pmaxsd", "pmaxud", "pmaxuw", "pminsb", "pminsd", "pminud",
+    "pminuw", "pmovsxbd", "pmovsxbq", "pmovsxbw", "pmovsxdq", "pmovsxwd", "pmovsxwq", "pmovzxbd",
+    "pmovzxbq", "pmovzxbw", "pmovzxdq", "pmovzxwd", "pmovzxwq", "pmuldq", "pmulld", "ptest", "roundpd",
+    "roundps", "roundsd", "roundss", "crc32", "pcmpestri", "pcmpestrm", "pcmpistri", "pcmpistrm",
+    "pcmpgtq", "popcnt",
+}
+BEYOND_V2 = {
+    "andn", "bextr", "blsi", "blsmsk", "blsr", "bzhi", "mulx", "pdep", "pext", "rorx", "sarx", "shlx",
+    "shrx", "lzcnt", "movbe",
+}
+# EVEX-only instructions (AVX-512 families) that can name xmm/ymm registers.
+BEYOND_V3 = {
+    "vpternlogd", "vpternlogq", "vpermt2b", "vpermt2w", "vpermt2d", "vpermt2q", "vpermi2b", "vpermi2w",
+    "vpermi2d", "vpermi2q", "vpcompressb", "vpcompressw", "vpcompressd", "vpcompressq", "vpexpandb",
+    "vpexpandw", "vpexpandd", "vpexpandq", "vprold", "vprolq", "vprord", "vprorq", "vprolvd", "vprolvq",
+    "vprorvd", "vprorvq", "vpmovqd", "vpmovqb", "vpmovqw", "vpmovdb", "vpmovdw", "vpmovwb", "vpopcntd",
+    "vpopcntq", "vpopcntb", "vpopcntw", "vplzcntd", "vplzcntq", "vpconflictd", "vpconflictq", "kmovb",
+    "kmovw", "kmovd", "kmovq", "kortestb", "kortestw", "kortestd", "kortestq", "vpcmpub", "vpcmpuw",
+    "vpcmpud", "vpcmpuq", "vpcmpb", "vpcmpw", "vpcmpd", "vpcmpq", "vpblendmb", "vpblendmw", "vpblendmd",
+    "vpblendmq", "vpmullq", "vpsravq", "vpabsq", "vpmaxsq", "vpmaxuq", "vpminsq", "vpminuq",
+    "valignd", "valignq", "vextracti32x4", "vextracti64x4", "vinserti32x4", "vinserti64x4",
+}
+HIGH_REGISTER = re.compile(r"%(?:[xy]mm(?:1[6-9]|2\d|3[01])|zmm\d+|k[0-7])\b|\{%k[0-7]\}|\{1to\d+\}")
+VEX_REGISTER = re.compile(r"%[yz]mm\d+")
+
+
+def violation(tier, mnemonic, operands):
+    """Why the instruction is beyond the tier, or None."""
+    base = mnemonic.split(".")[0]
+    if tier == "x86-64-v3":
+        if base in BEYOND_V3 or HIGH_REGISTER.search(operands):
+            return "AVX-512 (x86-64-v4)"
+        return None
+    if base in BEYOND_V2:
+        return "BMI1/BMI2/LZCNT/MOVBE (x86-64-v3)"
+    if base.startswith("v") or VEX_REGISTER.search(operands):
+        return "AVX (VEX/EVEX encoding, x86-64-v3)"
+    if tier == "x86-64" and base in BEYOND_V1:
+        return "SSE3/SSSE3/SSE4/POPCNT (x86-64-v2)"
+    return None
+
+
+LINE = re.compile(r"^\s*([0-9a-f]+):\s+(?:(?:lock|rep|repz|repnz|repe|repne|data16|notrack|bnd)\s+)*"
+                  r"([a-z][a-z0-9.]*)\s*(.*)$")
+
+
+def check_listing(tier, listing):
+    """[(address, instruction, reason)] for the lines of an objdump listing beyond the tier."""
+    found = []
+    for line in listing.splitlines():
+        m = LINE.match(line)
+        if not m:
+            continue
+        reason = violation(tier, m.group(2), m.group(3))
+        if reason:
+            found.append((m.group(1), (m.group(2) + " " + m.group(3)).strip(), reason))
+    return found
+
+
+def self_test():
+    cases = [
+        ("x86-64-v2", "  4010a0:\tvpaddd %ymm1,%ymm2,%ymm3", True),
+        ("x86-64-v2", "  4010a0:\tvmovdqu %xmm0,(%rax)", True),
+        ("x86-64-v2", "  4010a0:\tshlx   %rax,%rbx,%rcx", True),
+        ("x86-64-v2", "  4010a0:\tpdep   %rax,%rbx,%rcx", True),
+        ("x86-64-v2", "  4010a0:\tpopcnt %rax,%rax", False),
+        ("x86-64-v2", "  4010a0:\trep bsf %rax,%rax", False),
+        ("x86-64-v2", "  4010a0:\ttzcnt  %rax,%rax", False),
+        ("x86-64-v2", "  4010a0:\tpshufb %xmm1,%xmm0", False),
+        ("x86-64", "  4010a0:\tpopcnt %rax,%rax", True),
+        ("x86-64", "  4010a0:\tpshufb %xmm1,%xmm0", True),
+        ("x86-64", "  4010a0:\tmovdqa %xmm1,%xmm0", False),
+        ("x86-64-v3", "  4010a0:\tvpaddd %ymm1,%ymm2,%ymm3", False),
+        ("x86-64-v3", "  4010a0:\tshlx   %rax,%rbx,%rcx", False),
+        ("x86-64-v3", "  4010a0:\tvpaddd %zmm1,%zmm2,%zmm3", True),
+        ("x86-64-v3", "  4010a0:\tvmovdqu64 %ymm17,(%rax)", True),
+        ("x86-64-v3", "  4010a0:\tvpternlogd $0xff,%ymm1,%ymm2,%ymm3", True),
+        ("x86-64-v3", "  4010a0:\tkmovw  %k1,%eax", True),
+    ]
+    failures = 0
+    for tier, line, expected in cases:
+        got = bool(check_listing(tier, line))
+        if got != expected:
+            print(f"self-test: {tier} {line.strip()!r}: flagged={got}, expected {expected}")
+            failures += 1
+    print(f"self-test: {len(cases) - failures}/{len(cases)} cases as expected")
+    return 1 if failures else 0
+
+
+def main(argv):
+    if argv[1:] == ["--self-test"]:
+        return self_test()
+    if len(argv) < 4 or argv[1] != "--tier":
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    tier, binaries = argv[2], argv[3:]
+    if tier not in ("x86-64", "x86-64-v2", "x86-64-v3"):
+        print(f"tier {tier}: no instruction is beyond it to look for")
+        return 0
+    bad = 0
+    for binary in binaries:
+        listing = subprocess.run(["objdump", "-d", "--no-show-raw-insn", binary], check=True,
+                                 capture_output=True, text=True).stdout
+        if not listing.strip():
+            print(f"{binary}: objdump listed no code")
+            return 1
+        found = check_listing(tier, listing)
+        for address, instruction, reason in found[:20]:
+            print(f"{binary}: {address}: {instruction}: {reason}")
+        if found:
+            print(f"{binary}: {len(found)} instructions beyond {tier}")
+            bad += 1
+        else:
+            print(f"{binary}: only {tier} instructions")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
