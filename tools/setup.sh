@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 kind="${1:-release}"
 
 packages=(g++ cmake ninja-build libboost-dev libabsl-dev googletest libgtest-dev libbenchmark-dev libzstd-dev
-          clang libclang-rt-14-dev chromium chromium-driver python3-selenium)
+          clang libclang-rt-14-dev chromium chromium-driver python3-selenium
+          dpkg-dev lintian)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs the whole test suite:
 #   1. Release build: every test (fast and slow labels).
-#   2. ASan + UBSan build: the fast tests.
-#   3. ThreadSanitizer build: the tests labelled concurrency (TCP and
+#   2. The shipped build (tools/package_check.sh): no test dependencies,
+#      cmake --install + examples/cpp, the Debian packages (lintian, run
+#      from their unpacked files).
+#   3. ASan + UBSan build: the fast tests.
+#   4. ThreadSanitizer build: the tests labelled concurrency (TCP and
 #      WebSocket servers, search threads, match runner processes).
 # Usage: tools/test.sh [--fast]   (--fast skips the slow label in step 1)
 set -euo pipefail
@@ -14,6 +17,8 @@ exclude=()
 tools/setup.sh release
 echo "== release: all tests" >&2
 ctest --test-dir build/release --output-on-failure -j "$jobs" "${exclude[@]}"
+
+tools/package_check.sh
 
 tools/setup.sh asan
 echo "== asan+ubsan: fast tests" >&2

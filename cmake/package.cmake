@@ -1,0 +1,64 @@
+# cpack -G DEB (run in a build directory; tools/package_check.sh builds,
+# checks and unpacks it): two Debian packages made from the install rules.
+#   gobblet          the programs, their man pages and the docs (component runtime)
+#   libgobblet-dev   the static libraries, their public headers and the CMake
+#                    package (component development)
+# Dependencies on Debian's run-time libraries are found by dpkg-shlibdeps.
+# For a package that runs on every amd64 machine, build with the default
+# GOBBLET_ARCH (x86-64-v2) or GOBBLET_ARCH=x86-64.
+set(CPACK_PACKAGE_NAME gobblet)
+set(CPACK_PACKAGE_VENDOR "the gobblet authors")
+set(CPACK_PACKAGE_CONTACT "the gobblet authors <gobblet@users.noreply.github.com>")
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_STRIP_FILES ON)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_ALL runtime development)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_HOMEPAGE ${PROJECT_HOMEPAGE_URL})
+
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME gobblet)
+# (Section misc, not games: Debian's games section wants its programs in
+# /usr/games, and these are tools as much as a game.)
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION misc)
+# The synopsis of both is the project's DESCRIPTION (CPack puts it first).
+set(CPACK_DEBIAN_RUNTIME_DESCRIPTION "An engine for 4x4 Gobblet (iterative-deepening alpha-beta with a
+transposition table) that speaks the UGI and UCI protocols on standard
+input and output, over TCP and over WebSocket, and serves an analysis board
+to the browser. Gobblet Gobblers and the rest of the 3x3 family are solved
+exactly into tablebase files (gobblet-tb). A match runner with SPRT,
+perft, bench and an evaluation tuner come with it.")
+
+set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME libgobblet-dev)
+set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)
+set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "libabsl-dev, libzstd-dev, libboost-dev")
+set(CPACK_DEBIAN_DEVELOPMENT_DESCRIPTION "The rules core, the 3x3 tablebase, the search and the UGI protocol of the
+gobblet engine as static libraries with their public headers and a CMake
+package: find_package(gobblet CONFIG) gives gobblet::rules,
+gobblet::tablebase, gobblet::search and gobblet::protocol.")
+
+# Debian's copyright and changelog files, in each package's doc folder.
+set(GOBBLET_DEBIAN_CHANGELOG ${CMAKE_BINARY_DIR}/debian/changelog.Debian.gz)
+file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/debian)
+execute_process(COMMAND gzip -9nc ${PROJECT_SOURCE_DIR}/cmake/debian/changelog
+                OUTPUT_FILE ${GOBBLET_DEBIAN_CHANGELOG} RESULT_VARIABLE gzip_result)
+if(NOT gzip_result EQUAL 0)
+  message(FATAL_ERROR "gzip of cmake/debian/changelog failed")
+endif()
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/cmake/debian/changelog)
+foreach(component runtime development)
+  if(component STREQUAL runtime)
+    set(package gobblet)
+  else()
+    set(package libgobblet-dev)
+  endif()
+  # (EXCLUDE_FROM_ALL: in the packages only, not in a plain cmake --install.)
+  install(FILES ${PROJECT_SOURCE_DIR}/cmake/debian/copyright ${GOBBLET_DEBIAN_CHANGELOG}
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/${package} COMPONENT ${component} EXCLUDE_FROM_ALL)
+endforeach()
+
+include(CPack)

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Builds gobblet as it is shipped and checks it from its installed files:
+#   1. configures with -DBUILD_TESTING=OFF and GoogleTest / Google Benchmark
+#      hidden from CMake (only the run-time dependencies), and builds;
+#   2. cmake --install into a scratch prefix; builds examples/cpp against the
+#      installed CMake package and runs its programs;
+#   3. cpack -G DEB; lintian must report no error; the packages are unpacked
+#      (dpkg -x) into a scratch root, and the packaged gobblet (--version, a
+#      UGI handshake and search, --http serving the page, SIGTERM) and
+#      gobblet-tb (build + probe) run from there; the examples build against
+#      the unpacked libgobblet-dev too.
+# Usage: tools/package_check.sh   (after tools/setup.sh has installed the packages)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root_dir="$PWD"
+build=build/package
+scratch="$(mktemp -d "${TMPDIR:-/tmp}/gobblet-package.XXXXXX")"
+server_pid=""
+cleanup() {
+  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+  rm -rf "$scratch"
+}
+trap cleanup EXIT
+fail() { echo "package check: $*" >&2; exit 1; }
+step() { echo "== package: $*" >&2; }
+
+step "configure without the test dependencies, build"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
+  -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON >&2
+cmake --build "$build" -j "$(nproc)" >&2
+
+# examples_against PREFIX: builds examples/cpp with find_package(gobblet) from
+# PREFIX and runs its programs (perft of a known position, a tablebase probe).
+examples_against() {
+  local prefix="$1" out="$scratch/examples-$(basename "$1")"
+  cmake -S examples/cpp -B "$out" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >&2
+  cmake --build "$out" >&2
+  local nodes
+  nodes="$("$out/perft_count" gobblet startpos 4)"
+  [ "$nodes" = 406560 ] || fail "perft_count gobblet startpos 4 printed '$nodes', not 406560"
+  nodes="$("$out/perft_count" gobblers "[sL]2/1M1/3 2" 3)"
+  [ "$nodes" = 16399 ] || fail "perft_count gobblers '[sL]2/1M1/3 2' 3 printed '$nodes', not 16399"
+  "$out/probe_tablebase" "$scratch/tictactoe.gtb" > "$scratch/probe.txt"
+  head -1 "$scratch/probe.txt" | grep -q ": draw$" || fail "probe_tablebase: $(head -1 "$scratch/probe.txt")"
+  [ "$(grep -c '^  ' "$scratch/probe.txt")" = 9 ] || fail "probe_tablebase did not rank the 9 first moves"
+}
+
+step "cmake --install into a scratch prefix; examples/cpp against it"
+cmake --install "$build" --prefix "$scratch/prefix" >&2
+for program in gobblet gobblet-tb gobblet-match gobblet-perft gobblet-bench gobblet-tune gobblet-strength; do
+  [ -x "$scratch/prefix/bin/$program" ] || fail "cmake --install put no bin/$program"
+done
+"$scratch/prefix/bin/gobblet-tb" build tictactoe --out "$scratch/tictactoe.gtb" >&2
+examples_against "$scratch/prefix"
+
+step "cpack -G DEB, lintian"
+(cd "$build" && rm -f ./*.deb && cpack -G DEB >&2)
+debs=("$build"/gobblet_*.deb "$build"/libgobblet-dev_*.deb)
+for deb in "${debs[@]}"; do [ -f "$deb" ] || fail "cpack made no $deb"; done
+if command -v lintian >/dev/null; then
+  lintian "${debs[@]}" > "$scratch/lintian.txt" 2>&1 || true
+  cat "$scratch/lintian.txt" >&2
+  if grep -q '^E: ' "$scratch/lintian.txt"; then fail "lintian reports errors"; fi
+else
+  fail "lintian is missing (tools/setup.sh installs it)"
+fi
+
+step "dpkg -x into a scratch root; the packaged programs run from there"
+for deb in "${debs[@]}"; do dpkg -x "$deb" "$scratch/root"; done
+bin="$scratch/root/usr/bin"
+for page in gobblet gobblet-tb gobblet-match; do
+  [ -f "$scratch/root/usr/share/man/man6/$page.6.gz" ] || [ -f "$scratch/root/usr/share/man/man6/$page.6" ] ||
+    fail "the package has no man page for $page"
+done
+"$bin/gobblet" --version | grep -q "x86-64\|default\|native" || fail "gobblet --version names no instruction set"
+printf 'ugi\nisready\nposition startpos moves L@b2\ngo depth 4\nquit\n' | "$bin/gobblet" > "$scratch/session.txt"
+grep -q '^id name Gobblet .*(' "$scratch/session.txt" || fail "id name does not name the instruction set"
+for line in ugiok readyok bestmove; do
+  grep -q "^$line" "$scratch/session.txt" || fail "the packaged engine did not answer $line"
+done
+"$bin/gobblet-tb" build tictactoe --out "$scratch/root-tictactoe.gtb" >&2
+"$bin/gobblet-tb" probe "$scratch/root-tictactoe.gtb" "3/3/3 1" | grep -q draw || fail "gobblet-tb probe: no draw"
+
+"$bin/gobblet" --http 127.0.0.1:0 2> "$scratch/http.txt" &
+server_pid=$!
+url=""
+for _ in $(seq 100); do
+  url="$(grep -o 'http://127.0.0.1:[0-9]*/' "$scratch/http.txt" || true)"
+  [ -n "$url" ] && break
+  sleep 0.1
+done
+[ -n "$url" ] || fail "gobblet --http did not say where it serves: $(cat "$scratch/http.txt")"
+python3 - "$url" <<'PY' || fail "the packaged gobblet --http did not serve the page"
+import sys, urllib.request
+with urllib.request.urlopen(sys.argv[1], timeout=10) as reply:
+    page = reply.read().decode()
+sys.exit(0 if reply.status == 200 and "<html" in page.lower() else 1)
+PY
+kill -TERM "$server_pid"
+wait "$server_pid" || fail "gobblet --http did not exit cleanly on SIGTERM"
+server_pid=""
+
+step "examples/cpp against the unpacked libgobblet-dev"
+examples_against "$scratch/root/usr"
+echo "package check: passed (${debs[*]})" >&2
