@@ -55,25 +55,6 @@ struct Solution {
   SolveStats stats;
 };
 
-// progress(phase, done, total): called from the calling thread now and then.
-using SolveProgress = std::function<void(const std::string& phase, uint64_t done, uint64_t total)>;
-
-// What solving a variant takes: the exact size of its numbering and the
-// builder's memory model: a reached bit per number, the working arrays of
-// the groups solved at once (a count and a longest win per number and a
-// 4-byte bucket entry: the largest shared group alone, or as many of the
-// largest other groups as threads), and a code byte per number, either all
-// in memory or (codes in a file) those of the groups in hand: a group and
-// the groups one level up its placements lead to.
-struct SolveEstimate {
-  uint64_t slots = 0;          // numbers of the Index (states and holes)
-  uint64_t states = 0;         // numbers that are states (up to symmetry; reachable or not)
-  uint64_t largestGroup = 0;   // numbers of the largest group
-  uint64_t bytes = 0;          // expected peak memory of solve() with the codes in memory
-  uint64_t bytesCodesInFile = 0;  // the same with the codes in a file (their pages in hand counted)
-};
-SolveEstimate estimateSolve(const Variant& variant, int threads);
-
 // A group of at least this many numbers is solved by all threads together
 // (atomic updates); smaller ones by one thread each, several at once.
 inline constexpr uint64_t kSharedGroupSize = uint64_t{1} << 22;

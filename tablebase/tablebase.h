@@ -10,10 +10,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "engine/board.h"
 #include "engine/move.h"
@@ -63,5 +65,83 @@ struct RankedMove {
 // (shortest first), draws, unknowns, losses (longest first); moves of equal
 // value keep the rules core's order. Empty if the game is over.
 std::vector<RankedMove> rankMoves(const Tablebase& tablebase, const Board& board);
+
+// ---- Building, inspecting and verifying files (the work of gobblet-tb) ----
+
+// What a table holds: its states and their values, for the side to move.
+struct TableCounts {
+  uint64_t states = 0;    // reachable states up to symmetry, player-relative
+  uint64_t terminal = 0;  // of them, games over (a line shows)
+  uint64_t wins = 0, draws = 0, losses = 0;
+  Probe start;            // the start position's value
+  int longest = 0;        // the longest distance to the end, in plies
+};
+
+// progress(phase, done, total): called from the calling thread now and then.
+using SolveProgress = std::function<void(const std::string& phase, uint64_t done, uint64_t total)>;
+
+// What solving a variant takes: the exact size of its numbering and the
+// builder's memory model: a reached bit per number, the working arrays of
+// the groups solved at once (a count and a longest win per number and a
+// 4-byte bucket entry: the largest shared group alone, or as many of the
+// largest other groups as threads), and a code byte per number, either all
+// in memory or (codes in a file) those of the groups in hand: a group and
+// the groups one level up its placements lead to.
+struct SolveEstimate {
+  uint64_t slots = 0;          // numbers of the Index (states and holes)
+  uint64_t states = 0;         // numbers that are states (up to symmetry; reachable or not)
+  uint64_t largestGroup = 0;   // numbers of the largest group
+  uint64_t bytes = 0;          // expected peak memory of solve() with the codes in memory
+  uint64_t bytesCodesInFile = 0;  // the same with the codes in a file (their pages in hand counted)
+};
+SolveEstimate estimateSolve(const Variant& variant, int threads);
+
+struct BuildOptions {
+  int threads = 1;             // >= 1
+  std::string codesDirectory;  // empty: the codes in memory; else in an unnamed file there
+  SolveProgress progress;      // may be empty
+};
+
+// Solves a variant of the 3x3 family by retrograde analysis and, unless
+// `path` is empty, writes its file there: complete or not at all (written
+// under a name of its own beside `path`, then renamed; missing directories
+// made). The file is the same for any thread count and codes directory.
+absl::StatusOr<TableCounts> build(const Variant& variant, const std::string& path, const BuildOptions& options);
+
+struct FileInfo {
+  uint32_t formatVersion = 0;
+  Variant variant;
+  uint64_t entries = 0;        // numbered slots (states and holes)
+  uint64_t blocks = 0;         // zstd frames of blockCodes codes each
+  uint32_t blockCodes = 0;
+  uint32_t dictionaryBytes = 0;
+  uint64_t bytes = 0;          // the whole file
+  uint64_t checksum = 0;       // checked
+  TableCounts counts;
+};
+
+// Opens and checks a file as open() does (every block decoded) and says
+// what it holds; an error says what is wrong with it.
+absl::StatusOr<FileInfo> inspect(const std::string& path);
+
+// progress(done, total): called from the calling thread now and then.
+using VerifyProgress = std::function<void(uint64_t done, uint64_t total)>;
+
+// The verifier's memory for a file of `slots` entries: two bits per slot
+// (reached, expanded), and a code byte per slot unless the codes are in a
+// file (whose pages are then the page cache's to keep or drop).
+inline uint64_t verifyBytes(uint64_t slots, bool codesInFile) { return slots / 4 + (codesInFile ? 0 : slots); }
+
+// Where verifyFile keeps the file's decoded codes, chosen once the file is
+// open: "" for memory, else a directory for an unnamed file; an error stops
+// the verification with it.
+using CodesDirectoryChoice = std::function<absl::StatusOr<std::string>(const FileInfo& file)>;
+
+// Opens a file and checks every value in it against the rules: each
+// state's value follows from its children's, and the reachable states are
+// exactly those numbered. OK, or the first inconsistency found (with the
+// position in notation), or what is wrong with the file.
+absl::Status verifyFile(const std::string& path, int threads, const CodesDirectoryChoice& codesDirectory,
+                        const VerifyProgress& progress = {});
 
 }  // namespace gobblet::tb

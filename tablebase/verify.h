@@ -29,8 +29,6 @@
 
 namespace gobblet::tb {
 
-using VerifyProgress = std::function<void(uint64_t done, uint64_t total)>;
-
 // The numbers of the states that `moves` (generateMoves on the parent's
 // board) lead to, in order, each seen from the opponent: the mover's piece
 // leaves its square (a board move: what it covered shows again, as a state
@@ -75,10 +73,5 @@ void numberChildren(const Index& index, const State& parent, const MoveList& mov
 // else into an unnamed file there (CodeArray::inFile; for 3x3:3,3,x).
 absl::Status verify(const File& tb, int threads, const VerifyProgress& progress = {},
                     const std::string& codesDirectory = {});
-
-// The verifier's memory for a file of `slots` entries: two bits per slot
-// (reached, expanded), and a code byte per slot unless the codes are in a
-// file (whose pages are then the page cache's to keep or drop).
-inline uint64_t verifyBytes(uint64_t slots, bool codesInFile) { return slots / 4 + (codesInFile ? 0 : slots); }
 
 }  // namespace gobblet::tb

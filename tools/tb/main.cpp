@@ -22,13 +22,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "engine/bounded_integer.h"
 #include "engine/notation.h"
-#include "file.h"
-#include "retrograde.h"
-#include "tablebase/tablebase.h"
-#include "verify.h"
 #include "progress_line.h"
+#include "tablebase/tablebase.h"
 
 namespace {
 
@@ -66,61 +64,52 @@ double physicalGiB() {
   return gib(static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE)));
 }
 
-std::string valueText(uint8_t code) { return tb::describe(tb::probeOfCode(code)); }
-
 bool parseThreads(const std::string& text, int* threads) {
   auto n = parseBoundedInteger(text, 1, 256, "--threads");
   if (n.ok()) *threads = static_cast<int>(*n);
   return n.ok();
 }
 
-// The counts block that build and info both print, from the builder's
-// statistics or from a file's header.
-void printCounts(uint64_t states, uint64_t terminal, uint64_t wins, uint64_t draws, uint64_t losses,
-                 uint8_t startCode, int maxDistance) {
+// The counts block that build and info both print.
+void printCounts(const tb::TableCounts& c) {
   const auto u = [](uint64_t x) { return static_cast<unsigned long long>(x); };
-  std::printf("states       %llu\n", u(states));
-  std::printf("won or lost  %llu\n", u(wins + losses));
-  std::printf("game over    %llu\n", u(terminal));
-  std::printf("wins         %llu\ndraws        %llu\nlosses       %llu\n", u(wins), u(draws), u(losses));
-  std::printf("start        %s\n", valueText(startCode).c_str());
-  std::printf("longest      %d plies\n", maxDistance);
+  std::printf("states       %llu\n", u(c.states));
+  std::printf("won or lost  %llu\n", u(c.wins + c.losses));
+  std::printf("game over    %llu\n", u(c.terminal));
+  std::printf("wins         %llu\ndraws        %llu\nlosses       %llu\n", u(c.wins), u(c.draws), u(c.losses));
+  std::printf("start        %s\n", tb::describe(c.start).c_str());
+  std::printf("longest      %d plies\n", c.longest);
 }
 
-// Where a command keeps its code byte per slot while it works: in memory
-// if `inMemory` bytes fit this machine's, else in an unnamed file in
-// *codesDir (--codes-dir), or beside `besidePath` if none was given. False
-// (after an error message) if even `inFile` bytes do not fit in memory, or
-// the disk has not the `slots` bytes of the file. Says where the file goes.
-bool chooseCodesDir(const std::string& what, uint64_t inMemory, uint64_t inFile, uint64_t slots,
-                    const std::string& besidePath, std::string* codesDir) {
+// Where a command keeps its code byte per slot while it works: "" (in
+// memory) if `inMemory` bytes fit this machine's, else an unnamed file in
+// `codesDir` (--codes-dir), or beside `besidePath` if none was given. An
+// error if even `inFile` bytes do not fit in memory, or the disk has not
+// the `slots` bytes of the file. Says where the file goes.
+absl::StatusOr<std::string> chooseCodesDir(const std::string& what, uint64_t inMemory, uint64_t inFile,
+                                           uint64_t slots, const std::string& besidePath, std::string codesDir) {
   const double haveGiB = physicalGiB();
   const auto fits = [&](uint64_t bytes) { return gib(bytes) <= 0.9 * haveGiB; };  // a tenth left to the rest
-  if (codesDir->empty() && !fits(inMemory)) {
+  if (codesDir.empty() && !fits(inMemory)) {
     const std::filesystem::path parent = std::filesystem::path(besidePath).parent_path();
-    *codesDir = parent.empty() ? "." : parent.string();
+    codesDir = parent.empty() ? "." : parent.string();
   }
-  if (!fits(codesDir->empty() ? inMemory : inFile)) {
-    std::fprintf(stderr,
-                 "error: %s needs about %.1f GiB of memory (%.1f GiB with its codes in a file), this machine has "
-                 "%.1f GiB\n",
-                 what.c_str(), gib(inMemory), gib(inFile), haveGiB);
-    return false;
-  }
-  if (codesDir->empty()) return true;
+  if (!fits(codesDir.empty() ? inMemory : inFile))
+    return absl::ResourceExhaustedError(absl::StrFormat(
+        "%s needs about %.1f GiB of memory (%.1f GiB with its codes in a file), this machine has %.1f GiB", what,
+        gib(inMemory), gib(inFile), haveGiB));
+  if (codesDir.empty()) return codesDir;
   std::error_code ec;
-  std::filesystem::create_directories(*codesDir, ec);  // a failure shows when the file is made there
+  std::filesystem::create_directories(codesDir, ec);  // a failure shows when the file is made there
   // A byte per slot, checked before hours of work (the file's blocks are
   // reserved when it is made, where the file system can).
-  const std::filesystem::space_info disk = std::filesystem::space(*codesDir, ec);
-  if (!ec && disk.available < slots) {
-    std::fprintf(stderr, "error: %s takes %.1f GiB of disk for its codes, %s has %.1f GiB free\n", what.c_str(),
-                 gib(slots), codesDir->c_str(), gib(disk.available));
-    return false;
-  }
-  std::fprintf(stderr, "codes in an unnamed file in %s (%.1f GiB of disk while it works)\n", codesDir->c_str(),
+  const std::filesystem::space_info disk = std::filesystem::space(codesDir, ec);
+  if (!ec && disk.available < slots)
+    return absl::ResourceExhaustedError(absl::StrFormat("%s takes %.1f GiB of disk for its codes, %s has %.1f GiB free",
+                                                        what, gib(slots), codesDir, gib(disk.available)));
+  std::fprintf(stderr, "codes in an unnamed file in %s (%.1f GiB of disk while it works)\n", codesDir.c_str(),
                gib(slots));
-  return true;
+  return codesDir;
 }
 
 int build(const std::vector<std::string>& args) {
@@ -147,28 +136,27 @@ int build(const std::vector<std::string>& args) {
   if (variant->n != 3) return usage("only the 3x3 family (gobblers, tictactoe, 3x3:S,P,M) has a tablebase");
   if (out.empty()) out = tb::defaultPath(*variant);
   const tb::SolveEstimate need = tb::estimateSolve(*variant, threads);
-  if (!chooseCodesDir(absl::StrCat("building ", variant->name()), need.bytes, need.bytesCodesInFile, need.slots, out,
-                      &codesDir))
-    return 1;
+  const absl::StatusOr<std::string> codesIn = chooseCodesDir(
+      absl::StrCat("building ", variant->name()), need.bytes, need.bytesCodesInFile, need.slots, out, codesDir);
+  if (!codesIn.ok()) return fail(codesIn.status());
   std::fprintf(stderr, "building %s with %d threads -> %s\n", variant->name().c_str(), threads, out.c_str());
   const auto start = Clock::now();
   ProgressLine line;
-  auto result = tb::solve(
-      *variant, threads, [&](const std::string& p, uint64_t d, uint64_t t) { line(p, d, t); }, tb::kSharedGroupSize,
-      codesDir);
+  tb::BuildOptions options;
+  options.threads = threads;
+  options.codesDirectory = *codesIn;
+  options.progress = [&](const std::string& p, uint64_t d, uint64_t t) { line(p, d, t); };
+  auto counts = tb::build(*variant, out, options);
   line.end();
-  if (!result.ok()) return fail(result.status());
-  const double solved = seconds(start);
-  if (absl::Status s = tb::writeFile(out, *variant, *result, threads); !s.ok()) return fail(s);
-  const tb::SolveStats& st = result->stats;
+  if (!counts.ok()) return fail(counts.status());
   std::printf("variant      %s\n", variant->name().c_str());
-  printCounts(st.states, st.terminal, st.wins, st.draws, st.losses, st.start, st.maxDistance);
-  std::printf("solve time   %.1f s\nwall time    %.1f s\n", solved, seconds(start));
+  printCounts(*counts);
+  std::printf("wall time    %.1f s\n", seconds(start));
   std::printf("peak memory  %ld MiB\n", peakRssMiB());
   std::error_code ec;
   const uintmax_t bytes = std::filesystem::file_size(out, ec);
   std::printf("file         %s (%llu bytes, %.2f bits per slot)\n", out.c_str(), static_cast<unsigned long long>(bytes),
-              8.0 * static_cast<double>(bytes) / static_cast<double>(result->codes.size()));
+              8.0 * static_cast<double>(bytes) / static_cast<double>(need.slots));
   return 0;
 }
 
@@ -200,8 +188,9 @@ int estimate(const std::vector<std::string>& args) {
   // now (on a loaded machine the figure is the loaded one).
   const Variant calibration = *Variant::parse(kCalibrationVariant);
   const auto start = Clock::now();
-  auto solved = tb::solve(calibration, threads);
-  if (!solved.ok()) return fail(solved.status());
+  tb::BuildOptions options;
+  options.threads = threads;
+  if (auto solved = tb::build(calibration, "", options); !solved.ok()) return fail(solved.status());
   const double perState = seconds(start) / static_cast<double>(tb::estimateSolve(calibration, threads).states);
   const auto u = [](uint64_t x) { return static_cast<unsigned long long>(x); };
   for (size_t i = 0; i < variants.size(); ++i) {
@@ -222,22 +211,19 @@ int estimate(const std::vector<std::string>& args) {
 int info(const std::vector<std::string>& args) {
   if (args.size() != 1) return usage("info takes one FILE");
   const auto start = Clock::now();
-  auto table = tb::File::open(args[0]);
-  if (!table.ok()) return fail(table.status());
-  const tb::FileHeader& h = (*table)->header();
+  const absl::StatusOr<tb::FileInfo> file = tb::inspect(args[0]);
+  if (!file.ok()) return fail(file.status());
+  const auto u = [](uint64_t x) { return static_cast<unsigned long long>(x); };
   std::printf("file         %s\n", args[0].c_str());
-  std::printf("format       version %u\n", h.version);
-  std::printf("variant      %s\n", (*table)->variant().name().c_str());
-  std::printf("entries      %llu\n", static_cast<unsigned long long>(h.entries));
-  std::printf("blocks       %llu of %u codes, zstd, dictionary of %u bytes\n",
-              static_cast<unsigned long long>((h.entries + h.blockCodes - 1) / h.blockCodes), h.blockCodes,
-              h.dictionaryBytes);
-  std::printf("size         %llu bytes (%.2f bits per entry)\n",
-              static_cast<unsigned long long>(sizeof h + (*table)->compressedBytes()),
-              8.0 * static_cast<double>(sizeof h + (*table)->compressedBytes()) / static_cast<double>(h.entries));
-  printCounts(h.states, h.terminal, h.wins, h.draws, h.losses, h.startCode, h.maxDistance);
-  std::printf("checksum     %016llx (checked, every block decoded, in %.2f s)\n",
-              static_cast<unsigned long long>(h.checksum), seconds(start));
+  std::printf("format       version %u\n", file->formatVersion);
+  std::printf("variant      %s\n", file->variant.name().c_str());
+  std::printf("entries      %llu\n", u(file->entries));
+  std::printf("blocks       %llu of %u codes, zstd, dictionary of %u bytes\n", u(file->blocks), file->blockCodes,
+              file->dictionaryBytes);
+  std::printf("size         %llu bytes (%.2f bits per entry)\n", u(file->bytes),
+              8.0 * static_cast<double>(file->bytes) / static_cast<double>(file->entries));
+  printCounts(file->counts);
+  std::printf("checksum     %016llx (checked, every block decoded, in %.2f s)\n", u(file->checksum), seconds(start));
   return 0;
 }
 
@@ -277,20 +263,18 @@ int verify(const std::vector<std::string>& args) {
   }
   if (file.empty()) return usage("verify takes a FILE");
   const auto start = Clock::now();
-  auto table = tb::File::open(file);
-  if (!table.ok()) return fail(table.status());
-  const uint64_t slots = (*table)->header().entries;
-  if (!chooseCodesDir(absl::StrCat("verifying ", file), tb::verifyBytes(slots, false), tb::verifyBytes(slots, true),
-                      slots, file, &codesDir))
-    return 1;
+  tb::TableCounts counts;
+  const auto codesIn = [&](const tb::FileInfo& info) {
+    counts = info.counts;
+    return chooseCodesDir(absl::StrCat("verifying ", file), tb::verifyBytes(info.entries, false),
+                          tb::verifyBytes(info.entries, true), info.entries, file, codesDir);
+  };
   ProgressLine line;
-  const absl::Status s =
-      tb::verify(**table, threads, [&](uint64_t d, uint64_t t) { line("verify", d, t); }, codesDir);
+  const absl::Status s = tb::verifyFile(file, threads, codesIn, [&](uint64_t d, uint64_t t) { line("verify", d, t); });
   line.end();
   if (!s.ok()) return fail(s);
   std::printf("verified %s: %llu states, start %s, in %.1f s\n", file.c_str(),
-              static_cast<unsigned long long>((*table)->header().states), valueText((*table)->header().startCode).c_str(),
-              seconds(start));
+              static_cast<unsigned long long>(counts.states), tb::describe(counts.start).c_str(), seconds(start));
   return 0;
 }
 

@@ -1,0 +1,69 @@
+// build, inspect and verifyFile (see tablebase/tablebase.h): the public
+// entry points of gobblet-tb's work, over the builder (retrograde.h), the
+// file (file.h) and the verifier (verify.h).
+#include "code.h"
+#include "file.h"
+#include "retrograde.h"
+#include "tablebase/tablebase.h"
+#include "verify.h"
+
+namespace gobblet::tb {
+
+namespace {
+
+TableCounts countsOf(uint64_t states, uint64_t terminal, uint64_t wins, uint64_t draws, uint64_t losses,
+                     uint8_t startCode, int longest) {
+  TableCounts c;
+  c.states = states;
+  c.terminal = terminal;
+  c.wins = wins;
+  c.draws = draws;
+  c.losses = losses;
+  c.start = probeOfCode(startCode);
+  c.longest = longest;
+  return c;
+}
+
+FileInfo infoOf(const File& file) {
+  const FileHeader& h = file.header();
+  FileInfo info;
+  info.formatVersion = h.version;
+  info.variant = file.variant();
+  info.entries = h.entries;
+  info.blockCodes = h.blockCodes;
+  info.blocks = (h.entries + h.blockCodes - 1) / h.blockCodes;
+  info.dictionaryBytes = h.dictionaryBytes;
+  info.bytes = sizeof h + file.compressedBytes();
+  info.checksum = h.checksum;
+  info.counts = countsOf(h.states, h.terminal, h.wins, h.draws, h.losses, h.startCode, h.maxDistance);
+  return info;
+}
+
+}  // namespace
+
+absl::StatusOr<TableCounts> build(const Variant& variant, const std::string& path, const BuildOptions& options) {
+  absl::StatusOr<Solution> solved =
+      solve(variant, options.threads, options.progress, kSharedGroupSize, options.codesDirectory);
+  if (!solved.ok()) return solved.status();
+  if (!path.empty())
+    if (absl::Status written = writeFile(path, variant, *solved, options.threads); !written.ok()) return written;
+  const SolveStats& s = solved->stats;
+  return countsOf(s.states, s.terminal, s.wins, s.draws, s.losses, s.start, s.maxDistance);
+}
+
+absl::StatusOr<FileInfo> inspect(const std::string& path) {
+  absl::StatusOr<std::shared_ptr<const File>> file = File::open(path);
+  if (!file.ok()) return file.status();
+  return infoOf(**file);
+}
+
+absl::Status verifyFile(const std::string& path, int threads, const CodesDirectoryChoice& codesDirectory,
+                        const VerifyProgress& progress) {
+  absl::StatusOr<std::shared_ptr<const File>> file = File::open(path);
+  if (!file.ok()) return file.status();
+  absl::StatusOr<std::string> directory = codesDirectory ? codesDirectory(infoOf(**file)) : std::string();
+  if (!directory.ok()) return directory.status();
+  return verify(**file, threads, progress, *directory);
+}
+
+}  // namespace gobblet::tb
