@@ -23,8 +23,9 @@ namespace gobblet {
 
 class SessionSlots {
  public:
-  // maxPendingAuth 0: max(16, maxSessions).
-  SessionSlots(int maxSessions, int maxPendingAuth, bool token);
+  // maxPendingAuth 0: max(16, maxSessions). `authRequired`: the server has
+  // a token (authenticationRequired(), protocol/token_auth.h).
+  SessionSlots(int maxSessions, int maxPendingAuth, bool authRequired);
 
   // Registers a new connection made by `make(admit, onClosed)` (the
   // callbacks to give the ClientConnection), dropping the oldest waiting one
@@ -35,7 +36,7 @@ class SessionSlots {
   template <class Make>
   auto add(const Make& make) -> decltype(make(std::function<bool()>(), std::function<void()>())) {
     std::lock_guard lock(mutex_);
-    if (!token_ && active_.load() >= maxSessions_) return nullptr;
+    if (!authRequired_ && active_.load() >= maxSessions_) return nullptr;
     auto it = reserve();
     auto conn = make(admitter(it), releaser(it));
     it->connection = conn;
@@ -61,7 +62,7 @@ class SessionSlots {
 
   const int maxSessions_;
   const int maxPending_;
-  const bool token_;
+  const bool authRequired_;
   std::atomic<int> active_{0};
   int pending_ = 0;  // guarded by mutex_
   std::mutex mutex_;
