@@ -39,7 +39,7 @@ std::function<bool()> SessionSlots::admitter(Iterator it) {
     std::lock_guard lock(mutex_);
     if (it->state != SlotState::kPending) return false;  // dropped meanwhile
     --pending_;
-    if (active_.load() >= maxSessions_) {
+    if (active_ >= maxSessions_) {
       it->state = SlotState::kEvicted;
       return false;
     }

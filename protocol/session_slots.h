@@ -11,7 +11,6 @@
 // slot is taken is told the server is full (admit() says no).
 #pragma once
 
-#include <atomic>
 #include <functional>
 #include <list>
 #include <memory>
@@ -36,7 +35,7 @@ class SessionSlots {
   template <class Make>
   auto add(const Make& make) -> decltype(make(std::function<bool()>(), std::function<void()>())) {
     std::lock_guard lock(mutex_);
-    if (!authRequired_ && active_.load() >= maxSessions_) return nullptr;
+    if (!authRequired_ && active_ >= maxSessions_) return nullptr;
     auto it = reserve();
     auto conn = make(admitter(it), releaser(it));
     it->connection = conn;
@@ -44,7 +43,6 @@ class SessionSlots {
   }
   // Asks every connection to close (server shutdown).
   void shutdownAll();
-  int active() const { return active_.load(); }
 
  private:
   // A connection as the server counts it: waiting to authenticate (no
@@ -63,7 +61,7 @@ class SessionSlots {
   const int maxSessions_;
   const int maxPending_;
   const bool authRequired_;
-  std::atomic<int> active_{0};
+  int active_ = 0;   // guarded by mutex_
   int pending_ = 0;  // guarded by mutex_
   std::mutex mutex_;
   std::list<Entry> connections_;  // in accept order, for shutdownAll() and eviction; pruned as they close
