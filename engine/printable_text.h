@@ -15,10 +15,6 @@
 
 namespace gobblet {
 
-// The longest error line the session writes ("info string error: ..."),
-// newline excluded.
-inline constexpr size_t kMaxErrorLineBytes = 200;
-
 // The word in single quotes, safe to echo back: bytes outside printable
 // ASCII, the quote and the backslash become \xNN (so the quoted text is
 // unambiguous) and anything beyond 48 bytes of the word is cut ("...").

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <optional>
 
-#include "protocol/command.h"
-
 namespace gobblet {
 
 namespace asio = boost::asio;
@@ -21,7 +19,7 @@ ClientConnection::ClientConnection(asio::any_io_executor strand, const Connectio
       sessionConfig_(sessionConfig),
       reaper_(reaper),
       lineEnd_(std::move(lineEnd)),
-      authenticated_(limits.token.empty()),
+      auth_(limits.token),
       admit_(std::move(admit)),
       onClosed_(std::move(onClosed)) {}
 
@@ -33,8 +31,8 @@ bool ClientConnection::begin() {
   if (socketClosed_ || finished_) return false;  // shut down before it began
   begun_ = true;
   noteInput();
-  if (authenticated_ && !openSession()) return false;
-  if (!authenticated_) armAuthTimer();
+  if (auth_.authenticated() && !openSession()) return false;
+  if (!auth_.authenticated()) armAuthTimer();
   armIdleTimer();
   return true;
 }
@@ -72,7 +70,7 @@ void ClientConnection::dropIfUnauthenticated() {
       self->closeSocket();
       return;
     }
-    if (self->authenticated_ || self->finished_) return;
+    if (self->auth_.authenticated() || self->finished_) return;
     self->send("info string error: too many connections waiting to authenticate, closing");
     self->finish(true);
   });
@@ -80,25 +78,19 @@ void ClientConnection::dropIfUnauthenticated() {
 
 bool ClientConnection::handleLine(std::string_view line, bool overlong) {
   if (finished_) return false;
-  if (!authenticated_) {
-    auto command = parseCommand(line);
-    // A blank line is no attempt (and does not move the auth deadline).
-    if (command.ok() && command->kind == CommandKind::kEmpty) return true;
-    // Compare the whole token without stopping at the first difference.
-    bool match = command.ok() && command->kind == CommandKind::kAuth &&
-                 command->token.size() == limits_.token.size();
-    unsigned diff = 0;
-    for (size_t i = 0; match && i < limits_.token.size(); ++i) diff |= command->token[i] ^ limits_.token[i];
-    if (!match || diff != 0) {
+  // (An overlong line comes empty: to the gate, like a blank one, no attempt.)
+  switch (auth_.judge(line)) {
+    case TokenAuth::Verdict::kSession: break;
+    case TokenAuth::Verdict::kNoAttempt: return true;  // the auth deadline stays where it is
+    case TokenAuth::Verdict::kRefused:
       send("info string error: authentication required: send 'auth <token>' first");
       finish(true);
       return false;
-    }
-    authenticated_ = true;
-    authTimer_.cancel();
-    if (!openSession()) return false;
-    send("info string authenticated");
-    return true;
+    case TokenAuth::Verdict::kAuthenticated:
+      authTimer_.cancel();
+      if (!openSession()) return false;
+      send("info string authenticated");
+      return true;
   }
   if (overlong) {
     session_->reportOverlongLine(limits_.maxLineBytes);
@@ -132,7 +124,7 @@ void ClientConnection::armIdleTimer() {
 void ClientConnection::armAuthTimer() {
   authTimer_.expires_after(capped(limits_.authTimeout));
   authTimer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
-    if (ec || self->finished_ || self->authenticated_) return;
+    if (ec || self->finished_ || self->auth_.authenticated()) return;
     self->send("info string error: authentication timeout, closing");
     self->finish(true);
   });

@@ -2,11 +2,12 @@
 // transport (TCP lines or WebSocket messages) — the rules of issue 13 in one
 // place, so that each transport gets all of them.
 //
-// - The auth gate: with a token, `auth <token>` must be the first line and
-//   must come within the auth deadline (blank lines are no attempt and do
-//   not extend it); the token is compared in constant time. The Session
-//   (and its memory) is made only once the client is authenticated, and only
-//   if admit() grants a session slot (see SessionSlots).
+// - The auth gate: each line goes through the connection's TokenAuth
+//   (protocol/token_auth.h, which decides what an unauthenticated client may
+//   send); here are its deadline (`auth` must come within authTimeout, blank
+//   lines do not extend it) and what the client is told. The Session (and
+//   its memory) is made only once the client is authenticated, and only if
+//   admit() grants a session slot (see SessionSlots).
 // - Line dispatch: each line to the session, an overlong line reported,
 //   `quit` (or the session's end) closes.
 // - The idle policy: no input and no search for idleTimeout closes; a client
@@ -45,6 +46,7 @@
 #include "protocol/line_buffer.h"
 #include "protocol/session.h"
 #include "protocol/session_reaper.h"
+#include "protocol/token_auth.h"
 
 namespace gobblet {
 
@@ -141,7 +143,7 @@ class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
   bool writing_ = false;
   uint64_t writeSerial_ = 0;  // which write the write timer is for
   bool begun_ = false;
-  bool authenticated_;
+  TokenAuth auth_;
   bool finished_ = false;  // no more input is handled
   bool closeWhenFlushed_ = false;
   bool outputEnded_ = false;  // endOfOutput() has run: nothing more is queued

@@ -41,7 +41,7 @@ enum class CommandKind {
   kBench,      // "bench [depth]"
   kEval,       // "eval"
   kDebug,      // "debug on|off" (the Debug option)
-  kAuth,       // "auth <token>" (TCP only)
+  kAuth,       // "auth <token>" (what it grants: protocol/token_auth.h)
 };
 
 enum class QueryKind { kGameOver, kP1Turn, kResult, kFen, kLine };

@@ -6,6 +6,8 @@
 #include <thread>
 #include <vector>
 
+#include "protocol/token_auth.h"
+
 namespace gobblet {
 
 namespace asio = boost::asio;
@@ -34,7 +36,7 @@ absl::Status parseListenAddress(const std::string& text, ServerConfig& config) {
 
 ConnectionServer::ConnectionServer(ServerConfig config)
     : config_(std::move(config)),
-      slots_(config_.maxSessions, config_.maxPendingAuth, !config_.connection.token.empty()),
+      slots_(config_.maxSessions, config_.maxPendingAuth, authenticationRequired(config_.connection.token)),
       acceptor_(io_),
       signals_(io_) {}
 

@@ -57,14 +57,11 @@ class ConnectionServer {
   void run(bool handleSignals = false);
   void stop();  // thread-safe
 
-  int activeSessions() const { return slots_.active(); }
-
  protected:
   // A new client's socket (its executor a strand of its own).
   virtual void accepted(boost::asio::ip::tcp::socket socket) = 0;
   // On stop, on the I/O: close what the slots do not hold (they are shut down).
   virtual void stopping() {}
-  bool hasToken() const { return !config_.connection.token.empty(); }
 
   ServerConfig config_;
   boost::asio::io_context io_;

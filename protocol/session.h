@@ -17,6 +17,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -31,6 +32,12 @@ namespace gobblet {
 // What the front end lets a session do (the TCP and WebSocket servers cap
 // Hash and Threads, keep perft short and turn bench off).
 using SessionConfig = EngineLimits;
+
+// The longest error line the session writes ("info string error: ..."),
+// newline excluded: an error message may quote any input, so it is made
+// printable and cut to fit. (The text of a notice, `info string <text>`, is
+// cut to this size too.)
+inline constexpr size_t kMaxErrorLineBytes = 200;
 
 class Session {
  public:

@@ -4,16 +4,16 @@
 
 namespace gobblet {
 
-SessionSlots::SessionSlots(int maxSessions, int maxPendingAuth, bool token)
+SessionSlots::SessionSlots(int maxSessions, int maxPendingAuth, bool authRequired)
     : maxSessions_(maxSessions),
       maxPending_(maxPendingAuth > 0 ? maxPendingAuth : std::max(16, maxSessions)),
-      token_(token) {}
+      authRequired_(authRequired) {}
 
 // Without a token the entry takes a session slot now (add() checked there
 // is one); with one it waits for its `auth`, and if too many wait, the
 // oldest is dropped.
 SessionSlots::Iterator SessionSlots::reserve() {
-  if (token_ && pending_ >= maxPending_) {
+  if (authRequired_ && pending_ >= maxPending_) {
     for (Entry& entry : connections_) {
       if (entry.state != SlotState::kPending) continue;
       entry.state = SlotState::kEvicted;
@@ -23,7 +23,7 @@ SessionSlots::Iterator SessionSlots::reserve() {
     }
   }
   auto it = connections_.emplace(connections_.end());
-  if (token_) {
+  if (authRequired_) {
     ++pending_;
   } else {
     it->state = SlotState::kActive;
@@ -35,11 +35,11 @@ SessionSlots::Iterator SessionSlots::reserve() {
 // Runs on the connection's strand once it has authenticated.
 std::function<bool()> SessionSlots::admitter(Iterator it) {
   return [this, it] {
-    if (!token_) return true;
+    if (!authRequired_) return true;
     std::lock_guard lock(mutex_);
     if (it->state != SlotState::kPending) return false;  // dropped meanwhile
     --pending_;
-    if (active_.load() >= maxSessions_) {
+    if (active_ >= maxSessions_) {
       it->state = SlotState::kEvicted;
       return false;
     }

@@ -11,7 +11,6 @@
 // slot is taken is told the server is full (admit() says no).
 #pragma once
 
-#include <atomic>
 #include <functional>
 #include <list>
 #include <memory>
@@ -23,8 +22,9 @@ namespace gobblet {
 
 class SessionSlots {
  public:
-  // maxPendingAuth 0: max(16, maxSessions).
-  SessionSlots(int maxSessions, int maxPendingAuth, bool token);
+  // maxPendingAuth 0: max(16, maxSessions). `authRequired`: the server has
+  // a token (authenticationRequired(), protocol/token_auth.h).
+  SessionSlots(int maxSessions, int maxPendingAuth, bool authRequired);
 
   // Registers a new connection made by `make(admit, onClosed)` (the
   // callbacks to give the ClientConnection), dropping the oldest waiting one
@@ -35,7 +35,7 @@ class SessionSlots {
   template <class Make>
   auto add(const Make& make) -> decltype(make(std::function<bool()>(), std::function<void()>())) {
     std::lock_guard lock(mutex_);
-    if (!token_ && active_.load() >= maxSessions_) return nullptr;
+    if (!authRequired_ && active_ >= maxSessions_) return nullptr;
     auto it = reserve();
     auto conn = make(admitter(it), releaser(it));
     it->connection = conn;
@@ -43,7 +43,6 @@ class SessionSlots {
   }
   // Asks every connection to close (server shutdown).
   void shutdownAll();
-  int active() const { return active_.load(); }
 
  private:
   // A connection as the server counts it: waiting to authenticate (no
@@ -61,8 +60,8 @@ class SessionSlots {
 
   const int maxSessions_;
   const int maxPending_;
-  const bool token_;
-  std::atomic<int> active_{0};
+  const bool authRequired_;
+  int active_ = 0;   // guarded by mutex_
   int pending_ = 0;  // guarded by mutex_
   std::mutex mutex_;
   std::list<Entry> connections_;  // in accept order, for shutdownAll() and eviction; pruned as they close

@@ -32,7 +32,7 @@ constexpr int kSelectionPicks = 3;
 }  // namespace
 
 MovePicker::MovePicker(const Board& board, Move ttMove, const OrderingTables& tables, int ply)
-    : board_(board), tables_(tables), ply_(ply), ttMove_(isLegal(board, ttMove) ? ttMove : Move::none()) {
+    : board_(board), tables_(tables), ttMove_(isLegal(board, ttMove) ? ttMove : Move::none()) {
   for (int i = 0; i < 2; ++i) {
     const Move k = tables.killers[ply][i];
     killers_[i] = k != ttMove_ && isLegal(board, k) ? k : Move::none();

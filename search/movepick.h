@@ -53,7 +53,8 @@ struct OrderingTables {
 
 class MovePicker {
  public:
-  // board must not be decided; ttMove may be none or illegal (it is checked).
+  // board must not be decided; ttMove may be none or illegal (it is checked);
+  // ply (from the root) picks the killers of tables.
   MovePicker(const Board& board, Move ttMove, const OrderingTables& tables, int ply);
 
   // The next move in order, or Move::none() when done.
@@ -65,7 +66,6 @@ class MovePicker {
   // Stages: 0 TT move, 1-2 killers (if legal), 3 generate, 4 the rest.
   const Board& board_;
   const OrderingTables& tables_;
-  int ply_;
   Move ttMove_;
   int stage_ = 0;
   int count_ = 0, current_ = 0;

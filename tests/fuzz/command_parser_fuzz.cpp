@@ -16,6 +16,7 @@
 
 #include "protocol/command.h"
 #include "protocol/line_buffer.h"
+#include "protocol/session.h"  // kMaxErrorLineBytes
 
 namespace {
 
