@@ -13,7 +13,4 @@ namespace gobblet {
 // One string per output line.
 std::vector<std::string> describeGame(const Game& game);
 
-// The protocol's word for a game result: p1win, p2win, draw or none.
-const char* resultWord(GameResult result);
-
 }  // namespace gobblet

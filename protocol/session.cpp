@@ -164,6 +164,12 @@ void Session::query(const Command& c) {
       emit(std::string("response ") + (game.position().sideToMove() == 0 ? "true" : "false"));
       break;
     case QueryKind::kResult: emit(std::string("response ") + resultWord(game.result())); break;
+    case QueryKind::kReason: {  // how the game ended, in the rules core's words
+      EndReason reason;
+      const GameResult result = game.result(&reason);
+      emit("response " + endReasonText(reason, result));
+      break;
+    }
     case QueryKind::kFen: emit("response " + positionToString(game.position())); break;
     case QueryKind::kLine: {  // the winner's line squares, a1 first; none without a line
       const Board& board = game.position();

@@ -33,6 +33,7 @@ TEST(ProtocolCommand, SimpleCommandsAnyCaseAndSpacing) {
   EXPECT_EQ(parseOk("ponderhit").kind, CommandKind::kPonderHit);
   EXPECT_EQ(parseOk("\tquit  ").kind, CommandKind::kQuit);
   EXPECT_EQ(parseOk("d").kind, CommandKind::kDisplay);
+  EXPECT_EQ(parseOk("query reason").query, QueryKind::kReason);
   EXPECT_EQ(parseOk("moves").kind, CommandKind::kMoves);
   EXPECT_EQ(parseOk("eval").kind, CommandKind::kEval);
   EXPECT_EQ(parseOk("").kind, CommandKind::kEmpty);
