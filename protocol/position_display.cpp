@@ -65,6 +65,7 @@ std::vector<std::string> describeGame(const Game& game) {
   lines.push_back("variant " + v.name());
   lines.push_back("position " + positionToString(board));
   lines.push_back("side to move " + std::to_string(board.sideToMove() + 1));
+  lines.push_back("sizes " + std::string(kSizeLetters, v.sizes));
   lines.push_back("supply 1: " + supply(board, 0));
   lines.push_back("supply 2: " + supply(board, 1));
   lines.push_back(std::string("key ") + key);
