@@ -15,6 +15,14 @@ namespace gobblet {
 enum class GameResult { kNone, kPlayer1Wins, kPlayer2Wins, kDraw };
 enum class EndReason { kNone, kLine, kNoMoves, kRepetition };
 
+// The words every layer uses for how a game stands (the protocol's `query
+// result` and `query reason`, `d`, the compliance checker, the browser board):
+//   resultWord:    p1win, p2win, draw; none while the game runs.
+//   endReasonText: "a line of player 1" (or 2), "no legal move",
+//                  "threefold repetition"; "none" while the game runs.
+const char* resultWord(GameResult result);
+std::string endReasonText(EndReason reason, GameResult result);
+
 class Game {
  public:
   explicit Game(const Board& start);
@@ -37,9 +45,6 @@ class Game {
   const std::vector<uint64_t>& keys() const { return keys_; }
 
   GameResult result(EndReason* reason = nullptr) const;
-
-  // "a line of player 1", "no legal move", "threefold repetition"; "" for kNone.
-  static std::string endReasonText(EndReason reason, GameResult result);
 
  private:
   std::vector<Board> history_;  // every position, history_.back() == current_

@@ -1,16 +1,22 @@
-// Variant: which game is being played.
+// Variant: which game is being played, and the one list of variant names.
 //
 // Two rule sets share one rules core:
-//   * 4x4 Gobblet ("gobblet"): 4 sizes, each player has three external stacks
-//     of four nested pieces; a stack piece may only gobble an opponent piece
-//     that is one of three opponent pieces visible in a line.
-//   * the 3x3 family ("gobblers", "3x3:<sizes>,<per_size>,<move 0|1>"): each
-//     player has per_size loose pieces of each size, any of which may be placed
-//     onto an empty square or over any strictly smaller piece; moving pieces
-//     on the board may be switched off (tic-tac-toe is 3x3:1,5,0).
+//   * 4x4 Gobblet: 4 sizes, each player has three external stacks of four
+//     nested pieces; a stack piece may only gobble an opponent piece that is
+//     one of three opponent pieces visible in a line.
+//   * the 3x3 family: each player has per_size loose pieces of each size, any
+//     of which may be placed onto an empty square or over any strictly
+//     smaller piece; moving pieces on the board may be switched off.
+//
+// kNamedVariants below is the only place a variant's name is spelled: the
+// engine's Variant option lists its names, and every reader of a variant
+// name (the protocol, game records, PGN, the tools' flags) goes through
+// Variant::parse. A 3x3 variant without a name of its own is written in
+// the family form, kVariantFamilyForm.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -25,24 +31,60 @@ struct Variant {
   bool moving = true;    // may pieces on the board be moved?
   bool stacks = true;    // 4x4 Gobblet external-stack rules
 
-  static Variant gobblet() { return Variant{4, 4, 3, true, true}; }
-  static Variant gobblers() { return Variant{3, 3, 2, true, false}; }
-  static Variant ticTacToe() { return Variant{3, 1, 5, false, false}; }
+  static constexpr Variant gobblet() { return Variant{4, 4, 3, true, true}; }
+  static constexpr Variant gobblers() { return Variant{3, 3, 2, true, false}; }
+  static constexpr Variant ticTacToe() { return Variant{3, 1, 5, false, false}; }
   // The 3x3 family; the arguments must be in range (see parse()).
-  static Variant family(int sizes, int perSize, bool moving) {
+  static constexpr Variant family(int sizes, int perSize, bool moving) {
     return Variant{3, static_cast<uint8_t>(sizes), static_cast<uint8_t>(perSize), moving, false};
   }
 
   int squares() const { return n * n; }
 
-  // Canonical name: "gobblet", "gobblers" or "3x3:<sizes>,<per_size>,<0|1>".
+  // Canonical name: the name in kNamedVariants of an entry marked canonical
+  // ("gobblet", "gobblers"), else the family form "3x3:<sizes>,<per_size>,<0|1>".
   std::string name() const;
 
-  // Accepts "gobblet", "gobblers", "tictactoe" and "3x3:s,p,m" with sizes
-  // 1..3, per_size 1..9 and m 0 or 1 (case-insensitive).
+  // Accepts (case-insensitively, blanks around the text and between words
+  // ignored) every name and alias of kNamedVariants, and the family form
+  // "3x3:s,p,m" with sizes 1..3, per_size 1..9 and m 0 or 1.
   static absl::StatusOr<Variant> parse(std::string_view text);
 
   friend bool operator==(const Variant&, const Variant&) = default;
 };
+
+// A variant with a name of its own.
+struct NamedVariant {
+  std::string_view name;                      // what front ends list and send (lower case)
+  std::span<const std::string_view> aliases;  // other spellings parse() takes (lower case)
+  std::string_view description;               // one line for people
+  Variant variant;
+  // Variant::name() gives `name` back. Tic-tac-toe keeps its family form
+  // 3x3:1,5,0 there: its tablebase file and its game records are named so.
+  bool canonical;
+};
+
+namespace variant_aliases {
+inline constexpr std::string_view kGobblet[] = {"4x4", "gobblet 4x4"};
+inline constexpr std::string_view kGobblers[] = {"gobblet gobblers", "gobblet-gobblers"};
+inline constexpr std::string_view kTicTacToe[] = {"tic-tac-toe", "tic tac toe"};
+}  // namespace variant_aliases
+
+// Every named variant, the default one (the Variant option's) first.
+inline constexpr NamedVariant kNamedVariants[] = {
+    {"gobblet", variant_aliases::kGobblet, "Gobblet, 4x4: three stacks of four nested sizes per player",
+     Variant::gobblet(), true},
+    {"gobblers", variant_aliases::kGobblers, "Gobblet Gobblers, 3x3: two pieces of each of three sizes per player",
+     Variant::gobblers(), true},
+    {"tictactoe", variant_aliases::kTicTacToe, "tic-tac-toe, 3x3: five pieces of one size per player, never moved",
+     Variant::ticTacToe(), false},
+};
+
+// The 3x3 family's form, as people read it.
+inline constexpr std::string_view kVariantFamilyForm = "3x3:<sizes>,<per_size>,<move 0|1>";
+
+// "gobblet, gobblers, tictactoe or 3x3:<sizes>,<per_size>,<move 0|1>": what
+// parse() takes, for messages and help texts.
+std::string variantNamesText();
 
 }  // namespace gobblet

@@ -34,7 +34,7 @@ enum class CommandKind {
   kStop,       // "stop"
   kPonderHit,  // "ponderhit"
   kQuit,       // "quit"
-  kQuery,      // "query gameover|p1turn|result|fen|line"
+  kQuery,      // "query gameover|p1turn|result|reason|fen|line"
   kDisplay,    // "d"
   kMoves,      // "moves"
   kPerft,      // "perft <depth>"
@@ -44,7 +44,7 @@ enum class CommandKind {
   kAuth,       // "auth <token>" (what it grants: protocol/token_auth.h)
 };
 
-enum class QueryKind { kGameOver, kP1Turn, kResult, kFen, kLine };
+enum class QueryKind { kGameOver, kP1Turn, kResult, kReason, kFen, kLine };
 
 // The parsed line. Only the fields of `kind` are meaningful:
 //   kSetOption: optionName (words joined by one space), optionValue (the raw

@@ -14,6 +14,13 @@ const OptionDeclaration* findOption(std::string_view name) {
   return nullptr;
 }
 
+std::vector<std::string_view> comboChoices(const OptionDeclaration& option) {
+  std::vector<std::string_view> choices;
+  if (option.id == OptionId::kVariant)
+    for (const NamedVariant& named : kNamedVariants) choices.push_back(named.name);
+  return choices;
+}
+
 int64_t cappedMax(const OptionDeclaration& option, const OptionCaps& caps) {
   switch (option.id) {
     case OptionId::kHash: return std::min(option.max, caps.maxHashMiB);
@@ -53,6 +60,7 @@ absl::StatusOr<OptionId> setOption(EngineOptions& options, const OptionCaps& cap
       check = v == "true";
       break;
     }
+    case OptionType::kCombo:  // each combo option checks its own values below
     case OptionType::kString: break;
   }
   switch (d->id) {

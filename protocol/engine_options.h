@@ -9,7 +9,7 @@
 //   name           type    default  min  max     effect
 //   Hash           spin    16       1    32768   transposition table, MiB
 //   Threads        spin    1        1    256     search threads (Lazy SMP)
-//   Variant        string  gobblet               the game (see Variant::parse)
+//   Variant        combo   gobblet               the game: var = kNamedVariants (see Variant::parse)
 //   TablebasePath  string  <empty>               a 3x3 tablebase file
 //   MultiPV        spin    1        1    256     lines reported per iteration
 //   MoveOverhead   spin    30       0    10000   ms kept back from each clock move
@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "engine/variant.h"
@@ -29,7 +30,7 @@
 namespace gobblet {
 
 enum class OptionId { kHash, kThreads, kVariant, kTablebasePath, kMultiPv, kMoveOverhead, kPonder, kDebug, kOwnBook };
-enum class OptionType { kSpin, kCheck, kString };
+enum class OptionType { kSpin, kCheck, kCombo, kString };
 
 struct OptionDeclaration {
   OptionId id;
@@ -37,15 +38,15 @@ struct OptionDeclaration {
   OptionType type;
   int64_t defaultValue;          // spin; check: 0 = false, 1 = true
   int64_t min, max;              // spin: the bounds (a server may lower max, never raise it)
-  std::string_view defaultText;  // string: the default as the handshake shows it
+  std::string_view defaultText;  // combo, string: the default as the handshake shows it
   std::string_view effect;       // one line for docs and --help
 };
 
 inline constexpr OptionDeclaration kOptionTable[] = {
     {OptionId::kHash, "Hash", OptionType::kSpin, 16, 1, kMaxHashMiB, "", "transposition table size in MiB"},
     {OptionId::kThreads, "Threads", OptionType::kSpin, 1, 1, kMaxSearchThreads, "", "search threads (Lazy SMP)"},
-    {OptionId::kVariant, "Variant", OptionType::kString, 0, 0, 0, "gobblet",
-     "the game: gobblet, gobblers, tictactoe or 3x3:<sizes>,<per size>,<move 0|1>"},
+    {OptionId::kVariant, "Variant", OptionType::kCombo, 0, 0, 0, kNamedVariants[0].name,
+     "the game: a named variant (the vars) or any 3x3 variant in the family form"},
     {OptionId::kTablebasePath, "TablebasePath", OptionType::kString, 0, 0, 0, "<empty>",
      "a 3x3 tablebase file; <empty> = the default file of the variant, if it exists"},
     {OptionId::kMultiPv, "MultiPV", OptionType::kSpin, 1, 1, kMaxMultiPv, "", "lines reported per iteration"},
@@ -65,6 +66,9 @@ constexpr const OptionDeclaration& declarationOf(OptionId id) {
 }
 // The declaration whose name matches case-insensitively, or nullptr.
 const OptionDeclaration* findOption(std::string_view name);
+// A combo option's `var` values, as the handshake lists them. Variant lists
+// the named variants (kNamedVariants) and takes whatever Variant::parse does.
+std::vector<std::string_view> comboChoices(const OptionDeclaration& option);
 
 // What a front end lets a session change: a TCP or WebSocket server caps
 // Hash and Threads per client and chooses the tablebase files itself.
@@ -82,7 +86,7 @@ bool offered(const OptionDeclaration& option, const OptionCaps& caps);
 struct EngineOptions {
   int hashMiB = static_cast<int>(declarationOf(OptionId::kHash).defaultValue);
   int threads = static_cast<int>(declarationOf(OptionId::kThreads).defaultValue);
-  Variant variant = Variant::gobblet();  // kOptionTable's "gobblet" (tested)
+  Variant variant = kNamedVariants[0].variant;  // kOptionTable's default (tested)
   std::string tablebasePath;             // empty: tb::defaultPath(variant) if that file exists
   int multiPv = static_cast<int>(declarationOf(OptionId::kMultiPv).defaultValue);
   int64_t moveOverheadMs = declarationOf(OptionId::kMoveOverhead).defaultValue;

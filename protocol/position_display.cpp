@@ -31,15 +31,6 @@ std::string supply(const Board& board, int player) {
 
 }  // namespace
 
-const char* resultWord(GameResult r) {
-  switch (r) {
-    case GameResult::kPlayer1Wins: return "p1win";
-    case GameResult::kPlayer2Wins: return "p2win";
-    case GameResult::kDraw: return "draw";
-    default: return "none";
-  }
-}
-
 std::vector<std::string> describeGame(const Game& game) {
   const Board& board = game.position();
   const Variant& v = board.variant();
@@ -70,13 +61,11 @@ std::vector<std::string> describeGame(const Game& game) {
   std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(board.key()));
   EndReason reason;
   const GameResult result = game.result(&reason);
-  const char* why = reason == EndReason::kLine         ? " (a line)"
-                    : reason == EndReason::kNoMoves    ? " (no legal move)"
-                    : reason == EndReason::kRepetition ? " (threefold repetition)"
-                                                       : "";
+  const std::string why = reason == EndReason::kNone ? "" : " (" + endReasonText(reason, result) + ")";
   lines.push_back("variant " + v.name());
   lines.push_back("position " + positionToString(board));
   lines.push_back("side to move " + std::to_string(board.sideToMove() + 1));
+  lines.push_back("sizes " + std::string(kSizeLetters, v.sizes));
   lines.push_back("supply 1: " + supply(board, 0));
   lines.push_back("supply 2: " + supply(board, 1));
   lines.push_back(std::string("key ") + key);

@@ -1,6 +1,8 @@
 // The `d` command's picture of a game: a board diagram (each square shows
-// its pieces bottom to top, uppercase player 1), then the position text,
-// the side to move, both supplies, the hash key and the game's state.
+// its pieces bottom to top, uppercase player 1), then the variant, the
+// position text, the side to move, the piece sizes, both supplies, the hash
+// key and the game's state (its result and end reason in the rules core's
+// words).
 #pragma once
 
 #include <string>
@@ -12,8 +14,5 @@ namespace gobblet {
 
 // One string per output line.
 std::vector<std::string> describeGame(const Game& game);
-
-// The protocol's word for a game result: p1win, p2win, draw or none.
-const char* resultWord(GameResult result);
 
 }  // namespace gobblet

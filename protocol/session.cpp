@@ -108,8 +108,8 @@ bool Session::handleLine(std::string_view line) {
   return true;
 }
 
-// `option name <name> type spin default <d> min <lo> max <hi>`, from the
-// declarations and this session's caps.
+// `option name <name> type spin default <d> min <lo> max <hi>` (or check,
+// combo with its vars, string), from the declarations and this session's caps.
 void Session::handshake(bool uci) {
   emit("id name " + engineName());
   emit(std::string("id author ") + kEngineAuthor);
@@ -125,6 +125,10 @@ void Session::handshake(bool uci) {
         break;
       }
       case OptionType::kCheck: line += std::string("check default ") + (d.defaultValue ? "true" : "false"); break;
+      case OptionType::kCombo:
+        line += "combo default " + std::string(d.defaultText);
+        for (std::string_view choice : comboChoices(d)) line.append(" var ").append(choice);
+        break;
       case OptionType::kString: line += "string default " + std::string(d.defaultText); break;
     }
     emit(line);
@@ -164,6 +168,12 @@ void Session::query(const Command& c) {
       emit(std::string("response ") + (game.position().sideToMove() == 0 ? "true" : "false"));
       break;
     case QueryKind::kResult: emit(std::string("response ") + resultWord(game.result())); break;
+    case QueryKind::kReason: {  // how the game ended, in the rules core's words
+      EndReason reason;
+      const GameResult result = game.result(&reason);
+      emit("response " + endReasonText(reason, result));
+      break;
+    }
     case QueryKind::kFen: emit("response " + positionToString(game.position())); break;
     case QueryKind::kLine: {  // the winner's line squares, a1 first; none without a line
       const Board& board = game.position();

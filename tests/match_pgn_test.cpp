@@ -258,6 +258,22 @@ TEST(MatchPgn, ToleratesCommentsAnnotationsAndGluedNumbers) {
   EXPECT_TRUE(verifyRecord(r).ok()) << verifyRecord(r);
 }
 
+// A [Variant] tag may give any name or alias of the registry (the browser
+// board's reader passes the tag to the engine, which reads it the same way),
+// and the family form: each is read as its variant, whatever the default.
+TEST(MatchPgn, ReadsEveryVariantNameAndAlias) {
+  for (const NamedVariant& named : kNamedVariants) {
+    std::vector<std::string> spellings{std::string(named.name), named.variant.name()};
+    for (std::string_view alias : named.aliases) spellings.emplace_back(alias);
+    for (const std::string& spelling : spellings) {
+      const Variant other = named.variant == Variant::gobblet() ? Variant::gobblers() : Variant::gobblet();
+      GameRecord r = readOne("[Variant \"" + spelling + "\"]\n[Result \"*\"]\n\n*\n", other);
+      EXPECT_EQ(r.variant, named.variant) << spelling;
+      EXPECT_EQ(r.start, positionToString(Board(named.variant))) << spelling;
+    }
+  }
+}
+
 TEST(MatchPgn, MalformedPgnGivesClearErrors) {
   struct Case {
     std::string text;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_join.h"
 #include "protocol/command.h"
 #include "protocol/engine_options.h"
 #include "protocol/session.h"
@@ -33,6 +35,7 @@ TEST(ProtocolCommand, SimpleCommandsAnyCaseAndSpacing) {
   EXPECT_EQ(parseOk("ponderhit").kind, CommandKind::kPonderHit);
   EXPECT_EQ(parseOk("\tquit  ").kind, CommandKind::kQuit);
   EXPECT_EQ(parseOk("d").kind, CommandKind::kDisplay);
+  EXPECT_EQ(parseOk("query reason").query, QueryKind::kReason);
   EXPECT_EQ(parseOk("moves").kind, CommandKind::kMoves);
   EXPECT_EQ(parseOk("eval").kind, CommandKind::kEval);
   EXPECT_EQ(parseOk("").kind, CommandKind::kEmpty);
@@ -289,6 +292,39 @@ TEST(ProtocolOptions, HandshakeAndSetoptionFollowOneTable) {
     out.clear();
     session.handleLine("setoption name Hash value " + std::to_string(cappedMax(declarationOf(OptionId::kHash), config.caps) + 1));
     EXPECT_EQ(out.size(), 1u);
+  }
+}
+
+// The handshake lists the engine's variants as the Variant option's vars
+// (a combo: front ends build their list from it), the default first.
+TEST(ProtocolOptions, HandshakeListsEveryNamedVariant) {
+  std::vector<std::string> out;
+  Session session([&](const std::string& line) { out.push_back(line); });
+  session.handleLine("ugi");
+  std::string expected = "option name Variant type combo default gobblet";
+  for (const NamedVariant& named : kNamedVariants) expected += " var " + std::string(named.name);
+  EXPECT_NE(std::find(out.begin(), out.end(), expected), out.end()) << expected;
+  EXPECT_EQ(declarationOf(OptionId::kVariant).defaultText, kNamedVariants[0].name);
+}
+
+// Whatever spelling of a variant a front end passes on (the browser board
+// sends a PGN's [Variant] tag as written), the session reads it as
+// Variant::parse does, and `d` names the variant it took.
+TEST(ProtocolOptions, VariantTakesEveryNameAndAliasOfTheRegistry) {
+  std::vector<std::string> out;
+  Session session([&](const std::string& line) { out.push_back(line); });
+  for (const NamedVariant& named : kNamedVariants) {
+    std::vector<std::string> spellings{std::string(named.name), absl::AsciiStrToUpper(std::string(named.name))};
+    for (std::string_view alias : named.aliases) spellings.emplace_back(alias);
+    for (const std::string& spelling : spellings) {
+      session.handleLine("setoption name Variant value 3x3:1,1,0");  // no named variant: a change to see
+      out.clear();
+      session.handleLine("setoption name Variant value " + spelling);
+      EXPECT_TRUE(out.empty()) << spelling << ": " << absl::StrJoin(out, "\n");
+      session.handleLine("d");
+      EXPECT_NE(std::find(out.begin(), out.end(), "variant " + named.variant.name()), out.end())
+          << spelling << ":\n" << absl::StrJoin(out, "\n");
+    }
   }
 }
 

@@ -3,6 +3,10 @@
 // `query result` never judges a position played past the end.
 #include <gtest/gtest.h>
 
+#include <set>
+
+#include "absl/strings/str_split.h"
+#include "engine/game.h"
 #include "protocol_test_support.h"
 
 namespace gobblet {
@@ -37,6 +41,51 @@ TEST(ProtocolGameEnd, MovesAfterALineAreRefused) {
   e.send("position startpos moves S@b2 S@a1 S@c1 S@a3 S@a2 S@c2 S@b1 S@b3 S@c3");
   e.send("query result");
   EXPECT_EQ(e.line(), "response draw");
+}
+
+// The words for how a game stands are the rules core's (resultWord,
+// endReasonText), as `query result`, `query reason` and the `d` history line
+// print them: one game ending each way, and one still running.
+TEST(ProtocolGameEnd, ResultAndReasonWordsAreTheRulesCores) {
+  struct Case {
+    const char* variant;
+    const char* moves;
+    const char* result;  // the words as the protocol spells them
+    const char* reason;
+  };
+  const Case cases[] = {
+      {"tictactoe", "S@a1", "none", "none"},
+      {"tictactoe", "S@a1 S@a2 S@b1 S@b2 S@c1", "p1win", "a line of player 1"},
+      {"tictactoe", "S@a1 S@a2 S@b1 S@b2 S@c3 S@c2", "p2win", "a line of player 2"},
+      {"tictactoe", "S@b2 S@a1 S@c1 S@a3 S@a2 S@c2 S@b1 S@b3 S@c3", "draw", "no legal move"},
+      {"gobblers", "S@a1 S@c3 a1a2 c3c2 a2a1 c2c3 a1a2 c3c2 a2a1 c2c3", "draw", "threefold repetition"},
+  };
+  EngineProcess e;
+  std::set<EndReason> reasons;
+  for (const Case& c : cases) {
+    Game game{Board(*Variant::parse(c.variant))};
+    const std::vector<std::string> moves = absl::StrSplit(c.moves, ' ');
+    for (const std::string& move : moves) ASSERT_TRUE(game.play(std::string_view(move)).ok()) << move;
+    EndReason reason;
+    const GameResult result = game.result(&reason);
+    reasons.insert(reason);
+    EXPECT_EQ(resultWord(result), std::string(c.result)) << c.moves;
+    EXPECT_EQ(endReasonText(reason, result), c.reason) << c.moves;
+
+    e.send(std::string("setoption name Variant value ") + c.variant);
+    e.send(std::string("position startpos moves ") + c.moves);
+    e.send("query result");
+    EXPECT_EQ(e.line(), std::string("response ") + resultWord(result)) << c.moves;
+    e.send("query reason");
+    EXPECT_EQ(e.line(), "response " + endReasonText(reason, result)) << c.moves;
+    e.send("d");
+    auto history = e.until("history ");
+    ASSERT_TRUE(history) << c.moves;
+    const std::string tail = std::string("result ") + resultWord(result) +
+                             (reason == EndReason::kNone ? "" : " (" + endReasonText(reason, result) + ")");
+    EXPECT_EQ(history->substr(history->size() - std::min(history->size(), tail.size())), tail) << *history;
+  }
+  EXPECT_EQ(reasons.size(), 4u) << "every EndReason once";
 }
 
 }  // namespace

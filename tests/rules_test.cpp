@@ -6,6 +6,9 @@
 #include <set>
 #include <string>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "engine/board.h"
 #include "engine/game.h"
 #include "engine/geometry.h"
@@ -78,6 +81,51 @@ TEST(VariantText, ParsesAndNames) {
   for (const char* bad : {"", "chess", "3x3:", "3x3:4,2,1", "3x3:0,2,1", "3x3:3,10,1", "3x3:3,0,1", "3x3:3,2,2",
                           "3x3:3,2", "3x3:a,b,c", "3x3:3,2,1,1"})
     EXPECT_FALSE(Variant::parse(bad).ok()) << bad;
+}
+
+// The registry of names: every name and alias parses to its variant, in any
+// case and with blanks around it or doubled between words; a canonical name
+// is what name() gives back; no spelling names two variants.
+TEST(VariantText, EveryNamedVariantParsesByEachOfItsNames) {
+  std::set<std::string> spellings;
+  for (const NamedVariant& named : kNamedVariants) {
+    std::vector<std::string> texts{std::string(named.name)};
+    for (std::string_view alias : named.aliases) texts.emplace_back(alias);
+    for (const std::string& text : texts) {
+      EXPECT_TRUE(spellings.insert(text).second) << "'" << text << "' names two variants";
+      EXPECT_EQ(text, absl::AsciiStrToLower(text)) << "registry spellings are lower case";
+      for (const std::string& form : {text, absl::AsciiStrToUpper(text), "  " + text + "\t",
+                                      absl::StrReplaceAll(text, {{" ", "  "}})}) {
+        auto parsed = Variant::parse(form);
+        ASSERT_TRUE(parsed.ok()) << "'" << form << "': " << parsed.status();
+        EXPECT_EQ(*parsed, named.variant) << form;
+      }
+    }
+    EXPECT_EQ(named.variant.name() == named.name, named.canonical) << named.name;
+    EXPECT_FALSE(named.description.empty()) << named.name;
+    EXPECT_EQ(named.description.find('\n'), std::string_view::npos) << named.name;
+    EXPECT_NE(variantNamesText().find(std::string(named.name)), std::string::npos) << variantNamesText();
+  }
+  EXPECT_EQ(Variant::ticTacToe().name(), "3x3:1,5,0");  // its tablebase file is 3x3-1-5-0.gtb
+}
+
+// Every variant's canonical name reads back as that variant: the named ones
+// and every member of the 3x3 family, in the family form too.
+TEST(VariantText, EveryVariantRoundTripsThroughItsName) {
+  std::vector<Variant> all{Variant::gobblet()};
+  for (int sizes = 1; sizes <= 3; ++sizes)
+    for (int perSize = 1; perSize <= 9; ++perSize)
+      for (const bool moving : {false, true}) all.push_back(Variant::family(sizes, perSize, moving));
+  for (const Variant& v : all) {
+    auto back = Variant::parse(v.name());
+    ASSERT_TRUE(back.ok()) << v.name() << ": " << back.status();
+    EXPECT_EQ(*back, v) << v.name();
+    if (v.n != 3) continue;
+    const std::string family =
+        absl::StrCat("3x3: ", v.sizes, " , ", v.perSize, ",", v.moving ? 1 : 0);  // blanks around numbers are read
+    EXPECT_EQ(Variant::parse(family).value_or(Variant::gobblet()), v) << family;
+  }
+  EXPECT_EQ(all.size(), 55u);
 }
 
 // ---- Geometry and symmetries -------------------------------------------------

@@ -47,18 +47,12 @@ struct Figures {
   }
 };
 
-const char* resultWord(GameResult r) {
-  return r == GameResult::kPlayer1Wins ? "p1win" : r == GameResult::kPlayer2Wins ? "p2win"
-                                                 : r == GameResult::kDraw       ? "draw"
-                                                                                : "none";
-}
-
 // Plays one game against the engine (engine moves for both sides), checking
 // each bestmove for legality and the final queries against Game.
 bool playGame(TcpClient& c, int id, Figures& f) {
-  const char* variants[] = {"gobblet", "gobblers", "tictactoe"};
-  const Variant variant = *Variant::parse(variants[id % 3]);
-  c.send(std::string("setoption name Variant value ") + variants[id % 3]);
+  const NamedVariant& named = kNamedVariants[id % std::size(kNamedVariants)];
+  const Variant variant = named.variant;
+  c.send("setoption name Variant value " + std::string(named.name));
   c.send("uginewgame");
   Game game{Board(variant)};
   std::string moves;

@@ -268,13 +268,8 @@ TEST(TcpServer, UgiOnlyControllerPlaysFullGames) {
     TcpClient& last = players[plies % 2];  // the one that was given the final position
     last.send("query result");
     const GameResult r = game.result();
-    EXPECT_EQ(last.line(), std::string("response ") +
-                                     (r == GameResult::kPlayer1Wins   ? "p1win"
-                                      : r == GameResult::kPlayer2Wins ? "p2win"
-                                      : r == GameResult::kDraw        ? "draw"
-                                                                      : "none"));
-    std::printf("%s over TCP: %d plies, result %s\n", variant.c_str(), plies,
-                r == GameResult::kDraw ? "draw" : r == GameResult::kPlayer1Wins ? "p1win" : "p2win");
+    EXPECT_EQ(last.line(), std::string("response ") + resultWord(r));
+    std::printf("%s over TCP: %d plies, result %s\n", variant.c_str(), plies, resultWord(r));
   }
 }
 

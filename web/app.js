@@ -3,16 +3,19 @@
 // (`query fen`, `d`), whether the game is over and why; the page draws,
 // lets a person pick moves among the legal ones, and runs searches.
 
-import { UgiClient, errorOf, answer, parseInfo } from './ugi.js';
-import { variantShape, parsePosition, parseSupply, describeStack } from './position.js';
+import { UgiClient, errorOf, answer, parseInfo, parseOption, RESULT_TEXT } from './ugi.js';
+import { boardShape, parsePosition, parseSupply, describeStack } from './position.js';
 import { drawBoard, drawReserve, drawArrow } from './draw.js';
 import { parseGameText, writePgn, writeMoveList } from './pgn.js';
 import { drawGraph } from './graph.js';
 
 const $ = (id) => document.getElementById(id);
 
+// The engine's variants (its Variant option's vars) and the default one, from the handshake.
+let variants = [];
+let defaultVariant = null;
 // The game: a start (null: the variant's start position) and the moves played; `ply` is the one shown.
-const game = { variant: 'gobblet', start: null, moves: [], ply: 0 };
+const game = { variant: null, start: null, moves: [], ply: 0 };
 let view = null;        // what the engine said about the position shown
 let selection = null;   // {from: 'L@' | 'a1'} a chosen source of the next move
 let search = null;      // the search running: {kind, lines: Map, resolve, done}
@@ -91,24 +94,25 @@ async function startSearch(kind, multipv, goArgs, onInfo, my) {
 
 // Asks the engine about the game at `ply` (or the moves given): fills `view`.
 async function examine(moves) {
-  const lines = await ugi.exec(positionCommand(moves), 'query fen', 'moves', 'query gameover', 'query result', 'query line', 'd');
+  const lines = await ugi.exec(positionCommand(moves), 'query fen', 'moves', 'query gameover', 'query result',
+    'query reason', 'query line', 'd');
   if (!lines) return null;
   const err = errorOf(lines);
   if (err) return { error: err };
-  const fen = answer(lines, 'response ');
   const legal = (answer(lines, 'moves') || '').trim().split(' ').filter((m) => m);
-  const responses = lines.filter((l) => l.startsWith('response ')).map((l) => l.slice(9));
-  const history = answer(lines, 'history ') || '';
-  const reason = /\((.+)\)$/.exec(history);
+  const [fen, over, result, reason, line] = lines.filter((l) => l.startsWith('response ')).map((l) => l.slice(9));
+  const pos = parsePosition(fen);
+  const supply = [answer(lines, 'supply 1: ') || '', answer(lines, 'supply 2: ') || ''];
   return {
     fen,
-    pos: parsePosition(fen),
+    pos,
+    shape: boardShape(pos, answer(lines, 'sizes ') || '', supply[0]),
     legal,
-    over: responses[1] === 'true',
-    result: responses[2],
-    line: responses[3] && responses[3] !== 'none' ? responses[3].split(' ') : [],  // the winner's squares, from the engine
-    reason: reason ? reason[1] : '',
-    supply: [parseSupply(answer(lines, 'supply 1: ') || ''), parseSupply(answer(lines, 'supply 2: ') || '')],
+    over: over === 'true',
+    result,                                          // a `query result` word
+    reason: reason && reason !== 'none' ? reason : '',  // how the game ended, in the engine's words
+    line: line && line !== 'none' ? line.split(' ') : [],  // the winner's squares, from the engine
+    supply: supply.map(parseSupply),
     marks: null,
   };
 }
@@ -137,8 +141,7 @@ async function refresh() {
     if (analysing) toggleAnalysis(false);
     return;
   }
-  const shape = variantShape(game.variant);
-  if (!shape.stacks) await tablebaseMarks(my);
+  if (!view.shape.stacks) await tablebaseMarks(my);
   if (my !== generation) return;
   if (atEnd() && engineToMove()) return engineMove(my);
   if (analysing) return analyse(my);
@@ -416,7 +419,7 @@ function shown() {
 function render() {
   const v = shown();
   if (!v) return;
-  const shape = variantShape(game.variant);
+  const shape = v.shape;
   const lastMove = preview ? preview.moves.at(-1) : game.moves[game.ply - 1];
   const sources = new Set(v.legal.map((m) => m.slice(0, 2)));
   const targets = new Map();
@@ -443,13 +446,14 @@ function render() {
   }
   if (!preview) {
     if (v.over) {
-      const who = v.result === 'draw' ? 'Draw' : `Player ${v.result === 'p1win' ? 1 : 2} wins`;
+      const who = RESULT_TEXT[v.result] || v.result;
       setStatus(`${who}${v.reason ? ': ' + v.reason : ''}.`, 'over');
     } else if (!search || search.kind === 'tb') {
       setStatus(`Player ${v.pos.side} to move.`);
     }
   }
   // For tests and bookmarklets: what is shown, as the engine gave it.
+  document.body.dataset.variant = shape.stacks ? '4x4' : '3x3';
   document.body.dataset.fen = v.fen;
   document.body.dataset.ply = preview ? -1 : game.ply;
   renderMoveList();
@@ -530,8 +534,7 @@ function markOrder(a, b) {
 }
 
 function drawGraphNow() {
-  const shape = variantShape(game.variant);
-  $('graph-title').textContent = shape.stacks ? 'Evaluation (player 1 up)' : 'Value history (player 1 up)';
+  $('graph-title').textContent = !view || view.shape.stacks ? 'Evaluation (player 1 up)' : 'Value history (player 1 up)';
   drawGraph($('graph'), values, game.moves.length, game.ply, goTo);
 }
 
@@ -628,8 +631,7 @@ function wireInput() {
     if (location.hash.slice(1) !== linkHash()) loadLink();
   });
   board.addEventListener('best', (e) => {
-    const shape = variantShape(game.variant);
-    drawArrow(board, shape.n, e.detail);
+    if (view) drawArrow(board, view.shape.n, e.detail);
   });
 
   $('nav-start').addEventListener('click', () => goTo(0));
@@ -692,48 +694,63 @@ function chosenVariant() {
   return v === 'custom' ? $('custom-variant').value.trim() : v;
 }
 
-// Switches the engine to `variant` and shows the game; false (with the engine's reason) if refused.
-async function loadGame(variant, start, moves, ply) {
+// Switches the engine to the first of `candidates` (variant names as a
+// person or a game text spelled them) that takes the game, and shows the
+// game; null, or the engine's reason for refusing the first candidate.
+async function loadGame(candidates, start, moves, ply) {
   ++generation;  // ends background work (the value history) before the engine is switched
   await stopSearch();
-  const shape = variantShape(variant);
-  if (!shape) return `unknown variant '${variant}'`;
-  const lines = await ugi.exec(`setoption name Variant value ${variant}`, 'uginewgame',
-    (start ? `position fen ${start}` : 'position startpos') + (moves.length ? ` moves ${moves.join(' ')}` : ''));
-  const err = errorOf(lines);
-  if (err) {
-    // Put the engine back on the game shown.
-    await ugi.exec(`setoption name Variant value ${game.variant}`);
-    refresh();
-    return err;
+  let refusal = null;
+  let taken = null;
+  for (const variant of candidates) {
+    const lines = await ugi.exec(`setoption name Variant value ${variant}`, 'uginewgame',
+      (start ? `position fen ${start}` : 'position startpos') + (moves.length ? ` moves ${moves.join(' ')}` : ''), 'd');
+    const err = errorOf(lines);
+    if (!err) {
+      // A name of the engine's list stays as chosen; any other spelling becomes the engine's name for it.
+      taken = (variants.includes(variant) ? variant : answer(lines, 'variant ')) || variant;
+      break;
+    }
+    refusal = refusal || err;
   }
-  game.variant = variant;
+  if (!taken) {
+    // Put the engine back on the game shown.
+    if (game.variant) {
+      await ugi.exec(`setoption name Variant value ${game.variant}`);
+      refresh();
+    }
+    return refusal;
+  }
+  game.variant = taken;
   game.start = start;
   game.moves = moves;
   game.ply = Math.max(0, Math.min(moves.length, ply ?? moves.length));
   values.length = 0;
-  const known = ['gobblet', 'gobblers', 'tictactoe'].includes(variant);
-  $('variant').value = known ? variant : 'custom';
-  $('custom-variant').hidden = known;
-  if (!known) $('custom-variant').value = variant;
-  document.body.dataset.variant = shape.stacks ? '4x4' : '3x3';
+  const listed = variants.includes(taken);
+  $('variant').value = listed ? taken : 'custom';
+  $('custom-variant').hidden = listed;
+  if (!listed) $('custom-variant').value = taken;
   resetClocks();
   await refresh();
   return null;
 }
 
 async function newGame() {
-  const err = await loadGame(chosenVariant(), null, [], 0);
+  const err = await loadGame([chosenVariant()], null, [], 0);
   if (err) setStatus(err, 'error');
 }
 
 async function importText() {
-  const parsed = parseGameText($('io-text').value, game.variant);
+  const parsed = parseGameText($('io-text').value);
   if (parsed.error) {
     $('io-status').textContent = parsed.error;
     return;
   }
-  const err = await loadGame(parsed.variant, parsed.start, parsed.moves, parsed.moves.length);
+  // A text that names no variant (a position, a move list, cutegames' PGN):
+  // the variant shown if the engine takes the game there, else the first of
+  // the engine's variants that does.
+  const candidates = parsed.variant ? [parsed.variant] : [game.variant, ...variants.filter((v) => v !== game.variant)];
+  const err = await loadGame(candidates, parsed.start, parsed.moves, parsed.moves.length);
   $('io-status').textContent = err ? `Not imported: ${err}` : `Imported ${parsed.moves.length} moves.`;
 }
 
@@ -772,20 +789,34 @@ async function main() {
   }
   const params = new URLSearchParams(location.search);
   if (params.get('token')) await ugi.exec(`auth ${params.get('token')}`);
-  await ugi.exec('ugi');
+  learnVariants(await ugi.exec('ugi'));
   await loadLink();
   document.body.dataset.ready = '1';
 }
 
-// Loads the game of the address's #variant=…&fen=…&moves=…&ply=… (the 4x4 start if none).
+// The variant selector: the engine's variants (its handshake's `option name
+// Variant type combo default … var …`), then the entry for any other name.
+function learnVariants(hello) {
+  const option = (hello || []).map(parseOption).find((o) => o && o.name === 'Variant');
+  variants = option ? option.vars : [];
+  defaultVariant = option ? option.default : null;
+  const other = $('variant').querySelector('option[value="custom"]');
+  for (const name of variants) {
+    const entry = document.createElement('option');
+    entry.value = entry.textContent = name;
+    other.before(entry);
+  }
+}
+
+// Loads the game of the address's #variant=…&fen=…&moves=…&ply=… (the engine's default variant's start if none).
 async function loadLink() {
   const link = new URLSearchParams(location.hash.slice(1));
-  const variant = link.get('variant') || 'gobblet';
+  const variant = link.get('variant') || defaultVariant;
   const moves = (link.get('moves') || '').split(',').filter((m) => m);
   const ply = link.has('ply') ? Number(link.get('ply')) : moves.length;
-  const err = await loadGame(variant, link.get('fen'), moves, ply);
+  const err = await loadGame([variant], link.get('fen'), moves, ply);
   if (err) {
-    await loadGame('gobblet', null, [], 0);
+    await loadGame([defaultVariant], null, [], 0);
     setStatus(`The link's game was refused: ${err}`, 'error');
   }
 }

@@ -1,29 +1,21 @@
 // Game texts: PGN (the tags [Variant], [FEN], [Result]; numbered moves in
 // our notation, as gobblet-match and cutegames write them), a bare move
-// list, or a position text. Only the text is read here: whether the moves
-// are legal is for the engine to say when the game is loaded.
+// list, or a position text. Only the text is read here: which variant a
+// [Variant] tag names, and whether the moves are legal, is for the engine
+// to say when the game is loaded (Variant::parse reads the tag, as
+// gobblet-match's PGN reader does).
 
-const RESULTS = { p1win: '1-0', p2win: '0-1', draw: '1/2-1/2' };
+// PGN's result tokens for the engine's `query result` words.
+const PGN_RESULTS = { p1win: '1-0', p2win: '0-1', draw: '1/2-1/2' };
+const UNFINISHED = '*';
 
-// Our variant name for a [Variant] tag's value (a few spellings accepted).
-function variantName(tag) {
-  const t = tag.trim().toLowerCase();
-  if (t === 'gobblet' || t === '4x4' || t === 'gobblet 4x4') return 'gobblet';
-  if (t === 'gobblers' || t === 'gobblet gobblers' || t === 'gobblet-gobblers') return 'gobblers';
-  if (t === 'tictactoe' || t === 'tic-tac-toe' || t === 'tic tac toe') return 'tictactoe';
-  return t.replace(/\s+/g, '');
-}
-
-// Parses `text` into {variant, start (position text or null), moves[]} or {error}.
-export function parseGameText(text, currentVariant) {
+// Parses `text` into {variant (the [Variant] tag as written, or null: the
+// text does not say), start (position text or null), moves[]} or {error}.
+export function parseGameText(text) {
   const trimmed = text.trim();
   if (!trimmed) return { error: 'Nothing to import: paste a position text, a move list or a PGN.' };
   // A position text alone: ranks with '/', then the side to move.
-  if (/^[^\s]+\/[^\s]+\s+[12]$/.test(trimmed)) {
-    const n = trimmed.split(/\s/)[0].split('/').length;
-    const variant = n === 4 ? 'gobblet' : currentVariant === 'gobblet' ? 'gobblers' : currentVariant;
-    return { variant, start: trimmed, moves: [] };
-  }
+  if (/^[^\s]+\/[^\s]+\s+[12]$/.test(trimmed)) return { variant: null, start: trimmed, moves: [] };
   const tags = {};
   const body = firstGame(trimmed).replace(/^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$/gm, (_, k, v) => {
     tags[k.toLowerCase()] = v.replace(/\\(.)/g, '$1');
@@ -36,17 +28,12 @@ export function parseGameText(text, currentVariant) {
     .replace(/\$\d+/g, ' ')            // annotation glyphs
     .split(/\s+/)
     .map((w) => w.replace(/^\d+\.+/, '').replace(/[!?]+$/, ''))
-    .filter((w) => w && !['1-0', '0-1', '1/2-1/2', '*'].includes(w));
+    .filter((w) => w && w !== UNFINISHED && !Object.values(PGN_RESULTS).includes(w));
   const bad = moves.find((m) => !/^([SMLXsmlx]@[a-dA-D][1-4]|[a-dA-D][1-4][a-dA-D][1-4])$/.test(m));
   if (bad) return { error: `'${bad}' is not a move in our notation (L@b2 or a1b2).` };
   // cutegames writes [FEN "startpos"] and no [Variant] (its settings name the game).
   const start = tags.fen && tags.fen.trim() !== 'startpos' ? tags.fen.trim() : null;
-  let variant = tags.variant ? variantName(tags.variant) : currentVariant;
-  if (!tags.variant && start) {
-    const fourByFour = start.split('/').length === 4;
-    variant = fourByFour ? 'gobblet' : currentVariant === 'gobblet' ? 'gobblers' : currentVariant;
-  }
-  return { variant, start, moves };
+  return { variant: tags.variant ? tags.variant.trim() : null, start, moves };
 }
 
 // The first game of a PGN file: its tags and its movetext, up to the next game's tags.
@@ -70,7 +57,7 @@ export function writeMoveList(moves) {
 // The game as PGN; `view` (the position shown) gives the result if the game is over there.
 export function writePgn(game, view) {
   const over = view && view.over && game.ply === game.moves.length;
-  const result = over ? RESULTS[view.result] || '*' : '*';
+  const result = over ? PGN_RESULTS[view.result] || UNFINISHED : UNFINISHED;
   const date = new Date().toISOString().slice(0, 10).replace(/-/g, '.');
   const tags = [
     ['Event', 'Gobblet board'],

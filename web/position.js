@@ -1,17 +1,18 @@
 // Reading the engine's texts for drawing: the position text of
-// docs/notation.md, the variant name, the `d` output's supplies and result
-// reason. This is data, not rules: what is legal, and who won, the engine says.
+// docs/notation.md and the `d` output's sizes and supplies. This is data,
+// not rules: which variants exist, what is legal, and who won, the engine says.
 
 const SIZE_LETTERS = 'SMLX';
 
-// A variant's shape from its name: {name, n (board side), sizes, perSize, stacks}.
-export function variantShape(name) {
-  if (name === 'gobblet') return { name, n: 4, sizes: 4, perSize: 3, stacks: true };
-  if (name === 'gobblers') return { name, n: 3, sizes: 3, perSize: 2, stacks: false };
-  if (name === 'tictactoe') return { name, n: 3, sizes: 1, perSize: 5, stacks: false };
-  const m = /^3x3:(\d+),(\d+),([01])$/.exec(name);
-  if (m) return { name, n: 3, sizes: Number(m[1]), perSize: Number(m[2]), stacks: false };
-  return null;
+// What the board looks like, from the engine's answers: {n (board side),
+// sizes (how many), stacks (4x4's external stacks: the supply shows their tops)}.
+export function boardShape(pos, sizesText, supplyText) {
+  return { n: pos.n, sizes: sizesText.trim().length, stacks: isStacksSupply(supplyText) };
+}
+
+// Whether a `d` supply line lists external stacks ("stacks X L -").
+function isStacksSupply(text) {
+  return text.trim().split(/\s+/)[0] === 'stacks';
 }
 
 export function sizeIndex(letter) {
@@ -69,7 +70,7 @@ function piece(letter) {
 // only; 3x3: one entry per piece in hand).
 export function parseSupply(text) {
   const words = text.trim().split(/\s+/);
-  if (words[0] === 'stacks') return words.slice(1).map((w) => (w === '-' ? -1 : sizeIndex(w)));
+  if (isStacksSupply(text)) return words.slice(1).map((w) => (w === '-' ? -1 : sizeIndex(w)));
   const out = [];
   for (const w of words) {
     const m = /^([SMLX])x(\d+)$/.exec(w);

@@ -81,6 +81,30 @@ export function errorOf(lines) {
   return e ? e.slice('info string error: '.length) : null;
 }
 
+// An `option name … type …` line of the handshake as {name, type, default,
+// vars[]} (a combo's values, in the engine's order), or null for another line.
+export function parseOption(line) {
+  const keywords = ['name', 'type', 'default', 'min', 'max', 'var'];
+  const words = line.trim().split(/\s+/);
+  if (words[0] !== 'option') return null;
+  const fields = [];  // [keyword, value] in order; a value may hold several words
+  for (const w of words.slice(1)) {
+    // An option's name may contain a keyword: the name runs up to 'type'.
+    const inName = fields.length === 1 && fields[0][0] === 'name' && w !== 'type';
+    if (keywords.includes(w) && !inName) fields.push([w, '']);
+    else if (fields.length) fields[fields.length - 1][1] += (fields[fields.length - 1][1] ? ' ' : '') + w;
+  }
+  const option = { vars: [] };
+  for (const [k, v] of fields) {
+    if (k === 'var') option.vars.push(v);
+    else option[k] = v;
+  }
+  return option.name && option.type ? option : null;
+}
+
+// The engine's `query result` words (docs/protocol.md) as the page says them.
+export const RESULT_TEXT = { p1win: 'Player 1 wins', p2win: 'Player 2 wins', draw: 'Draw' };
+
 // The value after `prefix` in the first line that starts with it, or null.
 export function answer(lines, prefix) {
   const l = (lines || []).find((x) => x.startsWith(prefix));

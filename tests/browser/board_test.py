@@ -3,7 +3,8 @@
 chromium + chromium-driver, driven with python3-selenium) against
 `gobblet --http 127.0.0.1:0`.
 
-Checks: the page loads with no console errors; a whole 3x3 game and a
+Checks: the page loads with no console errors and its variant selector
+lists the engine's variants (its handshake's Variant vars); a whole 3x3 game and a
 whole 4x4 game against the engine played by clicking; with small 3x3 tablebases built here, the
 win/draw/loss and distance shown for every legal move equal what `go` with
 MultiPV reports over the protocol; an illegal drop is refused with the
@@ -107,6 +108,14 @@ def engine_multipv(binary, tb_dir, variant, moves):
     return marks
 
 
+def engine_variants(binary):
+    """The vars of the engine's `option name Variant type combo default ... var ...` line (stdin)."""
+    out = subprocess.run([binary], input="ugi\nquit\n", capture_output=True, text=True, timeout=TIMEOUT).stdout
+    lines = [l for l in out.splitlines() if l.startswith("option name Variant type combo ")]
+    check(len(lines) == 1, f"one Variant combo option expected in the handshake, got {out!r}")
+    return lines[0].split(" var ")[1:]
+
+
 def engine_answer(binary, variant, moves, query):
     """What the engine answers to `query` after `moves` (stdin), without the word 'response'."""
     script = (f"setoption name Variant value {variant}\nposition startpos moves {' '.join(moves)}\n{query}\nquit\n")
@@ -186,11 +195,16 @@ class Board:
         return [e for e in self.d.get_log("browser") if e.get("level") == "SEVERE"]
 
 
-def test_loads_without_errors(b):
+def test_loads_without_errors(b, binary):
     b.load()
     check(b.body("fen") == "4/4/4/4 1", f"4x4 start position expected, got {b.body('fen')!r}")
     errors = b.console_errors()
     check(not errors, f"console errors on load: {errors}")
+    # The selector: the engine's variants in its order, then the entry for any other name.
+    listed = b.d.execute_script("return [...document.getElementById('variant').options].map((o) => o.value)")
+    variants = engine_variants(binary)
+    check(len(variants) >= 3, f"the engine lists {variants}")
+    check(listed == variants + ["custom"], f"the selector lists {listed}, the engine {variants}")
 
 
 def test_full_3x3_game_by_clicking(b, binary):
@@ -212,6 +226,9 @@ def test_full_3x3_game_by_clicking(b, binary):
     expected = engine_answer(binary, "tictactoe", b.moves(), "query line").split()
     expected = [] if expected == ["none"] else sorted(expected)
     check(bool(expected) == ("wins" in b.status()), f"the engine's line {expected} and the status {b.status()!r}")
+    # How it ended, in the engine's words (`query reason`).
+    reason = engine_answer(binary, "tictactoe", b.moves(), "query reason")
+    check(reason != "none" and reason in b.status(), f"the engine's reason {reason!r} and the status {b.status()!r}")
     lit = lambda: sorted(b.d.execute_script(
         "return [...document.querySelectorAll('.square .cell.line')].map((e) => e.parentNode.dataset.sq);"))
     b.wait(f"the line {expected} lit (lit: {lit()})", lambda: lit() == expected)
@@ -328,6 +345,12 @@ def test_pgn_import_and_navigation(b):
     # The evaluation graph over the game: every position before the end gets a point.
     b.click(b.d.find_element(By.ID, "evaluate"))
     b.wait("the evaluation graph", lambda: len(b.d.find_elements(By.CSS_SELECTOR, "#graph .graph-point")) == 7)
+    # A [Variant] tag in another spelling the engine reads (an alias): the selector shows the engine's name.
+    b.d.find_element(By.ID, "io-text").clear()
+    b.d.find_element(By.ID, "io-text").send_keys(PGN.replace('"gobblers"', '"Gobblet Gobblers"'))
+    b.click(b.d.find_element(By.ID, "import"))
+    b.wait("the game with an alias", lambda: b.moves() == ["L@b2", "S@a1", "L@c3", "M@a3", "M@b3", "S@c1", "b3a1"]
+           and b.d.execute_script("return document.getElementById('variant').value") == "gobblers")
 
 
 def test_4x4_analysis(b, out_dir):
@@ -390,7 +413,7 @@ def main():
     try:
         b = Board(driver, f"http://127.0.0.1:{port}/")
         tests = [
-            ("loads without console errors", lambda: test_loads_without_errors(b)),
+            ("loads without console errors", lambda: test_loads_without_errors(b, args.bin)),
             ("full 3x3 game by clicking", lambda: test_full_3x3_game_by_clicking(b, args.bin)),
             ("full 4x4 game by clicking", lambda: test_full_4x4_game_by_clicking(b)),
             ("tablebase marks equal go/MultiPV", lambda: test_tablebase_marks_equal_multipv(b, args.bin, tb_dir)),

@@ -100,11 +100,7 @@ std::string queryAnswer(const Game& game, const std::string& query, bool ignoreR
   }
   if (query == "gameover") return result == GameResult::kNone ? "false" : "true";
   if (query == "p1turn") return game.position().sideToMove() == 0 ? "true" : "false";
-  if (query == "result")
-    return result == GameResult::kPlayer1Wins   ? "p1win"
-           : result == GameResult::kPlayer2Wins ? "p2win"
-           : result == GameResult::kDraw        ? "draw"
-                                                : "none";
+  if (query == "result") return resultWord(result);
   return "unknown";
 }
 

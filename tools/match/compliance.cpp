@@ -133,15 +133,6 @@ std::optional<TestGame> repetitionGame(const Variant& v) {
   return t;
 }
 
-std::string resultWord(GameResult result) {
-  switch (result) {
-    case GameResult::kPlayer1Wins: return "p1win";
-    case GameResult::kPlayer2Wins: return "p2win";
-    case GameResult::kDraw: return "draw";
-    default: return "none";
-  }
-}
-
 // Checks one "option ..." line; returns why it is malformed, or "".
 std::string optionProblem(const std::string& line, std::set<std::string>& names) {
   const std::vector<std::string> w = words(line);

@@ -26,8 +26,9 @@ std::string tagLine(const std::string& name, const std::string& value) {
   return absl::StrCat("[", name, " \"", escaped, "\"]\n");
 }
 
+// A game's closing token: a result (referee.h's spelling) or "*" (unfinished).
 bool isResultToken(const std::string& token) {
-  return token == "1-0" || token == "0-1" || token == "1/2-1/2" || token == "*";
+  return token == resultToString(GameResult::kNone) || parseResult(token).ok();
 }
 
 absl::Status errorAt(int line, const std::string& what) {
