@@ -1,5 +1,6 @@
 // The command-line parser (tools/command_line): a program's declarations
-// read against argument lists, and the help text made from them.
+// read against argument lists, the help text made from them, and every
+// real program's --help, --version and usage error.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "engine/version.h"
+#include "tests/support/shell_command.h"
 #include "tools/command_line/command_line.h"
 
 namespace gobblet::cli {
@@ -238,6 +240,31 @@ TEST(CommandLine, UsageErrorIsOneLineWithTheProgramsPrefix) {
 TEST(CommandLineDeathTest, AskingForAnUndeclaredNameIsAProgrammingError) {
   const Arguments a = run(demo(), {"0", "f"});
   EXPECT_DEATH(a.has("--qiuet"), "'--qiuet' is not a declared option");
+}
+
+// Every program answers --help and --version on standard output with exit
+// status 0, naming itself, and an unknown option with one line on standard
+// error and exit status 2.
+TEST(CommandLinePrograms, EveryProgramHasHelpAndVersion) {
+  for (const std::string program : {"gobblet", "gobblet-tb", "gobblet-match", "gobblet-perft", "gobblet-bench",
+                                    "gobblet-tune", "gobblet-strength"}) {
+    const std::string path = std::string(GOBBLET_BIN_DIR) + "/" + program;
+    const testing::CommandResult help = testing::runCommand(path + " --help 2>/dev/null");
+    EXPECT_EQ(help.exitCode, 0) << program;
+    EXPECT_EQ(help.output.rfind("usage: " + program + " ", 0), 0u) << help.output;
+    expectLinesFit(help.output);
+    const testing::CommandResult version = testing::runCommand(path + " --version 2>/dev/null");
+    EXPECT_EQ(version.exitCode, 0) << program;
+    EXPECT_EQ(version.output, program + " " + versionNumber() + " (" + instructionSet() + ")\n");
+    const testing::CommandResult wrong = testing::runCommand(path + " --no-such-option 2>&1 >/dev/null");
+    EXPECT_EQ(wrong.exitCode, 2) << program;
+    EXPECT_NE(wrong.output.find("'--no-such-option'"), std::string::npos) << wrong.output;
+    EXPECT_EQ(wrong.output.find('\n'), wrong.output.size() - 1) << "one line:\n" << wrong.output;
+  }
+  const testing::CommandResult build = testing::runCommand(std::string(GOBBLET_BIN_DIR) + "/gobblet-tb build --help");
+  EXPECT_EQ(build.exitCode, 0);
+  EXPECT_EQ(build.output.rfind("usage: gobblet-tb build ", 0), 0u) << build.output;
+  EXPECT_NE(build.output.find("--codes-dir DIR"), std::string::npos) << build.output;
 }
 
 }  // namespace
