@@ -104,6 +104,7 @@ struct Command {
   Syntax syntax;
 };
 
+// A program's whole command line, as its main() declares it.
 struct Program {
   std::string name;                // "gobblet-perft": --help, --version and errors name it
   std::string summary;             // what it does, one sentence: the line after the usage
@@ -129,6 +130,8 @@ struct Given {
 // aborts, so that a misspelt name cannot silently read as "not given".
 class Arguments {
  public:
+  // `given`, in command-line order, as read against `syntax` (the syntax
+  // of `command`, or of the program); readCommandLine() makes them.
   Arguments(std::string command, Syntax syntax, std::vector<Given> given);
 
   // The command the first word named ("build"); empty for a program without commands.
