@@ -10,34 +10,39 @@
 #include <cstdio>
 #include <string>
 
-#include "engine/bounded_integer.h"
 #include "search/search.h"
 #include "search/search_params.h"
+#include "tools/command_line/command_line.h"
+
+namespace cli = gobblet::cli;
+
+namespace {
+
+// What gobblet-bench accepts.
+cli::Program commandLine() {
+  cli::Program p;
+  p.name = "gobblet-bench";
+  p.summary = "Searches the fixed bench positions and prints the node signature and the speed.";
+  p.syntax.options = {
+      cli::flag("--quiet", "no line per position on standard error"),
+      cli::text("--param", "NAME=VALUE", "a search tuning value (gobblet --params lists them)").repeated(),
+  };
+  p.syntax.positionals = {
+      cli::integerPositional("DEPTH", 1, 64, "the depth of every search, if not the bench's own", /*optional=*/true)};
+  return p;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  int depth = 0;
-  bool quiet = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--quiet") {
-      quiet = true;
-    } else if (arg == "--param") {
-      if (i + 1 == argc) {
-        std::fprintf(stderr, "error: --param needs NAME=VALUE after it\n");
-        return 2;
-      }
-      if (const absl::Status st = gobblet::setSearchParam(argv[++i]); !st.ok()) {
-        std::fprintf(stderr, "error: %s\n", std::string(st.message()).c_str());
-        return 2;
-      }
-    } else if (auto d = gobblet::parseBoundedInteger(arg, 1, 64, "depth"); d.ok()) {
-      depth = static_cast<int>(*d);
-    } else {
-      std::fprintf(stderr, "error: %s\nusage: gobblet-bench [DEPTH 1..64] [--quiet] [--param NAME=VALUE]...\n",
-                   std::string(d.status().message()).c_str());
-      return 2;
-    }
-  }
+  const cli::Program program = commandLine();
+  const cli::ParsedCommandLine parsed = cli::parseCommandLine(program, argc, argv);
+  if (!parsed.arguments) return parsed.exitCode;
+  const cli::Arguments& args = *parsed.arguments;
+  for (const std::string& param : args.all("--param"))
+    if (const absl::Status st = gobblet::setSearchParam(param); !st.ok()) return cli::usageError(program, st.message());
+  const int depth = static_cast<int>(args.integer("DEPTH"));
+  const bool quiet = args.has("--quiet");
   const gobblet::BenchResult r = gobblet::runBench(depth, [quiet](const std::string& line) {
     if (!quiet) std::fprintf(stderr, "%s\n", line.c_str());
   });

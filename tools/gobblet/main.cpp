@@ -1,25 +1,29 @@
 // gobblet: the engine. Speaks UGI (and the UCI spellings) on stdin/stdout,
 // or serves the same protocol over TCP, one session per connection:
 //
-//   gobblet [--tablebase-dir DIR]
+//   gobblet [--tablebase-dir DIR] [--param NAME=VALUE]...
 //   gobblet --listen [HOST:]PORT [--token T] [--max-sessions N] [--max-hash MiB]
 //           [--max-threads N] [--idle-timeout SECONDS] [--io-threads N]
-//           [--tablebase-dir DIR]
+//           [--tablebase-dir DIR] [--param NAME=VALUE]...
 //   gobblet --http [HOST:]PORT [the same server options]   the browser board
+//   gobblet --params                                        the tuning values
 //
-// See docs/protocol.md.
+// See docs/protocol.md; the options are declared in commandLine() below.
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
 
-#include "engine/bounded_integer.h"
+#include "engine/printable_text.h"
 #include "protocol/engine_options.h"
 #include "protocol/http_server.h"
 #include "protocol/stdio_transport.h"
 #include "protocol/tcp_server.h"
 #include "search/search_params.h"
+#include "tools/command_line/command_line.h"
+
+namespace cli = gobblet::cli;
 
 namespace {
 
@@ -27,29 +31,49 @@ namespace {
 constexpr int64_t kServerHashMiB = 256;
 constexpr int64_t kServerThreads = 1;
 
-int usage(const std::string& why) {
+// The options that only mean something with --listen or --http.
+constexpr const char* kServerOnlyOptions[] = {"--token",        "--max-sessions", "--max-hash",
+                                              "--max-threads", "--idle-timeout", "--io-threads"};
+
+// What the engine accepts. `server` holds a server's defaults, which the
+// help gives.
+cli::Program commandLine(const gobblet::ServerConfig& server) {
   using gobblet::OptionId;
-  const int64_t maxHash = gobblet::declarationOf(OptionId::kHash).max;
-  const int64_t maxThreads = gobblet::declarationOf(OptionId::kThreads).max;
-  std::fprintf(stderr,
-               "gobblet: %s\n"
-               "usage: gobblet                       UGI/UCI on stdin/stdout\n"
-               "               [--tablebase-dir DIR] where the 3x3 tablebases are (default $GOBBLET_TB_DIR,\n"
-               "                                     else $XDG_DATA_HOME/gobblet, else ~/.local/share/gobblet)\n"
-               "       gobblet --listen [HOST:]PORT  the same protocol over TCP (default host 127.0.0.1)\n"
-               "               [--token T]           clients must first send 'auth T'\n"
-               "               [--max-sessions N]    concurrent connections (default 64)\n"
-               "               [--max-hash MiB]      per-session Hash cap, 1..%lld (default %lld)\n"
-               "               [--max-threads N]     per-session Threads cap, 1..%lld (default %lld)\n"
-               "               [--idle-timeout S]    close clients silent this long (default 300)\n"
-               "               [--io-threads N]      network threads (default: from the core count)\n"
-               "       gobblet --http [HOST:]PORT    the browser board at http://HOST:PORT/ and UGI over\n"
-               "                                     WebSocket at /ugi, with the same server options\n"
-               "       any of them [--param NAME=VALUE]  a search tuning value (repeatable)\n"
-               "       gobblet --params              lists the tuning values, defaults and ranges\n",
-               why.c_str(), static_cast<long long>(maxHash), static_cast<long long>(kServerHashMiB),
-               static_cast<long long>(maxThreads), static_cast<long long>(kServerThreads));
-  return 2;
+  const gobblet::OptionDeclaration& hash = gobblet::declarationOf(OptionId::kHash);
+  const gobblet::OptionDeclaration& threads = gobblet::declarationOf(OptionId::kThreads);
+  cli::Program p;
+  p.name = "gobblet";
+  p.summary =
+      "The Gobblet engine: UGI (and the UCI spellings) on stdin/stdout; with --listen the same protocol over TCP, "
+      "one session per connection; with --http the browser board, and UGI over WebSocket.";
+  p.usage = {
+      "[--tablebase-dir DIR] [--param NAME=VALUE]...",
+      "--listen [HOST:]PORT [--tablebase-dir DIR] [--param NAME=VALUE]... [server options]",
+      "--http [HOST:]PORT [--tablebase-dir DIR] [--param NAME=VALUE]... [server options]",
+      "--params [--param NAME=VALUE]...",
+  };
+  p.syntax.options = {
+      cli::text("--tablebase-dir", "DIR",
+                "where the 3x3 tablebases are (default $GOBBLET_TB_DIR, else $XDG_DATA_HOME/gobblet, else "
+                "~/.local/share/gobblet)"),
+      cli::text("--param", "NAME=VALUE", "a search tuning value").repeated(),
+      cli::flag("--params", "list the search tuning values, their defaults and ranges, and exit"),
+      cli::text("--listen", "[HOST:]PORT", "serve the protocol over TCP, one session per connection (host 127.0.0.1 "
+                                           "unless given; port 0: any free port)"),
+      cli::text("--http", "[HOST:]PORT", "serve the browser board at http://HOST:PORT/ and UGI over WebSocket at /ugi"),
+      cli::text("--token", "T", "server: clients must first send 'auth T'"),
+      cli::integer("--max-sessions", "N", 1, 100000, "server: concurrent sessions").withDefault(server.maxSessions),
+      cli::integer("--max-hash", "MiB", hash.min, hash.max, "server: per-session Hash cap")
+          .withDefault(server.session.caps.maxHashMiB),
+      cli::integer("--max-threads", "N", threads.min, threads.max, "server: per-session Threads cap")
+          .withDefault(server.session.caps.maxThreads),
+      cli::integer("--idle-timeout", "SECONDS", 1, 1 << 24, "server: close clients silent this long")
+          .withDefault(server.connection.idleTimeout.count()),
+      cli::integer("--io-threads", "N", 1, 1024, "server: network threads, by default from the number of cores"),
+  };
+  p.notes = "docs/protocol.md describes the protocol, the options and the server.";
+  p.errorPrefix = "gobblet: ";
+  return p;
 }
 
 }  // namespace
@@ -58,73 +82,54 @@ int main(int argc, char** argv) {
   using namespace gobblet;
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe or socket is an error code, not a death
 
-  std::string listen, http, tablebaseDir;
-  bool serverOnly = false;  // an option that only means something with --listen
   ServerConfig server;
   server.session.caps.maxHashMiB = kServerHashMiB;
   server.session.caps.maxThreads = kServerThreads;
   server.session.caps.tablebasePathSettable = false;
   server.session.maxPerftDepth = 4;  // perft shares the server's cores: keep it to about a second
   server.session.benchAllowed = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") return usage("help"), 0;
-    if (arg == "--params") {
-      for (const std::string& line : describeSearchParams()) std::printf("%s\n", line.c_str());
-      return 0;
-    }
-    if (i + 1 >= argc) return usage("unknown or incomplete argument '" + arg + "'");
-    const std::string value = argv[++i];
-    // A number flag: its value in [lo, hi], else a usage error naming both.
-    const auto number = [&](int64_t lo, int64_t hi, int64_t& out) {
-      auto n = parseBoundedInteger(value, lo, hi, arg);
-      if (n.ok()) out = *n;
-      return n.status();
-    };
-    int64_t n = 0;
-    absl::Status bad;
-    const OptionDeclaration& hash = declarationOf(OptionId::kHash);
-    const OptionDeclaration& threads = declarationOf(OptionId::kThreads);
-    if (arg != "--listen" && arg != "--tablebase-dir" && arg != "--http" && arg != "--param") serverOnly = true;
-    if (arg == "--param") {  // a search tuning value: see search/search_params.h
-      bad = setSearchParam(value);
-    } else if (arg == "--tablebase-dir") {
-      std::error_code ec;
-      if (value.empty() || !std::filesystem::is_directory(value, ec))
-        return usage("--tablebase-dir: '" + value + "' is not a directory");
-      tablebaseDir = value;
-    } else if (arg == "--listen") {
-      listen = value;
-      if (auto st = parseListenAddress(value, server); !st.ok()) return usage(std::string(st.message()));
-    } else if (arg == "--http") {  // the browser board: see protocol/http_server.h
-      http = value;
-      if (auto st = parseListenAddress(value, server); !st.ok()) return usage(std::string(st.message()));
-    } else if (arg == "--token") {
-      if (value.empty() || value.find_first_of(" \t\r\n") != std::string::npos)
-        return usage("the token must be one word");
-      server.connection.token = value;
-    } else if (arg == "--max-sessions") {
-      if ((bad = number(1, 100000, n)).ok()) server.maxSessions = static_cast<int>(n);
-    } else if (arg == "--max-hash") {
-      if ((bad = number(hash.min, hash.max, n)).ok()) server.session.caps.maxHashMiB = n;
-    } else if (arg == "--max-threads") {
-      if ((bad = number(threads.min, threads.max, n)).ok()) server.session.caps.maxThreads = n;
-    } else if (arg == "--idle-timeout") {
-      if ((bad = number(1, 1 << 24, n)).ok()) server.connection.idleTimeout = std::chrono::seconds(n);
-    } else if (arg == "--io-threads") {
-      if ((bad = number(1, 1024, n)).ok()) server.ioThreads = static_cast<int>(n);
-    } else {
-      return usage("unknown argument '" + arg + "'");
-    }
-    if (!bad.ok()) return usage(std::string(bad.message()));
+  const cli::Program program = commandLine(server);
+  const cli::ParsedCommandLine parsed = cli::parseCommandLine(program, argc, argv);
+  if (!parsed.arguments) return parsed.exitCode;
+  const cli::Arguments& args = *parsed.arguments;
+  const auto usage = [&program](absl::string_view why) { return cli::usageError(program, why); };
+
+  for (const std::string& param : args.all("--param"))  // a search tuning value: see search/search_params.h
+    if (absl::Status st = setSearchParam(param); !st.ok()) return usage(st.message());
+  if (args.has("--params")) {
+    for (const std::string& line : describeSearchParams()) std::printf("%s\n", line.c_str());
+    return 0;
   }
+  const std::string tablebaseDir = args.text("--tablebase-dir");
+  if (args.has("--tablebase-dir")) {
+    std::error_code ec;
+    if (tablebaseDir.empty() || !std::filesystem::is_directory(tablebaseDir, ec))
+      return usage("--tablebase-dir: " + quoteWord(tablebaseDir) + " is not a directory");
+  }
+  if (args.has("--listen") && args.has("--http")) return usage("--http and --listen: choose one");
+  if (args.has("--listen") || args.has("--http")) {
+    const std::string address = args.text(args.has("--http") ? "--http" : "--listen");
+    if (auto st = parseListenAddress(address, server); !st.ok()) return usage(st.message());
+  } else {
+    for (const char* option : kServerOnlyOptions)
+      if (args.has(option)) return usage("server options need --listen or --http");
+  }
+  if (args.has("--token")) {
+    server.connection.token = args.text("--token");
+    if (server.connection.token.empty() || server.connection.token.find_first_of(" \t\r\n") != std::string::npos)
+      return usage("the token must be one word");
+  }
+  server.maxSessions = static_cast<int>(args.integer("--max-sessions"));
+  server.session.caps.maxHashMiB = args.integer("--max-hash");
+  server.session.caps.maxThreads = args.integer("--max-threads");
+  server.connection.idleTimeout = std::chrono::seconds(args.integer("--idle-timeout"));
+  server.ioThreads = static_cast<int>(args.integer("--io-threads"));
   // Every session, on stdin or over TCP, finds its variant's file through
   // tb::defaultPath, which reads GOBBLET_TB_DIR: the flag overrides
   // the environment and the XDG default (the TablebasePath option, where it
   // may be set, still overrides the flag).
   if (!tablebaseDir.empty()) setenv("GOBBLET_TB_DIR", tablebaseDir.c_str(), 1);
-  if (!http.empty()) {
-    if (!listen.empty()) return usage("--http and --listen: choose one");
+  if (args.has("--http")) {  // the browser board: see protocol/http_server.h
     HttpServer board(server);
     if (auto st = board.listen(); !st.ok()) {
       std::fprintf(stderr, "gobblet: %s\n", std::string(st.message()).c_str());
@@ -139,10 +144,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "gobblet: stopped\n");
     return 0;
   }
-  if (listen.empty()) {
-    if (serverOnly) return usage("server options need --listen or --http");
-    return runStdio(0, 1);
-  }
+  if (!args.has("--listen")) return runStdio(0, 1);
 
   TcpServer tcp(server);
   if (auto st = tcp.listen(); !st.ok()) {

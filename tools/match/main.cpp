@@ -16,7 +16,8 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "engine/bounded_integer.h"
+#include "absl/strings/str_format.h"
+#include "tools/command_line/command_line.h"
 #include "tools/match/compliance.h"
 #include "tools/match/pgn.h"
 #include "tools/match/replay.h"
@@ -27,45 +28,65 @@ namespace {
 
 using namespace gobblet;
 using namespace gobblet::match;
+namespace cli = gobblet::cli;
 
-constexpr const char* kUsage = R"(usage:
-  gobblet-match --engine cmd=CMD [KEY=VALUE ...] --engine cmd=CMD [KEY=VALUE ...] [options]
-  gobblet-match --replay FILE [--variant V]
-  gobblet-match --compliance "ENGINE COMMAND" [--variant V] [--proto ugi|uci] [--timeout SEC] [--margin SEC]
-engine keys: cmd name proto=ugi|uci tc=BASE+INC movetime=SEC depth=N nodes=N option.NAME=VALUE
-  (every engine needs at least one limit: tc, movetime, depth or nodes)
-options:
-  --each KEY=VALUE ...      settings for every engine (an engine's own settings win)
-  --tc BASE+INC | --movetime SEC | --depth N | --nodes N   shorthands for --each
-  --variant V               gobblet (default), gobblers, tictactoe, 3x3:S,P,M
-  --games N                 games per pairing (rounded up to even; default 2)
-  --concurrency N           games played in parallel (default 1)
-  --format roundrobin|gauntlet   with 3+ engines (default roundrobin)
-  --openings FILE           opening file (positions or move lists), cycled
-  --random-plies N          otherwise: N random plies from the start (default 0)
-  --seed N                  seed of the random openings (default 1)
-  --max-plies N             draw after N plies (default 400, 0 = none)
-  --margin SEC              time allowed beyond the clock/movetime (default 0.1)
-  --timeout SEC             wait for ugiok/readyok, and for bestmove under depth/nodes (default 10)
-  --sprt elo0=E0 elo1=E1 [alpha=A beta=B]   sequential test, stops early (two engines)
-  --record FILE             write every game: PGN if FILE ends in .pgn, else one record line per game
-  --record-format line|pgn  the record's format, whatever FILE's name
-  --quiet                   no per-game progress lines
-compliance (--compliance): --variant, --proto ugi|uci, --timeout (each wait), --margin (beyond clocks/movetime)
-)";
+// "0.1" for 100 ms: a default in seconds, as the options take it.
+std::string secondsText(int64_t ms) { return absl::StrFormat("%g", static_cast<double>(ms) / 1000); }
 
-int usage(const std::string& why) {
-  std::fprintf(stderr, "error: %s\n%s", why.c_str(), kUsage);
-  return 2;
-}
-
-bool isFlag(const std::string& arg) { return arg.rfind("--", 0) == 0; }
-
-// Reads the KEY=VALUE words following argv[i] (up to the next --flag).
-std::vector<std::string> settingsAfter(int& i, int argc, char** argv) {
-  std::vector<std::string> words;
-  while (i + 1 < argc && !isFlag(argv[i + 1])) words.push_back(argv[++i]);
-  return words;
+// What gobblet-match accepts.
+cli::Program commandLine() {
+  const TournamentSettings defaults;
+  cli::Program p;
+  p.name = "gobblet-match";
+  p.summary =
+      "Plays engines against each other over UGI/UCI, every game refereed by the rules core; or re-referees "
+      "recorded games (--replay), or checks one engine against the UGI spec (--compliance).";
+  p.usage = {
+      "--engine cmd=CMD [KEY=VALUE ...] --engine cmd=CMD [KEY=VALUE ...] [options]",
+      "--replay FILE [--variant V]",
+      "--compliance \"ENGINE COMMAND\" [--variant V] [--proto ugi|uci] [--timeout SEC] [--margin SEC]",
+  };
+  p.syntax.options = {
+      cli::words("--engine", "cmd=CMD [KEY=VALUE ...]", "an engine and its settings (the keys below)").repeated(),
+      cli::words("--each", "KEY=VALUE ...", "settings for every engine (an engine's own settings win)").repeated(),
+      cli::text("--tc", "BASE+INC", "every engine's clock, in seconds: short for --each tc=BASE+INC"),
+      cli::text("--movetime", "SEC", "short for --each movetime=SEC"),
+      cli::text("--depth", "N", "short for --each depth=N"),
+      cli::text("--nodes", "N", "short for --each nodes=N"),
+      cli::text("--variant", "V", "gobblet, gobblers, tictactoe or 3x3:S,P,M").withDefault("gobblet"),
+      cli::integer("--games", "N", 1, 10000000, "games per pairing, rounded up to even")
+          .withDefault(defaults.gamesPerPairing),
+      cli::integer("--concurrency", "N", 1, 256, "games played in parallel").withDefault(defaults.concurrency),
+      cli::choice("--format", {"roundrobin", "gauntlet"},
+                  "with 3 or more engines: every pair, or the first engine against each other")
+          .withDefault("roundrobin"),
+      cli::text("--openings", "FILE", "opening file (positions or move lists), cycled"),
+      cli::integer("--random-plies", "N", 0, 200, "without --openings: N random plies from the start")
+          .withDefault(defaults.randomPlies),
+      cli::integer("--seed", "N", 0, INT64_MAX, "seed of the random openings")
+          .withDefault(static_cast<int64_t>(defaults.seed)),
+      cli::integer("--max-plies", "N", 0, 100000, "a game still running after N plies is a draw, 0 for no limit")
+          .withDefault(defaults.game.maxPlies),
+      cli::text("--margin", "SEC", "time allowed beyond the clock or move time")
+          .withDefault(secondsText(defaults.game.marginMs)),
+      cli::text("--timeout", "SEC", "wait for ugiok and readyok, and for bestmove under depth or nodes")
+          .withDefault(secondsText(defaults.game.timeoutMs)),
+      cli::words("--sprt", "elo0=E0 elo1=E1 [alpha=A beta=B]",
+                 "sequential probability ratio test of two engines: stops when decided"),
+      cli::text("--record", "FILE", "write every game: PGN if FILE ends in .pgn, else a record line per game"),
+      cli::choice("--record-format", {"line", "pgn"}, "the record's format, whatever FILE's name"),
+      cli::flag("--quiet", "no progress line per game"),
+      cli::text("--replay", "FILE", "re-referee the games of a record file (record lines or PGN) instead of playing"),
+      cli::text("--compliance", "\"ENGINE COMMAND\"", "check one engine against the UGI spec instead of playing"),
+      cli::choice("--proto", {"ugi", "uci"}, "with --compliance: the engine's dialogue").withDefault("ugi"),
+  };
+  p.notes =
+      "engine keys: cmd=CMD name=N proto=ugi|uci tc=BASE+INC movetime=SEC depth=N\n"
+      "             nodes=N option.NAME=VALUE\n"
+      "Every engine needs a limit: tc, movetime, depth or nodes. --compliance takes\n"
+      "--variant, --proto, --timeout (each wait) and --margin (beyond the clocks).\n"
+      "docs/match.md describes every option, the output and the record format.";
+  return p;
 }
 
 absl::Status parseSprt(const std::vector<std::string>& words, SprtParams& params) {
@@ -89,95 +110,62 @@ absl::Status parseSprt(const std::vector<std::string>& words, SprtParams& params
   return absl::OkStatus();
 }
 
-// A count flag's value in [low, high].
-bool parseCount(const std::string& text, int low, int high, int& out) {
-  auto n = parseBoundedInteger(text, low, high, "count");
-  if (n.ok()) out = static_cast<int>(*n);
-  return n.ok();
+// The settings for every engine: the words of --each and of its
+// shorthands (--tc X is tc=X), in command-line order, so that a later one wins.
+std::vector<std::string> settingsForEach(const cli::Arguments& args) {
+  std::vector<std::string> words;
+  for (const cli::Given& given : args.inOrder()) {
+    if (given.name == "--each") words.insert(words.end(), given.words.begin(), given.words.end());
+    if (given.name == "--tc" || given.name == "--movetime" || given.name == "--depth" || given.name == "--nodes")
+      words.push_back(absl::StrCat(given.name.substr(2), "=", given.words.front()));
+  }
+  return words;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  const cli::Program program = commandLine();
+  const cli::ParsedCommandLine parsed = cli::parseCommandLine(program, argc, argv);
+  if (!parsed.arguments) return parsed.exitCode;
+  const cli::Arguments& args = *parsed.arguments;
+  const auto usage = [&program](absl::string_view why) { return cli::usageError(program, why); };
+
   TournamentSettings settings;
-  std::vector<std::vector<std::string>> engineWords;
-  std::vector<std::string> eachWords;
-  std::string variantText = "gobblet", openingsPath, recordPath, recordFormat, replayPath, complianceCommand;
-  Protocol complianceProtocol = Protocol::kUgi;
-  bool quiet = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const bool hasValue = i + 1 < argc;
-    auto value = [&] { return std::string(argv[++i]); };
-    auto seconds = [&](int64_t& out) {
-      auto ms = parseSeconds(hasValue ? value() : "");
-      if (ms.ok()) out = *ms;
-      return ms.ok();
-    };
-    if (arg == "-h" || arg == "--help") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    } else if (arg == "--engine") {
-      engineWords.push_back(settingsAfter(i, argc, argv));
-    } else if (arg == "--each") {
-      for (std::string& w : settingsAfter(i, argc, argv)) eachWords.push_back(std::move(w));
-    } else if ((arg == "--tc" || arg == "--movetime" || arg == "--depth" || arg == "--nodes") && hasValue) {
-      eachWords.push_back(absl::StrCat(arg.substr(2), "=", value()));
-    } else if (arg == "--compliance" && hasValue) {
-      complianceCommand = value();
-      if (absl::StripAsciiWhitespace(complianceCommand).empty()) return usage("--compliance needs an engine command");
-    } else if (arg == "--proto" && hasValue) {
-      const std::string p = value();
-      if (p == "ugi") complianceProtocol = Protocol::kUgi;
-      else if (p == "uci") complianceProtocol = Protocol::kUci;
-      else return usage("--proto must be ugi or uci");
-    } else if (arg == "--replay" && hasValue) {
-      replayPath = value();
-    } else if (arg == "--variant" && hasValue) {
-      variantText = value();
-    } else if (arg == "--games" && hasValue) {
-      if (!parseCount(value(), 1, 10000000, settings.gamesPerPairing)) return usage("--games must be 1..10000000");
-    } else if (arg == "--concurrency" && hasValue) {
-      if (!parseCount(value(), 1, 256, settings.concurrency)) return usage("--concurrency must be 1..256");
-    } else if (arg == "--format" && hasValue) {
-      const std::string f = value();
-      if (f == "roundrobin") settings.format = Format::kRoundRobin;
-      else if (f == "gauntlet") settings.format = Format::kGauntlet;
-      else return usage("--format must be roundrobin or gauntlet");
-    } else if (arg == "--openings" && hasValue) {
-      openingsPath = value();
-    } else if (arg == "--random-plies" && hasValue) {
-      if (!parseCount(value(), 0, 200, settings.randomPlies)) return usage("--random-plies must be 0..200");
-    } else if (arg == "--seed" && hasValue) {
-      auto seed = parseBoundedInteger(value(), 0, INT64_MAX, "--seed");
-      if (!seed.ok()) return usage(std::string(seed.status().message()));
-      settings.seed = static_cast<uint64_t>(*seed);
-    } else if (arg == "--max-plies" && hasValue) {
-      if (!parseCount(value(), 0, 100000, settings.game.maxPlies)) return usage("--max-plies must be 0..100000");
-    } else if (arg == "--margin") {
-      if (!seconds(settings.game.marginMs)) return usage("--margin must be a number of seconds");
-    } else if (arg == "--timeout") {
-      if (!seconds(settings.game.timeoutMs) || settings.game.timeoutMs <= 0)
-        return usage("--timeout must be a positive number of seconds");
-      settings.timeouts.handshakeMs = settings.game.timeoutMs;
-    } else if (arg == "--sprt") {
-      settings.sprt.emplace();
-      if (auto status = parseSprt(settingsAfter(i, argc, argv), *settings.sprt); !status.ok())
-        return usage(std::string(status.message()));
-    } else if (arg == "--record" && hasValue) {
-      recordPath = value();
-    } else if (arg == "--record-format" && hasValue) {
-      recordFormat = value();
-      if (recordFormat != "line" && recordFormat != "pgn") return usage("--record-format must be line or pgn");
-    } else if (arg == "--quiet") {
-      quiet = true;
-    } else {
-      return usage(absl::StrCat("unknown or incomplete argument '", arg, "'"));
-    }
+  settings.gamesPerPairing = static_cast<int>(args.integer("--games"));
+  settings.concurrency = static_cast<int>(args.integer("--concurrency"));
+  if (args.text("--format") == "gauntlet") settings.format = Format::kGauntlet;
+  settings.randomPlies = static_cast<int>(args.integer("--random-plies"));
+  settings.seed = static_cast<uint64_t>(args.integer("--seed"));
+  settings.game.maxPlies = static_cast<int>(args.integer("--max-plies"));
+  if (args.has("--margin")) {
+    auto ms = parseSeconds(args.text("--margin"));
+    if (!ms.ok()) return usage("--margin must be a number of seconds");
+    settings.game.marginMs = *ms;
   }
+  if (args.has("--timeout")) {
+    auto ms = parseSeconds(args.text("--timeout"));
+    if (!ms.ok() || *ms <= 0) return usage("--timeout must be a positive number of seconds");
+    settings.game.timeoutMs = settings.timeouts.handshakeMs = *ms;
+  }
+  if (args.has("--sprt")) {
+    settings.sprt.emplace();
+    if (auto status = parseSprt(args.occurrences("--sprt").back(), *settings.sprt); !status.ok())
+      return usage(status.message());
+  }
+  const std::string complianceCommand = args.text("--compliance");
+  if (args.has("--compliance") && absl::StripAsciiWhitespace(complianceCommand).empty())
+    return usage("--compliance needs an engine command");
+  const Protocol complianceProtocol = args.text("--proto") == "uci" ? Protocol::kUci : Protocol::kUgi;
+  const std::string variantText = args.text("--variant"), openingsPath = args.text("--openings"),
+                    recordPath = args.text("--record"), recordFormat = args.text("--record-format"),
+                    replayPath = args.text("--replay");
+  const bool quiet = args.has("--quiet");
+  const std::vector<std::string> eachWords = settingsForEach(args);
+  const std::vector<std::vector<std::string>> engineWords = args.occurrences("--engine");
 
   auto variant = Variant::parse(variantText);
-  if (!variant.ok()) return usage(std::string(variant.status().message()));
+  if (!variant.ok()) return usage(variant.status().message());
   if (!complianceCommand.empty()) {
     ComplianceSettings check;
     check.command = complianceCommand;
@@ -206,7 +194,7 @@ int main(int argc, char** argv) {
     EngineConfig config;
     for (const auto* words : {&eachWords, &engineWords[e]})
       for (const std::string& w : *words)
-        if (auto status = applyEngineSetting(config, w); !status.ok()) return usage(std::string(status.message()));
+        if (auto status = applyEngineSetting(config, w); !status.ok()) return usage(status.message());
     if (config.command.empty()) return usage(absl::StrCat("engine ", e + 1, " has no cmd="));
     if (config.name.empty()) {
       const std::string program = config.command.substr(0, config.command.find(' '));
@@ -216,10 +204,10 @@ int main(int argc, char** argv) {
   }
   if (!openingsPath.empty()) {
     auto openings = loadOpenings(settings.variant, openingsPath);
-    if (!openings.ok()) return usage(std::string(openings.status().message()));
+    if (!openings.ok()) return usage(openings.status().message());
     settings.openings = *std::move(openings);
   }
-  if (auto status = checkTournamentSettings(settings); !status.ok()) return usage(std::string(status.message()));
+  if (auto status = checkTournamentSettings(settings); !status.ok()) return usage(status.message());
   std::ofstream record;
   const bool recordPgn =
       recordFormat == "pgn" ||
@@ -242,7 +230,7 @@ int main(int argc, char** argv) {
     }
     if (!quiet) std::printf("%s\n", progressLine(game, now, settings).c_str()), std::fflush(stdout);
   });
-  if (!state.ok()) return usage(std::string(state.status().message()));
+  if (!state.ok()) return usage(state.status().message());
   std::printf("%s", finalReport(*state, settings).c_str());
   return 0;
 }

@@ -6,58 +6,54 @@
 // time and speed on standard error.
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_split.h"
-#include "engine/bounded_integer.h"
 #include "engine/game.h"
 #include "engine/notation.h"
 #include "engine/perft.h"
+#include "tools/command_line/command_line.h"
+
+namespace cli = gobblet::cli;
 
 namespace {
 
-int usage(const char* why) {
-  std::fprintf(stderr,
-               "error: %s\nusage: gobblet-perft [--variant gobblet|gobblers|3x3:S,P,M] [--position TEXT] "
-               "[--moves M1,M2,...] DEPTH\n",
-               why);
-  return 2;
+// What gobblet-perft accepts.
+cli::Program commandLine() {
+  cli::Program p;
+  p.name = "gobblet-perft";
+  p.summary = "Counts the leaf positions of the game tree to DEPTH plies, split by root move.";
+  p.syntax.options = {
+      cli::text("--variant", "V", "gobblet, gobblers, tictactoe or 3x3:S,P,M").withDefault("gobblet"),
+      cli::text("--position", "TEXT", "start from this position (docs/notation.md) instead of the variant's start"),
+      cli::text("--moves", "M1,M2,...", "then play these moves (separated by commas or spaces)"),
+  };
+  p.syntax.positionals = {cli::integerPositional("DEPTH", 0, gobblet::kMaxPerftDepth, "the plies to count")};
+  return p;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace gobblet;
-  std::string variantText = "gobblet", positionText, movesText;
-  int depth = -1;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if ((arg == "--variant" || arg == "--position" || arg == "--moves") && i + 1 < argc) {
-      (arg == "--variant" ? variantText : arg == "--position" ? positionText : movesText) = argv[++i];
-    } else if (arg == "-h" || arg == "--help") {
-      return usage("help requested"), 0;
-    } else if (auto d = parseBoundedInteger(arg, 0, kMaxPerftDepth, "depth"); d.ok()) {
-      depth = static_cast<int>(*d);
-    } else {
-      return usage(std::string(d.status().message()).c_str());
-    }
-  }
-  if (depth < 0) return usage("missing DEPTH");
-  auto variant = Variant::parse(variantText);
-  if (!variant.ok()) return usage(std::string(variant.status().message()).c_str());
+  const cli::Program program = commandLine();
+  const cli::ParsedCommandLine parsed = cli::parseCommandLine(program, argc, argv);
+  if (!parsed.arguments) return parsed.exitCode;
+  const cli::Arguments& args = *parsed.arguments;
+  const int depth = static_cast<int>(args.integer("DEPTH"));
+  auto variant = Variant::parse(args.text("--variant"));
+  if (!variant.ok()) return cli::usageError(program, variant.status().message());
   Board start(*variant);
-  if (!positionText.empty()) {
-    auto parsed = parsePosition(*variant, positionText);
-    if (!parsed.ok()) return usage(std::string(parsed.status().message()).c_str());
-    start = *parsed;
+  if (const std::string positionText = args.text("--position"); !positionText.empty()) {
+    auto position = parsePosition(*variant, positionText);
+    if (!position.ok()) return cli::usageError(program, position.status().message());
+    start = *position;
   }
   Game game(start);
-  if (!movesText.empty())
-    for (const std::string& m : std::vector<std::string>(absl::StrSplit(movesText, absl::ByAnyChar(", "), absl::SkipEmpty()))) {
-      if (auto status = game.play(m); !status.ok()) return usage(std::string(status.message()).c_str());
-    }
+  const std::string moves = args.text("--moves");
+  for (const std::string& m : std::vector<std::string>(absl::StrSplit(moves, absl::ByAnyChar(", "), absl::SkipEmpty())))
+    if (auto status = game.play(m); !status.ok()) return cli::usageError(program, status.message());
   Board board = game.position();
   const auto t0 = std::chrono::steady_clock::now();
   const PerftResult result = perftDivide(board, depth);

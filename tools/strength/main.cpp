@@ -16,18 +16,18 @@
 #include <cstdint>
 #include <random>
 #include <string>
-#include <type_traits>
 
-#include "engine/bounded_integer.h"
 #include "engine/game.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "search/evaluate.h"
 #include "search/search.h"
+#include "tools/command_line/command_line.h"
 
 namespace {
 
 using namespace gobblet;
+namespace cli = gobblet::cli;
 
 Move randomMove(const Board& b, std::mt19937_64& rng) {
   MoveList list;
@@ -57,53 +57,41 @@ Move greedyMove(const Board& b, std::mt19937_64& rng) {
   return choice;
 }
 
-int usage(const std::string& why) {
-  std::fprintf(stderr,
-               "error: %s\nusage: gobblet-strength [--opponent random|greedy] [--games N] [--movetime MS] "
-               "[--variant V] [--random-plies K] [--seed S] [--threads T]\n",
-               why.c_str());
-  return 2;
+// What gobblet-strength accepts.
+cli::Program commandLine() {
+  cli::Program p;
+  p.name = "gobblet-strength";
+  p.summary = "Plays the engine (in process) against a simple opponent and prints each result and the score.";
+  p.syntax.options = {
+      cli::choice("--opponent", {"random", "greedy"},
+                  "a uniformly random mover, or a one-ply player that takes wins and avoids losses")
+          .withDefault("greedy"),
+      cli::integer("--games", "N", 1, 1000000, "games to play, the engine alternating colours").withDefault(100),
+      cli::integer("--movetime", "MS", 1, 3600000, "the engine's time per move in milliseconds").withDefault(100),
+      cli::text("--variant", "V", "gobblet, gobblers, tictactoe or 3x3:S,P,M").withDefault("gobblet"),
+      cli::integer("--random-plies", "K", 0, 1000, "random plies for both sides at the start of each game")
+          .withDefault(2),
+      cli::integer("--seed", "S", 0, INT64_MAX, "seed of the random moves").withDefault(1),
+      cli::integer("--threads", "T", 1, 64, "the engine's search threads").withDefault(1),
+  };
+  return p;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string opponent = "greedy", variantText = "gobblet";
-  int games = 100, moveTime = 100, randomPlies = 2, threads = 1;
-  uint64_t seed = 1;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (i + 1 >= argc) return usage("missing value after " + arg);
-    const std::string value = argv[++i];
-    bool ok = true;
-    // A number flag's value in [lo, hi].
-    const auto number = [&](auto& out, int64_t lo, int64_t hi) {
-      auto n = parseBoundedInteger(value, lo, hi, arg);
-      if (n.ok()) out = static_cast<std::remove_reference_t<decltype(out)>>(*n);
-      return n.ok();
-    };
-    if (arg == "--opponent") {
-      opponent = value;
-      ok = opponent == "random" || opponent == "greedy";
-    } else if (arg == "--variant") {
-      variantText = value;
-    } else if (arg == "--games") {
-      ok = number(games, 1, 1000000);
-    } else if (arg == "--movetime") {
-      ok = number(moveTime, 1, 3600000);
-    } else if (arg == "--random-plies") {
-      ok = number(randomPlies, 0, 1000);
-    } else if (arg == "--seed") {
-      ok = number(seed, 0, INT64_MAX);
-    } else if (arg == "--threads") {
-      ok = number(threads, 1, 64);
-    } else {
-      return usage("unknown option " + arg);
-    }
-    if (!ok) return usage("bad value '" + value + "' for " + arg);
-  }
-  const auto variant = Variant::parse(variantText);
-  if (!variant.ok()) return usage(std::string(variant.status().message()));
+  const cli::Program program = commandLine();
+  const cli::ParsedCommandLine parsed = cli::parseCommandLine(program, argc, argv);
+  if (!parsed.arguments) return parsed.exitCode;
+  const cli::Arguments& args = *parsed.arguments;
+  const std::string opponent = args.text("--opponent");
+  const int games = static_cast<int>(args.integer("--games"));
+  const int moveTime = static_cast<int>(args.integer("--movetime"));
+  const int randomPlies = static_cast<int>(args.integer("--random-plies"));
+  const uint64_t seed = static_cast<uint64_t>(args.integer("--seed"));
+  const int threads = static_cast<int>(args.integer("--threads"));
+  const auto variant = Variant::parse(args.text("--variant"));
+  if (!variant.ok()) return cli::usageError(program, variant.status().message());
 
   std::mt19937_64 rng(seed);
   Search search;

@@ -8,7 +8,7 @@
 //
 // VARIANT defaults to gobblers, FILE for build to the default location
 // (tb::defaultPath). Progress goes to standard error, results to standard
-// output. This file only parses arguments and prints: the work is the
+// output. This file only declares its command line and prints: the work is the
 // tablebase library's (tablebase/). Exit status 0 on success, 1 on failure, 2 on bad usage.
 #include <sys/resource.h>
 #include <unistd.h>
@@ -23,27 +23,62 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "engine/bounded_integer.h"
+#include "absl/strings/str_join.h"
 #include "engine/notation.h"
 #include "progress_line.h"
 #include "tablebase/tablebase.h"
+#include "tools/command_line/command_line.h"
 
 namespace {
 
 using namespace gobblet;
 namespace tb = gobblet::tb;
+namespace cli = gobblet::cli;
 using Clock = std::chrono::steady_clock;
 
-int usage(const std::string& why) {
-  std::fprintf(stderr,
-               "error: %s\nusage: gobblet-tb build [VARIANT] [--out FILE] [--threads N] [--codes-dir DIR]\n"
-               "       gobblet-tb estimate VARIANT... [--threads N]\n"
-               "       gobblet-tb info FILE\n"
-               "       gobblet-tb probe FILE POSITION\n"
-               "       gobblet-tb verify FILE [--threads N] [--codes-dir DIR]\n",
-               why.c_str());
-  return 2;
+// The threads of a command: --threads, else one per core.
+int threadsOf(const cli::Arguments& args) {
+  if (args.has("--threads")) return static_cast<int>(args.integer("--threads"));
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
+
+// What gobblet-tb accepts: a command and its arguments.
+cli::Program commandLine() {
+  const cli::Option threads = cli::integer("--threads", "N", 1, 256, "worker threads, one per core unless given");
+  const cli::Option codesDir =
+      cli::text("--codes-dir", "DIR",
+                "keep the codes (a byte per slot) in an unnamed file in DIR while working (default: in memory if "
+                "they fit, else in the directory of the file)");
+  const char* const variants = "gobblers, tictactoe or 3x3:S,P,M";
+  cli::Program p;
+  p.name = "gobblet-tb";
+  p.summary = "Builds, inspects, probes and verifies 3x3 tablebases.";
+  p.commands = {
+      {"build",
+       "Solves a variant of the 3x3 family and writes its tablebase file.",
+       {{cli::text("--out", "FILE", "the file to write (default: the variant's file in the default folder)"),
+         threads, codesDir},
+        {cli::optionalPositional("VARIANT", variants).withDefault("gobblers")}}},
+      {"estimate",
+       "Prints each variant's slots, states, expected memory and expected build time on this machine.",
+       {{threads}, {cli::positionals("VARIANT", variants)}}},
+      {"info",
+       "Prints a tablebase file's header and counts, after checking every block.",
+       {{}, {cli::positional("FILE", "a tablebase file")}}},
+      {"probe",
+       "Prints a position's value and every legal move's, best first.",
+       {{},
+        {cli::positional("FILE", "a tablebase file"),
+         cli::positionals("POSITION", "the position (docs/notation.md), in one word or several")}}},
+      {"verify",
+       "Checks every value of a tablebase file against the rules, independently of the builder.",
+       {{threads, codesDir}, {cli::positional("FILE", "a tablebase file")}}},
+  };
+  return p;
+}
+
+// Reports a usage error of gobblet-tb; returns its exit status, 2.
+int usage(const std::string& why) { return cli::usageError(commandLine(), why); }
 
 int fail(const absl::Status& status) {
   std::fprintf(stderr, "error: %s\n", std::string(status.message()).c_str());
@@ -62,12 +97,6 @@ double gib(uint64_t bytes) { return static_cast<double>(bytes) / (1 << 30); }
 
 double physicalGiB() {
   return gib(static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE)));
-}
-
-bool parseThreads(const std::string& text, int* threads) {
-  auto n = parseBoundedInteger(text, 1, 256, "--threads");
-  if (n.ok()) *threads = static_cast<int>(*n);
-  return n.ok();
 }
 
 // The counts block that build and info both print.
@@ -112,25 +141,11 @@ absl::StatusOr<std::string> chooseCodesDir(const std::string& what, uint64_t inM
   return codesDir;
 }
 
-int build(const std::vector<std::string>& args) {
-  std::string variantText = "gobblers", out, codesDir;
-  int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  bool haveVariant = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--out" && i + 1 < args.size()) {
-      out = args[++i];
-    } else if (args[i] == "--threads" && i + 1 < args.size()) {
-      if (!parseThreads(args[++i], &threads)) return usage("--threads takes a number 1..256");
-    } else if (args[i] == "--codes-dir" && i + 1 < args.size()) {
-      codesDir = args[++i];
-      if (codesDir.empty()) return usage("--codes-dir takes a directory");
-    } else if (!haveVariant && args[i].rfind("--", 0) != 0) {
-      variantText = args[i];
-      haveVariant = true;
-    } else {
-      return usage(absl::StrCat("unexpected argument '", args[i], "'"));
-    }
-  }
+int build(const cli::Arguments& args) {
+  const std::string variantText = args.text("VARIANT");
+  std::string out = args.text("--out"), codesDir = args.text("--codes-dir");
+  const int threads = threadsOf(args);
+  if (args.has("--codes-dir") && codesDir.empty()) return usage("--codes-dir takes a directory");
   auto variant = Variant::parse(variantText);
   if (!variant.ok()) return fail(variant.status());
   if (variant->n != 3) return usage("only the 3x3 family (gobblers, tictactoe, 3x3:S,P,M) has a tablebase");
@@ -168,22 +183,15 @@ constexpr const char* kCalibrationVariant = "3x3:2,3,1";
 
 // One block per variant, blank lines between: the machine's speed is
 // measured once for all of them.
-int estimate(const std::vector<std::string>& args) {
-  int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+int estimate(const cli::Arguments& args) {
+  const int threads = threadsOf(args);
   std::vector<Variant> variants;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--threads" && i + 1 < args.size()) {
-      if (!parseThreads(args[++i], &threads)) return usage("--threads takes a number 1..256");
-    } else if (args[i].rfind("--", 0) == 0) {
-      return usage(absl::StrCat("unexpected argument '", args[i], "'"));
-    } else {
-      auto variant = Variant::parse(args[i]);
-      if (!variant.ok()) return fail(variant.status());
-      if (variant->n != 3) return usage("only the 3x3 family (gobblers, tictactoe, 3x3:S,P,M) has a tablebase");
-      variants.push_back(*variant);
-    }
+  for (const std::string& text : args.all("VARIANT")) {
+    auto variant = Variant::parse(text);
+    if (!variant.ok()) return fail(variant.status());
+    if (variant->n != 3) return usage("only the 3x3 family (gobblers, tictactoe, 3x3:S,P,M) has a tablebase");
+    variants.push_back(*variant);
   }
-  if (variants.empty()) return usage("estimate takes VARIANT... [--threads N]");
   // Time: the builder's work goes with the states; measure its rate here,
   // now (on a loaded machine the figure is the loaded one).
   const Variant calibration = *Variant::parse(kCalibrationVariant);
@@ -208,31 +216,29 @@ int estimate(const std::vector<std::string>& args) {
   return 0;
 }
 
-int info(const std::vector<std::string>& args) {
-  if (args.size() != 1) return usage("info takes one FILE");
+int info(const cli::Arguments& args) {
+  const std::string file = args.text("FILE");
   const auto start = Clock::now();
-  const absl::StatusOr<tb::FileInfo> file = tb::inspect(args[0]);
-  if (!file.ok()) return fail(file.status());
+  const absl::StatusOr<tb::FileInfo> inspected = tb::inspect(file);
+  if (!inspected.ok()) return fail(inspected.status());
   const auto u = [](uint64_t x) { return static_cast<unsigned long long>(x); };
-  std::printf("file         %s\n", args[0].c_str());
-  std::printf("format       version %u\n", file->formatVersion);
-  std::printf("variant      %s\n", file->variant.name().c_str());
-  std::printf("entries      %llu\n", u(file->entries));
-  std::printf("blocks       %llu of %u codes, zstd, dictionary of %u bytes\n", u(file->blocks), file->blockCodes,
-              file->dictionaryBytes);
-  std::printf("size         %llu bytes (%.2f bits per entry)\n", u(file->bytes),
-              8.0 * static_cast<double>(file->bytes) / static_cast<double>(file->entries));
-  printCounts(file->counts);
-  std::printf("checksum     %016llx (checked, every block decoded, in %.2f s)\n", u(file->checksum), seconds(start));
+  std::printf("file         %s\n", file.c_str());
+  std::printf("format       version %u\n", inspected->formatVersion);
+  std::printf("variant      %s\n", inspected->variant.name().c_str());
+  std::printf("entries      %llu\n", u(inspected->entries));
+  std::printf("blocks       %llu of %u codes, zstd, dictionary of %u bytes\n", u(inspected->blocks), inspected->blockCodes,
+              inspected->dictionaryBytes);
+  std::printf("size         %llu bytes (%.2f bits per entry)\n", u(inspected->bytes),
+              8.0 * static_cast<double>(inspected->bytes) / static_cast<double>(inspected->entries));
+  printCounts(inspected->counts);
+  std::printf("checksum     %016llx (checked, every block decoded, in %.2f s)\n", u(inspected->checksum), seconds(start));
   return 0;
 }
 
-int probe(const std::vector<std::string>& args) {
-  if (args.size() < 2) return usage("probe takes FILE and POSITION");
-  auto table = tb::open(args[0]);
+int probe(const cli::Arguments& args) {
+  auto table = tb::open(args.text("FILE"));
   if (!table.ok()) return fail(table.status());
-  std::string text = args[1];
-  for (size_t i = 2; i < args.size(); ++i) text += " " + args[i];
+  const std::string text = absl::StrJoin(args.all("POSITION"), " ");
   auto board = parsePosition((*table)->variant(), text);
   if (!board.ok()) return fail(board.status());
   const tb::Probe value = (*table)->probe(*board);
@@ -246,22 +252,11 @@ int probe(const std::vector<std::string>& args) {
   return 0;
 }
 
-int verify(const std::vector<std::string>& args) {
-  std::string file, codesDir;
-  int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--threads" && i + 1 < args.size()) {
-      if (!parseThreads(args[++i], &threads)) return usage("--threads takes a number 1..256");
-    } else if (args[i] == "--codes-dir" && i + 1 < args.size()) {
-      codesDir = args[++i];
-      if (codesDir.empty()) return usage("--codes-dir takes a directory");
-    } else if (file.empty()) {
-      file = args[i];
-    } else {
-      return usage(absl::StrCat("unexpected argument '", args[i], "'"));
-    }
-  }
-  if (file.empty()) return usage("verify takes a FILE");
+int verify(const cli::Arguments& args) {
+  const std::string file = args.text("FILE");
+  std::string codesDir = args.text("--codes-dir");
+  const int threads = threadsOf(args);
+  if (args.has("--codes-dir") && codesDir.empty()) return usage("--codes-dir takes a directory");
   const auto start = Clock::now();
   tb::TableCounts counts;
   const auto codesIn = [&](const tb::FileInfo& info) {
@@ -281,14 +276,12 @@ int verify(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) return usage("no command");
-  const std::string command = argv[1];
-  const std::vector<std::string> args(argv + 2, argv + argc);
-  if (command == "build") return build(args);
-  if (command == "estimate") return estimate(args);
-  if (command == "info") return info(args);
-  if (command == "probe") return probe(args);
-  if (command == "verify") return verify(args);
-  if (command == "-h" || command == "--help") return usage("help requested"), 0;
-  return usage(absl::StrCat("unknown command '", command, "'"));
+  const cli::ParsedCommandLine parsed = cli::parseCommandLine(commandLine(), argc, argv);
+  if (!parsed.arguments) return parsed.exitCode;
+  const cli::Arguments& args = *parsed.arguments;
+  if (args.command() == "build") return build(args);
+  if (args.command() == "estimate") return estimate(args);
+  if (args.command() == "info") return info(args);
+  if (args.command() == "probe") return probe(args);
+  return verify(args);
 }

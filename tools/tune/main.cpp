@@ -19,8 +19,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/numbers.h"
-#include "engine/bounded_integer.h"
+#include "engine/printable_text.h"
 #include "engine/variant.h"
+#include "tools/command_line/command_line.h"
 #include "tools/tune/texel.h"
 #include "tools/tune/training_set.h"
 #include "tools/tune/weights_file.h"
@@ -29,15 +30,30 @@ namespace {
 
 using namespace gobblet;
 using namespace gobblet::tune;
+namespace cli = gobblet::cli;
 
-constexpr char kUsage[] =
-    "usage: gobblet-tune [--variant V] [--steps N] [--ridge R] [--validation-every N] [--out FILE] RECORD...\n";
-
-// Exit status 2: bad usage; 1: the work failed.
-int usage(const std::string& message) {
-  std::fprintf(stderr, "error: %s\n%s", message.c_str(), kUsage);
-  return 2;
+// What gobblet-tune accepts.
+cli::Program commandLine() {
+  cli::Program p;
+  p.name = "gobblet-tune";
+  p.summary = "Fits the evaluation's weights to the results of recorded games (Texel tuning).";
+  const FitOptions fit;
+  const CollectOptions collect;
+  p.syntax.options = {
+      cli::text("--variant", "V", "the variant of the games to use").withDefault(collect.variant.name()),
+      cli::integer("--steps", "N", 1, 100000, "Gauss-Newton steps of the fit, at most").withDefault(fit.iterations),
+      cli::text("--ridge", "R", "0 to 1: the ridge that keeps what the games cannot tell apart at its start value")
+          .withDefault(absl::StrFormat("%g", fit.ridge)),
+      cli::integer("--validation-every", "N", 0, 100000,
+                   "hold out the games of every Nth opening for validation, 0 for none")
+          .withDefault(collect.validationEvery),
+      cli::text("--out", "FILE", "write the fitted weights there, as search/eval_weights.h is written"),
+  };
+  p.syntax.positionals = {cli::positionals("RECORD", "gobblet-match record files (record lines or PGN)")};
+  return p;
 }
+
+// Exit status 1: the work failed.
 int fail(const std::string& message) {
   std::fprintf(stderr, "error: %s\n", message.c_str());
   return 1;
@@ -58,41 +74,26 @@ std::string weightName(int number) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const cli::Program program = commandLine();
+  const cli::ParsedCommandLine parsed = cli::parseCommandLine(program, argc, argv);
+  if (!parsed.arguments) return parsed.exitCode;
+  const cli::Arguments& args = *parsed.arguments;
   CollectOptions collect;
   FitOptions fit;
-  std::string out;
-  std::vector<std::string> records;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const bool hasValue = i + 1 < argc;
-    if (arg == "--help" || arg == "-h") {
-      std::printf("%s", kUsage);
-      return 0;
-    } else if (arg == "--variant" || arg == "--steps" || arg == "--ridge" || arg == "--validation-every" ||
-               arg == "--out") {
-      if (!hasValue) return usage(arg + " needs a value");
-      const std::string value = argv[++i];
-      if (arg == "--variant") {
-        auto v = Variant::parse(value);
-        if (!v.ok()) return usage(std::string(v.status().message()));
-        collect.variant = *v;
-      } else if (arg == "--out") {
-        out = value;
-      } else if (arg == "--ridge") {
-        if (!absl::SimpleAtod(value, &fit.ridge) || !(fit.ridge >= 0 && fit.ridge <= 1))
-          return usage("ridge '" + value + "' is not a number in [0, 1]");
-      } else {
-        auto n = parseBoundedInteger(value, arg == "--steps" ? 1 : 0, 100000, arg.substr(2));
-        if (!n.ok()) return usage(std::string(n.status().message()));
-        (arg == "--steps" ? fit.iterations : collect.validationEvery) = static_cast<int>(*n);
-      }
-    } else if (!arg.empty() && arg[0] == '-') {
-      return usage("unknown option '" + arg + "'");
-    } else {
-      records.push_back(arg);
-    }
+  if (args.has("--variant")) {
+    auto v = Variant::parse(args.text("--variant"));
+    if (!v.ok()) return cli::usageError(program, v.status().message());
+    collect.variant = *v;
   }
-  if (records.empty()) return usage("no record files");
+  if (args.has("--ridge")) {
+    const std::string ridge = args.text("--ridge");
+    if (!absl::SimpleAtod(ridge, &fit.ridge) || !(fit.ridge >= 0 && fit.ridge <= 1))
+      return cli::usageError(program, "--ridge " + quoteWord(ridge) + " is not a number in [0, 1]");
+  }
+  fit.iterations = static_cast<int>(args.integer("--steps"));
+  collect.validationEvery = static_cast<int>(args.integer("--validation-every"));
+  const std::string out = args.text("--out");
+  const std::vector<std::string> records = args.all("RECORD");
 
   auto collection = collectPositions(records, collect);
   if (!collection.ok()) return fail(std::string(collection.status().message()));
