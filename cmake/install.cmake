@@ -23,5 +23,17 @@ install(FILES ${CMAKE_BINARY_DIR}/gobbletConfig.cmake ${CMAKE_BINARY_DIR}/gobble
 install(FILES README.md docs/notation.md docs/protocol.md docs/search.md docs/tablebase.md docs/match.md
               docs/board.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT runtime)
+# The man pages compressed (gzip -9n: the same bytes each time), as Debian
+# wants them and man reads them.
 file(GLOB GOBBLET_MAN_PAGES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/man/*.6)
-install(FILES ${GOBBLET_MAN_PAGES} DESTINATION ${CMAKE_INSTALL_MANDIR}/man6 COMPONENT runtime)
+foreach(page ${GOBBLET_MAN_PAGES})
+  get_filename_component(name ${page} NAME)
+  set(compressed ${CMAKE_BINARY_DIR}/man/${name}.gz)
+  add_custom_command(OUTPUT ${compressed}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/man
+    COMMAND gzip -9nc ${page} > ${compressed}
+    DEPENDS ${page} COMMENT "Compressing the man page ${name}")
+  list(APPEND GOBBLET_MAN_PAGES_COMPRESSED ${compressed})
+endforeach()
+add_custom_target(gobblet_man_pages ALL DEPENDS ${GOBBLET_MAN_PAGES_COMPRESSED})
+install(FILES ${GOBBLET_MAN_PAGES_COMPRESSED} DESTINATION ${CMAKE_INSTALL_MANDIR}/man6 COMPONENT runtime)

@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # Builds gobblet as it is shipped and checks it from its installed files:
 #   1. configures with -DBUILD_TESTING=OFF and GoogleTest / Google Benchmark
-#      hidden from CMake (only the run-time dependencies), and builds;
+#      hidden from CMake (only the run-time dependencies), for the default
+#      tier (x86-64-v2) with the x86-64 baseline shipped beside it
+#      (GOBBLET_PACKAGE_TIERS, cmake/program_tiers.cmake), and builds;
 #   2. cmake --install into a scratch prefix; builds examples/cpp against the
 #      installed CMake package and runs its programs;
 #   3. cpack -G DEB; lintian must report no error; the packages are unpacked
 #      (dpkg -x) into a scratch root, and the packaged gobblet (--version, a
 #      UGI handshake and search, --http serving the page, SIGTERM) and
-#      gobblet-tb (build + probe) run from there; the examples build against
-#      the unpacked libgobblet-dev too.
-# Usage: tools/package_check.sh   (after tools/setup.sh has installed the packages)
+#      gobblet-tb (build + probe) run from there, through the tier launcher
+#      and with GOBBLET_TIER=x86-64; each tier's programs hold only their
+#      tier's instructions; the examples build against the unpacked
+#      libgobblet-dev too.
+# The packages are left in build/package/ (README: installing).
+# Usage: tools/package_check.sh   (installs what is missing first: tools/setup.sh deps)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root_dir="$PWD"
@@ -24,9 +29,11 @@ trap cleanup EXIT
 fail() { echo "package check: $*" >&2; exit 1; }
 step() { echo "== package: $*" >&2; }
 
+tools/setup.sh deps
 step "configure without the test dependencies, build"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
-  -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON >&2
+  -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON \
+  -DGOBBLET_ARCH=x86-64-v2 -DGOBBLET_PACKAGE_TIERS=x86-64 >&2
 cmake --build "$build" -j "$(nproc)" >&2
 
 # examples_against PREFIX: builds examples/cpp with find_package(gobblet) from
@@ -72,11 +79,26 @@ for page in gobblet gobblet-tb gobblet-match; do
   [ -f "$scratch/root/usr/share/man/man6/$page.6.gz" ] || [ -f "$scratch/root/usr/share/man/man6/$page.6" ] ||
     fail "the package has no man page for $page"
 done
-"$bin/gobblet" --version | grep -q "x86-64\|default\|native" || fail "gobblet --version names no instruction set"
-printf 'ugi\nisready\nposition startpos moves L@b2\ngo depth 4\nquit\n' | "$bin/gobblet" > "$scratch/session.txt"
-grep -q '^id name Gobblet .*(' "$scratch/session.txt" || fail "id name does not name the instruction set"
-for line in ugiok readyok bestmove; do
-  grep -q "^$line" "$scratch/session.txt" || fail "the packaged engine did not answer $line"
+libexec="$scratch/root/usr/libexec/gobblet"
+python3 tests/portable/instruction_set_check.py --tier x86-64 "$libexec"/x86-64/* "$libexec/gobblet-tier-launcher" >&2 ||
+  fail "the x86-64 programs hold instructions beyond x86-64"
+python3 tests/portable/instruction_set_check.py --tier x86-64-v2 "$libexec"/x86-64-v2/* >&2 ||
+  fail "the x86-64-v2 programs hold instructions beyond x86-64-v2"
+best=x86-64
+python3 -c 'import sys; sys.exit(0 if {"popcnt", "sse4_2", "ssse3"} <= set(open("/proc/cpuinfo").read().split()) else 1)' &&
+  best=x86-64-v2
+version="$("$bin/gobblet" --version)"
+[ "$version" = "gobblet 0.1.0 ($best)" ] || fail "gobblet --version through the launcher: '$version', not the $best build"
+version="$(GOBBLET_TIER=x86-64 "$bin/gobblet-tb" --version)"
+[ "$version" = "gobblet-tb 0.1.0 (x86-64)" ] || fail "GOBBLET_TIER=x86-64 gobblet-tb --version: '$version'"
+for tier in "" x86-64; do
+  printf 'ugi\nisready\nposition startpos moves L@b2\ngo depth 4\nquit\n' | GOBBLET_TIER=$tier "$bin/gobblet" \
+    > "$scratch/session.txt"
+  grep -q "^id name Gobblet 0.1.0 (${tier:-$best})" "$scratch/session.txt" ||
+    fail "id name does not name the ${tier:-$best} build: $(grep '^id name' "$scratch/session.txt")"
+  for line in ugiok readyok bestmove; do
+    grep -q "^$line" "$scratch/session.txt" || fail "the packaged engine (${tier:-$best}) did not answer $line"
+  done
 done
 "$bin/gobblet-tb" build tictactoe --out "$scratch/root-tictactoe.gtb" >&2
 "$bin/gobblet-tb" probe "$scratch/root-tictactoe.gtb" "3/3/3 1" | grep -q draw || fail "gobblet-tb probe: no draw"

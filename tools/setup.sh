@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what gobblet needs from Debian's packages (only the missing ones)
-# and builds it. Usage: tools/setup.sh [release|asan|tsan]   (default: release)
+# and builds it. Usage: tools/setup.sh [release|asan|tsan|deps]   (default: release;
+# deps installs only).
 # tsan builds only what the tests labelled "concurrency" need.
 # Build output goes to stderr so that the engine's stdout stays clean.
 set -euo pipefail
@@ -22,6 +23,7 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2
 fi
 
+[ "$kind" = deps ] && exit 0
 jobs="$(nproc)"
 case "$kind" in
   release) cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >&2 ;;
@@ -29,7 +31,7 @@ case "$kind" in
           -DGOBBLET_BENCHMARKS=OFF >&2 ;;
   tsan) cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGOBBLET_SANITIZE_THREAD=ON \
           -DGOBBLET_BENCHMARKS=OFF >&2 ;;
-  *) echo "usage: tools/setup.sh [release|asan|tsan]" >&2; exit 2 ;;
+  *) echo "usage: tools/setup.sh [release|asan|tsan|deps]" >&2; exit 2 ;;
 esac
 targets=()
 [ "$kind" = tsan ] && targets=(--target concurrency_tests)

@@ -1,0 +1,71 @@
+# Where the programs are installed, and the instruction-set tiers shipped.
+#
+# gobblet_install_program(<target>) installs a program (component runtime).
+#
+# By default each program goes to <bindir>, built for GOBBLET_ARCH.
+# With GOBBLET_PACKAGE_TIERS (a list, e.g. "x86-64"), the programs are
+# built once more for each tier named (this source, configured again in
+# <build>/tier-<tier> with BUILD_TESTING=OFF), every tier's programs go to
+# <libexecdir>/gobblet/<tier>/, and <bindir>/<program> is a link to the
+# tier launcher (tools/tier_launcher/), which runs the program of the best
+# tier this processor can run (GOBBLET_TIER=<tier> chooses one). The
+# Debian package ships x86-64 beside x86-64-v2 this way: it runs on every
+# amd64 machine and at x86-64-v2's speed where it can (docs/search.md,
+# "Portable builds").
+include(GNUInstallDirs)
+set(GOBBLET_PACKAGE_TIERS "" CACHE STRING
+    "Instruction-set tiers to build and ship beside GOBBLET_ARCH, chosen at run time (e.g. x86-64)")
+set_property(GLOBAL PROPERTY GOBBLET_PROGRAMS "")
+
+if(GOBBLET_PACKAGE_TIERS)
+  if(GOBBLET_ARCH STREQUAL "native" OR GOBBLET_ARCH STREQUAL "default")
+    message(FATAL_ERROR "GOBBLET_PACKAGE_TIERS needs a named GOBBLET_ARCH (x86-64...), not ${GOBBLET_ARCH}")
+  endif()
+  set(GOBBLET_PROGRAM_DIR ${CMAKE_INSTALL_LIBEXECDIR}/gobblet/${GOBBLET_ARCH})
+else()
+  set(GOBBLET_PROGRAM_DIR ${CMAKE_INSTALL_BINDIR})
+endif()
+
+function(gobblet_install_program target)
+  install(TARGETS ${target} RUNTIME DESTINATION ${GOBBLET_PROGRAM_DIR} COMPONENT runtime)
+  set_property(GLOBAL APPEND PROPERTY GOBBLET_PROGRAMS ${target})
+endfunction()
+
+# After the programs are declared: the other tiers' builds, the launcher and
+# the links to it.
+function(gobblet_install_tiers)
+  if(NOT GOBBLET_PACKAGE_TIERS)
+    return()
+  endif()
+  include(ExternalProject)
+  get_property(programs GLOBAL PROPERTY GOBBLET_PROGRAMS)
+  foreach(tier ${GOBBLET_PACKAGE_TIERS})
+    if(tier STREQUAL GOBBLET_ARCH OR NOT tier MATCHES "^x86-64(-v[234])?$")
+      message(FATAL_ERROR "GOBBLET_PACKAGE_TIERS: ${tier} is not a tier other than GOBBLET_ARCH")
+    endif()
+    set(dir ${CMAKE_BINARY_DIR}/tier-${tier})
+    ExternalProject_Add(gobblet_tier_${tier}
+      SOURCE_DIR ${PROJECT_SOURCE_DIR}
+      BINARY_DIR ${dir}
+      CMAKE_ARGS -DGOBBLET_ARCH=${tier} -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE}
+                 -DGOBBLET_PACKAGE_TIERS= -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}
+                 -DCMAKE_EXE_LINKER_FLAGS=-s  # stripped: CPack strips only the targets of this build
+      BUILD_COMMAND ${CMAKE_COMMAND} --build ${dir} --target ${programs}
+      INSTALL_COMMAND ""
+      BUILD_ALWAYS ON)
+    foreach(program ${programs})
+      install(PROGRAMS ${dir}/bin/${program} DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/gobblet/${tier}
+              COMPONENT runtime)
+    endforeach()
+  endforeach()
+  install(TARGETS gobblet-tier-launcher RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/gobblet COMPONENT runtime)
+  file(RELATIVE_PATH launcher /${CMAKE_INSTALL_BINDIR} /${CMAKE_INSTALL_LIBEXECDIR}/gobblet/gobblet-tier-launcher)
+  foreach(program ${programs})
+    install(CODE "
+      set(link \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/${program}\")
+      file(MAKE_DIRECTORY \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}\")
+      file(REMOVE \"\${link}\")
+      file(CREATE_LINK \"${launcher}\" \"\${link}\" SYMBOLIC)
+      message(STATUS \"Installing: \${link} -> ${launcher}\")" COMPONENT runtime)
+  endforeach()
+endfunction()

@@ -1,0 +1,99 @@
+// gobblet-tier-launcher (tools/tier_launcher/): in a scratch tree laid out
+// as the package lays it out (bin/<program> -> ../libexec/gobblet/
+// gobblet-tier-launcher, libexec/gobblet/<tier>/<program>), with programs
+// that say which tier they are, it runs the best tier the processor can
+// run, honours GOBBLET_TIER, and refuses what it must.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/support/scratch_dir.h"
+#include "tests/support/shell_command.h"
+
+namespace gobblet {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::runCommand;
+using testing::ScratchDir;
+
+class TierLauncher : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const fs::path libexec = fs::path(dir_.path()) / "libexec" / "gobblet";
+    fs::create_directories(libexec);
+    fs::copy_file(fs::path(GOBBLET_BIN_DIR) / "gobblet-tier-launcher", libexec / "gobblet-tier-launcher");
+    for (const char* tier : {"x86-64", "x86-64-v2"}) addProgram(tier, "fakeprog");
+    fs::create_directories(fs::path(dir_.path()) / "bin");
+    link("fakeprog");
+  }
+
+  // libexec/gobblet/<tier>/<name>: a script that prints its tier and arguments.
+  void addProgram(const std::string& tier, const std::string& name) {
+    const fs::path folder = fs::path(dir_.path()) / "libexec" / "gobblet" / tier;
+    fs::create_directories(folder);
+    std::ofstream(folder / name) << "#!/bin/sh\necho " << tier << " \"$@\"\n";
+    fs::permissions(folder / name, fs::perms::owner_all);
+  }
+  void link(const std::string& name) {
+    fs::create_symlink("../libexec/gobblet/gobblet-tier-launcher", fs::path(dir_.path()) / "bin" / name);
+  }
+  testing::CommandResult run(const std::string& environment, const std::string& name, const std::string& args = "") {
+    return runCommand(environment + " " + (fs::path(dir_.path()) / "bin" / name).string() + " " + args + " 2>&1");
+  }
+
+  ScratchDir dir_{"tier_launcher"};
+};
+
+const char* bestShippedTier() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("x86-64-v2") ? "x86-64-v2" : "x86-64";
+}
+
+TEST_F(TierLauncher, RunsTheBestTierThisProcessorRunsWithTheArguments) {
+  const auto r = run("", "fakeprog", "a 'b c'");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_EQ(r.output, std::string(bestShippedTier()) + " a b c\n");
+}
+
+TEST_F(TierLauncher, FallsBackToALowerTierWhenTheBestIsNotShipped) {
+  fs::remove_all(fs::path(dir_.path()) / "libexec" / "gobblet" / "x86-64-v2");
+  const auto r = run("", "fakeprog");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_EQ(r.output, "x86-64\n");
+}
+
+TEST_F(TierLauncher, GobbletTierChoosesOne) {
+  const auto r = run("GOBBLET_TIER=x86-64", "fakeprog", "--version");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_EQ(r.output, "x86-64 --version\n");
+}
+
+TEST_F(TierLauncher, RefusesATierNotShippedOrUnknown) {
+  auto r = run("GOBBLET_TIER=x86-64-v3", "fakeprog");
+  EXPECT_EQ(r.exitCode, 127);
+  EXPECT_NE(r.output.find("GOBBLET_TIER=x86-64-v3"), std::string::npos) << r.output;
+  r = run("GOBBLET_TIER=pentium", "fakeprog");
+  EXPECT_EQ(r.exitCode, 127);
+  EXPECT_NE(r.output.find("is not x86-64, x86-64-v2, x86-64-v3 or x86-64-v4"), std::string::npos) << r.output;
+}
+
+TEST_F(TierLauncher, RefusesAProgramNoTierShipsAndNamesThatAreNotPrograms) {
+  link("other");
+  auto r = run("", "other");
+  EXPECT_EQ(r.exitCode, 127);
+  EXPECT_NE(r.output.find("no build of other for this processor"), std::string::npos) << r.output;
+  link("Fake_Prog");
+  r = run("", "Fake_Prog");
+  EXPECT_EQ(r.exitCode, 127);
+  EXPECT_NE(r.output.find("not a gobblet program name"), std::string::npos) << r.output;
+  r = runCommand((fs::path(dir_.path()) / "libexec" / "gobblet" / "gobblet-tier-launcher").string() + " 2>&1");
+  EXPECT_EQ(r.exitCode, 127);
+  EXPECT_NE(r.output.find("through its link"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace gobblet
