@@ -18,6 +18,9 @@ set(GOBBLET_PACKAGE_TIERS "" CACHE STRING
 set_property(GLOBAL PROPERTY GOBBLET_PROGRAMS "")
 
 if(GOBBLET_PACKAGE_TIERS)
+  if(NOT GOBBLET_X86_64)
+    message(FATAL_ERROR "GOBBLET_PACKAGE_TIERS: the tiers are x86-64's, and this is ${CMAKE_SYSTEM_PROCESSOR}")
+  endif()
   if(GOBBLET_ARCH STREQUAL "native" OR GOBBLET_ARCH STREQUAL "default")
     message(FATAL_ERROR "GOBBLET_PACKAGE_TIERS needs a named GOBBLET_ARCH (x86-64...), not ${GOBBLET_ARCH}")
   endif()
@@ -44,15 +47,27 @@ function(gobblet_install_tiers)
       message(FATAL_ERROR "GOBBLET_PACKAGE_TIERS: ${tier} is not a tier other than GOBBLET_ARCH")
     endif()
     set(dir ${CMAKE_BINARY_DIR}/tier-${tier})
+    string(STRIP "${CMAKE_EXE_LINKER_FLAGS} -s" tier_linker_flags)
+    # The same settings as this build but the tier; stripped (-s), as CPack
+    # strips only this build's own targets. USES_TERMINAL_BUILD: Ninja's
+    # console pool, so that the inner build's jobs do not add to the outer's.
     ExternalProject_Add(gobblet_tier_${tier}
       SOURCE_DIR ${PROJECT_SOURCE_DIR}
       BINARY_DIR ${dir}
-      CMAKE_ARGS -DGOBBLET_ARCH=${tier} -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE}
-                 -DGOBBLET_PACKAGE_TIERS= -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}
-                 -DCMAKE_EXE_LINKER_FLAGS=-s  # stripped: CPack strips only the targets of this build
+      CMAKE_ARGS -DGOBBLET_ARCH=${tier} -DBUILD_TESTING=OFF -DGOBBLET_PACKAGE_TIERS=
+      CMAKE_CACHE_ARGS
+        -DCMAKE_BUILD_TYPE:STRING=${CMAKE_BUILD_TYPE}
+        -DCMAKE_CXX_COMPILER:FILEPATH=${CMAKE_CXX_COMPILER}
+        -DCMAKE_CXX_COMPILER_LAUNCHER:STRING=${CMAKE_CXX_COMPILER_LAUNCHER}
+        -DCMAKE_TOOLCHAIN_FILE:FILEPATH=${CMAKE_TOOLCHAIN_FILE}
+        -DCMAKE_PREFIX_PATH:STRING=${CMAKE_PREFIX_PATH}
+        -DCMAKE_CXX_FLAGS:STRING=${CMAKE_CXX_FLAGS}
+        -DCMAKE_EXE_LINKER_FLAGS:STRING=${tier_linker_flags}
+        -DCMAKE_INSTALL_PREFIX:PATH=${CMAKE_INSTALL_PREFIX}
       BUILD_COMMAND ${CMAKE_COMMAND} --build ${dir} --target ${programs}
       INSTALL_COMMAND ""
-      BUILD_ALWAYS ON)
+      BUILD_ALWAYS ON
+      USES_TERMINAL_BUILD ON)
     foreach(program ${programs})
       install(PROGRAMS ${dir}/bin/${program} DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/gobblet/${tier}
               COMPONENT runtime)

@@ -13,6 +13,9 @@
 #include "tests/support/scratch_dir.h"
 #include "tests/support/shell_command.h"
 
+// The launcher asks an x86-64 processor which tiers it runs: elsewhere it
+// is not built (tools/tier_launcher/CMakeLists.txt).
+#if defined(__x86_64__)
 namespace gobblet {
 namespace {
 
@@ -95,5 +98,18 @@ TEST_F(TierLauncher, RefusesAProgramNoTierShipsAndNamesThatAreNotPrograms) {
   EXPECT_NE(r.output.find("through its link"), std::string::npos) << r.output;
 }
 
+TEST_F(TierLauncher, AUsersOwnLinkRunsTheProgramItLeadsTo) {
+  // ~/bin/gobblet-dev -> /usr/bin/gobblet -> the launcher: the name is the last link's.
+  fs::create_symlink(fs::path(dir_.path()) / "bin" / "fakeprog", fs::path(dir_.path()) / "my-engine");
+  auto r = runCommand((fs::path(dir_.path()) / "my-engine").string() + " x 2>&1");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_EQ(r.output, std::string(bestShippedTier()) + " x\n");
+  // Found through PATH too (argv[0] without a '/').
+  r = runCommand("PATH=" + dir_.path() + ":$PATH my-engine y 2>&1");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_EQ(r.output, std::string(bestShippedTier()) + " y\n");
+}
+
 }  // namespace
 }  // namespace gobblet
+#endif

@@ -84,17 +84,22 @@ python3 tests/portable/instruction_set_check.py --tier x86-64 "$libexec"/x86-64/
   fail "the x86-64 programs hold instructions beyond x86-64"
 python3 tests/portable/instruction_set_check.py --tier x86-64-v2 "$libexec"/x86-64-v2/* >&2 ||
   fail "the x86-64-v2 programs hold instructions beyond x86-64-v2"
+# The best tier shipped that this processor runs: x86-64-v2 needs what the
+# psABI lists for it (the flags' names as /proc/cpuinfo spells them).
 best=x86-64
-python3 -c 'import sys; sys.exit(0 if {"popcnt", "sse4_2", "ssse3"} <= set(open("/proc/cpuinfo").read().split()) else 1)' &&
-  best=x86-64-v2
+python3 -c 'import sys
+need = {"cx16", "lahf_lm", "popcnt", "pni", "sse4_1", "sse4_2", "ssse3"}
+sys.exit(0 if need <= set(open("/proc/cpuinfo").read().split()) else 1)' && best=x86-64-v2
+release="$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")"
+[ -n "$release" ] || fail "no CMAKE_PROJECT_VERSION in $build/CMakeCache.txt"
 version="$("$bin/gobblet" --version)"
-[ "$version" = "gobblet 0.1.0 ($best)" ] || fail "gobblet --version through the launcher: '$version', not the $best build"
+[ "$version" = "gobblet $release ($best)" ] || fail "gobblet --version through the launcher: '$version', not the $best build"
 version="$(GOBBLET_TIER=x86-64 "$bin/gobblet-tb" --version)"
-[ "$version" = "gobblet-tb 0.1.0 (x86-64)" ] || fail "GOBBLET_TIER=x86-64 gobblet-tb --version: '$version'"
+[ "$version" = "gobblet-tb $release (x86-64)" ] || fail "GOBBLET_TIER=x86-64 gobblet-tb --version: '$version'"
 for tier in "" x86-64; do
   printf 'ugi\nisready\nposition startpos moves L@b2\ngo depth 4\nquit\n' | GOBBLET_TIER=$tier "$bin/gobblet" \
     > "$scratch/session.txt"
-  grep -q "^id name Gobblet 0.1.0 (${tier:-$best})" "$scratch/session.txt" ||
+  grep -qF "id name Gobblet $release (${tier:-$best})" "$scratch/session.txt" ||
     fail "id name does not name the ${tier:-$best} build: $(grep '^id name' "$scratch/session.txt")"
   for line in ugiok readyok bestmove; do
     grep -q "^$line" "$scratch/session.txt" || fail "the packaged engine (${tier:-$best}) did not answer $line"

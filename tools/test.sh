@@ -7,7 +7,7 @@
 #   3. ASan + UBSan build: the fast tests.
 #   4. ThreadSanitizer build: the tests labelled concurrency (TCP and
 #      WebSocket servers, search threads, match runner processes).
-# Usage: tools/test.sh [--fast]   (--fast skips the slow label in step 1)
+# Usage: tools/test.sh [--fast]   (--fast skips the slow label in step 1, and step 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs="$(nproc)"
@@ -18,7 +18,7 @@ tools/setup.sh release
 echo "== release: all tests" >&2
 ctest --test-dir build/release --output-on-failure -j "$jobs" "${exclude[@]}"
 
-tools/package_check.sh
+[ "${1:-}" = "--fast" ] || tools/package_check.sh
 
 tools/setup.sh asan
 echo "== asan+ubsan: fast tests" >&2

@@ -2,7 +2,7 @@
 """Checks that binaries hold no instruction beyond their instruction-set tier.
 
 Usage:
-  instruction_set_check.py --tier TIER BINARY...   exit 0 if every binary keeps to TIER
+  instruction_set_check.py [--objdump PATH] --tier TIER BINARY...   exit 0 if every binary keeps to TIER
   instruction_set_check.py --self-test             the checker flags what it must
 
 TIER is CMake's GOBBLET_ARCH. The tiers are x86-64 psABI levels:
@@ -37,6 +37,8 @@ BEYOND_V1 = {
     "pmovzxbq", "pmovzxbw", "pmovzxdq", "pmovzxwd", "pmovzxwq", "pmuldq", "pmulld", "ptest", "roundpd",
     "roundps", "roundsd", "roundss", "crc32", "pcmpestri", "pcmpestrm", "pcmpistri", "pcmpistrm",
     "pcmpgtq", "popcnt",
+    # the rest of x86-64-v2 (CMPXCHG16B, LAHF/SAHF in 64-bit mode) and of SSE3
+    "cmpxchg16b", "lahf", "sahf", "fisttp", "fisttps", "fisttpl", "fisttpll", "monitor", "mwait",
 }
 BEYOND_V2 = {
     "andn", "bextr", "blsi", "blsmsk", "blsr", "bzhi", "mulx", "pdep", "pext", "rorx", "sarx", "shlx",
@@ -54,6 +56,22 @@ BEYOND_V3 = {
     "vpblendmq", "vpmullq", "vpsravq", "vpabsq", "vpmaxsq", "vpmaxuq", "vpminsq", "vpminuq",
     "valignd", "valignq", "vextracti32x4", "vextracti64x4", "vinserti32x4", "vinserti64x4",
 }
+# EVEX-only families, by the start of their mnemonic (any operand size).
+BEYOND_V3_PREFIXES = (
+    "vmovdqu8", "vmovdqu16", "vmovdqu32", "vmovdqu64", "vmovdqa32", "vmovdqa64", "vrcp14", "vrsqrt14",
+    "vrcp28", "vrsqrt28", "vscalef", "vgetexp", "vgetmant", "vfixupimm", "vrndscale", "vreduce", "vrange",
+    "vpmovm2", "vpmovb2m", "vpmovw2m", "vpmovd2m", "vpmovq2m", "vcvtqq2", "vcvtuqq2", "vcvtpd2qq", "vcvtpd2uqq",
+    "vcvtps2qq", "vcvtps2uqq", "vcvttpd2qq", "vcvttpd2uqq", "vcvttps2qq", "vcvttps2uqq", "vcvtudq2",
+    "vcvtusi2", "vcvtps2udq", "vcvtpd2udq", "vcvttps2udq", "vcvttpd2udq", "vshuff32x4", "vshuff64x2",
+    "vshufi32x4", "vshufi64x2", "vextractf32x", "vextractf64x", "vinsertf32x", "vinsertf64x",
+    "vbroadcastf32x", "vbroadcastf64x", "vbroadcasti32x", "vbroadcasti64x", "vpermw", "vpermb", "vpsllvw",
+    "vpsrlvw", "vpsravw", "vpmovus", "vpmovs", "vpdpbusd", "vpdpwssd", "vpmadd52", "vpshld", "vpshrd",
+    "vpermt2", "vpermi2", "vpcompress", "vpexpand", "vcompress", "vexpand", "vpternlog", "vpopcnt",
+    "vplzcnt", "vpconflict", "valign", "vpblendm", "vblendm", "vptestm", "vptestnm", "vfpclass",
+)
+# vpbroadcast from a general register is EVEX-only (AVX2's takes xmm or memory).
+BROADCAST_FROM_GPR = re.compile(r"^vpbroadcast[bwdq]$")
+GPR_SOURCE = re.compile(r"^%(?:[re]?[abcd]x|[re]?[sd]i|[re]?[sb]p|r\d+[dwb]?|[abcd]l)\b")
 HIGH_REGISTER = re.compile(r"%(?:[xy]mm(?:1[6-9]|2\d|3[01])|zmm\d+|k[0-7])\b|\{%k[0-7]\}|\{1to\d+\}")
 VEX_REGISTER = re.compile(r"%[yz]mm\d+")
 
@@ -62,7 +80,8 @@ def violation(tier, mnemonic, operands):
     """Why the instruction is beyond the tier, or None."""
     base = mnemonic.split(".")[0]
     if tier == "x86-64-v3":
-        if base in BEYOND_V3 or HIGH_REGISTER.search(operands):
+        if (base in BEYOND_V3 or base.startswith(BEYOND_V3_PREFIXES) or HIGH_REGISTER.search(operands)
+                or (BROADCAST_FROM_GPR.match(base) and GPR_SOURCE.match(operands))):
             return "AVX-512 (x86-64-v4)"
         return None
     if base in BEYOND_V2:
@@ -110,6 +129,19 @@ def self_test():
         ("x86-64-v3", "  4010a0:\tvmovdqu64 %ymm17,(%rax)", True),
         ("x86-64-v3", "  4010a0:\tvpternlogd $0xff,%ymm1,%ymm2,%ymm3", True),
         ("x86-64-v3", "  4010a0:\tkmovw  %k1,%eax", True),
+        ("x86-64-v3", "  4010a0:\tvmovdqu64 %ymm1,(%rax)", True),
+        ("x86-64-v3", "  4010a0:\tvmovdqu %ymm1,(%rax)", False),
+        ("x86-64-v3", "  4010a0:\tvpbroadcastd %eax,%xmm0", True),
+        ("x86-64-v3", "  4010a0:\tvpbroadcastd %xmm1,%ymm0", False),
+        ("x86-64-v3", "  4010a0:\tvcvtqq2pd %ymm1,%ymm0", True),
+        ("x86-64-v3", "  4010a0:\tvpsllvw %ymm1,%ymm2,%ymm0", True),
+        ("x86-64-v3", "  4010a0:\tvpsllvd %ymm1,%ymm2,%ymm0", False),
+        ("x86-64-v3", "  4010a0:\tvshufi64x2 $0x1,%ymm1,%ymm2,%ymm0", True),
+        ("x86-64-v3", "  4010a0:\tvrcp14ps %xmm1,%xmm0", True),
+        ("x86-64", "  4010a0:\tlock cmpxchg16b (%rdi)", True),
+        ("x86-64", "  4010a0:\tlock cmpxchg (%rdi),%rax", False),
+        ("x86-64", "  4010a0:\tlahf", True),
+        ("x86-64", "  4010a0:\tfisttpll (%rsp)", True),
     ]
     failures = 0
     for tier, line, expected in cases:
@@ -124,6 +156,9 @@ def self_test():
 def main(argv):
     if argv[1:] == ["--self-test"]:
         return self_test()
+    objdump = "objdump"
+    if len(argv) > 2 and argv[1] == "--objdump":
+        objdump, argv = argv[2], argv[:1] + argv[3:]
     if len(argv) < 4 or argv[1] != "--tier":
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
@@ -133,7 +168,7 @@ def main(argv):
         return 0
     bad = 0
     for binary in binaries:
-        listing = subprocess.run(["objdump", "-d", "--no-show-raw-insn", binary], check=True,
+        listing = subprocess.run([objdump, "-d", "--no-show-raw-insn", binary], check=True,
                                  capture_output=True, text=True).stdout
         if not listing.strip():
             print(f"{binary}: objdump listed no code")

@@ -53,7 +53,7 @@ cli::Program commandLine() {
       cli::text("--movetime", "SEC", "short for --each movetime=SEC"),
       cli::text("--depth", "N", "short for --each depth=N"),
       cli::text("--nodes", "N", "short for --each nodes=N"),
-      cli::text("--variant", "V", "gobblet, gobblers, tictactoe or 3x3:S,P,M").withDefault("gobblet"),
+      cli::text("--variant", "V", gobblet::variantNamesText()).withDefault("gobblet"),
       cli::integer("--games", "N", 1, 10000000, "games per pairing, rounded up to even")
           .withDefault(defaults.gamesPerPairing),
       cli::integer("--concurrency", "N", 1, 256, "games played in parallel").withDefault(defaults.concurrency),

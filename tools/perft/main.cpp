@@ -25,7 +25,7 @@ cli::Program commandLine() {
   p.name = "gobblet-perft";
   p.summary = "Counts the leaf positions of the game tree to DEPTH plies, split by root move.";
   p.syntax.options = {
-      cli::text("--variant", "V", "gobblet, gobblers, tictactoe or 3x3:S,P,M").withDefault("gobblet"),
+      cli::text("--variant", "V", gobblet::variantNamesText()).withDefault("gobblet"),
       cli::text("--position", "TEXT", "start from this position (docs/notation.md) instead of the variant's start"),
       cli::text("--moves", "M1,M2,...", "then play these moves (separated by commas or spaces)"),
   };

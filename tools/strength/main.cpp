@@ -68,7 +68,7 @@ cli::Program commandLine() {
           .withDefault("greedy"),
       cli::integer("--games", "N", 1, 1000000, "games to play, the engine alternating colours").withDefault(100),
       cli::integer("--movetime", "MS", 1, 3600000, "the engine's time per move in milliseconds").withDefault(100),
-      cli::text("--variant", "V", "gobblet, gobblers, tictactoe or 3x3:S,P,M").withDefault("gobblet"),
+      cli::text("--variant", "V", gobblet::variantNamesText()).withDefault("gobblet"),
       cli::integer("--random-plies", "K", 0, 1000, "random plies for both sides at the start of each game")
           .withDefault(2),
       cli::integer("--seed", "S", 0, INT64_MAX, "seed of the random moves").withDefault(1),

@@ -25,6 +25,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "engine/notation.h"
+#include "engine/variant.h"
 #include "progress_line.h"
 #include "tablebase/tablebase.h"
 #include "tools/command_line/command_line.h"
@@ -42,6 +43,15 @@ int threadsOf(const cli::Arguments& args) {
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
+// The variants that have a tablebase, from the rules core's list: the named
+// ones of the 3x3 family, and the family form.
+std::string tablebaseVariantsText() {
+  std::string out;
+  for (const NamedVariant& named : kNamedVariants)
+    if (named.variant.n == 3) out.append(named.name).append(", ");
+  return out.append(kVariantFamilyForm);
+}
+
 // What gobblet-tb accepts: a command and its arguments.
 cli::Program commandLine() {
   const cli::Option threads = cli::integer("--threads", "N", 1, 256, "worker threads, one per core unless given");
@@ -49,7 +59,7 @@ cli::Program commandLine() {
       cli::text("--codes-dir", "DIR",
                 "keep the codes (a byte per slot) in an unnamed file in DIR while working (default: in memory if "
                 "they fit, else in the directory of the file)");
-  const char* const variants = "gobblers, tictactoe or 3x3:S,P,M";
+  const std::string variants = tablebaseVariantsText();
   cli::Program p;
   p.name = "gobblet-tb";
   p.summary = "Builds, inspects, probes and verifies 3x3 tablebases.";
@@ -148,7 +158,7 @@ int build(const cli::Arguments& args) {
   if (args.has("--codes-dir") && codesDir.empty()) return usage("--codes-dir takes a directory");
   auto variant = Variant::parse(variantText);
   if (!variant.ok()) return fail(variant.status());
-  if (variant->n != 3) return usage("only the 3x3 family (gobblers, tictactoe, 3x3:S,P,M) has a tablebase");
+  if (variant->n != 3) return usage("only the 3x3 family (" + tablebaseVariantsText() + ") has a tablebase");
   if (out.empty()) out = tb::defaultPath(*variant);
   const tb::SolveEstimate need = tb::estimateSolve(*variant, threads);
   const absl::StatusOr<std::string> codesIn = chooseCodesDir(
@@ -189,7 +199,7 @@ int estimate(const cli::Arguments& args) {
   for (const std::string& text : args.all("VARIANT")) {
     auto variant = Variant::parse(text);
     if (!variant.ok()) return fail(variant.status());
-    if (variant->n != 3) return usage("only the 3x3 family (gobblers, tictactoe, 3x3:S,P,M) has a tablebase");
+    if (variant->n != 3) return usage("only the 3x3 family (" + tablebaseVariantsText() + ") has a tablebase");
     variants.push_back(*variant);
   }
   // Time: the builder's work goes with the states; measure its rate here,

@@ -4,16 +4,21 @@
 // Installed as <libexecdir>/gobblet/gobblet-tier-launcher, with every
 // program's <bindir>/<program> a link to it and each tier's programs in
 // <libexecdir>/gobblet/<tier>/<program>. Called through a link, it takes
-// the program's name from argv[0], finds the tier folders beside its own
-// file (/proc/self/exe, so an unpacked tree works wherever it lies), and
-// replaces itself (execv) with the program of the highest tier that is
-// both shipped and supported by this processor, with the same arguments.
+// the program's name from argv[0] (or, for a link of the user's own such
+// as ~/bin/gobblet-dev -> /usr/bin/gobblet, from the last link before the
+// launcher in the chain argv[0] resolves to), finds the tier folders
+// beside its own file (/proc/self/exe, so an unpacked tree works wherever
+// it lies; the installed folder where /proc is missing), and replaces
+// itself (execv) with the program of the highest tier that is both shipped
+// and supported by this processor, with the same arguments.
 // GOBBLET_TIER=<tier> asks for one tier; it is refused, with a message, if
-// the processor cannot run it or it is not shipped.
+// the processor cannot run it or it is not shipped. Exit status 127 when it
+// runs nothing.
 //
 // Built for the plain x86-64 baseline (it must run everywhere), with no
 // library of the project: it only looks and executes.
 #include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -22,6 +27,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace {
 
@@ -51,6 +57,47 @@ bool isProgramName(std::string_view name) {
   return true;
 }
 
+std::string baseName(std::string_view path) {
+  if (const size_t slash = path.rfind('/'); slash != std::string_view::npos) path.remove_prefix(slash + 1);
+  return std::string(path);
+}
+
+// The names a program may go by, first the one it was called by: argv[0]'s
+// last part, then each link's name along the chain argv[0] (looked up in
+// PATH when it has no '/') resolves through, up to the launcher itself.
+std::vector<std::string> candidateNames(const char* argv0) {
+  std::vector<std::string> names{baseName(argv0)};
+  std::string path = argv0;
+  if (path.find('/') == std::string::npos) {
+    const char* searchPath = std::getenv("PATH");
+    std::string dirs = searchPath ? searchPath : "";
+    path.clear();
+    for (size_t start = 0; start <= dirs.size();) {
+      size_t end = dirs.find(':', start);
+      if (end == std::string::npos) end = dirs.size();
+      const std::string candidate = (end > start ? dirs.substr(start, end - start) : ".") + "/" + argv0;
+      if (::access(candidate.c_str(), X_OK) == 0) {
+        path = candidate;
+        break;
+      }
+      start = end + 1;
+    }
+  }
+  for (int hops = 0; !path.empty() && hops < 16; ++hops) {  // a bounded chain: no loop forever
+    struct stat st;
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) break;
+    char target[PATH_MAX];
+    const ssize_t n = ::readlink(path.c_str(), target, sizeof target - 1);
+    if (n <= 0) break;
+    target[n] = '\0';
+    std::string next = target;
+    if (next.front() != '/') next = path.substr(0, path.rfind('/') + 1) + next;
+    names.push_back(baseName(next));
+    path = next;
+  }
+  return names;
+}
+
 int refuse(const std::string& why) {
   std::fprintf(stderr, "gobblet-tier-launcher: %s\n", why.c_str());
   return 127;
@@ -60,19 +107,36 @@ int refuse(const std::string& why) {
 
 int main(int argc, char** argv) {
   if (argc < 1 || argv[0] == nullptr) return refuse("no program name");
-  std::string_view invoked = argv[0];
-  if (const size_t slash = invoked.rfind('/'); slash != std::string_view::npos) invoked.remove_prefix(slash + 1);
-  const std::string program(invoked);
-  if (program == "gobblet-tier-launcher")
+  if (baseName(argv[0]) == "gobblet-tier-launcher")
     return refuse("run a gobblet program through its link in bin/ (gobblet, gobblet-tb, ...), not the launcher");
-  if (!isProgramName(program)) return refuse("not a gobblet program name");
 
+  std::string folder;
   char self[PATH_MAX];
-  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0) return refuse(std::string("cannot find its own file: ") + std::strerror(errno));
-  self[n] = '\0';
-  std::string folder(self);
-  folder.erase(folder.rfind('/'));
+  if (const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1); n > 0) {
+    self[n] = '\0';
+    folder = self;
+    folder.erase(folder.rfind('/'));
+  } else {
+#ifdef GOBBLET_INSTALLED_LAUNCHER_DIR
+    folder = GOBBLET_INSTALLED_LAUNCHER_DIR;  // no /proc (a bare chroot): where it was installed
+#else
+    return refuse(std::string("cannot find its own file: ") + std::strerror(errno));
+#endif
+  }
+
+  // The first name some tier ships: the called name, else a link's on the way.
+  std::string program;
+  for (const std::string& name : candidateNames(argv[0])) {
+    if (name == "gobblet-tier-launcher") break;
+    if (!isProgramName(name)) continue;
+    for (const char* tier : kTiers)
+      if (program.empty() && ::access((folder + "/" + tier + "/" + name).c_str(), X_OK) == 0) program = name;
+    if (!program.empty()) break;
+  }
+  if (program.empty()) {
+    program = baseName(argv[0]);
+    if (!isProgramName(program)) return refuse("not a gobblet program name");
+  }
 
   const char* wanted = std::getenv("GOBBLET_TIER");
   if (wanted && *wanted) {
