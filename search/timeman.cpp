@@ -14,6 +14,7 @@ TimeBudget computeTimeBudget(const SearchLimits& limits, int side, int64_t overh
     // (`go movetime 10` with MoveOverhead 30 searched for 1 ms, a depth-1
     // search; now 9 ms).
     b.softMs = b.hardMs = std::max<int64_t>(1, limits.moveTime - std::min(overhead, limits.moveTime / kMoveTimeReserveDivisor));
+    b.wholeTime = true;
     return b;
   }
   const int64_t left = limits.time[side];

@@ -7,7 +7,9 @@
 // a few soft limits but never more than a fraction of what is left. Every
 // clock limit already has MoveOverhead (the GUI/network delay) taken off, and
 // the search keeps at least that much on the clock. A fixed `movetime` is
-// searched whole but for a tenth at most.
+// searched whole: the search runs to its hard limit, T minus
+// min(MoveOverhead, T / 10), and never stops early because another
+// iteration would not finish (UCI: "search exactly x mseconds").
 #pragma once
 
 #include <cstdint>
@@ -22,6 +24,9 @@ inline constexpr int64_t kMoveTimeReserveDivisor = 10;
 struct TimeBudget {
   int64_t softMs = -1;  // -1: no time limit
   int64_t hardMs = -1;
+  // `go movetime`: the time is to be used, so no iteration is skipped for
+  // want of time (the soft limit's early stop is for clocks only).
+  bool wholeTime = false;
 };
 
 // side: the player to move (0 or 1).
