@@ -42,6 +42,8 @@ FileInfo infoOf(const File& file) {
 }  // namespace
 
 absl::StatusOr<TableCounts> build(const Variant& variant, const std::string& path, const BuildOptions& options) {
+  if (!path.empty())
+    if (absl::Status target = checkOutputPath(path); !target.ok()) return target;  // before hours of solving
   absl::StatusOr<Solution> solved =
       solve(variant, options.threads, options.progress, kSharedGroupSize, options.codesDirectory);
   if (!solved.ok()) return solved.status();

@@ -143,7 +143,25 @@ std::atomic<uint64_t> nextFileId{1};
 
 }  // namespace
 
+absl::Status checkOutputPath(const std::string& path) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return absl::OkStatus();
+    return absl::UnavailableError(absl::StrCat("cannot write '", path, "': ", std::strerror(errno)));
+  }
+  if (S_ISREG(st.st_mode)) return absl::OkStatus();
+  const char* what = S_ISDIR(st.st_mode)    ? "a directory"
+                     : S_ISLNK(st.st_mode)  ? "a symbolic link (give the file's own path)"
+                     : S_ISFIFO(st.st_mode) ? "a FIFO"
+                     : S_ISSOCK(st.st_mode) ? "a socket"
+                     : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                                                                  : "not a regular file";
+  return absl::FailedPreconditionError(
+      absl::StrCat("will not write '", path, "': it is ", what, ", and writing the file would replace it"));
+}
+
 absl::Status writeFile(const std::string& path, const Variant& variant, const Solution& result, int threads) {
+  if (absl::Status target = checkOutputPath(path); !target.ok()) return target;
   FileHeader h{};
   std::memcpy(h.magic, kMagic, 8);
   h.version = kFormatVersion;
@@ -179,6 +197,10 @@ absl::Status writeFile(const std::string& path, const Variant& variant, const So
   if (!f) return absl::UnavailableError(absl::StrCat("cannot write '", tmp, "': ", std::strerror(errno)));
   bool ok = std::fwrite(&h, sizeof h, 1, f) == 1 && std::fwrite(body->data(), 1, body->size(), f) == body->size();
   ok = (std::fclose(f) == 0) && ok;
+  if (absl::Status target = checkOutputPath(path); !target.ok()) {  // made meanwhile
+    std::remove(tmp.c_str());
+    return target;
+  }
   if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
     return absl::UnavailableError(absl::StrCat("cannot write '", path, "': ", std::strerror(errno)));

@@ -97,9 +97,15 @@ uint64_t checksumOf(const uint8_t* data, uint64_t size, uint64_t seed = 0);
 // Writes a solved variant; the file appears complete or not at all (it is
 // written next to `path` under a name unique to this call, `path.part.PID.N`,
 // and renamed), also when several writers target the same path at once.
-// Creates missing directories. The blocks are compressed by `threads`
+// Creates missing directories. An existing `path` that is not a regular
+// file is refused (checkOutputPath), before anything is compressed and
+// again just before the rename. The blocks are compressed by `threads`
 // threads; the file is the same for any count.
 absl::Status writeFile(const std::string& path, const Variant& variant, const Solution& result, int threads = 1);
+
+// OK if `path` does not exist or is a regular file (not followed if it is a
+// symbolic link); else an error naming what it is.
+absl::Status checkOutputPath(const std::string& path);
 
 // A tablebase file, its dictionary, block table and frames held in a sealed in-memory
 // copy (a memfd named after the file, mapped read-only; anonymous memory

@@ -106,6 +106,9 @@ struct BuildOptions {
 // `path` is empty, writes its file there: complete or not at all (written
 // under a name of its own beside `path`, then renamed; missing directories
 // made). The file is the same for any thread count and codes directory.
+// An existing `path` that is not a regular file (a device, a FIFO, a
+// socket, a directory, a symbolic link) is refused before solving: the
+// rename would replace it.
 absl::StatusOr<TableCounts> build(const Variant& variant, const std::string& path, const BuildOptions& options);
 
 struct FileInfo {

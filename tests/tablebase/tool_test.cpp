@@ -1,7 +1,9 @@
 // gobblet-tb through the real binary: what it prints where.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -76,6 +78,39 @@ TEST(GobbletTb, CodesDirGivesTheSameFile) {
   EXPECT_NE(refused.find(bad), std::string::npos) << refused;
   run(kTool + " build 3x3:2,2,1 --codes-dir", false, &status);
   EXPECT_EQ(status, 2) << "--codes-dir without a directory is a usage error";
+}
+
+// `build --out PATH` refuses, before solving, a PATH that is there and is
+// not a regular file, and leaves it as it was (as root, `--out /dev/full`
+// once replaced the device with a regular file and reported success).
+TEST(GobbletTb, BuildRefusesAnOutputThatIsNotARegularFile) {
+  const testing::ScratchDir dir("gobblet_tb_tool");
+  namespace fs = std::filesystem;
+  const std::string fifo = dir.file("fifo"), folder = dir.file("folder"), link = dir.file("link");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  fs::create_directory(folder);
+  int status = 0;
+  run(kTool + " build tictactoe --out " + dir.file("real.gtb"), false, &status);
+  ASSERT_EQ(status, 0);
+  fs::create_symlink(dir.file("real.gtb"), link);
+  const auto realSize = fs::file_size(dir.file("real.gtb"));
+  const struct {
+    std::string path, says;
+  } cases[] = {{fifo, "it is a FIFO"}, {folder, "it is a directory"}, {link, "it is a symbolic link"}};
+  for (const auto& c : cases) {
+    const std::string err = run(kTool + " build tictactoe --out " + c.path, true, &status);
+    EXPECT_EQ(status, 1) << c.path << ": " << err;
+    EXPECT_NE(err.find("will not write '" + c.path + "': " + c.says), std::string::npos) << err;
+    // Refused before the solve: no progress line between its announcement and the error.
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 2) << "refused only after solving? " << err;
+  }
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  EXPECT_TRUE(fs::is_directory(folder) && fs::is_empty(folder));
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(fs::file_size(dir.file("real.gtb")), realSize);
+  // An existing regular file is replaced, as before.
+  run(kTool + " build tictactoe --out " + dir.file("real.gtb"), false, &status);
+  EXPECT_EQ(status, 0);
 }
 
 // estimate prints the numbering's exact size and an expected memory and time.
