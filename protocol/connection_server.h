@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <utility>  // before Asio: Boost 1.74 misses it under C++20
 
@@ -31,6 +32,9 @@ struct ServerConfig {
   int maxSessions = 64;
   int maxPendingAuth = 0;  // with a token: connections waiting to authenticate; 0: max(16, maxSessions)
   int ioThreads = 0;  // 0: a default from the number of cores
+  // The board's HTTP server: names a request's Host may use besides the
+  // bound address and localhost (protocol/allowed_hosts.h).
+  std::vector<std::string> allowedHosts;
   ConnectionLimits connection;
   SessionConfig session;
 };

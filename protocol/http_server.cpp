@@ -9,6 +9,7 @@
 #include <boost/beast/websocket.hpp>
 
 #include "http_assets.h"
+#include "protocol/allowed_hosts.h"
 #include "websocket_connection.h"
 
 namespace gobblet {
@@ -32,18 +33,13 @@ namespace {
 std::string_view view(beast::string_view s) { return {s.data(), s.size()}; }
 beast::string_view view(std::string_view s) { return {s.data(), s.size()}; }
 
-// Does the Origin header (if any) name the host the request was sent to? A
-// browser always sends Origin on a WebSocket upgrade; tools may not.
-bool sameOrigin(const http::request<http::empty_body>& request) {
+// Does the Origin header (if any) name the host the request was sent to,
+// an allowed one? A browser always sends Origin on a WebSocket upgrade;
+// tools may not.
+bool sameOrigin(const http::request<http::empty_body>& request, const AllowedHosts& hosts) {
   const auto origin = request.find(http::field::origin);
   if (origin == request.end()) return true;
-  const std::string_view value = view(origin->value());
-  const std::string_view host = view(request[http::field::host]);
-  for (std::string_view scheme : {"http://", "https://"})
-    if (value.size() == scheme.size() + host.size() && value.substr(0, scheme.size()) == scheme &&
-        value.substr(scheme.size()) == host && !host.empty())
-      return true;
-  return false;
+  return hosts.allowsOrigin(view(origin->value()), view(request[http::field::host]));
 }
 
 }  // namespace
@@ -84,11 +80,18 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       return close();
     }
     auto& request = parser_->get();
+    // DNS rebinding: a page of another name pointed at this machine names
+    // itself in Host. The page and /ugi alike answer only this machine's names.
+    if (!server_.allowedHosts_.allowsHost(view(request[http::field::host])))
+      return respond(http::status::forbidden, "text/plain; charset=utf-8",
+                     "this board answers only requests to its own address or localhost (or a name given to "
+                     "gobblet --allow-host)\n",
+                     false);
     if (beast::websocket::is_upgrade(request)) {
       const std::string_view target = view(request.target());
       if (target.substr(0, target.find('?')) != "/ugi")
         return respond(http::status::not_found, "text/plain; charset=utf-8", "no WebSocket here: use /ugi\n", false);
-      if (!sameOrigin(request))
+      if (!sameOrigin(request, server_.allowedHosts_))
         return respond(http::status::forbidden, "text/plain; charset=utf-8", "cross-origin WebSocket refused\n", false);
       stream_.expires_never();
       auto upgrade = parser_->release();

@@ -12,9 +12,13 @@
 // holder. HTTP itself: GET and HEAD only, request headers capped
 // (kMaxHttpHeaderBytes), no request body, a request must arrive within
 // kHttpRequestDeadline, at most kMaxHttpConnections plain HTTP connections.
-// An upgrade from a page of another origin (its Origin header names another
-// host than its Host header) is refused 403, so that a web site the user
-// visits cannot drive the engine on the user's loopback.
+// A request whose Host is not this machine's (the bound address, localhost,
+// or a name of ServerConfig::allowedHosts: protocol/allowed_hosts.h) is
+// refused 403, the page as well as /ugi, so that a web site that re-points
+// its own name at this machine (DNS rebinding) gets nothing; and an upgrade
+// from a page of another origin (its Origin header names another host than
+// its Host header) is refused 403, so that a web site the user visits
+// cannot drive the engine on the user's loopback.
 #pragma once
 
 #include <atomic>
@@ -30,6 +34,7 @@
 #include <boost/beast/http.hpp>
 
 #include "absl/status/status.h"
+#include "protocol/allowed_hosts.h"
 #include "protocol/connection_server.h"  // ServerConfig, parseListenAddress
 
 namespace gobblet {
@@ -42,7 +47,8 @@ class HttpConnection;
 
 class HttpServer : public ConnectionServer {
  public:
-  explicit HttpServer(ServerConfig config) : ConnectionServer(std::move(config)) {}
+  explicit HttpServer(ServerConfig config)
+      : ConnectionServer(config), allowedHosts_(config.host, config.allowedHosts) {}
 
  private:
   friend class HttpConnection;
@@ -51,6 +57,7 @@ class HttpServer : public ConnectionServer {
   // Takes over an upgrade request's socket as a WebSocket; false if full.
   bool openWebSocket(boost::asio::ip::tcp::socket& socket, boost::beast::http::request<boost::beast::http::empty_body>& request);
 
+  const AllowedHosts allowedHosts_;
   std::atomic<int> httpConnections_{0};
   std::mutex httpClientsMutex_;
   std::list<std::weak_ptr<HttpConnection>> httpClients_;  // for stop()

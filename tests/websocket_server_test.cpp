@@ -251,6 +251,50 @@ TEST(WebSocketServer, CrossOriginUpgradeIsRefused) {
   EXPECT_TRUE(same.open());
 }
 
+// DNS rebinding: a page of evil.example re-points its name at 127.0.0.1,
+// so its requests carry `Host: evil.example:PORT` and a matching Origin.
+// Before, the page was served and the upgrade answered 101 (same origin);
+// now both are refused, and the board answers only its own names.
+TEST(WebSocketServer, DnsRebindingIsRefused) {
+  BoardServer server;
+  ASSERT_NE(server.port(), 0);
+  const std::string port = std::to_string(server.port());
+  const std::vector<std::pair<std::string, std::string>> upgrade{{"Connection", "Upgrade"},
+                                                                 {"Upgrade", "websocket"},
+                                                                 {"Sec-WebSocket-Version", "13"},
+                                                                 {"Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="}};
+  const auto upgradeAs = [&](const std::string& host) {
+    auto fields = upgrade;
+    fields.emplace_back("Host", host);
+    fields.emplace_back("Origin", "http://" + host);
+    return get(server.port(), "/ugi", fields).result_int();
+  };
+  EXPECT_EQ(get(server.port(), "/", {{"Host", "evil.example:" + port}}).result_int(), 403u);
+  EXPECT_EQ(get(server.port(), "/app.js", {{"Host", "evil.example"}}).result_int(), 403u);
+  EXPECT_EQ(upgradeAs("evil.example:" + port), 403u);
+  EXPECT_EQ(get(server.port(), "/", {{"Host", "localhost:" + port}}).result_int(), 200u);
+  EXPECT_EQ(upgradeAs("localhost:" + port), 101u);
+  EXPECT_EQ(upgradeAs("127.0.0.1:" + port), 101u);
+}
+
+// --allow-host NAME: the operator's name is served, page and /ugi; others are not.
+TEST(WebSocketServer, AllowHostAddsAName) {
+  BoardServer server({"--allow-host", "board.lan"});
+  ASSERT_NE(server.port(), 0);
+  const std::string port = std::to_string(server.port());
+  EXPECT_EQ(get(server.port(), "/", {{"Host", "board.lan:" + port}}).result_int(), 200u);
+  EXPECT_EQ(get(server.port(), "/ugi",
+                {{"Connection", "Upgrade"},
+                 {"Upgrade", "websocket"},
+                 {"Sec-WebSocket-Version", "13"},
+                 {"Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="},
+                 {"Host", "board.lan:" + port},
+                 {"Origin", "http://board.lan:" + port}})
+                .result_int(),
+            101u);
+  EXPECT_EQ(get(server.port(), "/", {{"Host", "other.lan:" + port}}).result_int(), 403u);
+}
+
 TEST(WebSocketServer, TokenIsRequiredFirst) {
   BoardServer server({"--token", "s3cret"});
   {

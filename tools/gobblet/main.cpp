@@ -33,7 +33,8 @@ constexpr int64_t kServerThreads = 1;
 
 // The options that only mean something with --listen or --http.
 constexpr const char* kServerOnlyOptions[] = {"--token",        "--max-sessions", "--max-hash",
-                                              "--max-threads", "--idle-timeout", "--io-threads"};
+                                              "--max-threads", "--idle-timeout", "--io-threads",
+                                              "--allow-host"};
 
 // What the engine accepts. `server` holds a server's defaults, which the
 // help gives.
@@ -62,6 +63,10 @@ cli::Program commandLine(const gobblet::ServerConfig& server) {
                                            "unless given; port 0: any free port)"),
       cli::text("--http", "[HOST:]PORT", "serve the browser board at http://HOST:PORT/ and UGI over WebSocket at /ugi"),
       cli::text("--token", "T", "server: clients must first send 'auth T'"),
+      cli::text("--allow-host", "NAME",
+                "board: a name the page may be opened by besides the bound address and localhost "
+                "(the board refuses other names, against DNS rebinding)")
+          .repeated(),
       cli::integer("--max-sessions", "N", 1, 100000, "server: concurrent sessions").withDefault(server.maxSessions),
       cli::integer("--max-hash", "MiB", hash.min, hash.max, "server: per-session Hash cap")
           .withDefault(server.session.caps.maxHashMiB),
@@ -118,6 +123,11 @@ int main(int argc, char** argv) {
     server.connection.token = args.text("--token");
     if (server.connection.token.empty() || server.connection.token.find_first_of(" \t\r\n") != std::string::npos)
       return usage("the token must be one word");
+  }
+  for (const std::string& name : args.all("--allow-host")) {
+    if (name.empty() || name.find_first_of(" \t\r\n/:[]") != std::string::npos)
+      return usage("--allow-host takes a host name, not " + quoteWord(name));
+    server.allowedHosts.push_back(name);
   }
   server.maxSessions = static_cast<int>(args.integer("--max-sessions"));
   server.session.caps.maxHashMiB = args.integer("--max-hash");
