@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/scratch_dir.h"
 #include "tests/support/shell_command.h"
 #include "tests/support/whole_file.h"
 
@@ -59,6 +60,31 @@ TEST(MatchCli, PlaysRecordsAndReplaysAMatch) {
   EXPECT_EQ(bad.exitCode, 1) << bad.output;
   EXPECT_NE(bad.output.find("1 inconsistent"), std::string::npos) << bad.output;
   std::remove(record.c_str());
+}
+
+// Hostile bytes in a record file (ESC, BEL, NUL) reach the operator's
+// terminal only as \xNN: --replay quotes the bad field, gobblet-tune the first
+// game it leaves out. Before, both echoed the raw bytes (terminal escape
+// injection: ESC ]0; retitles the window, ESC [2J clears it).
+bool holdsControlBytes(const std::string& text) {
+  for (char c : text)
+    if (c == '\x1b' || c == '\x07' || c == '\0') return true;
+  return false;
+}
+
+TEST(MatchCli, ReplayAndTuneShowHostileRecordBytesEscaped) {
+  const gobblet::testing::ScratchDir dir("match_cli_hostile");
+  const std::string record = dir.file("hostile.txt");
+  std::ofstream(record) << std::string("game=1 p1=\"a\" p2=\"b\" variant=gobblet opening=\"\" start=\"\" book=0 "
+                                       "moves=\"\" result=1/2-1/2 detail=\"\" reason=\x1b]0;pwned\x07\x1b[2J") +
+                               std::string(1, '\0') + "\n";
+  const Outcome replay = runMatch("--replay " + record);
+  EXPECT_EQ(replay.exitCode, 1) << replay.output;
+  EXPECT_NE(replay.output.find("\\x1b]0;pwned\\x07\\x1b[2J"), std::string::npos) << replay.output;
+  EXPECT_FALSE(holdsControlBytes(replay.output)) << replay.output;
+  const Outcome tune = gobblet::testing::runCommand(kBin + "/gobblet-tune " + record + " 2>&1");
+  EXPECT_NE(tune.output.find("\\x1b]0;pwned"), std::string::npos) << tune.output;
+  EXPECT_FALSE(holdsControlBytes(tune.output)) << tune.output;
 }
 
 TEST(MatchCli, SprtStopsAndReportsTheVerdict) {

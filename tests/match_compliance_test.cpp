@@ -3,9 +3,11 @@
 // under UCI), and each misbehaving fake -- ponder suffix, wrong query
 // answer, illegal move, hang, crash, malformed option, no handshake -- fails
 // exactly the step that covers it and no other.
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
@@ -13,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "tools/match/compliance.h"
+#include "tests/support/scratch_dir.h"
 #include "tests/support/shell_command.h"
 
 namespace gobblet::match {
@@ -154,6 +157,27 @@ int runMatch(const std::string& args, std::string& output) {
   const testing::CommandResult r = testing::runCommand(kBin + "/gobblet-match " + args + " 2>&1");
   output += r.output;
   return r.exitCode;
+}
+
+// An engine whose words hold ESC, BEL and NUL: the compliance report shows
+// them as \xNN (its reasons quote the engine's lines, its exchange is them).
+TEST(MatchCompliance, HostileEngineBytesReachTheTerminalEscaped) {
+  const testing::ScratchDir dir("compliance_hostile");
+  const std::string engine = dir.file("engine.sh");
+  std::ofstream(engine) << "#!/bin/sh\n"
+                           "while read -r line; do\n"
+                           "  printf 'id name \\033]0;pwned\\007\\n'\n"
+                           "  printf 'bestmove \\033[2J\\000x\\n'\n"
+                           "done\n";
+  ASSERT_EQ(::chmod(engine.c_str(), 0700), 0);
+  std::string output;
+  EXPECT_EQ(runMatch("--compliance " + engine + " --timeout 2", output), 1) << output;
+  EXPECT_NE(output.find("\\x1b"), std::string::npos) << output;
+  for (char c : output) {
+    ASSERT_NE(c, '\x1b') << output;
+    ASSERT_NE(c, '\x07') << output;
+    ASSERT_NE(c, '\0') << output;
+  }
 }
 
 TEST(MatchCompliance, CommandLinePrintsOneLinePerStepAndExitsZeroOnlyWhenAllPass) {

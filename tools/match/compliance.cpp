@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "engine/game.h"
+#include "engine/printable_text.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "tools/match/engine_process.h"
@@ -651,17 +652,21 @@ std::vector<StepReport> runCompliance(const ComplianceSettings& settings,
   return checker.run();
 }
 
+// What a report shows of the engine's words (the reasons quote its lines,
+// the exchange is its lines) goes through printableText: an engine's ESC,
+// BEL or NUL bytes must not reach the operator's terminal.
 std::string formatStep(const StepReport& report) {
+  constexpr size_t kShownBytes = 600;
   switch (report.outcome) {
     case StepOutcome::kPass: return "PASS " + report.name;
-    case StepOutcome::kSkip: return absl::StrCat("SKIP ", report.name, ": ", report.why);
+    case StepOutcome::kSkip: return absl::StrCat("SKIP ", report.name, ": ", printableText(report.why, kShownBytes));
     case StepOutcome::kFail: break;
   }
-  std::string text = absl::StrCat("FAIL ", report.name, ": ", report.why);
+  std::string text = absl::StrCat("FAIL ", report.name, ": ", printableText(report.why, kShownBytes));
   const size_t n = report.exchange.size();
   if (n > kShownExchangeLines) absl::StrAppend(&text, "\n     ... (", n - kShownExchangeLines, " earlier lines)");
   for (size_t i = n > kShownExchangeLines ? n - kShownExchangeLines : 0; i < n; ++i)
-    absl::StrAppend(&text, "\n     ", report.exchange[i]);
+    absl::StrAppend(&text, "\n     ", printableText(report.exchange[i], kShownBytes));
   return text;
 }
 

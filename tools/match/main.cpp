@@ -17,6 +17,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "engine/printable_text.h"
 #include "tools/command_line/command_line.h"
 #include "tools/match/compliance.h"
 #include "tools/match/pgn.h"
@@ -185,7 +186,8 @@ int main(int argc, char** argv) {
   }
   if (!replayPath.empty()) {
     auto summary = replayFile(replayPath, std::cout, *variant);
-    if (!summary.ok()) return std::fprintf(stderr, "error: %s\n", std::string(summary.status().message()).c_str()), 1;
+    if (!summary.ok())
+      return std::fprintf(stderr, "error: %s\n", printableText(std::string(summary.status().message()), 600).c_str()), 1;
     return summary->invalid == 0 ? 0 : 1;
   }
 

@@ -7,6 +7,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "engine/notation.h"
+#include "engine/printable_text.h"
 #include "tools/match/pgn.h"
 
 namespace gobblet::match {
@@ -100,7 +101,9 @@ absl::StatusOr<ReplaySummary> replayFile(const std::string& path, std::ostream& 
     const absl::Status status = entry.record.ok() ? verifyRecord(*entry.record) : entry.record.status();
     if (!status.ok()) {
       ++summary.invalid;
-      out << entry.where << ": " << status.message() << "\n";
+      // The file's bytes, quoted in the message, go to a terminal: printable only.
+      out << printableText(entry.where, 300) << ": "
+          << printableText(std::string_view(status.message().data(), status.message().size()), 600) << "\n";
     }
   }
   out << "replayed " << summary.games << " games: " << summary.games - summary.invalid << " consistent, "

@@ -55,7 +55,7 @@ cli::Program commandLine() {
 
 // Exit status 1: the work failed.
 int fail(const std::string& message) {
-  std::fprintf(stderr, "error: %s\n", message.c_str());
+  std::fprintf(stderr, "error: %s\n", printableText(message, 600).c_str());
   return 1;
 }
 
@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
   if (c.gamesUsed < c.games)
     std::printf("left out: %d unreadable, %d inconsistent, %d of another variant than %s, %d forfeits; the first: %s: %s\n",
                 c.unreadable, c.inconsistent, c.otherVariant, collect.variant.name().c_str(), c.forfeits,
-                c.firstLeftOut.c_str(), c.firstLeftOutWhy.c_str());
+                printableText(c.firstLeftOut, 300).c_str(), printableText(c.firstLeftOutWhy, 600).c_str());
   if (c.training.size() == 0) return fail("no quiet positions to fit");
   const bool validating = c.validation.size() > 0;
 
