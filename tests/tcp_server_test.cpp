@@ -122,6 +122,22 @@ TEST(TcpServer, SessionLimit) {
   EXPECT_TRUE(admitted);
 }
 
+// A client that arrives while every slot belongs to a client that has just
+// hung up is served once the server has seen the hang-up, not told "server
+// full": it waits up to kSlotWait for a slot. Before, it was refused at once
+// (TcpStress.HangUpStormOf1000Clients failed so under load).
+TEST(TcpServer, ANewClientWaitsForTheSlotOfOneThatLeaves) {
+  EngineServer server({"--max-sessions", "1"});
+  auto a = std::make_unique<TcpClient>(server.port());
+  a->send("isready");
+  ASSERT_EQ(a->line(), "readyok");
+  TcpClient b(server.port());  // finds the slot taken: waits
+  b.send("isready");
+  std::this_thread::sleep_for(Ms(200));
+  a.reset();  // frees the slot once the server has seen the close
+  EXPECT_EQ(b.line(Ms(5000)), std::optional<std::string>("readyok"));
+}
+
 TEST(TcpServer, PerSessionLimits) {
   EngineServer server({"--max-hash", "8", "--max-threads", "2"});
   TcpClient c(server.port());
