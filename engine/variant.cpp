@@ -1,5 +1,8 @@
 #include "engine/variant.h"
 
+#include <cassert>
+#include <vector>
+
 #include "engine/bounded_integer.h"
 
 #include "absl/strings/ascii.h"
@@ -23,11 +26,16 @@ std::string Variant::name() const {
   return absl::StrCat(std::string(kFamilyPrefix), sizes, ",", perSize, ",", moving ? 1 : 0);
 }
 
-std::string variantNamesText() {
+std::string variantNamesText(int boardSide) {
+  assert(boardSide == 0 || boardSide == 3 || boardSide == 4);
+  std::vector<std::string_view> names;
+  for (const NamedVariant& named : kNamedVariants)
+    if (boardSide == 0 || named.variant.n == boardSide) names.push_back(named.name);
+  if (boardSide != 4) names.push_back(kVariantFamilyForm);  // the family is 3x3
   std::string out;
-  for (const NamedVariant& named : kNamedVariants) out.append(named.name).append(", ");
-  out.resize(out.size() - 2);
-  return out.append(" or ").append(kVariantFamilyForm);
+  for (size_t i = 0; i < names.size(); ++i)
+    out.append(i == 0 ? "" : i + 1 == names.size() ? " or " : ", ").append(names[i]);
+  return out;
 }
 
 absl::StatusOr<Variant> Variant::parse(std::string_view textView) {

@@ -84,7 +84,8 @@ inline constexpr NamedVariant kNamedVariants[] = {
 inline constexpr std::string_view kVariantFamilyForm = "3x3:<sizes>,<per_size>,<move 0|1>";
 
 // "gobblet, gobblers, tictactoe or 3x3:<sizes>,<per_size>,<move 0|1>": what
-// parse() takes, for messages and help texts.
-std::string variantNamesText();
+// parse() takes, for messages and help texts. With a board side (3 or 4),
+// only the variants on that board: "gobblers, tictactoe or 3x3:...".
+std::string variantNamesText(int boardSide = 0);
 
 }  // namespace gobblet

@@ -105,7 +105,13 @@ TEST(VariantText, EveryNamedVariantParsesByEachOfItsNames) {
     EXPECT_FALSE(named.description.empty()) << named.name;
     EXPECT_EQ(named.description.find('\n'), std::string_view::npos) << named.name;
     EXPECT_NE(variantNamesText().find(std::string(named.name)), std::string::npos) << variantNamesText();
+    // One board's list names exactly the variants on that board.
+    for (int side : {3, 4})
+      EXPECT_EQ(variantNamesText(side).find(std::string(named.name)) != std::string::npos, named.variant.n == side)
+          << side << ": " << variantNamesText(side);
   }
+  EXPECT_NE(variantNamesText(3).find(kVariantFamilyForm), std::string::npos);
+  EXPECT_EQ(variantNamesText(4).find(kVariantFamilyForm), std::string::npos);
   EXPECT_EQ(Variant::ticTacToe().name(), "3x3:1,5,0");  // its tablebase file is 3x3-1-5-0.gtb
 }
 

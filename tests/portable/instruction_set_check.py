@@ -44,30 +44,25 @@ BEYOND_V2 = {
     "andn", "bextr", "blsi", "blsmsk", "blsr", "bzhi", "mulx", "pdep", "pext", "rorx", "sarx", "shlx",
     "shrx", "lzcnt", "movbe",
 }
-# EVEX-only instructions (AVX-512 families) that can name xmm/ymm registers.
-BEYOND_V3 = {
-    "vpternlogd", "vpternlogq", "vpermt2b", "vpermt2w", "vpermt2d", "vpermt2q", "vpermi2b", "vpermi2w",
-    "vpermi2d", "vpermi2q", "vpcompressb", "vpcompressw", "vpcompressd", "vpcompressq", "vpexpandb",
-    "vpexpandw", "vpexpandd", "vpexpandq", "vprold", "vprolq", "vprord", "vprorq", "vprolvd", "vprolvq",
-    "vprorvd", "vprorvq", "vpmovqd", "vpmovqb", "vpmovqw", "vpmovdb", "vpmovdw", "vpmovwb", "vpopcntd",
-    "vpopcntq", "vpopcntb", "vpopcntw", "vplzcntd", "vplzcntq", "vpconflictd", "vpconflictq", "kmovb",
-    "kmovw", "kmovd", "kmovq", "kortestb", "kortestw", "kortestd", "kortestq", "vpcmpub", "vpcmpuw",
-    "vpcmpud", "vpcmpuq", "vpcmpb", "vpcmpw", "vpcmpd", "vpcmpq", "vpblendmb", "vpblendmw", "vpblendmd",
-    "vpblendmq", "vpmullq", "vpsravq", "vpabsq", "vpmaxsq", "vpmaxuq", "vpminsq", "vpminuq",
-    "valignd", "valignq", "vextracti32x4", "vextracti64x4", "vinserti32x4", "vinserti64x4",
-}
-# EVEX-only families, by the start of their mnemonic (any operand size).
+# EVEX-only instructions (AVX-512 families), which can name xmm/ymm
+# registers too: by the start of their mnemonic (any operand size). None of
+# them starts an AVX or AVX2 mnemonic (vpmovsd/vpmovsq/vpmovsw, not vpmovs:
+# vpmovsxbw is AVX2).
 BEYOND_V3_PREFIXES = (
+    "kmov", "kortest", "kand", "kor", "kxor", "knot", "kshift", "kunpck", "ktest", "kadd",
     "vmovdqu8", "vmovdqu16", "vmovdqu32", "vmovdqu64", "vmovdqa32", "vmovdqa64", "vrcp14", "vrsqrt14",
     "vrcp28", "vrsqrt28", "vscalef", "vgetexp", "vgetmant", "vfixupimm", "vrndscale", "vreduce", "vrange",
     "vpmovm2", "vpmovb2m", "vpmovw2m", "vpmovd2m", "vpmovq2m", "vcvtqq2", "vcvtuqq2", "vcvtpd2qq", "vcvtpd2uqq",
     "vcvtps2qq", "vcvtps2uqq", "vcvttpd2qq", "vcvttpd2uqq", "vcvttps2qq", "vcvttps2uqq", "vcvtudq2",
     "vcvtusi2", "vcvtps2udq", "vcvtpd2udq", "vcvttps2udq", "vcvttpd2udq", "vshuff32x4", "vshuff64x2",
-    "vshufi32x4", "vshufi64x2", "vextractf32x", "vextractf64x", "vinsertf32x", "vinsertf64x",
-    "vbroadcastf32x", "vbroadcastf64x", "vbroadcasti32x", "vbroadcasti64x", "vpermw", "vpermb", "vpsllvw",
-    "vpsrlvw", "vpsravw", "vpmovus", "vpmovs", "vpdpbusd", "vpdpwssd", "vpmadd52", "vpshld", "vpshrd",
-    "vpermt2", "vpermi2", "vpcompress", "vpexpand", "vcompress", "vexpand", "vpternlog", "vpopcnt",
-    "vplzcnt", "vpconflict", "valign", "vpblendm", "vblendm", "vptestm", "vptestnm", "vfpclass",
+    "vshufi32x4", "vshufi64x2", "vextractf32x", "vextractf64x", "vextracti32x", "vextracti64x", "vinsertf32x",
+    "vinsertf64x", "vinserti32x", "vinserti64x", "vbroadcastf32x", "vbroadcastf64x", "vbroadcasti32x",
+    "vbroadcasti64x", "vpermw", "vpermb", "vpermt2", "vpermi2", "vpsllvw", "vpsrlvw", "vpsravw", "vpsravq",
+    "vpmovdb", "vpmovdw", "vpmovqb", "vpmovqd", "vpmovqw", "vpmovwb", "vpmovsd", "vpmovsq", "vpmovsw", "vpmovus",
+    "vpdpbusd", "vpdpwssd", "vpmadd52", "vpshld", "vpshrd", "vpcompress", "vpexpand", "vcompress", "vexpand",
+    "vpternlog", "vpopcnt", "vplzcnt", "vpconflict", "valign", "vpblendm", "vblendm", "vptestm", "vptestnm",
+    "vfpclass", "vprol", "vpror", "vpabsq", "vpmullq", "vpmaxsq", "vpmaxuq", "vpminsq", "vpminuq", "vpcmpb",
+    "vpcmpw", "vpcmpd", "vpcmpq", "vpcmpu",
 )
 # vpbroadcast from a general register is EVEX-only (AVX2's takes xmm or memory).
 BROADCAST_FROM_GPR = re.compile(r"^vpbroadcast[bwdq]$")
@@ -80,7 +75,7 @@ def violation(tier, mnemonic, operands):
     """Why the instruction is beyond the tier, or None."""
     base = mnemonic.split(".")[0]
     if tier == "x86-64-v3":
-        if (base in BEYOND_V3 or base.startswith(BEYOND_V3_PREFIXES) or HIGH_REGISTER.search(operands)
+        if (base.startswith(BEYOND_V3_PREFIXES) or HIGH_REGISTER.search(operands)
                 or (BROADCAST_FROM_GPR.match(base) and GPR_SOURCE.match(operands))):
             return "AVX-512 (x86-64-v4)"
         return None
@@ -138,6 +133,11 @@ def self_test():
         ("x86-64-v3", "  4010a0:\tvpsllvd %ymm1,%ymm2,%ymm0", False),
         ("x86-64-v3", "  4010a0:\tvshufi64x2 $0x1,%ymm1,%ymm2,%ymm0", True),
         ("x86-64-v3", "  4010a0:\tvrcp14ps %xmm1,%xmm0", True),
+        ("x86-64-v3", "  4010a0:\tvpmovsxbw %xmm1,%ymm0", False),
+        ("x86-64-v3", "  4010a0:\tvpmovzxdq %xmm1,%ymm0", False),
+        ("x86-64-v3", "  4010a0:\tvpcmpeqb %ymm1,%ymm2,%ymm0", False),
+        ("x86-64-v3", "  4010a0:\tvpmovsdb %ymm1,%xmm0", True),
+        ("x86-64-v3", "  4010a0:\tvpcmpud $0x1,%ymm1,%ymm2,%k1", True),
         ("x86-64", "  4010a0:\tlock cmpxchg16b (%rdi)", True),
         ("x86-64", "  4010a0:\tlock cmpxchg (%rdi),%rax", False),
         ("x86-64", "  4010a0:\tlahf", True),

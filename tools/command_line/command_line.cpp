@@ -270,10 +270,23 @@ absl::StatusOr<Request> readCommandLine(const Program& program, const std::vecto
                               " (the commands: ", alternatives(names), ")"));
 }
 
-int usageError(const Program& program, absl::string_view message) {
+namespace {
+
+void writeError(const Program& program, absl::string_view message) {
   const std::string line = printableText(std::string_view(message.data(), message.size()), kMaxErrorBytes);
   std::fprintf(stderr, "%s%s\n", program.errorPrefix.c_str(), line.c_str());
+}
+
+}  // namespace
+
+int usageError(const Program& program, absl::string_view message) {
+  writeError(program, message);
   return 2;
+}
+
+int failure(const Program& program, absl::string_view message) {
+  writeError(program, message);
+  return 1;
 }
 
 ParsedCommandLine parseCommandLine(const Program& program, int argc, char** argv) {

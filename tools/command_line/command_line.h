@@ -189,6 +189,12 @@ std::string versionText(const Program& program);
 // error. (absl::string_view: a Status's message() goes in as it is.)
 int usageError(const Program& program, absl::string_view message);
 
+// The same line for a failure of the work itself (a file that does not
+// open, a build that fails); returns 1, the exit status of a failure. Every
+// tool reports its errors through these two, so outside text they quote
+// (paths, record fields, engine lines) reaches the terminal printable.
+int failure(const Program& program, absl::string_view message);
+
 // What main() gets: the arguments to run with, or, when the command line
 // was already answered (help and version on standard output, an error on
 // standard error), the status to exit with (0, or 2 after an error).

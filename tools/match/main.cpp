@@ -17,7 +17,6 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "engine/printable_text.h"
 #include "tools/command_line/command_line.h"
 #include "tools/match/compliance.h"
 #include "tools/match/pgn.h"
@@ -186,8 +185,7 @@ int main(int argc, char** argv) {
   }
   if (!replayPath.empty()) {
     auto summary = replayFile(replayPath, std::cout, *variant);
-    if (!summary.ok())
-      return std::fprintf(stderr, "error: %s\n", printableText(std::string(summary.status().message()), 600).c_str()), 1;
+    if (!summary.ok()) return cli::failure(program, summary.status().message());
     return summary->invalid == 0 ? 0 : 1;
   }
 

@@ -99,8 +99,7 @@ int main(int argc, char** argv) {
   options.threads = threads;
   options.moveOverheadMs = 0;
   if (absl::Status status = search.setOptions(options); !status.ok()) {
-    std::fprintf(stderr, "error: %s\n", std::string(status.message()).c_str());
-    return 1;
+    return cli::failure(program, status.message());
   }
   int wins = 0, draws = 0, losses = 0;
   long long depthSum = 0, searches = 0;

@@ -43,15 +43,6 @@ int threadsOf(const cli::Arguments& args) {
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
-// The variants that have a tablebase, from the rules core's list: the named
-// ones of the 3x3 family, and the family form.
-std::string tablebaseVariantsText() {
-  std::string out;
-  for (const NamedVariant& named : kNamedVariants)
-    if (named.variant.n == 3) out.append(named.name).append(", ");
-  return out.append(kVariantFamilyForm);
-}
-
 // What gobblet-tb accepts: a command and its arguments.
 cli::Program commandLine() {
   const cli::Option threads = cli::integer("--threads", "N", 1, 256, "worker threads, one per core unless given");
@@ -59,7 +50,7 @@ cli::Program commandLine() {
       cli::text("--codes-dir", "DIR",
                 "keep the codes (a byte per slot) in an unnamed file in DIR while working (default: in memory if "
                 "they fit, else in the directory of the file)");
-  const std::string variants = tablebaseVariantsText();
+  const std::string variants = variantNamesText(3);  // the variants that have a tablebase
   cli::Program p;
   p.name = "gobblet-tb";
   p.summary = "Builds, inspects, probes and verifies 3x3 tablebases.";
@@ -90,10 +81,8 @@ cli::Program commandLine() {
 // Reports a usage error of gobblet-tb; returns its exit status, 2.
 int usage(const std::string& why) { return cli::usageError(commandLine(), why); }
 
-int fail(const absl::Status& status) {
-  std::fprintf(stderr, "error: %s\n", std::string(status.message()).c_str());
-  return 1;
-}
+// Reports a failure of the work; returns its exit status, 1.
+int fail(const absl::Status& status) { return cli::failure(commandLine(), status.message()); }
 
 double seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
 
@@ -158,7 +147,7 @@ int build(const cli::Arguments& args) {
   if (args.has("--codes-dir") && codesDir.empty()) return usage("--codes-dir takes a directory");
   auto variant = Variant::parse(variantText);
   if (!variant.ok()) return fail(variant.status());
-  if (variant->n != 3) return usage("only the 3x3 family (" + tablebaseVariantsText() + ") has a tablebase");
+  if (variant->n != 3) return usage("only the 3x3 family (" + variantNamesText(3) + ") has a tablebase");
   if (out.empty()) out = tb::defaultPath(*variant);
   const tb::SolveEstimate need = tb::estimateSolve(*variant, threads);
   const absl::StatusOr<std::string> codesIn = chooseCodesDir(
@@ -199,7 +188,7 @@ int estimate(const cli::Arguments& args) {
   for (const std::string& text : args.all("VARIANT")) {
     auto variant = Variant::parse(text);
     if (!variant.ok()) return fail(variant.status());
-    if (variant->n != 3) return usage("only the 3x3 family (" + tablebaseVariantsText() + ") has a tablebase");
+    if (variant->n != 3) return usage("only the 3x3 family (" + variantNamesText(3) + ") has a tablebase");
     variants.push_back(*variant);
   }
   // Time: the builder's work goes with the states; measure its rate here,

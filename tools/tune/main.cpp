@@ -53,11 +53,6 @@ cli::Program commandLine() {
   return p;
 }
 
-// Exit status 1: the work failed.
-int fail(const std::string& message) {
-  std::fprintf(stderr, "error: %s\n", printableText(message, 600).c_str());
-  return 1;
-}
 
 // "kLine[1][0]" for a weight number.
 std::string weightName(int number) {
@@ -96,7 +91,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> records = args.all("RECORD");
 
   auto collection = collectPositions(records, collect);
-  if (!collection.ok()) return fail(std::string(collection.status().message()));
+  if (!collection.ok()) return cli::failure(program, collection.status().message());
   const Collection& c = *collection;
   std::printf("games: %d read, %d used; positions after the book: %lld, quiet: %lld (training %zu, validation %zu)\n",
               c.games, c.gamesUsed, static_cast<long long>(c.positions), static_cast<long long>(c.quietPositions),
@@ -105,7 +100,7 @@ int main(int argc, char** argv) {
     std::printf("left out: %d unreadable, %d inconsistent, %d of another variant than %s, %d forfeits; the first: %s: %s\n",
                 c.unreadable, c.inconsistent, c.otherVariant, collect.variant.name().c_str(), c.forfeits,
                 printableText(c.firstLeftOut, 300).c_str(), printableText(c.firstLeftOutWhy, 600).c_str());
-  if (c.training.size() == 0) return fail("no quiet positions to fit");
+  if (c.training.size() == 0) return cli::failure(program, "no quiet positions to fit");
   const bool validating = c.validation.size() > 0;
 
   const EvalWeights before = evalWeights();
@@ -155,7 +150,7 @@ int main(int argc, char** argv) {
     if (written) std::filesystem::rename(temporary, out, error);
     if (!written || error) {
       std::filesystem::remove(temporary, error);
-      return fail("cannot write '" + out + "'");
+      return cli::failure(program, "cannot write '" + out + "'");
     }
     std::printf("wrote %s\n", out.c_str());
   }
