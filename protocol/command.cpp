@@ -9,7 +9,13 @@ namespace gobblet {
 
 namespace {
 
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
+// The separators of words: spaces, tabs and carriage returns (CRLF input).
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+// Any other ASCII control character (NUL, ESC, a newline that a transport
+// did not split, DEL ...) has no place in a word: such a line is refused
+// whole, so that bytes a page or a file smuggled in never reach a command.
+bool isControl(char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }
 
 // A word of the line and where it starts (for "the raw rest of the line").
 struct Word {
@@ -176,6 +182,11 @@ absl::StatusOr<Command> parseCommand(std::string_view line) {
   const std::vector<Word> words = splitWords(line);
   Command c;
   if (words.empty()) return c;
+  for (const Word& w : words)
+    for (size_t i = 0; i < w.text.size(); ++i)
+      if (isControl(w.text[i]))
+        return error("control character " + printableText(w.text.substr(i, 1), 8) + " in the word " +
+                     quoteWord(w.text) + ": a line must be printable text (line refused)");
   const std::string_view head = words[0].text;
   absl::Status status;
   struct Simple {

@@ -7,7 +7,8 @@
 // the fuzz target for hostile input (tests/fuzz/).
 //
 // Command words and keywords are case-insensitive; words are separated by
-// any run of spaces, tabs or carriage returns (so CRLF input works).
+// any run of spaces, tabs or carriage returns (so CRLF input works). A line
+// with any other control character (bytes 0x00-0x1f, 0x7f) is refused whole.
 #pragma once
 
 #include <cstdint>

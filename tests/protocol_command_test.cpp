@@ -52,10 +52,28 @@ TEST(ProtocolCommand, UnknownAndTrailingWordsAreErrorsNamingTheWord) {
 
 TEST(ProtocolCommand, JunkBytesAreQuotedPrintably) {
   const std::string msg = parseError(std::string("\x01\xff\x00z", 4));
-  EXPECT_NE(msg.find("\\x01\\xff\\x00z"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("'\\x01\\xff\\x00z'"), std::string::npos) << msg;
   for (char c : msg) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << msg;
   EXPECT_EQ(quoteWord(std::string(100, 'a')), "'" + std::string(48, 'a') + "...'");
   EXPECT_EQ(quoteWord("it's"), "'it\\x27s'");
+}
+
+// Control characters inside a line's words refuse the whole line (issue 25,
+// item 2): before, `go\vinfinite` ran `go infinite`, and NUL, ESC, BEL or
+// DEL inside a move or option value went on to the session.
+TEST(ProtocolCommand, ControlCharactersInsideWordsRefuseTheLine) {
+  for (const std::string& line :
+       {std::string("go\vinfinite"), std::string("go\finfinite"), std::string("position startpos moves X@a1\x1b[2J"),
+        std::string("setoption name Hash value 1\x00", 31), std::string("position fen x\x7f"),
+        std::string("isready\nquit"), std::string("auth to\x07ken"), std::string("\x01")}) {
+    const std::string msg = parseError(line);
+    EXPECT_NE(msg.find("control character"), std::string::npos) << msg;
+    for (char c : msg) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << msg;
+  }
+  // Spaces, tabs and carriage returns still separate words; other bytes
+  // (UTF-8 in an option value) are not control characters.
+  EXPECT_EQ(parseOk("go\tdepth \r3\r").limits.depth, 3);
+  EXPECT_EQ(parseOk("setoption name TablebasePath value /tmp/caf\xc3\xa9").optionValue, "/tmp/caf\xc3\xa9");
 }
 
 // The whole-message cleaner the session applies to every error line.
