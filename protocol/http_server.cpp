@@ -48,8 +48,16 @@ bool sameOrigin(const http::request<http::empty_body>& request, const AllowedHos
 // it asks for /ugi, when its socket becomes a WebSocketConnection.
 class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
  public:
-  HttpConnection(tcp::socket socket, HttpServer& server) : stream_(std::move(socket)), server_(server) {}
-  ~HttpConnection() { --server_.httpConnections_; }
+  HttpConnection(tcp::socket socket, HttpServer& server, asio::ip::address peer)
+      : stream_(std::move(socket)), server_(server), peer_(peer) {}
+
+  const asio::ip::address& peer() const { return peer_; }
+  // Has the server closed it to make room (cancel() is on its way)?
+  bool dropped() const { return dropped_; }
+  void drop() {
+    dropped_ = true;
+    cancel();
+  }
 
   void start() { asio::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read(); }); }
   void cancel() {
@@ -139,6 +147,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::empty_body>> parser_;
   HttpServer& server_;
+  const asio::ip::address peer_;
+  std::atomic<bool> dropped_{false};  // set under the server's httpClientsMutex_
 };
 
 void HttpServer::stopping() {
@@ -147,17 +157,36 @@ void HttpServer::stopping() {
     if (auto conn = weak.lock()) conn->cancel();
 }
 
+// Makes room before adding the new connection: the oldest connection of
+// its address when that address has kMaxHttpConnectionsPerPeer, else the
+// oldest of all when there are kMaxHttpConnections. A connection being
+// closed no longer counts.
 void HttpServer::accepted(tcp::socket socket) {
-  if (httpConnections_.load() >= kMaxHttpConnections) {
-    boost::system::error_code ignored;
-    socket.close(ignored);  // too many half-open clients: the newest goes
-    return;
-  }
-  ++httpConnections_;
-  auto conn = std::make_shared<HttpConnection>(std::move(socket), *this);
+  boost::system::error_code ec;
+  const tcp::endpoint remote = socket.remote_endpoint(ec);
+  if (ec) return;  // gone already
+  auto conn = std::make_shared<HttpConnection>(std::move(socket), *this, remote.address());
   {
     std::lock_guard lock(httpClientsMutex_);
-    std::erase_if(httpClients_, [](const auto& weak) { return weak.expired(); });
+    std::shared_ptr<HttpConnection> oldest, oldestOfPeer;
+    int live = 0, ofPeer = 0;
+    for (auto it = httpClients_.begin(); it != httpClients_.end();) {
+      auto c = it->lock();
+      if (!c) {
+        it = httpClients_.erase(it);
+        continue;
+      }
+      ++it;
+      if (c->dropped()) continue;
+      ++live;
+      if (!oldest) oldest = c;
+      if (c->peer() == conn->peer()) {
+        ++ofPeer;
+        if (!oldestOfPeer) oldestOfPeer = c;
+      }
+    }
+    if (ofPeer >= kMaxHttpConnectionsPerPeer) oldestOfPeer->drop();
+    else if (live >= kMaxHttpConnections) oldest->drop();
     httpClients_.push_back(conn);
   }
   conn->start();

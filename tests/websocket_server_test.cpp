@@ -19,6 +19,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 
+#include "protocol/http_server.h"
 #include "protocol/websocket_connection.h"
 #include "protocol_test_support.h"
 #include "reaper_blocker.h"
@@ -437,6 +438,60 @@ TEST(WebSocketServer, DisconnectMidSearchStopsItAndFreesItsMemory) {
   testing::releaseFreedMemoryAtOnceUnderAsan();
   BoardServer server({"--max-hash", "256"});
   testing::expectDisconnectMidSearchFreesItsMemory<WsClient>(server.process().pid(), server.port());
+}
+
+// Plain TCP connections to the board from the loopback address `from`
+// (127.0.0.2 is a second client machine as far as the server can tell),
+// each sending nothing.
+std::vector<std::unique_ptr<tcp::socket>> idleSockets(asio::io_context& io, uint16_t port, const char* from, int n) {
+  std::vector<std::unique_ptr<tcp::socket>> sockets;
+  for (int i = 0; i < n; ++i) {
+    auto s = std::make_unique<tcp::socket>(io);
+    beast::error_code ec;
+    s->open(tcp::v4(), ec);
+    if (!ec) s->bind({asio::ip::make_address(from), 0}, ec);
+    if (!ec) s->connect({asio::ip::make_address("127.0.0.1"), port}, ec);
+    EXPECT_FALSE(ec) << ec.message();
+    sockets.push_back(std::move(s));
+  }
+  return sockets;
+}
+
+// A GET of the page on an open keep-alive connection: its status (0: none).
+unsigned getPageOn(tcp::socket& socket, uint16_t port) {
+  http::request<http::empty_body> request(http::verb::get, "/", 11);
+  request.set(http::field::host, "127.0.0.1:" + std::to_string(port));
+  request.keep_alive(true);
+  beast::error_code ec;
+  http::write(socket, request, ec);
+  beast::flat_buffer buffer;
+  http::response<http::string_body> response;
+  if (!ec) http::read(socket, buffer, response, ec);
+  return ec ? 0 : response.result_int();
+}
+
+// Issue 25, item 5: when the plain HTTP connections were full, the server
+// closed the newest, so 64 idle sockets kept every page load (and every
+// upgrade) out: 0 of 80 page loads over 40 s. Now a new connection closes
+// the oldest of its own address once that address has
+// kMaxHttpConnectionsPerPeer, and the oldest of all at kMaxHttpConnections.
+TEST(WebSocketServer, IdleConnectionsOfOneAddressDoNotKeepOthersOut) {
+  BoardServer server;
+  ASSERT_NE(server.port(), 0);
+  asio::io_context io;
+  // Accepted in connection order: the attacker's before the user's.
+  auto attacker = idleSockets(io, server.port(), "127.0.0.2", kMaxHttpConnections + 16);
+  auto user = idleSockets(io, server.port(), "127.0.0.1", 8);
+  for (auto& s : user) EXPECT_EQ(getPageOn(*s, server.port()), 200u);
+  // More of the attacker's connections close only its own.
+  auto more = idleSockets(io, server.port(), "127.0.0.2", kMaxHttpConnections + 16);
+  for (auto& s : user) EXPECT_EQ(getPageOn(*s, server.port()), 200u);
+  EXPECT_EQ(get(server.port(), "/").result_int(), 200u);
+  EXPECT_EQ(getPageOn(*more.back(), server.port()), 200u);  // the newest of the attacker's still served
+  // One address alone: a new connection closes that address's oldest.
+  auto own = idleSockets(io, server.port(), "127.0.0.1", kMaxHttpConnections + 16);
+  EXPECT_EQ(get(server.port(), "/").result_int(), 200u);
+  EXPECT_EQ(getPageOn(*own.front(), server.port()), 0u);  // closed to make room
 }
 
 TEST(WebSocketServer, IdleSocketsAreClosed) {
