@@ -7,6 +7,13 @@ namespace gobblet {
 
 namespace asio = boost::asio;
 
+namespace {
+
+// Freeing more queued output than this returns the memory to the system.
+constexpr size_t kLargeOutputBytes = size_t{1} << 20;
+
+}  // namespace
+
 ClientConnection::ClientConnection(asio::any_io_executor strand, const ConnectionLimits& limits,
                                    const SessionConfig& sessionConfig, SessionReaper& reaper,
                                    std::function<bool()> admit, std::function<void()> onClosed, std::string lineEnd)
@@ -47,7 +54,17 @@ bool ClientConnection::openSession() {
   std::weak_ptr<ClientConnection> weak = shared_from_this();
   session_ = std::make_unique<Session>(
       [weak](const std::string& line) {
-        if (auto conn = weak.lock()) asio::post(conn->strand_, [conn, line] { conn->send(line); });
+        auto conn = weak.lock();
+        if (!conn) return;
+        if (conn->lineThread_.load() == std::this_thread::get_id() && conn->postedLines_.load() == 0) {
+          conn->send(line);  // on the strand already, nothing earlier waiting
+          return;
+        }
+        ++conn->postedLines_;
+        asio::post(conn->strand_, [conn, line] {
+          --conn->postedLines_;
+          conn->send(line);
+        });
       },
       sessionConfig_);
   return true;
@@ -77,7 +94,7 @@ void ClientConnection::dropIfUnauthenticated() {
 }
 
 bool ClientConnection::handleLine(std::string_view line, bool overlong) {
-  if (finished_) return false;
+  if (finished_ || socketClosed_) return false;
   // (An overlong line comes empty: to the gate, like a blank one, no attempt.)
   switch (auth_.judge(line)) {
     case TokenAuth::Verdict::kSession: break;
@@ -96,7 +113,10 @@ bool ClientConnection::handleLine(std::string_view line, bool overlong) {
     session_->reportOverlongLine(limits_.maxLineBytes);
     return true;
   }
-  if (!session_->handleLine(line)) {
+  lineThread_ = std::this_thread::get_id();
+  const bool more = session_->handleLine(line);
+  lineThread_ = std::thread::id();
+  if (!more) {
     finish(true);
     return false;
   }
@@ -132,14 +152,15 @@ void ClientConnection::armAuthTimer() {
 
 void ClientConnection::send(std::string line) {
   if (socketClosed_ || outputEnded_) return;
-  line += lineEnd_;
-  outBytes_ += line.size();
-  outQueue_.push_back(std::move(line));
-  if (outBytes_ > limits_.maxPendingOutputBytes) {
+  outQueue_.push(line, lineEnd_);
+  if (outQueue_.heapBytes() > limits_.maxPendingOutputBytes) {
     // The client does not read what it asked for: drop it rather than buffer
-    // without end (also while a close is being flushed).
+    // without end (also while a close is being flushed). The socket closes
+    // now; finish() comes from the strand afterwards, because this line may
+    // be written from inside the session's own handleLine (which finish()
+    // hands to the reaper).
     closeSocket();
-    finish(false);
+    asio::post(strand_, [self = shared_from_this()] { self->finish(false); });
     return;
   }
   if (!writing_) write();
@@ -172,10 +193,7 @@ void ClientConnection::write() {
     // The written line is done with, whatever happened.
     self->writing_ = false;
     self->writeTimer_.cancel();
-    if (!self->outQueue_.empty()) {
-      self->outBytes_ -= self->outQueue_.front().size();
-      self->outQueue_.pop_front();
-    }
+    if (!self->outQueue_.empty()) self->outQueue_.pop();
     if (ec) {
       // The client is gone. Close now, also when the connection has already
       // finished: queueing another write on this socket could leave it
@@ -238,13 +256,11 @@ void ClientConnection::socketGone() {
   idleTimer_.cancel();
   authTimer_.cancel();
   // A write in flight still owns the front buffer until its handler runs.
-  if (writing_ && !outQueue_.empty()) {
-    outQueue_.erase(outQueue_.begin() + 1, outQueue_.end());
-    outBytes_ = outQueue_.front().size();
-  } else {
-    outQueue_.clear();
-    outBytes_ = 0;
-  }
+  // A large queue's memory goes back to the system, not only to malloc.
+  const bool large = outQueue_.heapBytes() > kLargeOutputBytes;
+  if (writing_) outQueue_.keepOnlyFront();
+  else outQueue_.clear();
+  if (large) returnFreedMemory();
   if (onClosed_) {
     auto onClosed = std::move(onClosed_);
     onClosed_ = nullptr;

@@ -44,6 +44,7 @@
 #include <boost/asio.hpp>
 
 #include "protocol/line_buffer.h"
+#include "protocol/output_queue.h"
 #include "protocol/session.h"
 #include "protocol/session_reaper.h"
 #include "protocol/token_auth.h"
@@ -62,7 +63,9 @@ struct ConnectionLimits {
   // flushed for at most this long (or idleTimeout if shorter).
   std::chrono::milliseconds flushTimeout{2000};
   size_t maxLineBytes = kMaxLineBytes;
-  size_t maxPendingOutputBytes = 8 * 1024 * 1024;  // unread output beyond this: the client is dropped
+  // Unread output beyond this (what the queued lines cost the heap:
+  // protocol/output_queue.h): the client is dropped.
+  size_t maxPendingOutputBytes = 8 * 1024 * 1024;
 };
 
 class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
@@ -120,6 +123,15 @@ class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
   virtual void closeSocket() = 0;
 
   boost::asio::any_io_executor strand_;
+  // The thread handling an input line on the strand, while it does (else
+  // none): the session's output made there is queued at once instead of
+  // posted, so that a flood of commands cannot pile up posted handlers
+  // that the output cap does not see (19-33 MiB per client before).
+  std::atomic<std::thread::id> lineThread_{};
+  // Output lines posted to the strand and not yet queued: while any wait,
+  // output made on the strand is posted too, behind them (a `go` that
+  // replaces a search sends the old search's bestmove first).
+  std::atomic<int> postedLines_{0};
 
  private:
   bool openSession();
@@ -138,8 +150,7 @@ class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
   SessionReaper& reaper_;
   std::unique_ptr<Session> session_;
   std::string lineEnd_;
-  std::deque<std::string> outQueue_;
-  size_t outBytes_ = 0;
+  OutputQueue outQueue_;
   bool writing_ = false;
   uint64_t writeSerial_ = 0;  // which write the write timer is for
   bool begun_ = false;

@@ -38,7 +38,9 @@ ConnectionServer::ConnectionServer(ServerConfig config)
     : config_(std::move(config)),
       slots_(config_.maxSessions, config_.maxPendingAuth, authenticationRequired(config_.connection.token)),
       acceptor_(io_),
-      signals_(io_) {}
+      signals_(io_) {
+  if (config_.hashBudgetMiB > 0) config_.session.hashBudget = std::make_shared<HashBudget>(config_.hashBudgetMiB);
+}
 
 ConnectionServer::~ConnectionServer() { stop(); }
 

@@ -30,6 +30,9 @@ struct ServerConfig {
   std::string host = "127.0.0.1";  // loopback unless asked otherwise
   uint16_t port = 0;               // 0: any free port (see port())
   int maxSessions = 64;
+  // What all sessions' hash tables may take together, in MiB (0: no
+  // budget); see protocol/hash_budget.h. The program sizes it to the machine.
+  int64_t hashBudgetMiB = 0;
   int maxPendingAuth = 0;  // with a token: connections waiting to authenticate; 0: max(16, maxSessions)
   int ioThreads = 0;  // 0: a default from the number of cores
   // The board's HTTP server: names a request's Host may use besides the

@@ -15,9 +15,39 @@ SearchFacade::SearchFacade(EngineLimits limits, NoticeCallback notice)
     : limits_(limits), notice_(std::move(notice)), game_(Board(options_.variant)) {
   options_.hashMiB = static_cast<int>(std::min<int64_t>(options_.hashMiB, limits_.caps.maxHashMiB));
   options_.threads = static_cast<int>(std::min<int64_t>(options_.threads, limits_.caps.maxThreads));
+  if (limits_.hashBudget && !reserveHash(options_.hashMiB).ok()) {
+    // The budget is spent: the smallest table, which every session may have.
+    options_.hashMiB = static_cast<int>(declarationOf(OptionId::kHash).min);
+    limits_.hashBudget->reserve(options_.hashMiB, /*force=*/true);
+    reservedHashMiB_ = options_.hashMiB;
+  }
 }
 
-SearchFacade::~SearchFacade() { close(); }
+SearchFacade::~SearchFacade() {
+  close();
+  search_.reset();  // the table goes before its share is given back
+  if (limits_.hashBudget) limits_.hashBudget->release(reservedHashMiB_);
+}
+
+void SearchFacade::releaseHashAbove(int64_t mib) {
+  if (limits_.hashBudget && reservedHashMiB_ > mib) {
+    limits_.hashBudget->release(reservedHashMiB_ - mib);
+    reservedHashMiB_ = mib;
+  }
+}
+
+absl::Status SearchFacade::reserveHash(int64_t mib) {
+  HashBudget* budget = limits_.hashBudget.get();
+  if (!budget || mib <= reservedHashMiB_) return absl::OkStatus();
+  if (!budget->reserve(mib - reservedHashMiB_))
+    return absl::ResourceExhaustedError(
+        "option Hash: " + std::to_string(mib) + " MiB does not fit in this server's hash budget (" +
+        std::to_string(budget->totalMiB()) + " MiB for all sessions, " +
+        std::to_string(budget->leftMiB() + reservedHashMiB_) + " MiB available to this one): the table stays " +
+        std::to_string(options_.hashMiB) + " MiB");
+  reservedHashMiB_ = mib;
+  return absl::OkStatus();
+}
 
 void SearchFacade::close() {
   if (closed_) return;
@@ -51,18 +81,23 @@ absl::Status SearchFacade::setOption(std::string_view name, std::string_view val
       return absl::InvalidArgumentError("option TablebasePath: " + quoteWord(next.tablebasePath) + ": " +
                                         std::string(opened.status().message()));
   }
+  const int64_t previousReservation = reservedHashMiB_;
+  if (absl::Status status = reserveHash(next.hashMiB); !status.ok()) return status;
   const EngineOptions previous = options_;
   options_ = next;
   if (search_) {
     if (absl::Status status = applySearchOptions(); !status.ok()) {
       options_ = previous;  // the hash table did not fit: keep the old settings
       (void)applySearchOptions();
+      releaseHashAbove(previousReservation);
       return status;
     }
   }
+  releaseHashAbove(options_.hashMiB);
   if (*id == OptionId::kVariant || *id == OptionId::kTablebasePath) tablebaseResolved_ = false;
   if (*id == OptionId::kVariant) {
     game_ = Game(Board(options_.variant));
+    refusedPosition_.clear();
     if (search_) search_->newGame();
   }
   if (search_ && !tablebaseResolved_) attachTablebase();
@@ -87,8 +122,9 @@ Search& SearchFacade::search() {
     search_ = std::make_unique<Search>();
     if (absl::Status status = applySearchOptions(); !status.ok()) {
       notice_(NoticeKind::kError, std::string(status.message()));
-      options_.hashMiB = EngineOptions{}.hashMiB;
+      options_.hashMiB = std::min(options_.hashMiB, EngineOptions{}.hashMiB);
       (void)applySearchOptions();
+      releaseHashAbove(options_.hashMiB);
     }
   }
   if (!tablebaseResolved_) attachTablebase();
@@ -134,10 +170,23 @@ void SearchFacade::newGame() {
   joinWorker();
   if (search_) search_->wait();
   game_ = Game(Board(options_.variant));
+  refusedPosition_.clear();
   if (search_) search_->newGame();
 }
 
 absl::Status SearchFacade::setPosition(std::optional<std::string_view> positionText, const std::vector<std::string>& moves) {
+  absl::StatusOr<Game> game = gameFrom(positionText, moves);
+  if (!game.ok()) {
+    refusedPosition_ = std::string(game.status().message());
+    return game.status();
+  }
+  game_ = *std::move(game);
+  refusedPosition_.clear();
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Game> SearchFacade::gameFrom(std::optional<std::string_view> positionText,
+                                            const std::vector<std::string>& moves) const {
   const Variant& v = options_.variant;
   Board start(v);
   if (positionText) {
@@ -152,8 +201,15 @@ absl::Status SearchFacade::setPosition(std::optional<std::string_view> positionT
     if (absl::Status st = game.play(moves[i]); !st.ok())
       return absl::InvalidArgumentError("position: move " + std::to_string(i + 1) + " " + quoteWord(moves[i]) + ": " +
                                         std::string(st.message()));
-  game_ = std::move(game);
-  return absl::OkStatus();
+  return game;
+}
+
+absl::Status SearchFacade::positionStatus() const {
+  if (refusedPosition_.empty()) return absl::OkStatus();
+  // The refusal's own text may quote the bad input: it comes last, so
+  // that a cut error line still says what to do.
+  return absl::FailedPreconditionError("no position: the last 'position' was refused; send a valid one (" +
+                                       refusedPosition_ + ")");
 }
 
 EvalTerms SearchFacade::evaluate() const { return evaluateTerms(game_.position()); }
@@ -168,6 +224,11 @@ void SearchFacade::go(const SearchLimits& limits, SearchCallbacks callbacks) {
   joinWorker();
   Search& s = search();
   s.wait();  // also covers a search that has reported its best move but not yet ended
+  if (absl::Status st = positionStatus(); !st.ok()) {
+    if (callbacks.onError) callbacks.onError("go: " + std::string(st.message()));
+    if (callbacks.onBestMove) callbacks.onBestMove(Move::none(), Move::none());
+    return;
+  }
   if (game_.result() != GameResult::kNone) {
     // Decided (a line, no move, threefold repetition): nothing to search.
     if (limits.infinite || limits.ponder) {
@@ -227,6 +288,7 @@ void SearchFacade::startWorker(std::function<void()> job) {
 // interior node.
 absl::Status SearchFacade::perft(int depth, PerftCallbacks callbacks) {
   if (busy()) return busyError("perft");
+  if (absl::Status st = positionStatus(); !st.ok()) return absl::FailedPreconditionError("perft: " + std::string(st.message()));
   if (depth > limits_.maxPerftDepth)
     return absl::InvalidArgumentError("perft: depth " + std::to_string(depth) + " is above this server's limit of " +
                                       std::to_string(limits_.maxPerftDepth));

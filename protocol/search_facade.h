@@ -35,9 +35,11 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "engine/game.h"
 #include "engine/perft.h"
 #include "protocol/engine_options.h"
+#include "protocol/hash_budget.h"
 #include "search/evaluate.h"
 #include "search/search.h"
 
@@ -49,6 +51,9 @@ struct EngineLimits {
   OptionCaps caps;
   int maxPerftDepth = kMaxPerftDepth;
   bool benchAllowed = true;
+  // The server's budget for all its sessions' hash tables (null: none, as
+  // on stdin): see protocol/hash_budget.h.
+  std::shared_ptr<HashBudget> hashBudget;
 };
 
 // Lines the engine volunteers, for the front end to show: kInfo (a
@@ -81,7 +86,8 @@ class SearchFacade {
 
   // Applies one option (see kOptionTable). Refused while busy(), and for a
   // bad name or value; then nothing changes. A Hash that cannot be
-  // allocated keeps the old table and all the old options.
+  // allocated, or that the server's hash budget cannot give, keeps the old
+  // table and all the old options.
   absl::Status setOption(std::string_view name, std::string_view value, bool hasValue);
 
   // Makes ready what the first search needs (the hash table, the variant's
@@ -95,12 +101,19 @@ class SearchFacade {
 
   // The game from `positionText` (nullopt: the start) and the moves. On an
   // error (bad text, an illegal move, or a move after the game ended) the
-  // previous game stays.
+  // previous game stays but is no longer the position to work on: until a
+  // position is accepted (or newGame(), or a new Variant), positionStatus()
+  // is that error and go() / perft() are refused — a controller whose
+  // `position` was refused must not get a move for a position it did not send.
   absl::Status setPosition(std::optional<std::string_view> positionText, const std::vector<std::string>& moves);
   const Game& game() const { return game_; }
+  // Ok, or FailedPrecondition naming the refused position (see setPosition).
+  absl::Status positionStatus() const;
 
   // Starts a search of the current game; replaces a running search (which
-  // still reports its best move), perft or bench.
+  // still reports its best move), perft or bench. Without a position (after
+  // a refused one) it reports positionStatus() through onError and the best
+  // move Move::none() at once.
   void go(const SearchLimits& limits, SearchCallbacks callbacks);
   // Ends what runs, without waiting: the search reports its best move, a
   // perft or bench its onDone. Thread-safe.
@@ -122,8 +135,15 @@ class SearchFacade {
   void close();
 
  private:
+  // The game of a `position` command, or the error naming its bad part.
+  absl::StatusOr<Game> gameFrom(std::optional<std::string_view> positionText,
+                                const std::vector<std::string>& moves) const;
   Search& search();  // created on first need, with the options applied
   absl::Status applySearchOptions();
+  // Makes the reservation in limits_.hashBudget `mib` (for the Hash to be
+  // used); an error naming the budget if it cannot. No budget: always Ok.
+  absl::Status reserveHash(int64_t mib);
+  void releaseHashAbove(int64_t mib);  // gives back the reservation above `mib`
   void attachTablebase();
   void releaseHeldBestMove();
   void joinWorker();
@@ -138,6 +158,8 @@ class SearchFacade {
   std::unique_ptr<Game> searchGame_;  // the game the running search was given; lives until the next go
   std::shared_ptr<const tb::Tablebase> tablebase_;
   bool tablebaseResolved_ = false;  // looked for the current variant's tablebase?
+  int64_t reservedHashMiB_ = 0;    // this session's share of limits_.hashBudget
+  std::string refusedPosition_;     // why the last `position` was refused; empty: game_ is the position
   std::atomic<bool> searching_{false};
   // A `go infinite|ponder` on a decided position: its best move (none)
   // waits for stop/ponderhit/close. Guarded by heldMutex_ (stop() may come

@@ -96,12 +96,26 @@ bool Session::handleLine(std::string_view line) {
     case CommandKind::kStop: engine_.stop(); break;
     case CommandKind::kPonderHit: engine_.ponderHit(); break;
     case CommandKind::kQuit: close(); return false;
-    case CommandKind::kQuery: query(c); break;
-    case CommandKind::kDisplay: display(); break;
-    case CommandKind::kMoves: listMoves(); break;
+    // After a refused `position` there is no position to answer for (the
+    // facade refuses go and perft itself).
+    case CommandKind::kQuery:
+      if (absl::Status st = engine_.positionStatus(); !st.ok()) error("query: " + std::string(st.message()));
+      else query(c);
+      break;
+    case CommandKind::kDisplay:
+      if (absl::Status st = engine_.positionStatus(); !st.ok()) error("d: " + std::string(st.message()));
+      else display();
+      break;
+    case CommandKind::kMoves:
+      if (absl::Status st = engine_.positionStatus(); !st.ok()) error("moves: " + std::string(st.message()));
+      else listMoves();
+      break;
     case CommandKind::kPerft: perft(c.depth); break;
     case CommandKind::kBench: bench(c.depth); break;
-    case CommandKind::kEval: eval(); break;
+    case CommandKind::kEval:
+      if (absl::Status st = engine_.positionStatus(); !st.ok()) error("eval: " + std::string(st.message()));
+      else eval();
+      break;
     case CommandKind::kDebug: report(engine_.setOption("Debug", c.debugOn ? "true" : "false", true)); break;
     case CommandKind::kAuth: error("auth: not expected here (no token is required, or it was already given)"); break;
   }

@@ -1,10 +1,57 @@
 #include "protocol/token_auth.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <utility>
 
+#include "engine/printable_text.h"
 #include "protocol/command.h"
 
 namespace gobblet {
+
+absl::Status checkToken(std::string_view token) {
+  if (token.empty()) return absl::InvalidArgumentError("the token is empty");
+  if (token.size() > kMaxTokenBytes)
+    return absl::InvalidArgumentError("the token is longer than " + std::to_string(kMaxTokenBytes) + " bytes");
+  for (char c : token)
+    if (c <= ' ' || c > '~')
+      return absl::InvalidArgumentError("the token must be one word of printable ASCII (no spaces or control "
+                                        "characters)");
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> readTokenFile(const std::string& path, std::string* warning) {
+  const std::string name = "--token-file " + quoteWord(path);
+  // O_NONBLOCK: a FIFO must not hang the start; it is refused below.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return absl::InvalidArgumentError(name + ": " + std::strerror(errno));
+  struct stat st {};
+  std::string text(kMaxTokenBytes + 3, '\0');  // a token, "\r\n", and one byte to see it is longer
+  ssize_t n = -1;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    do n = ::read(fd, text.data(), text.size());
+    while (n < 0 && errno == EINTR);
+  }
+  const int readErrno = errno;
+  ::close(fd);
+  if (!S_ISREG(st.st_mode)) return absl::InvalidArgumentError(name + ": not a regular file");
+  if (n < 0) return absl::InvalidArgumentError(name + ": " + std::strerror(readErrno));
+  text.resize(static_cast<size_t>(n));
+  const size_t end = text.find('\n');
+  if (end == std::string::npos && text.size() > kMaxTokenBytes + 1)
+    return absl::InvalidArgumentError(name + ": the first line is longer than a token (" +
+                                      std::to_string(kMaxTokenBytes) + " bytes)");
+  std::string token = text.substr(0, end);
+  if (!token.empty() && token.back() == '\r') token.pop_back();
+  if (absl::Status ok = checkToken(token); !ok.ok()) return absl::InvalidArgumentError(name + ": " + std::string(ok.message()));
+  if (warning)
+    *warning = (st.st_mode & (S_IRGRP | S_IROTH)) ? name + ": other users may read it (chmod 600 keeps it yours)" : "";
+  return token;
+}
 
 bool authenticationRequired(std::string_view token) { return !token.empty(); }
 

@@ -25,7 +25,26 @@
 #include <string>
 #include <string_view>
 
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
 namespace gobblet {
+
+// Where a server's token comes from, most private first: a file only its
+// owner reads (`--token-file`), the environment (GOBBLET_TOKEN, read by
+// the program), or the command line (`--token`, which every local user
+// sees in `ps`).
+//
+// Ok if `token` can be a server's token: 1 to kMaxTokenBytes bytes of
+// printable ASCII without spaces (a client sends it as one word of a line).
+inline constexpr size_t kMaxTokenBytes = 256;
+absl::Status checkToken(std::string_view token);
+
+// The token in the file at `path`: its first line, without the line end.
+// Refused, saying why: a file that cannot be read, is not a regular file,
+// is larger than a token's line, or whose token fails checkToken. A file
+// that others may read is accepted, and `*warning` (when given) says so.
+absl::StatusOr<std::string> readTokenFile(const std::string& path, std::string* warning = nullptr);
 
 // Does a server with this token make its clients authenticate? (An empty
 // token is no token.)

@@ -24,13 +24,67 @@ TEST(ProtocolGameEnd, MovesAfterThreefoldRepetitionAreRefused) {
   ASSERT_TRUE(error);
   EXPECT_EQ(*error,
             "info string error: position: move 11 'M@b2': the game is already over (threefold repetition)");
-  // The refused command changes nothing: the game is still at the start.
+  // A refused command leaves no position to answer for (issue 25, item 13).
   e.send("query result");
-  EXPECT_EQ(e.line(), "response none");
+  EXPECT_EQ(e.line(),
+            "info string error: query: no position: the last 'position' was refused; send a valid one (position: "
+            "move 11 'M@b2': the game is already over (threefold repetition))");
   // The game up to its end is accepted and judged a draw.
   e.send("position startpos moves S@a1 S@c3 a1a2 c3c2 a2a1 c2c3 a1a2 c3c2 a2a1 c2c3");
   e.send("query result");
   EXPECT_EQ(e.line(), "response draw");
+}
+
+// After a refused `position` the engine had kept the previous game, so a
+// controller that went on with `go` got a move for a position it never sent
+// (issue 25, item 13). Now nothing answers for a position until a valid one
+// arrives: `go` says so and gives `bestmove (none)` at once, perft, query,
+// moves, d and eval say so; a valid `position`, `uginewgame` or a new
+// Variant gives the engine a position again.
+TEST(ProtocolGameEnd, NothingAnswersForAPositionAfterARefusedOne) {
+  EngineProcess e;
+  e.send("position startpos moves X@a1");  // a legal game first: the old code searched this one
+  e.send("position startpos moves X@a1 X@a1");
+  const std::string refusal = "position: move 2 'X@a1': ";
+  auto error = e.line();
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->rfind("info string error: " + refusal, 0), 0u) << *error;
+  const std::string noPosition = "no position: the last 'position' was refused; send a valid one (" + refusal;
+  for (const char* command : {"go depth 3", "go infinite", "go movetime 50"}) {
+    e.send(command);
+    auto line = e.line();
+    ASSERT_TRUE(line) << command;
+    EXPECT_EQ(line->rfind("info string error: go: " + noPosition, 0), 0u) << command << ": " << *line;
+    EXPECT_EQ(e.line(), "bestmove (none)") << command;
+  }
+  for (const char* command : {"perft 2", "query fen", "moves", "d", "eval"}) {
+    e.send(command);
+    auto line = e.line();
+    ASSERT_TRUE(line) << command;
+    const std::string word = std::string(command).substr(0, std::string(command).find(' '));
+    EXPECT_EQ(line->rfind("info string error: " + word + ": " + noPosition, 0), 0u) << command << ": " << *line;
+  }
+  e.send("isready");
+  EXPECT_EQ(e.line(), "readyok");  // nothing else was written in between
+  // A valid position ends it.
+  e.send("position startpos moves X@a1");
+  e.send("go depth 1");
+  auto line = e.line();
+  while (line && line->rfind("info ", 0) == 0) line = e.line();
+  ASSERT_TRUE(line);
+  EXPECT_EQ(line->rfind("bestmove ", 0), 0u);
+  EXPECT_NE(*line, "bestmove (none)");
+  // So do uginewgame and a new variant.
+  e.send("position fen junk");
+  ASSERT_TRUE(e.line());
+  e.send("uginewgame");
+  e.send("query result");
+  EXPECT_EQ(e.line(), "response none");
+  e.send("position fen junk");
+  ASSERT_TRUE(e.line());
+  e.send("setoption name Variant value gobblers");
+  e.send("query result");
+  EXPECT_EQ(e.line(), "response none");
 }
 
 TEST(ProtocolGameEnd, MovesAfterALineAreRefused) {

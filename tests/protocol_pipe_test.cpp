@@ -160,7 +160,10 @@ TEST(ProtocolPipe, EvalPrintsTheTermsAndTheSearchsTotal) {
   EXPECT_EQ(e.line(), "readyok");
 }
 
-TEST(ProtocolPipe, BadPositionOrMoveKeepsThePreviousPosition) {
+// A bad position or move is refused whole, naming what is wrong; then there
+// is no position to show until a valid one comes (issue 25, item 13: the
+// previous position used to stay and be searched).
+TEST(ProtocolPipe, BadPositionOrMoveIsRefusedAndLeavesNoPosition) {
   EngineProcess e;
   e.send("position startpos moves X@b2");
   e.send("position startpos moves X@a1 X@a1");  // the second one is illegal
@@ -176,6 +179,9 @@ TEST(ProtocolPipe, BadPositionOrMoveKeepsThePreviousPosition) {
   EXPECT_EQ(e.line()->rfind("info string error: ", 0), 0u);
   e.send("position startpos moves Q@a1");
   EXPECT_NE(e.line()->find("'Q@a1'"), std::string::npos);
+  e.send("d");
+  EXPECT_EQ(e.line()->rfind("info string error: d: no position: the last 'position' was refused", 0), 0u);
+  e.send("position startpos moves X@b2");
   e.send("d");
   EXPECT_EQ(e.until("position "), "position 4/4/1X2/4 2");
 }

@@ -9,6 +9,7 @@
 
 #include "engine/game.h"
 #include "protocol_test_support.h"
+#include "support/scratch_dir.h"
 #include "tablebase/tablebase.h"
 
 namespace gobblet {
@@ -81,6 +82,172 @@ TEST(TcpServer, TokenIsRequiredFirst) {
   EXPECT_EQ(c.line(), "info string authenticated");
   c.send("isready");
   EXPECT_EQ(c.line(), "readyok");
+}
+
+// Does the server on `port` take `token`, and only it?
+void expectTokenRequired(uint16_t port, const std::string& token) {
+  {
+    TcpClient c(port);
+    c.send("auth " + token + "x");
+    EXPECT_TRUE(c.until("info string error: authentication required"));
+  }
+  TcpClient c(port);
+  c.send("auth " + token);
+  EXPECT_EQ(c.line(), "info string authenticated");
+  c.send("isready");
+  EXPECT_EQ(c.line(), "readyok");
+}
+
+// `--token T` is seen by every local user in `ps` (issue 25, item 3): the
+// token may come from a file (`--token-file`, its first line) or from
+// GOBBLET_TOKEN instead. Before, both were unknown: the file option was a
+// usage error and the variable was ignored (the server took any client).
+TEST(TcpServer, TokenFromAFileOrTheEnvironment) {
+  testing::ScratchDir dir;
+  const std::string file = dir.file("token");
+  std::ofstream(file) << "fr0m-f1le\r\n";
+  {
+    EngineServer server({"--token-file", file});
+    ASSERT_NE(server.port(), 0);
+    expectTokenRequired(server.port(), "fr0m-f1le");
+  }
+  ::setenv("GOBBLET_TOKEN", "fr0m-env", 1);
+  {
+    EngineServer server;
+    ::unsetenv("GOBBLET_TOKEN");
+    ASSERT_NE(server.port(), 0);
+    expectTokenRequired(server.port(), "fr0m-env");
+    // The server does not pass it on: its own environment no longer has it.
+    std::ifstream environ("/proc/" + std::to_string(server.process().pid()) + "/environ");
+    std::string all((std::istreambuf_iterator<char>(environ)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(all.find("fr0m-env"), std::string::npos);
+  }
+  ::unsetenv("GOBBLET_TOKEN");
+}
+
+// All sessions' hash tables share one budget (issue 25, item 6): before,
+// each of 64 sessions could take `Hash 256` (16 GiB in all; eight sockets
+// reached 2,055 MiB in 5 s) — and `--hash-budget` did not exist.
+TEST(TcpServer, HashTablesShareTheServersBudget) {
+  EngineServer server({"--hash-budget", "64", "--max-hash", "64"});
+  ASSERT_NE(server.port(), 0);
+  auto a = std::make_unique<TcpClient>(server.port());
+  a->send("setoption name Hash value 48");  // 48 of 64
+  a->send("isready");
+  EXPECT_EQ(a->line(), "readyok");
+  TcpClient b(server.port());  // the default 16: 64 of 64
+  b.send("setoption name Hash value 32");
+  auto refused = b.line();
+  ASSERT_TRUE(refused);
+  EXPECT_NE(refused->find("does not fit in this server's hash budget (64 MiB"), std::string::npos) << *refused;
+  b.send("setoption name Hash value 8");  // smaller always fits
+  b.send("isready");
+  EXPECT_EQ(b.line(), "readyok");
+  // A closed session gives its share back (once the server has freed it).
+  a->send("quit");
+  a.reset();
+  bool fitted = false;
+  for (int i = 0; i < 100 && !fitted; ++i) {
+    b.send("setoption name Hash value 40");
+    b.send("isready");
+    auto line = b.line();
+    ASSERT_TRUE(line);
+    if (*line == "readyok") fitted = true;
+    else EXPECT_EQ(b.line(), "readyok");
+    if (!fitted) std::this_thread::sleep_for(Ms(100));
+  }
+  EXPECT_TRUE(fitted);
+}
+
+// Issue 25, item 7: the cap on unread output ("8 MiB") counted only the
+// characters of the queued lines, and the output of a line handled on the
+// connection's strand waited as a posted handler the cap did not see at
+// all; freed, it stayed with the server. Eight clients flooding `d` and
+// never reading grew the server by 264 MiB, and 259 MiB stayed after they
+// were dropped. Now the queue counts what its lines cost the heap, output
+// made on the strand is queued at once, and a large queue's memory is given
+// back to the system when it is freed.
+TEST(TcpServer, ClientsThatFloodAndNeverReadCostOnlyTheCap) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "the sanitizers' allocators keep freed memory: resident size says nothing here";
+#endif
+  EngineServer server;
+  ASSERT_NE(server.port(), 0);
+  const pid_t pid = server.process().pid();
+  const long before = testing::residentKiB(pid);
+  constexpr int kClients = 8;
+  std::vector<int> fds;
+  for (int i = 0; i < kClients; ++i) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    const int small = 4096;
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(server.port());
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+    ::fcntl(fd, F_SETFL, O_NONBLOCK);
+    fds.push_back(fd);
+  }
+  std::string flood;
+  for (int i = 0; i < 2000; ++i) flood += "d\n";
+  long peak = before;
+  int dropped = 0;
+  std::vector<bool> open(kClients, true);
+  const auto deadline = testing::Clock::now() + std::chrono::seconds(120);
+  while (dropped < kClients && testing::Clock::now() < deadline) {
+    for (int i = 0; i < kClients; ++i) {
+      if (!open[i]) continue;
+      if (::send(fds[i], flood.data(), flood.size(), MSG_NOSIGNAL) < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+        open[i] = false;  // the server dropped it
+        ++dropped;
+      }
+    }
+    peak = std::max(peak, testing::residentKiB(pid));
+    std::this_thread::sleep_for(Ms(5));
+  }
+  for (int fd : fds) ::close(fd);
+  EXPECT_EQ(dropped, kClients) << "the server never dropped the clients that do not read";
+  // What a client held is about the cap (8 MiB), not two or three times it.
+  EXPECT_LT(peak - before, kClients * 12 * 1024) << "peak " << peak << " KiB from " << before << " KiB";
+  // And it is given back once they are gone.
+  long after = testing::residentKiB(pid);
+  for (int i = 0; i < 100 && after - before > 24 * 1024; ++i) {
+    std::this_thread::sleep_for(Ms(100));
+    after = testing::residentKiB(pid);
+  }
+  EXPECT_LT(after - before, 24 * 1024) << "after " << after << " KiB from " << before << " KiB";
+  // And it still serves.
+  TcpClient c(server.port());
+  c.send("isready");
+  EXPECT_EQ(c.line(), "readyok");
+}
+
+// Bad token sources stop the start with a usage error naming the problem.
+TEST(TcpServer, BadTokenSourcesAreRefusedAtStart) {
+  testing::ScratchDir dir;
+  std::ofstream(dir.file("two words")) << "two words\n";
+  std::ofstream(dir.file("empty")) << "\n";
+  std::ofstream(dir.file("long")) << std::string(300, 'k');
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--token-file", dir.file("missing")}, "No such file"},
+      {{"--token-file", dir.path()}, "not a regular file"},
+      {{"--token-file", dir.file("two words")}, "one word"},
+      {{"--token-file", dir.file("empty")}, "empty"},
+      {{"--token-file", dir.file("long")}, "longer than a token"},
+      {{"--token", "a\x1b[2Jb"}, "one word"},
+      {{"--token", "t", "--token-file", dir.file("empty")}, "choose one"},
+  };
+  for (const auto& [extra, why] : cases) {
+    std::vector<std::string> args{"--listen", "127.0.0.1:0"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    testing::EngineProcess e(args);
+    auto line = e.err().readUntil("gobblet: ", Ms(10000));
+    ASSERT_TRUE(line) << extra[1];
+    EXPECT_NE(line->find(why), std::string::npos) << *line;
+    ASSERT_TRUE(e.waitExit(Ms(10000))) << extra[1];
+    EXPECT_TRUE(WIFEXITED(e.exitStatus()) && WEXITSTATUS(e.exitStatus()) == 2) << extra[1];
+  }
 }
 
 // With a token, silent clients that never authenticate wait outside the

@@ -2,13 +2,16 @@
 // or serves the same protocol over TCP, one session per connection:
 //
 //   gobblet [--tablebase-dir DIR] [--param NAME=VALUE]...
-//   gobblet --listen [HOST:]PORT [--token T] [--max-sessions N] [--max-hash MiB]
+//   gobblet --listen [HOST:]PORT [--token-file FILE | --token T] [--max-sessions N] [--max-hash MiB]
 //           [--max-threads N] [--idle-timeout SECONDS] [--io-threads N]
 //           [--tablebase-dir DIR] [--param NAME=VALUE]...
 //   gobblet --http [HOST:]PORT [the same server options]   the browser board
 //   gobblet --params                                        the tuning values
 //
 // See docs/protocol.md; the options are declared in commandLine() below.
+#include <unistd.h>
+
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +23,7 @@
 #include "protocol/http_server.h"
 #include "protocol/stdio_transport.h"
 #include "protocol/tcp_server.h"
+#include "protocol/token_auth.h"
 #include "search/search_params.h"
 #include "tools/command_line/command_line.h"
 
@@ -31,10 +35,23 @@ namespace {
 constexpr int64_t kServerHashMiB = 256;
 constexpr int64_t kServerThreads = 1;
 
+// The default hash budget of a server (all its sessions' tables together):
+// a quarter of the machine's memory, so that a full server leaves the rest
+// to the machine (64 sessions at the 256 MiB cap would be 16 GiB).
+int64_t defaultHashBudgetMiB() {
+  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || pageSize <= 0) return 1024;
+  return std::max<int64_t>(64, static_cast<int64_t>(pages) / (int64_t{1} << 20) * pageSize / 4);
+}
+
 // The options that only mean something with --listen or --http.
-constexpr const char* kServerOnlyOptions[] = {"--token",        "--max-sessions", "--max-hash",
-                                              "--max-threads", "--idle-timeout", "--io-threads",
+constexpr const char* kServerOnlyOptions[] = {"--token",       "--token-file",   "--max-sessions", "--max-hash",
+                                              "--hash-budget", "--max-threads",  "--idle-timeout", "--io-threads",
                                               "--allow-host"};
+
+// The environment variable a server reads its token from when no option
+// gives one (protocol/token_auth.h says which source to prefer).
+constexpr const char* kTokenVariable = "GOBBLET_TOKEN";
 
 // What the engine accepts. `server` holds a server's defaults, which the
 // help gives.
@@ -62,7 +79,9 @@ cli::Program commandLine(const gobblet::ServerConfig& server) {
       cli::text("--listen", "[HOST:]PORT", "serve the protocol over TCP, one session per connection (host 127.0.0.1 "
                                            "unless given; port 0: any free port)"),
       cli::text("--http", "[HOST:]PORT", "serve the browser board at http://HOST:PORT/ and UGI over WebSocket at /ugi"),
-      cli::text("--token", "T", "server: clients must first send 'auth T'"),
+      cli::text("--token-file", "FILE",
+                "server: clients must first send 'auth T', T the first line of FILE (else $GOBBLET_TOKEN, if set)"),
+      cli::text("--token", "T", "server: the same with T given here, where other users see it in ps"),
       cli::text("--allow-host", "NAME",
                 "board: a name the page may be opened by besides the bound address and localhost "
                 "(the board refuses other names, against DNS rebinding)")
@@ -70,6 +89,9 @@ cli::Program commandLine(const gobblet::ServerConfig& server) {
       cli::integer("--max-sessions", "N", 1, 100000, "server: concurrent sessions").withDefault(server.maxSessions),
       cli::integer("--max-hash", "MiB", hash.min, hash.max, "server: per-session Hash cap")
           .withDefault(server.session.caps.maxHashMiB),
+      cli::integer("--hash-budget", "MiB", 1, int64_t{1} << 30,
+                   "server: all sessions' Hash together (default: a quarter of this machine's memory)")
+          .withDefault(server.hashBudgetMiB),
       cli::integer("--max-threads", "N", threads.min, threads.max, "server: per-session Threads cap")
           .withDefault(server.session.caps.maxThreads),
       cli::integer("--idle-timeout", "SECONDS", 1, 1 << 24, "server: close clients silent this long")
@@ -88,7 +110,8 @@ int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe or socket is an error code, not a death
 
   ServerConfig server;
-  server.session.caps.maxHashMiB = kServerHashMiB;
+  server.hashBudgetMiB = defaultHashBudgetMiB();
+  server.session.caps.maxHashMiB = std::min(kServerHashMiB, server.hashBudgetMiB);
   server.session.caps.maxThreads = kServerThreads;
   server.session.caps.tablebasePathSettable = false;
   server.session.maxPerftDepth = 4;  // perft shares the server's cores: keep it to about a second
@@ -119,11 +142,31 @@ int main(int argc, char** argv) {
     for (const char* option : kServerOnlyOptions)
       if (args.has(option)) return usage("server options need --listen or --http");
   }
-  if (args.has("--token")) {
-    server.connection.token = args.text("--token");
-    if (server.connection.token.empty() || server.connection.token.find_first_of(" \t\r\n") != std::string::npos)
-      return usage("the token must be one word");
+  // The token: from a file, the environment, or (visible to every local
+  // user) the command line — protocol/token_auth.h.
+  if (args.has("--token") && args.has("--token-file")) return usage("--token and --token-file: choose one");
+  std::string tokenFromEnvironment;
+  if (char* value = std::getenv(kTokenVariable)) {
+    tokenFromEnvironment = value;
+    // Wipe it where the process started with it: unsetenv alone leaves the
+    // bytes in /proc/PID/environ.
+    std::fill(value, value + tokenFromEnvironment.size(), '\0');
   }
+  if (args.has("--token-file")) {
+    std::string warning;
+    auto token = readTokenFile(args.text("--token-file"), &warning);
+    if (!token.ok()) return usage(token.status().message());
+    if (!warning.empty()) std::fprintf(stderr, "gobblet: warning: %s\n", warning.c_str());
+    server.connection.token = *std::move(token);
+  } else if (args.has("--token")) {
+    server.connection.token = args.text("--token");
+    if (absl::Status st = checkToken(server.connection.token); !st.ok()) return usage("--token: " + std::string(st.message()));
+  } else if (!tokenFromEnvironment.empty() && (args.has("--listen") || args.has("--http"))) {
+    server.connection.token = tokenFromEnvironment;
+    if (absl::Status st = checkToken(server.connection.token); !st.ok())
+      return usage(std::string(kTokenVariable) + ": " + std::string(st.message()));
+  }
+  unsetenv(kTokenVariable);
   for (const std::string& name : args.all("--allow-host")) {
     if (name.empty() || name.find_first_of(" \t\r\n/:[]") != std::string::npos)
       return usage("--allow-host takes a host name, not " + quoteWord(name));
@@ -131,6 +174,7 @@ int main(int argc, char** argv) {
   }
   server.maxSessions = static_cast<int>(args.integer("--max-sessions"));
   server.session.caps.maxHashMiB = args.integer("--max-hash");
+  server.hashBudgetMiB = args.integer("--hash-budget");
   server.session.caps.maxThreads = args.integer("--max-threads");
   server.connection.idleTimeout = std::chrono::seconds(args.integer("--idle-timeout"));
   server.ioThreads = static_cast<int>(args.integer("--io-threads"));
