@@ -4,6 +4,10 @@
 // `isready` and every line up to `readyok` is its answer (errors included).
 // Search output (`info …` other than errors, `bestmove`) goes to the
 // search listener instead, whenever it comes. Batches run one at a time.
+// Only protocol lines go out (command.js builds them from checked words):
+// send() refuses anything else, so no text can carry a second line.
+
+import { isWord } from './words.js';
 
 export class UgiClient {
   constructor(url) {
@@ -53,8 +57,11 @@ export class UgiClient {
     this.pending.push(line);
   }
 
-  // Sends lines without waiting for anything (go, stop).
+  // Sends lines without waiting for anything (go, stop). Each must be words
+  // joined by single spaces (no line end, no control character): else it throws.
   send(...lines) {
+    const bad = lines.find((line) => typeof line !== 'string' || !line.split(' ').every(isWord));
+    if (bad !== undefined) throw new Error('not a protocol line: ' + JSON.stringify(String(bad)).slice(0, 80));
     for (const line of lines) {
       this.remember('> ' + line);
       this.socket.send(line);
@@ -65,9 +72,9 @@ export class UgiClient {
   exec(...lines) {
     const run = () => new Promise((resolve) => {
       if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return resolve(null);
-      this.waiter = resolve;
       this.pending = [];
-      this.send(...lines, 'isready');
+      this.send(...lines, 'isready');  // throws (the batch rejects) before sending anything if a line is bad
+      this.waiter = resolve;
     });
     const result = this.chain.then(run);
     this.chain = result.catch(() => null);
