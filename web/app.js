@@ -12,7 +12,7 @@ import { parseGameText, writePgn, writeMoveList } from './pgn.js';
 import { drawGraph } from './graph.js';
 import { positionLine, variantLine, numberOptionLine, goLine, authLine } from './command.js';
 import { BadWord } from './words.js';
-import { readLink, linkHash, linkTo, showLink } from './address.js';
+import { takeToken, readLink, linkHash, linkTo, showLink } from './address.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -30,6 +30,7 @@ let analysing = false;
 const values = [];      // per ply: {p1: value for the graph, mate?}
 const clocks = { on: false, time: [0, 0], inc: 0, running: null, last: 0, timer: 0 };
 const ugi = new UgiClient(socketUrl());
+let connected = false;  // the handshake is done on the open socket
 
 function socketUrl() {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -69,6 +70,8 @@ ugi.onSearch = (line) => {
 };
 
 ugi.onClose = () => {
+  if (!connected) return;  // before the handshake: connect() says why and asks for a token
+  connected = false;
   setStatus('The engine closed the connection (reload the page to reconnect).', 'error');
   stopClock();
 };
@@ -643,7 +646,8 @@ function wireInput() {
   });
   board.addEventListener('pointermove', (e) => showStack(squareAt(e.clientX, e.clientY)));
   window.addEventListener('hashchange', () => {
-    // A link pasted into the address bar: load its game.
+    // A link pasted into the address bar: load its game (a token in it is only taken out).
+    takeToken();
     if (location.hash.slice(1) !== linkHash(game)) loadLink();
   });
   board.addEventListener('best', (e) => {
@@ -787,7 +791,20 @@ function exportText(text) {
 // ---- start ---------------------------------------------------------------------
 
 async function main() {
+  const token = takeToken();  // first: out of the address (and its history entry) before anything else
   wireInput();
+  $('token-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    $('token-form').hidden = true;
+    connect($('token').value.trim());
+  });
+  await connect(token);
+}
+
+// Opens a session (with `token` if given: `auth` first) and loads the
+// address's game. A server started with --token closes a socket that does not
+// send it: then the page asks for the token and tries again.
+async function connect(token) {
   setStatus('Connecting to the engine…');
   try {
     await ugi.connect();
@@ -795,11 +812,32 @@ async function main() {
     setStatus(e.message, 'error');
     return;
   }
-  const params = new URLSearchParams(location.search);
-  if (params.get('token')) await ugi.exec(authLine(params.get('token')));
-  learnVariants(await ugi.exec('ugi'));
+  let hello = null;
+  try {
+    if (token) await ugi.exec(authLine(token));
+    hello = await ugi.exec('ugi');
+  } catch (e) {
+    if (!(e instanceof BadWord)) throw e;
+    ugi.socket.close();
+    askForToken(e.message);
+    return;
+  }
+  if (!hello || !hello.includes('ugiok')) {
+    askForToken(ugi.lastError || 'the engine closed the connection');
+    return;
+  }
+  connected = true;
+  learnVariants(hello);
   await loadLink();
   document.body.dataset.ready = '1';
+}
+
+// The token field, with why it is asked for (the engine's words).
+function askForToken(why) {
+  setStatus(`Not connected: ${why}. If the engine was started with --token, enter the token.`, 'error');
+  $('token').value = '';
+  $('token-form').hidden = false;
+  $('token').focus();
 }
 
 // The variant selector: the engine's variants (its handshake's `option name
@@ -809,6 +847,7 @@ function learnVariants(hello) {
   variants = option ? option.vars : [];
   defaultVariant = option ? option.default : null;
   const other = $('variant').querySelector('option[value="custom"]');
+  $('variant').querySelectorAll('option:not([value="custom"])').forEach((e) => e.remove());
   for (const name of variants) {
     const entry = document.createElement('option');
     entry.value = entry.textContent = name;

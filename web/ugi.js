@@ -19,20 +19,30 @@ export class UgiClient {
     this.onSearch = () => {};   // (line) for info/bestmove
     this.onClose = () => {};
     this.log = [];              // the last lines both ways, for the log panel
+    this.lastError = null;      // the engine's last error line (why it closed, before a handshake)
   }
 
-  // Opens the socket; resolves when it is open, rejects if it cannot be.
+  // Opens the socket (again, after a close: a new session); resolves when
+  // it is open, rejects if it cannot be.
   connect() {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(this.url);
       this.socket = socket;
+      this.pending = [];
+      this.waiter = null;
+      this.chain = Promise.resolve();
+      this.lastError = null;
       socket.onopen = () => resolve();
       socket.onerror = () => reject(new Error('cannot reach the engine at ' + this.url));
       socket.onclose = (e) => {
+        if (socket !== this.socket) return;
         if (this.waiter) this.waiter(null);
+        this.waiter = null;
         this.onClose(e);
       };
-      socket.onmessage = (e) => this.receive(String(e.data));
+      socket.onmessage = (e) => {
+        if (socket === this.socket) this.receive(String(e.data));
+      };
     });
   }
 
@@ -43,6 +53,7 @@ export class UgiClient {
 
   receive(line) {
     this.remember('< ' + line);
+    if (line.startsWith('info string error: ')) this.lastError = line.slice('info string error: '.length);
     if (line === 'readyok' && this.waiter) {
       const done = this.waiter;
       this.waiter = null;

@@ -14,7 +14,9 @@ input: links and PGN imports that smuggle a line end into a field (`%0A go
 infinite`, `quit`) are refused with a message and none of it is sent (every
 WebSocket message the page sends and receives is recorded, outside the page,
 by a script Chromium runs before the page's own); markup in links and PGN
-tags and comments creates no element and runs nothing.
+tags and comments creates no element and runs nothing. The token: a server
+started with --token, the page opened with #token=T (or ?token=T) connects
+and the token is gone from its address; opened without one, it asks for it.
 Saves screenshots of a 4x4 and a 3x3 position in --out.
 
 Exit status: 0 passed, 1 failed, 77 skipped (Chromium cannot start here;
@@ -86,9 +88,10 @@ def check(condition, message):
         raise Failure(message)
 
 
-def start_server(binary, tb_dir):
+def start_server(binary, tb_dir, token=None):
     env = dict(os.environ, GOBBLET_TB_DIR=tb_dir)
-    proc = subprocess.Popen([binary, "--http", "127.0.0.1:0", "--tablebase-dir", tb_dir],
+    proc = subprocess.Popen([binary, "--http", "127.0.0.1:0", "--tablebase-dir", tb_dir]
+                            + (["--token", token] if token else []),
                             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env, text=True)
     line = proc.stderr.readline()
     m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
@@ -528,6 +531,35 @@ def test_hostile_markup_makes_no_element(b):
     no_markup("PGN with markup in its Variant tag")
 
 
+def test_token(d, url, token):
+    """A server started with --token: the page takes the token from its address's fragment (or a
+    query still given), drops it from the address at once, and asks for it when none is given."""
+    b = Board(d, url)
+    for address, fen in ((f"#token={token}&variant=gobblers&moves=L%40b2,S%40a1", "3/1L1/s2 1"),
+                         (f"?token={token}", "4/4/4/4 1"),
+                         (f"?token={token}#variant=tictactoe", "3/3/3 1")):
+        b.load(address)
+        b.wait(f"the game of {address}", lambda: b.body("fen") == fen)
+        href = d.execute_script("return location.href")
+        check(token not in href and "token" not in href, f"opened as {address}, the address is still {href}")
+        print(f"token: {address} -> {href}")
+    d.get("about:blank")
+    d.get(url)
+    form_shown = lambda: d.find_element(By.ID, "token-form").is_displayed()
+    b.wait("the page to ask for the token", form_shown)
+    check(b.body("ready") == "", "connected without the token")
+    print(f"token: asked: {b.status()}")
+    # A wrong token: asked again, with the engine's words.
+    d.find_element(By.ID, "token").send_keys("wrong")
+    d.find_element(By.CSS_SELECTOR, "#token-form button").click()
+    b.wait("the page to ask again", lambda: "auth wrong" in b.wire("sent") and form_shown())
+    check("authentication" in b.status(), f"the engine's reason expected, got {b.status()!r}")
+    d.find_element(By.ID, "token").send_keys(token)
+    d.find_element(By.CSS_SELECTOR, "#token-form button").click()
+    b.wait("the page to connect with the token entered", lambda: b.body("ready") == "1")
+    check(b.body("fen") == "4/4/4/4 1" and not form_shown(), "the 4x4 start expected once connected")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
@@ -543,6 +575,8 @@ def main():
         os.environ.pop(var, None)
     os.environ["NO_PROXY"] = os.environ["no_proxy"] = "127.0.0.1,localhost"
     server, port = start_server(args.bin, tb_dir)
+    token = "T0k-en_1"
+    token_server, token_port = start_server(args.bin, tb_dir, token=token)
     driver, profile = start_browser()
     failures = 0
     try:
@@ -560,6 +594,8 @@ def main():
             ("hostile links inject nothing", lambda: test_hostile_links_inject_nothing(b)),
             ("hostile PGN imports inject nothing", lambda: test_hostile_pgn_injects_nothing(b)),
             ("markup in links and PGN makes no element", lambda: test_hostile_markup_makes_no_element(b)),
+            ("token from the fragment, asked for when missing",
+             lambda: test_token(driver, f"http://127.0.0.1:{token_port}/", token)),
         ]
         only = os.environ.get("GOBBLET_BROWSER_ONLY")  # parts of test names, comma-separated: run only those
         if only:
@@ -577,7 +613,7 @@ def main():
                 driver.save_screenshot(os.path.join(args.out, f"failed-{re.sub(r'[^a-z0-9]+', '-', name)}.png"))
     finally:
         driver.quit()
-        for proc in (server,):
+        for proc in (server, token_server):
             proc.terminate()
             try:
                 proc.wait(timeout=10)
