@@ -2,12 +2,17 @@
 // /ugi) says which moves are legal (`moves`), what the position is
 // (`query fen`, `d`), whether the game is over and why; the page draws,
 // lets a person pick moves among the legal ones, and runs searches.
+// Every line it sends is built by command.js from checked words: text from
+// outside (a link, an import, a field) is refused with its reason, never sent.
 
 import { UgiClient, errorOf, answer, parseInfo, parseOption, RESULT_TEXT } from './ugi.js';
 import { boardShape, parsePosition, parseSupply, describeStack } from './position.js';
 import { drawBoard, drawReserve, drawArrow } from './draw.js';
 import { parseGameText, writePgn, writeMoveList } from './pgn.js';
 import { drawGraph } from './graph.js';
+import { positionLine, variantLine, numberOptionLine, goLine, authLine } from './command.js';
+import { BadWord } from './words.js';
+import { takeToken, readLink, linkHash, linkTo, showLink } from './address.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -25,6 +30,7 @@ let analysing = false;
 const values = [];      // per ply: {p1: value for the graph, mate?}
 const clocks = { on: false, time: [0, 0], inc: 0, running: null, last: 0, timer: 0 };
 const ugi = new UgiClient(socketUrl());
+let connected = false;  // the handshake is done on the open socket
 
 function socketUrl() {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -40,8 +46,7 @@ function setStatus(text, kind = '') {
 // ---- talking to the engine -------------------------------------------------
 
 function positionCommand(moves) {
-  const base = game.start ? `position fen ${game.start}` : 'position startpos';
-  return moves.length ? `${base} moves ${moves.join(' ')}` : base;
+  return positionLine(game.start, moves);
 }
 
 ugi.onSearch = (line) => {
@@ -65,6 +70,8 @@ ugi.onSearch = (line) => {
 };
 
 ugi.onClose = () => {
+  if (!connected) return;  // before the handshake: connect() says why and asks for a token
+  connected = false;
   setStatus('The engine closed the connection (reload the page to reconnect).', 'error');
   stopClock();
 };
@@ -80,21 +87,28 @@ async function stopSearch() {
 // Starts a search on the position the engine holds; resolves with it at its bestmove.
 // Started for the position of generation `my` (if given): not started, and
 // resolved empty, once the page has moved on while it was being set up.
-async function startSearch(kind, multipv, goArgs, onInfo, my) {
+async function startSearch(kind, multipv, goLimits, onInfo, my) {
   await stopSearch();
-  const err = errorOf(await ugi.exec(`setoption name MultiPV value ${multipv}`));
+  const err = errorOf(await ugi.exec(numberOptionLine('MultiPV', multipv)));
   if (err) throw new Error(err);
   if (my !== undefined && my !== generation) return { kind, lines: new Map(), depth: 0, best: null };
   const s = { kind, multipv, lines: new Map(), depth: 0, onInfo };
   s.done = new Promise((resolve) => { s.resolve = resolve; });
   search = s;
-  ugi.send(`go ${goArgs}`);
+  ugi.send(goLine(goLimits));
   return s.done;
 }
 
 // Asks the engine about the game at `ply` (or the moves given): fills `view`.
 async function examine(moves) {
-  const lines = await ugi.exec(positionCommand(moves), 'query fen', 'moves', 'query gameover', 'query result',
+  let position;
+  try {
+    position = positionCommand(moves);
+  } catch (e) {
+    if (e instanceof BadWord) return { error: e.message };
+    throw e;
+  }
+  const lines = await ugi.exec(position, 'query fen', 'moves', 'query gameover', 'query result',
     'query reason', 'query line', 'd');
   if (!lines) return null;
   const err = errorOf(lines);
@@ -135,7 +149,7 @@ async function refresh() {
   }
   view = v;
   render();
-  updateLink();
+  showLink(game);
   if (view.over) {
     stopClock();
     if (analysing) toggleAnalysis(false);
@@ -146,14 +160,14 @@ async function refresh() {
   if (atEnd() && engineToMove()) return engineMove(my);
   if (analysing) return analyse(my);
   if (atEnd()) startClock();
-  if (view.marks) fillValueHistory(my, 'depth 1', true);
+  if (view.marks) fillValueHistory(my, { depth: 1 }, true);
 }
 
 // The value of every position of the game not valued yet (an imported game,
 // a jump), for the chart: 3x3 with a tablebase, exact (a depth-1 search,
 // automatic); 4x4, a short search per position (the Evaluate button). Any
 // change of the position shown ends it.
-async function fillValueHistory(my, goArgs, exact) {
+async function fillValueHistory(my, goLimits, exact) {
   let touched = false;
   for (let ply = 0; ply <= game.moves.length && my === generation; ply++) {
     if (values[ply]) continue;
@@ -164,7 +178,7 @@ async function fillValueHistory(my, goArgs, exact) {
     if (over === undefined) return;
     if (over === 'response true') continue;  // a finished game has no move to value
     const side = p1turn === 'response true' ? 1 : 2;
-    const s = await startSearch('history', 1, goArgs, undefined, my);
+    const s = await startSearch('history', 1, goLimits, undefined, my);
     if (my !== generation) return;
     const info = s.lines.get(1);
     if (!info || (exact && !(info.tbhits > 0))) return;
@@ -203,8 +217,13 @@ async function attempt(move) {
   }
   const my = generation;
   await stopSearch();
-  const lines = await ugi.exec(positionCommand([...game.moves.slice(0, game.ply), move]));
-  const err = errorOf(lines) || `${move} is not legal here`;
+  let err;
+  try {
+    err = errorOf(await ugi.exec(positionCommand([...game.moves.slice(0, game.ply), move]))) || `${move} is not legal here`;
+  } catch (e) {
+    if (!(e instanceof BadWord)) throw e;
+    err = e.message;
+  }
   // The engine kept its previous position, the one shown.
   if (my !== generation) return;
   render();
@@ -214,18 +233,18 @@ async function attempt(move) {
 
 // ---- engine moves, analysis, tablebase --------------------------------------
 
-function goArgsForEngine() {
+function goLimitsForEngine() {
   const t = $('time').value.split(' ');
-  if (t[0] === 'movetime') return `movetime ${t[1]}`;
-  return `p1time ${Math.max(0, Math.round(clocks.time[0]))} p2time ${Math.max(0, Math.round(clocks.time[1]))} ` +
-    `p1inc ${clocks.inc} p2inc ${clocks.inc}`;
+  if (t[0] === 'movetime') return { movetime: t[1] };
+  return { p1time: Math.max(0, Math.round(clocks.time[0])), p2time: Math.max(0, Math.round(clocks.time[1])),
+    p1inc: clocks.inc, p2inc: clocks.inc };
 }
 
 async function engineMove(my) {
   startClock();
   setStatus(`Engine (player ${view.pos.side}) is thinking…`);
   const side = view.pos.side;
-  const s = await startSearch('engine', 1, goArgsForEngine(), (s) => showLines(s), my);
+  const s = await startSearch('engine', 1, goLimitsForEngine(), (s) => showLines(s), my);
   if (my !== generation || !s.best || s.best === '(none)') return;
   recordValue(game.ply, s.lines.get(1), side);
   play(s.best);
@@ -234,7 +253,7 @@ async function engineMove(my) {
 async function analyse(my) {
   const multipv = Number($('multipv').value);
   setStatus('Analysing…');
-  const s = await startSearch('analysis', multipv, 'infinite', (s) => {
+  const s = await startSearch('analysis', multipv, { infinite: true }, (s) => {
     showLines(s);
     recordValue(game.ply, s.lines.get(1), view.pos.side);
     drawGraphNow();
@@ -258,7 +277,7 @@ function toggleAnalysis(on) {
 // search with one line per move: with a tablebase each score is exact).
 async function tablebaseMarks(my) {
   if (!view.legal.length) return;
-  const s = await startSearch('tb', Math.min(view.legal.length, 256), 'depth 1', undefined, my);
+  const s = await startSearch('tb', Math.min(view.legal.length, 256), { depth: 1 }, undefined, my);
   if (my !== generation) return;
   const lines = [...s.lines.values()];
   const exact = lines.length === view.legal.length && lines.every((l) => l.tbhits > 0);
@@ -627,8 +646,9 @@ function wireInput() {
   });
   board.addEventListener('pointermove', (e) => showStack(squareAt(e.clientX, e.clientY)));
   window.addEventListener('hashchange', () => {
-    // A link pasted into the address bar: load its game.
-    if (location.hash.slice(1) !== linkHash()) loadLink();
+    // A link pasted into the address bar: load its game (a token in it is only taken out).
+    takeToken();
+    if (location.hash.slice(1) !== linkHash(game)) loadLink();
   });
   board.addEventListener('best', (e) => {
     if (view) drawArrow(board, view.shape.n, e.detail);
@@ -654,7 +674,7 @@ function wireInput() {
     await stopSearch();
     $('evaluate').disabled = true;
     setStatus('Evaluating every position of the game…');
-    await fillValueHistory(my, 'movetime 150', false);
+    await fillValueHistory(my, { movetime: 150 }, false);
     $('evaluate').disabled = false;
     if (my === generation) setStatus('Evaluation done: click the chart to go to a position.');
   });
@@ -672,7 +692,7 @@ function wireInput() {
   $('export-fen').addEventListener('click', () => exportText(view ? view.fen : ''));
   $('export-moves').addEventListener('click', () => exportText(writeMoveList(game.moves)));
   $('export-pgn').addEventListener('click', () => exportText(writePgn(game, view)));
-  $('export-link').addEventListener('click', () => exportText(linkFor()));
+  $('export-link').addEventListener('click', () => exportText(linkTo(game)));
 }
 
 function takeBack() {
@@ -696,16 +716,24 @@ function chosenVariant() {
 
 // Switches the engine to the first of `candidates` (variant names as a
 // person or a game text spelled them) that takes the game, and shows the
-// game; null, or the engine's reason for refusing the first candidate.
+// game; null, or the reason for refusing the first candidate (the engine's,
+// or the page's when a name, the position text or a move is not of its shape:
+// then nothing is sent for it).
 async function loadGame(candidates, start, moves, ply) {
   ++generation;  // ends background work (the value history) before the engine is switched
   await stopSearch();
   let refusal = null;
   let taken = null;
   for (const variant of candidates) {
-    const lines = await ugi.exec(`setoption name Variant value ${variant}`, 'uginewgame',
-      (start ? `position fen ${start}` : 'position startpos') + (moves.length ? ` moves ${moves.join(' ')}` : ''), 'd');
-    const err = errorOf(lines);
+    let lines = null;
+    let err;
+    try {
+      lines = await ugi.exec(variantLine(variant), 'uginewgame', positionLine(start, moves), 'd');
+      err = errorOf(lines);
+    } catch (e) {
+      if (!(e instanceof BadWord)) throw e;
+      err = e.message;
+    }
     if (!err) {
       // A name of the engine's list stays as chosen; any other spelling becomes the engine's name for it.
       taken = (variants.includes(variant) ? variant : answer(lines, 'variant ')) || variant;
@@ -716,7 +744,7 @@ async function loadGame(candidates, start, moves, ply) {
   if (!taken) {
     // Put the engine back on the game shown.
     if (game.variant) {
-      await ugi.exec(`setoption name Variant value ${game.variant}`);
+      await ugi.exec(variantLine(game.variant));
       refresh();
     }
     return refusal;
@@ -743,7 +771,7 @@ async function newGame() {
 async function importText() {
   const parsed = parseGameText($('io-text').value);
   if (parsed.error) {
-    $('io-status').textContent = parsed.error;
+    $('io-status').textContent = `Not imported: ${parsed.error}`;  // and nothing sent
     return;
   }
   // A text that names no variant (a position, a move list, cutegames' PGN):
@@ -759,27 +787,24 @@ function exportText(text) {
   $('io-status').textContent = 'Exported below.';
 }
 
-function linkFor() {
-  return `${location.origin}${location.pathname}#${linkHash()}`;
-}
-
-function linkHash() {
-  const p = new URLSearchParams();
-  p.set('variant', game.variant);
-  if (game.start) p.set('fen', game.start);
-  if (game.moves.length) p.set('moves', game.moves.join(','));
-  if (game.ply !== game.moves.length) p.set('ply', game.ply);
-  return p.toString();
-}
-
-function updateLink() {
-  history.replaceState(null, '', '#' + linkHash());
-}
 
 // ---- start ---------------------------------------------------------------------
 
 async function main() {
+  const token = takeToken();  // first: out of the address (and its history entry) before anything else
   wireInput();
+  $('token-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    $('token-form').hidden = true;
+    connect($('token').value.trim());
+  });
+  await connect(token);
+}
+
+// Opens a session (with `token` if given: `auth` first) and loads the
+// address's game. A server started with --token closes a socket that does not
+// send it: then the page asks for the token and tries again.
+async function connect(token) {
   setStatus('Connecting to the engine…');
   try {
     await ugi.connect();
@@ -787,11 +812,32 @@ async function main() {
     setStatus(e.message, 'error');
     return;
   }
-  const params = new URLSearchParams(location.search);
-  if (params.get('token')) await ugi.exec(`auth ${params.get('token')}`);
-  learnVariants(await ugi.exec('ugi'));
+  let hello = null;
+  try {
+    if (token) await ugi.exec(authLine(token));
+    hello = await ugi.exec('ugi');
+  } catch (e) {
+    if (!(e instanceof BadWord)) throw e;
+    ugi.socket.close();
+    askForToken(e.message);
+    return;
+  }
+  if (!hello || !hello.includes('ugiok')) {
+    askForToken(ugi.lastError || 'the engine closed the connection');
+    return;
+  }
+  connected = true;
+  learnVariants(hello);
   await loadLink();
   document.body.dataset.ready = '1';
+}
+
+// The token field, with why it is asked for (the engine's words).
+function askForToken(why) {
+  setStatus(`Not connected: ${why}. If the engine was started with --token, enter the token.`, 'error');
+  $('token').value = '';
+  $('token-form').hidden = false;
+  $('token').focus();
 }
 
 // The variant selector: the engine's variants (its handshake's `option name
@@ -801,6 +847,7 @@ function learnVariants(hello) {
   variants = option ? option.vars : [];
   defaultVariant = option ? option.default : null;
   const other = $('variant').querySelector('option[value="custom"]');
+  $('variant').querySelectorAll('option:not([value="custom"])').forEach((e) => e.remove());
   for (const name of variants) {
     const entry = document.createElement('option');
     entry.value = entry.textContent = name;
@@ -808,13 +855,12 @@ function learnVariants(hello) {
   }
 }
 
-// Loads the game of the address's #variant=…&fen=…&moves=…&ply=… (the engine's default variant's start if none).
+// Loads the game of the address's #variant=…&fen=…&moves=…&ply=… (the
+// engine's default variant's start if none). A link with a field not of its
+// shape is refused before anything of it is sent: the default game instead.
 async function loadLink() {
-  const link = new URLSearchParams(location.hash.slice(1));
-  const variant = link.get('variant') || defaultVariant;
-  const moves = (link.get('moves') || '').split(',').filter((m) => m);
-  const ply = link.has('ply') ? Number(link.get('ply')) : moves.length;
-  const err = await loadGame([variant], link.get('fen'), moves, ply);
+  const link = readLink();
+  const err = link.error || await loadGame([link.variant || defaultVariant], link.start, link.moves, link.ply);
   if (err) {
     await loadGame([defaultVariant], null, [], 0);
     setStatus(`The link's game was refused: ${err}`, 'error');

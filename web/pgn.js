@@ -3,7 +3,11 @@
 // list, or a position text. Only the text is read here: which variant a
 // [Variant] tag names, and whether the moves are legal, is for the engine
 // to say when the game is loaded (Variant::parse reads the tag, as
-// gobblet-match's PGN reader does).
+// gobblet-match's PGN reader does). Its shape is checked here, though
+// (words.js): a tag or a move that is not a variant name, a position text or
+// a move in our notation is refused with the reason, and nothing is sent.
+
+import { BadWord, move, positionWords, variantWords } from './words.js';
 
 // PGN's result tokens for the engine's `query result` words.
 const PGN_RESULTS = { p1win: '1-0', p2win: '0-1', draw: '1/2-1/2' };
@@ -12,10 +16,19 @@ const UNFINISHED = '*';
 // Parses `text` into {variant (the [Variant] tag as written, or null: the
 // text does not say), start (position text or null), moves[]} or {error}.
 export function parseGameText(text) {
+  try {
+    return readGameText(text);
+  } catch (e) {
+    if (e instanceof BadWord) return { error: e.message + '.' };
+    throw e;
+  }
+}
+
+function readGameText(text) {
   const trimmed = text.trim();
-  if (!trimmed) return { error: 'Nothing to import: paste a position text, a move list or a PGN.' };
+  if (!trimmed) return { error: 'the box is empty: paste a position text, a move list or a PGN.' };
   // A position text alone: ranks with '/', then the side to move.
-  if (/^[^\s]+\/[^\s]+\s+[12]$/.test(trimmed)) return { variant: null, start: trimmed, moves: [] };
+  if (/^[^\s]+\/[^\s]+\s+[12]$/.test(trimmed)) return { variant: null, start: positionWords(trimmed).join(' '), moves: [] };
   const tags = {};
   const body = firstGame(trimmed).replace(/^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$/gm, (_, k, v) => {
     tags[k.toLowerCase()] = v.replace(/\\(.)/g, '$1');
@@ -29,11 +42,21 @@ export function parseGameText(text) {
     .split(/\s+/)
     .map((w) => w.replace(/^\d+\.+/, '').replace(/[!?]+$/, ''))
     .filter((w) => w && w !== UNFINISHED && !Object.values(PGN_RESULTS).includes(w));
-  const bad = moves.find((m) => !/^([SMLXsmlx]@[a-dA-D][1-4]|[a-dA-D][1-4][a-dA-D][1-4])$/.test(m));
-  if (bad) return { error: `'${bad}' is not a move in our notation (L@b2 or a1b2).` };
+  moves.forEach(move);
   // cutegames writes [FEN "startpos"] and no [Variant] (its settings name the game).
-  const start = tags.fen && tags.fen.trim() !== 'startpos' ? tags.fen.trim() : null;
-  return { variant: tags.variant ? tags.variant.trim() : null, start, moves };
+  const start = tags.fen && tags.fen.trim() !== 'startpos' ? checkedTag('FEN', tags.fen, positionWords) : null;
+  const variant = tags.variant && tags.variant.trim() ? checkedTag('Variant', tags.variant, variantWords) : null;
+  return { variant, start, moves };
+}
+
+// A tag's value as the words `check` takes, joined by spaces; a BadWord naming the tag if it is not one.
+function checkedTag(name, value, check) {
+  try {
+    return check(value).join(' ');
+  } catch (e) {
+    if (e instanceof BadWord) throw new BadWord(`the [${name}] tag: ${e.message}`);
+    throw e;
+  }
 }
 
 // The first game of a PGN file: its tags and its movetext, up to the next game's tags.

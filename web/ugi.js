@@ -4,6 +4,10 @@
 // `isready` and every line up to `readyok` is its answer (errors included).
 // Search output (`info …` other than errors, `bestmove`) goes to the
 // search listener instead, whenever it comes. Batches run one at a time.
+// Only protocol lines go out (command.js builds them from checked words):
+// send() refuses anything else, so no text can carry a second line.
+
+import { isWord } from './words.js';
 
 export class UgiClient {
   constructor(url) {
@@ -15,20 +19,30 @@ export class UgiClient {
     this.onSearch = () => {};   // (line) for info/bestmove
     this.onClose = () => {};
     this.log = [];              // the last lines both ways, for the log panel
+    this.lastError = null;      // the engine's last error line (why it closed, before a handshake)
   }
 
-  // Opens the socket; resolves when it is open, rejects if it cannot be.
+  // Opens the socket (again, after a close: a new session); resolves when
+  // it is open, rejects if it cannot be.
   connect() {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(this.url);
       this.socket = socket;
+      this.pending = [];
+      this.waiter = null;
+      this.chain = Promise.resolve();
+      this.lastError = null;
       socket.onopen = () => resolve();
       socket.onerror = () => reject(new Error('cannot reach the engine at ' + this.url));
       socket.onclose = (e) => {
+        if (socket !== this.socket) return;
         if (this.waiter) this.waiter(null);
+        this.waiter = null;
         this.onClose(e);
       };
-      socket.onmessage = (e) => this.receive(String(e.data));
+      socket.onmessage = (e) => {
+        if (socket === this.socket) this.receive(String(e.data));
+      };
     });
   }
 
@@ -39,6 +53,7 @@ export class UgiClient {
 
   receive(line) {
     this.remember('< ' + line);
+    if (line.startsWith('info string error: ')) this.lastError = line.slice('info string error: '.length);
     if (line === 'readyok' && this.waiter) {
       const done = this.waiter;
       this.waiter = null;
@@ -53,8 +68,11 @@ export class UgiClient {
     this.pending.push(line);
   }
 
-  // Sends lines without waiting for anything (go, stop).
+  // Sends lines without waiting for anything (go, stop). Each must be words
+  // joined by single spaces (no line end, no control character): else it throws.
   send(...lines) {
+    const bad = lines.find((line) => typeof line !== 'string' || !line.split(' ').every(isWord));
+    if (bad !== undefined) throw new Error('not a protocol line: ' + JSON.stringify(String(bad)).slice(0, 80));
     for (const line of lines) {
       this.remember('> ' + line);
       this.socket.send(line);
@@ -65,9 +83,9 @@ export class UgiClient {
   exec(...lines) {
     const run = () => new Promise((resolve) => {
       if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return resolve(null);
-      this.waiter = resolve;
       this.pending = [];
-      this.send(...lines, 'isready');
+      this.send(...lines, 'isready');  // throws (the batch rejects) before sending anything if a line is bad
+      this.waiter = resolve;
     });
     const result = this.chain.then(run);
     this.chain = result.catch(() => null);

@@ -9,8 +9,15 @@ whole 4x4 game against the engine played by clicking; with small 3x3 tablebases 
 win/draw/loss and distance shown for every legal move equal what `go` with
 MultiPV reports over the protocol; an illegal drop is refused with the
 engine's reason; a PGN is imported and navigated; a 4x4 analysis shows its
-depth growing and stops on demand; the page fits 360 and 1920 px. Saves
-screenshots of a 4x4 and a 3x3 position in --out.
+depth growing and stops on demand; the page fits 360 and 1920 px. Hostile
+input: links and PGN imports that smuggle a line end into a field (`%0A go
+infinite`, `quit`) are refused with a message and none of it is sent (every
+WebSocket message the page sends and receives is recorded, outside the page,
+by a script Chromium runs before the page's own); markup in links and PGN
+tags and comments creates no element and runs nothing. The token: a server
+started with --token, the page opened with #token=T (or ?token=T) connects
+and the token is gone from its address; opened without one, it asks for it.
+Saves screenshots of a 4x4 and a 3x3 position in --out.
 
 Exit status: 0 passed, 1 failed, 77 skipped (Chromium cannot start here;
 ctest reports it as skipped).
@@ -31,6 +38,29 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
                   "--no-proxy-server", "--disable-dev-shm-usage", "--window-size=1280,900"]
 TIMEOUT = 30  # seconds for one thing to show up on a loaded machine
+
+# Runs in every document before the page's scripts (Chromium's DevTools
+# protocol, so the page needs no test hook and the old page can be tested
+# alike): records every WebSocket message sent and received in window.__wire.
+WIRE_RECORDER = """
+(() => {
+  const Native = window.WebSocket;
+  const wire = { sent: [], received: [] };
+  Object.defineProperty(window, '__wire', { value: wire });
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => wire.received.push(String(e.data)));
+    }
+    send(data) {
+      wire.sent.push(String(data));
+      return super.send(data);
+    }
+  };
+})();
+"""
+# What ends a line, or has no business inside one.
+LINE_BREAKING = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")
 
 
 def skip(why):
@@ -58,9 +88,10 @@ def check(condition, message):
         raise Failure(message)
 
 
-def start_server(binary, tb_dir):
+def start_server(binary, tb_dir, token=None):
     env = dict(os.environ, GOBBLET_TB_DIR=tb_dir)
-    proc = subprocess.Popen([binary, "--http", "127.0.0.1:0", "--tablebase-dir", tb_dir],
+    proc = subprocess.Popen([binary, "--http", "127.0.0.1:0", "--tablebase-dir", tb_dir]
+                            + (["--token", token] if token else []),
                             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env, text=True)
     line = proc.stderr.readline()
     m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
@@ -82,9 +113,11 @@ def start_browser():
     if not os.path.exists(options.binary_location) or not os.path.exists(driver_path):
         skip("chromium or chromedriver is not installed (tools/setup.sh installs them)")
     try:
-        return webdriver.Chrome(service=Service(driver_path), options=options), profile
+        driver = webdriver.Chrome(service=Service(driver_path), options=options)
     except Exception as e:  # Chromium cannot start here (no sandbox support, no shared memory...)
         skip(f"Chromium cannot start: {str(e).splitlines()[0]}")
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WIRE_RECORDER})
+    return driver, profile
 
 
 def engine_multipv(binary, tb_dir, variant, moves):
@@ -175,10 +208,11 @@ class Board:
         return self.d.execute_script(
             "return [...document.querySelectorAll('#move-list .move')].map((e) => e.textContent.trim())")
 
-    def load(self, fragment=""):
+    def load(self, fragment="", until=None):
+        """Opens the page at `fragment` and waits until it has connected and loaded its game (or `until`)."""
         self.d.get("about:blank")  # a new document: only changing the #fragment would not reload
         self.d.get(self.url + fragment)
-        self.wait("the page to connect", lambda: self.body("ready") == "1")
+        self.wait("the page to connect", lambda: self.body("ready") == "1" or (until and until()))
 
     def new_game(self, variant, p1="human", p2="human", time_control="movetime 300"):
         self.select("p1", p1)
@@ -190,6 +224,16 @@ class Board:
     def idle(self):
         """Waits until the page shows a settled position with the person to move."""
         self.wait("the person's turn", lambda: re.match(r"(Player \d to move|.*wins|Draw)", self.status()))
+
+    def wire(self, way):
+        """The WebSocket messages of this document so far, 'sent' or 'received' (see WIRE_RECORDER)."""
+        return self.d.execute_script(f"return window.__wire ? window.__wire.{way}.slice() : null")
+
+    def import_text(self, text):
+        """Puts `text` into the import box (as a paste would, line ends and all) and clicks Import."""
+        self.d.execute_script("document.getElementById('io-text').value = arguments[0];"
+                              "document.getElementById('io-status').textContent = '';", text)
+        self.click(self.d.find_element(By.ID, "import"))
 
     def console_errors(self):
         return [e for e in self.d.get_log("browser") if e.get("level") == "SEVERE"]
@@ -393,6 +437,129 @@ def test_widths(b, out_dir):
     b.d.set_window_size(1280, 900)
 
 
+def check_nothing_injected(b, what, markers=("go infinite", "quit")):
+    """No message the page sent holds a line end or a control character, none of its lines is one
+    of `markers` (commands smuggled in), and no search answered (no info depth, no bestmove)."""
+    sent = b.wire("sent")
+    check(sent is not None, "the WebSocket recorder is not installed")
+    broken = [m for m in sent if LINE_BREAKING.search(m)]
+    check(not broken, f"{what}: the page sent messages holding line ends or control characters: {broken}")
+    lines = [l.strip() for m in sent for l in LINE_BREAKING.split(m)]
+    injected = [l for l in lines if l in markers]
+    check(not injected, f"{what}: injected lines reached the engine: {injected}")
+    searched = [m for m in b.wire("received") if m.startswith(("info depth", "bestmove"))]
+    check(not searched, f"{what}: a search ran: {searched[:3]}")
+
+
+HOSTILE_LINKS = [
+    # a valid position text, then a line of its own
+    ("#variant=gobblers&fen=3%2F3%2F3%201%0Ago%20infinite", "fen"),
+    ("#variant=gobblers&fen=3%2F3%2F3%201%0D%0Ago%20infinite", "fen"),
+    ("#variant=gobblers&moves=a1%0Aquit", "moves"),
+    ("#variant=gobblers&moves=L%40b2,S%40a1%0Ago%20infinite", "moves"),
+    ("#variant=gobblers%0Ago%20infinite", "variant"),
+]
+
+
+def test_hostile_links_inject_nothing(b):
+    for fragment, field in HOSTILE_LINKS:
+        # (A page that sends what it is given may never get ready: the search it started refuses its next setoption.)
+        b.load(fragment, until=lambda: any(LINE_BREAKING.search(m) for m in b.wire("sent")))
+        check_nothing_injected(b, f"link {fragment}")
+        b.wait(f"the refusal of the link {fragment}",
+               lambda: "link" in b.status() and "error" in b.d.find_element(By.ID, "status").get_attribute("class"))
+        print(f"refused link ({field}): {b.status()}")
+        check(b.body("fen") == "4/4/4/4 1", f"the default game expected after a refused link, got {b.body('fen')!r}")
+
+
+HOSTILE_PGNS = [
+    '[Variant "gobblers"]\n[FEN "3/3/3 1\ngo infinite"]\n\n1. L@b2 *\n',
+    '[Variant "gobblers"]\n[FEN "3/3/3 1\r\ngo infinite"]\n\n1. L@b2 *\n',
+    '[Variant "gobblers\nquit"]\n\n1. L@b2 *\n',
+    '[Variant "gobblers"]\n[FEN "3/3/3 1\u2028go infinite"]\n\n1. L@b2 *\n',
+]
+
+
+def test_hostile_pgn_injects_nothing(b):
+    b.load()
+    b.idle()
+    for text in HOSTILE_PGNS:
+        before = len(b.wire("sent"))
+        b.import_text(text)
+        b.wait("the import's refusal", lambda: b.d.find_element(By.ID, "io-status").text.startswith("Not imported"))
+        check_nothing_injected(b, f"import {text!r}")
+        sent = b.wire("sent")[before:]
+        check(not sent, f"import {text!r}: the page sent {sent} for a refused import")
+        print(f"refused import: {b.d.find_element(By.ID, 'io-status').text}")
+
+
+XSS = "<img src=x onerror=window.__xss='{}'><script>window.__xss='{}'</script>"
+XSS_PGN = f"""[Event "{XSS.format('event', 'event')}"]
+[White "{XSS.format('white', 'white')}"]
+[Variant "gobblers"]
+
+1. L@b2 {{{XSS.format('comment', 'comment')}}} S@a1 ; {XSS.format('line', 'line')}
+*
+"""
+
+
+def test_hostile_markup_makes_no_element(b):
+    """Markup in links and PGN tags and comments is text: no element is made of it, no script runs,
+    and none of it is sent to the engine."""
+    def no_markup(what):
+        made = b.d.execute_script(
+            "return [...document.querySelectorAll('img, iframe, object, embed, script, image')]"
+            ".filter((e) => !(e.tagName === 'SCRIPT' && e.getAttribute('src') === 'app.js')).map((e) => e.outerHTML)")
+        check(not made, f"{what}: elements made of hostile text: {made}")
+        ran = b.d.execute_script("return window.__xss === undefined ? null : String(window.__xss)")
+        check(ran is None, f"{what}: hostile script ran ({ran})")
+        sent = [m for m in b.wire("sent") if "<" in m or ">" in m]
+        check(not sent, f"{what}: hostile text sent to the engine: {sent}")
+
+    q = lambda text: re.sub(r"[^A-Za-z0-9]", lambda m: "%{:02X}".format(ord(m.group(0))), text)
+    for fragment in (f"#variant={q(XSS.format('variant', 'variant'))}",
+                     f"#variant=gobblers&fen={q(XSS.format('fen', 'fen'))}",
+                     f"#variant=gobblers&moves=L%40b2,{q(XSS.format('moves', 'moves'))}"):
+        b.load(fragment)
+        b.wait("the link's refusal", lambda: "link" in b.status())
+        no_markup(f"link {fragment}")
+    b.import_text(XSS_PGN)
+    b.wait("the game of the PGN with markup in its tags and comments", lambda: b.moves() == ["L@b2", "S@a1"])
+    no_markup("PGN with markup in its tags and comments")
+    b.import_text(XSS_PGN.replace('[Variant "gobblers"]', f'[Variant "{XSS.format("tag", "tag")}"]'))
+    b.wait("the import's refusal", lambda: b.d.find_element(By.ID, "io-status").text.startswith("Not imported"))
+    no_markup("PGN with markup in its Variant tag")
+
+
+def test_token(d, url, token):
+    """A server started with --token: the page takes the token from its address's fragment (or a
+    query still given), drops it from the address at once, and asks for it when none is given."""
+    b = Board(d, url)
+    for address, fen in ((f"#token={token}&variant=gobblers&moves=L%40b2,S%40a1", "3/1L1/s2 1"),
+                         (f"?token={token}", "4/4/4/4 1"),
+                         (f"?token={token}#variant=tictactoe", "3/3/3 1")):
+        b.load(address)
+        b.wait(f"the game of {address}", lambda: b.body("fen") == fen)
+        href = d.execute_script("return location.href")
+        check(token not in href and "token" not in href, f"opened as {address}, the address is still {href}")
+        print(f"token: {address} -> {href}")
+    d.get("about:blank")
+    d.get(url)
+    form_shown = lambda: d.find_element(By.ID, "token-form").is_displayed()
+    b.wait("the page to ask for the token", form_shown)
+    check(b.body("ready") == "", "connected without the token")
+    print(f"token: asked: {b.status()}")
+    # A wrong token: asked again, with the engine's words.
+    d.find_element(By.ID, "token").send_keys("wrong")
+    d.find_element(By.CSS_SELECTOR, "#token-form button").click()
+    b.wait("the page to ask again", lambda: "auth wrong" in b.wire("sent") and form_shown())
+    check("authentication" in b.status(), f"the engine's reason expected, got {b.status()!r}")
+    d.find_element(By.ID, "token").send_keys(token)
+    d.find_element(By.CSS_SELECTOR, "#token-form button").click()
+    b.wait("the page to connect with the token entered", lambda: b.body("ready") == "1")
+    check(b.body("fen") == "4/4/4/4 1" and not form_shown(), "the 4x4 start expected once connected")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
@@ -408,6 +575,8 @@ def main():
         os.environ.pop(var, None)
     os.environ["NO_PROXY"] = os.environ["no_proxy"] = "127.0.0.1,localhost"
     server, port = start_server(args.bin, tb_dir)
+    token = "T0k-en_1"
+    token_server, token_port = start_server(args.bin, tb_dir, token=token)
     driver, profile = start_browser()
     failures = 0
     try:
@@ -422,7 +591,15 @@ def main():
             ("4x4 analysis grows and stops", lambda: test_4x4_analysis(b, args.out)),
             ("3x3 screenshot", lambda: test_3x3_screenshot(b, args.out)),
             ("360 and 1920 px wide", lambda: test_widths(b, args.out)),
+            ("hostile links inject nothing", lambda: test_hostile_links_inject_nothing(b)),
+            ("hostile PGN imports inject nothing", lambda: test_hostile_pgn_injects_nothing(b)),
+            ("markup in links and PGN makes no element", lambda: test_hostile_markup_makes_no_element(b)),
+            ("token from the fragment, asked for when missing",
+             lambda: test_token(driver, f"http://127.0.0.1:{token_port}/", token)),
         ]
+        only = os.environ.get("GOBBLET_BROWSER_ONLY")  # parts of test names, comma-separated: run only those
+        if only:
+            tests = [t for t in tests if any(part in t[0] for part in only.split(","))]
         for name, run in tests:
             started = time.time()
             try:
@@ -436,11 +613,12 @@ def main():
                 driver.save_screenshot(os.path.join(args.out, f"failed-{re.sub(r'[^a-z0-9]+', '-', name)}.png"))
     finally:
         driver.quit()
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        for proc in (server, token_server):
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
         shutil.rmtree(profile, ignore_errors=True)
         shutil.rmtree(tb_dir, ignore_errors=True)
     print(f"screenshots in {args.out}")
