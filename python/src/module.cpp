@@ -1,0 +1,14 @@
+// gobblet._core: the Python module's compiled part (the package gobblet
+// re-exports it). See docs/python.md.
+#include "bindings.h"
+#include "engine/version.h"
+#include "errors.h"
+
+PYBIND11_MODULE(_core, module) {
+  module.doc() = "Gobblet's rules, search and 3x3 tablebases (the gobblet engine's libraries).";
+  module.attr("__version__") = gobblet::versionNumber();
+  gobblet::python::registerErrors(module);
+  gobblet::python::bindRules(module);
+  gobblet::python::bindSearch(module);
+  gobblet::python::bindTablebase(module);
+}
