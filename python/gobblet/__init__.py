@@ -1,0 +1,55 @@
+"""Gobblet from Python: the gobblet engine's rules, search and 3x3 tablebases.
+
+    >>> import gobblet
+    >>> game = gobblet.Game("gobblers")
+    >>> game.play("L@b2")
+    >>> result = gobblet.Engine().search(game, depth=6)
+
+See docs/python.md for the whole interface.
+"""
+
+from gobblet._core import (
+    Engine,
+    Game,
+    GameOverError,
+    IllegalMoveError,
+    Line,
+    PositionError,
+    Probe,
+    RankedMove,
+    Score,
+    SearchResult,
+    TableCounts,
+    Tablebase,
+    TablebaseError,
+    Variant,
+    VariantError,
+    __version__,
+    build_tablebase,
+    default_tablebase_path,
+    perft,
+    variant_names,
+)
+
+__all__ = [
+    "Engine",
+    "Game",
+    "GameOverError",
+    "IllegalMoveError",
+    "Line",
+    "PositionError",
+    "Probe",
+    "RankedMove",
+    "Score",
+    "SearchResult",
+    "TableCounts",
+    "Tablebase",
+    "TablebaseError",
+    "Variant",
+    "VariantError",
+    "__version__",
+    "build_tablebase",
+    "default_tablebase_path",
+    "perft",
+    "variant_names",
+]

@@ -1,0 +1,44 @@
+"""Shared fixtures: the repository's files, the C++ programs (GOBBLET_BIN_DIR),
+and a hang guard for the tests that wait on threads."""
+
+import faulthandler
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def hang_guard():
+    """A test that hangs (a stop that never arrives) fails with tracebacks
+    instead of blocking the test run; no test is near this bound."""
+    faulthandler.dump_traceback_later(600, exit=True)
+    yield
+    faulthandler.cancel_dump_traceback_later()
+
+
+def documented_perft():
+    """{variant name: [perft(1), perft(2), ...]} from the table in docs/notation.md."""
+    table = {}
+    text = (REPOSITORY / "docs" / "notation.md").read_text()
+    for match in re.finditer(r"^\| (\w+) \|((?: \d+ \|)+)\s*$", text, re.MULTILINE):
+        table[match.group(1)] = [int(cell) for cell in match.group(2).split("|") if cell.strip()]
+    return table
+
+
+@pytest.fixture
+def cpp_program():
+    """The path of a C++ program of the build (GOBBLET_BIN_DIR, or on PATH)."""
+
+    def find(name):
+        bin_dir = os.environ.get("GOBBLET_BIN_DIR")
+        path = Path(bin_dir) / name if bin_dir else shutil.which(name)
+        if not path or not Path(path).is_file():
+            pytest.skip(f"{name} not found: set GOBBLET_BIN_DIR to the build's bin folder")
+        return str(path)
+
+    return find

@@ -1,0 +1,112 @@
+"""The search through the module: limits, MultiPV, callbacks, stop, GIL."""
+
+import threading
+
+import pytest
+
+import gobblet
+
+
+def test_a_depth_limited_search_returns_a_legal_move_and_its_line():
+    game = gobblet.Game("gobblers", moves=["L@b2"])
+    result = gobblet.Engine().search(game, depth=4)
+    assert result.best_move in game.legal_moves()
+    assert result.depth >= 4
+    assert result.nodes > 0
+    best = result.lines[0]
+    assert best.pv[0] == result.best_move
+    assert best.score.kind in ("cp", "mate")
+    assert str(best.score).startswith(best.score.kind + " ")
+    replay = game.copy()
+    for move in best.pv:
+        replay.play(move)  # the principal variation is legal
+
+
+def test_multipv_gives_distinct_ranked_lines():
+    game = gobblet.Game("gobblet")
+    result = gobblet.Engine().search(game, depth=3, multipv=3)
+    assert [line.multipv for line in result.lines] == [1, 2, 3]
+    first_moves = [line.pv[0] for line in result.lines]
+    assert len(set(first_moves)) == 3
+    assert set(first_moves) <= set(game.legal_moves())
+
+
+def test_the_callback_hears_each_iteration():
+    heard = []
+    gobblet.Engine().search(gobblet.Game("gobblet"), depth=4, callback=heard.append)
+    depths = [line.depth for line in heard]
+    assert depths == sorted(depths)
+    assert set(range(1, 5)) <= set(depths)
+
+
+class Refused(Exception):
+    pass
+
+
+def test_an_exception_in_the_callback_stops_the_search_and_propagates():
+    engine = gobblet.Engine()
+
+    def refuse(line):
+        raise Refused(line.depth)
+
+    with pytest.raises(Refused):
+        engine.search(gobblet.Game("gobblet"), callback=refuse)  # no limit: only the exception ends it
+    assert not engine.searching
+    assert engine.search(gobblet.Game("gobblers"), depth=2).best_move is not None
+
+
+def test_a_search_without_limits_is_stopped_from_another_thread():
+    engine = gobblet.Engine()
+    started = threading.Event()
+
+    def stopper():
+        started.wait()
+        engine.stop()
+
+    thread = threading.Thread(target=stopper)
+    thread.start()
+    game = gobblet.Game("gobblet")
+    result = engine.search(game, callback=lambda line: started.set())
+    thread.join()
+    assert result.best_move in game.legal_moves()
+
+
+def test_the_gil_is_released_while_searching():
+    # No callback: the only Python code that can run during the search is
+    # the other thread's, and only if the search released the GIL.
+    engine = gobblet.Engine()
+
+    def stopper():
+        while not engine.searching:
+            pass
+        engine.stop()
+
+    thread = threading.Thread(target=stopper)
+    thread.start()
+    result = engine.search(gobblet.Game("gobblet"), threads=2)
+    thread.join()
+    assert result.best_move is not None
+
+
+def test_node_and_time_limits_end_the_search():
+    game = gobblet.Game("gobblet")
+    assert gobblet.Engine().search(game, nodes=2000).best_move in game.legal_moves()
+    assert gobblet.Engine().search(game, movetime_ms=50).best_move in game.legal_moves()
+
+
+def test_a_finished_game_has_no_best_move():
+    game = gobblet.Game("tictactoe", moves=["S@a1", "S@a2", "S@b1", "S@b2", "S@c1"])
+    result = gobblet.Engine().search(game, depth=3)
+    assert result.best_move is None
+    assert result.lines == []
+
+
+def test_bad_limits_raise_naming_them():
+    engine = gobblet.Engine()
+    game = gobblet.Game("gobblers")
+    with pytest.raises(ValueError, match="multipv 0"):
+        engine.search(game, depth=2, multipv=0)
+    with pytest.raises(ValueError, match="depth 0"):
+        engine.search(game, depth=0)
+    with pytest.raises(ValueError, match="threads 0"):
+        gobblet.Engine(threads=0)
