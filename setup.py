@@ -16,8 +16,7 @@ from pathlib import Path
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-HERE = Path(__file__).resolve().parent
-REPOSITORY = HERE.parent  # the CMake project this folder belongs to
+REPOSITORY = Path(__file__).resolve().parent  # the CMake project
 
 
 class CMakeExtension(Extension):
