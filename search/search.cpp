@@ -43,6 +43,17 @@ int maxPliesLeft(const Board& board) {
   return pieces;
 }
 
+// The search threads a go() runs for `requested` (the Threads option): no
+// more than the machine has hardware threads (when it says): a thread
+// beyond those only takes time slices from the others, the main thread's
+// among them (Threads 256 on 2 cores left the main thread without a single
+// finished iteration in 200 ms). The helpers start once the main thread has
+// finished depth 1 (Worker::iterate's startHelpers).
+int searchThreadsFor(int requested) {
+  const unsigned hardware = std::thread::hardware_concurrency();
+  return hardware == 0 ? requested : std::min(requested, static_cast<int>(hardware));
+}
+
 int64_t elapsedMs(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
 }
@@ -80,7 +91,10 @@ class Worker {
 
   // Iterative deepening; thread 0 reports through onInfo and decides when
   // to stop after an iteration; every thread enforces the hard time limit.
-  void iterate(const std::function<void(const SearchInfo&)>& onInfo);
+  // Thread 0 calls startHelpers (if given) once, when it goes on from
+  // depth 1 to depth 2: its first iteration has no helper to share the
+  // cores with, and a search that ends there starts none.
+  void iterate(const std::function<void(const SearchInfo&)>& onInfo, const std::function<void()>& startHelpers = {});
 
   std::atomic<uint64_t> nodes{0};
   std::atomic<uint64_t> tbHits{0};
@@ -469,7 +483,7 @@ SearchInfo Worker::makeInfo(int depth, const RootMove& rm, int rank) const {
   return info;
 }
 
-void Worker::iterate(const std::function<void(const SearchInfo&)>& onInfo) {
+void Worker::iterate(const std::function<void(const SearchInfo&)>& onInfo, const std::function<void()>& startHelpers) {
   if (rootMoves.empty()) return;
   const SearchLimits& limits = shared_.limits;
   const int maxDepth = limits.depth > 0 ? std::min(limits.depth, kMaxDepth) : kMaxDepth;
@@ -478,6 +492,7 @@ void Worker::iterate(const std::function<void(const SearchInfo&)>& onInfo) {
   int stableIterations = 0;
 
   for (int depth = 1; depth <= maxDepth && !stopped(); ++depth) {
+    if (depth == 2 && startHelpers) startHelpers();
     // Helpers skip some depths so that the threads spread over the tree.
     if (id_ > 0 && depth > 1 && ((depth + id_) % params.smpSkipCycle == 0)) continue;
     for (RootMove& rm : rootMoves) {
@@ -613,7 +628,7 @@ void Search::go(const Game& game, const SearchLimits& limits, SearchCallbacks ca
   Impl& s = *impl_;
   if (absl::Status status = s.resizeTable(); !status.ok() && callbacks.onError)
     callbacks.onError(std::string(status.message()));
-  while (s.ordering.size() < static_cast<size_t>(s.options.threads)) {
+  while (s.ordering.size() < static_cast<size_t>(searchThreadsFor(s.options.threads))) {
     s.ordering.push_back(std::make_unique<OrderingTables>());
     s.ordering.back()->clear();
   }
@@ -668,7 +683,8 @@ void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks
   if (tablebase && tablebase->variant() == root.variant()) shared.tablebase = tablebase.get();
   shared.limits = limits;
   shared.budget = computeTimeBudget(limits, root.sideToMove(), options.moveOverheadMs);
-  shared.threads = options.threads;
+  const int threads = searchThreadsFor(options.threads);
+  shared.threads = threads;
   shared.stop = &stop;
   shared.pondering = &pondering;
   shared.startNs = &startNs;
@@ -677,13 +693,15 @@ void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks
   Move best = Move::none(), ponder = Move::none();
   if (game.result() == GameResult::kNone) {
     std::vector<std::unique_ptr<Worker>> workers;
-    for (int i = 0; i < options.threads; ++i)
+    for (int i = 0; i < threads; ++i)
       workers.push_back(std::make_unique<Worker>(i, shared, game, *ordering[i], options.multiPv));
     for (auto& w : workers) shared.workers.push_back(w.get());
     std::vector<std::thread> helpers;
-    for (int i = 1; i < options.threads; ++i) helpers.emplace_back([&, i] { workers[i]->iterate(nullptr); });
+    auto startHelpers = [&] {
+      for (int i = 1; i < threads; ++i) helpers.emplace_back([&, i] { workers[i]->iterate(nullptr); });
+    };
     Worker& main = *workers[0];
-    main.iterate(callbacks.onInfo);
+    main.iterate(callbacks.onInfo, startHelpers);
 
     // infinite / ponder: the bestmove waits for stop (or ponderhit).
     {
@@ -704,7 +722,7 @@ void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks
         TTData tte;
         if (after.winner() == kNoWinner && tt.probe(after.key(), tte) && isLegal(after, tte.move)) ponder = tte.move;
       }
-      stats = Stats{main.cutoffs, main.firstMoveCutoffs, main.completedDepth};
+      stats = Stats{main.cutoffs, main.firstMoveCutoffs, main.completedDepth, 1 + static_cast<int>(helpers.size())};
       // The last info before the best move carries the totals (UGI asks for
       // nodes, time and nps; managers log them): the best line again with the
       // final counts. If no iteration scored a move (a limit of a few nodes

@@ -72,7 +72,7 @@ inline constexpr int64_t kMaxMoveOverheadMs = 10000;
 
 struct SearchOptions {
   int hashMiB = 16;
-  int threads = 1;
+  int threads = 1;  // asked for; a search runs at most the machine's hardware threads (docs/search.md)
   int multiPv = 1;
   int64_t moveOverheadMs = 30;
 };
@@ -110,11 +110,13 @@ class Search {
                     std::function<void(const SearchInfo&)> onInfo = nullptr);
 
   // Move-ordering statistics of the main thread's last finished search
-  // (read after wait()): beta cutoffs, and how many came from the first move.
+  // (read after wait()): beta cutoffs, and how many came from the first
+  // move; its deepest finished iteration; the threads that ran.
   struct Stats {
     uint64_t cutoffs = 0;
     uint64_t firstMoveCutoffs = 0;
     int completedDepth = 0;
+    int threads = 0;  // search threads that ran: the main one and the helpers it started
   };
   Stats lastStats() const;
 

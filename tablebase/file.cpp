@@ -140,6 +140,7 @@ absl::StatusOr<std::vector<uint8_t>> compressCodes(std::span<const uint8_t> code
 }
 
 std::atomic<uint64_t> nextFileId{1};
+std::atomic<uint64_t> openedFiles{0};  // File::filesOpened()
 
 }  // namespace
 
@@ -208,6 +209,8 @@ absl::Status writeFile(const std::string& path, const Variant& variant, const So
   return absl::OkStatus();
 }
 
+uint64_t File::filesOpened() { return openedFiles.load(std::memory_order_relaxed); }
+
 File::~File() {
   if (map_) ::munmap(map_, mapSize_);
 }
@@ -234,6 +237,11 @@ absl::StatusOr<std::shared_ptr<const File>> File::open(const std::string& path) 
   auto fail = [&path](const std::string& why) {
     return absl::InvalidArgumentError(absl::StrCat("tablebase file '", path, "': ", why));
   };
+  // An error of loading or decoding, its code kept (DataLoss: the bytes;
+  // ResourceExhausted: the process), its text after the path.
+  auto failWith = [&path](const absl::Status& s) {
+    return absl::Status(s.code(), absl::StrCat("tablebase file '", path, "': ", s.message()));
+  };
   // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then
   // refuses it (and any other file that is not a regular one).
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
@@ -245,8 +253,10 @@ absl::StatusOr<std::shared_ptr<const File>> File::open(const std::string& path) 
     int fd;
     ~FdCloser() { ::close(fd); }
   } closer{fd};
+  openedFiles.fetch_add(1, std::memory_order_relaxed);
   struct stat st;
-  if (::fstat(fd, &st) != 0) return fail(std::strerror(errno));
+  if (::fstat(fd, &st) != 0)
+    return absl::UnavailableError(absl::StrCat("tablebase file '", path, "': ", std::strerror(errno)));
   if (!S_ISREG(st.st_mode)) return fail("not a regular file");
   const uint64_t fileSize = static_cast<uint64_t>(st.st_size);
   std::shared_ptr<File> tb(new File());
@@ -294,10 +304,10 @@ absl::StatusOr<std::shared_ptr<const File>> File::open(const std::string& path) 
   if (fileSize != expected)
     return fail(absl::StrCat(fileSize < expected ? "truncated" : "too long", ": ", fileSize, " bytes, the block table says ",
                              expected));
-  if (absl::Status s = tb->load(fd, fileSize - sizeof(FileHeader)); !s.ok()) return fail(std::string(s.message()));
+  if (absl::Status s = tb->load(fd, fileSize - sizeof(FileHeader)); !s.ok()) return failWith(s);
   if (fileChecksum(h, static_cast<const uint8_t*>(tb->map_), tb->mapSize_) != h.checksum)
     return fail("corrupt: checksum mismatch");
-  if (absl::Status s = tb->checkBlocks(); !s.ok()) return fail(std::string(s.message()));
+  if (absl::Status s = tb->checkBlocks(); !s.ok()) return failWith(s);
   tb->id_ = nextFileId.fetch_add(1);
   return std::shared_ptr<const File>(std::move(tb));
 }

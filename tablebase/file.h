@@ -114,6 +114,11 @@ absl::Status checkOutputPath(const std::string& path);
 class File : public Tablebase {
  public:
   ~File() override;
+  // The file at `path`, checked (see the top of this header). Errors:
+  // NotFound (no such file), Unavailable (it cannot be opened),
+  // InvalidArgument or DataLoss (not a regular file, or its bytes are
+  // wrong: opening the same file again gives the same error),
+  // ResourceExhausted (the process lacks memory for it).
   static absl::StatusOr<std::shared_ptr<const File>> open(const std::string& path);
 
   const Variant& variant() const override { return variant_; }
@@ -134,6 +139,10 @@ class File : public Tablebase {
   // Bytes of the dictionary, block table and frames (the file without its header).
   uint64_t compressedBytes() const { return mapSize_; }
   const std::string& path() const { return path_; }
+  // How many files open() has opened in this process (each then read, in
+  // part or whole, unless it is not a regular file): for the tests of the
+  // cache of open files (tb::open), which must spare a file these reads.
+  static uint64_t filesOpened();
 
  private:
   File() = default;

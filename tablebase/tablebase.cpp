@@ -31,22 +31,45 @@ std::string defaultPath(const Variant& variant) {
 
 namespace {
 
-// The one cache of open files: one loaded copy per path (made absolute) for
-// the life of the process, so that sessions that come and go do not load a
-// file again. An entry is used only while the path still names the file it
-// was loaded from (same device, inode, size and modification time): a file
-// rebuilt since (a new file renamed over the old) is loaded afresh.
-struct OpenFile {
-  std::shared_ptr<const Tablebase> tablebase;
+// What names "the same file" on disk: device, inode, size and modification
+// time. A file rebuilt since (a new file renamed over the old: a new inode)
+// or rewritten in place (a new modification time, mostly a new size) is
+// another file. (A rewrite in place to the same size within one tick of the
+// file system's clock would keep the identity; no writer of ours does that:
+// gobblet-tb writes a new file and renames it.)
+struct FileIdentity {
   dev_t device = 0;
   ino_t inode = 0;
   off_t size = 0;
   struct timespec modified = {};
+
+  static FileIdentity of(const struct stat& st) { return {st.st_dev, st.st_ino, st.st_size, st.st_mtim}; }
+  bool operator==(const FileIdentity& o) const {
+    return device == o.device && inode == o.inode && size == o.size && modified.tv_sec == o.modified.tv_sec &&
+           modified.tv_nsec == o.modified.tv_nsec;
+  }
 };
 
-bool sameFile(const OpenFile& f, const struct stat& st) {
-  return f.device == st.st_dev && f.inode == st.st_ino && f.size == st.st_size &&
-         f.modified.tv_sec == st.st_mtim.tv_sec && f.modified.tv_nsec == st.st_mtim.tv_nsec;
+// An entry of the one cache of open files (in open()): per path (made
+// absolute), for the life of the process, what opening it gave and for
+// which file: the loaded copy, or the refusal of a broken file. Sessions
+// that come and go then neither load a good file again nor read, copy and
+// checksum a broken one again (84 MB and ~90 ms for a gobblers-size file,
+// under the lock). An entry is used only while the path still names the
+// file it was made from (FileIdentity): a file rebuilt or repaired since is
+// read afresh.
+struct OpenFile {
+  FileIdentity identity;
+  std::shared_ptr<const Tablebase> tablebase;  // null if refused
+  absl::Status failure;                        // why it was refused
+};
+
+// A refusal that only a change of the file can undo (its bytes or its kind
+// are wrong, File::open's InvalidArgument and DataLoss); not one of the
+// process's (memory, a zstd context: ResourceExhausted) or of access
+// (Unavailable, NotFound), which may pass with the file unchanged.
+bool refusalOfTheFile(const absl::Status& status) {
+  return absl::IsInvalidArgument(status) || absl::IsDataLoss(status);
 }
 
 }  // namespace
@@ -63,21 +86,25 @@ absl::StatusOr<std::shared_ptr<const Tablebase>> open(const std::string& path) {
   struct stat before;
   const bool statted = ::stat(path.c_str(), &before) == 0;  // stat never blocks, even on a FIFO
   if (auto it = opened.find(key); it != opened.end()) {
-    if (statted && sameFile(it->second, before)) return it->second.tablebase;
+    if (statted && it->second.identity == FileIdentity::of(before)) {
+      if (it->second.tablebase) return it->second.tablebase;
+      return it->second.failure;
+    }
     opened.erase(it);
   }
   auto file = File::open(path);
-  if (!file.ok()) return file.status();
+  if (!file.ok() && !(statted && refusalOfTheFile(file.status()))) return file.status();
+  // (Not statted but loaded: the path appeared meanwhile; the entry's empty
+  // identity matches no file, so the next open loads it again.)
   OpenFile entry;
-  entry.tablebase = *std::move(file);
-  if (statted) {
-    entry.device = before.st_dev;
-    entry.inode = before.st_ino;
-    entry.size = before.st_size;
-    entry.modified = before.st_mtim;
-  }
+  if (statted) entry.identity = FileIdentity::of(before);
+  if (file.ok())
+    entry.tablebase = *std::move(file);
+  else
+    entry.failure = file.status();
   opened[key] = entry;
-  return entry.tablebase;
+  if (entry.tablebase) return entry.tablebase;
+  return entry.failure;
 }
 
 }  // namespace gobblet::tb

@@ -43,8 +43,11 @@ class Tablebase {
 // what is wrong (never a hang: a FIFO is refused without blocking). The
 // values are read into memory that the file cannot change afterwards.
 // Every caller of a process shares one copy per path (the one cache of
-// open files): a file stays loaded while anyone holds it, and a path that
-// failed is tried again next time.
+// open files): a file stays loaded while anyone holds it. A file refused
+// for what it is (its bytes or its kind) is refused again from memory,
+// without reading it, until the path names another file (another device,
+// inode, size or modification time); other failures (no file, no access,
+// no memory) are tried again next time.
 absl::StatusOr<std::shared_ptr<const Tablebase>> open(const std::string& path);
 
 // Where the engine looks for a variant's file without configuration:

@@ -11,6 +11,7 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -717,6 +718,52 @@ TEST_F(TablebaseFileTest, OpenLoadsARebuiltFileAfresh) {
   writeWholeFile(tb_->path(), "not a tablebase");
   EXPECT_FALSE(open(tb_->path()).ok());
   EXPECT_EQ((*first)->probe(Board((*first)->variant())).value, (*second)->probe(Board((*second)->variant())).value);
+}
+
+// A broken file is read once: opening the same file again answers its
+// refusal from the cache without reading it (issue 25, item 10: every new
+// session read, copied and checksummed a broken gobblers-size file again,
+// 84 MB and ~90 ms under the cache's lock). A file rewritten in place (a new
+// modification time) or replaced (a new inode) is read again, and a good
+// one then loads.
+TEST_F(TablebaseFileTest, OpenReadsABrokenFileOnceUntilItChanges) {
+  const std::string path = dir_.file("broken.gtb");
+  std::string broken = bytes_;
+  broken[sizeof(FileHeader) + broken.size() / 2 - 64] ^= 0x10;  // found by the checksum, after reading it all
+  writeWholeFile(path, broken);
+  const uint64_t reads = File::filesOpened();
+  auto first = open(path);
+  ASSERT_FALSE(first.ok());
+  EXPECT_NE(std::string(first.status().message()).find("checksum"), std::string::npos) << first.status();
+  EXPECT_EQ(File::filesOpened(), reads + 1);
+  auto again = open(path);
+  EXPECT_EQ(again.status(), first.status());
+  EXPECT_EQ(File::filesOpened(), reads + 1) << "the same broken file was read again";
+
+  // Rewritten in place (same inode, same size), its modification time a
+  // second later: another file, read again.
+  broken = bytes_;
+  broken[0] = 'X';
+  const auto modified = std::filesystem::last_write_time(path);
+  writeWholeFile(path, broken);
+  std::filesystem::last_write_time(path, modified + std::chrono::seconds(1));
+  auto rewritten = open(path);
+  ASSERT_FALSE(rewritten.ok());
+  EXPECT_NE(std::string(rewritten.status().message()).find("magic"), std::string::npos) << rewritten.status();
+  EXPECT_EQ(File::filesOpened(), reads + 2);
+  EXPECT_FALSE(open(path).ok());
+  EXPECT_EQ(File::filesOpened(), reads + 2);
+
+  // Repaired: a good file renamed over it (a new inode) loads, once.
+  writeWholeFile(path + ".new", bytes_);
+  ASSERT_EQ(std::rename((path + ".new").c_str(), path.c_str()), 0);
+  auto repaired = open(path);
+  ASSERT_TRUE(repaired.ok()) << repaired.status();
+  EXPECT_EQ(File::filesOpened(), reads + 3);
+  auto shared = open(path);
+  ASSERT_TRUE(shared.ok());
+  EXPECT_EQ(shared->get(), repaired->get());
+  EXPECT_EQ(File::filesOpened(), reads + 3);
 }
 
 // Writers of the same file at the same time (two builds of one variant)
