@@ -649,7 +649,9 @@ void Search::stop() {
 void Search::ponderHit() {
   std::lock_guard<std::mutex> lock(impl_->mutex);
   if (!impl_->pondering) return;
-  impl_->startNs = Clock::now().time_since_epoch().count();
+  // The clock keeps running from `go ponder`: the pondering was a search of
+  // this very move, so it counts against the move's budget (Stockfish does
+  // the same). A long ponder past the hard limit answers at once.
   impl_->pondering = false;
   impl_->wake.notify_all();
 }

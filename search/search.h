@@ -97,7 +97,7 @@ class Search {
   // Starts searching game.position(); returns immediately.
   void go(const Game& game, const SearchLimits& limits, SearchCallbacks callbacks);
   void stop();       // ask the running search to finish (bestmove follows)
-  void ponderHit();  // the pondered move was played: switch to normal timing
+  void ponderHit();  // the pondered move was played: normal timing, counted from go (pondering included)
   void wait();       // block until the running search (if any) has reported its best move
   bool searching() const;
 

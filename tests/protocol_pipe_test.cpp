@@ -3,6 +3,8 @@
 // (repetition and no-move draws, wins), the extensions and every error path.
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -285,6 +287,30 @@ TEST(ProtocolPipe, PonderThenPonderHit) {
   EXPECT_FALSE(e.until("bestmove", Ms(500))) << "a ponder search must wait for ponderhit or stop";
   e.send("ponderhit");
   EXPECT_TRUE(e.until("bestmove", Ms(5000)));
+}
+
+// Under a clock, the time a search spent pondering counts once `ponderhit`
+// comes (issue 29): the search had restarted its clock at ponderhit, so it
+// spent its whole budget again, on the engine's own clock, after an
+// opponent's long think had already given it that search for free. Now its
+// time runs from `go ponder`: here the pondering (2 s) is past the hard
+// limit of a 10 s clock (1.48 s), so it answers at once, and its last
+// `info` counts the pondering (the old code reported a time under 1.5 s).
+TEST(ProtocolPipe, PonderHitCountsTheTimeSpentPondering) {
+  EngineProcess e;
+  e.send("position startpos moves X@a1");
+  e.send("go ponder p1time 10000 p2time 10000");
+  std::this_thread::sleep_for(Ms(2000));
+  e.send("ponderhit");
+  std::vector<std::string> seen;
+  auto best = e.until("bestmove", Ms(10000), &seen);
+  ASSERT_TRUE(best);
+  int64_t lastTime = -1;
+  for (const std::string& line : seen) {
+    const size_t at = line.find(" time ");
+    if (line.rfind("info depth", 0) == 0 && at != std::string::npos) lastTime = std::stoll(line.substr(at + 6));
+  }
+  EXPECT_GE(lastTime, 1800) << "the last info's time should count the 2 s of pondering (the engine's clock starts a little after our sleep)";
 }
 
 TEST(ProtocolPipe, GoReplacedByGoGetsItsOwnBestMove) {
