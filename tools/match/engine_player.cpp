@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "engine/bounded_integer.h"
+#include "tools/match/engine_command.h"
 
 namespace gobblet::match {
 
@@ -29,6 +30,7 @@ absl::Status applyEngineSetting(EngineConfig& config, const std::string& setting
   };
   if (key == "cmd") {
     if (absl::StripAsciiWhitespace(value).empty()) return bad("empty command");
+    if (programName(value).empty()) return bad("environment assignments but no program to run");
     config.command = value;
   } else if (key == "name") {
     if (value.empty() || value.find_first_of("\"\\\n") != std::string::npos) return bad("bad name");

@@ -19,6 +19,7 @@
 #include "absl/strings/str_format.h"
 #include "tools/command_line/command_line.h"
 #include "tools/match/compliance.h"
+#include "tools/match/engine_command.h"
 #include "tools/match/pgn.h"
 #include "tools/match/replay.h"
 #include "tools/match/report.h"
@@ -196,10 +197,7 @@ int main(int argc, char** argv) {
       for (const std::string& w : *words)
         if (auto status = applyEngineSetting(config, w); !status.ok()) return usage(status.message());
     if (config.command.empty()) return usage(absl::StrCat("engine ", e + 1, " has no cmd="));
-    if (config.name.empty()) {
-      const std::string program = config.command.substr(0, config.command.find(' '));
-      config.name = absl::StrCat(program.substr(program.rfind('/') + 1), "#", e + 1);
-    }
+    if (config.name.empty()) config.name = absl::StrCat(programName(config.command), "#", e + 1);
     settings.engines.push_back(config);
   }
   if (!openingsPath.empty()) {
