@@ -122,6 +122,14 @@ absl::Status EnginePlayer::newGame() {
   return absl::OkStatus();
 }
 
+absl::Status EnginePlayer::dropStaleOutput() {
+  if (!ready_) return absl::FailedPreconditionError("engine not started");
+  const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeouts_.handshakeMs);
+  if (auto status = process_->writeLine("isready", deadline); !status.ok()) return fail(status, "readyok");
+  if (auto line = waitFor("readyok", deadline); !line.ok()) return fail(line.status(), "readyok");
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::string> EnginePlayer::think(const std::string& positionLine, const std::string& goLine,
                                                 Clock::time_point deadline) {
   if (!ready_) return absl::FailedPreconditionError("engine not started");
