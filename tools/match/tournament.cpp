@@ -12,8 +12,11 @@
 namespace gobblet::match {
 
 absl::Status checkTournamentSettings(const TournamentSettings& settings) {
+  if (settings.engines.size() < 2) return absl::InvalidArgumentError("a match needs at least two engines");
+  if (settings.engines.size() > static_cast<size_t>(kMaxEngines))
+    return absl::InvalidArgumentError(absl::StrCat(settings.engines.size(), " engines: a match takes at most ",
+                                                   kMaxEngines));
   const int engineCount = static_cast<int>(settings.engines.size());
-  if (engineCount < 2) return absl::InvalidArgumentError("a match needs at least two engines");
   std::set<std::string> names;
   for (const EngineConfig& e : settings.engines) {
     if (e.command.empty()) return absl::InvalidArgumentError(absl::StrCat("engine '", e.name, "' has no cmd="));
@@ -28,6 +31,10 @@ absl::Status checkTournamentSettings(const TournamentSettings& settings) {
   if (settings.sprt && engineCount != 2) return absl::InvalidArgumentError("an SPRT needs exactly two engines");
   if (settings.concurrency < 1 || settings.gamesPerPairing < 1)
     return absl::InvalidArgumentError("concurrency and games must be positive");
+  if (const int64_t games = scheduledGameCount(engineCount, settings.format, settings.gamesPerPairing);
+      games > kMaxScheduledGames)
+    return absl::InvalidArgumentError(absl::StrCat(games, " games in all (", settings.gamesPerPairing,
+                                                   " per pairing): a match plays at most ", kMaxScheduledGames));
   return absl::OkStatus();
 }
 

@@ -34,13 +34,18 @@ struct TournamentSettings {
   std::optional<SprtParams> sprt;
 };
 
+// The most engines a tournament takes (a round robin of them has 499500
+// pairings).
+inline constexpr int kMaxEngines = 1000;
+
 // Called after every game, one call at a time, with the updated state.
 using GameCallback = std::function<void(const GameRecord&, const TournamentState&)>;
 
 // InvalidArgument unless the settings make a playable tournament: two or
 // more engines, each with a command, a distinct name and at least one limit
 // (clock, move time, depth or nodes: a bare `go` means "think forever"), an
-// SPRT only between two engines, positive games and concurrency.
+// SPRT only between two engines, positive games and concurrency; at most
+// kMaxEngines engines and kMaxScheduledGames games in all (schedule.h).
 absl::Status checkTournamentSettings(const TournamentSettings& settings);
 
 // Checks the settings (checkTournamentSettings), then plays the tournament
