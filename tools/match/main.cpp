@@ -20,6 +20,7 @@
 #include "tools/command_line/command_line.h"
 #include "tools/match/compliance.h"
 #include "tools/match/engine_command.h"
+#include "tools/match/input_limits.h"
 #include "tools/match/pgn.h"
 #include "tools/match/replay.h"
 #include "tools/match/report.h"
@@ -66,7 +67,7 @@ cli::Program commandLine() {
           .withDefault(defaults.randomPlies),
       cli::integer("--seed", "N", 0, INT64_MAX, "seed of the random openings")
           .withDefault(static_cast<int64_t>(defaults.seed)),
-      cli::integer("--max-plies", "N", 0, 100000, "a game still running after N plies is a draw, 0 for no limit")
+      cli::integer("--max-plies", "N", 0, kMaxGamePlies, "a game still running after N plies is a draw, 0 for no limit")
           .withDefault(defaults.game.maxPlies),
       cli::text("--margin", "SEC", "time allowed beyond the clock or move time")
           .withDefault(secondsText(defaults.game.marginMs)),
@@ -201,9 +202,9 @@ int main(int argc, char** argv) {
     settings.engines.push_back(config);
   }
   if (!openingsPath.empty()) {
-    auto openings = loadOpenings(settings.variant, openingsPath);
+    auto openings = OpeningFile::open(settings.variant, openingsPath);
     if (!openings.ok()) return usage(openings.status().message());
-    settings.openings = *std::move(openings);
+    settings.openingFile = *std::move(openings);
   }
   if (auto status = checkTournamentSettings(settings); !status.ok()) return usage(status.message());
   std::ofstream record;
@@ -228,7 +229,7 @@ int main(int argc, char** argv) {
     }
     if (!quiet) std::printf("%s\n", progressLine(game, now, settings).c_str()), std::fflush(stdout);
   });
-  if (!state.ok()) return usage(state.status().message());
+  if (!state.ok()) return cli::failure(program, state.status().message());
   std::printf("%s", finalReport(*state, settings).c_str());
   return 0;
 }

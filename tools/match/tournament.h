@@ -8,6 +8,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -28,7 +29,8 @@ struct TournamentSettings {
   Variant variant;
   GameSettings game;
   PlayerTimeouts timeouts;
-  std::vector<Opening> openings;  // cycled through; empty: random openings
+  std::vector<Opening> openings;  // cycled through; empty: openingFile, else random openings
+  std::shared_ptr<OpeningFile> openingFile;  // cycled through, read one opening at a time
   int randomPlies = 0;            // plies of each random opening (0: the start position)
   uint64_t seed = 1;
   std::optional<SprtParams> sprt;
@@ -49,7 +51,11 @@ using GameCallback = std::function<void(const GameRecord&, const TournamentState
 absl::Status checkTournamentSettings(const TournamentSettings& settings);
 
 // Checks the settings (checkTournamentSettings), then plays the tournament
-// and returns the final state.
+// and returns the final state. The schedule and the openings are made a game
+// at a time (schedule.h, opening_sequence.h). An opening that cannot be made
+// (the opening file changed, no random opening leaves the game running)
+// starts no further game and is the error returned once the games under way
+// have finished.
 absl::StatusOr<TournamentState> runTournament(const TournamentSettings& settings, const GameCallback& onGame);
 
 }  // namespace gobblet::match
