@@ -120,8 +120,12 @@ int PgnStream::peek() {
 void PgnStream::advance() {
   if (peek() == kEnd) return;
   if (!betweenGames_) ++gameBytes_;
-  if (column_ < line_->text.size()) ++column_;
-  else line_.reset();  // past the newline: the next line is taken when needed
+  if (column_ < line_->text.size()) {
+    ++column_;
+  } else {  // past the newline: the next line is taken when needed
+    line_.reset();
+    column_ = 0;
+  }
 }
 
 int64_t PgnStream::lineNumber() { return line_ ? line_->number : lastLine_ + 1; }
@@ -129,7 +133,7 @@ int64_t PgnStream::lineNumber() { return line_ ? line_->number : lastLine_ + 1; 
 // Whitespace, and "%" escape lines (PGN: ignored to the end of the line).
 void PgnStream::skipSpaceAndEscapes() {
   while (!stopped()) {
-    if (column_ == 0 && peek() == '%') {
+    if (peek() == '%' && column_ == 0) {
       while (!stopped() && peek() != '\n') advance();
     } else if (std::isspace(peek())) {
       advance();
