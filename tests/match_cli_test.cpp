@@ -33,6 +33,19 @@ int countLines(const std::string& path) {
   return lines;
 }
 
+TEST(MatchCli, AnEngineCommandMayStartWithEnvironmentAssignments) {
+  // Once "exec GOBBLET_FAKE=1 ..." in sh: exit 127, every game a crash.
+  Outcome match = runMatch("--variant gobblers --games 2 --depth 1 --timeout 2 --engine 'cmd=GOBBLET_FAKE=1 " + kFake +
+                           " --seed 1' --engine 'cmd=" + kFake + " --seed 2'");
+  ASSERT_EQ(match.exitCode, 0) << match.output;
+  EXPECT_NE(match.output.find("gobblet-fake-engine#1 vs gobblet-fake-engine#2"), std::string::npos) << match.output;
+  EXPECT_EQ(match.output.find("crash"), std::string::npos) << match.output;
+  Outcome onlyAssignments = runMatch("--depth 1 --engine cmd=A=1 --engine cmd=" + kFake);
+  EXPECT_EQ(onlyAssignments.exitCode, 2) << onlyAssignments.output;
+  EXPECT_NE(onlyAssignments.output.find("environment assignments but no program to run"), std::string::npos)
+      << onlyAssignments.output;
+}
+
 TEST(MatchCli, PlaysRecordsAndReplaysAMatch) {
   const std::string record = ::testing::TempDir() + "match_cli_record.txt";
   Outcome match = runMatch("--variant gobblers --games 6 --random-plies 2 --concurrency 2 --depth 1 --timeout 2 --record " +

@@ -118,6 +118,20 @@ TEST(MatchFakes, NoReadyokOrNoHelloLosesBeforeTheFirstMove) {
   EXPECT_EQ(missing.termination, Termination::kCrash) << formatRecord(missing);
 }
 
+TEST(MatchFakes, ASecondBestmoveIsNotTakenForTheNextMove) {
+  // The engine answers every go with its bestmove line (its first legal
+  // move) twice. The stale copy was once read as the answer to the next go:
+  // the same move again, illegal by then, and the game lost.
+  GameSettings unlimited = quick();
+  unlimited.maxPlies = 0;
+  for (int seat : {0, 1}) {
+    GameRecord r = playAgainstRandom(fake("twice", "--mode twice"), seat, unlimited);
+    EXPECT_FALSE(isForfeit(r.termination)) << formatRecord(r);
+    EXPECT_TRUE(r.illegalMove.empty()) << formatRecord(r);
+    EXPECT_GE(r.moves.size(), 4u) << formatRecord(r);
+  }
+}
+
 TEST(MatchFakes, PlyLimitAndNaturalEnds) {
   GameSettings limited = quick();
   limited.maxPlies = 6;

@@ -7,6 +7,7 @@
 
 #include "engine/game.h"
 #include "engine/notation.h"
+#include "tools/match/opening_sequence.h"
 #include "tools/match/openings.h"
 #include "tools/match/time_control.h"
 
@@ -50,25 +51,56 @@ TEST(MatchOpenings, LoadsAFileWithComments) {
     std::ofstream out(path);
     out << "# two openings\n\nL@b2 S@a1\n  3/1L1/3 2 moves S@a1\n";
   }
-  auto openings = loadOpenings(Variant::gobblers(), path);
+  auto openings = OpeningFile::open(Variant::gobblers(), path);
   ASSERT_TRUE(openings.ok()) << openings.status();
-  ASSERT_EQ(openings->size(), 2u);
-  EXPECT_EQ((*openings)[0].label, path + ":3");
-  EXPECT_EQ((*openings)[1].label, path + ":4");
+  ASSERT_EQ((*openings)->size(), 2);
+  auto first = (*openings)->next(), second = (*openings)->next();
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_EQ(first->label, path + ":3");
+  EXPECT_EQ(second->label, path + ":4");
+  EXPECT_EQ(positionToString(second->start), "3/1L1/3 2");
   {
     std::ofstream out(path);
     out << "L@b2\nL@b2 L@b2\n";
   }
-  auto bad = loadOpenings(Variant::gobblers(), path);
+  auto bad = OpeningFile::open(Variant::gobblers(), path);
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(std::string(bad.status().message()).find(":2:"), std::string::npos) << bad.status();
   {
     std::ofstream out(path);
     out << "# nothing\n";
   }
-  EXPECT_FALSE(loadOpenings(Variant::gobblers(), path).ok());
-  EXPECT_FALSE(loadOpenings(Variant::gobblers(), path + ".missing").ok());
+  EXPECT_FALSE(OpeningFile::open(Variant::gobblers(), path).ok());
+  EXPECT_FALSE(OpeningFile::open(Variant::gobblers(), path + ".missing").ok());
   std::remove(path.c_str());
+}
+
+TEST(MatchOpenings, ASequenceMakesTheOpeningsOfTheirPairsInTurn) {
+  // Random: the same openings, in the same order, as drawn one after the
+  // other from the seeded generator (as the tournament once made them all
+  // up front).
+  const Variant v = Variant::gobblers();
+  const std::vector<Opening> none;
+  OpeningSequence random(v, none, nullptr, 3, 42);
+  std::mt19937_64 rng(42);
+  for (int k = 0; k < 20; ++k) {
+    auto expected = randomOpening(v, 3, rng, "random-" + std::to_string(k + 1));
+    ASSERT_TRUE(expected.ok());
+    for (int twice = 0; twice < 2; ++twice) {  // both games of the pair
+      auto opening = random.at(k);
+      ASSERT_TRUE(opening.ok()) << opening.status();
+      EXPECT_EQ(opening->label, expected->label);
+      EXPECT_EQ(opening->moves, expected->moves);
+    }
+  }
+  EXPECT_FALSE(random.at(3).ok());  // pairs are asked for in order
+  OpeningSequence start(v, none, nullptr, 0, 1);
+  EXPECT_EQ(start.at(5)->label, "start");
+
+  // A list is cycled.
+  const std::vector<Opening> list = {*parseOpening(v, "L@a1", "one"), *parseOpening(v, "L@b2", "two")};
+  OpeningSequence cycled(v, list, nullptr, 0, 1);
+  for (int k = 0; k < 5; ++k) EXPECT_EQ(cycled.at(k)->label, k % 2 == 0 ? "one" : "two");
 }
 
 TEST(MatchOpenings, RandomOpeningsAreLegalRunningAndSeeded) {

@@ -251,6 +251,7 @@ TEST(MatchPgn, ToleratesCommentsAnnotationsAndGluedNumbers) {
       "% an escaped line\n"
       "[Variant \"gobblers\"]\n[Result \"1-0\"]\n\n"
       "1.L@a1 {a comment\nover two lines} S@c3 $1 2. L@b1! S@c2 ; to the end of the line\n"
+      "% an escaped line among the moves\n"
       "3. M@c1 1-0\n";
   GameRecord r = readOne(text);
   EXPECT_EQ(r.moves, kRankOneWin);

@@ -2,8 +2,10 @@
 // killing whatever the child left behind. Every wait here is bounded.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <thread>
 
+#include "tools/match/engine_command.h"
 #include "tools/match/engine_player.h"
 #include "tools/match/engine_process.h"
 
@@ -30,6 +32,33 @@ TEST(MatchProcess, EchoesLines) {
   p.stop();
   EXPECT_FALSE(p.running());
   EXPECT_EQ(p.exitDescription(), "exit code 0");  // cat ends when its input closes
+}
+
+TEST(MatchProcess, LeadingAssignmentsSetTheEnvironmentOfTheEngineOnly) {
+  // "exec NAME=VALUE program" made sh look for a program named NAME=VALUE:
+  // exit 127 at once, recorded as a crash.
+  EngineProcess p;
+  ASSERT_TRUE(p.start("GOBBLET_MATCH_A=1 GOBBLET_MATCH_B='two words' sh -c 'echo \"$GOBBLET_MATCH_A/$GOBBLET_MATCH_B\"'")
+                  .ok());
+  auto line = p.readLine(in(5000));
+  ASSERT_TRUE(line.ok()) << line.status() << " (" << p.exitDescription() << ")";
+  EXPECT_EQ(*line, "1/two words");
+  p.stop();
+  EXPECT_EQ(p.exitDescription(), "exit code 0");
+  EXPECT_EQ(std::getenv("GOBBLET_MATCH_A"), nullptr);  // the runner's own environment is untouched
+
+  EXPECT_EQ(shellCommandFor("./engine -q"), "exec ./engine -q");
+  EXPECT_EQ(shellCommandFor("A=1 ./engine"), "exec env A=1 ./engine");
+  EXPECT_EQ(shellCommandFor("./engine A=1"), "exec ./engine A=1");
+  EXPECT_EQ(shellCommandFor("1A=1 ./engine"), "exec 1A=1 ./engine");  // not a name: sh says so
+  EXPECT_EQ(programName("A=1 B=\"x y\" ./build/gobblet --threads 2"), "gobblet");
+  EXPECT_EQ(programName("'/opt/my engine/run' x=1"), "run");
+  EXPECT_EQ(programName("A=1 B=2"), "");
+
+  EngineConfig config;
+  EXPECT_TRUE(applyEngineSetting(config, "cmd=A=1 ./engine").ok());
+  EXPECT_EQ(applyEngineSetting(config, "cmd=A=1 B=2").message(),
+            "engine setting 'cmd=A=1 B=2': environment assignments but no program to run");
 }
 
 TEST(MatchProcess, StripsCarriageReturnsAndSeesEndOfOutput) {

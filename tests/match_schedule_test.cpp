@@ -1,9 +1,14 @@
 // The tournament's bookkeeping (schedule.h) driven by scripted results, so
 // that the order of games, the scoring and the SPRT stop are checked without
 // engines, processes or timing.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include "tools/match/schedule.h"
+#include "tools/match/tournament.h"
 
 namespace gobblet::match {
 namespace {
@@ -49,6 +54,79 @@ TEST(MatchSchedule, RoundRobinAndGauntletPairings) {
     ++count;
   }
   EXPECT_EQ(count, 12);
+}
+
+TEST(MatchSchedule, EveryGameIsWhereTheDocumentedOrderPutsIt) {
+  // The order as the schedule once listed it up front: opening pair by
+  // opening pair, pairing by pairing, the pairing's first engine as player 1
+  // first.
+  for (Format format : {Format::kRoundRobin, Format::kGauntlet})
+    for (int engines = 2; engines <= 5; ++engines)
+      for (int gamesPerPairing = 1; gamesPerPairing <= 7; ++gamesPerPairing) {
+        Schedule schedule(engines, format, gamesPerPairing, std::nullopt);
+        std::vector<std::pair<int, int>> pairings;
+        for (int a = 0; a < engines; ++a)
+          for (int b = a + 1; b < engines; ++b)
+            if (format == Format::kRoundRobin || a == 0) pairings.push_back({a, b});
+        int number = 0;
+        for (int k = 0; k < (gamesPerPairing + 1) / 2; ++k)
+          for (int p = 0; p < static_cast<int>(pairings.size()); ++p)
+            for (bool swapped : {false, true}) {
+              auto game = schedule.next();
+              ASSERT_TRUE(game.has_value());
+              EXPECT_EQ(game->number, ++number);
+              EXPECT_EQ(game->opening, k);
+              EXPECT_EQ(game->pairing, p);
+              EXPECT_EQ(game->swapped, swapped);
+              EXPECT_EQ(game->player1, swapped ? pairings[p].second : pairings[p].first);
+              EXPECT_EQ(game->player2, swapped ? pairings[p].first : pairings[p].second);
+            }
+        EXPECT_EQ(schedule.state().gamesPlanned, number);
+        EXPECT_FALSE(schedule.next().has_value());
+      }
+}
+
+TEST(MatchSchedule, TenMillionGamesPerPairingOfEightEnginesTakeNoMemory) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "a sanitizer reserves terabytes of address space: RLIMIT_AS cannot apply";
+#endif
+  // In a child limited to 64 MB of address space: the schedule once listed
+  // all 280 million games up front (7.8 GB; std::bad_alloc and SIGABRT).
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    const rlimit limit{64u << 20, 64u << 20};
+    setrlimit(RLIMIT_AS, &limit);
+    Schedule schedule(8, Format::kRoundRobin, 10000000, std::nullopt);
+    auto first = schedule.next(), second = schedule.next();
+    const bool right = schedule.state().gamesPlanned == 280000000 && schedule.state().pairings.size() == 28 &&
+                       first && first->player1 == 0 && first->player2 == 1 && second && second->player1 == 1;
+    _exit(right ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "wait status " << status;
+}
+
+TEST(MatchSchedule, TournamentsBeyondTheLimitsAreRefusedNamingThem) {
+  TournamentSettings settings;
+  settings.gamesPerPairing = 10000000;
+  for (int e = 0; e < 100; ++e) {
+    EngineConfig engine;
+    engine.name = "e" + std::to_string(e);
+    engine.command = "true";
+    engine.limits.depth = 1;
+    settings.engines.push_back(engine);
+  }
+  // 4950 pairings x 10 million games: more than a game number holds.
+  absl::Status status = checkTournamentSettings(settings);
+  EXPECT_EQ(status.message(), "49500000000 games in all (10000000 per pairing): a match plays at most 2147483647");
+  settings.format = Format::kGauntlet;  // 99 pairings: 990 million games
+  EXPECT_TRUE(checkTournamentSettings(settings).ok()) << checkTournamentSettings(settings);
+  settings.gamesPerPairing = 2;
+  settings.engines.resize(kMaxEngines + 1, settings.engines.back());
+  for (int e = 100; e <= kMaxEngines; ++e) settings.engines[e].name = "e" + std::to_string(e);
+  EXPECT_EQ(checkTournamentSettings(settings).message(), "1001 engines: a match takes at most 1000");
 }
 
 TEST(MatchSchedule, ScoresFromTheFirstEnginesPointOfViewInAnyOrder) {

@@ -17,6 +17,7 @@
 //   hang     stop reading and answering (sleeps 30 s, then exits)
 //   late     answer a legal move after --delay-ms
 //   ponder   append " ponder <move>" to bestmove
+//   twice    send the bestmove line twice (the second is stale)
 //   noready  never answer isready (from the (N+1)-th isready on)
 //   nohello  never answer ugi/uci
 //   wrongquery  answer the queries as if threefold repetition did not exist
@@ -174,6 +175,7 @@ int main(int argc, char** argv) {
       std::string answer = "info depth 1 score cp 0 nodes " + std::to_string(list.size()) +
                            " time 0 nps 0\nbestmove " + reply;
       if (misbehave && s.mode == "ponder" && list.size() > 0) answer += " ponder " + moveToString(list[0], variant);
+      if (misbehave && s.mode == "twice") answer += "\nbestmove " + reply;
       if (line.find("infinite") != std::string::npos) pendingInfinite = answer + "\n";
       else std::cout << answer << std::endl;
     }

@@ -3,6 +3,7 @@
 // book with the game's result, and the fit finds a planted model's weights.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -11,8 +12,10 @@
 #include "engine/notation.h"
 #include "search/evaluate.h"
 #include "search/tactics.h"
+#include "tests/support/shell_command.h"
 #include "tests/support/whole_file.h"
 #include "tools/match/game_record.h"
+#include "tools/match/input_limits.h"
 #include "tools/tune/texel.h"
 #include "tools/tune/training_set.h"
 #include "tools/tune/weights_file.h"
@@ -139,6 +142,48 @@ TEST(TrainingSet, ForfeitsAreSkippedAndInconsistentRecordsRefused) {
   r.moves.push_back("a1a1");  // not a move
   EXPECT_FALSE(addGame(r, set, positions).ok());
   EXPECT_EQ(set.size(), 0u);
+}
+
+TEST(TrainingSet, AnOverlongRecordLineIsLeftOutAndTheFileStillRead) {
+  std::mt19937_64 rng(5);
+  const std::string path = ::testing::TempDir() + "tune_overlong_records.txt";
+  {
+    std::ofstream out(path);
+    out << match::formatRecord(randomGame(rng, 2)) << "\n"
+        << std::string(match::kMaxInputLineBytes + 1, 'x') << "\n"
+        << match::formatRecord(randomGame(rng, 2)) << "\n";
+  }
+  auto c = collectPositions({path}, CollectOptions());
+  std::remove(path.c_str());
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->games, 3);
+  EXPECT_EQ(c->unreadable, 1);
+  EXPECT_EQ(c->gamesUsed + c->forfeits, 2);
+  EXPECT_EQ(c->firstLeftOut, path + ":2");
+  EXPECT_EQ(c->firstLeftOutWhy, "a line longer than 1048576 bytes");
+}
+
+TEST(TrainingSet, AFileOfManyLongRecordsIsReadInBoundedMemory) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "a sanitizer reserves terabytes of address space: ulimit -v cannot apply";
+#endif
+  // 30 MB of records of 10000 moves each, none consistent (the second move
+  // is illegal): gobblet-tune once held every record, 6 million moves.
+  std::mt19937_64 rng(7);
+  match::GameRecord r = randomGame(rng, 2);
+  r.moves.assign(10000, r.moves.front());
+  const std::string line = match::formatRecord(r);
+  const std::string path = ::testing::TempDir() + "tune_many_records.txt";
+  {
+    std::ofstream out(path);
+    for (size_t written = 0; written < (30u << 20); written += line.size() + 1) out << line << "\n";
+  }
+  const auto tune = gobblet::testing::runCommand("ulimit -v 204800; exec " + std::string(GOBBLET_BIN_DIR) +
+                                                 "/gobblet-tune --out /dev/null " + path + " 2>&1");
+  std::remove(path.c_str());
+  EXPECT_EQ(tune.exitCode, 1) << tune.output;
+  EXPECT_NE(tune.output.find("no quiet positions to fit"), std::string::npos) << tune.output;
+  EXPECT_NE(tune.output.find(":1: move 2 '"), std::string::npos) << tune.output;
 }
 
 // Results drawn from a known model: the fit must reach about its error and

@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "engine/bounded_integer.h"
+#include "tools/match/engine_command.h"
 
 namespace gobblet::match {
 
@@ -29,6 +30,7 @@ absl::Status applyEngineSetting(EngineConfig& config, const std::string& setting
   };
   if (key == "cmd") {
     if (absl::StripAsciiWhitespace(value).empty()) return bad("empty command");
+    if (programName(value).empty()) return bad("environment assignments but no program to run");
     config.command = value;
   } else if (key == "name") {
     if (value.empty() || value.find_first_of("\"\\\n") != std::string::npos) return bad("bad name");
@@ -115,6 +117,14 @@ absl::Status EnginePlayer::newGame() {
   const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeouts_.handshakeMs);
   if (auto status = process_->writeLine(ugi ? "uginewgame" : "ucinewgame", deadline); !status.ok())
     return fail(status, "readyok");
+  if (auto status = process_->writeLine("isready", deadline); !status.ok()) return fail(status, "readyok");
+  if (auto line = waitFor("readyok", deadline); !line.ok()) return fail(line.status(), "readyok");
+  return absl::OkStatus();
+}
+
+absl::Status EnginePlayer::dropStaleOutput() {
+  if (!ready_) return absl::FailedPreconditionError("engine not started");
+  const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeouts_.handshakeMs);
   if (auto status = process_->writeLine("isready", deadline); !status.ok()) return fail(status, "readyok");
   if (auto line = waitFor("readyok", deadline); !line.ok()) return fail(line.status(), "readyok");
   return absl::OkStatus();

@@ -5,7 +5,9 @@
 //                setoption name Variant value <v>, then each configured option
 //                isready -> readyok
 //   every game:  uginewgame (ucinewgame), isready -> readyok
-//   every move:  position startpos|fen <text> moves ...; go ... ->
+//   every move:  isready -> readyok (whatever came before readyok is
+//                dropped: a second bestmove to the last go, late info lines),
+//                then position startpos|fen <text> moves ...; go ... ->
 //                info ... lines -> bestmove <move>
 //
 // Any failure (no answer in time, input not taken in time, end of output,
@@ -55,6 +57,13 @@ class EnginePlayer {
   // new game and waits for readyok. On failure the engine is stopped and the
   // status says what went wrong.
   absl::Status newGame();
+
+  // Sends isready and drops every line before readyok, waiting up to the
+  // handshake timeout: whatever the engine still had to say about its last
+  // move (a second bestmove) cannot then be taken for its next one. Called
+  // before each move's clock starts. On failure the engine is stopped, as
+  // for newGame().
+  absl::Status dropStaleOutput();
 
   // Sends the position and the go line, then waits until `deadline` for
   // bestmove and returns its move text. On failure the engine is stopped:

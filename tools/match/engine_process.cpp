@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "tools/match/engine_command.h"
 
 namespace gobblet::match {
 
@@ -41,7 +42,7 @@ absl::Status EngineProcess::start(const std::string& command) {
   // Everything the child needs is prepared before fork(): between fork and
   // exec only async-signal-safe calls are allowed (other threads may hold
   // the allocator's locks).
-  const std::string shellCommand = "exec " + command;
+  const std::string shellCommand = shellCommandFor(command);
   const pid_t pid = fork();
   if (pid < 0) {
     for (int fd : {in[0], in[1], out[0], out[1]}) close(fd);

@@ -1,7 +1,8 @@
 // EngineProcess: a child process spoken to line by line over pipes.
 //
 // The command is run by /bin/sh ("exec <command>"), so it may carry
-// arguments and redirections. The child gets its own process group, which is
+// arguments and redirections, and leading NAME=VALUE environment
+// assignments for the engine alone (engine_command.h). The child gets its own process group, which is
 // killed as a whole when the process is stopped, so that nothing an engine
 // spawns outlives it. Every read takes a deadline: a child that hangs or
 // never answers costs at most that long, never the runner. So does every

@@ -7,6 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "engine/bounded_integer.h"
+#include "tools/match/input_limits.h"
 
 namespace gobblet::match {
 
@@ -98,6 +99,11 @@ absl::StatusOr<GameRecord> parseRecord(const std::string& line) {
       if (!plies.ok()) return plies.status();
       r.bookPlies = static_cast<int>(*plies);
     } else if (key == "moves") {
+      // Counted before they are split: a long game costs no more than its line.
+      int64_t count = 0;
+      for ([[maybe_unused]] absl::string_view move : absl::StrSplit(value, ' ', absl::SkipEmpty())) ++count;
+      if (count > kMaxGamePlies)
+        return absl::InvalidArgumentError(absl::StrCat(count, " moves: a game has at most ", kMaxGamePlies));
       r.moves = absl::StrSplit(value, ' ', absl::SkipEmpty());
     } else if (key == "result") {
       auto result = parseResult(value);

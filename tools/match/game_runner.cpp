@@ -71,12 +71,15 @@ GameRecord playGame(EnginePlayer& player1, EnginePlayer& player2, const Opening&
     const TimeControl& limits = engine.config().limits;
     const int64_t allowance =
         moveAllowanceMs(limits, clocks.remainingMs[mover], settings.marginMs, settings.timeoutMs);
+    const std::string who = absl::StrCat("player ", mover + 1, ": ");
+    // Before the clock starts: a stale bestmove must not answer this move.
+    if (auto status = engine.dropStaleOutput(); !status.ok())
+      return finish(lossFor(mover), failureKind(status), who + std::string(status.message()));
     const Clock::time_point begin = Clock::now();
     auto reply = engine.think(positionLine(referee.game()), goCommand(limits, clocks, engine.config().protocol),
                               begin + std::chrono::milliseconds(allowance));
     const int64_t elapsed =
         std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - begin).count();
-    const std::string who = absl::StrCat("player ", mover + 1, ": ");
     if (!reply.ok()) {
       const bool timed = limits.hasClock() || limits.moveTimeMs >= 0;
       if (absl::IsDeadlineExceeded(reply.status()) && timed)

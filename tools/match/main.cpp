@@ -19,6 +19,8 @@
 #include "absl/strings/str_format.h"
 #include "tools/command_line/command_line.h"
 #include "tools/match/compliance.h"
+#include "tools/match/engine_command.h"
+#include "tools/match/input_limits.h"
 #include "tools/match/pgn.h"
 #include "tools/match/replay.h"
 #include "tools/match/report.h"
@@ -65,7 +67,7 @@ cli::Program commandLine() {
           .withDefault(defaults.randomPlies),
       cli::integer("--seed", "N", 0, INT64_MAX, "seed of the random openings")
           .withDefault(static_cast<int64_t>(defaults.seed)),
-      cli::integer("--max-plies", "N", 0, 100000, "a game still running after N plies is a draw, 0 for no limit")
+      cli::integer("--max-plies", "N", 0, kMaxGamePlies, "a game still running after N plies is a draw, 0 for no limit")
           .withDefault(defaults.game.maxPlies),
       cli::text("--margin", "SEC", "time allowed beyond the clock or move time")
           .withDefault(secondsText(defaults.game.marginMs)),
@@ -196,16 +198,13 @@ int main(int argc, char** argv) {
       for (const std::string& w : *words)
         if (auto status = applyEngineSetting(config, w); !status.ok()) return usage(status.message());
     if (config.command.empty()) return usage(absl::StrCat("engine ", e + 1, " has no cmd="));
-    if (config.name.empty()) {
-      const std::string program = config.command.substr(0, config.command.find(' '));
-      config.name = absl::StrCat(program.substr(program.rfind('/') + 1), "#", e + 1);
-    }
+    if (config.name.empty()) config.name = absl::StrCat(programName(config.command), "#", e + 1);
     settings.engines.push_back(config);
   }
   if (!openingsPath.empty()) {
-    auto openings = loadOpenings(settings.variant, openingsPath);
+    auto openings = OpeningFile::open(settings.variant, openingsPath);
     if (!openings.ok()) return usage(openings.status().message());
-    settings.openings = *std::move(openings);
+    settings.openingFile = *std::move(openings);
   }
   if (auto status = checkTournamentSettings(settings); !status.ok()) return usage(status.message());
   std::ofstream record;
@@ -230,7 +229,7 @@ int main(int argc, char** argv) {
     }
     if (!quiet) std::printf("%s\n", progressLine(game, now, settings).c_str()), std::fflush(stdout);
   });
-  if (!state.ok()) return usage(state.status().message());
+  if (!state.ok()) return cli::failure(program, state.status().message());
   std::printf("%s", finalReport(*state, settings).c_str());
   return 0;
 }

@@ -8,6 +8,7 @@
 #include "engine/game.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "tools/match/input_limits.h"
 
 namespace gobblet::match {
 
@@ -27,9 +28,12 @@ absl::StatusOr<Opening> parseOpening(const Variant& variant, const std::string& 
     opening.start = *board;
   }
   Game game(opening.start);
-  for (const std::string& text : std::vector<std::string>(absl::StrSplit(movesText, ' ', absl::SkipWhitespace()))) {
+  for (absl::string_view piece : absl::StrSplit(movesText, ' ', absl::SkipWhitespace())) {
+    const std::string text(piece);
     if (game.result() != GameResult::kNone)
       return absl::InvalidArgumentError(absl::StrCat(label, ": the game is over before '", text, "'"));
+    if (opening.moves.size() == static_cast<size_t>(kMaxGamePlies))
+      return absl::InvalidArgumentError(absl::StrCat(label, ": more than ", kMaxGamePlies, " moves"));
     auto move = parseMove(game.position(), text);
     if (!move.ok()) return absl::InvalidArgumentError(absl::StrCat(label, ": ", move.status().message()));
     game.play(*move);
@@ -40,20 +44,55 @@ absl::StatusOr<Opening> parseOpening(const Variant& variant, const std::string& 
   return opening;
 }
 
-absl::StatusOr<std::vector<Opening>> loadOpenings(const Variant& variant, const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot open opening file '", path, "'"));
-  std::vector<Opening> openings;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    const std::string stripped(absl::StripAsciiWhitespace(line));
-    if (stripped.empty() || stripped[0] == '#') continue;
-    auto opening = parseOpening(variant, stripped, absl::StrCat(path, ":", number));
+OpeningFile::OpeningFile(const Variant& variant, const std::string& path)
+    : variant_(variant), path_(path), in_(path, std::ios::binary) {
+  lines_.emplace(in_, kMaxInputLineBytes);
+}
+
+absl::StatusOr<std::unique_ptr<OpeningFile>> OpeningFile::open(const Variant& variant, const std::string& path) {
+  std::unique_ptr<OpeningFile> file(new OpeningFile(variant, path));
+  if (!file->in_) return absl::NotFoundError(absl::StrCat("cannot open opening file '", path, "'"));
+  while (true) {
+    auto opening = file->readOpening();
     if (!opening.ok()) return opening.status();
-    openings.push_back(*std::move(opening));
+    if (!*opening) break;
+    ++file->size_;
   }
-  if (openings.empty()) return absl::InvalidArgumentError(absl::StrCat("opening file '", path, "' has no openings"));
-  return openings;
+  if (file->size_ == 0) return absl::InvalidArgumentError(absl::StrCat("opening file '", path, "' has no openings"));
+  if (!file->rewind()) return absl::InvalidArgumentError(absl::StrCat("cannot read opening file '", path, "' again"));
+  return file;
+}
+
+absl::StatusOr<std::optional<Opening>> OpeningFile::readOpening() {
+  while (std::optional<FileLines::Line> line = lines_->next()) {
+    const std::string label = absl::StrCat(path_, ":", line->number);
+    if (line->overlong)
+      return absl::InvalidArgumentError(absl::StrCat(label, ": a line longer than ", kMaxInputLineBytes, " bytes"));
+    const std::string stripped(absl::StripAsciiWhitespace(line->text));
+    if (stripped.empty() || stripped[0] == '#') continue;
+    auto opening = parseOpening(variant_, stripped, label);
+    if (!opening.ok()) return opening.status();
+    return std::optional<Opening>(*std::move(opening));
+  }
+  return std::optional<Opening>();
+}
+
+bool OpeningFile::rewind() {
+  in_.clear();
+  in_.seekg(0);
+  lines_.emplace(in_, kMaxInputLineBytes);
+  return static_cast<bool>(in_);
+}
+
+absl::StatusOr<Opening> OpeningFile::next() {
+  auto opening = readOpening();
+  if (opening.ok() && !*opening) {  // past the last opening: the first again
+    if (!rewind()) return absl::UnavailableError(absl::StrCat("cannot read opening file '", path_, "' again"));
+    opening = readOpening();
+  }
+  if (!opening.ok()) return opening.status();
+  if (!*opening) return absl::UnavailableError(absl::StrCat("opening file '", path_, "' has no openings any more"));
+  return **std::move(opening);
 }
 
 absl::StatusOr<Opening> randomOpening(const Variant& variant, int plies, std::mt19937_64& rng,

@@ -10,10 +10,16 @@
 //   L@b2 a1b2 ...                  moves from the variant's start position
 //   <position> [moves M1 M2 ...]   a position in notation.h's text (it
 //                                  contains '/'), then optional moves
-// Every move must be legal and no opening may end the game.
+// Every move must be legal and no opening may end the game. The file is read
+// one line at a time (file_lines.h), so its size does not matter; a line
+// over kMaxInputLineBytes or an opening over kMaxGamePlies moves is an error
+// (input_limits.h).
 #pragma once
 
 #include <cstdint>
+#include <fstream>
+#include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -22,6 +28,7 @@
 #include "engine/board.h"
 #include "engine/move.h"
 #include "engine/variant.h"
+#include "tools/match/file_lines.h"
 
 namespace gobblet::match {
 
@@ -34,8 +41,35 @@ struct Opening {
 // Parses one opening line (see above). `label` names it in errors.
 absl::StatusOr<Opening> parseOpening(const Variant& variant, const std::string& line, const std::string& label);
 
-// Reads every opening of a file; an error names the file and the line.
-absl::StatusOr<std::vector<Opening>> loadOpenings(const Variant& variant, const std::string& path);
+// An opening file, read one opening at a time and from the top again after
+// its last opening, so that a match of any length cycles through it in
+// bounded memory.
+class OpeningFile {
+ public:
+  // Opens `path` and reads it through once, checking every opening; an error
+  // names the file and the line. NotFound if it cannot be opened,
+  // InvalidArgument if it holds no opening.
+  static absl::StatusOr<std::unique_ptr<OpeningFile>> open(const Variant& variant, const std::string& path);
+
+  int64_t size() const { return size_; }  // openings in the file
+
+  // The file's next opening, its first after its last. Fails if the file
+  // changed since open() and no longer reads (or cannot be read again).
+  absl::StatusOr<Opening> next();
+
+ private:
+  OpeningFile(const Variant& variant, const std::string& path);
+  // The opening of the next opening line, or nothing at the end of the file.
+  absl::StatusOr<std::optional<Opening>> readOpening();
+  // Back to the first line.
+  bool rewind();
+
+  Variant variant_;
+  std::string path_;
+  std::ifstream in_;
+  std::optional<FileLines> lines_;
+  int64_t size_ = 0;
+};
 
 // `plies` uniformly random legal moves from the start position, drawn again
 // (up to 1000 times) if the game ends within them. Deterministic for a given

@@ -3,12 +3,14 @@
 #include <cctype>
 #include <ctime>
 #include <map>
+#include <sstream>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/notation.h"
+#include "tools/match/input_limits.h"
 
 namespace gobblet::match {
 
@@ -31,153 +33,9 @@ bool isResultToken(const std::string& token) {
   return token == resultToString(GameResult::kNone) || parseResult(token).ok();
 }
 
-absl::Status errorAt(int line, const std::string& what) {
+absl::Status errorAt(int64_t line, const std::string& what) {
   return absl::InvalidArgumentError(absl::StrCat("line ", line, ": ", what));
 }
-
-// Reads PGN text one game at a time. `pos` and `line` track where it is; on
-// error the caller skips to the next tag section with skipToNextGame().
-class PgnReader {
- public:
-  explicit PgnReader(const std::string& text) : text_(text) {}
-
-  bool atEnd() {
-    skipSpaceAndEscapes();
-    return pos_ >= text_.size();
-  }
-  int line() const { return line_; }
-
-  absl::StatusOr<PgnGame> readGame() {
-    PgnGame game;
-    game.line = line_;
-    if (auto status = readTags(game); !status.ok()) return status;
-    if (auto status = readMovetext(game); !status.ok()) return status;
-    return game;
-  }
-
-  // Moves to the next line starting with '[' after the current position.
-  void skipToNextGame() {
-    while (pos_ < text_.size()) {
-      const size_t newline = text_.find('\n', pos_);
-      if (newline == std::string::npos) {
-        pos_ = text_.size();
-        return;
-      }
-      pos_ = newline + 1;
-      ++line_;
-      if (pos_ < text_.size() && text_[pos_] == '[') return;
-    }
-  }
-
- private:
-  char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
-  void advance() {
-    if (text_[pos_] == '\n') ++line_;
-    ++pos_;
-  }
-  // Whitespace, and "%" escape lines (PGN: ignored to the end of the line).
-  void skipSpaceAndEscapes() {
-    while (pos_ < text_.size()) {
-      const bool lineStart = pos_ == 0 || text_[pos_ - 1] == '\n';
-      if (lineStart && text_[pos_] == '%') {
-        while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
-      } else if (std::isspace(static_cast<unsigned char>(text_[pos_]))) {
-        advance();
-      } else {
-        return;
-      }
-    }
-  }
-
-  // [Name "value"] lines until the first non-tag character.
-  absl::Status readTags(PgnGame& game) {
-    std::map<std::string, int> seen;
-    while (true) {
-      skipSpaceAndEscapes();
-      if (peek() != '[') return absl::OkStatus();
-      const int at = line_;
-      advance();
-      while (peek() == ' ' || peek() == '\t') advance();
-      std::string name;
-      while (std::isalnum(static_cast<unsigned char>(peek())) || peek() == '_') name += peek(), advance();
-      if (name.empty()) return errorAt(at, "a tag needs a name: [Name \"value\"]");
-      while (peek() == ' ' || peek() == '\t') advance();
-      if (peek() != '"') return errorAt(at, absl::StrCat("tag ", name, ": expected a quoted value"));
-      advance();
-      std::string value;
-      while (true) {
-        if (pos_ >= text_.size() || peek() == '\n')
-          return errorAt(at, absl::StrCat("tag ", name, ": unterminated value"));
-        if (peek() == '"') break;
-        if (peek() == '\\') {
-          advance();
-          if (pos_ >= text_.size() || peek() == '\n')
-            return errorAt(at, absl::StrCat("tag ", name, ": unterminated value"));
-        }
-        value += peek();
-        advance();
-      }
-      advance();
-      while (peek() == ' ' || peek() == '\t') advance();
-      if (peek() != ']') return errorAt(at, absl::StrCat("tag ", name, ": expected ']' after the value"));
-      advance();
-      if (!seen.emplace(name, at).second) return errorAt(at, absl::StrCat("tag ", name, " given twice"));
-      game.tags.emplace_back(name, value);
-    }
-  }
-
-  // Tokens up to and including the result token.
-  absl::Status readMovetext(PgnGame& game) {
-    while (true) {
-      skipSpaceAndEscapes();
-      const int at = line_;
-      if (pos_ >= text_.size())
-        return errorAt(at, absl::StrCat("the game starting at line ", game.line,
-                                        " ends without a result (1-0, 0-1, 1/2-1/2 or *)"));
-      const char c = peek();
-      if (c == '[')
-        return errorAt(at, absl::StrCat("a tag inside the moves of the game starting at line ", game.line,
-                                        " (its movetext needs a result token)"));
-      if (c == '{') {
-        while (pos_ < text_.size() && peek() != '}') advance();
-        if (pos_ >= text_.size()) return errorAt(at, "comment '{' never closed");
-        advance();
-        continue;
-      }
-      if (c == ';') {
-        while (pos_ < text_.size() && peek() != '\n') advance();
-        continue;
-      }
-      if (c == '(') return errorAt(at, "variations '(...)' are not supported");
-      if (c == ')' || c == '}' || c == ']') return errorAt(at, absl::StrCat("unexpected '", std::string(1, c), "'"));
-      std::string token;
-      while (pos_ < text_.size() && !std::isspace(static_cast<unsigned char>(peek())) &&
-             std::string("{};()[]").find(peek()) == std::string::npos)
-        token += peek(), advance();
-      if (isResultToken(token)) {
-        game.resultToken = token;
-        return absl::OkStatus();
-      }
-      if (token[0] == '$') continue;  // numeric annotation glyph
-      // A move number ("12." or "12...") possibly glued to the move ("12.X@a1").
-      size_t digits = 0;
-      while (digits < token.size() && std::isdigit(static_cast<unsigned char>(token[digits]))) ++digits;
-      if (digits > 0 && digits < token.size() && token[digits] == '.') {
-        size_t dots = digits;
-        while (dots < token.size() && token[dots] == '.') ++dots;
-        token = token.substr(dots);
-        if (token.empty()) continue;
-      }
-      while (!token.empty() && (token.back() == '!' || token.back() == '?')) token.pop_back();
-      if (token.empty()) return errorAt(at, "an annotation without a move");
-      game.moves.push_back(token);
-    }
-  }
-
-  const std::string& text_;
-  size_t pos_ = 0;
-  int line_ = 1;
-};
 
 // The first of `names` present in `game`, or nullptr.
 const std::string* anyTag(const PgnGame& game, std::initializer_list<const char*> names) {
@@ -247,16 +105,176 @@ const std::string* PgnGame::tag(const std::string& name) const {
   return nullptr;
 }
 
-std::vector<PgnEntry> parsePgn(const std::string& text) {
-  std::vector<PgnEntry> entries;
-  PgnReader reader(text);
-  while (!reader.atEnd()) {
-    PgnEntry entry;
-    entry.line = reader.line();
-    entry.game = reader.readGame();
-    if (!entry.game.ok()) reader.skipToNextGame();
-    entries.push_back(std::move(entry));
+int PgnStream::peek() {
+  if (!line_) {
+    line_ = lines_.next();
+    column_ = 0;
+    if (!line_) return kEnd;
+    lastLine_ = line_->number;
+    overlong_ = overlong_ || line_->overlong;
   }
+  if (overlong_ || gameBytes_ > kMaxPgnGameBytes) return kEnd;
+  return column_ < line_->text.size() ? static_cast<unsigned char>(line_->text[column_]) : '\n';
+}
+
+void PgnStream::advance() {
+  if (peek() == kEnd) return;
+  if (!betweenGames_) ++gameBytes_;
+  if (column_ < line_->text.size()) {
+    ++column_;
+  } else {  // past the newline: the next line is taken when needed
+    line_.reset();
+    column_ = 0;
+  }
+}
+
+int64_t PgnStream::lineNumber() { return line_ ? line_->number : lastLine_ + 1; }
+
+// Whitespace, and "%" escape lines (PGN: ignored to the end of the line).
+void PgnStream::skipSpaceAndEscapes() {
+  while (!stopped()) {
+    if (peek() == '%' && column_ == 0) {
+      while (!stopped() && peek() != '\n') advance();
+    } else if (std::isspace(peek())) {
+      advance();
+    } else {
+      return;
+    }
+  }
+}
+
+// Moves to the next line starting with '[' after the current position.
+void PgnStream::skipToNextGame() {
+  line_.reset();
+  overlong_ = false;
+  while (const FileLines::Line* next = lines_.peek()) {
+    if (!next->overlong && !next->text.empty() && next->text[0] == '[') return;
+    lastLine_ = next->number;
+    lines_.next();
+  }
+}
+
+absl::StatusOr<PgnGame> PgnStream::readGame() {
+  PgnGame game;
+  game.line = lineNumber();
+  gameBytes_ = 0;
+  betweenGames_ = false;
+  absl::Status status = readTags(game);
+  if (status.ok()) status = readMovetext(game);
+  // A cap reached shows as the end of the input to the parsing above: say
+  // which cap instead.
+  if (overlong_)
+    return errorAt(lineNumber(), absl::StrCat("a line longer than ", kMaxInputLineBytes, " bytes"));
+  if (gameBytes_ > kMaxPgnGameBytes)
+    return errorAt(lineNumber(), absl::StrCat("the game starting at line ", game.line, " is longer than ",
+                                              kMaxPgnGameBytes, " bytes"));
+  if (!status.ok()) return status;
+  return game;
+}
+
+// [Name "value"] lines until the first non-tag character.
+absl::Status PgnStream::readTags(PgnGame& game) {
+  std::map<std::string, int64_t> seen;
+  while (true) {
+    skipSpaceAndEscapes();
+    if (peek() != '[') return absl::OkStatus();
+    const int64_t at = lineNumber();
+    advance();
+    while (peek() == ' ' || peek() == '\t') advance();
+    std::string name;
+    while (std::isalnum(peek()) || peek() == '_') name += static_cast<char>(peek()), advance();
+    if (name.empty()) return errorAt(at, "a tag needs a name: [Name \"value\"]");
+    while (peek() == ' ' || peek() == '\t') advance();
+    if (peek() != '"') return errorAt(at, absl::StrCat("tag ", name, ": expected a quoted value"));
+    advance();
+    std::string value;
+    while (true) {
+      if (stopped() || peek() == '\n') return errorAt(at, absl::StrCat("tag ", name, ": unterminated value"));
+      if (peek() == '"') break;
+      if (peek() == '\\') {
+        advance();
+        if (stopped() || peek() == '\n') return errorAt(at, absl::StrCat("tag ", name, ": unterminated value"));
+      }
+      value += static_cast<char>(peek());
+      advance();
+    }
+    advance();
+    while (peek() == ' ' || peek() == '\t') advance();
+    if (peek() != ']') return errorAt(at, absl::StrCat("tag ", name, ": expected ']' after the value"));
+    advance();
+    if (!seen.emplace(name, at).second) return errorAt(at, absl::StrCat("tag ", name, " given twice"));
+    game.tags.emplace_back(name, value);
+  }
+}
+
+// Tokens up to and including the result token.
+absl::Status PgnStream::readMovetext(PgnGame& game) {
+  while (true) {
+    skipSpaceAndEscapes();
+    const int64_t at = lineNumber();
+    if (stopped())
+      return errorAt(at, absl::StrCat("the game starting at line ", game.line,
+                                      " ends without a result (1-0, 0-1, 1/2-1/2 or *)"));
+    const char c = static_cast<char>(peek());
+    if (c == '[')
+      return errorAt(at, absl::StrCat("a tag inside the moves of the game starting at line ", game.line,
+                                      " (its movetext needs a result token)"));
+    if (c == '{') {
+      while (!stopped() && peek() != '}') advance();
+      if (stopped()) return errorAt(at, "comment '{' never closed");
+      advance();
+      continue;
+    }
+    if (c == ';') {
+      while (!stopped() && peek() != '\n') advance();
+      continue;
+    }
+    if (c == '(') return errorAt(at, "variations '(...)' are not supported");
+    if (c == ')' || c == '}' || c == ']') return errorAt(at, absl::StrCat("unexpected '", std::string(1, c), "'"));
+    std::string token;
+    while (!stopped() && !std::isspace(peek()) && std::string("{};()[]").find(static_cast<char>(peek())) == std::string::npos)
+      token += static_cast<char>(peek()), advance();
+    if (isResultToken(token)) {
+      game.resultToken = token;
+      return absl::OkStatus();
+    }
+    if (token[0] == '$') continue;  // numeric annotation glyph
+    // A move number ("12." or "12...") possibly glued to the move ("12.X@a1").
+    size_t digits = 0;
+    while (digits < token.size() && std::isdigit(static_cast<unsigned char>(token[digits]))) ++digits;
+    if (digits > 0 && digits < token.size() && token[digits] == '.') {
+      size_t dots = digits;
+      while (dots < token.size() && token[dots] == '.') ++dots;
+      token = token.substr(dots);
+      if (token.empty()) continue;
+    }
+    while (!token.empty() && (token.back() == '!' || token.back() == '?')) token.pop_back();
+    if (token.empty()) return errorAt(at, "an annotation without a move");
+    if (game.moves.size() == static_cast<size_t>(kMaxGamePlies))
+      return errorAt(at, absl::StrCat("the game starting at line ", game.line, " has more than ", kMaxGamePlies,
+                                      " moves"));
+    game.moves.push_back(token);
+  }
+}
+
+std::optional<PgnEntry> PgnStream::next() {
+  betweenGames_ = true;  // the space between games counts in no game's bytes
+  gameBytes_ = 0;
+  skipSpaceAndEscapes();
+  if (stopped() && !overlong_) return std::nullopt;
+  PgnEntry entry;
+  entry.line = lineNumber();
+  entry.game = readGame();
+  if (!entry.game.ok()) skipToNextGame();
+  return entry;
+}
+
+std::vector<PgnEntry> parsePgn(const std::string& text) {
+  std::istringstream in(text);
+  FileLines lines(in, kMaxInputLineBytes);
+  PgnStream stream(lines);
+  std::vector<PgnEntry> entries;
+  while (std::optional<PgnEntry> entry = stream.next()) entries.push_back(*std::move(entry));
   return entries;
 }
 

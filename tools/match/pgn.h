@@ -31,12 +31,15 @@
 // hold move numbers, {comments}, ;comments and $NAGs; variations are refused.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "engine/variant.h"
+#include "tools/match/file_lines.h"
 #include "tools/match/game_record.h"
 
 namespace gobblet::match {
@@ -59,19 +62,52 @@ struct PgnGame {
   std::vector<std::pair<std::string, std::string>> tags;
   std::vector<std::string> moves;
   std::string resultToken;
-  int line = 0;
+  int64_t line = 0;
 
   // The value of tag `name` (exact case), or nullptr.
   const std::string* tag(const std::string& name) const;
 };
 
-// One entry per game found in `text`, each either the game or an
-// InvalidArgument naming the line and what is wrong with it. A bad game does
-// not hide the games after it: reading resumes at the next tag section.
+// One entry per game read: either the game or an InvalidArgument naming the
+// line and what is wrong with it. A bad game does not hide the games after
+// it: reading resumes at the next line that starts with '['.
 struct PgnEntry {
-  int line = 0;  // where the game starts
+  int64_t line = 0;  // where the game starts
   absl::StatusOr<PgnGame> game;
 };
+
+// Reads PGN games one at a time from lines of a file (file_lines.h), in
+// bounded memory: a game over kMaxPgnGameBytes or kMaxGamePlies, or with a
+// line over the FileLines' cap, is an error entry (input_limits.h).
+class PgnStream {
+ public:
+  explicit PgnStream(FileLines& lines) : lines_(lines) {}
+
+  // The next game, or nothing at the end of the input.
+  std::optional<PgnEntry> next();
+
+ private:
+  static constexpr int kEnd = -1;  // end of input, an overlong line, or over the game's cap
+  int peek();
+  void advance();
+  bool stopped() { return peek() == kEnd; }
+  int64_t lineNumber();
+  void skipSpaceAndEscapes();
+  void skipToNextGame();
+  absl::StatusOr<PgnGame> readGame();
+  absl::Status readTags(PgnGame& game);
+  absl::Status readMovetext(PgnGame& game);
+
+  FileLines& lines_;
+  std::optional<FileLines::Line> line_;  // the line being read
+  size_t column_ = 0;                    // in line_; its size: at the newline
+  int64_t lastLine_ = 0;                 // number of the last line taken
+  size_t gameBytes_ = 0;                 // read since the game's start
+  bool betweenGames_ = true;             // skipping the space before a game
+  bool overlong_ = false;                // line_ exceeded the line cap
+};
+
+// Every game of `text` (PgnStream over the text).
 std::vector<PgnEntry> parsePgn(const std::string& text);
 
 // The game as a record, to be verified with verifyRecord(). `defaultVariant`

@@ -1,14 +1,12 @@
 #include "tools/match/replay.h"
 
-#include <fstream>
+#include <optional>
 #include <ostream>
-#include <sstream>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "engine/notation.h"
 #include "engine/printable_text.h"
-#include "tools/match/pgn.h"
+#include "tools/match/record_file_reader.h"
 
 namespace gobblet::match {
 
@@ -66,43 +64,18 @@ absl::Status verifyRecord(const GameRecord& record) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<RecordFileEntry>> readRecordFile(const std::string& path,
-                                                           const Variant& defaultVariant) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot open record file '", path, "'"));
-  std::stringstream contents;
-  contents << in.rdbuf();
-  const std::string text = contents.str();
-  std::vector<RecordFileEntry> entries;
-  if (looksLikePgn(text)) {
-    for (const PgnEntry& entry : parsePgn(text)) {
-      RecordFileEntry& e = entries.emplace_back();
-      e.where = absl::StrCat(path, ":", entry.line, ": game ", entries.size());
-      e.record = entry.game.ok() ? recordFromPgn(*entry.game, defaultVariant) : entry.game.status();
-    }
-  } else {
-    std::istringstream lines(text);
-    std::string line;
-    for (int number = 1; std::getline(lines, line); ++number) {
-      if (absl::StripAsciiWhitespace(line).empty() || line[0] == '#') continue;
-      entries.push_back({absl::StrCat(path, ":", number), parseRecord(line)});
-    }
-  }
-  return entries;
-}
-
 absl::StatusOr<ReplaySummary> replayFile(const std::string& path, std::ostream& out,
                                         const Variant& defaultVariant) {
-  auto entries = readRecordFile(path, defaultVariant);
-  if (!entries.ok()) return entries.status();
+  auto reader = RecordFileReader::open(path, defaultVariant);
+  if (!reader.ok()) return reader.status();
   ReplaySummary summary;
-  for (const RecordFileEntry& entry : *entries) {
+  while (const std::optional<RecordFileEntry> entry = (*reader)->next()) {
     ++summary.games;
-    const absl::Status status = entry.record.ok() ? verifyRecord(*entry.record) : entry.record.status();
+    const absl::Status status = entry->record.ok() ? verifyRecord(*entry->record) : entry->record.status();
     if (!status.ok()) {
       ++summary.invalid;
       // The file's bytes, quoted in the message, go to a terminal: printable only.
-      out << printableText(entry.where, 300) << ": "
+      out << printableText(entry->where, 300) << ": "
           << printableText(std::string_view(status.message().data(), status.message().size()), 600) << "\n";
     }
   }

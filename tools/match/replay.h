@@ -17,7 +17,6 @@
 
 #include <iosfwd>
 #include <string>
-#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -28,27 +27,14 @@ namespace gobblet::match {
 // OK, or InvalidArgument saying the first inconsistency.
 absl::Status verifyRecord(const GameRecord& record);
 
-// One game of a record file, read but not verified.
-struct RecordFileEntry {
-  std::string where;  // "FILE:LINE" (record lines) or "FILE:LINE: game N" (PGN)
-  absl::StatusOr<GameRecord> record;
-};
-
-// Reads a record file -- record lines, or PGN (pgn.h) when its first
-// non-blank character is '[' -- without verifying the games; blank lines and
-// lines starting with '#' are skipped. `defaultVariant` is the variant of PGN
-// games without a Variant tag. NotFound if the file cannot be opened.
-absl::StatusOr<std::vector<RecordFileEntry>> readRecordFile(const std::string& path,
-                                                           const Variant& defaultVariant = Variant::gobblet());
-
 struct ReplaySummary {
   int games = 0;    // records read
   int invalid = 0;  // unreadable or inconsistent
 };
 
-// Reads a record file (readRecordFile), verifies every game and reports
-// each failure (and a summary) to `out`. NotFound if the file cannot be
-// opened.
+// Reads a record file game by game (record_file_reader.h, bounded memory),
+// verifies every game and reports each failure (and a summary) to `out`.
+// NotFound if the file cannot be opened.
 absl::StatusOr<ReplaySummary> replayFile(const std::string& path, std::ostream& out,
                                         const Variant& defaultVariant = Variant::gobblet());
 

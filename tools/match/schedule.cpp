@@ -1,25 +1,44 @@
 #include "tools/match/schedule.h"
 
+#include <algorithm>
+
 namespace gobblet::match {
+
+namespace {
+
+int64_t pairingCount(int engineCount, Format format) {
+  const int64_t n = engineCount;
+  return format == Format::kRoundRobin ? n * (n - 1) / 2 : n - 1;
+}
+
+}  // namespace
+
+int64_t scheduledGameCount(int engineCount, Format format, int gamesPerPairing) {
+  const int64_t openingPairs = (static_cast<int64_t>(gamesPerPairing) + 1) / 2;
+  return openingPairs * 2 * pairingCount(engineCount, format);
+}
 
 Schedule::Schedule(int engineCount, Format format, int gamesPerPairing, std::optional<SprtParams> sprt)
     : openingPairs_((gamesPerPairing + 1) / 2), sprt_(sprt) {
   for (int a = 0; a < engineCount; ++a)
     for (int b = a + 1; b < engineCount; ++b)
       if (format == Format::kRoundRobin || a == 0) state_.pairings.push_back({a, b, {}});
-  for (int k = 0; k < openingPairs_; ++k)
-    for (int p = 0; p < static_cast<int>(state_.pairings.size()); ++p)
-      for (bool swapped : {false, true}) {
-        const PairingScore& pairing = state_.pairings[p];
-        games_.push_back({static_cast<int>(games_.size()) + 1, p, k, swapped,
-                          swapped ? pairing.second : pairing.first, swapped ? pairing.first : pairing.second});
-      }
-  state_.gamesPlanned = static_cast<int>(games_.size());
+  state_.gamesPlanned = static_cast<int>(
+      std::min(scheduledGameCount(engineCount, format, gamesPerPairing), kMaxScheduledGames));
+}
+
+ScheduledGame Schedule::gameAt(int index) const {
+  // Opening pair by opening pair, pairing by pairing, unswapped first.
+  const int gamesPerOpening = 2 * static_cast<int>(state_.pairings.size());
+  const int opening = index / gamesPerOpening, pairing = index % gamesPerOpening / 2;
+  const bool swapped = index % 2 == 1;
+  const PairingScore& p = state_.pairings[pairing];
+  return {index + 1, pairing, opening, swapped, swapped ? p.second : p.first, swapped ? p.first : p.second};
 }
 
 std::optional<ScheduledGame> Schedule::next() {
-  if (nextGame_ == games_.size() || state_.decision != SprtDecision::kContinue) return std::nullopt;
-  return games_[nextGame_++];
+  if (nextGame_ == state_.gamesPlanned || state_.decision != SprtDecision::kContinue) return std::nullopt;
+  return gameAt(nextGame_++);
 }
 
 void Schedule::finish(const ScheduledGame& game, GameResult result) {

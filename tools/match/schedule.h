@@ -15,9 +15,14 @@
 // decides; from then on next() starts no game, and the results of the games
 // that were under way are counted in the scores but never reopen the test.
 //
+// Game i is computed from its index when it is handed out, so a schedule
+// takes the same memory for 2 games as for 10 million: pairings x games per
+// pairing may be up to kMaxScheduledGames (games are numbered with an int).
+//
 // Not thread-safe: runTournament() calls it under its own mutex.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -27,6 +32,14 @@
 namespace gobblet::match {
 
 enum class Format { kRoundRobin, kGauntlet };
+
+// The most games a schedule may hold, all pairings together.
+inline constexpr int64_t kMaxScheduledGames = INT32_MAX;
+
+// How many games `engineCount` engines play in `format` with
+// `gamesPerPairing` games per pairing (rounded up to even), counted without
+// overflow: compare it with kMaxScheduledGames before building a Schedule.
+int64_t scheduledGameCount(int engineCount, Format format, int gamesPerPairing);
 
 // Score of a pairing, from its first engine's point of view.
 struct PairingScore {
@@ -58,6 +71,8 @@ class Schedule {
  public:
   // `engineCount` >= 2; `gamesPerPairing` >= 1 is rounded up to even; an
   // SPRT is meant for two engines (one pairing) and watches pairing 0.
+  // scheduledGameCount() must not exceed kMaxScheduledGames (checked: the
+  // schedule is then cut to that many games).
   Schedule(int engineCount, Format format, int gamesPerPairing, std::optional<SprtParams> sprt);
 
   int openingPairs() const { return openingPairs_; }
@@ -72,8 +87,10 @@ class Schedule {
   void finish(const ScheduledGame& game, GameResult result);
 
  private:
-  std::vector<ScheduledGame> games_;
-  size_t nextGame_ = 0;
+  // Game `index` (0-based) of the schedule order described above.
+  ScheduledGame gameAt(int index) const;
+
+  int nextGame_ = 0;  // index of the next game to hand out
   int openingPairs_ = 0;
   std::optional<SprtParams> sprt_;
   TournamentState state_;

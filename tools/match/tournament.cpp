@@ -3,17 +3,20 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <random>
 #include <set>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "tools/match/opening_sequence.h"
 
 namespace gobblet::match {
 
 absl::Status checkTournamentSettings(const TournamentSettings& settings) {
+  if (settings.engines.size() < 2) return absl::InvalidArgumentError("a match needs at least two engines");
+  if (settings.engines.size() > static_cast<size_t>(kMaxEngines))
+    return absl::InvalidArgumentError(absl::StrCat(settings.engines.size(), " engines: a match takes at most ",
+                                                   kMaxEngines));
   const int engineCount = static_cast<int>(settings.engines.size());
-  if (engineCount < 2) return absl::InvalidArgumentError("a match needs at least two engines");
   std::set<std::string> names;
   for (const EngineConfig& e : settings.engines) {
     if (e.command.empty()) return absl::InvalidArgumentError(absl::StrCat("engine '", e.name, "' has no cmd="));
@@ -28,6 +31,10 @@ absl::Status checkTournamentSettings(const TournamentSettings& settings) {
   if (settings.sprt && engineCount != 2) return absl::InvalidArgumentError("an SPRT needs exactly two engines");
   if (settings.concurrency < 1 || settings.gamesPerPairing < 1)
     return absl::InvalidArgumentError("concurrency and games must be positive");
+  if (const int64_t games = scheduledGameCount(engineCount, settings.format, settings.gamesPerPairing);
+      games > kMaxScheduledGames)
+    return absl::InvalidArgumentError(absl::StrCat(games, " games in all (", settings.gamesPerPairing,
+                                                   " per pairing): a match plays at most ", kMaxScheduledGames));
   return absl::OkStatus();
 }
 
@@ -36,20 +43,14 @@ absl::StatusOr<TournamentState> runTournament(const TournamentSettings& settings
   if (absl::Status status = checkTournamentSettings(settings); !status.ok()) return status;
   const int engineCount = static_cast<int>(settings.engines.size());
 
-  // 2. The schedule and its openings.
+  // 2. The schedule and its openings, both made a game at a time. The first
+  // opening is made now, so that an opening that cannot be made at all is
+  // reported before any engine starts.
   Schedule schedule(engineCount, settings.format, settings.gamesPerPairing, settings.sprt);
-  std::vector<Opening> openings;
-  std::mt19937_64 rng(settings.seed);
-  for (int k = 0; k < schedule.openingPairs(); ++k) {
-    if (!settings.openings.empty()) {
-      openings.push_back(settings.openings[k % settings.openings.size()]);
-    } else {
-      auto opening = randomOpening(settings.variant, settings.randomPlies, rng,
-                                   settings.randomPlies > 0 ? absl::StrCat("random-", k + 1) : "start");
-      if (!opening.ok()) return opening.status();
-      openings.push_back(*std::move(opening));
-    }
-  }
+  OpeningSequence openings(settings.variant, settings.openings, settings.openingFile.get(), settings.randomPlies,
+                           settings.seed);
+  if (auto first = openings.at(0); !first.ok()) return first.status();
+  absl::Status failure;  // an opening that could not be made: no further game starts
 
   // 3. Workers take the next game until none is left or the SPRT decided.
   std::mutex mutex;
@@ -62,13 +63,20 @@ absl::StatusOr<TournamentState> runTournament(const TournamentSettings& settings
     };
     while (true) {
       std::optional<ScheduledGame> game;
+      std::optional<Opening> opening;
       {
         std::lock_guard lock(mutex);
+        if (!failure.ok()) break;
         game = schedule.next();
+        if (!game) break;
+        auto made = openings.at(game->opening);
+        if (!made.ok()) {
+          failure = made.status();
+          break;
+        }
+        opening = *std::move(made);
       }
-      if (!game) break;
-      GameRecord record = playGame(player(game->player1), player(game->player2), openings[game->opening],
-                                   settings.game);
+      GameRecord record = playGame(player(game->player1), player(game->player2), *opening, settings.game);
 
       std::lock_guard lock(mutex);
       record.number = game->number;  // schedule order: records do not depend on timing
@@ -80,6 +88,7 @@ absl::StatusOr<TournamentState> runTournament(const TournamentSettings& settings
   const int workers = std::min<int>(settings.concurrency, schedule.state().gamesPlanned);
   for (int i = 0; i < workers; ++i) threads.emplace_back(worker);
   for (std::thread& t : threads) t.join();
+  if (!failure.ok()) return failure;
   return schedule.state();
 }
 

@@ -1,7 +1,10 @@
 #include "tools/tune/training_set.h"
 
+#include <optional>
+
 #include "engine/notation.h"
 #include "search/tactics.h"
+#include "tools/match/record_file_reader.h"
 #include "tools/match/replay.h"
 
 namespace gobblet::tune {
@@ -39,9 +42,10 @@ absl::StatusOr<Collection> collectPositions(const std::vector<std::string>& reco
                                             const CollectOptions& options) {
   Collection c;
   for (const std::string& path : recordFiles) {
-    auto entries = match::readRecordFile(path, options.variant);
-    if (!entries.ok()) return entries.status();
-    for (const match::RecordFileEntry& entry : *entries) {
+    auto reader = match::RecordFileReader::open(path, options.variant);
+    if (!reader.ok()) return reader.status();
+    while (const std::optional<match::RecordFileEntry> next = (*reader)->next()) {
+      const match::RecordFileEntry& entry = *next;
       ++c.games;
       const auto leaveOut = [&](int& count, const std::string& why) {
         if (count++ == 0 && c.firstLeftOut.empty()) c.firstLeftOut = entry.where, c.firstLeftOutWhy = why;

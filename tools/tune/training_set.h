@@ -59,8 +59,10 @@ struct Collection {
 // game was used. InvalidArgument if the record is inconsistent.
 absl::StatusOr<bool> addGame(const match::GameRecord& record, TrainingSet& set, int64_t& positions);
 
-// Reads every record file (line records or PGN) into a collection. Games
-// left out are counted by why; NotFound if a file cannot be opened.
+// Reads every record file (line records or PGN) into a collection, game by
+// game (match/record_file_reader.h: the files' size does not matter, only
+// the positions kept). Games left out are counted by why; NotFound if a
+// file cannot be opened.
 absl::StatusOr<Collection> collectPositions(const std::vector<std::string>& recordFiles,
                                             const CollectOptions& options);
 
