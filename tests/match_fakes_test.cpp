@@ -35,7 +35,10 @@ GameSettings quick() {
   return s;
 }
 
-const PlayerTimeouts kShortHandshake{400};
+// Bounds ugiok, and the readyok asked for before every move: short, so that
+// the tests of silent engines are quick, but not so short that a loaded
+// machine's pause is taken for a silent engine (a readyok per move).
+const PlayerTimeouts kShortHandshake{1500};
 
 Opening start(const Variant& v) { return Opening{"start", Board(v), {}}; }
 
