@@ -9,8 +9,9 @@ namespace gobblet {
 
 namespace {
 
-// The separators of words: spaces, tabs and carriage returns (CRLF input).
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+// The separators of words: spaces and tabs. (Carriage returns end a line
+// of CRLF input: parseCommand strips them from the end.)
+bool isSpace(char c) { return c == ' ' || c == '\t'; }
 
 // Any other ASCII control character (NUL, ESC, a newline that a transport
 // did not split, DEL ...) has no place in a word: such a line is refused
@@ -179,6 +180,7 @@ absl::Status expectNoMore(const std::vector<Word>& words, size_t used) {
 }  // namespace
 
 absl::StatusOr<Command> parseCommand(std::string_view line) {
+  while (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // CRLF
   const std::vector<Word> words = splitWords(line);
   Command c;
   if (words.empty()) return c;

@@ -7,8 +7,10 @@
 // the fuzz target for hostile input (tests/fuzz/).
 //
 // Command words and keywords are case-insensitive; words are separated by
-// any run of spaces, tabs or carriage returns (so CRLF input works). A line
-// with any other control character (bytes 0x00-0x1f, 0x7f) is refused whole.
+// any run of spaces and tabs, and carriage returns at the end of a line are
+// dropped (so CRLF input works). A line with any other control character
+// (bytes 0x00-0x1f, 0x7f; a carriage return before the end) is refused
+// whole.
 #pragma once
 
 #include <cstdint>

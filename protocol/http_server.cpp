@@ -1,5 +1,7 @@
 #include "protocol/http_server.h"
 
+#include <algorithm>
+#include <map>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -157,10 +159,12 @@ void HttpServer::stopping() {
     if (auto conn = weak.lock()) conn->cancel();
 }
 
-// Makes room before adding the new connection: the oldest connection of
-// its address when that address has kMaxHttpConnectionsPerPeer, else the
-// oldest of all when there are kMaxHttpConnections. A connection being
-// closed no longer counts.
+// Makes room before adding the new connection, only when the server has
+// none (kMaxHttpConnections): the oldest connection of the address that
+// holds the most goes. A client that keeps reconnecting closes its own
+// connections, not the others' (closing the newest, as before, kept
+// everyone else out), and users behind one address (a proxy, a NAT) are not
+// limited while there is room. A connection being closed no longer counts.
 void HttpServer::accepted(tcp::socket socket) {
   boost::system::error_code ec;
   const tcp::endpoint remote = socket.remote_endpoint(ec);
@@ -168,8 +172,7 @@ void HttpServer::accepted(tcp::socket socket) {
   auto conn = std::make_shared<HttpConnection>(std::move(socket), *this, remote.address());
   {
     std::lock_guard lock(httpClientsMutex_);
-    std::shared_ptr<HttpConnection> oldest, oldestOfPeer;
-    int live = 0, ofPeer = 0;
+    std::vector<std::shared_ptr<HttpConnection>> live;  // oldest first
     for (auto it = httpClients_.begin(); it != httpClients_.end();) {
       auto c = it->lock();
       if (!c) {
@@ -177,16 +180,19 @@ void HttpServer::accepted(tcp::socket socket) {
         continue;
       }
       ++it;
-      if (c->dropped()) continue;
-      ++live;
-      if (!oldest) oldest = c;
-      if (c->peer() == conn->peer()) {
-        ++ofPeer;
-        if (!oldestOfPeer) oldestOfPeer = c;
-      }
+      if (!c->dropped()) live.push_back(std::move(c));
     }
-    if (ofPeer >= kMaxHttpConnectionsPerPeer) oldestOfPeer->drop();
-    else if (live >= kMaxHttpConnections) oldest->drop();
+    if (static_cast<int>(live.size()) >= kMaxHttpConnections) {
+      std::map<asio::ip::address, int> perAddress;
+      for (const auto& c : live) ++perAddress[c->peer()];
+      const auto most = std::max_element(perAddress.begin(), perAddress.end(),
+                                         [](const auto& a, const auto& b) { return a.second < b.second; });
+      for (const auto& c : live)
+        if (c->peer() == most->first) {
+          c->drop();
+          break;
+        }
+    }
     httpClients_.push_back(conn);
   }
   conn->start();

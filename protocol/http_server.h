@@ -11,11 +11,11 @@
 // bounded pool of SessionSlots, so silent sockets cannot lock out a token
 // holder. HTTP itself: GET and HEAD only, request headers capped
 // (kMaxHttpHeaderBytes), no request body, a request must arrive within
-// kHttpRequestDeadline, at most kMaxHttpConnections plain HTTP connections
-// and kMaxHttpConnectionsPerPeer from one address: a new connection beyond
-// either cap closes the oldest one (of that address, or of all), so that a
-// client that keeps reconnecting cannot keep the page and the upgrades
-// of everyone else out (when the newest was closed, 64 idle sockets did).
+// kHttpRequestDeadline, at most kMaxHttpConnections plain HTTP connections:
+// a new connection beyond that closes the oldest connection of the address
+// that holds the most, so that a client that keeps reconnecting cannot keep
+// the page and the upgrades of everyone else out (when the newest was
+// closed, 64 idle sockets did).
 // A request whose Host is not this machine's (the bound address, localhost,
 // or a name of ServerConfig::allowedHosts: protocol/allowed_hosts.h) is
 // refused 403, the page as well as /ugi, so that a web site that re-points
@@ -46,7 +46,6 @@ namespace gobblet {
 inline constexpr size_t kMaxHttpHeaderBytes = 8 * 1024;
 inline constexpr std::chrono::seconds kHttpRequestDeadline{15};
 inline constexpr int kMaxHttpConnections = 64;
-inline constexpr int kMaxHttpConnectionsPerPeer = 16;  // a browser opens about six per site
 
 class HttpConnection;
 

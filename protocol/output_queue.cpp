@@ -48,8 +48,7 @@ void OutputQueue::pop() {
 // deque moves nothing else.
 void OutputQueue::keepOnlyFront() {
   if (lines_.empty()) return;
-  lines_.erase(lines_.begin() + 1, lines_.end());
-  lines_.shrink_to_fit();
+  lines_.erase(lines_.begin() + 1, lines_.end());  // (no shrink_to_fit: it would move the front)
   heapBytes_ = costOf(lines_.front());
 }
 
@@ -58,6 +57,10 @@ void OutputQueue::clear() {
   heapBytes_ = 0;
 }
 
+// Called once per dropped client whose queue held over 1 MiB (8 MiB of
+// unread output gets a client dropped): trimming walks every arena, a few
+// milliseconds at most for this server's heap, which such a client pays for
+// with its own flood.
 void returnFreedMemory() {
 #if defined(__GLIBC__)
   malloc_trim(0);

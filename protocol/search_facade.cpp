@@ -224,13 +224,11 @@ void SearchFacade::go(const SearchLimits& limits, SearchCallbacks callbacks) {
   joinWorker();
   Search& s = search();
   s.wait();  // also covers a search that has reported its best move but not yet ended
-  if (absl::Status st = positionStatus(); !st.ok()) {
-    if (callbacks.onError) callbacks.onError("go: " + std::string(st.message()));
-    if (callbacks.onBestMove) callbacks.onBestMove(Move::none(), Move::none());
-    return;
-  }
-  if (game_.result() != GameResult::kNone) {
-    // Decided (a line, no move, threefold repetition): nothing to search.
+  const absl::Status position = positionStatus();
+  if (!position.ok() && callbacks.onError) callbacks.onError("go: " + std::string(position.message()));
+  if (!position.ok() || game_.result() != GameResult::kNone) {
+    // No position (the last one was refused), or a decided one (a line, no
+    // move, threefold repetition): nothing to search.
     if (limits.infinite || limits.ponder) {
       std::lock_guard lock(heldMutex_);
       heldBestMove_ = std::move(callbacks.onBestMove);

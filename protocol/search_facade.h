@@ -112,8 +112,9 @@ class SearchFacade {
 
   // Starts a search of the current game; replaces a running search (which
   // still reports its best move), perft or bench. Without a position (after
-  // a refused one) it reports positionStatus() through onError and the best
-  // move Move::none() at once.
+  // a refused one) it reports positionStatus() through onError, and the
+  // best move Move::none() as for a decided position (at once, or for
+  // `infinite`/`ponder` at the next stop, ponderhit or close).
   void go(const SearchLimits& limits, SearchCallbacks callbacks);
   // Ends what runs, without waiting: the search reports its best move, a
   // perft or bench its onDone. Thread-safe.

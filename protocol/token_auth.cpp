@@ -30,17 +30,32 @@ absl::StatusOr<std::string> readTokenFile(const std::string& path, std::string* 
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) return absl::InvalidArgumentError(name + ": " + std::strerror(errno));
   struct stat st {};
-  std::string text(kMaxTokenBytes + 3, '\0');  // a token, "\r\n", and one byte to see it is longer
-  ssize_t n = -1;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-    do n = ::read(fd, text.data(), text.size());
-    while (n < 0 && errno == EINTR);
+  if (::fstat(fd, &st) != 0) {
+    const int statErrno = errno;
+    ::close(fd);
+    return absl::InvalidArgumentError(name + ": " + std::strerror(statErrno));
   }
-  const int readErrno = errno;
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return absl::InvalidArgumentError(name + ": not a regular file");
+  }
+  // Up to a token, "\r\n", and one byte to see that it is longer; a read
+  // may return less than asked (network file systems): read to the end.
+  std::string text(kMaxTokenBytes + 3, '\0');
+  size_t got = 0;
+  while (got < text.size()) {
+    const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int readErrno = errno;
+      ::close(fd);
+      return absl::InvalidArgumentError(name + ": " + std::strerror(readErrno));
+    }
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
+  }
   ::close(fd);
-  if (!S_ISREG(st.st_mode)) return absl::InvalidArgumentError(name + ": not a regular file");
-  if (n < 0) return absl::InvalidArgumentError(name + ": " + std::strerror(readErrno));
-  text.resize(static_cast<size_t>(n));
+  text.resize(got);
   const size_t end = text.find('\n');
   if (end == std::string::npos && text.size() > kMaxTokenBytes + 1)
     return absl::InvalidArgumentError(name + ": the first line is longer than a token (" +

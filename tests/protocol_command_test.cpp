@@ -39,7 +39,7 @@ TEST(ProtocolCommand, SimpleCommandsAnyCaseAndSpacing) {
   EXPECT_EQ(parseOk("moves").kind, CommandKind::kMoves);
   EXPECT_EQ(parseOk("eval").kind, CommandKind::kEval);
   EXPECT_EQ(parseOk("").kind, CommandKind::kEmpty);
-  EXPECT_EQ(parseOk(" \t\r ").kind, CommandKind::kEmpty);
+  EXPECT_EQ(parseOk(" \t \r").kind, CommandKind::kEmpty);
 }
 
 TEST(ProtocolCommand, UnknownAndTrailingWordsAreErrorsNamingTheWord) {
@@ -65,14 +65,16 @@ TEST(ProtocolCommand, ControlCharactersInsideWordsRefuseTheLine) {
   for (const std::string& line :
        {std::string("go\vinfinite"), std::string("go\finfinite"), std::string("position startpos moves X@a1\x1b[2J"),
         std::string("setoption name Hash value 1\x00", 31), std::string("position fen x\x7f"),
-        std::string("isready\nquit"), std::string("auth to\x07ken"), std::string("\x01")}) {
+        std::string("isready\nquit"), std::string("auth to\x07ken"), std::string("\x01"),
+        std::string("go\rinfinite")}) {
     const std::string msg = parseError(line);
     EXPECT_NE(msg.find("control character"), std::string::npos) << msg;
     for (char c : msg) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << msg;
   }
-  // Spaces, tabs and carriage returns still separate words; other bytes
-  // (UTF-8 in an option value) are not control characters.
-  EXPECT_EQ(parseOk("go\tdepth \r3\r").limits.depth, 3);
+  // Spaces and tabs separate words, carriage returns end a line; other
+  // bytes (UTF-8 in an option value) are not control characters.
+  EXPECT_EQ(parseOk("go\tdepth  3\r").limits.depth, 3);
+  EXPECT_EQ(parseOk("isready\r\r").kind, CommandKind::kIsReady);
   EXPECT_EQ(parseOk("setoption name TablebasePath value /tmp/caf\xc3\xa9").optionValue, "/tmp/caf\xc3\xa9");
 }
 

@@ -13,6 +13,7 @@ namespace gobblet {
 namespace {
 
 using testing::EngineProcess;
+using testing::Ms;
 
 // Gobblers: the position after move 2 occurs a third time at move 10 (a
 // draw); the three moves after it would give player 1 a diagonal.
@@ -38,7 +39,8 @@ TEST(ProtocolGameEnd, MovesAfterThreefoldRepetitionAreRefused) {
 // After a refused `position` the engine had kept the previous game, so a
 // controller that went on with `go` got a move for a position it never sent
 // (issue 25, item 13). Now nothing answers for a position until a valid one
-// arrives: `go` says so and gives `bestmove (none)` at once, perft, query,
+// arrives: `go` says so and gives `bestmove (none)` (for `go infinite` at
+// the `stop`, as on a decided position), perft, query,
 // moves, d and eval say so; a valid `position`, `uginewgame` or a new
 // Variant gives the engine a position again.
 TEST(ProtocolGameEnd, NothingAnswersForAPositionAfterARefusedOne) {
@@ -55,6 +57,10 @@ TEST(ProtocolGameEnd, NothingAnswersForAPositionAfterARefusedOne) {
     auto line = e.line();
     ASSERT_TRUE(line) << command;
     EXPECT_EQ(line->rfind("info string error: go: " + noPosition, 0), 0u) << command << ": " << *line;
+    if (std::string(command) == "go infinite") {  // as on a decided position: the answer waits for stop
+      EXPECT_FALSE(e.line(Ms(300))) << "go infinite answered before stop";
+      e.send("stop");
+    }
     EXPECT_EQ(e.line(), "bestmove (none)") << command;
   }
   for (const char* command : {"perft 2", "query fen", "moves", "d", "eval"}) {

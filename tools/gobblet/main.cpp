@@ -41,7 +41,7 @@ constexpr int64_t kServerThreads = 1;
 int64_t defaultHashBudgetMiB() {
   const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
   if (pages <= 0 || pageSize <= 0) return 1024;
-  return std::max<int64_t>(64, static_cast<int64_t>(pages) / (int64_t{1} << 20) * pageSize / 4);
+  return std::max<int64_t>(64, static_cast<int64_t>(pages) * pageSize / (int64_t{1} << 20) / 4);
 }
 
 // The options that only mean something with --listen or --http.
@@ -161,7 +161,7 @@ int main(int argc, char** argv) {
   } else if (args.has("--token")) {
     server.connection.token = args.text("--token");
     if (absl::Status st = checkToken(server.connection.token); !st.ok()) return usage("--token: " + std::string(st.message()));
-  } else if (!tokenFromEnvironment.empty() && (args.has("--listen") || args.has("--http"))) {
+  } else if (std::getenv(kTokenVariable) && (args.has("--listen") || args.has("--http"))) {
     server.connection.token = tokenFromEnvironment;
     if (absl::Status st = checkToken(server.connection.token); !st.ok())
       return usage(std::string(kTokenVariable) + ": " + std::string(st.message()));
