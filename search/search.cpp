@@ -16,6 +16,7 @@
 #include "movepick.h"
 #include "search/search_params.h"
 #include "search/tactics.h"
+#include "thread_pool.h"
 #include "timeman.h"
 #include "tt.h"
 
@@ -574,9 +575,12 @@ struct Search::Impl {
   TranspositionTable tt;  // allocated lazily: at the first setOptions() or go()
   std::vector<std::unique_ptr<OrderingTables>> ordering;  // per thread, kept across searches
 
-  std::mutex mutex;  // guards thread, and the waits below
+  std::mutex mutex;  // for the waits below (stop, ponderhit)
   std::condition_variable wake;
-  std::thread thread;
+  // The search threads (search/thread_pool.h): slot 0 runs run(), the others
+  // its helpers. Made when Threads is set (or at the first go()), parked
+  // between searches.
+  ThreadPool pool;
   std::atomic<bool> stop{false}, pondering{false}, running{false};
   std::atomic<int64_t> startNs{0};
   Stats stats;
@@ -609,6 +613,7 @@ absl::Status Search::setOptions(const SearchOptions& options) {
   o.moveOverheadMs = std::clamp<int64_t>(o.moveOverheadMs, 0, kMaxMoveOverheadMs);
   impl_->options = o;
   if (searching()) return absl::OkStatus();  // resized by the next go()
+  impl_->pool.resize(searchThreadsFor(o.threads));
   return impl_->resizeTable();
 }
 
@@ -632,12 +637,14 @@ void Search::go(const Game& game, const SearchLimits& limits, SearchCallbacks ca
     s.ordering.push_back(std::make_unique<OrderingTables>());
     s.ordering.back()->clear();
   }
+  if (s.pool.size() != searchThreadsFor(s.options.threads)) s.pool.resize(searchThreadsFor(s.options.threads));
   s.stop = false;
   s.pondering = limits.ponder;
   s.startNs = Clock::now().time_since_epoch().count();
   s.running = true;
-  std::lock_guard<std::mutex> lock(s.mutex);
-  s.thread = std::thread(&Impl::run, &s, game, limits, std::move(callbacks), s.options, s.tablebase);
+  s.pool.start(0, [&s, game, limits, callbacks = std::move(callbacks), options = s.options, tablebase = s.tablebase] {
+    s.run(game, limits, callbacks, options, tablebase);
+  });
 }
 
 void Search::stop() {
@@ -656,14 +663,7 @@ void Search::ponderHit() {
   impl_->wake.notify_all();
 }
 
-void Search::wait() {
-  std::thread t;
-  {
-    std::lock_guard<std::mutex> lock(impl_->mutex);
-    t = std::move(impl_->thread);
-  }
-  if (t.joinable()) t.join();
-}
+void Search::wait() { impl_->pool.waitFor(0); }
 
 bool Search::searching() const { return impl_->running; }
 
@@ -698,9 +698,9 @@ void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks
     for (int i = 0; i < threads; ++i)
       workers.push_back(std::make_unique<Worker>(i, shared, game, *ordering[i], options.multiPv));
     for (auto& w : workers) shared.workers.push_back(w.get());
-    std::vector<std::thread> helpers;
+    int helpers = 0;  // started on the pool's slots 1..helpers
     auto startHelpers = [&] {
-      for (int i = 1; i < threads; ++i) helpers.emplace_back([&, i] { workers[i]->iterate(nullptr); });
+      for (int i = 1; i < threads; ++i, ++helpers) pool.start(i, [&, i] { workers[i]->iterate(nullptr); });
     };
     Worker& main = *workers[0];
     main.iterate(callbacks.onInfo, startHelpers);
@@ -711,7 +711,7 @@ void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks
       wake.wait(lock, [&] { return stop.load() || (!limits.infinite && !pondering.load()); });
     }
     stop = true;
-    for (auto& h : helpers) h.join();
+    for (int i = 1; i <= helpers; ++i) pool.waitFor(i);
 
     if (!main.rootMoves.empty()) {
       const RootMove& rm = main.rootMoves[0];
@@ -724,7 +724,7 @@ void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks
         TTData tte;
         if (after.winner() == kNoWinner && tt.probe(after.key(), tte) && isLegal(after, tte.move)) ponder = tte.move;
       }
-      stats = Stats{main.cutoffs, main.firstMoveCutoffs, main.completedDepth, 1 + static_cast<int>(helpers.size())};
+      stats = Stats{main.cutoffs, main.firstMoveCutoffs, main.completedDepth, 1 + helpers};
       // The last info before the best move carries the totals (UGI asks for
       // nodes, time and nps; managers log them): the best line again with the
       // final counts. If no iteration scored a move (a limit of a few nodes

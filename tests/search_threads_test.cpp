@@ -5,6 +5,9 @@
 #include <chrono>
 #include <cstdint>
 #include <thread>
+#include <vector>
+
+#include <unistd.h>
 
 #include "search/search.h"
 
@@ -102,6 +105,36 @@ TEST(SearchThreads, HelpersStartAfterDepthOne) {
   searchWith(search, 2, limits);
   EXPECT_EQ(search.lastStats().completedDepth, 4);
   EXPECT_EQ(search.lastStats().threads, threadsRunFor(2));
+}
+
+}  // namespace
+}  // namespace gobblet
+
+namespace gobblet {
+namespace {
+
+// The search threads are made once and parked between searches (issue 29):
+// every go() of a Search runs its main line on the same kernel thread, and
+// a Threads change makes the new count at once. Before, each go() started a
+// new thread (a new thread id every time).
+TEST(SearchThreads, ThreadsAreMadeOnceAndParkedBetweenSearches) {
+  Search search;
+  SearchOptions options;
+  options.threads = 1;
+  ASSERT_TRUE(search.setOptions(options).ok());
+  const Game game{Board(Variant::gobblet())};
+  SearchLimits limits;
+  limits.depth = 2;
+  std::vector<pid_t> mainThreads;
+  for (int i = 0; i < 4; ++i) {
+    SearchCallbacks callbacks;
+    callbacks.onBestMove = [&](Move, Move) { mainThreads.push_back(static_cast<pid_t>(::gettid())); };
+    search.go(game, limits, std::move(callbacks));
+    search.wait();
+  }
+  ASSERT_EQ(mainThreads.size(), 4u);
+  for (pid_t tid : mainThreads) EXPECT_EQ(tid, mainThreads.front());
+  EXPECT_NE(mainThreads.front(), static_cast<pid_t>(::gettid()));  // not the caller's thread
 }
 
 }  // namespace

@@ -1,0 +1,68 @@
+#include "thread_pool.h"
+
+#include <cassert>
+
+namespace gobblet {
+
+ThreadPool::~ThreadPool() { endThreadsFrom(0); }
+
+void ThreadPool::resize(int threads) {
+  assert(threads >= 1);
+  if (threads < size()) endThreadsFrom(threads);
+  std::lock_guard lock(mutex_);
+  // Slots live in a vector that may grow: a thread finds its slot by index
+  // under the mutex, never by a reference kept across a wait.
+  slots_.resize(static_cast<size_t>(threads));
+  while (size() < threads) {
+    const int slot = size();
+    threads_.emplace_back([this, slot] { loop(slot); });
+  }
+}
+
+void ThreadPool::endThreadsFrom(int first) {
+  {
+    std::lock_guard lock(mutex_);
+    for (size_t i = static_cast<size_t>(first); i < slots_.size(); ++i) {
+      assert(!slots_[i].busy);
+      slots_[i].quit = true;
+    }
+  }
+  wake_.notify_all();
+  for (size_t i = static_cast<size_t>(first); i < threads_.size(); ++i) threads_[i].join();
+  threads_.resize(static_cast<size_t>(first));
+  std::lock_guard lock(mutex_);
+  slots_.resize(static_cast<size_t>(first));
+}
+
+void ThreadPool::start(int slot, std::function<void()> job) {
+  {
+    std::lock_guard lock(mutex_);
+    assert(slot >= 0 && slot < static_cast<int>(slots_.size()) && !slots_[slot].busy);
+    slots_[slot].job = std::move(job);
+    slots_[slot].busy = true;
+  }
+  wake_.notify_all();
+}
+
+void ThreadPool::waitFor(int slot) {
+  std::unique_lock lock(mutex_);
+  done_.wait(lock, [&] { return slot >= static_cast<int>(slots_.size()) || !slots_[slot].busy; });
+}
+
+void ThreadPool::loop(int slot) {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [&] { return slots_[slot].quit || slots_[slot].job; });
+    if (slots_[slot].quit) return;
+    std::function<void()> job = std::move(slots_[slot].job);
+    slots_[slot].job = nullptr;
+    lock.unlock();
+    job();
+    job = nullptr;  // what it holds goes before the slot is free again
+    lock.lock();
+    slots_[slot].busy = false;
+    done_.notify_all();
+  }
+}
+
+}  // namespace gobblet

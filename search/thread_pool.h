@@ -1,0 +1,58 @@
+// ThreadPool: the resident threads of one Search (issue 29).
+//
+// A Search used to start its threads at every go() and join them at its
+// end. Now the threads are made once, when the thread count is set, park
+// between searches, and a go() wakes them: thread 0 runs the search's main
+// line, threads 1.. its Lazy SMP helpers.
+//
+//   slot:   0           1          ...  size()-1
+//   runs:   Impl::run   helper 1        helper size()-1
+//
+// Each slot runs one job at a time. Threads: the owner calls resize() and
+// the destructor while no job runs; start() and waitFor() may be called
+// from any thread (thread 0's job starts and waits for the helpers).
+#pragma once
+
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace gobblet {
+
+class ThreadPool {
+ public:
+  ThreadPool() = default;
+  ~ThreadPool();  // ends and joins the threads; precondition: no job runs
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  // Gives the pool exactly `threads` threads (>= 1), making or ending
+  // threads as needed. Precondition: no job runs.
+  void resize(int threads);
+  int size() const { return static_cast<int>(threads_.size()); }
+
+  // Runs `job` on slot `slot`'s thread and returns at once.
+  // Precondition: 0 <= slot < size(), and the slot's previous job is done.
+  void start(int slot, std::function<void()> job);
+  // Returns once slot `slot` has no job (at once if it has none).
+  void waitFor(int slot);
+
+ private:
+  struct Slot {
+    std::function<void()> job;
+    bool busy = false;  // from start() until the job has returned
+    bool quit = false;  // set by resize()/the destructor: the thread ends
+  };
+  void loop(int slot);
+  void endThreadsFrom(int first);
+
+  std::mutex mutex_;
+  std::condition_variable wake_;  // a slot got a job, or must quit
+  std::condition_variable done_;  // a slot's job returned
+  std::vector<Slot> slots_;       // guarded by mutex_ (its size changes only in resize)
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace gobblet
