@@ -64,7 +64,7 @@ TEST(ProtocolCommand, JunkBytesAreQuotedPrintably) {
 TEST(ProtocolCommand, ControlCharactersInsideWordsRefuseTheLine) {
   for (const std::string& line :
        {std::string("go\vinfinite"), std::string("go\finfinite"), std::string("position startpos moves X@a1\x1b[2J"),
-        std::string("setoption name Hash value 1\x00", 31), std::string("position fen x\x7f"),
+        std::string("setoption name Hash value 1") + '\0', std::string("position fen x\x7f"),
         std::string("isready\nquit"), std::string("auth to\x07ken"), std::string("\x01"),
         std::string("go\rinfinite")}) {
     const std::string msg = parseError(line);
