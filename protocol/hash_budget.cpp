@@ -19,11 +19,6 @@ void HashBudget::release(int64_t mib) {
   reservedMiB_ -= mib;
 }
 
-int64_t HashBudget::reservedMiB() const {
-  std::lock_guard lock(mutex_);
-  return reservedMiB_;
-}
-
 int64_t HashBudget::leftMiB() const {
   std::lock_guard lock(mutex_);
   return std::max<int64_t>(0, totalMiB_ - reservedMiB_);

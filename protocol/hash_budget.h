@@ -32,7 +32,6 @@ class HashBudget {
   void release(int64_t mib);
 
   int64_t totalMiB() const { return totalMiB_; }
-  int64_t reservedMiB() const;
   int64_t leftMiB() const;  // never negative
 
  private:

@@ -99,27 +99,29 @@ bool Session::handleLine(std::string_view line) {
     // After a refused `position` there is no position to answer for (the
     // facade refuses go and perft itself).
     case CommandKind::kQuery:
-      if (absl::Status st = engine_.positionStatus(); !st.ok()) error("query: " + std::string(st.message()));
-      else query(c);
+      if (hasPosition("query")) query(c);
       break;
     case CommandKind::kDisplay:
-      if (absl::Status st = engine_.positionStatus(); !st.ok()) error("d: " + std::string(st.message()));
-      else display();
+      if (hasPosition("d")) display();
       break;
     case CommandKind::kMoves:
-      if (absl::Status st = engine_.positionStatus(); !st.ok()) error("moves: " + std::string(st.message()));
-      else listMoves();
+      if (hasPosition("moves")) listMoves();
       break;
     case CommandKind::kPerft: perft(c.depth); break;
     case CommandKind::kBench: bench(c.depth); break;
     case CommandKind::kEval:
-      if (absl::Status st = engine_.positionStatus(); !st.ok()) error("eval: " + std::string(st.message()));
-      else eval();
+      if (hasPosition("eval")) eval();
       break;
     case CommandKind::kDebug: report(engine_.setOption("Debug", c.debugOn ? "true" : "false", true)); break;
     case CommandKind::kAuth: error("auth: not expected here (no token is required, or it was already given)"); break;
   }
   return true;
+}
+
+bool Session::hasPosition(std::string_view command) {
+  const absl::Status st = engine_.positionStatus();
+  if (!st.ok()) error(std::string(command) + ": " + std::string(st.message()));
+  return st.ok();
 }
 
 // `option name <name> type spin default <d> min <lo> max <hi>` (or check,

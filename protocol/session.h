@@ -72,6 +72,9 @@ class Session {
   void error(const absl::Status& status);  // its message
   void notice(NoticeKind kind, const std::string& text);
 
+  // Is there a position to answer `command` for? If not (the last
+  // `position` was refused), says so in an error line.
+  bool hasPosition(std::string_view command);
   void handshake(bool uci);
   void setOption(const Command& c);
   void go(const Command& c);

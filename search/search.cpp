@@ -633,11 +633,12 @@ void Search::go(const Game& game, const SearchLimits& limits, SearchCallbacks ca
   Impl& s = *impl_;
   if (absl::Status status = s.resizeTable(); !status.ok() && callbacks.onError)
     callbacks.onError(std::string(status.message()));
-  while (s.ordering.size() < static_cast<size_t>(searchThreadsFor(s.options.threads))) {
+  const int threads = searchThreadsFor(s.options.threads);
+  while (s.ordering.size() < static_cast<size_t>(threads)) {
     s.ordering.push_back(std::make_unique<OrderingTables>());
     s.ordering.back()->clear();
   }
-  if (s.pool.size() != searchThreadsFor(s.options.threads)) s.pool.resize(searchThreadsFor(s.options.threads));
+  s.pool.resize(threads);  // (nothing to do when it has that many)
   s.stop = false;
   s.pondering = limits.ponder;
   s.startNs = Clock::now().time_since_epoch().count();
