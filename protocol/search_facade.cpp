@@ -7,6 +7,7 @@
 #include "engine/movegen.h"
 #include "engine/perft.h"
 #include "engine/printable_text.h"
+#include "search/host_yield.h"
 #include "tablebase/tablebase.h"
 
 namespace gobblet {
@@ -279,6 +280,10 @@ void SearchFacade::startWorker(std::function<void()> job) {
   joinWorker();  // the last job has made its last callback; its thread may still be ending
   workerStop_ = false;
   workerBusy_ = true;
+  if constexpr (!kHasThreads) {
+    job();  // one thread (search/host_yield.h): the command returns when the job is done
+    return;
+  }
   worker_ = std::thread(std::move(job));
 }
 
@@ -293,7 +298,12 @@ absl::Status SearchFacade::perft(int depth, PerftCallbacks callbacks) {
   startWorker([this, board = game_.position(), depth, callbacks = std::move(callbacks)]() mutable {
     const auto t0 = std::chrono::steady_clock::now();
     const size_t rootMoves = depth > 0 ? static_cast<size_t>(countMoves(board)) : 0;
-    const PerftResult r = perftDivide(board, depth, &workerStop_, callbacks.onRootMove);
+    // Without threads a stop can come only between root moves (search/host_yield.h).
+    auto onRootMove = [&callbacks](Move move, uint64_t count) {
+      if (callbacks.onRootMove) callbacks.onRootMove(move, count);
+      yieldToHost();
+    };
+    const PerftResult r = perftDivide(board, depth, &workerStop_, onRootMove);
     const int64_t ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
     const bool stopped = workerStop_;

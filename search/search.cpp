@@ -3,6 +3,7 @@
 #include "search/search.h"
 
 #include <algorithm>
+#include <cassert>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -13,6 +14,7 @@
 
 #include "engine/movegen.h"
 #include "search/evaluate.h"
+#include "search/host_yield.h"
 #include "movepick.h"
 #include "search/search_params.h"
 #include "search/tactics.h"
@@ -51,6 +53,7 @@ int maxPliesLeft(const Board& board) {
 // finished iteration in 200 ms). The helpers start once the main thread has
 // finished depth 1 (Worker::iterate's startHelpers).
 int searchThreadsFor(int requested) {
+  if constexpr (!kHasThreads) return 1;  // search/host_yield.h
   const unsigned hardware = std::thread::hardware_concurrency();
   return hardware == 0 ? requested : std::min(requested, static_cast<int>(hardware));
 }
@@ -236,6 +239,9 @@ bool Worker::countNode() {
 }
 
 void Worker::checkTime() {
+  // Where the search has the only thread, `stop` can come only now
+  // (search/host_yield.h; the host limits how often it really yields).
+  yieldToHost();
   if (shared_.limits.nodes && shared_.threads > 1 && shared_.totalNodes() >= shared_.limits.nodes)
     shared_.stop->store(true);
   if (shared_.budget.hardMs >= 0 && !shared_.pondering->load() &&
@@ -707,9 +713,14 @@ void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks
     main.iterate(callbacks.onInfo, startHelpers);
 
     // infinite / ponder: the bestmove waits for stop (or ponderhit).
-    {
+    auto mayAnswer = [&] { return stop.load() || (!limits.infinite && !pondering.load()); };
+    if constexpr (kHasThreads) {
       std::unique_lock<std::mutex> lock(mutex);
-      wake.wait(lock, [&] { return stop.load() || (!limits.infinite && !pondering.load()); });
+      wake.wait(lock, mayAnswer);
+    } else {
+      // One thread: only the host can deliver the stop (search/host_yield.h).
+      assert(hostYieldInstalled() || mayAnswer());
+      while (!mayAnswer()) yieldToHost(YieldKind::kWaiting);
     }
     stop = true;
     for (int i = 1; i <= helpers; ++i) pool.waitFor(i);

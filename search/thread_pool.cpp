@@ -2,12 +2,19 @@
 
 #include <cassert>
 
+#include "host_yield.h"
+
 namespace gobblet {
 
 ThreadPool::~ThreadPool() { endThreadsFrom(0); }
 
 void ThreadPool::resize(int threads) {
   assert(threads >= 1);
+  if constexpr (!kHasThreads) {
+    std::lock_guard lock(mutex_);
+    slots_.resize(1);
+    return;
+  }
   if (threads < size()) endThreadsFrom(threads);
   std::lock_guard lock(mutex_);
   // Slots live in a vector that may grow: a thread finds its slot by index
@@ -35,6 +42,11 @@ void ThreadPool::endThreadsFrom(int first) {
 }
 
 void ThreadPool::start(int slot, std::function<void()> job) {
+  if constexpr (!kHasThreads) {
+    assert(slot == 0);
+    job();
+    return;
+  }
   {
     std::lock_guard lock(mutex_);
     assert(slot >= 0 && slot < static_cast<int>(slots_.size()) && !slots_[slot].busy);

@@ -11,6 +11,10 @@
 // Each slot runs one job at a time. Threads: the owner calls resize() and
 // the destructor while no job runs; start() and waitFor() may be called
 // from any thread (thread 0's job starts and waits for the helpers).
+//
+// A build without threads (search/host_yield.h, kHasThreads) has one slot
+// and no thread: start() runs the job on the caller's thread and returns
+// when it is done.
 #pragma once
 
 #include <condition_variable>

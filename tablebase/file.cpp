@@ -181,7 +181,7 @@ absl::Status writeFile(const std::string& path, const Variant& variant, const So
   h.startCode = result.stats.start;
   h.maxDistance = static_cast<uint8_t>(result.stats.maxDistance);
   absl::StatusOr<std::vector<uint8_t>> body =
-      compressCodes({result.codes.data(), result.codes.size()}, h.blockCodes, &h.dictionaryBytes, threads);
+      compressCodes({result.codes.data(), static_cast<size_t>(result.codes.size())}, h.blockCodes, &h.dictionaryBytes, threads);
   if (!body.ok()) return body.status();
   h.checksum = fileChecksum(h, body->data(), body->size());
 
@@ -319,7 +319,11 @@ absl::StatusOr<std::shared_ptr<const File>> File::open(const std::string& path) 
 absl::Status File::load(int fd, uint64_t size) {
   mapSize_ = std::max<uint64_t>(size, 1);
   const std::string name = path_.size() > 200 ? path_.substr(path_.size() - 200) : path_;
+#ifdef __EMSCRIPTEN__
+  const int mem = -1;  // (the WebAssembly engine has no memfd)
+#else
   const int mem = ::memfd_create(name.c_str(), MFD_CLOEXEC | MFD_ALLOW_SEALING);
+#endif
   if (mem >= 0) {
     struct FdCloser {
       int fd;

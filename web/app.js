@@ -13,6 +13,8 @@ import { drawGraph } from './graph.js';
 import { positionLine, variantLine, numberOptionLine, goLine, authLine } from './command.js';
 import { BadWord } from './words.js';
 import { takeToken, readLink, linkHash, linkTo, showLink } from './address.js';
+import { ENGINE } from './engine_choice.js';
+import { WorkerSocket } from './worker_socket.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -29,7 +31,11 @@ let preview = null;     // {moves, fen, pos}: a PV position shown instead of the
 let analysing = false;
 const values = [];      // per ply: {p1: value for the graph, mate?}
 const clocks = { on: false, time: [0, 0], inc: 0, running: null, last: 0, timer: 0 };
-const ugi = new UgiClient(socketUrl());
+// The engine: the server that served the page, or (the static site) the
+// WebAssembly engine in a worker of the page; either speaks the same UGI.
+const ugi = ENGINE === 'worker'
+  ? new UgiClient(() => new WorkerSocket('engine_worker.js'), 'the WebAssembly engine of this page')
+  : new UgiClient(() => new WebSocket(socketUrl()), socketUrl());
 let connected = false;  // the handshake is done on the open socket
 
 function socketUrl() {
@@ -814,7 +820,7 @@ async function connect(token) {
   }
   let hello = null;
   try {
-    if (token) await ugi.exec(authLine(token));
+    if (token && ENGINE !== 'worker') await ugi.exec(authLine(token));  // (the worker's engine is the page's own)
     hello = await ugi.exec('ugi');
   } catch (e) {
     if (!(e instanceof BadWord)) throw e;

@@ -1,4 +1,6 @@
-// UgiClient: the engine's UGI protocol over the page's WebSocket (/ugi).
+// UgiClient: the engine's UGI protocol over the page's WebSocket (/ugi),
+// or to the WebAssembly engine in a Web Worker (worker_socket.js: the same
+// interface), whichever `openSocket` makes.
 //
 // The engine answers in order, so a command batch is sent followed by
 // `isready` and every line up to `readyok` is its answer (errors included).
@@ -9,9 +11,13 @@
 
 import { isWord } from './words.js';
 
+const OPEN = 1;  // WebSocket's readyState (WorkerSocket uses the same numbers)
+
 export class UgiClient {
-  constructor(url) {
-    this.url = url;
+  // openSocket(): a new WebSocket or WorkerSocket; `where` names it in messages.
+  constructor(openSocket, where) {
+    this.openSocket = openSocket;
+    this.where = where;
     this.socket = null;
     this.pending = [];          // lines collected for the batch in flight
     this.waiter = null;         // resolves the batch in flight at readyok
@@ -26,14 +32,19 @@ export class UgiClient {
   // it is open, rejects if it cannot be.
   connect() {
     return new Promise((resolve, reject) => {
-      const socket = new WebSocket(this.url);
+      let socket;
+      try {
+        socket = this.openSocket();
+      } catch (e) {
+        return reject(new Error('cannot start the engine (' + this.where + '): ' + e.message));
+      }
       this.socket = socket;
       this.pending = [];
       this.waiter = null;
       this.chain = Promise.resolve();
       this.lastError = null;
       socket.onopen = () => resolve();
-      socket.onerror = () => reject(new Error('cannot reach the engine at ' + this.url));
+      socket.onerror = () => reject(new Error('cannot reach the engine (' + this.where + ')'));
       socket.onclose = (e) => {
         if (socket !== this.socket) return;
         if (this.waiter) this.waiter(null);
@@ -82,7 +93,7 @@ export class UgiClient {
   // Sends a batch and resolves with its answer lines (null if the socket closed).
   exec(...lines) {
     const run = () => new Promise((resolve) => {
-      if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return resolve(null);
+      if (!this.socket || this.socket.readyState !== OPEN) return resolve(null);
       this.pending = [];
       this.send(...lines, 'isready');  // throws (the batch rejects) before sending anything if a line is bad
       this.waiter = resolve;

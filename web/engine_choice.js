@@ -1,0 +1,5 @@
+// Which engine the page talks to: 'websocket', the server that served it
+// (`gobblet --http`). The static site (tools/wasm, docs/wasm.md) replaces
+// this file with one that says 'worker': the WebAssembly engine in a Web
+// Worker of the page.
+export const ENGINE = 'websocket';

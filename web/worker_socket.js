@@ -1,0 +1,43 @@
+// WorkerSocket: the WebAssembly engine in a Web Worker (web/wasm/
+// engine_worker.js, docs/wasm.md) behind the part of the WebSocket
+// interface UgiClient uses (readyState, send, close, onopen, onmessage,
+// onerror, onclose), so that the page talks UGI to it exactly as to the
+// engine's server.
+
+export class WorkerSocket {
+  constructor(script) {
+    this.readyState = 0;  // CONNECTING, OPEN 1, CLOSED 3: WebSocket's numbers
+    this.onopen = this.onmessage = this.onerror = this.onclose = null;
+    this.worker = new Worker(script);
+    this.worker.onmessage = (e) => {
+      if (typeof e.data === 'string') {
+        if (this.readyState === 1 && this.onmessage) this.onmessage({ data: e.data });
+      } else if (e.data && e.data.opened && this.readyState === 0) {
+        this.readyState = 1;
+        if (this.onopen) this.onopen();
+      } else if (e.data && 'closed' in e.data) {
+        this.finish(String(e.data.closed));
+      }
+    };
+    this.worker.onerror = (e) => {
+      e.preventDefault();
+      if (this.readyState === 0 && this.onerror) this.onerror(e);
+      this.finish('the engine failed: ' + (e.message || 'an error in its worker'));
+    };
+  }
+
+  send(line) {
+    if (this.readyState === 1) this.worker.postMessage(String(line));
+  }
+
+  close() {
+    this.finish('closed by the page');
+  }
+
+  finish(reason) {
+    if (this.readyState === 3) return;
+    this.readyState = 3;
+    this.worker.terminate();
+    if (this.onclose) this.onclose({ reason });
+  }
+}
