@@ -1,7 +1,7 @@
 # The WebAssembly build (docs/wasm.md): the rules core, the tablebase, the
 # search and the UGI session compiled by Debian's emscripten into one
 # engine for a Web Worker, and the static site (the board plus that engine)
-# in <build>/site. Configured by tools/build_site.sh:
+# in <build>/site. Configured by `tools/setup.sh wasm`:
 #   emcmake cmake -S . -B build/wasm -DGOBBLET_ABSEIL_SOURCE=... -DGOBBLET_ZSTD_SOURCE=...
 # abseil and zstd are compiled here from Debian's own sources of the
 # versions the native build links (`apt-get source abseil libzstd`, which
@@ -12,7 +12,7 @@ set(GOBBLET_ABSEIL_SOURCE "" CACHE PATH "abseil's source tree (apt-get source ab
 set(GOBBLET_ZSTD_SOURCE "" CACHE PATH "zstd's source tree (apt-get source libzstd)")
 foreach(source GOBBLET_ABSEIL_SOURCE GOBBLET_ZSTD_SOURCE)
   if(NOT EXISTS "${${source}}/CMakeLists.txt" AND NOT EXISTS "${${source}}/lib/zstd.h")
-    message(FATAL_ERROR "${source}=${${source}}: not a source tree (tools/setup.sh wasm fetches it)")
+    message(FATAL_ERROR "${source}=${${source}}: not a source tree (`tools/setup.sh wasm` fetches it)")
   endif()
 endforeach()
 enable_language(C)

@@ -11,7 +11,8 @@ kind="${1:-release}"
 packages=(g++ cmake ninja-build libboost-dev libabsl-dev googletest libgtest-dev libbenchmark-dev libzstd-dev
           clang libclang-rt-14-dev chromium chromium-driver python3-selenium
           dpkg-dev lintian
-          pybind11-dev python3-pybind11 python3-dev python3-pytest python3-venv python3-setuptools python3-pip)
+          pybind11-dev python3-pybind11 python3-dev python3-pytest python3-venv python3-setuptools python3-pip
+          emscripten)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -26,13 +27,41 @@ fi
 
 [ "$kind" = deps ] && exit 0
 jobs="$(nproc)"
+
+# The sources of abseil and zstd for the WebAssembly build: Debian's, of
+# the versions its packages ship (apt-get source), fetched once.
+wasm_sources() {
+  local dir=build/sources
+  if ! ls -d "$dir"/abseil-*/CMakeLists.txt "$dir"/libzstd-*/lib/zstd.h >/dev/null 2>&1; then
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    if ! apt-cache showsrc abseil 2>/dev/null | grep -q '^Package:'; then
+      . /etc/os-release
+      echo "setup: adding a deb-src line for Debian $VERSION_CODENAME (/etc/apt/sources.list.d/gobblet-deb-src.sources)" >&2
+      printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+        "$VERSION_CODENAME" | $sudo tee /etc/apt/sources.list.d/gobblet-deb-src.sources >/dev/null
+      $sudo apt-get update -qq >&2
+    fi
+    rm -rf "$dir" && mkdir -p "$dir"
+    (cd "$dir" && apt-get source -qq abseil libzstd >&2 2>/dev/null)
+  fi
+  abseil_source="$(ls -d "$PWD/$dir"/abseil-*/ | head -1)"
+  zstd_source="$(ls -d "$PWD/$dir"/libzstd-*/ | head -1)"
+}
+
 case "$kind" in
   release) cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >&2 ;;
   asan) cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGOBBLET_SANITIZE=ON \
           -DGOBBLET_BENCHMARKS=OFF >&2 ;;
   tsan) cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGOBBLET_SANITIZE_THREAD=ON \
           -DGOBBLET_BENCHMARKS=OFF >&2 ;;
-  *) echo "usage: tools/setup.sh [release|asan|tsan|deps]" >&2; exit 2 ;;
+  wasm) wasm_sources
+        # Debian's emscripten runs its JavaScript optimizer with the
+        # system's node, which finds its modules (acorn) only here.
+        export NODE_PATH=/usr/share/nodejs
+        emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release \
+          -DGOBBLET_ABSEIL_SOURCE="$abseil_source" -DGOBBLET_ZSTD_SOURCE="$zstd_source" >&2 ;;
+  *) echo "usage: tools/setup.sh [release|asan|tsan|wasm|deps]" >&2; exit 2 ;;
 esac
 targets=()
 [ "$kind" = tsan ] && targets=(--target concurrency_tests)

@@ -3,6 +3,9 @@
 #   1. Release build: every test (fast and slow labels).
 #   1b. The Python module (docs/python.md): `pip install --no-build-isolation .`
 #      into a fresh venv, then its pytest suite against what was installed.
+#   1c. The WebAssembly engine and the static site (docs/wasm.md): built
+#      with Debian's emscripten, then played in headless Chromium from a
+#      plain static server, with no gobblet process.
 #   2. The shipped build (tools/package_check.sh): no test dependencies,
 #      cmake --install + examples/cpp, the Debian packages (lintian, run
 #      from their unpacked files).
@@ -29,6 +32,14 @@ rm -rf build/lib.* build/temp.* build/bdist.* gobblet.egg-info  # a fresh build,
 "$venv/bin/pip" install --no-build-isolation --no-index -q . >&2
 (cd "$venv" && GOBBLET_BIN_DIR="$OLDPWD/build/release/bin" bin/python -m pytest -q -p no:cacheprovider \
   "$OLDPWD/python/tests" && bin/python -c 'import gobblet, sys; assert gobblet.__file__.startswith(sys.prefix), gobblet.__file__')
+
+tools/setup.sh wasm
+echo "== wasm: the static site in headless Chromium (no gobblet process)" >&2
+site_status=0
+"$python" tests/browser/static_site_test.py --site build/wasm/site --perft build/release/bin/gobblet-perft \
+  --out build/wasm/browser || site_status=$?
+if [ "$site_status" -eq 77 ]; then echo "== wasm: browser test skipped (see above)" >&2
+elif [ "$site_status" -ne 0 ]; then exit "$site_status"; fi
 
 [ "${1:-}" = "--fast" ] || tools/package_check.sh
 
