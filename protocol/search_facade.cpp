@@ -1,7 +1,6 @@
 #include "protocol/search_facade.h"
 
 #include <chrono>
-#include <filesystem>
 
 #include "engine/notation.h"
 #include "engine/movegen.h"
@@ -77,7 +76,7 @@ absl::Status SearchFacade::setOption(std::string_view name, std::string_view val
   if (!id.ok()) return id.status();
   if (*id == OptionId::kTablebasePath && !next.tablebasePath.empty()) {
     // Check the file now, so that a bad path is an error and changes nothing.
-    auto opened = tb::open(next.tablebasePath);
+    auto opened = openTablebase(next.tablebasePath);
     if (!opened.ok())
       return absl::InvalidArgumentError("option TablebasePath: " + quoteWord(next.tablebasePath) + ": " +
                                         std::string(opened.status().message()));
@@ -138,17 +137,17 @@ void SearchFacade::attachTablebase() {
   tablebaseResolved_ = true;
   tablebase_.reset();
   const Variant& v = options_.variant;
-  std::string path = options_.tablebasePath;
-  if (path.empty()) {
-    std::error_code ec;
-    if (v.n != 3 || !std::filesystem::exists(path = tb::defaultPath(v), ec)) {
-      search_->setTablebase(nullptr);
-      return;
-    }
+  const bool isDefault = options_.tablebasePath.empty();
+  if (isDefault && v.n != 3) {
+    search_->setTablebase(nullptr);
+    return;
   }
-  auto opened = tb::open(path);
+  const std::string path = isDefault ? tb::defaultPath(v) : options_.tablebasePath;
+  auto opened = openTablebase(path);
   if (!opened.ok()) {
-    notice_(NoticeKind::kError, "tablebase " + quoteWord(path) + ": " + std::string(opened.status().message()));
+    // No file where the variant's file would be: no tablebase, and nothing to say.
+    if (!(isDefault && absl::IsNotFound(opened.status())))
+      notice_(NoticeKind::kError, "tablebase " + quoteWord(path) + ": " + std::string(opened.status().message()));
   } else if (!((*opened)->variant() == v)) {
     notice_(NoticeKind::kInfo,
             "tablebase " + quoteWord(path) + " is for " + (*opened)->variant().name() + ", not " + v.name() + ": not used");
@@ -157,6 +156,10 @@ void SearchFacade::attachTablebase() {
     notice_(NoticeKind::kInfo, "tablebase " + quoteWord(path) + " loaded for " + v.name());
   }
   search_->setTablebase(tablebase_);
+}
+
+absl::StatusOr<std::shared_ptr<const tb::Tablebase>> SearchFacade::openTablebase(const std::string& path) const {
+  return limits_.openTablebase ? limits_.openTablebase(path) : tb::open(path);
 }
 
 void SearchFacade::prepare() {

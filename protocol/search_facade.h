@@ -54,6 +54,12 @@ struct EngineLimits {
   // The server's budget for all its sessions' hash tables (null: none, as
   // on stdin): see protocol/hash_budget.h.
   std::shared_ptr<HashBudget> hashBudget;
+  // How a tablebase path is opened (empty: tb::open, a file on this
+  // machine). The WebAssembly engine reads hosted files by HTTP range
+  // requests instead (docs/wasm.md). NotFound means "no such file": for
+  // the default path of a variant that is no error, the game has no
+  // tablebase.
+  std::function<absl::StatusOr<std::shared_ptr<const tb::Tablebase>>(const std::string& path)> openTablebase;
 };
 
 // Lines the engine volunteers, for the front end to show: kInfo (a
@@ -146,6 +152,8 @@ class SearchFacade {
   absl::Status reserveHash(int64_t mib);
   void releaseHashAbove(int64_t mib);  // gives back the reservation above `mib`
   void attachTablebase();
+  // limits_.openTablebase, or tb::open.
+  absl::StatusOr<std::shared_ptr<const tb::Tablebase>> openTablebase(const std::string& path) const;
   void releaseHeldBestMove();
   void joinWorker();
   void startWorker(std::function<void()> job);

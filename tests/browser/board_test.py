@@ -33,11 +33,8 @@ import sys
 import tempfile
 import time
 
-SKIP = 77
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--no-proxy-server", "--disable-dev-shm-usage", "--window-size=1280,900"]
-TIMEOUT = 30  # seconds for one thing to show up on a loaded machine
+from board_driver import (Board, By, Failure, Keys, TIMEOUT, analyse_4x4, check, check_game_end,
+                          no_proxy_for_localhost, play_game_by_clicking, play_tictactoe_by_clicking, start_browser)
 
 # Runs in every document before the page's scripts (Chromium's DevTools
 # protocol, so the page needs no test hook and the old page can be tested
@@ -63,31 +60,6 @@ WIRE_RECORDER = """
 LINE_BREAKING = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")
 
 
-def skip(why):
-    print(f"SKIPPED: {why}")
-    sys.exit(SKIP)
-
-
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support.ui import WebDriverWait
-    from selenium.common.exceptions import StaleElementReferenceException
-except ImportError:
-    skip("python3-selenium is not installed (tools/setup.sh installs it)")
-
-
-class Failure(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise Failure(message)
-
-
 def start_server(binary, tb_dir, token=None):
     env = dict(os.environ, GOBBLET_TB_DIR=tb_dir)
     proc = subprocess.Popen([binary, "--http", "127.0.0.1:0", "--tablebase-dir", tb_dir]
@@ -99,25 +71,6 @@ def start_server(binary, tb_dir, token=None):
         proc.kill()
         raise Failure(f"the server did not announce its address: {line!r}")
     return proc, int(m.group(1))
-
-
-def start_browser():
-    options = webdriver.ChromeOptions()
-    for flag in CHROMIUM_FLAGS:
-        options.add_argument(flag)
-    profile = tempfile.mkdtemp(prefix="gobblet-chromium-")
-    options.add_argument(f"--user-data-dir={profile}")
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-    if not os.path.exists(options.binary_location) or not os.path.exists(driver_path):
-        skip("chromium or chromedriver is not installed (tools/setup.sh installs them)")
-    try:
-        driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    except Exception as e:  # Chromium cannot start here (no sandbox support, no shared memory...)
-        skip(f"Chromium cannot start: {str(e).splitlines()[0]}")
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WIRE_RECORDER})
-    return driver, profile
 
 
 def engine_multipv(binary, tb_dir, variant, moves):
@@ -158,87 +111,6 @@ def engine_answer(binary, variant, moves, query):
     return answers[0]
 
 
-class Board:
-    """The page, as a person sees it."""
-
-    def __init__(self, driver, url):
-        self.d = driver
-        self.url = url
-
-    def wait(self, what, condition, timeout=TIMEOUT):
-        # An element the page redraws while it is read is stale: read again.
-        start = time.monotonic()
-        try:
-            return WebDriverWait(self.d, timeout, poll_frequency=0.05,
-                                 ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition())
-        except Exception as e:
-            io = self.d.find_element(By.ID, "io-status").text
-            raise Failure(f"gave up waiting for {what} after {time.monotonic() - start:.1f} s "
-                          f"({type(e).__name__}); status: {self.status()!r}; import/export: {io!r}; "
-                          f"moves: {self.moves()}")
-
-    def status(self):
-        try:
-            return self.d.find_element(By.ID, "status").text
-        except Exception:
-            return "?"
-
-    def body(self, key):
-        return self.d.execute_script(f"return document.body.dataset.{key} || ''")
-
-    def select(self, element_id, value):
-        self.d.execute_script(
-            "const s = document.getElementById(arguments[0]); s.value = arguments[1];"
-            "s.dispatchEvent(new Event('change'));", element_id, value)
-
-    def click(self, element):
-        element.click()
-
-    def square(self, sq):
-        return self.d.find_element(By.CSS_SELECTOR, f'[data-sq="{sq}"]')
-
-    def reserve(self, player, size):
-        return self.d.find_element(By.CSS_SELECTOR, f'#reserve-{player} [data-size="{size}"]')
-
-    def targets(self):
-        return [e.get_attribute("data-sq") for e in self.d.find_elements(By.CSS_SELECTOR, ".square.target")]
-
-    def moves(self):
-        # One script call: the list is read as one snapshot, never half redrawn.
-        return self.d.execute_script(
-            "return [...document.querySelectorAll('#move-list .move')].map((e) => e.textContent.trim())")
-
-    def load(self, fragment="", until=None):
-        """Opens the page at `fragment` and waits until it has connected and loaded its game (or `until`)."""
-        self.d.get("about:blank")  # a new document: only changing the #fragment would not reload
-        self.d.get(self.url + fragment)
-        self.wait("the page to connect", lambda: self.body("ready") == "1" or (until and until()))
-
-    def new_game(self, variant, p1="human", p2="human", time_control="movetime 300"):
-        self.select("p1", p1)
-        self.select("p2", p2)
-        self.select("time", time_control)
-        self.select("variant", variant)
-        self.wait(f"a new {variant} game", lambda: self.body("ply") == "0" and not self.moves())
-
-    def idle(self):
-        """Waits until the page shows a settled position with the person to move."""
-        self.wait("the person's turn", lambda: re.match(r"(Player \d to move|.*wins|Draw)", self.status()))
-
-    def wire(self, way):
-        """The WebSocket messages of this document so far, 'sent' or 'received' (see WIRE_RECORDER)."""
-        return self.d.execute_script(f"return window.__wire ? window.__wire.{way}.slice() : null")
-
-    def import_text(self, text):
-        """Puts `text` into the import box (as a paste would, line ends and all) and clicks Import."""
-        self.d.execute_script("document.getElementById('io-text').value = arguments[0];"
-                              "document.getElementById('io-status').textContent = '';", text)
-        self.click(self.d.find_element(By.ID, "import"))
-
-    def console_errors(self):
-        return [e for e in self.d.get_log("browser") if e.get("level") == "SEVERE"]
-
-
 def test_loads_without_errors(b, binary):
     b.load()
     check(b.body("fen") == "4/4/4/4 1", f"4x4 start position expected, got {b.body('fen')!r}")
@@ -252,49 +124,14 @@ def test_loads_without_errors(b, binary):
 
 
 def test_full_3x3_game_by_clicking(b, binary):
-    b.new_game("tictactoe", p1="human", p2="engine")
-    for _ in range(9):
-        b.idle()
-        if re.search(r"wins|Draw", b.status()):
-            break
-        b.click(b.reserve(1, "S"))
-        targets = b.targets()
-        check(targets, "no legal target lit after picking a piece")
-        ply = int(b.body("ply"))
-        b.click(b.square(targets[0]))
-        b.wait("the move to be played", lambda: int(b.body("ply") or 0) > ply)
-    b.wait("the end of the game", lambda: re.search(r"wins|Draw", b.status()))
-    print(f"3x3 game: {' '.join(b.moves())} -> {b.status()}")
-    check(len(b.moves()) >= 5, "a tic-tac-toe game lasts at least 5 plies")
-    # The squares lit as the winning line are the engine's (`query line`), none after a draw.
-    expected = engine_answer(binary, "tictactoe", b.moves(), "query line").split()
-    expected = [] if expected == ["none"] else sorted(expected)
-    check(bool(expected) == ("wins" in b.status()), f"the engine's line {expected} and the status {b.status()!r}")
-    # How it ended, in the engine's words (`query reason`).
-    reason = engine_answer(binary, "tictactoe", b.moves(), "query reason")
-    check(reason != "none" and reason in b.status(), f"the engine's reason {reason!r} and the status {b.status()!r}")
-    lit = lambda: sorted(b.d.execute_script(
-        "return [...document.querySelectorAll('.square .cell.line')].map((e) => e.parentNode.dataset.sq);"))
-    b.wait(f"the line {expected} lit (lit: {lit()})", lambda: lit() == expected)
-
+    moves = play_tictactoe_by_clicking(b)
+    # The squares lit as the winning line are the engine's (`query line`), none after a draw;
+    # how it ended, in the engine's words (`query reason`).
+    check_game_end(b, "tictactoe", moves, lambda variant, moves, query: engine_answer(binary, variant, moves, query))
 
 def test_full_4x4_game_by_clicking(b):
     """Player 1 clicks the first lit piece and its first lit target every turn; the engine plays 2."""
-    b.new_game("gobblet", p1="human", p2="engine", time_control="movetime 300")
-    for _ in range(60):
-        b.idle()
-        if re.search(r"wins|Draw", b.status()):
-            break
-        pieces = b.d.find_elements(By.CSS_SELECTOR, "#reserve-1 .reserve-piece.legal")
-        b.click(pieces[0] if pieces else b.d.find_elements(By.CSS_SELECTOR, ".square.source")[0])
-        targets = b.targets()
-        check(targets, "no legal target lit after picking a piece")
-        ply = int(b.body("ply"))
-        b.click(b.square(targets[0]))
-        b.wait("the move to be played", lambda: int(b.body("ply") or 0) > ply)
-    b.wait("the end of the game", lambda: re.search(r"wins|Draw", b.status()))
-    print(f"4x4 game: {len(b.moves())} plies -> {b.status()}")
-
+    play_game_by_clicking(b, "gobblet", label="4x4")
 
 def test_tablebase_marks_equal_multipv(b, binary, tb_dir):
     b.load("#variant=3x3%3A2%2C2%2C1&moves=M%40b2,S%40a1")
@@ -398,24 +235,7 @@ def test_pgn_import_and_navigation(b):
 
 
 def test_4x4_analysis(b, out_dir):
-    b.load("#variant=gobblet&moves=X%40a1,X%40d4,X%40b2,X%40c3")
-    b.select("p1", "human")
-    b.select("p2", "human")
-    b.idle()
-    b.click(b.d.find_element(By.ID, "analyse"))
-    depth = lambda: int(b.d.find_element(By.ID, "search-stats").get_attribute("data-depth") or 0)
-    b.wait("a first depth", lambda: depth() >= 1)
-    first = depth()
-    b.wait("the depth to grow", lambda: depth() > first + 1)
-    b.wait("the best move arrow", lambda: b.d.find_elements(By.CSS_SELECTOR, "#board .best"))
-    print(f"4x4 analysis: depth {first} -> {depth()}; {b.d.find_element(By.ID, 'lines').text.splitlines()[:1]}")
-    b.d.save_screenshot(os.path.join(out_dir, "board-4x4.png"))
-    b.click(b.d.find_element(By.ID, "analyse"))
-    b.wait("the analysis to stop", lambda: b.status() == "Analysis stopped.")
-    stopped = depth()
-    time.sleep(1.0)
-    check(depth() == stopped, "the depth still grows after stop")
-
+    analyse_4x4(b, os.path.join(out_dir, "board-4x4.png"))
 
 def test_3x3_screenshot(b, out_dir):
     b.load("#variant=3x3%3A2%2C2%2C1&moves=M%40b2,S%40a1,S%40c3,M%40a3")
@@ -571,13 +391,11 @@ def main():
     for variant, name in (("3x3:2,2,1", "3x3-2-2-1.gtb"), ("tictactoe", "3x3-1-5-0.gtb")):
         subprocess.run([args.tb, "build", variant, "--out", os.path.join(tb_dir, name)], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for var in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
-        os.environ.pop(var, None)
-    os.environ["NO_PROXY"] = os.environ["no_proxy"] = "127.0.0.1,localhost"
+    no_proxy_for_localhost()
     server, port = start_server(args.bin, tb_dir)
     token = "T0k-en_1"
     token_server, token_port = start_server(args.bin, tb_dir, token=token)
-    driver, profile = start_browser()
+    driver, profile = start_browser(WIRE_RECORDER)
     failures = 0
     try:
         b = Board(driver, f"http://127.0.0.1:{port}/")

@@ -1,0 +1,341 @@
+#!/usr/bin/python3
+"""The static site (build/wasm/site: the board's page with the WebAssembly
+engine in a Web Worker, docs/wasm.md) in headless Chromium, served by
+`python3 -m http.server` on 127.0.0.1: no gobblet process is involved.
+
+Checks: nothing but the static server serves the page (it makes no
+WebSocket, starts the engine's Web Worker, asks the server for no /ugi, and
+no gobblet process runs under this test while the page plays); the page
+loads with no console errors, gets ready, and its variant selector lists the
+variants of the worker's own handshake; a whole gobblers game and a whole
+4x4 game against the engine played by clicking, their ends as the engine
+tells them (`query line`, `query reason`, asked of a worker); a 4x4
+analysis shows its depth growing and stops on demand; perft through the
+WebAssembly engine equals gobblet-perft's numbers computed in this run (the
+total and every root move's count); `isready` during a `go infinite` is
+answered while the search runs and `stop` gives its bestmove promptly, from
+the 4x4 start (a search that works) and from the tic-tac-toe start (one
+that has finished and waits). Saves a screenshot of each finished game and
+of the analysis in --out.
+
+Exit status: 0 passed, 1 failed, 77 skipped (Chromium or Selenium missing,
+or Chromium cannot start here).
+
+usage: static_site_test.py --site build/wasm/site --perft build/release/bin/gobblet-perft --out DIR
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+from board_driver import (Board, PageEngine, TIMEOUT, analyse_4x4, check, check_game_end, no_proxy_for_localhost,
+                          perft_total, play_game_by_clicking, start_browser)
+
+# Runs in every document before the page's scripts: records every WebSocket and Worker the page
+# makes (window.__made), so the test can tell which engine the page talks to.
+MADE_RECORDER = """
+(() => {
+  const made = { sockets: [], workers: [] };
+  Object.defineProperty(window, '__made', { value: made });
+  const NativeSocket = window.WebSocket;
+  window.WebSocket = class extends NativeSocket {
+    constructor(...args) { made.sockets.push(String(args[0])); super(...args); }
+  };
+  const NativeWorker = window.Worker;
+  window.Worker = class extends NativeWorker {
+    constructor(...args) { made.workers.push(String(args[0])); super(...args); }
+  };
+})();
+"""
+
+# (variant, depth): perft through the worker against gobblet-perft. The whole tic-tac-toe tree; the
+# 3x3 variants to depths that take about a second natively; the 4x4 start to depth 5.
+PERFT_CASES = [("tictactoe", 9), ("gobblers", 6), ("3x3:2,2,1", 7), ("gobblet", 5)]
+PERFT_TIMEOUT = 300  # seconds for one perft in the worker on a loaded machine
+PROMPT = 5.0  # seconds: `isready` and `stop` answered within this while a search runs (a loaded machine)
+
+
+class StaticServer:
+    """`python3 -m http.server` on a free port of 127.0.0.1, serving `site`; keeps its request log."""
+
+    def __init__(self, site):
+        self.proc = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
+                                      "-d", site], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        m = re.search(r"port (\d+)", line)
+        if not m:
+            self.stop()
+            raise RuntimeError(f"the static server did not announce its port: {line!r}")
+        self.port = int(m.group(1))
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.requests = []
+        threading.Thread(target=self._read_log, daemon=True).start()
+        threading.Thread(target=lambda: self.proc.stdout.read(), daemon=True).start()
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            try:
+                with urllib.request.urlopen(self.url + "index.html", timeout=5) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise
+                time.sleep(0.2)
+
+    def _read_log(self):
+        for line in self.proc.stderr:
+            m = re.search(r'"(GET|POST|HEAD|PUT) (\S+)', line)
+            if m:
+                self.requests.append(m.group(2))
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def descendants():
+    """(pid, name) of every process under this one."""
+    parent = {}
+    names = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        ppid = int(stat[stat.rindex(")") + 2:].split()[1])
+        parent[int(entry)] = ppid
+        names[int(entry)] = name
+    mine = []
+    for pid in parent:
+        p = pid
+        while p in parent and p != os.getpid() and p > 1:
+            p = parent[p]
+        if p == os.getpid() and pid != os.getpid():
+            mine.append((pid, names[pid]))
+    return mine
+
+
+def check_no_engine_process(server):
+    gobblets = [(pid, name) for pid, name in descendants() if name.startswith("gobblet")]
+    check(not gobblets, f"gobblet processes run under this test: {gobblets}")
+    ugi = [r for r in server.requests if re.match(r"/ugi($|[/?#])", r)]
+    check(not ugi, f"the page asked the static server for {ugi}")
+
+
+def worker_handshake(d):
+    e = PageEngine(d, "worker", "engine_worker.js")
+    e.send("ugi")
+    lines = [l for _, l in e.until(r"ugiok$", "the worker's ugiok")]
+    e.close()
+    return lines
+
+
+def tablebase_error(line):
+    """An error about the default tablebase file (see test_variants_without_errors, which fails on it)."""
+    return line.startswith("info string error: tablebase ")
+
+
+def worker_answer(d, variant, moves, query):
+    """What the WebAssembly engine answers to `query` after `moves`, without the word 'response'."""
+    e = PageEngine(d, "worker", "engine_worker.js")
+    e.send(f"setoption name Variant value {variant}", f"position startpos moves {' '.join(moves)}", query, "isready")
+    lines = [l for _, l in e.until(r"readyok$", f"the worker's answer to {query!r}")]
+    e.close()
+    answers = [l[len("response "):] for l in lines if l.startswith("response ")]
+    errors = [l for l in lines if l.startswith("info string error") and not tablebase_error(l)]
+    check(len(answers) == 1 and not errors, f"one answer to {query!r} after {moves} expected, got {lines}")
+    return answers[0]
+
+
+def test_variants_without_errors(b):
+    """What the page sends to switch variants (setoption, uginewgame, position startpos) draws no error
+    from the worker: the page takes any error line as a refusal of the variant."""
+    b.load()
+    variants = [v for v in b.selector_variants() if v != "custom"] + ["3x3:2,2,1"]
+    complaints = []
+    for variant in variants:
+        e = PageEngine(b.d, "worker", "engine_worker.js")
+        e.send("ugi", f"setoption name Variant value {variant}", "uginewgame", "position startpos", "isready")
+        lines = [l for _, l in e.until(r"readyok$", f"readyok after choosing {variant}")]
+        e.close()
+        errors = [l for l in lines if l.startswith("info string error")]
+        print(f"variant {variant}: {errors[0] if errors else 'no error'}")
+        if errors:
+            complaints.append(f"{variant}: {errors}")
+    check(not complaints, "the worker answers a variant switch with an error line:\n  " + "\n  ".join(complaints))
+
+
+def test_loads(b, server):
+    b.load()
+    check(b.body("fen") == "4/4/4/4 1", f"4x4 start position expected, got {b.body('fen')!r}")
+    errors = b.console_errors()
+    check(not errors, f"console errors on load: {errors}")
+    made = b.d.execute_script("return window.__made")
+    check(not made["sockets"], f"the static site's page opened WebSockets: {made['sockets']}")
+    check(made["workers"] == ["engine_worker.js"], f"the page's workers: {made['workers']}")
+    for needed in ("/engine_worker.js", "/gobblet-engine.js", "/gobblet-engine.wasm"):
+        check(needed in server.requests, f"the static server never served {needed} (served: {server.requests})")
+    hello = worker_handshake(b.d)
+    combos = [l for l in hello if l.startswith("option name Variant type combo ")]
+    check(len(combos) == 1, f"one Variant combo option expected in the worker's handshake, got {hello}")
+    variants = combos[0].split(" var ")[1:]
+    check(len(variants) >= 3, f"the worker's engine lists {variants}")
+    listed = b.selector_variants()
+    check(listed == variants + ["custom"], f"the selector lists {listed}, the worker's engine {variants}")
+    print(f"loaded: {len(server.requests)} files served; engine: {hello[0]}; variants {variants}")
+
+
+def test_game(b, variant, label, start_fen, screenshot):
+    b.load()
+    moves = play_game_by_clicking(b, variant, label=label, start_fen=start_fen)
+    b.d.save_screenshot(screenshot)
+    check_game_end(b, variant, moves, lambda v, m, q: worker_answer(b.d, v, m, q))
+
+
+def native_perft(binary, variant, depth):
+    started = time.monotonic()
+    out = subprocess.run([binary, str(depth), "--variant", variant], capture_output=True, text=True,
+                         timeout=PERFT_TIMEOUT, check=True).stdout
+    lines = out.splitlines()
+    divide = dict((m.group(1), int(m.group(2))) for m in (re.match(r"(\S+): (\d+)$", l) for l in lines) if m)
+    return perft_total(lines), divide, time.monotonic() - started
+
+
+def test_perft(b, binary):
+    b.load()
+    e = PageEngine(b.d, "worker", "engine_worker.js")
+    for variant, depth in PERFT_CASES:
+        total, divide, native_s = native_perft(binary, variant, depth)
+        e.send(f"setoption name Variant value {variant}", "position startpos", "isready")
+        chosen = [l for _, l in e.until(r"readyok$", f"readyok after choosing {variant}")]
+        errors = [l for l in chosen if l.startswith("info string error") and not tablebase_error(l)]
+        check(not errors, f"the worker refused {variant}: {errors}")
+        sent = e.send(f"perft {depth}")
+        got = e.until(r"(nodes \d+|info string error)", f"perft {depth} of {variant} in the worker", PERFT_TIMEOUT)
+        lines = [l for _, l in got]
+        check(not lines[-1].startswith("info string error"), f"the worker refused perft {depth} of {variant}: {lines}")
+        wasm_total = perft_total(lines)
+        wasm_divide = dict((m.group(1), int(m.group(2)))
+                           for m in (re.match(r"(\S+): (\d+)$", l) for l in lines) if m)
+        wasm_s = (got[-1][0] - sent) / 1000
+        print(f"perft {depth} {variant}: worker {wasm_total} in {wasm_s:.2f} s, gobblet-perft {total} "
+              f"in {native_s:.2f} s")
+        check(wasm_total == total, f"perft {depth} of {variant}: the worker counts {wasm_total}, gobblet-perft {total}")
+        check(wasm_divide == divide, f"perft {depth} of {variant}: root moves differ:\n worker {wasm_divide}\n"
+                                     f" gobblet-perft {divide}")
+    e.close()
+
+
+def search_then_stop(b, variant, wait_s):
+    """go infinite in a fresh worker: isready answered while it runs, stop answered at once."""
+    e = PageEngine(b.d, "worker", "engine_worker.js")
+    e.send("ugi")
+    e.until(r"ugiok$")
+    e.send(f"setoption name Variant value {variant}", "position startpos", "isready")
+    e.until(r"readyok$")
+    e.send("go infinite")
+    got = e.until(r"(info depth|bestmove|info string error)", "the search's first info line")
+    check(got[-1][1].startswith("info depth"), f"{variant}: go infinite: {got[-1][1]}")
+    time.sleep(wait_s)
+    asked = e.send("isready")
+    got = e.until(r"(readyok|bestmove)", "readyok during the search", TIMEOUT * 3)
+    check(got[-1][1] == "readyok", f"{variant}: the search ended before it was stopped: {got[-1][1]}")
+    ready_s = (got[-1][0] - asked) / 1000
+    depths = [int(m.group(1)) for m in (re.match(r"info depth (\d+)", l) for _, l in e.log()) if m]
+    time.sleep(0.5)
+    early = [l for _, l in e.log(e.read) if l.startswith("bestmove")]
+    check(not early, f"{variant}: a bestmove before stop: {early}")
+    stop = e.send("stop")
+    got = e.until(r"bestmove", "the bestmove after stop", TIMEOUT * 3)
+    stop_s = (got[-1][0] - stop) / 1000
+    best = got[-1][1]
+    e.send("isready")
+    e.until(r"readyok$", "readyok after the search")
+    more = [l for _, l in e.log() if l.startswith("bestmove")]
+    check(len(more) == 1, f"{variant}: one bestmove expected, got {more}")
+    e.close()
+    print(f"go infinite {variant}: depth {max(depths)} after {wait_s:.0f} s; isready -> readyok in "
+          f"{ready_s * 1000:.0f} ms; stop -> {best!r} in {stop_s * 1000:.0f} ms")
+    check(re.match(r"bestmove \S+", best) and best != "bestmove (none)", f"{variant}: {best!r}")
+    check(ready_s < PROMPT, f"{variant}: readyok took {ready_s:.2f} s during the search")
+    check(stop_s < PROMPT, f"{variant}: bestmove took {stop_s:.2f} s after stop")
+
+
+def test_stop_and_isready(b):
+    b.load()
+    search_then_stop(b, "gobblet", 2.0)    # a 4x4 search: it works until the stop
+    search_then_stop(b, "tictactoe", 2.0)  # solved at once: it waits for the stop
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--site", required=True, help="the static site (build/wasm/site)")
+    ap.add_argument("--perft", required=True, help="the native gobblet-perft, for the numbers to compare")
+    ap.add_argument("--out", required=True, help="where the screenshots go")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    for name in ("index.html", "app.js", "engine_worker.js", "gobblet-engine.js", "gobblet-engine.wasm",
+                 "engine_choice.js"):
+        if not os.path.isfile(os.path.join(args.site, name)):
+            print(f"FAIL  the site {args.site} has no {name} (tools/setup.sh wasm builds it)")
+            return 1
+    with open(os.path.join(args.site, "engine_choice.js")) as f:
+        if "'worker'" not in f.read():
+            print(f"FAIL  {args.site}/engine_choice.js does not choose the worker")
+            return 1
+    no_proxy_for_localhost()
+    server = StaticServer(os.path.abspath(args.site))
+    driver, profile = start_browser(MADE_RECORDER)
+    failures = 0
+    try:
+        b = Board(driver, server.url)
+        out = lambda name: os.path.join(args.out, name)
+        tests = [
+            ("loads without console errors, the worker's variants", lambda: test_loads(b, server)),
+            ("every variant chosen in the worker without an error", lambda: test_variants_without_errors(b)),
+            ("full gobblers game by clicking", lambda: test_game(b, "gobblers", "3x3 gobblers", "3/3/3 1",
+                                                                 out("static-gobblers-game.png"))),
+            ("full 4x4 game by clicking", lambda: test_game(b, "gobblet", "4x4", "4/4/4/4 1",
+                                                                      out("static-4x4-game.png"))),
+            ("4x4 analysis grows and stops", lambda: analyse_4x4(b, out("static-4x4-analysis.png"))),
+            ("perft in the worker equals gobblet-perft", lambda: test_perft(b, args.perft)),
+            ("isready and stop during go infinite", lambda: test_stop_and_isready(b)),
+        ]
+        only = os.environ.get("GOBBLET_BROWSER_ONLY")  # parts of test names, comma-separated: run only those
+        if only:
+            tests = [t for t in tests if any(part in t[0] for part in only.split(","))]
+        for name, run in tests:
+            started = time.time()
+            try:
+                run()
+                errors = b.console_errors()
+                check(not errors, f"console errors: {errors}")
+                check_no_engine_process(server)
+                print(f"ok    {name} ({time.time() - started:.1f} s)")
+            except Exception as e:
+                failures += 1
+                print(f"FAIL  {name}: {type(e).__name__}: {e}")
+                driver.save_screenshot(os.path.join(args.out, f"failed-{re.sub(r'[^a-z0-9]+', '-', name)}.png"))
+    finally:
+        driver.quit()
+        server.stop()
+        shutil.rmtree(profile, ignore_errors=True)
+    print(f"screenshots in {args.out}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
