@@ -215,7 +215,83 @@ File::~File() {
   if (map_) ::munmap(map_, mapSize_);
 }
 
-void File::DictionaryDeleter::operator()(void* dictionary) const { ZSTD_freeDDict(static_cast<ZSTD_DDict*>(dictionary)); }
+void DictionaryDeleter::operator()(void* dictionary) const { ZSTD_freeDDict(static_cast<ZSTD_DDict*>(dictionary)); }
+
+absl::StatusOr<std::unique_ptr<Index>> checkHeader(std::string_view headerBytes, FileHeader* header,
+                                                   uint64_t fileSize) {
+  using absl::InvalidArgumentError;
+  if (fileSize < sizeof(FileHeader) || headerBytes.size() < sizeof(FileHeader))
+    return InvalidArgumentError(
+        absl::StrCat("truncated: ", fileSize, " bytes, shorter than the ", sizeof(FileHeader), "-byte header"));
+  std::memcpy(header, headerBytes.data(), sizeof(FileHeader));
+  const FileHeader& h = *header;
+  if (std::memcmp(h.magic, kMagic, 8) != 0) return InvalidArgumentError("not a gobblet tablebase (bad magic)");
+  if (h.version != kFormatVersion)
+    return InvalidArgumentError(absl::StrCat("format version ", h.version, ", this program reads version ",
+                                             kFormatVersion, " (rebuild it with gobblet-tb build)"));
+  if (h.headerSize != sizeof(FileHeader))
+    return InvalidArgumentError(absl::StrCat("header size ", h.headerSize, ", expected ", sizeof(FileHeader)));
+  if (h.n != 3 || h.sizes < 1 || h.sizes > 3 || h.perSize < 1 || h.perSize > 9 || h.moving > 1)
+    return InvalidArgumentError("the header names no 3x3 variant");
+  auto index = std::make_unique<Index>(Variant::family(h.sizes, h.perSize, h.moving == 1));
+  if (h.entries != index->size())
+    return InvalidArgumentError(absl::StrCat("header says ", h.entries, " entries, variant ",
+                                             index->variant().name(), " has ", index->size()));
+  if (h.blockCodes < kMinBlockCodes || h.blockCodes > kMaxBlockCodes)
+    return InvalidArgumentError(absl::StrCat("header says ", h.blockCodes, " codes per block, ", kMinBlockCodes,
+                                             " to ", kMaxBlockCodes, " are read"));
+  if (h.dictionaryBytes > kDictionaryBytes)
+    return InvalidArgumentError(absl::StrCat("header says a dictionary of ", h.dictionaryBytes, " bytes, at most ",
+                                             kDictionaryBytes, " are read"));
+  // The dictionary and the block table must be there.
+  if (fileSize < framesAt(h))
+    return InvalidArgumentError(absl::StrCat("truncated: ", fileSize,
+                                             " bytes, shorter than the header, the dictionary and the ",
+                                             8 * (blocksOf(h) + 1), "-byte block table"));
+  return index;
+}
+
+absl::Status checkFramesBytes(const FileHeader& h, uint64_t framesBytes, uint64_t fileSize) {
+  // No frame is larger than zstd's bound for its block: a table that
+  // claims more (and a file padded to match) is refused before a reader
+  // copies or fetches it.
+  const uint64_t framesBound = blocksOf(h) * ZSTD_compressBound(h.blockCodes);
+  if (framesBytes > framesBound)
+    return absl::InvalidArgumentError(absl::StrCat("corrupt: the block table claims ", framesBytes,
+                                                   " bytes of frames, ", blocksOf(h), " blocks compress to at most ",
+                                                   framesBound));
+  const uint64_t expected = framesAt(h) + framesBytes;
+  if (fileSize != expected)
+    return absl::InvalidArgumentError(absl::StrCat(fileSize < expected ? "truncated" : "too long", ": ", fileSize,
+                                                   " bytes, the block table says ", expected));
+  return absl::OkStatus();
+}
+
+absl::Status checkBlockTable(const FileHeader& h, const uint64_t* table, uint64_t framesBytes) {
+  const uint64_t blocks = blocksOf(h);
+  if (table[0] != 0 || table[blocks] != framesBytes)
+    return absl::DataLossError("corrupt: the block table does not span the frames");
+  for (uint64_t b = 0; b < blocks; ++b)
+    if (table[b + 1] < table[b] || table[b + 1] > framesBytes)
+      return absl::DataLossError(absl::StrCat("corrupt: block ", b, " of the block table lies outside the frames"));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Dictionary> makeDictionary(const FileHeader& h, const uint8_t* bytes) {
+  if (h.dictionaryBytes == 0) return Dictionary();
+  Dictionary dictionary(ZSTD_createDDict(bytes, h.dictionaryBytes));
+  if (!dictionary) return absl::DataLossError("corrupt: the dictionary is not a zstd dictionary");
+  return dictionary;
+}
+
+bool decodeFrame(const Dictionary& dictionary, const uint8_t* frame, uint64_t frameBytes, uint8_t* out,
+                 uint64_t codes, void* context) {
+  auto* dctx = static_cast<ZSTD_DCtx*>(context);
+  const size_t n = dictionary ? ZSTD_decompress_usingDDict(dctx, out, codes, frame, frameBytes,
+                                                           static_cast<const ZSTD_DDict*>(dictionary.get()))
+                              : ZSTD_decompressDCtx(dctx, out, codes, frame, frameBytes);
+  return !ZSTD_isError(n) && n == codes;
+}
 
 namespace {
 
@@ -261,49 +337,20 @@ absl::StatusOr<std::shared_ptr<const File>> File::open(const std::string& path) 
   const uint64_t fileSize = static_cast<uint64_t>(st.st_size);
   std::shared_ptr<File> tb(new File());
   tb->path_ = path;
-  if (fileSize < sizeof(FileHeader) ||
-      !readFully(fd, reinterpret_cast<uint8_t*>(&tb->header_), sizeof(FileHeader), 0))
-    return fail(absl::StrCat("truncated: ", fileSize, " bytes, shorter than the ", sizeof(FileHeader), "-byte header"));
+  char headerBytes[sizeof(FileHeader)];
+  const bool headerRead = fileSize >= sizeof headerBytes &&
+                          readFully(fd, reinterpret_cast<uint8_t*>(headerBytes), sizeof headerBytes, 0);
+  absl::StatusOr<std::unique_ptr<Index>> index =
+      checkHeader(std::string_view(headerBytes, headerRead ? sizeof headerBytes : 0), &tb->header_, fileSize);
+  if (!index.ok()) return failWith(index.status());
+  tb->index_ = *std::move(index);
+  tb->variant_ = tb->index_->variant();
   const FileHeader& h = tb->header_;
-  if (std::memcmp(h.magic, kMagic, 8) != 0) return fail("not a gobblet tablebase (bad magic)");
-  if (h.version != kFormatVersion)
-    return fail(absl::StrCat("format version ", h.version, ", this program reads version ", kFormatVersion,
-                             " (rebuild it with gobblet-tb build)"));
-  if (h.headerSize != sizeof(FileHeader))
-    return fail(absl::StrCat("header size ", h.headerSize, ", expected ", sizeof(FileHeader)));
-  if (h.n != 3 || h.sizes < 1 || h.sizes > 3 || h.perSize < 1 || h.perSize > 9 || h.moving > 1)
-    return fail("the header names no 3x3 variant");
-  tb->variant_ = Variant::family(h.sizes, h.perSize, h.moving == 1);
-  tb->index_ = std::make_unique<Index>(tb->variant_);
-  if (h.entries != tb->index_->size())
-    return fail(absl::StrCat("header says ", h.entries, " entries, variant ", tb->variant_.name(), " has ",
-                             tb->index_->size()));
-  if (h.blockCodes < kMinBlockCodes || h.blockCodes > kMaxBlockCodes)
-    return fail(absl::StrCat("header says ", h.blockCodes, " codes per block, ", kMinBlockCodes, " to ",
-                             kMaxBlockCodes, " are read"));
-  if (h.dictionaryBytes > kDictionaryBytes)
-    return fail(absl::StrCat("header says a dictionary of ", h.dictionaryBytes, " bytes, at most ", kDictionaryBytes,
-                             " are read"));
-  // The dictionary and the block table must be there; the table's last
-  // offset gives the frames' size.
-  const uint64_t tableAt = sizeof(FileHeader) + paddedDictionaryBytes(h), tableBytes = 8 * (tb->blocks() + 1);
-  if (fileSize < tableAt + tableBytes)
-    return fail(absl::StrCat("truncated: ", fileSize, " bytes, shorter than the header, the dictionary and the ",
-                             tableBytes, "-byte block table"));
+  // The table's last offset gives the frames' size.
   uint64_t framesBytes = 0;
-  if (!readFully(fd, reinterpret_cast<uint8_t*>(&framesBytes), 8, tableAt + tableBytes - 8))
+  if (!readFully(fd, reinterpret_cast<uint8_t*>(&framesBytes), 8, framesAt(h) - 8))
     return fail("the file changed (shrank) while it was being read");
-  // No frame is larger than zstd's bound for its block: a table that
-  // claims more (and a file padded to match) is refused before it is
-  // copied into memory.
-  const uint64_t framesBound = tb->blocks() * ZSTD_compressBound(h.blockCodes);
-  if (framesBytes > framesBound)
-    return fail(absl::StrCat("corrupt: the block table claims ", framesBytes, " bytes of frames, ",
-                             tb->blocks(), " blocks compress to at most ", framesBound));
-  const uint64_t expected = tableAt + tableBytes + framesBytes;
-  if (fileSize != expected)
-    return fail(absl::StrCat(fileSize < expected ? "truncated" : "too long", ": ", fileSize, " bytes, the block table says ",
-                             expected));
+  if (absl::Status s = checkFramesBytes(h, framesBytes, fileSize); !s.ok()) return failWith(s);
   if (absl::Status s = tb->load(fd, fileSize - sizeof(FileHeader)); !s.ok()) return failWith(s);
   if (fileChecksum(h, static_cast<const uint8_t*>(tb->map_), tb->mapSize_) != h.checksum)
     return fail("corrupt: checksum mismatch");
@@ -361,31 +408,22 @@ absl::Status File::load(int fd, uint64_t size) {
 
 bool File::decodeBlock(uint64_t b, uint8_t* out, void* context) const {
   const uint64_t begin = blockTable_[b], end = blockTable_[b + 1];
-  auto* dctx = static_cast<ZSTD_DCtx*>(context);
-  const size_t n =
-      dictionary_ ? ZSTD_decompress_usingDDict(dctx, out, codesInBlock(b), frames_ + begin, end - begin,
-                                               static_cast<const ZSTD_DDict*>(dictionary_.get()))
-                  : ZSTD_decompressDCtx(dctx, out, codesInBlock(b), frames_ + begin, end - begin);
-  return !ZSTD_isError(n) && n == codesInBlock(b);
+  return decodeFrame(dictionary_, frames_ + begin, end - begin, out, codesInBlock(header_, b), context);
 }
 
 absl::Status File::checkBlocks() {
-  if (header_.dictionaryBytes > 0) {
-    dictionary_.reset(ZSTD_createDDict(dictionaryBytes_, header_.dictionaryBytes));
-    if (!dictionary_) return absl::DataLossError("corrupt: the dictionary is not a zstd dictionary");
-  }
+  absl::StatusOr<Dictionary> dictionary = makeDictionary(header_, dictionaryBytes_);
+  if (!dictionary.ok()) return dictionary.status();
+  dictionary_ = *std::move(dictionary);
   const uint64_t framesBytes = mapSize_ - paddedDictionaryBytes(header_) - 8 * (blocks() + 1);
-  if (blockTable_[0] != 0 || blockTable_[blocks()] != framesBytes)
-    return absl::DataLossError("corrupt: the block table does not span the frames");
-  for (uint64_t b = 0; b < blocks(); ++b)
-    if (blockTable_[b + 1] < blockTable_[b] || blockTable_[b + 1] > framesBytes)
-      return absl::DataLossError(absl::StrCat("corrupt: block ", b, " of the block table lies outside the frames"));
+  if (absl::Status s = checkBlockTable(header_, blockTable_, framesBytes); !s.ok()) return s;
   std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> context(ZSTD_createDCtx(), ZSTD_freeDCtx);
   if (!context) return absl::ResourceExhaustedError("cannot create a zstd decompression context");
   std::vector<uint8_t> scratch(header_.blockCodes);
   for (uint64_t b = 0; b < blocks(); ++b)
     if (!decodeBlock(b, scratch.data(), context.get()))
-      return absl::DataLossError(absl::StrCat("corrupt: block ", b, " does not decode to its ", codesInBlock(b), " codes"));
+      return absl::DataLossError(
+          absl::StrCat("corrupt: block ", b, " does not decode to its ", codesInBlock(header_, b), " codes"));
   return absl::OkStatus();
 }
 

@@ -44,6 +44,7 @@
 #include <memory>
 #include <algorithm>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -89,6 +90,50 @@ static_assert(sizeof(FileHeader) == 128);
 
 // The dictionary's bytes in the file, with the padding that aligns the block table.
 inline uint64_t paddedDictionaryBytes(const FileHeader& h) { return (uint64_t{h.dictionaryBytes} + 7) / 8 * 8; }
+// The blocks of a file, where its block table and its frames start in the
+// file, and the codes of block b (the last block may hold fewer).
+inline uint64_t blocksOf(const FileHeader& h) { return (h.entries + h.blockCodes - 1) / h.blockCodes; }
+inline uint64_t blockTableAt(const FileHeader& h) { return sizeof(FileHeader) + paddedDictionaryBytes(h); }
+inline uint64_t framesAt(const FileHeader& h) { return blockTableAt(h) + 8 * (blocksOf(h) + 1); }
+inline uint64_t codesInBlock(const FileHeader& h, uint64_t b) {
+  return std::min<uint64_t>(h.blockCodes, h.entries - b * h.blockCodes);
+}
+
+// ---- The checks of a file's layout, shared by the readers of a whole file
+// (File::open) and of a file read piecewise (RangeFile, range_file.h). Their
+// errors say what is wrong without naming the file (the reader prefixes its
+// name): InvalidArgument for a header and sizes that do not match,
+// DataLoss for a block table or dictionary that is corrupt. ----
+
+// The header of a file of `fileSize` bytes, from the file's first bytes
+// `headerBytes` (fewer than the header's 128 if the file is shorter):
+// its magic, version, header size, variant, entries (those of the
+// variant's Index), codes per block and dictionary size, and that the
+// dictionary and the block table fit in `fileSize`. Gives the Index of the
+// header's variant (which the checks need and the reader then keeps).
+absl::StatusOr<std::unique_ptr<Index>> checkHeader(std::string_view headerBytes, FileHeader* header,
+                                                   uint64_t fileSize);
+// That the frames' size, read from the block table's last entry, is within
+// what zstd can make of the blocks and makes the file exactly `fileSize`
+// bytes.
+absl::Status checkFramesBytes(const FileHeader& h, uint64_t framesBytes, uint64_t fileSize);
+// That the block table (blocks + 1 offsets) starts at 0, ends at
+// `framesBytes` and never goes back: every block lies inside the frames.
+absl::Status checkBlockTable(const FileHeader& h, const uint64_t* table, uint64_t framesBytes);
+
+// A zstd decompression dictionary (a ZSTD_DDict), or none.
+struct DictionaryDeleter {
+  void operator()(void* dictionary) const;
+};
+using Dictionary = std::unique_ptr<void, DictionaryDeleter>;
+// The dictionary of a file from its `h.dictionaryBytes` bytes (zstd keeps
+// a copy); null if the file has none, an error if zstd refuses it.
+absl::StatusOr<Dictionary> makeDictionary(const FileHeader& h, const uint8_t* bytes);
+// Decodes one frame into the `codes` codes of its block at `out` with the
+// zstd decompression context `context` (a ZSTD_DCtx); false unless it
+// decodes to exactly that many.
+bool decodeFrame(const Dictionary& dictionary, const uint8_t* frame, uint64_t frameBytes, uint8_t* out,
+                 uint64_t codes, void* context);
 
 // 64-bit checksum of a byte range (four multiply-xor lanes; fast enough to
 // check a 400 MB file on every open).
@@ -154,19 +199,13 @@ class File : public Tablebase {
   absl::Status checkBlocks();
   // Decodes block b into `out` (its codes); false if it does not decode.
   bool decodeBlock(uint64_t b, uint8_t* out, void* context) const;
-  uint64_t blocks() const { return (header_.entries + header_.blockCodes - 1) / header_.blockCodes; }
-  uint64_t codesInBlock(uint64_t b) const {
-    return std::min<uint64_t>(header_.blockCodes, header_.entries - b * header_.blockCodes);
-  }
+  uint64_t blocks() const { return blocksOf(header_); }
 
   std::string path_;
   Variant variant_;
   FileHeader header_{};
   std::unique_ptr<Index> index_;
-  struct DictionaryDeleter {
-    void operator()(void* dictionary) const;
-  };
-  std::unique_ptr<void, DictionaryDeleter> dictionary_;  // a ZSTD_DDict over the mapped dictionary, or none
+  Dictionary dictionary_;  // of the mapped dictionary, or none
   uint64_t id_ = 0;  // unique per File of the process: names it in the threads' block caches
   void* map_ = nullptr;
   uint64_t mapSize_ = 0;

@@ -50,6 +50,50 @@ class Tablebase {
 // no memory) are tried again next time.
 absl::StatusOr<std::shared_ptr<const Tablebase>> open(const std::string& path);
 
+// Reads `size` bytes at `offset` of a tablebase file that is read piecewise
+// (a hosted file fetched by HTTP range requests in the WebAssembly build):
+// exactly `size` bytes, or an error saying why not. If probes come from
+// several threads, it is called from several threads at once.
+using RangeReader = std::function<absl::StatusOr<std::string>(uint64_t offset, uint64_t size)>;
+
+// A tablebase read piecewise through `read`: the file `name` (for
+// messages) of `fileSize` bytes. No network code: the caller's reader
+// fetches the bytes.
+//
+// At open the header, the dictionary and the block table are read (two
+// reads) and checked as open() checks them: magic, version, variant,
+// entries, sizes, a block table that spans the frames and lies inside the
+// file, and `fileSize` exactly what the block table says. The frames are
+// not read, so the whole-file checksum is NOT checked: a block whose bytes
+// were changed but still decode to the right number of codes gives wrong
+// values (open() would have refused the file).
+//
+// A probe reads the one block its position needs (one read of that block's
+// frame) unless that block is cached, checks that it decodes to exactly its
+// codes, and keeps up to `cacheBlocks` decoded blocks (the least recently
+// used dropped; 0 keeps none). A block that cannot be read (an error, or
+// more or fewer bytes than asked) or does not decode makes that probe
+// kUnknown, never a crash or a wrong value; it is not cached, so the next
+// probe that needs it reads it again (a passing network failure heals).
+// Probes may come from several threads: the cache is locked, the reads are
+// made outside the lock (two threads missing the same block may both read
+// it). Errors at open name `name` and say what is wrong: InvalidArgument or
+// DataLoss for the file's bytes (the reader's more or fewer bytes than
+// asked included), or the reader's own error, its code kept.
+absl::StatusOr<std::shared_ptr<const Tablebase>> openRanges(std::string name, uint64_t fileSize, RangeReader read,
+                                                            size_t cacheBlocks = 4096);
+
+// What a tablebase of openRanges has read through its reader since it was
+// opened (the reads of the opening included), for measuring that probes
+// read only the blocks they need.
+struct RangeStats {
+  uint64_t reads = 0;     // calls of the reader
+  uint64_t bytes = 0;     // bytes asked for in them
+  uint64_t failures = 0;  // blocks that could not be read or did not decode (probes answered kUnknown)
+};
+// All zero for a tablebase not made by openRanges.
+RangeStats rangeStats(const Tablebase& tablebase);
+
 // Where the engine looks for a variant's file without configuration:
 // $GOBBLET_TB_DIR, else $XDG_DATA_HOME/gobblet, else ~/.local/share/gobblet;
 // the file name is derived from the variant name.
