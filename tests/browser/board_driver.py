@@ -231,7 +231,7 @@ def analyse_4x4(b, screenshot):
 # An engine the test talks to from the page: every line it sends is kept with the page's clock
 # (performance.now(), ms) in window.__engines[i].log, as are the times it opened and closed.
 _ENGINE_OPEN = """
-const [kind, where] = arguments;
+const [kind, where, first] = arguments;
 window.__engines = window.__engines || [];
 const e = { log: [], opened: null, closed: null, error: null, made: performance.now() };
 const keep = (data) => {
@@ -248,9 +248,10 @@ if (kind === 'worker') {
   e.port.onerror = (m) => { e.error = String(m.message || 'an error in the worker'); };
   e.post = (line) => e.port.postMessage(line);
   e.end = () => e.port.terminate();
+  for (const line of first) e.post(line);  // the worker keeps them until its engine is made
 } else {
   e.port = new WebSocket(where);
-  e.port.onopen = () => { e.opened = performance.now(); };
+  e.port.onopen = () => { e.opened = performance.now(); for (const line of first) e.post(line); };
   e.port.onmessage = (m) => keep(m.data);
   e.port.onerror = () => { e.error = 'WebSocket error'; };
   e.port.onclose = (m) => { e.closed = [performance.now(), String(m.reason || m.code)]; };
@@ -265,12 +266,13 @@ return window.__engines.length - 1;
 class PageEngine:
     """An engine spoken to by a script of the page: 'worker' (a Web Worker running `where`, e.g.
     engine_worker.js) or 'socket' (a WebSocket to `where`, e.g. ws://127.0.0.1:PORT/ugi).
+    `first`: lines sent as soon as it can take them (a worker at once, a socket once open).
     Times are the page's clock in ms."""
 
-    def __init__(self, driver, kind, where, timeout=TIMEOUT):
+    def __init__(self, driver, kind, where, timeout=TIMEOUT, first=()):
         self.d = driver
         self.kind = kind
-        self.index = driver.execute_script(_ENGINE_OPEN, kind, where)
+        self.index = driver.execute_script(_ENGINE_OPEN, kind, where, list(first))
         self.read = 0  # lines of the log already returned by lines()
         self.wait_for(lambda: self.state()["opened"] is not None, f"the {kind} engine to open", timeout)
 
