@@ -17,7 +17,7 @@
 Needs Chromium, chromedriver and python3-selenium (Debian's python3).
 Exit status: 0 measured, 1 failed (with the reason), 77 Chromium cannot run.
 
-usage: measure_site.py --site build/wasm/site --bin build/release/bin/gobblet [--depth 12] [--runs 3] [--loads 5]
+usage: measure_site.py --site build/wasm/site --bin build/release/bin/gobblet [--depth 13] [--runs 3] [--loads 5]
 """
 import argparse
 import gzip
@@ -27,12 +27,11 @@ import shutil
 import statistics
 import subprocess
 import sys
-import time
+import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "browser"))
 
-from board_driver import (Board, Failure, PageEngine, TIMEOUT, last_info, no_proxy_for_localhost,  # noqa: E402
-                          start_browser)
+from board_driver import Board, Failure, PageEngine, last_info, no_proxy_for_localhost, start_browser  # noqa: E402
 
 ENGINE_FILES = ("engine_worker.js", "gobblet-engine.js", "gobblet-engine.wasm")
 SEARCH_TIMEOUT = 600  # seconds for one `go depth D` on a loaded machine
@@ -80,15 +79,26 @@ def print_weight(rows):
 
 
 class StaticServer:
+    """`python3 -m http.server` on a free port of 127.0.0.1; counts the answers it gives by status."""
+
     def __init__(self, site):
         self.proc = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
-                                      "-d", site], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                                      "-d", site], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
         m = re.search(r"port (\d+)", line)
         if not m:
             self.stop()
             raise Failure(f"the static server did not announce its port: {line!r}")
         self.url = f"http://127.0.0.1:{m.group(1)}/"
+        self.answers = {}  # status -> count
+        threading.Thread(target=self._read_log, daemon=True).start()
+        threading.Thread(target=lambda: self.proc.stdout.read(), daemon=True).start()
+
+    def _read_log(self):
+        for line in self.proc.stderr:
+            m = re.search(r'"[A-Z]+ \S+ HTTP/[0-9.]+" (\d{3})', line)
+            if m:
+                self.answers[m.group(1)] = self.answers.get(m.group(1), 0) + 1
 
     def stop(self):
         self.proc.terminate()
@@ -150,7 +160,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--site", default="build/wasm/site", help="the static site")
     ap.add_argument("--bin", default="build/release/bin/gobblet", help="the native gobblet, for --http")
-    ap.add_argument("--depth", type=int, default=12, help="go depth D for the speed runs (default 12)")
+    ap.add_argument("--depth", type=int, default=13, help="go depth D for the speed runs (default 13)")
     ap.add_argument("--runs", type=int, default=3, help="speed runs of each engine (default 3)")
     ap.add_argument("--loads", type=int, default=5, help="page loads for the time to a first move (default 5)")
     args = ap.parse_args()
@@ -177,11 +187,14 @@ def main():
         print(f"\n(b) time to a first move, median of {args.loads} page loads (ms, the page's clock)")
         print(f"    {'cache':6} {'nav -> ready':>13} {'worker -> ugiok':>16} {'worker -> bestmove (go depth 1)':>32}")
         for cold in (True, False):
+            first_move(driver, server.url, cold)  # not counted: the mode's first load fills or skips the cache
+            before = dict(server.answers)
             samples = [first_move(driver, server.url, cold) for _ in range(args.loads)]
+            served = {k: v - before.get(k, 0) for k, v in server.answers.items() if v - before.get(k, 0)}
             med = [statistics.median(s[i] for s in samples) for i in range(3)]
             spread = [f"{min(s[i] for s in samples):.0f}-{max(s[i] for s in samples):.0f}" for i in range(3)]
             print(f"    {'cold' if cold else 'warm':6} {med[0]:>7.0f} ({spread[0]:>9}) {med[1]:>6.0f} ({spread[1]:>9})"
-                  f" {med[2]:>12.0f} ({spread[2]:>9})")
+                  f" {med[2]:>12.0f} ({spread[2]:>9}); HTTP answers {served}")
             sys.stdout.flush()
         driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
 
