@@ -7,7 +7,9 @@ Checks: nothing but the static server serves the page (it makes no
 WebSocket, starts the engine's Web Worker, asks the server for no /ugi, and
 no gobblet process runs under this test while the page plays); the page
 loads with no console errors, gets ready, and its variant selector lists the
-variants of the worker's own handshake; a whole gobblers game and a whole
+variants of the worker's own handshake; switching the worker to each variant
+as the page does (setoption Variant, uginewgame, position) draws no error
+line (the page takes one as a refusal); a whole gobblers game and a whole
 4x4 game against the engine played by clicking, their ends as the engine
 tells them (`query line`, `query reason`, asked of a worker); a 4x4
 analysis shows its depth growing and stops on demand; perft through the

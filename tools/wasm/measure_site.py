@@ -123,6 +123,8 @@ def first_move(d, url, cold):
     """One page load: ms from navigation to ready; then a fresh worker's ms to ugiok and to the
     bestmove of `go depth 1` from its creation."""
     d.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": cold})
+    if cold:
+        d.execute_cdp_cmd("Network.clearBrowserCache", {})
     b = Board(d, url)
     b.load()
     ready = d.execute_script("return window.__readyAt")
