@@ -78,8 +78,7 @@ absl::Status SearchFacade::setOption(std::string_view name, std::string_view val
     // Check the file now, so that a bad path is an error and changes nothing.
     auto opened = openTablebase(next.tablebasePath);
     if (!opened.ok())
-      return absl::InvalidArgumentError("option TablebasePath: " + quoteWord(next.tablebasePath) + ": " +
-                                        std::string(opened.status().message()));
+      return absl::InvalidArgumentError("option TablebasePath: " + std::string(opened.status().message()));
   }
   const int64_t previousReservation = reservedHashMiB_;
   if (absl::Status status = reserveHash(next.hashMiB); !status.ok()) return status;
@@ -147,7 +146,7 @@ void SearchFacade::attachTablebase() {
   if (!opened.ok()) {
     // No file where the variant's file would be: no tablebase, and nothing to say.
     if (!(isDefault && absl::IsNotFound(opened.status())))
-      notice_(NoticeKind::kError, "tablebase " + quoteWord(path) + ": " + std::string(opened.status().message()));
+      notice_(NoticeKind::kError, std::string(opened.status().message()));  // (it names the file)
   } else if (!((*opened)->variant() == v)) {
     notice_(NoticeKind::kInfo,
             "tablebase " + quoteWord(path) + " is for " + (*opened)->variant().name() + ", not " + v.name() + ": not used");

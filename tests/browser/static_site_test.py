@@ -17,20 +17,30 @@ WebAssembly engine equals gobblet-perft's numbers computed in this run (the
 total and every root move's count); `isready` during a `go infinite` is
 answered while the search runs and `stop` gives its bestmove promptly, from
 the 4x4 start (a search that works) and from the tic-tac-toe start (one
-that has finished and waits). Saves a screenshot of each finished game and
-of the analysis in --out.
+that has finished and waits). A tablebase hosted beside the site (3x3:2,2,1,
+built here by gobblet-tb) is read by range requests from a server that
+answers them: loaded, every legal move's score from `go depth 1` with all
+lines equal to the native engine's with the same file, and only the header,
+the block table and a few blocks fetched (never the whole file); a plain
+`python3 -m http.server` (no range requests) gets the file refused with
+that reason, and the engine plays on. Saves a screenshot of each finished
+game and of the analysis in --out.
 
 Exit status: 0 passed, 1 failed, 77 skipped (Chromium or Selenium missing,
 or Chromium cannot start here).
 
 usage: static_site_test.py --site build/wasm/site --perft build/release/bin/gobblet-perft --out DIR
+(gobblet and gobblet-tb are taken from gobblet-perft's folder.)
 """
 import argparse
+import http.server
+import io
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -102,6 +112,57 @@ class StaticServer:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+
+
+class RangeServer:
+    """A static server of `site` on a free port of 127.0.0.1 that answers range requests (as nginx,
+    Apache or GitHub Pages do; python's http.server does not). Keeps (method, path, range) of each
+    request."""
+
+    def __init__(self, site):
+        self.requests = []
+        requests = self.requests
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def __init__(self, *a, **kw):
+                super().__init__(*a, directory=site, **kw)
+
+            def log_message(self, *a):
+                pass
+
+            def send_head(self):
+                wanted = self.headers.get("Range")
+                requests.append((self.command, self.path, wanted))
+                path = self.translate_path(self.path)
+                m = re.fullmatch(r"bytes=(\d+)-(\d+)", wanted or "")
+                if not m or not os.path.isfile(path):
+                    return super().send_head()
+                size = os.path.getsize(path)
+                first, last = int(m.group(1)), min(int(m.group(2)), size - 1)
+                if first > last:
+                    self.send_error(416)
+                    return None
+                with open(path, "rb") as f:
+                    f.seek(first)
+                    body = f.read(last - first + 1)
+                self.send_response(206)
+                self.send_header("Content-Type", "application/octet-stream")
+                self.send_header("Content-Range", f"bytes {first}-{last}/{size}")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                return io.BytesIO(body)
+
+            def end_headers(self):
+                self.send_header("Accept-Ranges", "bytes")
+                super().end_headers()
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
 
 
 def descendants():
@@ -282,6 +343,93 @@ def test_stop_and_isready(b):
     search_then_stop(b, "tictactoe", 2.0)  # solved at once: it waits for the stop
 
 
+TB_VARIANT, TB_FILE = "3x3:2,2,1", "3x3-2-2-1.gtb"  # a moving variant of 287 blocks, built in a second
+TB_POSITIONS = [[], ["S@b2", "M@a1"], ["S@b2", "M@a1", "M@b2", "S@c3"]]
+
+
+def scores_of(lines):
+    """{move: 'cp N' | 'mate N'} from the last iteration's lines of a MultiPV search."""
+    scores = {}
+    for l in lines:
+        m = re.match(r"info depth \d+ .*?multipv (\d+) score (cp|mate) (-?\d+).* pv (\S+)", l)
+        if m:
+            scores[m.group(4)] = f"{m.group(2)} {m.group(3)}"
+    return scores
+
+
+def native_tb_scores(binary, tb, moves):
+    script = (f"setoption name Variant value {TB_VARIANT}\nsetoption name TablebasePath value {tb}\n"
+              f"setoption name MultiPV value 64\nposition startpos moves {' '.join(moves)}\ngo depth 1\n")
+    proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    proc.stdin.write(script)
+    proc.stdin.flush()
+    lines = []
+    for line in proc.stdout:
+        lines.append(line.strip())
+        if line.startswith("bestmove"):
+            break
+    proc.stdin.write("quit\n")
+    proc.stdin.close()
+    proc.wait(timeout=TIMEOUT)
+    check(any(re.search(r"tbhits [1-9]", l) for l in lines), f"the native engine used no tablebase: {lines}")
+    return scores_of(lines)
+
+
+def test_hosted_tablebase(b, bin_dir, site):
+    """The tablebase beside the site, read by range requests; refused (with the reason) without them."""
+    work = tempfile.mkdtemp(prefix="gobblet-site-")
+    servers = []
+    try:
+        copy = os.path.join(work, "site")
+        shutil.copytree(site, copy)
+        tb = os.path.join(copy, "tablebases", TB_FILE)
+        subprocess.run([os.path.join(bin_dir, "gobblet-tb"), "build", TB_VARIANT, "--out", tb], check=True,
+                       capture_output=True, timeout=PERFT_TIMEOUT)
+        size = os.path.getsize(tb)
+        ranged = RangeServer(copy)
+        servers.append(ranged)
+        b.d.get(ranged.url + "index.html")
+        e = PageEngine(b.d, "worker", "engine_worker.js")
+        e.send(f"setoption name Variant value {TB_VARIANT}", "setoption name MultiPV value 64", "isready")
+        lines = [l for _, l in e.until(r"readyok$", "readyok after choosing the variant")]
+        loaded = f"info string tablebase 'tablebases/{TB_FILE}' loaded for {TB_VARIANT}"
+        check(loaded in lines, f"the hosted tablebase was not loaded: {lines}")
+        for moves in TB_POSITIONS:
+            e.send(f"position startpos moves {' '.join(moves)}", "go depth 1")
+            got = [l for _, l in e.until(r"bestmove", f"go depth 1 after {moves}", PERFT_TIMEOUT)]
+            wasm = scores_of(got)
+            native = native_tb_scores(os.path.join(bin_dir, "gobblet"), tb, moves)
+            check(wasm == native and len(wasm) > 5, f"after {moves}: worker {wasm}\n native {native}")
+            check(any(re.search(r"tbhits [1-9]", l) for l in got), f"after {moves}: no tablebase hits: {got}")
+        e.close()
+        reads = [r for r in ranged.requests if r[1].endswith(TB_FILE)]
+        gets = [r for r in reads if r[0] == "GET"]
+        check(all(r[2] for r in gets), f"a GET of the whole file: {reads}")
+        spans = [tuple(map(int, re.fullmatch(r"bytes=(\d+)-(\d+)", r[2]).groups())) for r in gets]
+        fetched = sum(last - first + 1 for first, last in spans)
+        check(spans[:1] == [(0, 127)] and len(spans) >= 3, f"header, table, blocks expected: {spans}")
+        check(fetched < size, f"fetched {fetched} bytes of a {size}-byte file")
+        print(f"hosted {TB_FILE} ({size} bytes): {len(spans)} range requests, {fetched} bytes "
+              f"(header, dictionary + block table {spans[1][1] - spans[1][0] + 1}, {len(spans) - 2} blocks)")
+
+        plain = StaticServer(copy)
+        servers.append(plain)
+        b.d.get(plain.url + "index.html")
+        e = PageEngine(b.d, "worker", "engine_worker.js")
+        e.send(f"setoption name Variant value {TB_VARIANT}", "isready")
+        lines = [l for _, l in e.until(r"readyok$", "readyok after choosing the variant")]
+        check(any("does not answer HTTP range requests" in l for l in lines),
+              f"no reason given for not using the file from a plain static server: {lines}")
+        e.send("position startpos", "go depth 3")
+        got = [l for _, l in e.until(r"bestmove", "a move without the tablebase")]
+        check(re.match(r"bestmove \S+", got[-1]) and got[-1] != "bestmove (none)", f"{got[-1]!r}")
+        e.close()
+    finally:
+        for server in servers:
+            server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--site", required=True, help="the static site (build/wasm/site)")
@@ -315,6 +463,8 @@ def main():
             ("4x4 analysis grows and stops", lambda: analyse_4x4(b, out("static-4x4-analysis.png"))),
             ("perft in the worker equals gobblet-perft", lambda: test_perft(b, args.perft)),
             ("isready and stop during go infinite", lambda: test_stop_and_isready(b)),
+            ("a tablebase hosted beside the site, read by range requests",
+             lambda: test_hosted_tablebase(b, os.path.dirname(os.path.abspath(args.perft)), args.site)),
         ]
         only = os.environ.get("GOBBLET_BROWSER_ONLY")  # parts of test names, comma-separated: run only those
         if only:
