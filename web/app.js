@@ -748,10 +748,12 @@ async function loadGame(candidates, start, moves, ply) {
     refusal = refusal || err;
   }
   if (!taken) {
-    // Put the engine back on the game shown.
+    // Put the engine and the selector back on the game shown (the caller
+    // then says why: after the refresh, so that its status stays).
     if (game.variant) {
       await ugi.exec(variantLine(game.variant));
-      refresh();
+      showVariant(game.variant);
+      await refresh();
     }
     return refusal;
   }
@@ -760,13 +762,18 @@ async function loadGame(candidates, start, moves, ply) {
   game.moves = moves;
   game.ply = Math.max(0, Math.min(moves.length, ply ?? moves.length));
   values.length = 0;
-  const listed = variants.includes(taken);
-  $('variant').value = listed ? taken : 'custom';
-  $('custom-variant').hidden = listed;
-  if (!listed) $('custom-variant').value = taken;
+  showVariant(taken);
   resetClocks();
   await refresh();
   return null;
+}
+
+// The variant selector on `name` (the engine's list, or "other…" with the name).
+function showVariant(name) {
+  const listed = variants.includes(name);
+  $('variant').value = listed ? name : 'custom';
+  $('custom-variant').hidden = listed;
+  if (!listed) $('custom-variant').value = name;
 }
 
 async function newGame() {

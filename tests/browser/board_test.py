@@ -149,6 +149,25 @@ def test_tablebase_marks_equal_multipv(b, binary, tb_dir):
         check(label == expected[f"M@{sq}"], f"board mark on {sq}: {label} != {expected[f'M@{sq}']}")
 
 
+def test_refused_variant_keeps_the_game(b):
+    """A variant the engine refuses: its reason stays on show, the selector and the board stay on the game."""
+    b.load("#variant=gobblers&moves=M%40b2")
+    b.idle()
+    fen = b.body("fen")
+    b.select("variant", "custom")
+    b.d.execute_script("const f = document.getElementById('custom-variant'); f.value = '3x3:9,9,9';"
+                       "f.dispatchEvent(new Event('change'));")
+    b.wait("the refusal", lambda: "3x3:9,9,9" in b.status() or "per size" in b.status())
+    time.sleep(1.5)  # what the page does after the refusal must not replace its reason
+    status = b.status()
+    chosen = b.d.execute_script("return document.getElementById('variant').value")
+    print(f"refused variant: {status!r}; selector {chosen!r}; board {b.body('fen')!r}")
+    check(b.d.find_element(By.ID, "status").get_attribute("class") == "error" and status != "Player 1 to move.",
+          f"the refusal's reason is gone: {status!r}")
+    check(chosen == "gobblers", f"the selector shows {chosen!r}, the game is gobblers")
+    check(b.body("fen") == fen, f"the board changed: {b.body('fen')!r} (was {fen!r})")
+
+
 def test_illegal_drop_is_refused(b):
     b.load("#variant=gobblers&moves=M%40b2,L%40a1")
     b.idle()
@@ -405,6 +424,7 @@ def main():
             ("full 4x4 game by clicking", lambda: test_full_4x4_game_by_clicking(b)),
             ("tablebase marks equal go/MultiPV", lambda: test_tablebase_marks_equal_multipv(b, args.bin, tb_dir)),
             ("illegal drop refused", lambda: test_illegal_drop_is_refused(b)),
+            ("refused variant keeps the game and says why", lambda: test_refused_variant_keeps_the_game(b)),
             ("PGN import and navigation", lambda: test_pgn_import_and_navigation(b)),
             ("4x4 analysis grows and stops", lambda: test_4x4_analysis(b, args.out)),
             ("3x3 screenshot", lambda: test_3x3_screenshot(b, args.out)),
