@@ -515,8 +515,16 @@ function renderMoveList() {
     }
     ol.append(li);
   }
+  // The current move into the list's own view, never by scrolling the page
+  // (scrollIntoView scrolls every scrolling ancestor: on a phone the page
+  // jumped 300-500 px at each pick and the board's top left the screen).
   const current = ol.querySelector('.current');
-  if (current) current.scrollIntoView({ block: 'nearest' });
+  if (current) {
+    const top = current.getBoundingClientRect().top - ol.getBoundingClientRect().top + ol.scrollTop;
+    const bottom = top + current.offsetHeight;
+    if (top < ol.scrollTop) ol.scrollTop = top;
+    else if (bottom > ol.scrollTop + ol.clientHeight) ol.scrollTop = bottom - ol.clientHeight;
+  }
 }
 
 function renderTablebase() {

@@ -276,6 +276,34 @@ def test_widths(b, out_dir):
     b.d.set_window_size(1280, 900)
 
 
+# 20 plies of a 4x4 game (legal: the engine's own moves at depth 3).
+LONG_4X4 = "X@d4 X@a4 X@a1 X@c3 X@d1 X@d3 L@a3 d3a3 M@a2 L@b4 d4b4 L@d4 L@b1 a4b1 a1d4 M@b2 M@c1 M@c4 L@b3 c3b3"
+
+
+def test_picking_does_not_scroll_the_page(b):
+    """Phone width: picking a piece of a long game leaves the page where it is (the move list used
+    to be scrolled into view with the whole page, 300-500 px), and the current move is in the list's view."""
+    b.d.set_window_size(390, 844)
+    try:
+        moves = LONG_4X4.split()
+        b.load("#variant=gobblet&moves=" + ",".join(m.replace("@", "%40") for m in moves) + "&ply=10")
+        b.idle()
+        b.d.execute_script("document.getElementById('board').scrollIntoView({ block: 'start' })")
+        before = b.d.execute_script("return window.scrollY")
+        b.click(b.d.find_element(By.CSS_SELECTOR, "#reserve-1 .reserve-piece.legal"))
+        b.wait("lit targets", lambda: b.targets())
+        after = b.d.execute_script("return window.scrollY")
+        print(f"phone width: page at {before} px before the pick, {after} px after")
+        check(after == before, f"picking a piece scrolled the page from {before} to {after} px")
+        visible = b.d.execute_script(
+            "const l = document.getElementById('move-list'), c = l.querySelector('.current');"
+            "const a = l.getBoundingClientRect(), r = c.getBoundingClientRect();"
+            "return r.top >= a.top - 1 && r.bottom <= a.bottom + 1;")
+        check(visible, "the current move is not in the move list's view")
+    finally:
+        b.d.set_window_size(1280, 900)
+
+
 def check_nothing_injected(b, what, markers=("go infinite", "quit")):
     """No message the page sent holds a line end or a control character, none of its lines is one
     of `markers` (commands smuggled in), and no search answered (no info depth, no bestmove)."""
@@ -429,6 +457,7 @@ def main():
             ("4x4 analysis grows and stops", lambda: test_4x4_analysis(b, args.out)),
             ("3x3 screenshot", lambda: test_3x3_screenshot(b, args.out)),
             ("360 and 1920 px wide", lambda: test_widths(b, args.out)),
+            ("picking a piece does not scroll the page", lambda: test_picking_does_not_scroll_the_page(b)),
             ("hostile links inject nothing", lambda: test_hostile_links_inject_nothing(b)),
             ("hostile PGN imports inject nothing", lambda: test_hostile_pgn_injects_nothing(b)),
             ("markup in links and PGN makes no element", lambda: test_hostile_markup_makes_no_element(b)),
