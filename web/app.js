@@ -484,6 +484,7 @@ function render() {
   renderMoveList();
   renderTablebase();
   drawGraphNow();
+  showStack(null);
 }
 
 function renderBestArrow(s) {
@@ -627,9 +628,14 @@ function squareAt(x, y) {
   return sq ? sq.dataset.sq : null;
 }
 
+// The stack of the square last pointed at, for the position shown: render()
+// says it again, so that it is never the stack of a position left behind
+// (it said "b2: empty" right after a piece landed on b2).
+let stackSquare = null;
 function showStack(sq) {
   const v = shown();
-  if (sq && v) $('stack-info').textContent = `${sq}: ${describeStack(v.pos.squares.get(sq))}`;
+  if (sq) stackSquare = sq;
+  if (stackSquare && v) $('stack-info').textContent = `${stackSquare}: ${describeStack(v.pos.squares.get(stackSquare))}`;
 }
 
 function wireInput() {

@@ -280,6 +280,21 @@ def test_widths(b, out_dir):
 LONG_4X4 = "X@d4 X@a4 X@a1 X@c3 X@d1 X@d3 L@a3 d3a3 M@a2 L@b4 d4b4 L@d4 L@b1 a4b1 a1d4 M@b2 M@c1 M@c4 L@b3 c3b3"
 
 
+def test_stack_description_follows_the_move(b):
+    """The stack shown under the board is the position's after a move lands on the square clicked."""
+    b.load("#variant=gobblers")
+    b.new_game("gobblers", p1="human", p2="human", start_fen="3/3/3 1")
+    b.idle()
+    b.click(b.reserve(1, "M"))
+    b.wait("lit targets", lambda: "b2" in b.targets())
+    b.click(b.square("b2"))
+    b.wait("the move", lambda: b.moves() == ["M@b2"])
+    b.idle()
+    text = b.d.find_element(By.ID, "stack-info").text
+    print(f"stack after M@b2: {text!r}")
+    check(text == "b2: M\u00b9", f"the stack of b2 after M@b2 reads {text!r}")
+
+
 def test_picking_does_not_scroll_the_page(b):
     """Phone width: picking a piece of a long game leaves the page where it is (the move list used
     to be scrolled into view with the whole page, 300-500 px), and the current move is in the list's view."""
@@ -458,6 +473,7 @@ def main():
             ("3x3 screenshot", lambda: test_3x3_screenshot(b, args.out)),
             ("360 and 1920 px wide", lambda: test_widths(b, args.out)),
             ("picking a piece does not scroll the page", lambda: test_picking_does_not_scroll_the_page(b)),
+            ("the stack shown follows the move", lambda: test_stack_description_follows_the_move(b)),
             ("hostile links inject nothing", lambda: test_hostile_links_inject_nothing(b)),
             ("hostile PGN imports inject nothing", lambda: test_hostile_pgn_injects_nothing(b)),
             ("markup in links and PGN makes no element", lambda: test_hostile_markup_makes_no_element(b)),
