@@ -164,6 +164,10 @@ async function refresh() {
   if (!view.shape.stacks) await tablebaseMarks(my);
   if (my !== generation) return;
   if (atEnd() && engineToMove()) return engineMove(my);
+  $('engine-move').hidden = !(engineHeld && atEnd() && engineSide());
+  if (!$('engine-move').hidden && !analysing) {
+    setStatus(`Player ${view.pos.side} (the engine) to move: opened from a link, the engine waits.`);
+  }
   if (analysing) return analyse(my);
   if (atEnd()) startClock();
   if (view.marks) fillValueHistory(my, { depth: 1 }, true);
@@ -198,12 +202,27 @@ function atEnd() {
   return game.ply === game.moves.length;
 }
 
-function engineToMove() {
+// A game opened from a link is shown as it was shared: the engine does not
+// play in it until the person does something (a move, a new game, a change
+// of the players, or "Engine, move"). (It used to move as the page loaded.)
+let engineHeld = false;
+
+function engineSide() {
   return view && !view.over && $(view.pos.side === 1 ? 'p1' : 'p2').value === 'engine';
+}
+
+function engineToMove() {
+  return engineSide() && !engineHeld;
+}
+
+function releaseEngine() {
+  engineHeld = false;
+  $('engine-move').hidden = true;
 }
 
 // Plays `move` at the position shown (dropping the moves after it).
 function play(move) {
+  releaseEngine();
   const side = view.pos.side;
   chargeClock(side);
   game.moves = game.moves.slice(0, game.ply);
@@ -706,8 +725,10 @@ function wireInput() {
     if (!custom) newGame();
   });
   $('custom-variant').addEventListener('change', () => newGame());
-  for (const id of ['p1', 'p2']) $(id).addEventListener('change', () => refresh());
-  $('time').addEventListener('change', () => { resetClocks(); refresh(); });
+  for (const id of ['p1', 'p2']) $(id).addEventListener('change', () => { releaseEngine(); saveSettings(); refresh(); });
+  $('time').addEventListener('change', () => { saveSettings(); resetClocks(); refresh(); });
+  $('multipv').addEventListener('change', saveSettings);
+  $('engine-move').addEventListener('click', () => { releaseEngine(); refresh(); });
   $('import').addEventListener('click', importText);
   $('export-fen').addEventListener('click', () => exportText(view ? view.fen : ''));
   $('export-moves').addEventListener('click', () => exportText(writeMoveList(game.moves)));
@@ -738,8 +759,9 @@ function chosenVariant() {
 // person or a game text spelled them) that takes the game, and shows the
 // game; null, or the reason for refusing the first candidate (the engine's,
 // or the page's when a name, the position text or a move is not of its shape:
-// then nothing is sent for it).
-async function loadGame(candidates, start, moves, ply) {
+// then nothing is sent for it). `shared` (a game opened from a link): the
+// engine waits for the person before it plays in it (engineHeld).
+async function loadGame(candidates, start, moves, ply, shared = false) {
   ++generation;  // ends background work (the value history) before the engine is switched
   await stopSearch();
   let refusal = null;
@@ -771,6 +793,7 @@ async function loadGame(candidates, start, moves, ply) {
     }
     return refusal;
   }
+  engineHeld = shared;
   game.variant = taken;
   game.start = start;
   game.moves = moves;
@@ -817,8 +840,33 @@ function exportText(text) {
 
 // ---- start ---------------------------------------------------------------------
 
+// The players, the engine's time and the analysis lines, kept in this
+// browser between visits (a shared link reset them). Only values the
+// selectors offer are taken back.
+const SETTINGS = ['p1', 'p2', 'time', 'multipv'];
+const SETTINGS_KEY = 'gobblet-board-settings';
+
+function saveSettings() {
+  try {
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify(Object.fromEntries(SETTINGS.map((id) => [id, $(id).value]))));
+  } catch (e) { /* storage off: the settings last for this visit */ }
+}
+
+function restoreSettings() {
+  let saved = null;
+  try {
+    saved = JSON.parse(localStorage.getItem(SETTINGS_KEY) || 'null');
+  } catch (e) { /* none, or not ours */ }
+  if (!saved || typeof saved !== 'object') return;
+  for (const id of SETTINGS) {
+    const value = saved[id];
+    if (typeof value === 'string' && [...$(id).options].some((o) => o.value === value)) $(id).value = value;
+  }
+}
+
 async function main() {
   const token = takeToken();  // first: out of the address (and its history entry) before anything else
+  restoreSettings();
   wireInput();
   $('token-form').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -887,7 +935,8 @@ function learnVariants(hello) {
 // shape is refused before anything of it is sent: the default game instead.
 async function loadLink() {
   const link = readLink();
-  const err = link.error || await loadGame([link.variant || defaultVariant], link.start, link.moves, link.ply);
+  const shared = Boolean(link.start || (link.moves && link.moves.length));
+  const err = link.error || await loadGame([link.variant || defaultVariant], link.start, link.moves, link.ply, shared);
   if (err) {
     await loadGame([defaultVariant], null, [], 0);
     setStatus(`The link's game was refused: ${err}`, 'error');

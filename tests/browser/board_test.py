@@ -295,6 +295,27 @@ def test_stack_description_follows_the_move(b):
     check(text == "b2: M\u00b9", f"the stack of b2 after M@b2 reads {text!r}")
 
 
+def test_link_opens_the_game_as_shared(b):
+    """Opening a link shows its game: the engine does not move in it until asked, and the settings
+    chosen before (players, time) stay."""
+    b.load("#variant=gobblers")
+    b.select("p2", "engine")
+    b.select("time", "movetime 300")
+    b.load("#variant=gobblers&moves=M%40b2")  # player 2, the engine, to move
+    time.sleep(2.5)
+    check(b.moves() == ["M@b2"], f"the engine moved as the link opened: {b.moves()}")
+    check("waits" in b.status(), f"the page does not say the engine waits: {b.status()!r}")
+    b.click(b.d.find_element(By.ID, "engine-move"))
+    b.wait("the engine's move", lambda: len(b.moves()) == 2)
+    b.select("p2", "human")
+    b.select("time", "movetime 3000")
+    b.load("#variant=gobblers&moves=M%40b2")
+    kept = [b.d.execute_script(f"return document.getElementById('{i}').value") for i in ("p2", "time")]
+    check(kept == ["human", "movetime 3000"], f"the settings were reset by opening a link: {kept}")
+    b.select("p2", "engine")
+    b.select("time", "movetime 300")
+
+
 def test_picking_does_not_scroll_the_page(b):
     """Phone width: picking a piece of a long game leaves the page where it is (the move list used
     to be scrolled into view with the whole page, 300-500 px), and the current move is in the list's view."""
@@ -474,6 +495,7 @@ def main():
             ("360 and 1920 px wide", lambda: test_widths(b, args.out)),
             ("picking a piece does not scroll the page", lambda: test_picking_does_not_scroll_the_page(b)),
             ("the stack shown follows the move", lambda: test_stack_description_follows_the_move(b)),
+            ("a link opens its game as shared", lambda: test_link_opens_the_game_as_shared(b)),
             ("hostile links inject nothing", lambda: test_hostile_links_inject_nothing(b)),
             ("hostile PGN imports inject nothing", lambda: test_hostile_pgn_injects_nothing(b)),
             ("markup in links and PGN makes no element", lambda: test_hostile_markup_makes_no_element(b)),
