@@ -220,13 +220,15 @@ absl::StatusOr<Command> parseCommand(std::string_view line) {
     status = parseGo(words, c);
   } else if (is(head, "query")) {
     c.kind = CommandKind::kQuery;
-    if (words.size() < 2) return error("query expects 'gameover', 'p1turn', 'result', 'reason', 'fen' or 'line'");
+    if (words.size() < 2)
+      return error("query expects 'gameover', 'p1turn', 'result', 'reason', 'fen', 'line' or 'values'");
     if (is(words[1].text, "gameover")) c.query = QueryKind::kGameOver;
     else if (is(words[1].text, "p1turn")) c.query = QueryKind::kP1Turn;
     else if (is(words[1].text, "result")) c.query = QueryKind::kResult;
     else if (is(words[1].text, "reason")) c.query = QueryKind::kReason;
     else if (is(words[1].text, "fen")) c.query = QueryKind::kFen;
     else if (is(words[1].text, "line")) c.query = QueryKind::kLine;
+    else if (is(words[1].text, "values")) c.query = QueryKind::kValues;
     else return error("query: unknown question " + quoteWord(words[1].text));
     status = expectNoMore(words, 2);
   } else if (is(head, "perft")) {

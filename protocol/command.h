@@ -47,7 +47,7 @@ enum class CommandKind {
   kAuth,       // "auth <token>" (what it grants: protocol/token_auth.h)
 };
 
-enum class QueryKind { kGameOver, kP1Turn, kResult, kReason, kFen, kLine };
+enum class QueryKind { kGameOver, kP1Turn, kResult, kReason, kFen, kLine, kValues };
 
 // The parsed line. Only the fields of `kind` are meaningful:
 //   kSetOption: optionName (words joined by one space), optionValue (the raw

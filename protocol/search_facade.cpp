@@ -161,6 +161,15 @@ absl::StatusOr<std::shared_ptr<const tb::Tablebase>> SearchFacade::openTablebase
   return limits_.openTablebase ? limits_.openTablebase(path) : tb::open(path);
 }
 
+absl::StatusOr<std::vector<tb::RankedMove>> SearchFacade::exactValues() {
+  if (!busy()) search();  // (a running job already has the variant's tablebase, resolved before it started)
+  if (!tablebase_)
+    return absl::FailedPreconditionError("no tablebase for " + options_.variant.name() +
+                                         (options_.variant.n == 3 ? " (gobblet-tb build makes one: docs/tablebase.md)" : ""));
+  if (game_.result() != GameResult::kNone) return std::vector<tb::RankedMove>{};
+  return tb::rankMoves(*tablebase_, game_.position());
+}
+
 void SearchFacade::prepare() {
   if (!busy()) search();  // the first isready pays for the hash table and the tablebase
 }

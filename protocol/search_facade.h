@@ -134,6 +134,12 @@ class SearchFacade {
 
   EvalTerms evaluate() const;
 
+  // Every legal move of the position with its exact value for the mover,
+  // from the variant's tablebase, best first (tb::rankMoves); empty when the
+  // game is over. FailedPrecondition naming the variant when it has no
+  // tablebase (a 4x4 game, or no file). Safe while a search runs.
+  absl::StatusOr<std::vector<tb::RankedMove>> exactValues();
+
   // A search between go() and its best move, or a perft/bench until its
   // onDone. Thread-safe.
   bool busy() const { return searching_.load() || workerBusy_.load(); }

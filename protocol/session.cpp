@@ -204,6 +204,25 @@ void Session::query(const Command& c) {
       emit("response" + (squares.empty() ? std::string(" none") : squares));
       break;
     }
+    case QueryKind::kValues: {  // every legal move's exact value, best first: "S@b1 w13 M@a1 d S@a1 l12"
+      const absl::StatusOr<std::vector<tb::RankedMove>> ranked = engine_.exactValues();
+      if (!ranked.ok()) {
+        error("query values: " + std::string(ranked.status().message()));
+        break;
+      }
+      std::string line = "response";
+      for (const tb::RankedMove& r : *ranked) {
+        line.append(" ").append(moveToString(r.move, game.position().variant())).append(" ");
+        switch (r.value.value) {
+          case tb::Value::kWin: line.append("w").append(std::to_string(r.value.distance)); break;
+          case tb::Value::kLoss: line.append("l").append(std::to_string(r.value.distance)); break;
+          case tb::Value::kDraw: line.append("d"); break;
+          case tb::Value::kUnknown: line.append("?"); break;
+        }
+      }
+      emit(ranked->empty() ? "response none" : line);
+      break;
+    }
   }
 }
 

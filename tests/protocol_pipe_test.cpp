@@ -672,5 +672,79 @@ TEST(ProtocolPipe, TablebaseMultiPvCoversEveryMoveExactly) {
   ::rmdir(dir);
 }
 
+// `query values`: every legal move's exact value for the mover, from the
+// tablebase, whatever a search would find (near the end a depth-1 search
+// proves the result itself and probes nothing: the board lost its marks
+// there). Each value must match a probe of the position after the move.
+TEST(ProtocolPipe, QueryValuesGivesEveryLegalMovesExactValue) {
+  const std::string tbTool = std::string(GOBBLET_BIN_DIR) + "/gobblet-tb";
+  if (::access(tbTool.c_str(), X_OK) != 0) GTEST_SKIP() << "gobblet-tb not built";
+  char dir[] = "/tmp/gpv_XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  const std::string file = std::string(dir) + "/t.gtb";
+  ASSERT_EQ(std::system((tbTool + " build 3x3:2,2,1 --out " + file + " > /dev/null 2>&1").c_str()), 0);
+  auto table = tb::open(file);
+  ASSERT_TRUE(table.ok()) << table.status();
+  const Variant v = *Variant::parse("3x3:2,2,1");
+
+  EngineProcess e;
+  e.send("setoption name Variant value 3x3:2,2,1");
+  e.send("query values");  // no tablebase yet (the default folder of the tests has none)
+  auto l = e.line();
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->rfind("info string error: query values: no tablebase for 3x3:2,2,1", 0), 0u) << *l;
+  e.send("setoption name TablebasePath value " + file);
+  e.send("isready");
+  EXPECT_EQ(e.line(), "info string tablebase '" + file + "' loaded for 3x3:2,2,1");
+  EXPECT_EQ(e.line(), "readyok");
+  for (const std::vector<std::string>& moves : std::vector<std::vector<std::string>>{
+           {}, {"S@b2", "M@a1"}, {"M@b2", "S@a1", "S@c1", "M@a3"}, {"M@b2", "S@a1", "M@c3", "S@c1", "S@a3"}}) {
+    Game game{Board(v)};
+    std::string cmd = "position startpos moves";
+    for (const auto& m : moves) {
+      ASSERT_TRUE(game.play(m).ok()) << m;
+      cmd += " " + m;
+    }
+    e.send(cmd);
+    e.send("query values");
+    l = e.line();
+    ASSERT_TRUE(l);
+    const std::vector<std::string> w = absl::StrSplit(*l, ' ');
+    ASSERT_EQ(w[0], "response") << *l;
+    std::map<std::string, std::string> valueOf;
+    for (size_t i = 1; i + 1 < w.size(); i += 2) valueOf[w[i]] = w[i + 1];
+    MoveList legal;
+    generateMoves(game.position(), legal);
+    EXPECT_EQ(w.size(), 1 + 2 * static_cast<size_t>(legal.size())) << cmd << ": " << *l;
+    for (Move m : legal) {
+      Board after = game.position();
+      after.makeMove(m);
+      const tb::Probe p = (*table)->probe(after);  // for the opponent
+      const std::string expected = p.value == tb::Value::kDraw   ? "d"
+                                   : p.value == tb::Value::kLoss ? "w" + std::to_string(p.distance + 1)
+                                                               : "l" + std::to_string(p.distance + 1);
+      EXPECT_EQ(valueOf[moveToString(m, v)], expected) << cmd << " " << moveToString(m, v);
+    }
+  }
+  // A finished game has no move to value.
+  e.send("position startpos moves S@a1 S@b1 S@a2 S@b2 M@a3");
+  e.send("query result");
+  EXPECT_EQ(e.line(), "response p1win");
+  e.send("query values");
+  EXPECT_EQ(e.line(), "response none");
+  // 4x4 has no tablebase.
+  e.send("setoption name Variant value gobblet");
+  l = e.line();  // the file is kept, but is not for this variant
+  ASSERT_TRUE(l);
+  EXPECT_NE(l->find("not used"), std::string::npos) << *l;
+  e.send("position startpos");
+  e.send("query values");
+  l = e.line();
+  ASSERT_TRUE(l);
+  EXPECT_EQ(*l, "info string error: query values: no tablebase for gobblet") << *l;
+  std::remove(file.c_str());
+  ::rmdir(dir);
+}
+
 }  // namespace
 }  // namespace gobblet

@@ -67,7 +67,7 @@ ugi.onSearch = (line) => {
   const info = parseInfo(line);
   if (!info) return;
   if (info.depth !== search.depth) {
-    if (search.kind !== 'tb') search.lines = new Map([...search.lines].filter(([k]) => k <= search.multipv));
+    search.lines = new Map([...search.lines].filter(([k]) => k <= search.multipv));
     search.depth = info.depth;
   }
   search.lines.set(info.multipv, info);
@@ -170,7 +170,7 @@ async function refresh() {
   }
   if (analysing) return analyse(my);
   if (atEnd()) startClock();
-  if (view.marks) fillValueHistory(my, { depth: 1 }, true);
+  if (view.marks) fillValueHistory(my, null, true);
 }
 
 // The value of every position of the game not valued yet (an imported game,
@@ -188,10 +188,17 @@ async function fillValueHistory(my, goLimits, exact) {
     if (over === undefined) return;
     if (over === 'response true') continue;  // a finished game has no move to value
     const side = p1turn === 'response true' ? 1 : 2;
-    const s = await startSearch('history', 1, goLimits, undefined, my);
-    if (my !== generation) return;
-    const info = s.lines.get(1);
-    if (!info || (exact && !(info.tbhits > 0))) return;
+    let info;
+    if (exact) {  // the tablebase's value (a search near the end proves it without probing)
+      const marks = await exactValues(my);
+      if (my !== generation || !marks || [...marks.values()].some((m) => m.wdl === '?')) return;
+      info = bestInfo(marks);
+    } else {
+      const s = await startSearch('history', 1, goLimits, undefined, my);
+      if (my !== generation) return;
+      info = s.lines.get(1);
+    }
+    if (!info) return;
     recordValue(ply, info, side, exact);
   }
   // Put the engine back on the position shown.
@@ -302,25 +309,41 @@ function toggleAnalysis(on) {
 // search with one line per move: with a tablebase each score is exact).
 async function tablebaseMarks(my) {
   if (!view.legal.length) return;
-  const s = await startSearch('tb', Math.min(view.legal.length, 256), { depth: 1 }, undefined, my);
+  const marks = await exactValues(my);
   if (my !== generation) return;
-  const lines = [...s.lines.values()];
-  const exact = lines.length === view.legal.length && lines.every((l) => l.tbhits > 0);
-  if (!exact) {
+  if (!marks || marks.size !== view.legal.length || [...marks.values()].some((m) => m.wdl === '?')) {
     view.marks = null;
     $('tb').hidden = true;
     return;
   }
-  view.marks = new Map(lines.map((l) => [l.pv[0], mark(l)]));
-  recordValue(game.ply, s.lines.get(1), view.pos.side, true);
+  view.marks = marks;
+  recordValue(game.ply, bestInfo(marks), view.pos.side, true);
   renderTablebase();
   render();
 }
 
-// {wdl: 'W'|'D'|'L', plies} for the side making the move.
-function mark(info) {
-  if (info.mate === undefined) return { wdl: 'D', plies: null };
-  return { wdl: info.mate > 0 ? 'W' : 'L', plies: Math.abs(info.mate) };
+// The engine's `query values` for the position it has (docs/protocol.md):
+// every legal move's exact value from the tablebase, as marks; null without
+// a tablebase (an error line) or when the position changed meanwhile.
+async function exactValues(my) {
+  const lines = await ugi.exec('query values');
+  if (my !== generation || !lines || errorOf(lines)) return null;
+  const words = (answer(lines, 'response ') || '').split(' ');
+  if (words[0] === 'none') return new Map();
+  const marks = new Map();
+  for (let i = 0; i + 1 < words.length; i += 2) {
+    const m = /^([wld?])(\d*)$/.exec(words[i + 1]);
+    if (!m) return null;
+    marks.set(words[i], { wdl: m[1] === '?' ? '?' : m[1].toUpperCase(), plies: m[2] ? Number(m[2]) : null });
+  }
+  return marks;
+}
+
+// The best of `marks` as an info ({mate} or {cp: 0}), for the chart.
+function bestInfo(marks) {
+  const best = [...marks.values()].sort(markOrder)[0];
+  if (!best) return null;
+  return best.wdl === 'D' ? { cp: 0 } : { mate: best.wdl === 'W' ? best.plies : -best.plies };
 }
 
 function plies(n) {
@@ -492,7 +515,7 @@ function render() {
     if (v.over) {
       const who = RESULT_TEXT[v.result] || v.result;
       setStatus(`${who}${v.reason ? ': ' + v.reason : ''}.`, 'over');
-    } else if (!search || search.kind === 'tb') {
+    } else if (!search) {
       setStatus(`Player ${v.pos.side} to move.`);
     }
   }

@@ -168,6 +168,22 @@ def test_refused_variant_keeps_the_game(b):
     check(b.body("fen") == fen, f"the board changed: {b.body('fen')!r} (was {fen!r})")
 
 
+def test_tablebase_marks_where_a_search_probes_nothing(b, binary, tb_dir):
+    """Every move loses in 2 here: a depth-1 search proves it without probing (tbhits 0), and the
+    page, which read the values from such a search, lost its marks and the chart its point. It asks
+    the engine's `query values` now."""
+    moves = ["S@a1", "M@b2", "S@c3", "M@a3", "M@c1"]
+    b.load("#variant=3x3%3A2%2C2%2C1&moves=" + ",".join(m.replace("@", "%40") for m in moves))
+    b.wait("the tablebase marks", lambda: b.d.find_elements(By.CSS_SELECTOR, "#tb-moves tbody tr"))
+    shown = {r.get_attribute("data-move"): r.find_element(By.CSS_SELECTOR, ".mark").text
+             for r in b.d.find_elements(By.CSS_SELECTOR, "#tb-moves tbody tr")}
+    expected = engine_multipv(binary, tb_dir, "3x3:2,2,1", moves)
+    print(f"marks near the end: {sorted(shown.items())[:4]} ...")
+    check(expected and shown == expected, f"marks differ:\n page   {shown}\n engine {expected}")
+    b.wait("the value history", lambda: len(b.d.find_elements(By.CSS_SELECTOR, "#graph .graph-point.exact"))
+           == len(moves) + 1)
+
+
 def test_illegal_drop_is_refused(b):
     b.load("#variant=gobblers&moves=M%40b2,L%40a1")
     b.idle()
@@ -487,6 +503,8 @@ def main():
             ("full 3x3 game by clicking", lambda: test_full_3x3_game_by_clicking(b, args.bin)),
             ("full 4x4 game by clicking", lambda: test_full_4x4_game_by_clicking(b)),
             ("tablebase marks equal go/MultiPV", lambda: test_tablebase_marks_equal_multipv(b, args.bin, tb_dir)),
+            ("tablebase marks where a search probes nothing",
+             lambda: test_tablebase_marks_where_a_search_probes_nothing(b, args.bin, tb_dir)),
             ("illegal drop refused", lambda: test_illegal_drop_is_refused(b)),
             ("refused variant keeps the game and says why", lambda: test_refused_variant_keeps_the_game(b)),
             ("PGN import and navigation", lambda: test_pgn_import_and_navigation(b)),
