@@ -72,7 +72,9 @@ ugi.onSearch = (line) => {
   }
   search.lines.set(info.multipv, info);
   search.last = info;
-  if (search.onInfo) search.onInfo(search);
+  // A search of a position no longer shown (its stop is on its way, or a
+  // preview is shown over it) says nothing more.
+  if (search.onInfo && search.generation === generation) search.onInfo(search);
 };
 
 ugi.onClose = () => {
@@ -98,7 +100,7 @@ async function startSearch(kind, multipv, goLimits, onInfo, my) {
   const err = errorOf(await ugi.exec(numberOptionLine('MultiPV', multipv)));
   if (err) throw new Error(err);
   if (my !== undefined && my !== generation) return { kind, lines: new Map(), depth: 0, best: null };
-  const s = { kind, multipv, lines: new Map(), depth: 0, onInfo };
+  const s = { kind, multipv, lines: new Map(), depth: 0, onInfo, generation };
   s.done = new Promise((resolve) => { s.resolve = resolve; });
   search = s;
   ugi.send(goLine(goLimits));
@@ -145,6 +147,7 @@ async function refresh() {
   const my = ++generation;
   preview = null;
   selection = null;
+  clearLines();
   await stopSearch();
   if (my !== generation) return;
   const v = await examine(game.moves.slice(0, game.ply));
@@ -374,9 +377,26 @@ function scoreText(info, side) {
   return `${cp > 0 ? '+' : ''}${cp} cp`;
 }
 
+// The analysis panel empty: it shows only lines of the position on the board.
+function clearLines() {
+  $('lines').replaceChildren();
+  delete $('lines').dataset.fen;
+  $('search-stats').textContent = '';
+  $('search-stats').dataset.depth = 0;
+  renderBestArrow(null);
+}
+
+// "1,234 nodes" / "3.21 M nodes"; "850 kn/s" / "5.3 Mn/s".
+function countText(nodes, nps) {
+  const n = nodes >= 1e6 ? `${(nodes / 1e6).toFixed(2)} M nodes` : `${nodes.toLocaleString('en')} nodes`;
+  const speed = nps >= 1e6 ? `${(nps / 1e6).toFixed(1)} Mn/s` : nps >= 1000 ? `${Math.round(nps / 1000)} kn/s` : '';
+  return speed ? `${n}, ${speed}` : n;
+}
+
 function showLines(s) {
   const ol = $('lines');
   ol.replaceChildren();
+  ol.dataset.fen = view.fen;  // the position these lines are of (tests read it)
   const side = view.pos.side;
   for (const [k, info] of [...s.lines].sort((a, b) => a[0] - b[0])) {
     if (k > s.multipv) continue;
@@ -398,17 +418,18 @@ function showLines(s) {
     ol.append(li);
   }
   const last = s.last;
-  $('search-stats').textContent = last
-    ? `depth ${last.depth}  ${(last.nps / 1000).toFixed(0)} kn/s  ${(last.nodes / 1e6).toFixed(2)} Mn` : '';
+  $('search-stats').textContent = last ? `depth ${last.depth}: ${countText(last.nodes || 0, last.nps || 0)}` : '';
   $('search-stats').dataset.depth = last ? last.depth : 0;
   renderBestArrow(s);
 }
 
-// Shows the position after the current one and `pv` (the analysis stops).
+// Shows the position after the current one and `pv`. A running analysis
+// goes on (the engine answers the preview's questions while it searches);
+// its lines stay as they were until the preview ends, when the position on
+// the board is shown and analysed again.
 async function showPreview(pv) {
-  if (analysing) toggleAnalysis(false);
   const my = ++generation;
-  await stopSearch();
+  if (search && search.kind !== 'analysis') await stopSearch();
   const v = await examine([...game.moves.slice(0, game.ply), ...pv]);
   if (my !== generation || !v || v.error) return;
   preview = { moves: pv, view: v };

@@ -332,6 +332,58 @@ def test_link_opens_the_game_as_shared(b):
     b.select("time", "movetime 300")
 
 
+def lines_shown(b):
+    """(the fen the analysis lines say they are of, [first move of each line], the position shown)."""
+    return b.d.execute_script(
+        "const l = document.getElementById('lines');"
+        "return [l.dataset.fen || null, [...l.querySelectorAll('li')].map((li) => "
+        "(li.querySelector('.pv-move') || {}).textContent || ''), document.body.dataset.fen];")
+
+
+def engine_legal_moves(binary, fen):
+    out = subprocess.run([binary], input=f"position fen {fen}\nmoves\nquit\n", capture_output=True, text=True,
+                         timeout=TIMEOUT).stdout
+    return [l.split()[1:] for l in out.splitlines() if l.startswith("moves")][0]
+
+
+def test_analysis_belongs_to_the_position_shown(b, binary):
+    """While an analysis runs, stepping back shows no line of the position left (they stayed: after a
+    move, after a jump, after an import), and every line shown is of the position on the board; a
+    line's move previewed leaves the analysis running and its lines as they were."""
+    b.load("#variant=gobblet&moves=" + ",".join(m.replace("@", "%40") for m in LONG_4X4.split()[:8]))
+    b.select("p1", "human")
+    b.select("p2", "human")
+    b.idle()
+    b.click(b.d.find_element(By.ID, "analyse"))
+    depth = lambda: int(b.d.find_element(By.ID, "search-stats").get_attribute("data-depth") or 0)
+    b.wait("the analysis", lambda: depth() >= 3)
+    for step in range(3):
+        b.click(b.d.find_element(By.ID, "nav-back"))
+        for _ in range(15):  # right after the step, and while the new analysis starts
+            fen, firsts, shown = lines_shown(b)
+            check(not firsts or fen == shown, f"lines of {fen!r} shown at {shown!r}")
+            time.sleep(0.05)
+        b.wait("the analysis of the new position", lambda: lines_shown(b)[1] and depth() >= 2)
+        fen, firsts, shown = lines_shown(b)
+        legal = engine_legal_moves(binary, shown)
+        check(fen == shown and all(m in legal for m in firsts), f"lines {firsts} of {fen!r} at {shown!r}")
+    text = b.d.find_element(By.ID, "search-stats").text
+    check(re.match(r"depth \d+: [\d,.]+ (M )?nodes", text), f"search statistics read {text!r}")
+    # One script call: the lines are redrawn at each iteration, an element found may be gone at the click.
+    before = b.d.execute_script("const l = document.getElementById('lines'), t = l.innerText;"
+                                "l.querySelector('li .pv-move').click(); return t;")
+    b.wait("the preview", lambda: b.status().startswith("Preview after"))
+    time.sleep(1.5)
+    check(b.d.find_element(By.ID, "analyse").text == "Stop", "the preview stopped the analysis")
+    check(b.d.execute_script("return document.getElementById('lines').innerText") == before,
+          "the lines changed under the preview")
+    b.click(b.d.find_element(By.ID, "nav-end"))
+    b.wait("the analysis of the board's position again",
+           lambda: lines_shown(b)[1] and lines_shown(b)[0] == lines_shown(b)[2] and depth() >= 2)
+    b.click(b.d.find_element(By.ID, "analyse"))
+    b.wait("the analysis to stop", lambda: b.status() == "Analysis stopped.")
+
+
 def test_picking_does_not_scroll_the_page(b):
     """Phone width: picking a piece of a long game leaves the page where it is (the move list used
     to be scrolled into view with the whole page, 300-500 px), and the current move is in the list's view."""
@@ -509,6 +561,8 @@ def main():
             ("refused variant keeps the game and says why", lambda: test_refused_variant_keeps_the_game(b)),
             ("PGN import and navigation", lambda: test_pgn_import_and_navigation(b)),
             ("4x4 analysis grows and stops", lambda: test_4x4_analysis(b, args.out)),
+            ("the analysis belongs to the position shown",
+             lambda: test_analysis_belongs_to_the_position_shown(b, args.bin)),
             ("3x3 screenshot", lambda: test_3x3_screenshot(b, args.out)),
             ("360 and 1920 px wide", lambda: test_widths(b, args.out)),
             ("picking a piece does not scroll the page", lambda: test_picking_does_not_scroll_the_page(b)),
