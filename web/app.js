@@ -515,7 +515,14 @@ function render() {
     for (const m of v.legal) if (m.startsWith(selection.from)) targets.set(m.slice(2, 4), m);
   }
   const line = v.line;
+  // The board and the reserves are drawn anew: the keyboard's place on them is kept.
+  const active = document.activeElement;
+  const focusedSquare = active && active.closest && active.closest('#board [data-sq]');
+  const focusedReserve = active && active.closest && active.closest('.reserve-piece');
+  const reserveKey = focusedReserve ? [focusedReserve.closest('.reserve').id, focusedReserve.dataset.size] : null;
+  if (!boardFocus || !v.pos.squares || !isSquareOf(boardFocus, v.pos.n)) boardFocus = 'a1';
   drawBoard($('board'), v.pos, {
+    focus: boardFocus,
     sizes: shape.sizes,
     lastMove,
     selected: selection && !preview ? selection.from : null,
@@ -531,6 +538,12 @@ function render() {
       selected: selection ? selection.from : null,
     });
     $(`side-${p}`).classList.toggle('to-move', !v.over && v.pos.side === p);
+  }
+  if (focusedSquare) focusSquare(boardFocus);
+  if (reserveKey) {
+    const again = $(reserveKey[0]).querySelector(`[data-size="${reserveKey[1]}"]:not([disabled])`);
+    if (again) again.focus();
+    else focusSquare(boardFocus);
   }
   if (!preview) {
     if (v.over) {
@@ -695,6 +708,51 @@ function squareAt(x, y) {
 // says it again, so that it is never the stack of a position left behind
 // (it said "b2: empty" right after a piece landed on b2).
 let stackSquare = null;
+// ---- the keyboard -------------------------------------------------------------
+// The board is one stop of the Tab key: the square last reached (boardFocus)
+// takes the focus, the arrows move it, Enter or Space picks its piece or
+// plays to it, Escape drops the piece picked. Reserve pieces are buttons:
+// Enter or Space picks one, and the keyboard goes on to the board, to the
+// first square the piece may go to.
+let boardFocus = null;
+
+function isSquareOf(sq, n) {
+  return sq.length === 2 && sq.charCodeAt(0) - 97 < n && Number(sq[1]) <= n;
+}
+
+function focusSquare(sq) {
+  const board = $('board');
+  board.querySelectorAll('[data-sq]').forEach((g) => g.setAttribute('tabindex', g.dataset.sq === sq ? 0 : -1));
+  const g = board.querySelector(`[data-sq="${sq}"]`);
+  if (g) {
+    boardFocus = sq;
+    g.focus();
+    showStack(sq);
+  }
+}
+
+function onBoardKey(e) {
+  const g = e.target.closest('[data-sq]');
+  if (!g || !view) return;
+  const sq = g.dataset.sq, n = shown().pos.n;
+  const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[e.key];
+  if (step) {
+    e.preventDefault();
+    e.stopPropagation();  // (not the move list's arrows)
+    const f = Math.min(n - 1, Math.max(0, sq.charCodeAt(0) - 97 + step[0]));
+    const r = Math.min(n, Math.max(1, Number(sq[1]) + step[1]));
+    focusSquare(String.fromCharCode(97 + f) + r);
+  } else if (e.key === 'Enter' || e.key === ' ') {
+    e.preventDefault();
+    boardFocus = sq;
+    showStack(sq);
+    pick(sq);
+  } else if (e.key === 'Escape' && selection) {
+    selection = null;
+    render();
+  }
+}
+
 function showStack(sq) {
   const v = shown();
   if (sq) stackSquare = sq;
@@ -707,6 +765,7 @@ function wireInput() {
   board.addEventListener('pointerdown', (e) => {
     const sq = squareAt(e.clientX, e.clientY);
     if (!sq) return;
+    boardFocus = sq;  // (a click focuses the square too: the keyboard goes on from there)
     showStack(sq);
     const before = selection ? selection.from : null;
     pick(sq);
@@ -719,7 +778,16 @@ function wireInput() {
       pick(el.dataset.size + '@');
       dragFrom = selection ? selection.from : null;
     });
+    // Enter or Space on a reserve piece (a click with no pointer: detail 0).
+    $(`reserve-${p}`).addEventListener('click', (e) => {
+      const el = e.target.closest('[data-size]');
+      if (!el || e.detail !== 0) return;
+      pick(el.dataset.size + '@');
+      const first = $('board').querySelector('.square.target');
+      if (selection && first) focusSquare(first.dataset.sq);
+    });
   }
+  board.addEventListener('keydown', onBoardKey);
   document.addEventListener('pointerup', (e) => {
     const from = dragFrom;
     dragFrom = null;
@@ -743,7 +811,7 @@ function wireInput() {
   $('nav-end').addEventListener('click', () => goTo(game.moves.length));
   $('take-back').addEventListener('click', takeBack);
   document.addEventListener('keydown', (e) => {
-    if (e.target.closest('textarea, input, select')) return;
+    if (e.target.closest('textarea, input, select, #board')) return;
     const keys = { ArrowLeft: game.ply - 1, ArrowRight: game.ply + 1, Home: 0, End: game.moves.length };
     if (e.key in keys) {
       e.preventDefault();

@@ -1,6 +1,6 @@
 // Drawing the board (SVG) and the reserves from a parsed position.
 
-import { squareName, sizeLetter } from './position.js';
+import { squareName, sizeLetter, describeStack } from './position.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const CELL = 100;
@@ -36,7 +36,8 @@ function drawStack(g, stack, sizes, cx, cy) {
   label.textContent = sizeLetter(top.size) + (stack.length > 1 ? `+${stack.length - 1}` : '');
 }
 
-// opts: {sizes (of the variant), lastMove, selected, targets: Map sq -> move, marks: Map move -> {wdl, plies}, line: [sq], sources}
+// opts: {sizes (of the variant), lastMove, selected, targets: Map sq -> move, marks: Map move -> {wdl, plies}, line: [sq], sources,
+//        focus: the square the keyboard reaches the board on (tabindex 0; the others -1, reached by the arrows)}
 export function drawBoard(svg, pos, opts) {
   const n = pos.n;
   svg.setAttribute('viewBox', `-24 -4 ${n * CELL + 28} ${n * CELL + 30}`);
@@ -46,7 +47,11 @@ export function drawBoard(svg, pos, opts) {
   for (let r = 0; r < n; r++) {
     for (let f = 0; f < n; f++) {
       const sq = squareName(f, r);
-      const g = el('g', { 'data-sq': sq, class: 'square' }, svg);
+      const g = el('g', { 'data-sq': sq, class: 'square', role: 'button', tabindex: sq === (opts.focus || 'a1') ? 0 : -1 }, svg);
+      const stackAt = pos.squares.get(sq);
+      const mark = opts.targets.has(sq) && opts.marks ? opts.marks.get(opts.targets.get(sq)) : null;
+      g.setAttribute('aria-label', `${sq}: ${describeStack(stackAt)}${opts.sources.has(sq) ? ', can move' : ''}` +
+        `${opts.targets.has(sq) ? ', target' + (mark ? ' ' + (mark.wdl === 'D' ? 'D' : mark.wdl + mark.plies) : '') : ''}`);
       const classes = ['cell', (f + r) % 2 ? 'light' : 'dark'];
       if (last.includes(sq)) classes.push('last');
       if (opts.selected === sq) classes.push('selected');

@@ -384,6 +384,34 @@ def test_analysis_belongs_to_the_position_shown(b, binary):
     b.wait("the analysis to stop", lambda: b.status() == "Analysis stopped.")
 
 
+def test_keyboard_play(b):
+    """A move made with the keyboard alone: Enter on a reserve piece, the arrows to the target,
+    Enter to play; the squares say what they hold (aria-label)."""
+    b.load("#variant=gobblers")
+    b.new_game("gobblers", p1="human", p2="human", start_fen="3/3/3 1")
+    b.idle()
+    b.reserve(1, "M").send_keys(Keys.ENTER)
+    active = lambda: b.d.execute_script("const a = document.activeElement; return a && a.dataset ? a.dataset.sq || null : null")
+    b.wait("the keyboard on the board", lambda: active())
+    for _ in range(8):  # from the first square the piece may go to, to b2
+        sq = active()
+        if sq == "b2":
+            break
+        key = Keys.ARROW_RIGHT if sq[0] < "b" else Keys.ARROW_LEFT if sq[0] > "b" else \
+            Keys.ARROW_UP if sq[1] < "2" else Keys.ARROW_DOWN
+        b.d.switch_to.active_element.send_keys(key)
+        b.wait("the focus to move", lambda: active() != sq)
+    check(active() == "b2", f"the arrows did not reach b2: {active()}")
+    b.d.switch_to.active_element.send_keys(Keys.ENTER)
+    b.wait("the move", lambda: b.moves() == ["M@b2"])
+    b.wait("the focus kept on the board", lambda: active() == "b2")
+    label = b.d.find_element(By.CSS_SELECTOR, '#board [data-sq="b2"]').get_attribute("aria-label")
+    check(label.startswith("b2: M"), f"b2's label reads {label!r}")
+    b.d.switch_to.active_element.send_keys(Keys.ARROW_LEFT)
+    b.wait("a1 or a2 reached by the arrow", lambda: active() == "a2")
+    check(b.body("ply") == "1", "the arrow on the board stepped through the game instead")
+
+
 def test_picking_does_not_scroll_the_page(b):
     """Phone width: picking a piece of a long game leaves the page where it is (the move list used
     to be scrolled into view with the whole page, 300-500 px), and the current move is in the list's view."""
@@ -567,6 +595,7 @@ def main():
             ("360 and 1920 px wide", lambda: test_widths(b, args.out)),
             ("picking a piece does not scroll the page", lambda: test_picking_does_not_scroll_the_page(b)),
             ("the stack shown follows the move", lambda: test_stack_description_follows_the_move(b)),
+            ("a move with the keyboard alone", lambda: test_keyboard_play(b)),
             ("a link opens its game as shared", lambda: test_link_opens_the_game_as_shared(b)),
             ("hostile links inject nothing", lambda: test_hostile_links_inject_nothing(b)),
             ("hostile PGN imports inject nothing", lambda: test_hostile_pgn_injects_nothing(b)),
