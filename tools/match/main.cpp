@@ -100,8 +100,10 @@ cli::Program commandLine() {
       "             nodes=N option.NAME=VALUE\n"
       "Every engine needs a limit: tc, movetime, depth or nodes. --compliance takes\n"
       "--variant, --proto, --timeout (each wait) and --margin (beyond the clocks).\n"
+#ifdef GOBBLET_MATCH_MPI
       "Under mpirun (or srun), rank 0 hands out the games and the other ranks play\n"
       "them, each with --concurrency games at a time.\n"
+#endif
       "docs/match.md describes every option, the output and the record format.";
   return p;
 }
