@@ -29,7 +29,7 @@ int countLines(const std::string& path) {
   std::ifstream in(path);
   std::string line;
   int lines = 0;
-  while (std::getline(in, line)) lines += !line.empty();
+  while (std::getline(in, line)) lines += !line.empty() && line[0] != '#';  // not the match line (resume.h)
   return lines;
 }
 

@@ -11,6 +11,11 @@
 // with --when, only on go lines containing TEXT -- it misbehaves:
 //   random   (default) a uniformly random legal move, never misbehaves
 //   first    the first legal move, never misbehaves
+//   hashed   a legal move picked by a hash of --seed and the last position
+//            line, never misbehaves: a game depends on its opening and its
+//            engines alone, not on the games the process played before (as
+//            with a node-limited real engine), so a match's games can be
+//            compared game by game however they were dealt out
 //   crash    abort() instead of answering
 //   illegal  answer a well-formed but illegal move
 //   garbage  answer "bestmove xyzzy"
@@ -26,6 +31,7 @@
 //   chatty      print an info string line between id and ugiok (not allowed)
 // --log appends every line received to FILE. Exits on "quit" or end of input.
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -128,6 +134,7 @@ int main(int argc, char** argv) {
   if (s.mode == "banner") std::cout << "fake engine, a banner before any command" << std::endl;
   int goCount = 0, readyCount = 0;
   std::string pendingInfinite;  // the bestmove line held until "stop"
+  std::string positionLine;     // the last "position" line (--mode hashed)
   std::string line;
   while (std::getline(std::cin, line)) {
     if (log.is_open()) log << line << std::endl;
@@ -148,6 +155,7 @@ int main(int argc, char** argv) {
     } else if (line == "uginewgame" || line == "ucinewgame") {
       game = Game(Board(variant));
     } else if (line.rfind("position ", 0) == 0) {
+      positionLine = line;
       if (!setPosition(variant, line, game)) std::cout << "info string bad position" << std::endl;
     } else if (line.rfind("query ", 0) == 0) {
       std::cout << "response " << queryAnswer(game, line.substr(6), s.mode == "wrongquery") << std::endl;
@@ -162,6 +170,11 @@ int main(int argc, char** argv) {
       std::string reply = list.empty() ? "(none)" : moveToString(list[0], variant);
       if (s.mode == "random" && !list.empty())
         reply = moveToString(list[static_cast<int>(rng() % static_cast<uint64_t>(list.size()))], variant);
+      if (s.mode == "hashed" && !list.empty()) {
+        uint64_t hash = 1469598103934665603ull ^ s.seed;  // FNV-1a
+        for (unsigned char c : positionLine) hash = (hash ^ c) * 1099511628211ull;
+        reply = moveToString(list[static_cast<int>(hash % static_cast<uint64_t>(list.size()))], variant);
+      }
       if (misbehave) {
         if (s.mode == "crash") std::abort();
         if (s.mode == "illegal") reply = illegalMove(game.position());

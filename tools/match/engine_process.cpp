@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +14,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "tools/match/engine_command.h"
+
+extern char** environ;
 
 namespace gobblet::match {
 
@@ -39,23 +42,33 @@ absl::Status EngineProcess::start(const std::string& command) {
     close(in[0]), close(in[1]);
     return errnoStatus("pipe");
   }
-  // Everything the child needs is prepared before fork(): between fork and
-  // exec only async-signal-safe calls are allowed (other threads may hold
-  // the allocator's locks).
+  // posix_spawn, not fork: glibc spawns with vfork semantics (no copy of
+  // this process's memory, no pthread_atfork handlers), which is cheaper and
+  // is what an MPI rank may do (docs/match.md, "Engines under MPI"): a fork
+  // copy-on-writes pages an RDMA network may have pinned, and Open MPI warns
+  // about it (mpi_warn_on_fork). The child gets its own process group
+  // (POSIX_SPAWN_SETPGROUP 0) and the pipes as stdin and stdout (dup2 clears
+  // their close-on-exec flag; the originals close on exec).
   const std::string shellCommand = shellCommandFor(command);
-  const pid_t pid = fork();
-  if (pid < 0) {
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attributes;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  char* const argv[] = {const_cast<char*>("sh"), const_cast<char*>("-c"), const_cast<char*>(shellCommand.c_str()),
+                        nullptr};
+  pid_t pid = -1;
+  const int error = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  if (error != 0) {
     for (int fd : {in[0], in[1], out[0], out[1]}) close(fd);
-    return errnoStatus("fork");
+    errno = error;
+    return errnoStatus("posix_spawn");
   }
-  if (pid == 0) {
-    setpgid(0, 0);
-    dup2(in[0], STDIN_FILENO);
-    dup2(out[1], STDOUT_FILENO);
-    execl("/bin/sh", "sh", "-c", shellCommand.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  setpgid(pid, pid);  // also done by the child; whichever runs first wins
   close(in[0]);
   close(out[1]);
   // Our end of the child's stdin never blocks: writeLine() waits in poll()

@@ -35,7 +35,7 @@ class EngineProcess {
   EngineProcess& operator=(const EngineProcess&) = delete;
 
   // Starts `command`; fails if the process is already running or the pipes
-  // or the fork cannot be made. A command that does not exist still starts
+  // or the process cannot be spawned. A command that does not exist still starts
   // (the shell reports it and exits 127): the first read sees end of file.
   absl::Status start(const std::string& command);
 

@@ -11,9 +11,7 @@
 
 namespace gobblet::match {
 
-namespace {
-
-std::string quoted(const std::string& text) {
+std::string quoteRecordField(const std::string& text) {
   std::string out = "\"";
   for (char c : text) {
     if (c == '"' || c == '\\') out += '\\';
@@ -22,8 +20,7 @@ std::string quoted(const std::string& text) {
   return out + "\"";
 }
 
-// Splits a record line into key -> value, undoing the quoting.
-absl::StatusOr<std::map<std::string, std::string>> splitFields(const std::string& line) {
+absl::StatusOr<std::map<std::string, std::string>> splitRecordFields(const std::string& line) {
   std::map<std::string, std::string> fields;
   size_t i = 0;
   while (true) {
@@ -56,6 +53,10 @@ absl::StatusOr<std::map<std::string, std::string>> splitFields(const std::string
   return fields;
 }
 
+namespace {
+
+std::string quoted(const std::string& text) { return quoteRecordField(text); }
+
 }  // namespace
 
 std::string formatRecord(const GameRecord& r) {
@@ -70,7 +71,7 @@ std::string formatRecord(const GameRecord& r) {
 }
 
 absl::StatusOr<GameRecord> parseRecord(const std::string& line) {
-  auto fields = splitFields(line);
+  auto fields = splitRecordFields(line);
   if (!fields.ok()) return fields.status();
   GameRecord r;
   static const char* const kRequired[] = {"game", "p1",    "p2",     "variant", "opening", "start",

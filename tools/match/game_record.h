@@ -18,6 +18,7 @@
 // records can be written and read as PGN (pgn.h).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -51,5 +52,12 @@ std::string formatRecord(const GameRecord& record);
 // in hand-edited files are caught. Checks the syntax of every field (the
 // variant, the result, the reason) but not the moves: see verifyRecord().
 absl::StatusOr<GameRecord> parseRecord(const std::string& line);
+
+// The pieces of the line format, for other lines of the same form (the
+// match line of resume.h): a value in double quotes with " and \ escaped
+// (a newline becomes a space), and a line split into key -> value with the
+// quoting undone (InvalidArgument on a malformed line or a repeated key).
+std::string quoteRecordField(const std::string& text);
+absl::StatusOr<std::map<std::string, std::string>> splitRecordFields(const std::string& line);
 
 }  // namespace gobblet::match

@@ -5,10 +5,16 @@
 //   gobblet-match --replay FILE [--variant V]
 //   gobblet-match --compliance "<engine command>" [--variant V] [--proto ugi|uci] [--timeout SEC] [--margin SEC]
 //
+//   mpirun -np N gobblet-match <the same options>     (one match over N ranks)
+//
 // See docs/match.md for every option, the output and the record format.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -24,7 +30,11 @@
 #include "tools/match/pgn.h"
 #include "tools/match/replay.h"
 #include "tools/match/report.h"
+#include "tools/match/resume.h"
 #include "tools/match/tournament.h"
+#ifdef GOBBLET_MATCH_MPI
+#include "tools/match/mpi_distribution.h"
+#endif
 
 namespace {
 
@@ -77,6 +87,9 @@ cli::Program commandLine() {
                  "sequential probability ratio test of two engines: stops when decided"),
       cli::text("--record", "FILE", "write every game: PGN if FILE ends in .pgn, else a record line per game"),
       cli::choice("--record-format", {"line", "pgn"}, "the record's format, whatever FILE's name"),
+      cli::text("--resume", "FILE",
+                "continue the interrupted match recorded in FILE: its games count and are not played again; new "
+                "games are appended to it"),
       cli::flag("--quiet", "no progress line per game"),
       cli::text("--replay", "FILE", "re-referee the games of a record file (record lines or PGN) instead of playing"),
       cli::text("--compliance", "\"ENGINE COMMAND\"", "check one engine against the UGI spec instead of playing"),
@@ -87,6 +100,10 @@ cli::Program commandLine() {
       "             nodes=N option.NAME=VALUE\n"
       "Every engine needs a limit: tc, movetime, depth or nodes. --compliance takes\n"
       "--variant, --proto, --timeout (each wait) and --margin (beyond the clocks).\n"
+#ifdef GOBBLET_MATCH_MPI
+      "Under mpirun (or srun), rank 0 hands out the games and the other ranks play\n"
+      "them, each with --concurrency games at a time.\n"
+#endif
       "docs/match.md describes every option, the output and the record format.";
   return p;
 }
@@ -124,14 +141,51 @@ std::vector<std::string> settingsForEach(const cli::Arguments& args) {
   return words;
 }
 
+// The MPI session of a run, if any: without MPI in the build, or without a
+// launcher, a run is local and everything here does nothing.
+struct MpiRun {
+#ifdef GOBBLET_MATCH_MPI
+  std::unique_ptr<MpiSession> session;
+  bool distributed() const { return session && session->size() > 1; }
+  int size() const { return session ? session->size() : 1; }
+  void dismiss() {
+    if (distributed()) session->dismiss();
+  }
+  absl::StatusOr<TournamentState> coordinate(const TournamentSettings& settings, const GameCallback& onGame) {
+    return session->coordinate(settings, onGame);
+  }
+#else
+  bool distributed() const { return false; }
+  int size() const { return 1; }
+  void dismiss() {}
+  absl::StatusOr<TournamentState> coordinate(const TournamentSettings&, const GameCallback&) {
+    return absl::UnimplementedError("built without MPI");
+  }
+#endif
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const cli::Program program = commandLine();
+  // Under an MPI launcher every rank reads the same command line: only rank
+  // 0 reports what is wrong with it (the others exit with the same status).
+  bool quietRank = false;
+#ifdef GOBBLET_MATCH_MPI
+  quietRank = launchedByMpi() && launcherRank() > 0;
+#endif
+  const int savedStderr = quietRank ? dup(STDERR_FILENO) : -1;
+  if (quietRank) {
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, STDERR_FILENO), close(null);
+  }
   const cli::ParsedCommandLine parsed = cli::parseCommandLine(program, argc, argv);
+  if (quietRank) dup2(savedStderr, STDERR_FILENO), close(savedStderr);
   if (!parsed.arguments) return parsed.exitCode;
   const cli::Arguments& args = *parsed.arguments;
-  const auto usage = [&program](absl::string_view why) { return cli::usageError(program, why); };
+  const auto usage = [&program, quietRank](absl::string_view why) {
+    return quietRank ? 2 : cli::usageError(program, why);
+  };
 
   TournamentSettings settings;
   settings.gamesPerPairing = static_cast<int>(args.integer("--games"));
@@ -161,7 +215,7 @@ int main(int argc, char** argv) {
   const Protocol complianceProtocol = args.text("--proto") == "uci" ? Protocol::kUci : Protocol::kUgi;
   const std::string variantText = args.text("--variant"), openingsPath = args.text("--openings"),
                     recordPath = args.text("--record"), recordFormat = args.text("--record-format"),
-                    replayPath = args.text("--replay");
+                    replayPath = args.text("--replay"), resumePath = args.text("--resume");
   const bool quiet = args.has("--quiet");
   const std::vector<std::string> eachWords = settingsForEach(args);
   const std::vector<std::vector<std::string>> engineWords = args.occurrences("--engine");
@@ -201,34 +255,85 @@ int main(int argc, char** argv) {
     if (config.name.empty()) config.name = absl::StrCat(programName(config.command), "#", e + 1);
     settings.engines.push_back(config);
   }
-  if (!openingsPath.empty()) {
-    auto openings = OpeningFile::open(settings.variant, openingsPath);
-    if (!openings.ok()) return usage(openings.status().message());
-    settings.openingFile = *std::move(openings);
-  }
+  settings.openingsPath = openingsPath;
   if (auto status = checkTournamentSettings(settings); !status.ok()) return usage(status.message());
+
+  // Under an MPI launcher with two ranks or more, ranks 1.. play the games
+  // rank 0 hands out and return here; rank 0 reads the openings and the
+  // record and keeps the statistics (mpi_distribution.h).
+  MpiRun mpi;
+#ifdef GOBBLET_MATCH_MPI
+  if (launchedByMpi()) {
+    auto session = MpiSession::start(argc, argv);
+    if (!session.ok()) return cli::failure(program, session.status().message());
+    mpi.session = *std::move(session);
+  }
+  if (mpi.distributed() && mpi.session->rank() > 0) {
+    if (auto status = mpi.session->work(settings); !status.ok()) return cli::failure(program, status.message());
+    return 0;
+  }
+#endif
+
   std::ofstream record;
-  const bool recordPgn =
+  bool recordPgn =
       recordFormat == "pgn" ||
       (recordFormat.empty() && recordPath.size() >= 4 && absl::AsciiStrToLower(recordPath.substr(recordPath.size() - 4)) == ".pgn");
   PgnHeader pgnHeader;
   pgnHeader.date = pgnDateToday();
-  if (!recordPath.empty()) {
-    record.open(recordPath, std::ios::trunc);
-    if (!record) return usage(absl::StrCat("cannot write record file '", recordPath, "'"));
+  std::string resumedText;
+  // Rank 0 (or the only process): everything that may still refuse the
+  // match. Under MPI a refusal also sends the other ranks home.
+  const int refused = [&]() -> int {
+    if (!openingsPath.empty()) {
+      auto openings = OpeningFile::open(settings.variant, openingsPath);
+      if (!openings.ok()) return usage(openings.status().message());
+      settings.openingFile = *std::move(openings);
+    }
+    if (!resumePath.empty()) {
+      if (!recordPath.empty() && recordPath != resumePath)
+        return usage("--resume FILE appends to FILE: leave out --record, or give the same file");
+      auto resumable = openRecordForResume(resumePath, settings);
+      if (!resumable.ok()) return usage(absl::StrCat("--resume: ", resumable.status().message()));
+      if (!recordFormat.empty() && (recordFormat == "pgn") != resumable->pgn)
+        return usage(absl::StrCat("--resume: '", resumePath, "' is not in the --record-format given"));
+      recordPgn = resumable->pgn;
+      settings.resumed = std::move(resumable->games);
+      // Each game must be this match's game of its number: checked now, so
+      // that a record that does not belong is refused before any engine starts.
+      if (auto dealer = GameDealer::create(settings); !dealer.ok())
+        return usage(absl::StrCat("--resume: ", dealer.status().message()));
+      resumedText = absl::StrCat("resuming ", resumePath, ": ", settings.resumed.size(), " games already played",
+                                 resumable->droppedPartialLine ? " (a partial last line was cut off)" : "");
+      record.open(resumePath, std::ios::app);
+      if (!record) return usage(absl::StrCat("cannot write record file '", resumePath, "'"));
+    } else if (!recordPath.empty()) {
+      record.open(recordPath, std::ios::trunc);
+      if (!record) return usage(absl::StrCat("cannot write record file '", recordPath, "'"));
+      record << recordHeader(settings, recordPgn) << std::endl;
+    }
+    return 0;
+  }();
+  if (refused != 0) {
+    mpi.dismiss();
+    return refused;
   }
 
   std::printf("variant %s, engines:", settings.variant.name().c_str());
   for (const EngineConfig& e : settings.engines) std::printf(" %s (%s)", e.name.c_str(), e.limits.describe().c_str());
   std::printf("\n");
+  if (mpi.distributed())
+    std::printf("over MPI: %d ranks, rank 0 hands out the games, %d play them (--concurrency %d each)\n",
+                mpi.size(), mpi.size() - 1, settings.concurrency);
+  if (!resumedText.empty()) std::printf("%s\n", resumedText.c_str());
   std::fflush(stdout);
-  auto state = runTournament(settings, [&](const GameRecord& game, const TournamentState& now) {
+  const GameCallback onGame = [&](const GameRecord& game, const TournamentState& now) {
     if (record.is_open()) {
       if (recordPgn) record << formatPgn(game, pgnHeader) << std::flush;
       else record << formatRecord(game) << std::endl;
     }
     if (!quiet) std::printf("%s\n", progressLine(game, now, settings).c_str()), std::fflush(stdout);
-  });
+  };
+  auto state = mpi.distributed() ? mpi.coordinate(settings, onGame) : runTournament(settings, onGame);
   if (!state.ok()) return cli::failure(program, state.status().message());
   std::printf("%s", finalReport(*state, settings).c_str());
   return 0;

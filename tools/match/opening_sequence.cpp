@@ -6,7 +6,7 @@ namespace gobblet::match {
 
 OpeningSequence::OpeningSequence(const Variant& variant, const std::vector<Opening>& list, OpeningFile* file,
                                  int randomPlies, uint64_t seed)
-    : variant_(variant), list_(list), file_(file), randomPlies_(randomPlies), rng_(seed),
+    : variant_(variant), list_(list), file_(file), randomPlies_(randomPlies), seed_(seed), rng_(seed),
       opening_{"", Board(variant), {}} {}
 
 absl::Status OpeningSequence::advance() {
@@ -26,6 +26,14 @@ absl::StatusOr<Opening> OpeningSequence::at(int k) {
   while (current_ < k)
     if (absl::Status status = advance(); !status.ok()) return status;
   return opening_;
+}
+
+absl::Status OpeningSequence::restart() {
+  rng_.seed(seed_);
+  current_ = -1;
+  opening_ = Opening{"", Board(variant_), {}};
+  if (file_ != nullptr && !file_->rewind()) return absl::UnavailableError("cannot read the opening file again");
+  return absl::OkStatus();
 }
 
 }  // namespace gobblet::match

@@ -32,6 +32,11 @@ class OpeningSequence {
   // opening file no longer reads.
   absl::StatusOr<Opening> at(int k);
 
+  // Back to before pair 0, as if just made (the generator reseeded, the
+  // file rewound): a resumed match checks the openings of its record, then
+  // plays its games from the start of the sequence.
+  absl::Status restart();
+
  private:
   // Makes opening current_ + 1 the current one.
   absl::Status advance();
@@ -40,6 +45,7 @@ class OpeningSequence {
   const std::vector<Opening>& list_;
   OpeningFile* file_;
   int randomPlies_;
+  uint64_t seed_;
   std::mt19937_64 rng_;
   int current_ = -1;  // the pair whose opening is held
   Opening opening_;

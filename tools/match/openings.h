@@ -57,12 +57,13 @@ class OpeningFile {
   // changed since open() and no longer reads (or cannot be read again).
   absl::StatusOr<Opening> next();
 
+  // Back to the first line; false if the file cannot be read again.
+  bool rewind();
+
  private:
   OpeningFile(const Variant& variant, const std::string& path);
   // The opening of the next opening line, or nothing at the end of the file.
   absl::StatusOr<std::optional<Opening>> readOpening();
-  // Back to the first line.
-  bool rewind();
 
   Variant variant_;
   std::string path_;

@@ -24,7 +24,10 @@ std::optional<RecordFileEntry> RecordFileReader::next() {
       lines_.next();
     if (first == nullptr) return std::nullopt;
     formatKnown_ = true;
-    if (!first->overlong && absl::StripLeadingAsciiWhitespace(first->text)[0] == '[') pgn_.emplace(lines_);
+    // PGN starts with a tag, or with an escape line ('%': the match line of
+    // a resumable record, resume.h); record lines with "game=".
+    const char c = first->overlong ? ' ' : absl::StripLeadingAsciiWhitespace(first->text)[0];
+    if (c == '[' || c == '%') pgn_.emplace(lines_);
   }
   if (pgn_) {
     std::optional<PgnEntry> entry = pgn_->next();

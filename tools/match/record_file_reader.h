@@ -2,10 +2,10 @@
 //
 // A record file holds record lines (game_record.h; blank lines and lines
 // starting with '#' are skipped) or PGN (pgn.h) when its first non-blank
-// character is '['. It is read a line and a game at a time (file_lines.h),
-// so the memory taken is bounded by input_limits.h whatever the file's size:
-// a line over kMaxInputLineBytes, a PGN game over kMaxPgnGameBytes or a game
-// over kMaxGamePlies moves is an unreadable entry naming its line, and
+// character is '[' (or '%', an escape line: resume.h). It is read a line
+// and a game at a time (file_lines.h), so the memory taken is bounded by
+// input_limits.h whatever the file's size: a line over kMaxInputLineBytes,
+// a PGN game over kMaxPgnGameBytes or a game over kMaxGamePlies moves is an unreadable entry naming its line, and
 // reading goes on with the next line (record lines) or game (PGN).
 #pragma once
 

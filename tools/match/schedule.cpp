@@ -36,7 +36,16 @@ ScheduledGame Schedule::gameAt(int index) const {
   return {index + 1, pairing, opening, swapped, swapped ? p.second : p.first, swapped ? p.first : p.second};
 }
 
+void Schedule::skip(std::vector<int> numbers) {
+  skipped_ = std::move(numbers);
+  nextSkipped_ = 0;
+}
+
 std::optional<ScheduledGame> Schedule::next() {
+  while (nextSkipped_ < skipped_.size() && skipped_[nextSkipped_] <= nextGame_ + 1) {
+    if (skipped_[nextSkipped_] == nextGame_ + 1) ++nextGame_;
+    ++nextSkipped_;
+  }
   if (nextGame_ == state_.gamesPlanned || state_.decision != SprtDecision::kContinue) return std::nullopt;
   return gameAt(nextGame_++);
 }

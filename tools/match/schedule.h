@@ -19,6 +19,9 @@
 // takes the same memory for 2 games as for 10 million: pairings x games per
 // pairing may be up to kMaxScheduledGames (games are numbered with an int).
 //
+// A resumed match (--resume) counts the games of its record with finish()
+// and then skip()s them: next() never hands them out again.
+//
 // Not thread-safe: runTournament() calls it under its own mutex.
 #pragma once
 
@@ -83,14 +86,24 @@ class Schedule {
   std::optional<ScheduledGame> next();
 
   // Counts the result (player 1's point of view, not kNone) of a game that
-  // next() handed out; updates the SPRT unless it has already decided.
+  // next() handed out (or of a resumed game); updates the SPRT unless it has
+  // already decided.
   void finish(const ScheduledGame& game, GameResult result);
+
+  // Game `number` (1..gamesPlanned) of the schedule order.
+  ScheduledGame game(int number) const { return gameAt(number - 1); }
+
+  // Games next() must not hand out (already played: a resumed record), in
+  // increasing order, all numbers in 1..gamesPlanned; called before next().
+  void skip(std::vector<int> numbers);
 
  private:
   // Game `index` (0-based) of the schedule order described above.
   ScheduledGame gameAt(int index) const;
 
   int nextGame_ = 0;  // index of the next game to hand out
+  std::vector<int> skipped_;  // numbers next() passes over, increasing
+  size_t nextSkipped_ = 0;    // the first of them not yet passed
   int openingPairs_ = 0;
   std::optional<SprtParams> sprt_;
   TournamentState state_;
