@@ -12,7 +12,7 @@ packages=(g++ cmake ninja-build libboost-dev libabsl-dev googletest libgtest-dev
           clang libclang-rt-14-dev chromium chromium-driver python3-selenium
           dpkg-dev lintian
           pybind11-dev python3-pybind11 python3-dev python3-pytest python3-venv python3-setuptools python3-pip
-          emscripten)
+          emscripten openmpi-bin libopenmpi-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
