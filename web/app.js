@@ -842,10 +842,13 @@ function wireInput() {
   $('multipv').addEventListener('change', saveSettings);
   $('engine-move').addEventListener('click', () => { releaseEngine(); refresh(); });
   $('import').addEventListener('click', importText);
-  $('export-fen').addEventListener('click', () => exportText(view ? view.fen : ''));
-  $('export-moves').addEventListener('click', () => exportText(writeMoveList(game.moves)));
-  $('export-pgn').addEventListener('click', () => exportText(writePgn(game, view)));
-  $('export-link').addEventListener('click', () => exportText(linkTo(game)));
+  $('export-fen').addEventListener('click', () => exportText(view ? view.fen : '', 'position'));
+  $('export-moves').addEventListener('click', () => exportText(writeMoveList(game.moves), 'moves'));
+  $('export-pgn').addEventListener('click', () => exportText(writePgn(game, view), 'pgn'));
+  $('export-link').addEventListener('click', () => exportText(linkTo(game), 'link'));
+  $('io-text').addEventListener('input', () => { exportKind = 'text'; });
+  $('io-copy').addEventListener('click', copyText);
+  $('io-download').addEventListener('click', downloadText);
 }
 
 function takeBack() {
@@ -944,9 +947,40 @@ async function importText() {
   $('io-status').textContent = err ? `Not imported: ${err}` : `Imported ${parsed.moves.length} moves.`;
 }
 
-function exportText(text) {
+// What the text box holds, for the name of its download.
+let exportKind = 'text';
+const EXPORT_FILES = { position: 'gobblet-position.txt', moves: 'gobblet-moves.txt', pgn: 'gobblet-game.pgn',
+  link: 'gobblet-link.txt', text: 'gobblet.txt' };
+
+function exportText(text, kind) {
   $('io-text').value = text;
-  $('io-status').textContent = 'Exported below.';
+  exportKind = kind;
+  $('io-status').textContent = 'Exported above: copy it or download it.';
+}
+
+async function copyText() {
+  const text = $('io-text').value;
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch (e) {  // no clipboard permission: the selection and the old command
+    $('io-text').select();
+    if (!document.execCommand('copy')) {
+      $('io-status').textContent = 'Not copied: this browser refused. Select the text and copy it.';
+      return;
+    }
+  }
+  $('io-status').textContent = `Copied ${text.length} characters.`;
+}
+
+function downloadText() {
+  const name = EXPORT_FILES[exportKind] || EXPORT_FILES.text;
+  const url = URL.createObjectURL(new Blob([$('io-text').value], { type: 'text/plain;charset=utf-8' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  $('io-status').textContent = `Saved as ${name}.`;
 }
 
 

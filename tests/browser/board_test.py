@@ -412,6 +412,33 @@ def test_keyboard_play(b):
     check(b.body("ply") == "1", "the arrow on the board stepped through the game instead")
 
 
+def test_export_copy_and_download(b):
+    """An exported PGN is copied to the clipboard and downloaded as gobblet-game.pgn, both holding
+    exactly the text exported."""
+    b.load("#variant=gobblers&moves=M%40b2,S%40a1")
+    b.idle()
+    b.click(b.d.find_element(By.ID, "export-pgn"))
+    text = b.d.execute_script("return document.getElementById('io-text').value")
+    check("M@b2" in text and "[Variant" in text, f"the PGN export reads {text!r}")
+    folder = tempfile.mkdtemp(prefix="gobblet-downloads-")
+    try:
+        b.d.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": folder})
+        b.d.execute_cdp_cmd("Browser.grantPermissions", {"permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"],
+                                                         "origin": b.url.rstrip("/")})
+        b.click(b.d.find_element(By.ID, "io-copy"))
+        b.wait("the copy", lambda: b.d.find_element(By.ID, "io-status").text.startswith("Copied"))
+        copied = b.d.execute_async_script(
+            "const done = arguments[0]; navigator.clipboard.readText().then(done, (e) => done('ERROR ' + e));")
+        check(copied == text, f"the clipboard holds {copied!r}")
+        b.click(b.d.find_element(By.ID, "io-download"))
+        path = os.path.join(folder, "gobblet-game.pgn")
+        b.wait("the download", lambda: os.path.isfile(path) and os.path.getsize(path) == len(text.encode()))
+        with open(path, encoding="utf-8") as f:
+            check(f.read() == text, "the downloaded file differs from the text exported")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def test_picking_does_not_scroll_the_page(b):
     """Phone width: picking a piece of a long game leaves the page where it is (the move list used
     to be scrolled into view with the whole page, 300-500 px), and the current move is in the list's view."""
@@ -596,6 +623,7 @@ def main():
             ("picking a piece does not scroll the page", lambda: test_picking_does_not_scroll_the_page(b)),
             ("the stack shown follows the move", lambda: test_stack_description_follows_the_move(b)),
             ("a move with the keyboard alone", lambda: test_keyboard_play(b)),
+            ("an export copied and downloaded", lambda: test_export_copy_and_download(b)),
             ("a link opens its game as shared", lambda: test_link_opens_the_game_as_shared(b)),
             ("hostile links inject nothing", lambda: test_hostile_links_inject_nothing(b)),
             ("hostile PGN imports inject nothing", lambda: test_hostile_pgn_injects_nothing(b)),
