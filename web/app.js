@@ -810,8 +810,14 @@ function wireInput() {
   $('nav-forward').addEventListener('click', () => goTo(game.ply + 1));
   $('nav-end').addEventListener('click', () => goTo(game.moves.length));
   $('take-back').addEventListener('click', takeBack);
+  $('help-open').addEventListener('click', () => $('help').showModal());
   document.addEventListener('keydown', (e) => {
-    if (e.target.closest('textarea, input, select, #board')) return;
+    if (e.key === '?' && !e.target.closest('textarea, input') && !$('help').open) {
+      e.preventDefault();
+      $('help').showModal();
+      return;
+    }
+    if (e.target.closest('textarea, input, select, #board, dialog')) return;
     const keys = { ArrowLeft: game.ply - 1, ArrowRight: game.ply + 1, Home: 0, End: game.moves.length };
     if (e.key in keys) {
       e.preventDefault();

@@ -439,6 +439,17 @@ def test_export_copy_and_download(b):
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def test_help_panel(b):
+    """'?' opens the help panel (how to play, the keys), Escape closes it."""
+    b.load()
+    b.d.find_element(By.TAG_NAME, "body").send_keys("?")
+    b.wait("the help panel", lambda: b.d.execute_script("return document.getElementById('help').open"))
+    text = b.d.find_element(By.ID, "help").text
+    check("Enter or Space" in text and "gobbles" in text, f"the help panel reads {text[:120]!r}")
+    b.d.switch_to.active_element.send_keys(Keys.ESCAPE)
+    b.wait("the panel to close", lambda: not b.d.execute_script("return document.getElementById('help').open"))
+
+
 def test_picking_does_not_scroll_the_page(b):
     """Phone width: picking a piece of a long game leaves the page where it is (the move list used
     to be scrolled into view with the whole page, 300-500 px), and the current move is in the list's view."""
@@ -624,6 +635,7 @@ def main():
             ("the stack shown follows the move", lambda: test_stack_description_follows_the_move(b)),
             ("a move with the keyboard alone", lambda: test_keyboard_play(b)),
             ("an export copied and downloaded", lambda: test_export_copy_and_download(b)),
+            ("? opens the help panel", lambda: test_help_panel(b)),
             ("a link opens its game as shared", lambda: test_link_opens_the_game_as_shared(b)),
             ("hostile links inject nothing", lambda: test_hostile_links_inject_nothing(b)),
             ("hostile PGN imports inject nothing", lambda: test_hostile_pgn_injects_nothing(b)),
