@@ -103,7 +103,7 @@ absl::Status MpiShare::shareBytes(uint8_t* bytes, const std::vector<Range>& rang
 
 absl::Status MpiShare::agree(const absl::Status& given) {
   absl::Status mine = given;
-  if (++agreements_ == 3 && rank_ == failRank_ && mine.ok())
+  if (++agreements_ == 4 && rank_ == failRank_ && mine.ok())
     mine = absl::InternalError(
         absl::StrCat("rank ", rank_, ": simulated failure while solving (GOBBLET_TB_TEST_FAIL_RANK=", rank_, ")"));
   int failing = mine.ok() ? ranks_ : rank_, lowest = ranks_;

@@ -58,7 +58,8 @@ class MpiShare : public BuildShare {
   MpiShare(int rank, int ranks) : rank_(rank), ranks_(ranks) {}
   int rank_, ranks_;
   int agreements_ = 0;  // calls of agree(), for GOBBLET_TB_TEST_FAIL_RANK
-  int failRank_ = -1;   // GOBBLET_TB_TEST_FAIL_RANK: this rank fails at its third agreement (mid-solve)
+  int failRank_ = -1;   // GOBBLET_TB_TEST_FAIL_RANK: this rank fails at its fourth agreement: after the
+                        // codes directory, the output path and the codes array, the first level solved
   uint64_t out_ = 0, in_ = 0;
   std::vector<uint8_t> stage_;
 };
