@@ -169,6 +169,8 @@ TEST(GobbletTb, EstimateForRanks) {
   EXPECT_NE(small.find("with 32 GiB per rank: does NOT fit"), std::string::npos) << small;
   run(kTool + " estimate gobblers --ranks 0", false, &status);
   EXPECT_EQ(status, 2) << "--ranks 0 is a usage error";
+  run(kTool + " estimate gobblers --memory-per-rank 64", false, &status);
+  EXPECT_EQ(status, 2) << "--memory-per-rank without --ranks is a usage error";
 }
 
 }  // namespace

@@ -294,6 +294,7 @@ void printCluster(const Variant& variant, const cli::Arguments& args, int thread
 // measured once for all of them.
 int estimate(const cli::Arguments& args) {
   const int threads = threadsOf(args);
+  if (args.has("--memory-per-rank") && !args.has("--ranks")) return usage("--memory-per-rank goes with --ranks");
   std::vector<Variant> variants;
   for (const std::string& text : args.all("VARIANT")) {
     auto variant = Variant::parse(text);
