@@ -42,13 +42,19 @@ FileInfo infoOf(const File& file) {
 }  // namespace
 
 absl::StatusOr<TableCounts> build(const Variant& variant, const std::string& path, const BuildOptions& options) {
-  if (!path.empty())
-    if (absl::Status target = checkOutputPath(path); !target.ok()) return target;  // before hours of solving
+  // Over several ranks rank 0 alone checks and writes the file; the others
+  // hear whether it could.
+  BuildShare* share = options.share != nullptr && options.share->ranks() > 1 ? options.share : nullptr;
+  const bool writer = share == nullptr || share->rank() == 0;
+  absl::Status target = writer && !path.empty() ? checkOutputPath(path) : absl::OkStatus();  // before hours of solving
+  if (share) target = share->agree(target);
+  if (!target.ok()) return target;
   absl::StatusOr<Solution> solved =
-      solve(variant, options.threads, options.progress, kSharedGroupSize, options.codesDirectory);
+      solve(variant, options.threads, options.progress, kSharedGroupSize, options.codesDirectory, share);
   if (!solved.ok()) return solved.status();
-  if (!path.empty())
-    if (absl::Status written = writeFile(path, variant, *solved, options.threads); !written.ok()) return written;
+  absl::Status written = writer && !path.empty() ? writeFile(path, variant, *solved, options.threads) : absl::OkStatus();
+  if (share) written = share->agree(written);
+  if (!written.ok()) return written;
   const SolveStats& s = solved->stats;
   return countsOf(s.states, s.terminal, s.wins, s.draws, s.losses, s.start, s.maxDistance);
 }

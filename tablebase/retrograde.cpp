@@ -65,6 +65,9 @@ class ReachedBits {
     if (shift && shift + count > 64) v |= words_[w + 1].load(std::memory_order_relaxed) << (64 - shift);
     return count == 64 ? v : v & ((uint64_t{1} << count) - 1);
   }
+  // The words themselves, for exchanging them between processes while no
+  // thread works on them (an atomic word is a word: static_assert below).
+  uint64_t* words() { return reinterpret_cast<uint64_t*>(words_.data()); }
   // Sets bit i; true if it was clear.
   bool set(uint64_t i) {
     const uint64_t bit = uint64_t{1} << (i % 64);
@@ -75,6 +78,8 @@ class ReachedBits {
  private:
   std::vector<std::atomic<uint64_t>> words_;
 };
+
+static_assert(sizeof(std::atomic<uint64_t>) == sizeof(uint64_t) && std::atomic<uint64_t>::is_always_lock_free);
 
 // A material (a0,b0,a1,b1,a2,b2) seen from the other side: ours and
 // theirs exchanged per size.
@@ -140,11 +145,82 @@ std::vector<int> placementChildGroups(const Index& index, const Group& g) {
   return above;
 }
 
+// Which rank solves each of a level's groups (given largest first): each
+// group in turn to the rank with the fewest numbers so far, the lowest
+// such rank on a tie. The same deal on every rank, from the index alone.
+std::vector<int> dealGroups(const std::vector<Group>& groups, int ranks) {
+  std::vector<uint64_t> load(std::max(1, ranks), 0);
+  std::vector<int> owner;
+  owner.reserve(groups.size());
+  for (const Group& g : groups) {
+    const int r = static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
+    load[r] += g.size();
+    owner.push_back(r);
+  }
+  return owner;
+}
+
+// A level's groups by size, largest first (the threads take them in that
+// order; dealGroups deals them so).
+std::vector<std::vector<Group>> groupsByLevel(const Index& index) {
+  int maxLevel = 0;
+  for (const auto& sl : index.slices()) maxLevel = std::max(maxLevel, sl.level());
+  std::vector<std::vector<Group>> levels(maxLevel + 1);
+  for (const Group& g : groupsOf(index)) levels[index.slices()[g.first].level()].push_back(g);
+  for (auto& groups : levels)
+    std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.size() > b.size(); });
+  return levels;
+}
+
+// The ranges of numbers (bytes of the codes) of a level's groups, with
+// their owners, in order, neighbours of one owner joined.
+std::vector<BuildShare::Range> codeRanges(const std::vector<Group>& groups, const std::vector<int>& owner) {
+  std::vector<BuildShare::Range> ranges;
+  for (size_t k = 0; k < groups.size(); ++k) {
+    ranges.push_back({groups[k].firstOffset, groups[k].firstSize, owner[k]});
+    if (groups[k].second >= 0) ranges.push_back({groups[k].secondOffset, groups[k].secondSize, owner[k]});
+  }
+  std::sort(ranges.begin(), ranges.end(), [](const auto& a, const auto& b) { return a.offset < b.offset; });
+  std::vector<BuildShare::Range> joined;
+  for (const auto& r : ranges) {
+    if (r.size == 0) continue;
+    if (!joined.empty() && joined.back().owner == r.owner && joined.back().offset + joined.back().size == r.offset)
+      joined.back().size += r.size;
+    else
+      joined.push_back(r);
+  }
+  return joined;
+}
+
+// The words of the reached bits that hold a level's numbers, in order,
+// overlapping ones joined (a word at the edge of two slices holds bits of
+// both; OR-ing it is right whichever rank set which bit).
+std::vector<BuildShare::Range> bitRanges(const std::vector<Group>& groups) {
+  std::vector<BuildShare::Range> ranges;
+  auto add = [&](uint64_t offset, uint64_t size) {
+    if (size) ranges.push_back({offset / 64, (offset + size + 63) / 64 - offset / 64, 0});
+  };
+  for (const Group& g : groups) {
+    add(g.firstOffset, g.firstSize);
+    if (g.second >= 0) add(g.secondOffset, g.secondSize);
+  }
+  std::sort(ranges.begin(), ranges.end(), [](const auto& a, const auto& b) { return a.offset < b.offset; });
+  std::vector<BuildShare::Range> joined;
+  for (const auto& r : ranges) {
+    if (!joined.empty() && joined.back().offset + joined.back().size >= r.offset)
+      joined.back().size = std::max(joined.back().offset + joined.back().size, r.offset + r.size) - joined.back().offset;
+    else
+      joined.push_back(r);
+  }
+  return joined;
+}
+
 class Solver {
  public:
   Solver(const Variant& v, int threads, const SolveProgress& progress, uint64_t sharedGroupSize,
-         const std::string& codesDirectory)
-      : index_(v),
+         const std::string& codesDirectory, BuildShare* share)
+      : share_(share != nullptr && share->ranks() > 1 ? share : nullptr),
+        index_(v),
         rules_(v),
         threads_(std::max(1, threads)),
         sharedGroupSize_(sharedGroupSize),
@@ -177,7 +253,11 @@ class Solver {
     return st;
   }
   void report(bool force = false);
+  // After a level of a pass over several ranks: every rank's results of the
+  // level made every rank's (and the progress counted for the whole level).
+  absl::Status shareLevel(int level, bool codes);
 
+  BuildShare* share_;  // null: this process solves every group
   Index index_;
   MoveRules rules_;
   int threads_;
@@ -187,7 +267,9 @@ class Solver {
 
   CodeArray code_;  // the answer, per number; final once the number's level is solved
   ReachedBits reached_;
-  std::vector<std::vector<Group>> levelGroups_;
+  std::vector<std::vector<Group>> levelGroups_;  // the groups this process solves, per level
+  std::vector<std::vector<Group>> allGroups_;    // with a share: every rank's,
+  std::vector<std::vector<int>> owner_;          // and which rank solves each
 
   std::string phase_;
   uint64_t phaseTotal_ = 0;
@@ -546,16 +628,39 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
   return absl::OkStatus();
 }
 
+absl::Status Solver::shareLevel(int level, bool codes) {
+  const std::vector<Group>& groups = allGroups_[level];
+  const absl::Status s = codes ? share_->shareBytes(code_.data(), codeRanges(groups, owner_[level]))
+                               : share_->orWords(reached_.words(), bitRanges(groups));
+  uint64_t done = 0;
+  for (int l = 0; l < static_cast<int>(allGroups_.size()); ++l)
+    if (codes ? l >= level : l <= level)
+      for (const Group& g : allGroups_[l]) done += g.size();
+  phaseDone_ = done;
+  report();
+  return s;
+}
+
 absl::StatusOr<Solution> Solver::run() {
   const uint64_t n = index_.size();
-  // Groups by level, largest first (the threads take them in that order).
-  int maxLevel = 0;
-  for (const auto& sl : index_.slices()) maxLevel = std::max(maxLevel, sl.level());
-  levelGroups_.assign(maxLevel + 1, {});
-  for (const Group& g : groupsOf(index_)) levelGroups_[index_.slices()[g.first].level()].push_back(g);
-  for (auto& groups : levelGroups_)
-    std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.size() > b.size(); });
+  // Groups by level, largest first (the threads take them in that order);
+  // over several ranks, each rank's share of them.
+  levelGroups_ = groupsByLevel(index_);
+  const int maxLevel = static_cast<int>(levelGroups_.size()) - 1;
+  if (share_) {
+    allGroups_ = levelGroups_;
+    owner_.resize(allGroups_.size());
+    for (int level = 0; level <= maxLevel; ++level) {
+      owner_[level] = dealGroups(allGroups_[level], share_->ranks());
+      levelGroups_[level].clear();
+      for (size_t k = 0; k < allGroups_[level].size(); ++k)
+        if (owner_[level][k] == share_->rank()) levelGroups_[level].push_back(allGroups_[level][k]);
+    }
+  }
   absl::StatusOr<CodeArray> codes = CodeArray::inMemoryOrFile(n, codesDirectory_);
+  if (share_) {
+    if (absl::Status all = share_->agree(codes.status()); !all.ok()) return all;
+  }
   if (!codes.ok()) return codes.status();
   code_ = std::move(*codes);
 
@@ -564,8 +669,11 @@ absl::StatusOr<Solution> Solver::run() {
   phaseTotal_ = n;
   phaseDone_ = 0;
   reached_.set(index_.indexOf(State{}));
-  for (int level = 0; level <= maxLevel; ++level)
+  for (int level = 0; level <= maxLevel; ++level) {
     forGroups(level, [&](const Group& g, int workers) { reachGroup(g, workers); });
+    if (share_)
+      if (absl::Status s = shareLevel(level, false); !s.ok()) return s;
+  }
   phaseDone_ = phaseTotal_;
   report(true);
 
@@ -575,7 +683,7 @@ absl::StatusOr<Solution> Solver::run() {
   phaseDone_ = 0;
   std::mutex errorMutex;
   absl::Status error;
-  for (int level = maxLevel; level >= 0 && error.ok(); --level)
+  for (int level = maxLevel; level >= 0 && error.ok(); --level) {
     forGroups(level, [&](const Group& g, int workers) {
       absl::Status s = solveGroup(g, workers);
       if (!s.ok()) {
@@ -583,6 +691,13 @@ absl::StatusOr<Solution> Solver::run() {
         error = s;
       }
     });
+    // Every rank learns whether any failed before the codes are exchanged:
+    // none waits for a rank that stopped.
+    if (share_) {
+      error = share_->agree(error);
+      if (error.ok()) error = shareLevel(level, true);
+    }
+  }
   if (!error.ok()) return error;
   phaseDone_ = phaseTotal_;
   report(true);
@@ -651,11 +766,37 @@ SolveEstimate estimateSolve(const Variant& variant, int threads) {
   return e;
 }
 
+ClusterEstimate estimateCluster(const Variant& variant, int threads, int ranks) {
+  ClusterEstimate e;
+  e.perRank = estimateSolve(variant, threads);
+  ranks = std::max(1, ranks);
+  const Index index(variant);
+  const std::vector<std::vector<Group>> levels = groupsByLevel(index);
+  e.levels = levels.size();
+  std::vector<uint64_t> owned(ranks, 0);
+  uint64_t critical = 0, all = 0;
+  for (const std::vector<Group>& groups : levels) {
+    const std::vector<int> owner = dealGroups(groups, ranks);
+    std::vector<uint64_t> load(ranks, 0);
+    for (size_t k = 0; k < groups.size(); ++k) load[owner[k]] += groups[k].size(), all += groups[k].size();
+    for (int r = 0; r < ranks; ++r) owned[r] += load[r];
+    critical += *std::max_element(load.begin(), load.end());
+    for (const auto& r : bitRanges(groups)) e.bitBytes += r.size * 8;
+  }
+  const uint64_t most = *std::max_element(owned.begin(), owned.end());
+  const uint64_t least = *std::min_element(owned.begin(), owned.end());
+  e.codeBytesOut = ranks > 1 ? most : 0;
+  e.codeBytesIn = ranks > 1 ? all - least : 0;
+  if (ranks == 1) e.bitBytes = 0;
+  e.criticalShare = all ? static_cast<double>(critical) / static_cast<double>(all) : 1;
+  return e;
+}
+
 absl::StatusOr<Solution> solve(const Variant& variant, int threads, const SolveProgress& progress,
-                               uint64_t sharedGroupSize, const std::string& codesDirectory) {
+                               uint64_t sharedGroupSize, const std::string& codesDirectory, BuildShare* share) {
   if (variant.n != 3 || variant.stacks)
     return absl::InvalidArgumentError(absl::StrCat("variant ", variant.name(), ": only the 3x3 family is solved"));
-  Solver solver(variant, threads, progress, sharedGroupSize, codesDirectory);
+  Solver solver(variant, threads, progress, sharedGroupSize, codesDirectory, share);
   return solver.run();
 }
 

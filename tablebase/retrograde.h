@@ -36,6 +36,7 @@
 
 #include "absl/status/statusor.h"
 #include "engine/variant.h"
+#include "tablebase/tablebase.h"
 #include "code.h"
 #include "code_array.h"
 #include "index.h"
@@ -63,8 +64,12 @@ inline constexpr uint64_t kSharedGroupSize = uint64_t{1} << 22;
 // exceeds what a code can hold. `sharedGroupSize` is kSharedGroupSize but
 // for the tests, which lower it to take the shared path on small variants.
 // The codes are kept in memory if `codesDirectory` is empty, else in an
-// unnamed file there (CodeArray::inFile): the answer is the same.
+// unnamed file there (CodeArray::inFile): the answer is the same. With a
+// `share` (tablebase.h: BuildShare) this process solves its part of each
+// level's groups and exchanges the results with the other ranks after each
+// level; every rank returns the whole answer, the same as without.
 absl::StatusOr<Solution> solve(const Variant& variant, int threads, const SolveProgress& progress = {},
-                               uint64_t sharedGroupSize = kSharedGroupSize, const std::string& codesDirectory = {});
+                               uint64_t sharedGroupSize = kSharedGroupSize, const std::string& codesDirectory = {},
+                               BuildShare* share = nullptr);
 
 }  // namespace gobblet::tb

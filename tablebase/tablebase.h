@@ -143,10 +143,64 @@ struct SolveEstimate {
 };
 SolveEstimate estimateSolve(const Variant& variant, int threads);
 
+// A build spread over `ranks` processes (BuildShare) of `threads` threads
+// each. Each rank holds what one process holds (reached bits and codes for
+// every slot, the working arrays of the groups it solves at once: counted
+// at the largest groups, which may be dealt to any rank), so a rank's
+// memory and disk are those of estimateSolve; what spreading buys is time.
+struct ClusterEstimate {
+  SolveEstimate perRank;       // memory of one rank
+  uint64_t codeBytesIn = 0;    // code bytes a rank receives (the groups of the other ranks), the most of any rank
+  uint64_t codeBytesOut = 0;   // code bytes a rank owns and sends to each other rank, the most of any rank
+  uint64_t bitBytes = 0;       // reached-bit bytes each rank ORs with the others (every level's slices)
+  // The work of the slowest rank summed over the levels of both passes,
+  // as a share of all the work (1 on one rank; at least 1 / ranks): the
+  // levels wait for their largest groups.
+  double criticalShare = 1;
+  uint64_t levels = 0;         // exchanges per pass (one after each level)
+};
+ClusterEstimate estimateCluster(const Variant& variant, int threads, int ranks);
+
+// One process's part of a build spread over several processes, "ranks"
+// (gobblet-tb build under mpirun implements it with MPI: tools/tb/mpi_share.cpp;
+// the library knows no MPI). Every rank holds the whole reached bitset and
+// the whole code array; the groups of each level are dealt out to the
+// ranks (largest first, each to the least loaded rank: the same deal on
+// every rank), each rank solves its own, and after each level the results
+// are exchanged through this interface, so every rank enters the next level
+// with the same arrays a one-process build would have. Every call is
+// collective: all ranks make the same calls with the same ranges, in the
+// same order, from the thread that called build().
+class BuildShare {
+ public:
+  struct Range {
+    uint64_t offset = 0, size = 0;  // in words (orWords) or bytes (shareBytes)
+    int owner = 0;                  // the rank whose copy holds the range (shareBytes)
+  };
+  virtual ~BuildShare() = default;
+  virtual int rank() const = 0;
+  virtual int ranks() const = 0;
+  // Every range of `words` becomes the bitwise OR of all ranks' copies.
+  virtual absl::Status orWords(uint64_t* words, const std::vector<Range>& ranges) = 0;
+  // Every range of `bytes` becomes its owner's copy on every rank.
+  virtual absl::Status shareBytes(uint8_t* bytes, const std::vector<Range>& ranges) = 0;
+  // OK if every rank's `mine` is OK; else an error on every rank (on a
+  // failing rank its own). A rank that fails must still make this call, so
+  // that the others stop with it instead of waiting for it forever.
+  virtual absl::Status agree(const absl::Status& mine) = 0;
+};
+
 struct BuildOptions {
   int threads = 1;             // >= 1
   std::string codesDirectory;  // empty: the codes in memory; else in an unnamed file there
   SolveProgress progress;      // may be empty
+  // Null: one process solves everything. Else this process's part of a
+  // build over share->ranks() processes: each rank calls build() with the
+  // same variant and path; rank 0 alone checks and writes the file (the
+  // same file, byte for byte, as a one-process build), after every rank
+  // has agreed that the solve succeeded. Every rank returns the counts, or
+  // an error if any rank failed.
+  BuildShare* share = nullptr;
 };
 
 // Solves a variant of the 3x3 family by retrograde analysis and, unless

@@ -145,5 +145,33 @@ TEST(GobbletTb, EstimateTakesSeveralVariants) {
   EXPECT_EQ(status, 0) << "--threads may come first:\n" << first;
 }
 
+// estimate --ranks: a rank's memory and disk, the bytes it exchanges and
+// the time; one rank exchanges nothing and does all the work; a memory per
+// rank too small for even the codes in a file says so.
+TEST(GobbletTb, EstimateForRanks) {
+  int status = 0;
+  const std::string out =
+      run(kTool + " estimate 3x3:3,4,1 --threads 2 --ranks 8 --memory-per-rank 96", false, &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("slots        375755877952 "), std::string::npos) << out;
+  EXPECT_NE(out.find("ranks        8 of 2 threads each"), std::string::npos) << out;
+  EXPECT_NE(out.find("with 96 GiB per rank: the codes in a file, 349.9 GiB of local disk per rank"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("exchanged    per rank: "), std::string::npos) << out;
+  EXPECT_NE(out.find("broadcast to the 7 others"), std::string::npos) << out;
+  const std::string one = run(kTool + " estimate tictactoe --threads 1 --ranks 1", false, &status);
+  ASSERT_EQ(status, 0) << one;
+  EXPECT_NE(one.find("0.00 GiB of codes in"), std::string::npos) << one;
+  EXPECT_NE(one.find("(100.0% of the work"), std::string::npos) << one;
+  const std::string small =
+      run(kTool + " estimate 3x3:3,4,1 --threads 2 --ranks 4 --memory-per-rank 32", false, &status);
+  ASSERT_EQ(status, 0) << small;
+  EXPECT_NE(small.find("with 32 GiB per rank: does NOT fit"), std::string::npos) << small;
+  run(kTool + " estimate gobblers --ranks 0", false, &status);
+  EXPECT_EQ(status, 2) << "--ranks 0 is a usage error";
+  run(kTool + " estimate gobblers --memory-per-rank 64", false, &status);
+  EXPECT_EQ(status, 2) << "--memory-per-rank without --ranks is a usage error";
+}
+
 }  // namespace
 }  // namespace gobblet::tb

@@ -1,7 +1,8 @@
 // gobblet-tb: build, inspect, probe and verify 3x3 tablebases.
 //
 //   gobblet-tb build [VARIANT] [--out FILE] [--threads N] [--codes-dir DIR]
-//   gobblet-tb estimate VARIANT... [--threads N]
+//   mpirun -np R gobblet-tb build ...     (the same build spread over R processes)
+//   gobblet-tb estimate VARIANT... [--threads N] [--ranks R] [--memory-per-rank GIB]
 //   gobblet-tb info FILE
 //   gobblet-tb probe FILE POSITION
 //   gobblet-tb verify FILE [--threads N] [--codes-dir DIR]
@@ -21,11 +22,13 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "engine/notation.h"
 #include "engine/variant.h"
+#include "mpi_share.h"
 #include "progress_line.h"
 #include "tablebase/tablebase.h"
 #include "tools/command_line/command_line.h"
@@ -56,13 +59,21 @@ cli::Program commandLine() {
   p.summary = "Builds, inspects, probes and verifies 3x3 tablebases.";
   p.commands = {
       {"build",
-       "Solves a variant of the 3x3 family and writes its tablebase file.",
+       "Solves a variant of the 3x3 family and writes its tablebase file. Under mpirun -np R (a gobblet-tb built "
+       "with MPI) the work is spread over R processes and rank 0 writes the same file.",
        {{cli::text("--out", "FILE", "the file to write (default: the variant's file in the default folder)"),
          threads, codesDir},
         {cli::optionalPositional("VARIANT", variants).withDefault("gobblers")}}},
       {"estimate",
-       "Prints each variant's slots, states, expected memory and expected build time on this machine.",
-       {{threads}, {cli::positionals("VARIANT", variants)}}},
+       "Prints each variant's slots, states, expected memory and expected build time on this machine, or "
+       "with --ranks on a cluster of such machines.",
+       {{threads,
+         cli::integer("--ranks", "R", 1, 1 << 20,
+                      "processes of a build under mpirun (one per node), each of --threads threads: per-rank memory, "
+                      "disk, bytes exchanged and time"),
+         cli::integer("--memory-per-rank", "GIB", 1, 1 << 20,
+                      "memory of each rank's node: whether the codes fit in it or go to a file on its disk")},
+        {cli::positionals("VARIANT", variants)}}},
       {"info",
        "Prints a tablebase file's header and counts, after checking every block.",
        {{}, {cli::positional("FILE", "a tablebase file")}}},
@@ -140,7 +151,15 @@ absl::StatusOr<std::string> chooseCodesDir(const std::string& what, uint64_t inM
   return codesDir;
 }
 
-int build(const cli::Arguments& args) {
+// One process's build; `share` null, or this rank's part of a build over
+// several (rank 0 reports, every rank says why it failed).
+int buildOn(const cli::Arguments& args, tb::BuildShare* share) {
+  const int rank = share ? share->rank() : 0, ranks = share ? share->ranks() : 1;
+  const auto failHere = [&](const absl::Status& status) {
+    return share && !absl::StrContains(status.message(), "rank ")
+               ? fail(absl::Status(status.code(), absl::StrCat("rank ", rank, ": ", status.message())))
+               : fail(status);
+  };
   const std::string variantText = args.text("VARIANT");
   std::string out = args.text("--out"), codesDir = args.text("--codes-dir");
   const int threads = threadsOf(args);
@@ -150,28 +169,77 @@ int build(const cli::Arguments& args) {
   if (variant->n != 3) return usage("only the 3x3 family (" + variantNamesText(3) + ") has a tablebase");
   if (out.empty()) out = tb::defaultPath(*variant);
   const tb::SolveEstimate need = tb::estimateSolve(*variant, threads);
-  const absl::StatusOr<std::string> codesIn = chooseCodesDir(
+  // (Over several ranks each chooses for its own node, and all hear if one cannot.)
+  absl::StatusOr<std::string> codesIn = chooseCodesDir(
       absl::StrCat("building ", variant->name()), need.bytes, need.bytesCodesInFile, need.slots, out, codesDir);
-  if (!codesIn.ok()) return fail(codesIn.status());
-  std::fprintf(stderr, "building %s with %d threads -> %s\n", variant->name().c_str(), threads, out.c_str());
+  if (share)
+    if (absl::Status all = share->agree(codesIn.status()); !all.ok()) return failHere(all);
+  if (!codesIn.ok()) return failHere(codesIn.status());
+  if (rank == 0) {
+    if (ranks > 1)
+      std::fprintf(stderr, "building %s on %d ranks of %d threads -> %s\n", variant->name().c_str(), ranks, threads,
+                   out.c_str());
+    else
+      std::fprintf(stderr, "building %s with %d threads -> %s\n", variant->name().c_str(), threads, out.c_str());
+  }
   const auto start = Clock::now();
   ProgressLine line;
   tb::BuildOptions options;
   options.threads = threads;
   options.codesDirectory = *codesIn;
-  options.progress = [&](const std::string& p, uint64_t d, uint64_t t) { line(p, d, t); };
+  if (rank == 0) options.progress = [&](const std::string& p, uint64_t d, uint64_t t) { line(p, d, t); };
+  options.share = share;
   auto counts = tb::build(*variant, out, options);
   line.end();
-  if (!counts.ok()) return fail(counts.status());
+  if (!counts.ok()) return failHere(counts.status());
+  const double wall = seconds(start);
+  std::vector<uint64_t> rss{static_cast<uint64_t>(peakRssMiB())}, in{0}, outBytes{0};
+#ifdef GOBBLET_TB_MPI
+  if (share) {
+    auto* mpi = static_cast<tb::MpiShare*>(share);
+    rss = mpi->gather(rss[0]);
+    in = mpi->gather(mpi->bytesIn());
+    outBytes = mpi->gather(mpi->bytesOut());
+  }
+#endif
+  if (rank != 0) return 0;
   std::printf("variant      %s\n", variant->name().c_str());
   printCounts(*counts);
-  std::printf("wall time    %.1f s\n", seconds(start));
-  std::printf("peak memory  %ld MiB\n", peakRssMiB());
+  std::printf("wall time    %.1f s\n", wall);
+  if (ranks == 1) {
+    std::printf("peak memory  %ld MiB\n", peakRssMiB());
+  } else {
+    std::printf("ranks        %d of %d threads\n", ranks, threads);
+    for (int r = 0; r < ranks; ++r)
+      std::printf("rank %-7d peak memory %llu MiB, exchanged %.1f MiB in, %.1f MiB out\n", r,
+                  static_cast<unsigned long long>(rss[r]), in[r] / 1048576.0, outBytes[r] / 1048576.0);
+  }
   std::error_code ec;
   const uintmax_t bytes = std::filesystem::file_size(out, ec);
   std::printf("file         %s (%llu bytes, %.2f bits per slot)\n", out.c_str(), static_cast<unsigned long long>(bytes),
               8.0 * static_cast<double>(bytes) / static_cast<double>(need.slots));
   return 0;
+}
+
+// A build, over MPI when mpirun started this process as one of several.
+int build(const cli::Arguments& args) {
+  const int launched = tb::launchedRanks();
+  if (launched <= 1) return buildOn(args, nullptr);
+#ifdef GOBBLET_TB_MPI
+  absl::StatusOr<std::unique_ptr<tb::MpiShare>> share = tb::MpiShare::start();
+  if (!share.ok()) return fail(share.status());
+  try {
+    return buildOn(args, share->get());
+  } catch (const std::exception& e) {
+    // (Out of memory on this thread: the others could wait for it forever.)
+    cli::failure(commandLine(), absl::StrCat("rank ", (*share)->rank(), ": ", e.what(), "; ending every rank"));
+    (*share)->abort(1);
+  }
+#else
+  return fail(absl::FailedPreconditionError(absl::StrCat(
+      "started as one of ", launched, " ranks (mpirun), but this gobblet-tb was built without MPI: each rank would "
+      "build the whole table; install Open MPI (openmpi-bin, libopenmpi-dev) and build again")));
+#endif
 }
 
 // The variant that estimate solves to measure this machine's speed: big
@@ -180,10 +248,53 @@ int build(const cli::Arguments& args) {
 // wait for.
 constexpr const char* kCalibrationVariant = "3x3:2,3,1";
 
+// What a cluster network is assumed to carry per rank, each way, for the
+// time of the exchanges (10 Gb/s Ethernet; nothing here to measure it on).
+constexpr double kLinkBytesPerSecond = 1.25e9;
+
+// estimate --ranks: the lines of a build over R ranks, each a node of the
+// memory --memory-per-rank (else this machine's) and of --threads threads
+// at this machine's measured speed.
+void printCluster(const Variant& variant, const cli::Arguments& args, int threads, double perState) {
+  const int ranks = static_cast<int>(args.integer("--ranks"));
+  const tb::ClusterEstimate c = tb::estimateCluster(variant, threads, ranks);
+  const tb::SolveEstimate& e = c.perRank;
+  const uint64_t stage = 64ull << 20;  // MpiShare's staging buffer
+  const double node = args.has("--memory-per-rank") ? static_cast<double>(args.integer("--memory-per-rank"))
+                                                    : physicalGiB();
+  const double inMemory = gib(e.bytes + stage), inFile = gib(e.bytesCodesInFile + stage);
+  std::printf("ranks        %d of %d threads each (mpirun -np %d gobblet-tb build %s --threads %d)\n", ranks, threads,
+              ranks, variant.name().c_str(), threads);
+  std::printf("per rank     memory %.2f GiB with the codes in memory, %.2f GiB with them in a file (+ %.1f GiB of "
+              "disk);\n             every rank holds every slot's code and reached bit, so this is one process's\n",
+              inMemory, inFile, gib(e.slots));
+  if (inMemory <= 0.9 * node)
+    std::printf("             with %.0f GiB per rank: the codes in memory, no disk\n", node);
+  else if (inFile <= 0.9 * node)
+    std::printf("             with %.0f GiB per rank: the codes in a file, %.1f GiB of local disk per rank\n", node,
+                gib(e.slots));
+  else
+    std::printf("             with %.0f GiB per rank: does NOT fit (%.2f GiB needed even with the codes in a file)\n",
+                node, inFile);
+  const double bytesPerRank = static_cast<double>(c.codeBytesIn + c.codeBytesOut + 2 * c.bitBytes);
+  std::printf("exchanged    per rank: %.2f GiB of codes in, up to %.2f GiB out (broadcast to the %d others), "
+              "%.2f GiB of reached bits OR-ed,\n             in %llu exchanges per pass\n",
+              gib(c.codeBytesIn), gib(c.codeBytesOut), ranks - 1, gib(c.bitBytes),
+              static_cast<unsigned long long>(c.levels));
+  const double compute = perState * static_cast<double>(e.states) * c.criticalShare;
+  const double network = ranks > 1 ? bytesPerRank / kLinkBytesPerSecond : 0;
+  std::printf("time         %.0f s expected (%.1f h): %.0f s of solving on the slowest rank (%.1f%% of the work: each "
+              "level waits\n             for its largest groups) and %.0f s of exchanges at %.2f GB/s per rank "
+              "(assumed)\n",
+              compute + network, (compute + network) / 3600, compute, 100 * c.criticalShare, network,
+              kLinkBytesPerSecond / 1e9);
+}
+
 // One block per variant, blank lines between: the machine's speed is
 // measured once for all of them.
 int estimate(const cli::Arguments& args) {
   const int threads = threadsOf(args);
+  if (args.has("--memory-per-rank") && !args.has("--ranks")) return usage("--memory-per-rank goes with --ranks");
   std::vector<Variant> variants;
   for (const std::string& text : args.all("VARIANT")) {
     auto variant = Variant::parse(text);
@@ -211,6 +322,7 @@ int estimate(const cli::Arguments& args) {
                 gib(e.bytes), gib(e.bytesCodesInFile), physicalGiB());
     std::printf("time         %.0f s expected with %d threads (%.0f ns per state, measured on %s just now)\n",
                 perState * static_cast<double>(e.states), threads, perState * 1e9, kCalibrationVariant);
+    if (args.has("--ranks")) printCluster(variants[i], args, threads, perState);
   }
   return 0;
 }

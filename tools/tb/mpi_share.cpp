@@ -1,0 +1,125 @@
+// MpiShare: see mpi_share.h.
+#include "mpi_share.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+
+namespace gobblet::tb {
+
+namespace {
+
+// The pieces of `ranges` (offsets and sizes in units of `unit` bytes) cut
+// to fit a stage of `capacity` units, in order: each call of `flush` gets
+// the pieces that fill one stage.
+struct Piece {
+  uint64_t offset, size;  // in units
+};
+
+template <typename Flush>
+void inStages(const std::vector<BuildShare::Range>& ranges, uint64_t capacity, Flush&& flush) {
+  std::vector<Piece> pieces;
+  uint64_t filled = 0;
+  for (const BuildShare::Range& r : ranges) {
+    for (uint64_t done = 0; done < r.size;) {
+      const uint64_t take = std::min(r.size - done, capacity - filled);
+      pieces.push_back({r.offset + done, take});
+      done += take;
+      filled += take;
+      if (filled == capacity) {
+        flush(pieces, filled);
+        pieces.clear();
+        filled = 0;
+      }
+    }
+  }
+  if (filled) flush(pieces, filled);
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<MpiShare>> MpiShare::start() {
+  int provided = 0;
+  if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+    return absl::UnavailableError("MPI did not start (MPI_Init_thread)");
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  std::unique_ptr<MpiShare> share(new MpiShare(rank, ranks));
+  if (const char* fail = std::getenv("GOBBLET_TB_TEST_FAIL_RANK"); fail && *fail) share->failRank_ = std::atoi(fail);
+  return share;
+}
+
+MpiShare::~MpiShare() { MPI_Finalize(); }
+
+void MpiShare::abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); std::abort(); }
+
+absl::Status MpiShare::orWords(uint64_t* words, const std::vector<Range>& ranges) {
+  const uint64_t capacity = kStageBytes / sizeof(uint64_t);
+  stage_.resize(kStageBytes);
+  uint64_t* stage = reinterpret_cast<uint64_t*>(stage_.data());
+  int rc = MPI_SUCCESS;
+  inStages(ranges, capacity, [&](const std::vector<Piece>& pieces, uint64_t count) {
+    uint64_t at = 0;
+    for (const Piece& p : pieces) std::memcpy(stage + at, words + p.offset, p.size * 8), at += p.size;
+    if (rc == MPI_SUCCESS)
+      rc = MPI_Allreduce(MPI_IN_PLACE, stage, static_cast<int>(count), MPI_UINT64_T, MPI_BOR, MPI_COMM_WORLD);
+    at = 0;
+    for (const Piece& p : pieces) std::memcpy(words + p.offset, stage + at, p.size * 8), at += p.size;
+    out_ += count * 8;
+    in_ += count * 8;
+  });
+  if (rc != MPI_SUCCESS) return absl::UnavailableError(absl::StrCat("rank ", rank_, ": MPI_Allreduce failed"));
+  return absl::OkStatus();
+}
+
+absl::Status MpiShare::shareBytes(uint8_t* bytes, const std::vector<Range>& ranges) {
+  stage_.resize(kStageBytes);
+  int rc = MPI_SUCCESS;
+  std::vector<Range> ofOwner;
+  for (int owner = 0; owner < ranks_; ++owner) {
+    ofOwner.clear();
+    for (const Range& r : ranges)
+      if (r.owner == owner) ofOwner.push_back(r);
+    inStages(ofOwner, kStageBytes, [&](const std::vector<Piece>& pieces, uint64_t count) {
+      uint64_t at = 0;
+      if (owner == rank_)
+        for (const Piece& p : pieces) std::memcpy(stage_.data() + at, bytes + p.offset, p.size), at += p.size;
+      if (rc == MPI_SUCCESS)
+        rc = MPI_Bcast(stage_.data(), static_cast<int>(count), MPI_BYTE, owner, MPI_COMM_WORLD);
+      at = 0;
+      if (owner != rank_)
+        for (const Piece& p : pieces) std::memcpy(bytes + p.offset, stage_.data() + at, p.size), at += p.size;
+      (owner == rank_ ? out_ : in_) += count;
+    });
+  }
+  if (rc != MPI_SUCCESS) return absl::UnavailableError(absl::StrCat("rank ", rank_, ": MPI_Bcast failed"));
+  return absl::OkStatus();
+}
+
+absl::Status MpiShare::agree(const absl::Status& given) {
+  absl::Status mine = given;
+  if (++agreements_ == 4 && rank_ == failRank_ && mine.ok())
+    mine = absl::InternalError(
+        absl::StrCat("rank ", rank_, ": simulated failure while solving (GOBBLET_TB_TEST_FAIL_RANK=", rank_, ")"));
+  int failing = mine.ok() ? ranks_ : rank_, lowest = ranks_;
+  if (MPI_Allreduce(&failing, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD) != MPI_SUCCESS)
+    return absl::UnavailableError(absl::StrCat("rank ", rank_, ": MPI_Allreduce failed"));
+  if (!mine.ok()) return mine;
+  if (lowest < ranks_)
+    return absl::AbortedError(absl::StrCat("rank ", rank_, ": stopped, rank ", lowest, " failed (its message says why)"));
+  return absl::OkStatus();
+}
+
+std::vector<uint64_t> MpiShare::gather(uint64_t value) {
+  std::vector<uint64_t> all(ranks_);
+  unsigned long long v = value;
+  MPI_Allgather(&v, 1, MPI_UNSIGNED_LONG_LONG, all.data(), 1, MPI_UNSIGNED_LONG_LONG, MPI_COMM_WORLD);
+  return all;
+}
+
+}  // namespace gobblet::tb
