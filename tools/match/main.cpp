@@ -24,6 +24,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "tools/command_line/command_line.h"
+#include "tools/command_line/mpi_launch.h"
 #include "tools/match/compliance.h"
 #include "tools/match/engine_command.h"
 #include "tools/match/input_limits.h"
@@ -170,10 +171,9 @@ int main(int argc, char** argv) {
   const cli::Program program = commandLine();
   // Under an MPI launcher every rank reads the same command line: only rank
   // 0 reports what is wrong with it (the others exit with the same status).
-  bool quietRank = false;
-#ifdef GOBBLET_MATCH_MPI
-  quietRank = launchedByMpi() && launcherRank() > 0;
-#endif
+  // (MPI is started only when a launcher started this process: tools/command_line/mpi_launch.h.)
+  const cli::MpiLaunch launch = cli::mpiLaunch();
+  const bool quietRank = launch.launched && launch.rank > 0;
   const int savedStderr = quietRank ? dup(STDERR_FILENO) : -1;
   if (quietRank) {
     const int null = open("/dev/null", O_WRONLY);
@@ -262,8 +262,13 @@ int main(int argc, char** argv) {
   // rank 0 hands out and return here; rank 0 reads the openings and the
   // record and keeps the statistics (mpi_distribution.h).
   MpiRun mpi;
-#ifdef GOBBLET_MATCH_MPI
-  if (launchedByMpi()) {
+#ifndef GOBBLET_MATCH_MPI
+  // Built without MPI, each rank would play the whole match on its own.
+  if (launch.launched && launch.size > 1)
+    return cli::failure(program, "started as one of " + std::to_string(launch.size) +
+                                     " MPI ranks, but this gobblet-match was built without MPI (libopenmpi-dev)");
+#else
+  if (launch.launched) {
     auto session = MpiSession::start(argc, argv);
     if (!session.ok()) return cli::failure(program, session.status().message());
     mpi.session = *std::move(session);

@@ -75,23 +75,7 @@ std::string limitsText(const TournamentSettings& settings, const ScheduledGame& 
   return a == b ? a : absl::StrCat(a, " | ", b);
 }
 
-const char* const kLaunchers[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"};
-
 }  // namespace
-
-bool launchedByMpi() {
-  for (const char* name : kLaunchers)
-    if (std::getenv(name) != nullptr) return true;
-  return false;
-}
-
-int launcherRank() {
-  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"}) {
-    int rank;
-    if (const char* value = std::getenv(name); value != nullptr && absl::SimpleAtoi(value, &rank)) return rank;
-  }
-  return 0;
-}
 
 absl::StatusOr<std::unique_ptr<MpiSession>> MpiSession::start(int& argc, char**& argv) {
   int provided = MPI_THREAD_SINGLE;

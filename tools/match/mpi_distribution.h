@@ -37,15 +37,6 @@
 
 namespace gobblet::match {
 
-// True when an MPI launcher started this process: mpirun/mpiexec (Open
-// MPI: OMPI_COMM_WORLD_SIZE) or a PMI launcher such as Slurm's srun
-// (PMI_SIZE, PMIX_RANK). Only then is MPI started: a plain run never
-// touches MPI and behaves as without it.
-bool launchedByMpi();
-// This process's rank as the launcher's environment gives it (0 if none),
-// before MPI starts.
-int launcherRank();
-
 class MpiSession {
  public:
   // MPI_Init_thread asking for MPI_THREAD_SERIALIZED; fails if the library

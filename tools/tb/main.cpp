@@ -32,6 +32,7 @@
 #include "progress_line.h"
 #include "tablebase/tablebase.h"
 #include "tools/command_line/command_line.h"
+#include "tools/command_line/mpi_launch.h"
 
 namespace {
 
@@ -223,7 +224,8 @@ int buildOn(const cli::Arguments& args, tb::BuildShare* share) {
 
 // A build, over MPI when mpirun started this process as one of several.
 int build(const cli::Arguments& args) {
-  const int launched = tb::launchedRanks();
+  const cli::MpiLaunch launch = cli::mpiLaunch();
+  const int launched = launch.launched ? launch.size : 1;
   if (launched <= 1) return buildOn(args, nullptr);
 #ifdef GOBBLET_TB_MPI
   absl::StatusOr<std::unique_ptr<tb::MpiShare>> share = tb::MpiShare::start();

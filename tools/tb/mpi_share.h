@@ -1,8 +1,8 @@
 // gobblet-tb build under mpirun: the tablebase library's BuildShare
 // (tablebase/tablebase.h) over MPI. Compiled only when CMake finds MPI
-// (tools/tb/CMakeLists.txt); launchedRanks() is always there, so that a
-// gobblet-tb without MPI can refuse to run as one of several ranks instead
-// of building the whole table once per rank.
+// (tools/tb/CMakeLists.txt); a gobblet-tb without MPI refuses to run as one
+// of several ranks (tools/command_line/mpi_launch.h) instead of building the
+// whole table once per rank.
 #pragma once
 
 #include <cstdint>
@@ -13,11 +13,6 @@
 #include "tablebase/tablebase.h"
 
 namespace gobblet::tb {
-
-// The number of processes mpirun started this one among, from the
-// launcher's environment (Open MPI's OMPI_COMM_WORLD_SIZE, else PMI_SIZE
-// as MPICH and Slurm set it); 1 when not started by a launcher.
-int launchedRanks();
 
 #ifdef GOBBLET_TB_MPI
 // MPI_COMM_WORLD as a BuildShare. The exchanges go through a staging
