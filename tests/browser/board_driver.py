@@ -369,3 +369,28 @@ def check_game_end(b, variant, moves, answer):
     lit = lambda: sorted(b.d.execute_script(
         "return [...document.querySelectorAll('.square .cell.line')].map((e) => e.parentNode.dataset.sq);"))
     b.wait(f"the line {expected} lit (lit: {lit()})", lambda: lit() == expected)
+
+
+def run_tests(b, tests, out_dir, after_each=None):
+    """Runs each (name, function) of `tests` (only those whose names hold a part of
+    $GOBBLET_BROWSER_ONLY, comma-separated, if it is set), each followed by a check that the page
+    logged no console error and by `after_each`; prints ok/FAIL lines, saves a screenshot of each
+    failure in `out_dir`. Returns the number of failures."""
+    only = os.environ.get("GOBBLET_BROWSER_ONLY")
+    if only:
+        tests = [t for t in tests if any(part in t[0] for part in only.split(","))]
+    failures = 0
+    for name, run in tests:
+        started = time.time()
+        try:
+            run()
+            errors = b.console_errors()
+            check(not errors, f"console errors: {errors}")
+            if after_each:
+                after_each()
+            print(f"ok    {name} ({time.time() - started:.1f} s)")
+        except Exception as e:
+            failures += 1
+            print(f"FAIL  {name}: {type(e).__name__}: {e}")
+            b.d.save_screenshot(os.path.join(out_dir, f"failed-{re.sub(r'[^a-z0-9]+', '-', name)}.png"))
+    return failures

@@ -34,7 +34,8 @@ import tempfile
 import time
 
 from board_driver import (Board, By, Failure, Keys, TIMEOUT, analyse_4x4, check, check_game_end,
-                          no_proxy_for_localhost, play_game_by_clicking, play_tictactoe_by_clicking, start_browser)
+                          no_proxy_for_localhost, play_game_by_clicking, play_tictactoe_by_clicking, run_tests,
+                          start_browser)
 
 # Runs in every document before the page's scripts (Chromium's DevTools
 # protocol, so the page needs no test hook and the old page can be tested
@@ -643,20 +644,7 @@ def main():
             ("token from the fragment, asked for when missing",
              lambda: test_token(driver, f"http://127.0.0.1:{token_port}/", token)),
         ]
-        only = os.environ.get("GOBBLET_BROWSER_ONLY")  # parts of test names, comma-separated: run only those
-        if only:
-            tests = [t for t in tests if any(part in t[0] for part in only.split(","))]
-        for name, run in tests:
-            started = time.time()
-            try:
-                run()
-                errors = b.console_errors()
-                check(not errors, f"console errors: {errors}")
-                print(f"ok    {name} ({time.time() - started:.1f} s)")
-            except Exception as e:
-                failures += 1
-                print(f"FAIL  {name}: {type(e).__name__}: {e}")
-                driver.save_screenshot(os.path.join(args.out, f"failed-{re.sub(r'[^a-z0-9]+', '-', name)}.png"))
+        failures = run_tests(b, tests, args.out)
     finally:
         driver.quit()
         for proc in (server, token_server):

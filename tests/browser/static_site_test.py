@@ -46,7 +46,7 @@ import time
 import urllib.request
 
 from board_driver import (Board, PageEngine, TIMEOUT, analyse_4x4, check, check_game_end, no_proxy_for_localhost,
-                          perft_total, play_game_by_clicking, start_browser)
+                          perft_total, play_game_by_clicking, run_tests, start_browser)
 
 # Runs in every document before the page's scripts: records every WebSocket and Worker the page
 # makes (window.__made), so the test can tell which engine the page talks to.
@@ -466,21 +466,7 @@ def main():
             ("a tablebase hosted beside the site, read by range requests",
              lambda: test_hosted_tablebase(b, os.path.dirname(os.path.abspath(args.perft)), args.site)),
         ]
-        only = os.environ.get("GOBBLET_BROWSER_ONLY")  # parts of test names, comma-separated: run only those
-        if only:
-            tests = [t for t in tests if any(part in t[0] for part in only.split(","))]
-        for name, run in tests:
-            started = time.time()
-            try:
-                run()
-                errors = b.console_errors()
-                check(not errors, f"console errors: {errors}")
-                check_no_engine_process(server)
-                print(f"ok    {name} ({time.time() - started:.1f} s)")
-            except Exception as e:
-                failures += 1
-                print(f"FAIL  {name}: {type(e).__name__}: {e}")
-                driver.save_screenshot(os.path.join(args.out, f"failed-{re.sub(r'[^a-z0-9]+', '-', name)}.png"))
+        failures = run_tests(b, tests, args.out, lambda: check_no_engine_process(server))
     finally:
         driver.quit()
         server.stop()
