@@ -165,7 +165,7 @@ absl::StatusOr<std::vector<tb::RankedMove>> SearchFacade::exactValues() {
   if (!busy()) search();  // (a running job already has the variant's tablebase, resolved before it started)
   if (!tablebase_)
     return absl::FailedPreconditionError("no tablebase for " + options_.variant.name() +
-                                         (options_.variant.n == 3 ? " (gobblet-tb build makes one: docs/tablebase.md)" : ""));
+                                         (options_.variant.n == 3 ? " ('gobblet-tb build " + options_.variant.name() + "' makes one)" : ""));
   if (game_.result() != GameResult::kNone) return std::vector<tb::RankedMove>{};
   return tb::rankMoves(*tablebase_, game_.position());
 }

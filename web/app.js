@@ -165,6 +165,7 @@ async function refresh() {
     return;
   }
   if (!view.shape.stacks) await tablebaseMarks(my);
+  else showTablebaseHint(null);
   if (my !== generation) return;
   if (atEnd() && engineToMove()) return engineMove(my);
   $('engine-move').hidden = !(engineHeld && atEnd() && engineSide());
@@ -330,7 +331,10 @@ async function tablebaseMarks(my) {
 // a tablebase (an error line) or when the position changed meanwhile.
 async function exactValues(my) {
   const lines = await ugi.exec('query values');
-  if (my !== generation || !lines || errorOf(lines)) return null;
+  if (my !== generation || !lines) return null;
+  const err = errorOf(lines);
+  showTablebaseHint(err);
+  if (err) return null;
   const words = (answer(lines, 'response ') || '').split(' ');
   if (words[0] === 'none') return new Map();
   const marks = new Map();
@@ -340,6 +344,19 @@ async function exactValues(my) {
     marks.set(words[i], { wdl: m[1] === '?' ? '?' : m[1].toUpperCase(), plies: m[2] ? Number(m[2]) : null });
   }
   return marks;
+}
+
+// Where a 3x3 game has no tablebase, say so and how to get one (the
+// engine's words: which variant, and the command), under the analysis.
+function showTablebaseHint(err) {
+  const hint = $('tb-hint');
+  const missing = err && err.startsWith('query values: no tablebase') && view && !view.shape.stacks;
+  hint.hidden = !missing;
+  if (!missing) return;
+  const where = ENGINE === 'worker'
+    ? 'put its file beside this page, in tablebases/ (docs/wasm.md)'
+    : 'build it where the engine looks (docs/board.md)';
+  hint.textContent = `No exact values: ${err.slice('query values: '.length)}; ${where}.`;
 }
 
 // The best of `marks` as an info ({mate} or {cp: 0}), for the chart.

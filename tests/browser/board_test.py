@@ -185,6 +185,19 @@ def test_tablebase_marks_where_a_search_probes_nothing(b, binary, tb_dir):
            == len(moves) + 1)
 
 
+def test_missing_tablebase_hint(b):
+    """A 3x3 game without a tablebase says so and how to get one (gobblers has none in this test's
+    folder); a game with one shows its marks and no hint."""
+    b.load("#variant=gobblers")
+    b.wait("the hint", lambda: b.d.find_element(By.ID, "tb-hint").is_displayed())
+    hint = b.d.find_element(By.ID, "tb-hint").text
+    print(f"hint: {hint!r}")
+    check("gobblers" in hint and "gobblet-tb build" in hint, f"the hint reads {hint!r}")
+    b.load("#variant=3x3%3A2%2C2%2C1")
+    b.wait("the tablebase marks", lambda: b.d.find_elements(By.CSS_SELECTOR, "#tb-moves tbody tr"))
+    check(not b.d.find_element(By.ID, "tb-hint").is_displayed(), "a hint beside the marks")
+
+
 def test_illegal_drop_is_refused(b):
     b.load("#variant=gobblers&moves=M%40b2,L%40a1")
     b.idle()
@@ -625,6 +638,7 @@ def main():
             ("tablebase marks where a search probes nothing",
              lambda: test_tablebase_marks_where_a_search_probes_nothing(b, args.bin, tb_dir)),
             ("illegal drop refused", lambda: test_illegal_drop_is_refused(b)),
+            ("a missing 3x3 tablebase is pointed out", lambda: test_missing_tablebase_hint(b)),
             ("refused variant keeps the game and says why", lambda: test_refused_variant_keeps_the_game(b)),
             ("PGN import and navigation", lambda: test_pgn_import_and_navigation(b)),
             ("4x4 analysis grows and stops", lambda: test_4x4_analysis(b, args.out)),
