@@ -198,6 +198,26 @@ def test_missing_tablebase_hint(b):
     check(not b.d.find_element(By.ID, "tb-hint").is_displayed(), "a hint beside the marks")
 
 
+def test_eval_bar(b, binary, tb_dir):
+    """The evaluation bar beside the board says the value of the position shown: here (player 2 to
+    move, every move loses in 2, by the engine's go/MultiPV) player 1 wins in 2: full, 'W2'; at the
+    start of 3x3:2,2,1, a draw: half, 'D'."""
+    moves = ["S@a1", "M@b2", "S@c3", "M@a3", "M@c1"]
+    marks = engine_multipv(binary, tb_dir, "3x3:2,2,1", moves)
+    check(marks and set(marks.values()) == {"L2"}, f"the engine's values for player 2 here: {marks} (every move "
+                                                   f"losing in 2 expected)")
+    b.load("#variant=3x3%3A2%2C2%2C1&moves=" + ",".join(m.replace("@", "%40") for m in moves))
+    bar = lambda: b.d.execute_script(
+        "const b = document.getElementById('eval-bar');"
+        "return [b.getAttribute('aria-valuenow'), document.getElementById('eval-text').textContent,"
+        " b.getAttribute('aria-valuetext')];")
+    b.wait("the bar", lambda: bar()[1] == "W2")
+    check(bar() == ["100", "W2", "player 1 wins in 2 plies"], f"the bar says {bar()}")
+    b.load("#variant=3x3%3A2%2C2%2C1")
+    b.wait("the bar at the start", lambda: bar()[1] == "D")
+    check(bar()[0] == "50" and bar()[2] == "a draw", f"the bar at the start says {bar()}")
+
+
 def test_illegal_drop_is_refused(b):
     b.load("#variant=gobblers&moves=M%40b2,L%40a1")
     b.idle()
@@ -639,6 +659,7 @@ def main():
              lambda: test_tablebase_marks_where_a_search_probes_nothing(b, args.bin, tb_dir)),
             ("illegal drop refused", lambda: test_illegal_drop_is_refused(b)),
             ("a missing 3x3 tablebase is pointed out", lambda: test_missing_tablebase_hint(b)),
+            ("the evaluation bar", lambda: test_eval_bar(b, args.bin, tb_dir)),
             ("refused variant keeps the game and says why", lambda: test_refused_variant_keeps_the_game(b)),
             ("PGN import and navigation", lambda: test_pgn_import_and_navigation(b)),
             ("4x4 analysis grows and stops", lambda: test_4x4_analysis(b, args.out)),
