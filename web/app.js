@@ -7,7 +7,7 @@
 
 import { UgiClient, errorOf, answer, parseInfo, parseOption, RESULT_TEXT } from './ugi.js';
 import { boardShape, parsePosition, parseSupply, describeStack } from './position.js';
-import { drawBoard, drawReserve, drawArrow } from './draw.js';
+import { drawBoard, drawReserve, drawArrows } from './draw.js';
 import { parseGameText, writePgn, writeMoveList } from './pgn.js';
 import { drawGraph } from './graph.js';
 import { positionLine, variantLine, numberOptionLine, goLine, authLine } from './command.js';
@@ -580,12 +580,16 @@ function render() {
   showStack(null);
 }
 
+// Arrows for the first moves of the analysis's top three lines.
 function renderBestArrow(s) {
-  const best = s && s.kind === 'analysis' ? s.lines.get(1) : null;
-  const svg = $('board');
-  svg.querySelectorAll('.best').forEach((e) => e.remove());
-  if (!best || !best.pv.length || preview) return;
-  svg.dispatchEvent(new CustomEvent('best', { detail: best.pv[0] }));
+  const moves = [];
+  if (s && s.kind === 'analysis' && !preview && view) {
+    for (let k = 1; k <= Math.min(3, s.multipv); k++) {
+      const line = s.lines.get(k);
+      if (line && line.pv.length && !moves.includes(line.pv[0])) moves.push(line.pv[0]);
+    }
+  }
+  drawArrows($('board'), view ? view.shape.n : 0, moves, view ? view.pos.side : 1, view ? view.shape.sizes : 1);
 }
 
 function renderMoveList() {
@@ -841,9 +845,6 @@ function wireInput() {
     // A link pasted into the address bar: load its game (a token in it is only taken out).
     takeToken();
     if (location.hash.slice(1) !== linkHash(game)) loadLink();
-  });
-  board.addEventListener('best', (e) => {
-    if (view) drawArrow(board, view.shape.n, e.detail);
   });
 
   $('nav-start').addEventListener('click', () => goTo(0));

@@ -80,19 +80,33 @@ export function drawBoard(svg, pos, opts) {
   }
 }
 
-// An arrow for `move` (the engine's best) on the board.
-export function drawArrow(svg, n, move) {
+// Arrows for the engine's top lines on the board: `moves` are the first
+// moves of lines 1, 2, 3 (line 1 drawn strongest). A board move is an
+// arrow from its square; a drop comes in from the mover's side of the board
+// (player 1 below, player 2 above) and ends in a ring of the piece's size
+// with its letter, so that the drop says which piece.
+export function drawArrows(svg, n, moves, side, sizes) {
   svg.querySelectorAll('.best').forEach((e) => e.remove());
-  const to = centre(move.slice(-2), n);
-  if (move[1] === '@') {
-    const c = el('circle', { cx: to[0], cy: to[1], r: 20, class: 'best' }, svg);
-    c.setAttribute('data-move', move);
-    return;
-  }
-  const from = centre(move.slice(0, 2), n);
-  el('line', { x1: from[0], y1: from[1], x2: to[0], y2: to[1], class: 'best', 'data-move': move }, svg);
-  el('circle', { cx: to[0], cy: to[1], r: 10, class: 'best' }, svg);
+  moves.forEach((move, rank) => {
+    const g = el('g', { class: `best rank-${rank + 1}`, 'data-move': move }, svg);
+    const to = centre(move.slice(-2), n);
+    if (move[1] === '@') {
+      const size = 'SMLX'.indexOf(move[0]);
+      const from = [to[0], side === 1 ? n * CELL + 2 : -2];
+      const r = radius(Math.max(0, size), sizes);
+      const end = [to[0], to[1] + (side === 1 ? r : -r)];
+      el('line', { x1: from[0], y1: from[1], x2: end[0], y2: end[1], class: 'best-shaft' }, g);
+      el('circle', { cx: to[0], cy: to[1], r, class: 'best-ring' }, g);
+      const t = el('text', { x: to[0], y: to[1], class: 'best-label' }, g);
+      t.textContent = move[0];
+      return;
+    }
+    const from = centre(move.slice(0, 2), n);
+    el('line', { x1: from[0], y1: from[1], x2: to[0], y2: to[1], class: 'best-shaft' }, g);
+    el('circle', { cx: to[0], cy: to[1], r: 10, class: 'best-head' }, g);
+  });
 }
+
 
 // The reserve of `player`: 4x4, its three stacks (top piece each); 3x3, its pieces by size.
 export function drawReserve(box, shape, supply, player, opts) {

@@ -484,6 +484,32 @@ def test_help_panel(b):
     b.wait("the panel to close", lambda: not b.d.execute_script("return document.getElementById('help').open"))
 
 
+def test_arrows_for_the_top_lines(b):
+    """An analysis with three lines draws an arrow for each line's first move (line 1 first); a drop
+    is drawn with its piece's letter."""
+    b.load("#variant=gobblet&moves=X%40a1,X%40d4")
+    b.select("p1", "human")
+    b.select("p2", "human")
+    b.select("multipv", "3")
+    b.idle()
+    b.click(b.d.find_element(By.ID, "analyse"))
+    snapshot = lambda: b.d.execute_script(
+        "const arrows = [...document.querySelectorAll('#board g.best')].map((g) =>"
+        "  [g.dataset.move, (g.querySelector('.best-label') || {}).textContent || null]);"
+        "const firsts = [...document.querySelectorAll('#lines li')].map((li) =>"
+        "  (li.querySelector('.pv-move') || {}).textContent);"
+        "return [arrows, firsts];")
+    b.wait("three arrows", lambda: len(snapshot()[0]) == 3)
+    arrows, firsts = snapshot()
+    print(f"arrows {arrows}; lines start {firsts}")
+    expected = list(dict.fromkeys(firsts))[:3]
+    check([m for m, _ in arrows] == expected, f"arrows {arrows} for lines starting {firsts}")
+    for move, label in arrows:
+        check(label == (move[0] if move[1] == "@" else None), f"the arrow of {move} is labelled {label!r}")
+    b.click(b.d.find_element(By.ID, "analyse"))
+    b.wait("the analysis to stop", lambda: b.status() == "Analysis stopped.")
+
+
 def test_picking_does_not_scroll_the_page(b):
     """Phone width: picking a piece of a long game leaves the page where it is (the move list used
     to be scrolled into view with the whole page, 300-500 px), and the current move is in the list's view."""
@@ -663,6 +689,7 @@ def main():
             ("refused variant keeps the game and says why", lambda: test_refused_variant_keeps_the_game(b)),
             ("PGN import and navigation", lambda: test_pgn_import_and_navigation(b)),
             ("4x4 analysis grows and stops", lambda: test_4x4_analysis(b, args.out)),
+            ("arrows for the top lines", lambda: test_arrows_for_the_top_lines(b)),
             ("the analysis belongs to the position shown",
              lambda: test_analysis_belongs_to_the_position_shown(b, args.bin)),
             ("3x3 screenshot", lambda: test_3x3_screenshot(b, args.out)),
