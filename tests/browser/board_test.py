@@ -218,6 +218,44 @@ def test_eval_bar(b, binary, tb_dir):
     check(bar()[0] == "50" and bar()[2] == "a draw", f"the bar at the start says {bar()}")
 
 
+CONTRAST = """
+const rgb = (c) => (c.match(/[\\d.]+/g) || []).slice(0, 3).map(Number);
+const lum = (c) => { const v = rgb(c).map((x) => { x /= 255; return x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; });
+                     return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; };
+const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+const bgOf = (e) => { for (; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor;
+                        if (c && !c.startsWith('rgba(0, 0, 0, 0)') && c !== 'transparent') return c; } return 'rgb(255, 255, 255)'; };
+const out = {};
+const label = document.querySelector('#board .square .piece.p1 ~ .size-label');
+if (label) out.p1Label = ratio(getComputedStyle(label).fill, getComputedStyle(label.parentNode.querySelector('.piece.p1')).fill);
+for (const k of ['W', 'D', 'L']) { const m = document.querySelector(`#tb-moves .tb-${k} .mark`);
+  if (m) out['mark' + k] = ratio(getComputedStyle(m).color, bgOf(m)); }
+const cur = document.querySelector('#move-list .move.current');
+if (cur) out.currentMove = ratio(getComputedStyle(cur).color, bgOf(cur));
+const sel = document.querySelector('#board .cell.selected');
+const light = document.querySelector('#board .cell.light:not(.selected):not(.last)');
+if (sel && light) { const ring = getComputedStyle(sel).stroke;  // no ring: the fill is all that marks it
+  out.selectedRing = ratio(ring === 'none' ? getComputedStyle(sel).fill : ring, getComputedStyle(light).fill); }
+return out;
+"""
+
+
+def test_contrast(b):
+    """WCAG AA: text at 4.5:1 (the p1 pieces' white letters, the W/D/L marks, the current move),
+    the selected square's ring at 3:1 against a light square (its fill alone was 1.14:1)."""
+    b.load("#variant=3x3%3A2%2C2%2C1&moves=M%40b2,S%40a1,S%40c3")
+    b.select("p2", "human")
+    b.wait("the tablebase marks", lambda: b.d.find_elements(By.CSS_SELECTOR, "#tb-moves tbody tr"))
+    b.click(b.square("a1"))  # player 2's S, to move after 3 plies: the square is selected
+    ratios = b.d.execute_script(CONTRAST)
+    print(f"contrast: { {k: round(v, 2) for k, v in ratios.items()} }")
+    for key in ("p1Label", "currentMove", "selectedRing"):
+        check(key in ratios, f"nothing measured for {key}: {ratios}")
+    check(any(k.startswith("mark") for k in ratios), f"no mark measured: {ratios}")
+    low = {k: round(v, 2) for k, v in ratios.items() if v < (3.0 if k == "selectedRing" else 4.5)}
+    check(not low, f"below WCAG AA: {low}")
+
+
 def test_illegal_drop_is_refused(b):
     b.load("#variant=gobblers&moves=M%40b2,L%40a1")
     b.idle()
@@ -686,6 +724,7 @@ def main():
             ("illegal drop refused", lambda: test_illegal_drop_is_refused(b)),
             ("a missing 3x3 tablebase is pointed out", lambda: test_missing_tablebase_hint(b)),
             ("the evaluation bar", lambda: test_eval_bar(b, args.bin, tb_dir)),
+            ("text and marks meet WCAG AA contrast", lambda: test_contrast(b)),
             ("refused variant keeps the game and says why", lambda: test_refused_variant_keeps_the_game(b)),
             ("PGN import and navigation", lambda: test_pgn_import_and_navigation(b)),
             ("4x4 analysis grows and stops", lambda: test_4x4_analysis(b, args.out)),
