@@ -548,6 +548,28 @@ def test_arrows_for_the_top_lines(b):
     b.wait("the analysis to stop", lambda: b.status() == "Analysis stopped.")
 
 
+def test_touch_targets(b):
+    """At a phone's width every button, selector and move (of the game and of the analysis lines)
+    is at least 44 px each way."""
+    b.d.set_window_size(390, 844)
+    try:
+        b.load("#variant=gobblet&moves=X%40a1,X%40d4,X%40b2")
+        b.select("p2", "human")
+        b.idle()
+        b.click(b.d.find_element(By.ID, "analyse"))
+        b.wait("the analysis lines", lambda: b.d.find_elements(By.CSS_SELECTOR, "#lines .pv-move"))
+        small = b.d.execute_script(
+            "return [...document.querySelectorAll('button, select, #lines .pv-move, #move-list .move')]"
+            ".filter((e) => e.offsetParent !== null && !e.closest('dialog'))"
+            ".map((e) => [e.id || e.className || e.tagName, e.textContent.trim().slice(0, 12),"
+            "  Math.round(e.getBoundingClientRect().width), Math.round(e.getBoundingClientRect().height)])"
+            ".filter(([, , w, h]) => w < 44 || h < 44);")
+        b.click(b.d.find_element(By.ID, "analyse"))
+        check(not small, f"touch targets under 44 px at 390 px wide: {small[:8]}")
+    finally:
+        b.d.set_window_size(1280, 900)
+
+
 def test_picking_does_not_scroll_the_page(b):
     """Phone width: picking a piece of a long game leaves the page where it is (the move list used
     to be scrolled into view with the whole page, 300-500 px), and the current move is in the list's view."""
@@ -734,6 +756,7 @@ def main():
             ("3x3 screenshot", lambda: test_3x3_screenshot(b, args.out)),
             ("360 and 1920 px wide", lambda: test_widths(b, args.out)),
             ("picking a piece does not scroll the page", lambda: test_picking_does_not_scroll_the_page(b)),
+            ("44 px touch targets on a phone", lambda: test_touch_targets(b)),
             ("the stack shown follows the move", lambda: test_stack_description_follows_the_move(b)),
             ("a move with the keyboard alone", lambda: test_keyboard_play(b)),
             ("an export copied and downloaded", lambda: test_export_copy_and_download(b)),
