@@ -7,7 +7,7 @@
 
 import { UgiClient, errorOf, answer, parseInfo, parseOption, RESULT_TEXT } from './ugi.js';
 import { boardShape, parsePosition, parseSupply, describeStack } from './position.js';
-import { drawBoard, drawReserve, drawArrows } from './draw.js';
+import { drawBoard, drawReserve, drawArrows, drawGhost } from './draw.js';
 import { parseGameText, writePgn, writeMoveList } from './pgn.js';
 import { drawGraph } from './graph.js';
 import { positionLine, variantLine, numberOptionLine, goLine, authLine } from './command.js';
@@ -833,9 +833,24 @@ function wireInput() {
     });
   }
   board.addEventListener('keydown', onBoardKey);
+  // While a piece is dragged, it follows the pointer and the legal target
+  // under the pointer is lit.
+  document.addEventListener('pointermove', (e) => {
+    if (!dragFrom || !view || !selection || selection.from !== dragFrom) return;
+    const size = dragFrom.endsWith('@') ? 'SMLX'.indexOf(dragFrom[0])
+      : (view.pos.squares.get(dragFrom) || []).at(-1)?.size;
+    if (size === undefined || size < 0) return;
+    const at = new DOMPoint(e.clientX, e.clientY).matrixTransform(board.getScreenCTM().inverse());
+    drawGhost(board, at.x, at.y, size, view.shape.sizes, view.pos.side);
+    const over = squareAt(e.clientX, e.clientY);
+    board.querySelectorAll('.square').forEach((g) =>
+      g.classList.toggle('drag-over', g.dataset.sq === over && g.classList.contains('target')));
+  });
   document.addEventListener('pointerup', (e) => {
     const from = dragFrom;
     dragFrom = null;
+    drawGhost(board, null);
+    board.querySelectorAll('.square.drag-over').forEach((g) => g.classList.remove('drag-over'));
     if (!from || !selection || selection.from !== from) return;
     const sq = squareAt(e.clientX, e.clientY);
     if (sq && sq !== from) attempt(from + sq);  // a drop is a move attempt, even onto an own piece

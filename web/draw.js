@@ -108,6 +108,18 @@ export function drawArrows(svg, n, moves, side, sizes) {
 }
 
 
+// The piece being dragged, under the pointer at (x, y) in the board's own
+// units (`size` an index among `sizes`); null x: none. It takes no pointer
+// events, so that the square under it is still the one found.
+export function drawGhost(svg, x, y, size, sizes, player) {
+  svg.querySelectorAll('.ghost').forEach((e) => e.remove());
+  if (x === null) return;
+  const g = el('g', { class: 'ghost' }, svg);
+  el('circle', { cx: x, cy: y, r: radius(size, sizes), class: `piece p${player}` }, g);
+  const t = el('text', { x, y, class: 'size-label' }, g);
+  t.textContent = sizeLetter(size);
+}
+
 // The reserve of `player`: 4x4, its three stacks (top piece each); 3x3, its pieces by size.
 export function drawReserve(box, shape, supply, player, opts) {
   box.replaceChildren();

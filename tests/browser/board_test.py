@@ -570,6 +570,31 @@ def test_touch_targets(b):
         b.d.set_window_size(1280, 900)
 
 
+def test_drag_feedback(b):
+    """Dragging a piece: it follows the pointer, the legal target under it is lit, the drop plays."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    b.load("#variant=gobblers")
+    b.new_game("gobblers", p1="human", p2="human", start_fen="3/3/3 1")
+    b.idle()
+    # Offsets from the reserve piece's centre, measured before: the board is drawn anew at the pick.
+    centre = "const r = arguments[0].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2];"
+    start = b.d.execute_script(centre, b.reserve(1, "M"))
+    a1, b2 = (b.d.execute_script(centre, b.square(sq)) for sq in ("a1", "b2"))
+    actions = ActionChains(b.d)
+    actions.click_and_hold(b.reserve(1, "M"))
+    actions.move_by_offset(int(a1[0] - start[0]), int(a1[1] - start[1]))
+    actions.move_by_offset(int(b2[0] - a1[0]), int(b2[1] - a1[1])).perform()
+    state = b.d.execute_script(
+        "const g = document.querySelector('#board .ghost');"
+        "return [g ? g.textContent : null, [...document.querySelectorAll('#board .square.drag-over')]"
+        ".map((e) => e.dataset.sq)];")
+    print(f"while dragging: ghost {state[0]!r}, lit {state[1]}")
+    ActionChains(b.d).release().perform()
+    check(state == ["M", ["b2"]], f"while dragging M over b2: ghost {state[0]!r}, lit {state[1]}")
+    b.wait("the drop", lambda: b.moves() == ["M@b2"])
+    check(not b.d.find_elements(By.CSS_SELECTOR, "#board .ghost"), "the dragged piece stays after the drop")
+
+
 def test_picking_does_not_scroll_the_page(b):
     """Phone width: picking a piece of a long game leaves the page where it is (the move list used
     to be scrolled into view with the whole page, 300-500 px), and the current move is in the list's view."""
@@ -757,6 +782,7 @@ def main():
             ("360 and 1920 px wide", lambda: test_widths(b, args.out)),
             ("picking a piece does not scroll the page", lambda: test_picking_does_not_scroll_the_page(b)),
             ("44 px touch targets on a phone", lambda: test_touch_targets(b)),
+            ("a dragged piece follows the pointer", lambda: test_drag_feedback(b)),
             ("the stack shown follows the move", lambda: test_stack_description_follows_the_move(b)),
             ("a move with the keyboard alone", lambda: test_keyboard_play(b)),
             ("an export copied and downloaded", lambda: test_export_copy_and_download(b)),
