@@ -1,13 +1,22 @@
 // The value graph over the game: one point per ply whose value is known,
-// from player 1's side (up: player 1 better). A win or loss is drawn at the
-// edge; centi-units are squashed so that ±400 is most of the height.
+// from player 1's side (up: player 1 better). Scores (centi-units) keep to
+// the middle half, squashed so that ±400 is most of it; proven results
+// take the outer bands, the nearer the end the nearer the edge (a win in
+// 1 at the top, a win in 40 plies or more at the band's inner edge).
 
 const SVG = 'http://www.w3.org/2000/svg';
 const W = 300, H = 100;
 
 function height(entry) {
-  if (entry.mate !== undefined) return entry.mate > 0 ? 1 : -1;
-  return Math.tanh(entry.cp / 400);
+  if (entry.mate !== undefined) {
+    const d = Math.min(Math.abs(entry.mate), 40);
+    return Math.sign(entry.mate) * (0.55 + 0.45 * (1 - (d - 1) / 39));
+  }
+  return 0.5 * Math.tanh(entry.cp / 400);
+}
+
+function pliesText(n) {
+  return n === 1 ? '1 ply' : `${n} plies`;
 }
 
 function el(name, attrs, parent) {
@@ -35,9 +44,13 @@ export function drawGraph(svg, values, plies, current, onPick) {
   for (const [px, py, ply, entry] of points) {
     const c = el('circle', { cx: px, cy: py, r: 2.5, class: entry.exact ? 'graph-point exact' : 'graph-point' }, svg);
     const t = document.createElementNS(SVG, 'title');
-    t.textContent = `ply ${ply}: ${entry.mate !== undefined ? `player ${entry.mate > 0 ? 1 : 2} wins in ${Math.abs(entry.mate)}` : `${entry.cp} cp`}`;
+    t.textContent = `ply ${ply}: ${entry.mate !== undefined ? `player ${entry.mate > 0 ? 1 : 2} wins in ${pliesText(Math.abs(entry.mate))}`
+      : entry.exact && entry.cp === 0 ? 'a draw' : `${entry.cp > 0 ? '+' : ''}${entry.cp} cp for player 1`}${entry.exact ? ' (exact)' : ''}`;
     c.append(t);
   }
+  // The axes' words, outside the stretched drawing (web/index.html #graph-axes).
+  const axes = document.getElementById('graph-axes');
+  if (axes) axes.textContent = `ply 0 … ply ${plies === 1 ? 1 : plies}: up, player 1 better; the outer bands, proven wins (nearer the edge, sooner)`;
   svg.onclick = (e) => {
     const box = svg.getBoundingClientRect();
     const ply = Math.round(((e.clientX - box.left) / box.width * W - 4) / (W - 8) * span);

@@ -256,6 +256,25 @@ def test_contrast(b):
     check(not low, f"below WCAG AA: {low}")
 
 
+def test_chart_height_shows_the_distance(b):
+    """In the value chart, a sooner win is drawn higher: player 1's exact wins in 2, 3, ... plies at
+    strictly rising heights (they were all drawn at the edge)."""
+    moves = ["S@a1", "M@b2", "S@c3", "M@a3", "M@c1"]
+    b.load("#variant=3x3%3A2%2C2%2C1&moves=" + ",".join(m.replace("@", "%40") for m in moves))
+    b.wait("the value history", lambda: len(b.d.find_elements(By.CSS_SELECTOR, "#graph .graph-point.exact"))
+           == len(moves) + 1)
+    points = b.d.execute_script(
+        "return [...document.querySelectorAll('#graph .graph-point.exact')].map((c) =>"
+        " [Number(c.getAttribute('cy')), c.querySelector('title').textContent]);")
+    wins = sorted((int(m.group(1)), cy) for cy, title in points
+                  for m in [re.search(r"player 1 wins in (\d+) pl", title)] if m)
+    print(f"chart: {points}")
+    check(len({d for d, _ in wins}) >= 2, f"two distances of player 1's wins expected in the chart: {points}")
+    heights = [cy for _, cy in wins]
+    check(all(a < b for a, b in zip(heights, heights[1:])), f"sooner wins are not drawn higher: {wins}")
+    check("ply 0" in b.d.find_element(By.ID, "graph-axes").text, "the chart's axes are not named")
+
+
 def test_illegal_drop_is_refused(b):
     b.load("#variant=gobblers&moves=M%40b2,L%40a1")
     b.idle()
@@ -771,6 +790,7 @@ def main():
             ("illegal drop refused", lambda: test_illegal_drop_is_refused(b)),
             ("a missing 3x3 tablebase is pointed out", lambda: test_missing_tablebase_hint(b)),
             ("the evaluation bar", lambda: test_eval_bar(b, args.bin, tb_dir)),
+            ("the chart's height shows the distance", lambda: test_chart_height_shows_the_distance(b)),
             ("text and marks meet WCAG AA contrast", lambda: test_contrast(b)),
             ("refused variant keeps the game and says why", lambda: test_refused_variant_keeps_the_game(b)),
             ("PGN import and navigation", lambda: test_pgn_import_and_navigation(b)),
