@@ -7,7 +7,7 @@
 
 import { UgiClient, errorOf, answer, parseInfo, parseOption, RESULT_TEXT } from './ugi.js';
 import { boardShape, parsePosition, parseSupply, describeStack } from './position.js';
-import { drawBoard, drawReserve, drawArrows, drawGhost } from './draw.js';
+import { drawBoard, drawReserve, drawArrows, drawGhost, setFlipped } from './draw.js';
 import { parseGameText, writePgn, writeMoveList } from './pgn.js';
 import { drawGraph } from './graph.js';
 import { positionLine, variantLine, numberOptionLine, goLine, authLine } from './command.js';
@@ -753,6 +753,17 @@ function squareAt(x, y) {
 // says it again, so that it is never the stack of a position left behind
 // (it said "b2: empty" right after a piece landed on b2).
 let stackSquare = null;
+// The board from the other side: player 2's reserve below, the ranks and
+// files reversed (draw.js setFlipped), the evaluation bar from the top.
+function flipBoard() {
+  const on = !$('play').classList.contains('flipped');
+  $('play').classList.toggle('flipped', on);
+  $('flip').setAttribute('aria-pressed', String(on));
+  setFlipped(on);
+  render();
+  renderBestArrow(search);
+}
+
 // ---- the keyboard -------------------------------------------------------------
 // The board is one stop of the Tab key: the square last reached (boardFocus)
 // takes the focus, the arrows move it, Enter or Space picks its piece or
@@ -780,7 +791,8 @@ function onBoardKey(e) {
   const g = e.target.closest('[data-sq]');
   if (!g || !view) return;
   const sq = g.dataset.sq, n = shown().pos.n;
-  const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[e.key];
+  const flip = $('play').classList.contains('flipped') ? -1 : 1;  // the arrows go the way they point on screen
+  const step = { ArrowLeft: [-flip, 0], ArrowRight: [flip, 0], ArrowUp: [0, flip], ArrowDown: [0, -flip] }[e.key];
   if (step) {
     e.preventDefault();
     e.stopPropagation();  // (not the move list's arrows)
@@ -868,10 +880,16 @@ function wireInput() {
   $('nav-end').addEventListener('click', () => goTo(game.moves.length));
   $('take-back').addEventListener('click', takeBack);
   $('help-open').addEventListener('click', () => $('help').showModal());
+  $('flip').addEventListener('click', flipBoard);
   document.addEventListener('keydown', (e) => {
     if (e.key === '?' && !e.target.closest('textarea, input') && !$('help').open) {
       e.preventDefault();
       $('help').showModal();
+      return;
+    }
+    if (e.key === 'f' && !e.target.closest('textarea, input, select, dialog')) {
+      e.preventDefault();
+      flipBoard();
       return;
     }
     if (e.target.closest('textarea, input, select, #board, dialog')) return;

@@ -17,9 +17,21 @@ function radius(size, sizes) {
   return sizes === 1 ? 36 : 15 + (31 * (size + 1)) / sizes;
 }
 
+// The board seen from player 2's side (flip): every drawing of the board
+// reads its corners through cornerOf.
+let flipped = false;
+export function setFlipped(on) {
+  flipped = on;
+}
+
+// The top-left corner of the cell of file f, rank r (0-based) on an n-board.
+function cornerOf(f, r, n) {
+  return flipped ? [(n - 1 - f) * CELL, r * CELL] : [f * CELL, (n - 1 - r) * CELL];
+}
+
 function centre(sq, n) {
-  const f = sq.charCodeAt(0) - 97, r = Number(sq.slice(1)) - 1;
-  return [f * CELL + CELL / 2, (n - 1 - r) * CELL + CELL / 2];
+  const [x, y] = cornerOf(sq.charCodeAt(0) - 97, Number(sq.slice(1)) - 1, n);
+  return [x + CELL / 2, y + CELL / 2];
 }
 
 // Draws one piece (and, inside it, rings for the pieces it covers).
@@ -58,7 +70,8 @@ export function drawBoard(svg, pos, opts) {
       if (opts.line.includes(sq)) classes.push('line');
       if (opts.sources.has(sq)) g.classList.add('source');
       if (opts.targets.has(sq)) g.classList.add('target');
-      el('rect', { x: f * CELL, y: (n - 1 - r) * CELL, width: CELL, height: CELL, class: classes.join(' ') }, g);
+      const [cx0, cy0] = cornerOf(f, r, n);
+      el('rect', { x: cx0, y: cy0, width: CELL, height: CELL, class: classes.join(' ') }, g);
       const [cx, cy] = centre(sq, n);
       const stack = pos.squares.get(sq);
       if (stack) drawStack(g, stack, opts.sizes, cx, cy);
@@ -66,16 +79,16 @@ export function drawBoard(svg, pos, opts) {
         el('circle', { cx, cy, r: stack ? 46 : 12, class: stack ? 'target-ring' : 'target-dot' }, g);
         const m = opts.marks && opts.marks.get(opts.targets.get(sq));
         if (m) {
-          const t = el('text', { x: f * CELL + CELL - 6, y: (n - 1 - r) * CELL + 18, class: `mark mark-${m.wdl}` }, g);
+          const t = el('text', { x: cx0 + CELL - 6, y: cy0 + 18, class: `mark mark-${m.wdl}` }, g);
           t.textContent = m.wdl === 'D' ? 'D' : `${m.wdl}${m.plies}`;
         }
       }
     }
   }
   for (let i = 0; i < n; i++) {
-    const file = el('text', { x: i * CELL + CELL / 2, y: n * CELL + 20, class: 'coord' }, svg);
+    const file = el('text', { x: cornerOf(i, 0, n)[0] + CELL / 2, y: n * CELL + 20, class: 'coord' }, svg);
     file.textContent = String.fromCharCode(97 + i);
-    const rank = el('text', { x: -13, y: (n - 1 - i) * CELL + CELL / 2 + 5, class: 'coord' }, svg);
+    const rank = el('text', { x: -13, y: cornerOf(0, i, n)[1] + CELL / 2 + 5, class: 'coord' }, svg);
     rank.textContent = String(i + 1);
   }
 }
@@ -92,9 +105,10 @@ export function drawArrows(svg, n, moves, side, sizes) {
     const to = centre(move.slice(-2), n);
     if (move[1] === '@') {
       const size = 'SMLX'.indexOf(move[0]);
-      const from = [to[0], side === 1 ? n * CELL + 2 : -2];
+      const below = (side === 1) !== flipped;  // the mover's reserve is below the board
+      const from = [to[0], below ? n * CELL + 2 : -2];
       const r = radius(Math.max(0, size), sizes);
-      const end = [to[0], to[1] + (side === 1 ? r : -r)];
+      const end = [to[0], to[1] + (below ? r : -r)];
       el('line', { x1: from[0], y1: from[1], x2: end[0], y2: end[1], class: 'best-shaft' }, g);
       el('circle', { cx: to[0], cy: to[1], r, class: 'best-ring' }, g);
       const t = el('text', { x: to[0], y: to[1], class: 'best-label' }, g);

@@ -614,6 +614,25 @@ def test_drag_feedback(b):
     check(not b.d.find_elements(By.CSS_SELECTOR, "#board .ghost"), "the dragged piece stays after the drop")
 
 
+def test_flip(b):
+    """Flip (button or f): the board from player 2's side: a1 at the top right, player 1's reserve
+    above the board; the arrows keys still go the way they point; flipping back restores it."""
+    b.load("#variant=gobblet&moves=X%40a1")
+    top = lambda sel: b.d.execute_script(f"return document.querySelector('{sel}').getBoundingClientRect().top")
+    left = lambda sel: b.d.execute_script(f"return document.querySelector('{sel}').getBoundingClientRect().left")
+    check(top('#board [data-sq="a1"]') > top('#board [data-sq="a4"]'), "a1 is not below a4 before the flip")
+    b.click(b.d.find_element(By.ID, "flip"))
+    b.wait("the flip", lambda: top('#board [data-sq="a1"]') < top('#board [data-sq="a4"]'))
+    check(left('#board [data-sq="a1"]') > left('#board [data-sq="d1"]'), "a1 is not right of d1 when flipped")
+    check(top("#side-1") < top("#board-wrap") < top("#side-2"), "player 1's reserve is not above the board")
+    b.d.execute_script("document.querySelector('#board [data-sq=\"b2\"]').focus()")
+    b.d.switch_to.active_element.send_keys(Keys.ARROW_UP)
+    up = b.d.execute_script("return document.activeElement.dataset.sq")
+    check(up == "b1", f"ArrowUp on a flipped board went from b2 to {up}, not to b1 (the square above on screen)")
+    b.d.find_element(By.TAG_NAME, "body").send_keys("f")
+    b.wait("the flip back", lambda: top('#board [data-sq="a1"]') > top('#board [data-sq="a4"]'))
+
+
 def test_picking_does_not_scroll_the_page(b):
     """Phone width: picking a piece of a long game leaves the page where it is (the move list used
     to be scrolled into view with the whole page, 300-500 px), and the current move is in the list's view."""
@@ -803,6 +822,7 @@ def main():
             ("picking a piece does not scroll the page", lambda: test_picking_does_not_scroll_the_page(b)),
             ("44 px touch targets on a phone", lambda: test_touch_targets(b)),
             ("a dragged piece follows the pointer", lambda: test_drag_feedback(b)),
+            ("flip the board", lambda: test_flip(b)),
             ("the stack shown follows the move", lambda: test_stack_description_follows_the_move(b)),
             ("a move with the keyboard alone", lambda: test_keyboard_play(b)),
             ("an export copied and downloaded", lambda: test_export_copy_and_download(b)),
