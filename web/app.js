@@ -232,8 +232,26 @@ function releaseEngine() {
 }
 
 // Plays `move` at the position shown (dropping the moves after it).
+// A short tone for a move, if Sound is on (off unless the person turns it
+// on): a drop lower than a board move.
+let audio = null;
+function moveSound(move) {
+  if (!$('sound').checked) return;
+  try {
+    audio = audio || new AudioContext();
+    const tone = audio.createOscillator(), gain = audio.createGain();
+    tone.frequency.value = move[1] === '@' ? 440 : 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.12);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.12);
+  } catch (e) { /* no audio here: the move is shown all the same */ }
+}
+
 function play(move) {
   releaseEngine();
+  moveSound(move);
   const side = view.pos.side;
   chargeClock(side);
   game.moves = game.moves.slice(0, game.ply);
@@ -921,6 +939,7 @@ function wireInput() {
   for (const id of ['p1', 'p2']) $(id).addEventListener('change', () => { releaseEngine(); saveSettings(); refresh(); });
   $('time').addEventListener('change', () => { saveSettings(); resetClocks(); refresh(); });
   $('multipv').addEventListener('change', saveSettings);
+  $('sound').addEventListener('change', saveSettings);
   $('engine-move').addEventListener('click', () => { releaseEngine(); refresh(); });
   $('import').addEventListener('click', importText);
   $('export-fen').addEventListener('click', () => exportText(view ? view.fen : '', 'position'));
@@ -1070,12 +1089,16 @@ function downloadText() {
 // The players, the engine's time and the analysis lines, kept in this
 // browser between visits (a shared link reset them). Only values the
 // selectors offer are taken back.
-const SETTINGS = ['p1', 'p2', 'time', 'multipv'];
+const SETTINGS = ['p1', 'p2', 'time', 'multipv', 'sound'];
 const SETTINGS_KEY = 'gobblet-board-settings';
+
+function settingOf(id) {
+  return $(id).type === 'checkbox' ? String($(id).checked) : $(id).value;
+}
 
 function saveSettings() {
   try {
-    localStorage.setItem(SETTINGS_KEY, JSON.stringify(Object.fromEntries(SETTINGS.map((id) => [id, $(id).value]))));
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify(Object.fromEntries(SETTINGS.map((id) => [id, settingOf(id)]))));
   } catch (e) { /* storage off: the settings last for this visit */ }
 }
 
@@ -1087,7 +1110,9 @@ function restoreSettings() {
   if (!saved || typeof saved !== 'object') return;
   for (const id of SETTINGS) {
     const value = saved[id];
-    if (typeof value === 'string' && [...$(id).options].some((o) => o.value === value)) $(id).value = value;
+    if (typeof value !== 'string') continue;
+    if ($(id).type === 'checkbox') $(id).checked = value === 'true';
+    else if ([...$(id).options].some((o) => o.value === value)) $(id).value = value;
   }
 }
 

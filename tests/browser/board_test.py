@@ -633,6 +633,41 @@ def test_flip(b):
     b.wait("the flip back", lambda: top('#board [data-sq="a1"]') > top('#board [data-sq="a4"]'))
 
 
+TONE_COUNTER = """
+(() => {
+  window.__tones = 0;
+  const start = OscillatorNode.prototype.start;
+  OscillatorNode.prototype.start = function (...a) { window.__tones += 1; return start.apply(this, a); };
+})();
+"""
+
+
+def test_sound(b):
+    """Sound is off unless turned on: no tone at a move; on (and kept on across visits), one per move."""
+    script = b.d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": TONE_COUNTER})
+    try:
+        b.load("#variant=gobblers")
+        b.new_game("gobblers", p1="human", p2="human", start_fen="3/3/3 1")
+        b.idle()
+        check(not b.d.find_element(By.ID, "sound").is_selected(), "Sound is on by default")
+        b.click(b.reserve(1, "M"))
+        b.click(b.square("b2"))
+        b.wait("the move", lambda: b.moves() == ["M@b2"])
+        check(b.d.execute_script("return window.__tones") == 0, "a tone with Sound off")
+        b.click(b.d.find_element(By.ID, "sound"))
+        b.load("#variant=gobblers")  # a new visit: the setting stays
+        b.new_game("gobblers", p1="human", p2="human", start_fen="3/3/3 1")
+        b.idle()
+        check(b.d.find_element(By.ID, "sound").is_selected(), "Sound was not kept")
+        b.click(b.reserve(1, "M"))
+        b.click(b.square("b2"))
+        b.wait("the move", lambda: b.moves() == ["M@b2"])
+        check(b.d.execute_script("return window.__tones") == 1, "no tone (or more than one) with Sound on")
+        b.click(b.d.find_element(By.ID, "sound"))
+    finally:
+        b.d.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+
+
 def test_picking_does_not_scroll_the_page(b):
     """Phone width: picking a piece of a long game leaves the page where it is (the move list used
     to be scrolled into view with the whole page, 300-500 px), and the current move is in the list's view."""
@@ -823,6 +858,7 @@ def main():
             ("44 px touch targets on a phone", lambda: test_touch_targets(b)),
             ("a dragged piece follows the pointer", lambda: test_drag_feedback(b)),
             ("flip the board", lambda: test_flip(b)),
+            ("sound on move, off by default", lambda: test_sound(b)),
             ("the stack shown follows the move", lambda: test_stack_description_follows_the_move(b)),
             ("a move with the keyboard alone", lambda: test_keyboard_play(b)),
             ("an export copied and downloaded", lambda: test_export_copy_and_download(b)),
