@@ -64,6 +64,11 @@ function(gobblet_install_tiers)
         -DCMAKE_CXX_FLAGS:STRING=${CMAKE_CXX_FLAGS}
         -DCMAKE_EXE_LINKER_FLAGS:STRING=${tier_linker_flags}
         -DCMAKE_INSTALL_PREFIX:PATH=${CMAKE_INSTALL_PREFIX}
+        # Its programs are copied as built (install(PROGRAMS) below), so they
+        # carry no build-tree RUNPATH (MPI's is /usr/lib/x86_64-linux-gnu/openmpi/lib;
+        # lintian: custom-library-search-path); every library they need is on
+        # the system's own path.
+        -DCMAKE_SKIP_BUILD_RPATH:BOOL=ON
       BUILD_COMMAND ${CMAKE_COMMAND} --build ${dir} --target ${programs}
       INSTALL_COMMAND ""
       BUILD_ALWAYS ON
