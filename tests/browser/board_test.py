@@ -569,7 +569,7 @@ def test_arrows_for_the_top_lines(b):
 
 def test_touch_targets(b):
     """At a phone's width every button, selector and move (of the game and of the analysis lines)
-    is at least 44 px each way."""
+    is at least 44 px each way, and the board comes first (the settings after it)."""
     b.d.set_window_size(390, 844)
     try:
         b.load("#variant=gobblet&moves=X%40a1,X%40d4,X%40b2")
@@ -585,6 +585,10 @@ def test_touch_targets(b):
             ".filter(([, , w, h]) => w < 44 || h < 44);")
         b.click(b.d.find_element(By.ID, "analyse"))
         check(not small, f"touch targets under 44 px at 390 px wide: {small[:8]}")
+        # The board first: at the top of the page, above the settings.
+        board_top = b.d.execute_script("return document.getElementById('board').getBoundingClientRect().top + scrollY")
+        header_top = b.d.execute_script("return document.querySelector('header').getBoundingClientRect().top + scrollY")
+        check(board_top < header_top and board_top < 150, f"the board starts at {board_top} px, the settings at {header_top}")
     finally:
         b.d.set_window_size(1280, 900)
 
@@ -855,7 +859,7 @@ def main():
             ("3x3 screenshot", lambda: test_3x3_screenshot(b, args.out)),
             ("360 and 1920 px wide", lambda: test_widths(b, args.out)),
             ("picking a piece does not scroll the page", lambda: test_picking_does_not_scroll_the_page(b)),
-            ("44 px touch targets on a phone", lambda: test_touch_targets(b)),
+            ("44 px touch targets and the board first on a phone", lambda: test_touch_targets(b)),
             ("a dragged piece follows the pointer", lambda: test_drag_feedback(b)),
             ("flip the board", lambda: test_flip(b)),
             ("sound on move, off by default", lambda: test_sound(b)),
