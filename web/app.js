@@ -15,6 +15,11 @@ import { BadWord } from './words.js';
 import { takeToken, readLink, linkHash, linkTo, showLink } from './address.js';
 import { ENGINE } from './engine_choice.js';
 import { WorkerSocket } from './worker_socket.js';
+import { parseValues, bestInfo, markOrder, markText, plies, scoreText, countText } from './values.js';
+import { drawEvalBar } from './eval_bar.js';
+import { saveSettings, restoreSettings } from './settings.js';
+import { copyText, downloadText } from './export_file.js';
+import { playMoveTone } from './sound.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -232,26 +237,9 @@ function releaseEngine() {
 }
 
 // Plays `move` at the position shown (dropping the moves after it).
-// A short tone for a move, if Sound is on (off unless the person turns it
-// on): a drop lower than a board move.
-let audio = null;
-function moveSound(move) {
-  if (!$('sound').checked) return;
-  try {
-    audio = audio || new AudioContext();
-    const tone = audio.createOscillator(), gain = audio.createGain();
-    tone.frequency.value = move[1] === '@' ? 440 : 660;
-    gain.gain.setValueAtTime(0.15, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.12);
-    tone.connect(gain).connect(audio.destination);
-    tone.start();
-    tone.stop(audio.currentTime + 0.12);
-  } catch (e) { /* no audio here: the move is shown all the same */ }
-}
-
 function play(move) {
   releaseEngine();
-  moveSound(move);
+  if ($('sound').checked) playMoveTone(move);
   const side = view.pos.side;
   chargeClock(side);
   game.moves = game.moves.slice(0, game.ply);
@@ -353,15 +341,7 @@ async function exactValues(my) {
   const err = errorOf(lines);
   showTablebaseHint(err);
   if (err) return null;
-  const words = (answer(lines, 'response ') || '').split(' ');
-  if (words[0] === 'none') return new Map();
-  const marks = new Map();
-  for (let i = 0; i + 1 < words.length; i += 2) {
-    const m = /^([wld?])(\d*)$/.exec(words[i + 1]);
-    if (!m) return null;
-    marks.set(words[i], { wdl: m[1] === '?' ? '?' : m[1].toUpperCase(), plies: m[2] ? Number(m[2]) : null });
-  }
-  return marks;
+  return parseValues(answer(lines, 'response ') || '');
 }
 
 // Where a 3x3 game has no tablebase, say so and how to get one (the
@@ -377,21 +357,6 @@ function showTablebaseHint(err) {
   hint.textContent = `No exact values: ${err.slice('query values: '.length)}; ${where}.`;
 }
 
-// The best of `marks` as an info ({mate} or {cp: 0}), for the chart.
-function bestInfo(marks) {
-  const best = [...marks.values()].sort(markOrder)[0];
-  if (!best) return null;
-  return best.wdl === 'D' ? { cp: 0 } : { mate: best.wdl === 'W' ? best.plies : -best.plies };
-}
-
-function plies(n) {
-  return n === 1 ? '1 ply' : `${n} plies`;
-}
-
-function markText(m) {
-  return m.wdl === 'D' ? 'D' : `${m.wdl}${m.plies}`;
-}
-
 // Stores the value of the position at `ply` for the graph, from player 1's side.
 function recordValue(ply, info, side, exact = false) {
   if (!info) return;
@@ -402,16 +367,6 @@ function recordValue(ply, info, side, exact = false) {
   drawGraphNow();
 }
 
-function scoreText(info, side) {
-  const sign = side === 1 ? 1 : -1;
-  if (info.mate !== undefined) {
-    const m = sign * info.mate;
-    return `player ${m > 0 ? 1 : 2} wins in ${plies(Math.abs(info.mate))}`;
-  }
-  const cp = sign * info.cp;
-  return `${cp > 0 ? '+' : ''}${cp} cp`;
-}
-
 // The analysis panel empty: it shows only lines of the position on the board.
 function clearLines() {
   $('lines').replaceChildren();
@@ -419,13 +374,6 @@ function clearLines() {
   $('search-stats').textContent = '';
   $('search-stats').dataset.depth = 0;
   renderBestArrow(null);
-}
-
-// "1,234 nodes" / "3.21 M nodes"; "850 kn/s" / "5.3 Mn/s".
-function countText(nodes, nps) {
-  const n = nodes >= 1e6 ? `${(nodes / 1e6).toFixed(2)} M nodes` : `${nodes.toLocaleString('en')} nodes`;
-  const speed = nps >= 1e6 ? `${(nps / 1e6).toFixed(1)} Mn/s` : nps >= 1000 ? `${Math.round(nps / 1000)} kn/s` : '';
-  return speed ? `${n}, ${speed}` : n;
 }
 
 function showLines(s) {
@@ -675,40 +623,10 @@ function renderTablebase() {
   }
 }
 
-// Best first: wins (shortest first), draws, losses (longest first).
-function markOrder(a, b) {
-  const rank = (m) => (m.wdl === 'W' ? 0 : m.wdl === 'D' ? 1 : 2);
-  if (rank(a) !== rank(b)) return rank(a) - rank(b);
-  return a.wdl === 'W' ? a.plies - b.plies : b.plies - a.plies;
-}
-
 function drawGraphNow() {
   $('graph-title').textContent = !view || view.shape.stacks ? 'Evaluation (player 1 up)' : 'Value history (player 1 up)';
   drawGraph($('graph'), values, game.moves.length, game.ply, goTo);
   drawEvalBar(values[game.ply]);
-}
-
-// The evaluation bar beside the board: player 1's share of the position
-// shown, from its value (player 1's side: {cp} or {mate} in plies); a
-// proven result fills it or empties it; no value yet: even.
-function drawEvalBar(value) {
-  let share = 0.5, text = '', say = 'no evaluation yet';
-  if (value && value.mate !== undefined) {
-    share = value.mate > 0 ? 1 : 0;
-    text = `${value.mate > 0 ? 'W' : 'L'}${Math.abs(value.mate)}`;
-    say = `player ${value.mate > 0 ? 1 : 2} wins in ${plies(Math.abs(value.mate))}`;
-  } else if (value && value.cp !== undefined) {
-    share = 1 / (1 + Math.exp(-value.cp / 150));  // 150 cp: about 3 to 1
-    text = (value.cp > 0 ? '+' : '') + (value.cp / 100).toFixed(1);
-    say = value.exact ? 'a draw' : `${text} for player 1 (hundredths of a piece)`;
-    if (value.exact) text = 'D';
-  }
-  $('eval-fill').style.height = `${(share * 100).toFixed(1)}%`;
-  $('eval-text').textContent = text;
-  const bar = $('eval-bar');
-  bar.setAttribute('aria-valuenow', Math.round(share * 100));
-  bar.setAttribute('aria-valuetext', say);
-  bar.title = `Evaluation: ${say}`;
 }
 
 // ---- input ----------------------------------------------------------------------
@@ -936,10 +854,10 @@ function wireInput() {
     if (!custom) newGame();
   });
   $('custom-variant').addEventListener('change', () => newGame());
-  for (const id of ['p1', 'p2']) $(id).addEventListener('change', () => { releaseEngine(); saveSettings(); refresh(); });
-  $('time').addEventListener('change', () => { saveSettings(); resetClocks(); refresh(); });
-  $('multipv').addEventListener('change', saveSettings);
-  $('sound').addEventListener('change', saveSettings);
+  for (const id of ['p1', 'p2']) $(id).addEventListener('change', () => { releaseEngine(); saveSettings(SETTINGS); refresh(); });
+  $('time').addEventListener('change', () => { saveSettings(SETTINGS); resetClocks(); refresh(); });
+  $('multipv').addEventListener('change', () => saveSettings(SETTINGS));
+  $('sound').addEventListener('change', () => saveSettings(SETTINGS));
   $('engine-move').addEventListener('click', () => { releaseEngine(); refresh(); });
   $('import').addEventListener('click', importText);
   $('export-fen').addEventListener('click', () => exportText(view ? view.fen : '', 'position'));
@@ -947,8 +865,10 @@ function wireInput() {
   $('export-pgn').addEventListener('click', () => exportText(writePgn(game, view), 'pgn'));
   $('export-link').addEventListener('click', () => exportText(linkTo(game), 'link'));
   $('io-text').addEventListener('input', () => { exportKind = 'text'; });
-  $('io-copy').addEventListener('click', copyText);
-  $('io-download').addEventListener('click', downloadText);
+  $('io-copy').addEventListener('click', async () => { $('io-status').textContent = await copyText($('io-text')); });
+  $('io-download').addEventListener('click', () => {
+    $('io-status').textContent = downloadText($('io-text').value, EXPORT_FILES[exportKind] || EXPORT_FILES.text);
+  });
 }
 
 function takeBack() {
@@ -1047,6 +967,10 @@ async function importText() {
   $('io-status').textContent = err ? `Not imported: ${err}` : `Imported ${parsed.moves.length} moves.`;
 }
 
+// The players, the engine's time, the analysis lines and the sound, kept in
+// this browser between visits (settings.js).
+const SETTINGS = ['p1', 'p2', 'time', 'multipv', 'sound'];
+
 // What the text box holds, for the name of its download.
 let exportKind = 'text';
 const EXPORT_FILES = { position: 'gobblet-position.txt', moves: 'gobblet-moves.txt', pgn: 'gobblet-game.pgn',
@@ -1058,67 +982,13 @@ function exportText(text, kind) {
   $('io-status').textContent = 'Exported above: copy it or download it.';
 }
 
-async function copyText() {
-  const text = $('io-text').value;
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch (e) {  // no clipboard permission: the selection and the old command
-    $('io-text').select();
-    if (!document.execCommand('copy')) {
-      $('io-status').textContent = 'Not copied: this browser refused. Select the text and copy it.';
-      return;
-    }
-  }
-  $('io-status').textContent = `Copied ${text.length} characters.`;
-}
-
-function downloadText() {
-  const name = EXPORT_FILES[exportKind] || EXPORT_FILES.text;
-  const url = URL.createObjectURL(new Blob([$('io-text').value], { type: 'text/plain;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
-  $('io-status').textContent = `Saved as ${name}.`;
-}
 
 
 // ---- start ---------------------------------------------------------------------
 
-// The players, the engine's time and the analysis lines, kept in this
-// browser between visits (a shared link reset them). Only values the
-// selectors offer are taken back.
-const SETTINGS = ['p1', 'p2', 'time', 'multipv', 'sound'];
-const SETTINGS_KEY = 'gobblet-board-settings';
-
-function settingOf(id) {
-  return $(id).type === 'checkbox' ? String($(id).checked) : $(id).value;
-}
-
-function saveSettings() {
-  try {
-    localStorage.setItem(SETTINGS_KEY, JSON.stringify(Object.fromEntries(SETTINGS.map((id) => [id, settingOf(id)]))));
-  } catch (e) { /* storage off: the settings last for this visit */ }
-}
-
-function restoreSettings() {
-  let saved = null;
-  try {
-    saved = JSON.parse(localStorage.getItem(SETTINGS_KEY) || 'null');
-  } catch (e) { /* none, or not ours */ }
-  if (!saved || typeof saved !== 'object') return;
-  for (const id of SETTINGS) {
-    const value = saved[id];
-    if (typeof value !== 'string') continue;
-    if ($(id).type === 'checkbox') $(id).checked = value === 'true';
-    else if ([...$(id).options].some((o) => o.value === value)) $(id).value = value;
-  }
-}
-
 async function main() {
   const token = takeToken();  // first: out of the address (and its history entry) before anything else
-  restoreSettings();
+  restoreSettings(SETTINGS);
   wireInput();
   $('token-form').addEventListener('submit', (e) => {
     e.preventDefault();
