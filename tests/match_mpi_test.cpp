@@ -13,9 +13,13 @@
 
 #include "tests/support/scratch_dir.h"
 #include "tests/support/shell_command.h"
+#include "tests/support/match_output.h"
 #include "tests/support/whole_file.h"
 
 namespace {
+
+using gobblet::finalTable;
+using gobblet::gamesByNumber;
 
 const std::string kBin = GOBBLET_BIN_DIR;
 const std::string kMatch = kBin + "/gobblet-match";
@@ -37,26 +41,6 @@ Outcome runMatch(int ranks, const std::string& args) {
                                       args + " 2>&1");
 }
 
-// The record's games by number (each number once: a second is a failure).
-std::map<int, std::string> gamesByNumber(const std::string& path) {
-  std::map<int, std::string> games;
-  std::istringstream in(gobblet::readWholeFile(path));
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    const int number = std::stoi(line.substr(line.find('=') + 1));
-    EXPECT_TRUE(games.emplace(number, line).second) << "game " << number << " twice in " << path;
-  }
-  return games;
-}
-
-// The final report: from the blank line before "variant ..., N of M games
-// played" to the end.
-std::string finalTable(const std::string& output) {
-  const size_t at = output.rfind("\nvariant ");
-  return at == std::string::npos ? "(no final table)" : output.substr(at);
-}
-
 #define SKIP_WITHOUT_MPI() \
   if (kMpiexec.empty()) GTEST_SKIP() << "built without MPI (libopenmpi-dev): gobblet-match runs on one machine only"
 
@@ -75,8 +59,9 @@ TEST(MatchMpi, SameGamesTotalsAndVerdictOnOneTwoAndThreeRanks) {
     const std::string record = dir.file("ranks" + std::to_string(ranks) + ".txt");
     const Outcome run = runMatch(ranks, match + "--concurrency 2 --record " + record);
     ASSERT_EQ(run.exitCode, 0) << ranks << " ranks\n" << run.output;
-    if (ranks > 0)
+    if (ranks > 0) {
       EXPECT_NE(run.output.find("over MPI: " + std::to_string(ranks) + " ranks"), std::string::npos) << run.output;
+    }
     const std::map<int, std::string> games = gamesByNumber(record);
     EXPECT_EQ(games.size(), 24u) << run.output;
     if (ranks == 0) {

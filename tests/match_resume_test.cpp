@@ -13,6 +13,7 @@
 
 #include "tests/support/scratch_dir.h"
 #include "tests/support/shell_command.h"
+#include "tests/support/match_output.h"
 #include "tests/support/whole_file.h"
 #include "tools/match/schedule.h"
 
@@ -35,23 +36,6 @@ std::string match(const std::string& log, const std::string& extra = "") {
   return "--variant gobblers --games 12 --random-plies 2 --seed 9 --depth 1 --quiet " + extra +
          " --engine 'cmd=" + kFake + " --mode hashed --seed 1 --log " + log + "' name=a" +
          " --engine 'cmd=" + kFake + " --mode hashed --seed 2' name=b ";
-}
-
-std::map<int, std::string> gamesByNumber(const std::string& path) {
-  std::map<int, std::string> games;
-  std::istringstream in(readWholeFile(path));
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    const int number = std::stoi(line.substr(line.find('=') + 1));
-    EXPECT_TRUE(games.emplace(number, line).second) << "game " << number << " twice in " << path;
-  }
-  return games;
-}
-
-std::string finalTable(const std::string& output) {
-  const size_t at = output.rfind("\nvariant ");
-  return at == std::string::npos ? "(no final table)" : output.substr(at);
 }
 
 size_t count(const std::string& text, const std::string& word) {
