@@ -20,21 +20,21 @@ import { drawEvalBar } from './eval_bar.js';
 import { saveSettings, restoreSettings } from './settings.js';
 import { copyText, downloadText } from './export_file.js';
 import { playMoveTone } from './sound.js';
+import { game, treeOf, setGame, movesTo, line, lineMoves, mainLine, ply as plyShown, atEnd, goToPly, goToNode,
+  playMove, takeBackTo, variationOf, promote, deleteVariation, setComment, variationLines, snapshot, lineValues }
+  from './game.js';
 
 const $ = (id) => document.getElementById(id);
 
 // The engine's variants (its Variant option's vars) and the default one, from the handshake.
 let variants = [];
 let defaultVariant = null;
-// The game: a start (null: the variant's start position) and the moves played; `ply` is the one shown.
-const game = { variant: null, start: null, moves: [], ply: 0 };
 let view = null;        // what the engine said about the position shown
 let selection = null;   // {from: 'L@' | 'a1'} a chosen source of the next move
 let search = null;      // the search running: {kind, lines: Map, resolve, done}
 let generation = 0;     // bumps on every change of the position shown; stale work checks it
 let preview = null;     // {moves, fen, pos}: a PV position shown instead of the game
 let analysing = false;
-const values = [];      // per ply: {p1: value for the graph, mate?}
 const clocks = { on: false, time: [0, 0], inc: 0, running: null, last: 0, timer: 0 };
 // The engine: the server that served the page, or (the static site) the
 // WebAssembly engine in a worker of the page; either speaks the same UGI.
@@ -146,7 +146,7 @@ async function examine(moves) {
 
 // ---- the position shown ----------------------------------------------------
 
-// Shows game.ply: asks the engine, draws, then starts what comes next
+// Shows the game's position: asks the engine, draws, then starts what comes next
 // (the engine's move, the analysis, the tablebase marks).
 async function refresh() {
   const my = ++generation;
@@ -155,7 +155,7 @@ async function refresh() {
   clearLines();
   await stopSearch();
   if (my !== generation) return;
-  const v = await examine(game.moves.slice(0, game.ply));
+  const v = await examine(movesTo());
   if (my !== generation || !v) return;
   if (v.error) {
     setStatus(v.error, 'error');
@@ -163,7 +163,7 @@ async function refresh() {
   }
   view = v;
   render();
-  showLink(game);
+  showLink(snapshot());
   if (view.over) {
     stopClock();
     if (analysing) toggleAnalysis(false);
@@ -188,10 +188,11 @@ async function refresh() {
 // change of the position shown ends it.
 async function fillValueHistory(my, goLimits, exact) {
   let touched = false;
-  for (let ply = 0; ply <= game.moves.length && my === generation; ply++) {
-    if (values[ply]) continue;
+  const nodes = line();
+  for (let ply = 0; ply < nodes.length && my === generation; ply++) {
+    if (nodes[ply].value) continue;
     touched = true;
-    const lines = await ugi.exec(positionCommand(game.moves.slice(0, ply)), 'query p1turn', 'query gameover');
+    const lines = await ugi.exec(positionCommand(movesTo(nodes[ply])), 'query p1turn', 'query gameover');
     if (my !== generation || !lines) return;
     const [p1turn, over] = lines.filter((l) => l.startsWith('response '));
     if (over === undefined) return;
@@ -208,14 +209,10 @@ async function fillValueHistory(my, goLimits, exact) {
       info = s.lines.get(1);
     }
     if (!info) return;
-    recordValue(ply, info, side, exact);
+    recordValue(nodes[ply], info, side, exact);
   }
   // Put the engine back on the position shown.
-  if (touched && my === generation) await ugi.exec(positionCommand(game.moves.slice(0, game.ply)));
-}
-
-function atEnd() {
-  return game.ply === game.moves.length;
+  if (touched && my === generation) await ugi.exec(positionCommand(movesTo()));
 }
 
 // A game opened from a link is shown as it was shared: the engine does not
@@ -236,16 +233,14 @@ function releaseEngine() {
   $('engine-move').hidden = true;
 }
 
-// Plays `move` at the position shown (dropping the moves after it).
+// Plays `move` at the position shown: from an earlier position, a variation
+// (the moves after it stay, game.js).
 function play(move) {
   releaseEngine();
   if ($('sound').checked) playMoveTone(move);
   const side = view.pos.side;
   chargeClock(side);
-  game.moves = game.moves.slice(0, game.ply);
-  values.length = Math.min(values.length, game.ply + 1);
-  game.moves.push(move);
-  game.ply = game.moves.length;
+  playMove(move);
   refresh();
 }
 
@@ -261,7 +256,7 @@ async function attempt(move) {
   await stopSearch();
   let err;
   try {
-    err = errorOf(await ugi.exec(positionCommand([...game.moves.slice(0, game.ply), move]))) || `${move} is not legal here`;
+    err = errorOf(await ugi.exec(positionCommand([...movesTo(), move]))) || `${move} is not legal here`;
   } catch (e) {
     if (!(e instanceof BadWord)) throw e;
     err = e.message;
@@ -286,9 +281,10 @@ async function engineMove(my) {
   startClock();
   setStatus(`Engine (player ${view.pos.side}) is thinking…`);
   const side = view.pos.side;
+  const node = game.current;
   const s = await startSearch('engine', 1, goLimitsForEngine(), (s) => showLines(s), my);
   if (my !== generation || !s.best || s.best === '(none)') return;
-  recordValue(game.ply, s.lines.get(1), side);
+  recordValue(node, s.lines.get(1), side);
   play(s.best);
 }
 
@@ -297,7 +293,7 @@ async function analyse(my) {
   setStatus('Analysing…');
   const s = await startSearch('analysis', multipv, { infinite: true }, (s) => {
     showLines(s);
-    recordValue(game.ply, s.lines.get(1), view.pos.side);
+    recordValue(game.current, s.lines.get(1), view.pos.side);
     drawGraphNow();
   }, my);
   if (my === generation) setStatus('Analysis stopped.');
@@ -327,7 +323,7 @@ async function tablebaseMarks(my) {
     return;
   }
   view.marks = marks;
-  recordValue(game.ply, bestInfo(marks), view.pos.side, true);
+  recordValue(game.current, bestInfo(marks), view.pos.side, true);
   renderTablebase();
   render();
 }
@@ -357,13 +353,13 @@ function showTablebaseHint(err) {
   hint.textContent = `No exact values: ${err.slice('query values: '.length)}; ${where}.`;
 }
 
-// Stores the value of the position at `ply` for the graph, from player 1's side.
-function recordValue(ply, info, side, exact = false) {
+// Stores the value of the position of `node` for the graph, from player 1's side.
+function recordValue(node, info, side, exact = false) {
   if (!info) return;
   const sign = side === 1 ? 1 : -1;
   const entry = info.mate !== undefined ? { mate: sign * info.mate } : { cp: sign * info.cp };
   entry.exact = exact;
-  values[ply] = entry;
+  node.value = entry;
   drawGraphNow();
 }
 
@@ -413,7 +409,7 @@ function showLines(s) {
 async function showPreview(pv) {
   const my = ++generation;
   if (search && search.kind !== 'analysis') await stopSearch();
-  const v = await examine([...game.moves.slice(0, game.ply), ...pv]);
+  const v = await examine([...movesTo(), ...pv]);
   if (my !== generation || !v || v.error) return;
   preview = { moves: pv, view: v };
   render();
@@ -491,7 +487,7 @@ function render() {
   const v = shown();
   if (!v) return;
   const shape = v.shape;
-  const lastMove = preview ? preview.moves.at(-1) : game.moves[game.ply - 1];
+  const lastMove = preview ? preview.moves.at(-1) : game.current.move;
   const sources = new Set(v.legal.map((m) => m.slice(0, 2)));
   const targets = new Map();
   if (selection && !preview) {
@@ -539,7 +535,7 @@ function render() {
   // For tests and bookmarklets: what is shown, as the engine gave it.
   document.body.dataset.variant = shape.stacks ? '4x4' : '3x3';
   document.body.dataset.fen = v.fen;
-  document.body.dataset.ply = preview ? -1 : game.ply;
+  document.body.dataset.ply = preview ? -1 : plyShown();
   renderMoveList();
   renderTablebase();
   drawGraphNow();
@@ -558,26 +554,49 @@ function renderBestArrow(s) {
   drawArrows($('board'), view ? view.shape.n : 0, moves, view ? view.pos.side : 1, view ? view.shape.sizes : 1);
 }
 
+// The move list: the main line in numbered pairs; after a move, its comment
+// and the variations that are alternatives to it (in parentheses, nested
+// ones inside), as lichess shows them. Every move is a button to its
+// position; the one shown is marked. Comments are text, never markup.
 function renderMoveList() {
   const ol = $('move-list');
   ol.replaceChildren();
-  for (let i = 0; i < game.moves.length; i += 2) {
-    const li = document.createElement('li');
-    const num = document.createElement('span');
-    num.className = 'num';
-    num.textContent = `${i / 2 + 1}.`;
-    li.append(num);
-    for (const j of [i, i + 1]) {
-      if (j >= game.moves.length) break;
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.className = 'move' + (j + 1 === game.ply ? ' current' : '');
-      b.dataset.ply = j + 1;
-      b.textContent = game.moves[j];
-      b.addEventListener('click', () => goTo(j + 1));
-      li.append(b);
+  let row = null;
+  let index = 0;
+  for (let parent = game.root; parent.children.length; parent = parent.children[0], index++) {
+    const [node, ...others] = parent.children;
+    if (index % 2 === 0 || !row) {
+      row = document.createElement('li');
+      const num = document.createElement('span');
+      num.className = 'num';
+      num.textContent = index % 2 ? `${Math.floor(index / 2) + 1}…` : `${index / 2 + 1}.`;
+      row.append(num);
+      ol.append(row);
     }
-    ol.append(li);
+    const b = moveButton(node);
+    b.dataset.ply = index + 1;
+    row.append(b);
+    if (node.comment || others.length) {
+      const more = document.createElement('li');
+      more.className = 'variations';
+      if (node.comment) more.append(commentSpan(node.comment));
+      for (const other of others) more.append(variationLine(other, index));
+      ol.append(more);
+      row = null;
+    }
+  }
+  if (game.root.comment) {
+    const first = document.createElement('li');
+    first.className = 'variations';
+    first.append(commentSpan(game.root.comment));
+    ol.prepend(first);
+  }
+  const inVariation = Boolean(variationOf());
+  $('promote').hidden = !inVariation;
+  $('delete-variation').hidden = !inVariation;
+  if (commentNode !== game.current) {  // (not while its own comment is being typed)
+    commentNode = game.current;
+    $('comment').value = game.current.comment;
   }
   // The current move into the list's own view, never by scrolling the page
   // (scrollIntoView scrolls every scrolling ancestor: on a phone the page
@@ -589,6 +608,46 @@ function renderMoveList() {
     if (top < ol.scrollTop) ol.scrollTop = top;
     else if (bottom > ol.scrollTop + ol.clientHeight) ol.scrollTop = bottom - ol.clientHeight;
   }
+}
+
+let commentNode = null;  // the node whose comment the comment field shows
+
+function moveButton(node) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'move' + (node === game.current ? ' current' : '');
+  b.textContent = node.move;
+  b.addEventListener('click', () => goToMove(node));
+  return b;
+}
+
+function commentSpan(text) {
+  const c = document.createElement('span');
+  c.className = 'comment';
+  c.textContent = text;
+  return c;
+}
+
+// A variation from `first` (an alternative to the move at `index`), with
+// its comments and its own variations nested, in parentheses.
+function variationLine(first, index) {
+  const box = document.createElement('span');
+  box.className = 'variation';
+  box.append('(');
+  let numbered = true;
+  for (let node = first, i = index; node; node = node.children[0], i++) {
+    if (i % 2 === 0 || numbered) box.append(`${Math.floor(i / 2) + 1}${i % 2 ? '…' : '.'}`);
+    box.append(moveButton(node));
+    numbered = Boolean(node.comment);
+    if (node.comment) box.append(commentSpan(node.comment));
+    if (node === first) continue;
+    for (const other of node.parent.children.slice(1)) {
+      box.append(variationLine(other, i));
+      numbered = true;
+    }
+  }
+  box.append(')');
+  return box;
 }
 
 function renderTablebase() {
@@ -625,14 +684,21 @@ function renderTablebase() {
 
 function drawGraphNow() {
   $('graph-title').textContent = !view || view.shape.stacks ? 'Evaluation (player 1 up)' : 'Value history (player 1 up)';
-  drawGraph($('graph'), values, game.moves.length, game.ply, goTo);
-  drawEvalBar(values[game.ply]);
+  drawGraph($('graph'), lineValues(), line().length - 1, plyShown(), goTo);
+  drawEvalBar(game.current.value);
 }
 
 // ---- input ----------------------------------------------------------------------
 
+// Shows the position at `ply` of the line shown (or `node` of the tree).
 function goTo(ply) {
-  game.ply = Math.max(0, Math.min(game.moves.length, ply));
+  goToPly(ply);
+  stopClock();
+  refresh();
+}
+
+function goToMove(node) {
+  goToNode(node);
   stopClock();
   refresh();
 }
@@ -807,13 +873,16 @@ function wireInput() {
   window.addEventListener('hashchange', () => {
     // A link pasted into the address bar: load its game (a token in it is only taken out).
     takeToken();
-    if (location.hash.slice(1) !== linkHash(game)) loadLink();
+    if (location.hash.slice(1) !== linkHash(snapshot())) loadLink();
   });
 
   $('nav-start').addEventListener('click', () => goTo(0));
-  $('nav-back').addEventListener('click', () => goTo(game.ply - 1));
-  $('nav-forward').addEventListener('click', () => goTo(game.ply + 1));
-  $('nav-end').addEventListener('click', () => goTo(game.moves.length));
+  $('nav-back').addEventListener('click', () => goTo(plyShown() - 1));
+  $('nav-forward').addEventListener('click', () => goTo(plyShown() + 1));
+  $('nav-end').addEventListener('click', () => goTo(line().length - 1));
+  $('promote').addEventListener('click', () => { promote(); refresh(); });
+  $('delete-variation').addEventListener('click', () => { deleteVariation(); refresh(); });
+  $('comment').addEventListener('change', () => { setComment($('comment').value); renderMoveList(); });
   $('take-back').addEventListener('click', takeBack);
   $('help-open').addEventListener('click', () => $('help').showModal());
   $('flip').addEventListener('click', flipBoard);
@@ -829,7 +898,7 @@ function wireInput() {
       return;
     }
     if (e.target.closest('textarea, input, select, #board, dialog')) return;
-    const keys = { ArrowLeft: game.ply - 1, ArrowRight: game.ply + 1, Home: 0, End: game.moves.length };
+    const keys = { ArrowLeft: plyShown() - 1, ArrowRight: plyShown() + 1, Home: 0, End: line().length - 1 };
     if (e.key in keys) {
       e.preventDefault();
       goTo(keys[e.key]);
@@ -861,9 +930,9 @@ function wireInput() {
   $('engine-move').addEventListener('click', () => { releaseEngine(); refresh(); });
   $('import').addEventListener('click', importText);
   $('export-fen').addEventListener('click', () => exportText(view ? view.fen : '', 'position'));
-  $('export-moves').addEventListener('click', () => exportText(writeMoveList(game.moves), 'moves'));
-  $('export-pgn').addEventListener('click', () => exportText(writePgn(game, view), 'pgn'));
-  $('export-link').addEventListener('click', () => exportText(linkTo(game), 'link'));
+  $('export-moves').addEventListener('click', () => exportText(writeMoveList(lineMoves()), 'moves'));
+  $('export-pgn').addEventListener('click', () => exportText(writePgn(game, game.root, pgnResult()), 'pgn'));
+  $('export-link').addEventListener('click', () => exportText(linkTo(snapshot()), 'link'));
   $('io-text').addEventListener('input', () => { exportKind = 'text'; });
   $('io-copy').addEventListener('click', async () => { $('io-status').textContent = await copyText($('io-text')); });
   $('io-download').addEventListener('click', () => {
@@ -871,16 +940,22 @@ function wireInput() {
   });
 }
 
+// Takes back the move shown (the moves after it on the line go with it;
+// other variations stay).
 function takeBack() {
-  if (!game.moves.length) return;
-  let ply = Math.min(game.ply, game.moves.length) - 1;
+  if (!plyShown()) return;
+  let ply = plyShown() - 1;
   // Against the engine, go back to the person's own turn.
   const humans = ['p1', 'p2'].filter((id) => $(id).value === 'human').length;
   if (humans === 1 && ply > 0 && $(ply % 2 === 0 ? 'p1' : 'p2').value === 'engine' && !game.start) ply -= 1;
-  game.moves = game.moves.slice(0, Math.max(0, ply));
-  game.ply = game.moves.length;
-  values.length = Math.min(values.length, game.ply + 1);
+  takeBackTo(Math.max(0, ply));
   refresh();
+}
+
+// The game's result for its PGN: the engine's `query result` when the
+// position shown is the end of the main line and the game is over there.
+function pgnResult() {
+  return view && view.over && game.current === mainLine().at(-1) ? view.result : null;
 }
 
 // ---- variants, import, export, link -------------------------------------------
@@ -895,8 +970,12 @@ function chosenVariant() {
 // game; null, or the reason for refusing the first candidate (the engine's,
 // or the page's when a name, the position text or a move is not of its shape:
 // then nothing is sent for it). `shared` (a game opened from a link): the
-// engine waits for the person before it plays in it (engineHeld).
-async function loadGame(candidates, start, moves, ply, shared = false) {
+// engine waits for the person before it plays in it (engineHeld). `root`:
+// the tree of moves (game.js), `ply` the position shown on its main line
+// (null: the end); every line of it, variations too, must be legal.
+async function loadGame(candidates, start, root, ply, shared = false) {
+  const moves = [];
+  for (let n = root; n.children.length; n = n.children[0]) moves.push(n.children[0].move);
   ++generation;  // ends background work (the value history) before the engine is switched
   await stopSearch();
   let refusal = null;
@@ -905,7 +984,8 @@ async function loadGame(candidates, start, moves, ply, shared = false) {
     let lines = null;
     let err;
     try {
-      lines = await ugi.exec(variantLine(variant), 'uginewgame', positionLine(start, moves), 'd');
+      const others = variationLines(root).map((m) => positionLine(start, m));
+      lines = await ugi.exec(variantLine(variant), 'uginewgame', ...others, positionLine(start, moves), 'd');
       err = errorOf(lines);
     } catch (e) {
       if (!(e instanceof BadWord)) throw e;
@@ -929,11 +1009,7 @@ async function loadGame(candidates, start, moves, ply, shared = false) {
     return refusal;
   }
   engineHeld = shared;
-  game.variant = taken;
-  game.start = start;
-  game.moves = moves;
-  game.ply = Math.max(0, Math.min(moves.length, ply ?? moves.length));
-  values.length = 0;
+  setGame(taken, start, root, ply);
   showVariant(taken);
   resetClocks();
   await refresh();
@@ -949,7 +1025,7 @@ function showVariant(name) {
 }
 
 async function newGame() {
-  const err = await loadGame([chosenVariant()], null, [], 0);
+  const err = await loadGame([chosenVariant()], null, treeOf([]), 0);
   if (err) setStatus(err, 'error');
 }
 
@@ -963,8 +1039,10 @@ async function importText() {
   // the variant shown if the engine takes the game there, else the first of
   // the engine's variants that does.
   const candidates = parsed.variant ? [parsed.variant] : [game.variant, ...variants.filter((v) => v !== game.variant)];
-  const err = await loadGame(candidates, parsed.start, parsed.moves, parsed.moves.length);
-  $('io-status').textContent = err ? `Not imported: ${err}` : `Imported ${parsed.moves.length} moves.`;
+  const err = await loadGame(candidates, parsed.start, parsed.root, null);
+  const others = variationLines(parsed.root).length;
+  $('io-status').textContent = err ? `Not imported: ${err}`
+    : `Imported ${parsed.moves.length} moves${others ? ` and ${others} variation${others > 1 ? 's' : ''}` : ''}.`;
 }
 
 // The players, the engine's time, the analysis lines and the sound, kept in
@@ -1058,9 +1136,9 @@ function learnVariants(hello) {
 async function loadLink() {
   const link = readLink();
   const shared = Boolean(link.start || (link.moves && link.moves.length));
-  const err = link.error || await loadGame([link.variant || defaultVariant], link.start, link.moves, link.ply, shared);
+  const err = link.error || await loadGame([link.variant || defaultVariant], link.start, treeOf(link.moves), link.ply, shared);
   if (err) {
-    await loadGame([defaultVariant], null, [], 0);
+    await loadGame([defaultVariant], null, treeOf([]), 0);
     setStatus(`The link's game was refused: ${err}`, 'error');
   }
 }

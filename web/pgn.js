@@ -8,13 +8,15 @@
 // a move in our notation is refused with the reason, and nothing is sent.
 
 import { BadWord, move, positionWords, variantWords } from './words.js';
+import { addChild, treeOf } from './game.js';
 
 // PGN's result tokens for the engine's `query result` words.
 const PGN_RESULTS = { p1win: '1-0', p2win: '0-1', draw: '1/2-1/2' };
 const UNFINISHED = '*';
 
 // Parses `text` into {variant (the [Variant] tag as written, or null: the
-// text does not say), start (position text or null), moves[]} or {error}.
+// text does not say), start (position text or null), moves[] (the main
+// line), root (the tree of moves, variations and comments)} or {error}.
 export function parseGameText(text) {
   try {
     return readGameText(text);
@@ -28,25 +30,61 @@ function readGameText(text) {
   const trimmed = text.trim();
   if (!trimmed) return { error: 'the box is empty: paste a position text, a move list or a PGN.' };
   // A position text alone: ranks with '/', then the side to move.
-  if (/^[^\s]+\/[^\s]+\s+[12]$/.test(trimmed)) return { variant: null, start: positionWords(trimmed).join(' '), moves: [] };
+  if (/^[^\s]+\/[^\s]+\s+[12]$/.test(trimmed)) {
+    return { variant: null, start: positionWords(trimmed).join(' '), moves: [], root: treeOf([]) };
+  }
   const tags = {};
   const body = firstGame(trimmed).replace(/^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$/gm, (_, k, v) => {
     tags[k.toLowerCase()] = v.replace(/\\(.)/g, '$1');
     return '';
   });
-  const moves = body
-    .replace(/\{[^}]*\}/g, ' ')       // comments
-    .replace(/;[^\n]*/g, ' ')          // rest-of-line comments
-    .replace(/\([^()]*\)/g, ' ')       // variations (one level)
-    .replace(/\$\d+/g, ' ')            // annotation glyphs
-    .split(/\s+/)
-    .map((w) => w.replace(/^\d+\.+/, '').replace(/[!?]+$/, ''))
-    .filter((w) => w && w !== UNFINISHED && !Object.values(PGN_RESULTS).includes(w));
-  moves.forEach(move);
+  const root = readMoveText(body);
   // cutegames writes [FEN "startpos"] and no [Variant] (its settings name the game).
   const start = tags.fen && tags.fen.trim() !== 'startpos' ? checkedTag('FEN', tags.fen, positionWords) : null;
   const variant = tags.variant && tags.variant.trim() ? checkedTag('Variant', tags.variant, variantWords) : null;
-  return { variant, start, moves };
+  const moves = [];
+  for (let n = root; n.children.length; n = n.children[0]) moves.push(n.children[0].move);
+  return { variant, start, moves, root };
+}
+
+// How deep variations may nest in an import (each level needs a move of
+// its own, so a hostile text could otherwise nest thousands deep).
+export const MAX_NESTING = 100;
+
+// The movetext as a tree (game.js's nodes): moves, variations `( … )` to any
+// depth (up to MAX_NESTING), comments `{ … }` on the move before them (a
+// comment before the first move: on the start); `;` comments, NAGs (`$1`),
+// `!?` marks, move numbers and the result are skipped. A move must be of
+// our notation's shape (words.js): else a BadWord says which.
+function readMoveText(body) {
+  const root = treeOf([]);
+  let at = root;          // the node the next move follows
+  const open = [];        // where each open variation's parent line goes on after it
+  const token = /\{([^}]*)\}?|;[^\n]*|\(|\)|[^\s(){};]+/g;
+  for (const [t, comment] of body.matchAll(token)) {
+    if (t[0] === '{') {
+      if (!t.endsWith('}')) throw new BadWord('a comment { … } is not closed');
+      const words = comment.replace(/\s+/g, ' ').trim();
+      if (words) at.comment = at.comment ? `${at.comment} ${words}` : words;
+    } else if (t[0] === ';') {
+      continue;
+    } else if (t === '(') {
+      if (!at.parent) throw new BadWord('a variation ( … ) comes before any move');
+      if (open.length >= MAX_NESTING) throw new BadWord(`variations nest deeper than ${MAX_NESTING} levels`);
+      open.push(at);
+      at = at.parent;  // an alternative to the move just read
+    } else if (t === ')') {
+      if (!open.length) throw new BadWord("a ')' closes no variation");
+      at = open.pop();
+    } else {
+      const w = t.replace(/^\d+\.+/, '').replace(/[!?]+$/, '');
+      if (!w || /^\$\d+$/.test(w) || w === UNFINISHED || Object.values(PGN_RESULTS).includes(w)) continue;
+      const m = move(w);
+      at = at.children.find((c) => c.move === m) || addChild(at, m);
+    }
+  }
+  if (open.length) throw new BadWord('a variation ( … ) is not closed');
+  return root;
 }
 
 // A tag's value as the words `check` takes, joined by spaces; a BadWord naming the tag if it is not one.
@@ -77,10 +115,46 @@ export function writeMoveList(moves) {
   return out.join(' ');
 }
 
-// The game as PGN; `view` (the position shown) gives the result if the game is over there.
-export function writePgn(game, view) {
-  const over = view && view.over && game.ply === game.moves.length;
-  const result = over ? PGN_RESULTS[view.result] || UNFINISHED : UNFINISHED;
+// A comment as PGN writes it: `{text}`. PGN has no escape inside a
+// comment, so a `}` of the text (which would end it, and let the rest be
+// read as moves) is written as '｝' (U+FF5D), which every reader keeps
+// inside the comment.
+function commentToken(text) {
+  return `{${text.replace(/}/g, '\uFF5D')}}`;
+}
+
+// The movetext's words after `node`: its main continuation, each move's
+// comment after it, and each alternative to a move right after that move,
+// in parentheses, to any depth. Moves are numbered as writeMoveList does
+// (by index: the first move is 1.); a second move of a pair after a
+// comment or a variation gets `N...`. `numbered`: the next move needs its number.
+function moveTextWords(node, index, out, numbered = false) {
+  for (; node.children.length; node = node.children[0], index++) {
+    const [main, ...others] = node.children;
+    const number = `${Math.floor(index / 2) + 1}.`;
+    if (index % 2 === 0) out.push(number);
+    else if (numbered) out.push(number + '..');
+    out.push(main.move);
+    if (main.comment) out.push(...commentToken(main.comment).split(' '));
+    numbered = Boolean(main.comment);
+    for (const other of others) {
+      out.push('(' + number + (index % 2 ? '..' : ''), other.move);
+      if (other.comment) out.push(...commentToken(other.comment).split(' '));
+      moveTextWords(other, index + 1, out, Boolean(other.comment));
+      out[out.length - 1] += ')';
+      numbered = true;
+    }
+  }
+  return out;
+}
+
+// The game as PGN: its tags, and the tree of moves from `root` with its
+// variations and comments. A game of one line and no comment is written
+// as gobblet-match and cutegames read it (numbered moves, the result).
+// `result`: a `query result` word, the game's end at the end of its main
+// line (null: unfinished).
+export function writePgn(game, root, result) {
+  const pgnResult = result ? PGN_RESULTS[result] || UNFINISHED : UNFINISHED;
   const date = new Date().toISOString().slice(0, 10).replace(/-/g, '.');
   const tags = [
     ['Event', 'Gobblet board'],
@@ -89,12 +163,14 @@ export function writePgn(game, view) {
     ['Round', '-'],
     ['White', 'Player 1'],
     ['Black', 'Player 2'],
-    ['Result', result],
+    ['Result', pgnResult],
     ['Variant', game.variant],
   ];
   if (game.start) tags.push(['FEN', game.start], ['SetUp', '1']);
   const head = tags.map(([k, v]) => `[${k} "${String(v).replace(/["\\]/g, '\\$&')}"]`).join('\n');
-  const words = writeMoveList(game.moves).split(' ').concat(result);
+  const words = root.comment ? commentToken(root.comment).split(' ') : [];
+  moveTextWords(root, 0, words);
+  words.push(pgnResult);
   const lines = [];
   let line = '';
   for (const w of words) {

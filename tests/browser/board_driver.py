@@ -125,9 +125,10 @@ class Board:
         return [e.get_attribute("data-sq") for e in self.d.find_elements(By.CSS_SELECTOR, ".square.target")]
 
     def moves(self):
-        # One script call: the list is read as one snapshot, never half redrawn.
+        # The main line (variations are not numbered with data-ply). One script call: the list is
+        # read as one snapshot, never half redrawn.
         return self.d.execute_script(
-            "return [...document.querySelectorAll('#move-list .move')].map((e) => e.textContent.trim())")
+            "return [...document.querySelectorAll('#move-list .move[data-ply]')].map((e) => e.textContent.trim())")
 
     def load(self, fragment="", until=None):
         """Opens the page at `fragment` and waits until it has connected and loaded its game (or `until`)."""

@@ -696,6 +696,160 @@ def test_picking_does_not_scroll_the_page(b):
         b.d.set_window_size(1280, 900)
 
 
+LINE_16 = LONG_4X4.split()[:16]
+
+
+def movetext(pgn):
+    """A PGN's moves, variations and comments on one line (tags and the result left out)."""
+    body = " ".join(l for l in pgn.splitlines() if l.strip() and not l.startswith("["))
+    return re.sub(r"\s*(\*|1-0|0-1|1/2-1/2)$", "", re.sub(r"\s+", " ", body).strip())
+
+
+def export_pgn(b):
+    b.click(b.d.find_element(By.ID, "export-pgn"))
+    return b.d.execute_script("return document.getElementById('io-text').value")
+
+
+def variation_moves(b):
+    """Each variation of the move list (outermost first, in order) as its moves."""
+    return b.d.execute_script(
+        "return [...document.querySelectorAll('#move-list .variation')].map((v) =>"
+        " [...v.querySelectorAll(':scope > .move')].map((e) => e.textContent.trim()))")
+
+
+def branch_at_ply_8(b):
+    """The first 16 plies of LONG_4X4 opened (two people), ply 8 clicked in the move list, and a
+    legal move other than the game's 9th played there with the mouse. Returns (the move played,
+    {ply: fen} of the old line at plies 9, 10 and 16)."""
+    b.load("#variant=gobblet&moves=" + ",".join(m.replace("@", "%40") for m in LINE_16))
+    b.select("p1", "human")
+    b.select("p2", "human")
+    b.idle()
+    fens = {}
+    for ply in (16, 10, 9, 8):
+        b.click(b.d.find_element(By.CSS_SELECTOR, f'#move-list .move[data-ply="{ply}"]'))
+        b.wait(f"ply {ply}", lambda: b.body("ply") == str(ply) and b.body("fen") != fens.get(ply + 1))
+        b.idle()
+        fens[ply] = b.body("fen")
+    piece = b.d.find_element(By.CSS_SELECTOR, "#reserve-1 .reserve-piece.legal")
+    size = piece.get_attribute("data-size")
+    b.click(piece)
+    target = next(t for t in b.targets() if f"{size}@{t}" != LINE_16[8])
+    b.click(b.square(target))
+    played = f"{size}@{target}"
+    b.wait("the move from ply 8", lambda: b.body("ply") == "9" and b.moves() == LINE_16[:8] + [played])
+    b.idle()
+    return played, fens
+
+
+def test_a_move_from_ply_8_keeps_a_variation(b):
+    """A move from ply 8 of a 16-ply game keeps plies 9-16: shown as a variation in the move list,
+    and in parentheses in the exported PGN (the page used to delete them)."""
+    played, _ = branch_at_ply_8(b)
+    check(variation_moves(b) == [LINE_16[8:]], f"the variations shown: {variation_moves(b)}")
+    text = movetext(export_pgn(b))
+    print(f"after a move from ply 8: {text}")
+    old = "(5. M@a2 L@b4 6. d4b4 L@d4 7. L@b1 a4b1 8. a1d4 M@b2)"
+    check(f"4. L@a3 d3a3 5. {played} {old}" in text, f"the PGN's moves: {text}")
+
+
+def test_promote_a_variation(b):
+    """Promoting the variation makes it the main line: the export's order changes."""
+    played, fens = branch_at_ply_8(b)
+    b.click(b.d.find_elements(By.CSS_SELECTOR, "#move-list .variation .move")[0])
+    b.wait("the variation's first move", lambda: b.body("ply") == "9" and b.body("fen") == fens[9])
+    b.click(b.d.find_element(By.ID, "promote"))
+    b.wait("the variation promoted", lambda: b.moves() == LINE_16)
+    check(variation_moves(b) == [[played]], f"the variations shown: {variation_moves(b)}")
+    text = movetext(export_pgn(b))
+    check(f"5. M@a2 (5. {played}) 5... L@b4" in text, f"the PGN after promotion: {text}")
+    check(not b.d.find_element(By.ID, "promote").is_displayed(), "Promote offered on the main line")
+
+
+def test_delete_a_variation(b):
+    """Deleting the variation removes it from the list and the export."""
+    played, fens = branch_at_ply_8(b)
+    b.click(b.d.find_elements(By.CSS_SELECTOR, "#move-list .variation .move")[2])
+    b.wait("the variation's third move", lambda: b.body("ply") == "11")
+    b.click(b.d.find_element(By.ID, "delete-variation"))
+    b.wait("the variation deleted", lambda: not variation_moves(b))
+    b.wait("the position it started from", lambda: b.body("ply") == "8")
+    check(b.moves() == LINE_16[:8] + [played], f"the main line after the deletion: {b.moves()}")
+    text = movetext(export_pgn(b))
+    check("(" not in text and "M@a2" not in text, f"the PGN after the deletion: {text}")
+
+
+def test_navigation_keys_follow_the_line(b):
+    """In a variation, ← → Home End step along it (not along the main line)."""
+    played, fens = branch_at_ply_8(b)
+    b.click(b.d.find_elements(By.CSS_SELECTOR, "#move-list .variation .move")[1])
+    b.wait("the variation's second move", lambda: b.body("ply") == "10" and b.body("fen") == fens[10])
+    body = b.d.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_LEFT)
+    b.wait("one back, in the variation", lambda: b.body("ply") == "9" and b.body("fen") == fens[9])
+    body.send_keys(Keys.END)
+    b.wait("the variation's end", lambda: b.body("ply") == "16" and b.body("fen") == fens[16])
+    check(b.d.find_elements(By.CSS_SELECTOR, "#move-list .variation .move.current"), "the current move is not in the variation")
+    body.send_keys(Keys.HOME)
+    b.wait("the start", lambda: b.body("ply") == "0")
+    body.send_keys(Keys.ARROW_RIGHT)
+    b.wait("forward from the start", lambda: b.body("ply") == "1")
+    body.send_keys(Keys.END)
+    b.wait("the end of the line played", lambda: b.body("ply") == "9" and b.moves()[-1] == played)
+    check(b.d.find_element(By.CSS_SELECTOR, "#move-list .move.current").text == played, "End left the line played")
+
+
+NESTED_PGN = """[Variant "gobblers"]
+
+{Start} 1. L@b2 {centre} (1. M@b2 S@a1 (1... L@a1 {big} 2. S@c3) 2. L@c3) 1... S@a1
+2. L@c3 M@a3 (2... S@c1 {blocks} 3. M@a3) 3. M@b3 S@c1 4. b3a1 *
+"""
+
+
+def test_pgn_variations_and_comments_round_trip(b):
+    """A PGN with nested variations and comments is imported into the tree (the list shows them)
+    and exported with the same moves, variations and comments; imported again, the same."""
+    b.load("#variant=gobblers")
+    b.idle()
+    b.import_text(NESTED_PGN)
+    b.wait("the import", lambda: b.d.find_element(By.ID, "io-status").text.startswith("Imported"))
+    b.wait("the main line", lambda: b.moves() == ["L@b2", "S@a1", "L@c3", "M@a3", "M@b3", "S@c1", "b3a1"])
+    check(variation_moves(b) == [["M@b2", "S@a1", "L@c3"], ["L@a1", "S@c3"], ["S@c1", "M@a3"]],
+          f"the variations shown: {variation_moves(b)}")
+    comments = b.d.execute_script("return [...document.querySelectorAll('#move-list .comment')].map((e) => e.textContent)")
+    check(comments == ["Start", "centre", "big", "blocks"], f"the comments shown: {comments}")
+    first = export_pgn(b)
+    print(f"exported: {movetext(first)}")
+    check(movetext(first) == movetext(NESTED_PGN), f"exported:\n{movetext(first)}\nimported:\n{movetext(NESTED_PGN)}")
+    b.import_text(first)
+    b.wait("the import of the export", lambda: b.d.find_element(By.ID, "io-status").text.startswith("Imported"))
+    check(movetext(export_pgn(b)) == movetext(NESTED_PGN), "the export of the export differs")
+
+
+def test_comment_with_markup_is_text(b):
+    """A comment typed on a move is shown as text, makes no element, and is exported with its `}`
+    escaped: read back, it adds no move and keeps its text."""
+    b.load("#variant=gobblers&moves=L%40b2,S%40a1")
+    b.idle()
+    hostile = "<img src=x onerror=window.__xss='c'>} 2. L@c3 {<b>x</b>"
+    field = b.d.find_element(By.ID, "comment")
+    field.send_keys(hostile + Keys.ENTER)
+    b.wait("the comment shown", lambda: b.d.execute_script(
+        "return [...document.querySelectorAll('#move-list .comment')].map((e) => e.textContent)") == [hostile])
+    made = b.d.execute_script("return document.querySelectorAll('#move-list img, #move-list b').length")
+    check(made == 0 and b.d.execute_script("return window.__xss === undefined"), "the comment made an element")
+    text = export_pgn(b)
+    print(f"exported comment: {movetext(text)}")
+    check(movetext(text).count("}") == 1 and movetext(text).endswith("}"), f"the comment's }} is not escaped: {text}")
+    b.import_text(text)
+    b.wait("the import", lambda: b.d.find_element(By.ID, "io-status").text.startswith("Imported"))
+    check(b.moves() == ["L@b2", "S@a1"], f"the comment's text became moves: {b.moves()}")
+    shown = b.d.execute_script("return [...document.querySelectorAll('#move-list .comment')].map((e) => e.textContent)")
+    check(len(shown) == 1 and shown[0].startswith("<img") and "L@c3" in shown[0], f"the comment read back: {shown}")
+    check(b.d.execute_script("return document.querySelectorAll('#move-list img, #move-list b').length") == 0,
+          "the comment read back made an element")
+
+
 def check_nothing_injected(b, what, markers=("go infinite", "quit")):
     """No message the page sent holds a line end or a control character, none of its lines is one
     of `markers` (commands smuggled in), and no search answered (no info depth, no bestmove)."""
@@ -866,6 +1020,13 @@ def main():
             ("the stack shown follows the move", lambda: test_stack_description_follows_the_move(b)),
             ("a move with the keyboard alone", lambda: test_keyboard_play(b)),
             ("an export copied and downloaded", lambda: test_export_copy_and_download(b)),
+            ("a move from ply 8 of 16 keeps plies 9-16 as a variation, exported in the PGN",
+             lambda: test_a_move_from_ply_8_keeps_a_variation(b)),
+            ("promotion makes the variation the main line", lambda: test_promote_a_variation(b)),
+            ("deletion removes the variation", lambda: test_delete_a_variation(b)),
+            ("navigation keys follow the line shown", lambda: test_navigation_keys_follow_the_line(b)),
+            ("PGN variations and comments round-trip", lambda: test_pgn_variations_and_comments_round_trip(b)),
+            ("a comment with markup or } is text, escaped in the PGN", lambda: test_comment_with_markup_is_text(b)),
             ("? opens the help panel", lambda: test_help_panel(b)),
             ("a link opens its game as shared", lambda: test_link_opens_the_game_as_shared(b)),
             ("hostile links inject nothing", lambda: test_hostile_links_inject_nothing(b)),
