@@ -1,0 +1,81 @@
+// The clocks of a game with a time control (the Engine time selector's
+// `clock BASE INC`), and the engine's limits for its move: a time per move,
+// or both clocks. The side to move's clock runs only at the end of the line
+// (play.js starts it); a flag says who ran out (onTimeout).
+
+const $ = (id) => document.getElementById(id);
+const clocks = { on: false, time: [0, 0], inc: 0, running: null, last: 0, timer: 0 };
+let onTimeout = () => {};
+
+// `handler(loser)`: what the page does when a player's time runs out.
+export function whenTimeRunsOut(handler) {
+  onTimeout = handler;
+}
+
+function clockMode() {
+  const t = $('time').value.split(' ');
+  return t[0] === 'clock' ? { base: Number(t[1]), inc: Number(t[2]) } : null;
+}
+
+// The `go` limits for the engine's move (command.js goLine).
+export function goLimitsForEngine() {
+  const t = $('time').value.split(' ');
+  if (t[0] === 'movetime') return { movetime: t[1] };
+  return { p1time: Math.max(0, Math.round(clocks.time[0])), p2time: Math.max(0, Math.round(clocks.time[1])),
+    p1inc: clocks.inc, p2inc: clocks.inc };
+}
+
+export function resetClocks() {
+  stopClock();
+  const mode = clockMode();
+  clocks.on = !!mode;
+  if (mode) {
+    clocks.time = [mode.base, mode.base];
+    clocks.inc = mode.inc;
+  }
+  showClocks();
+}
+
+// Runs player `side`'s clock.
+export function startClock(side) {
+  if (!clocks.on) return;
+  clocks.running = side;
+  clocks.last = performance.now();
+  clearInterval(clocks.timer);
+  clocks.timer = setInterval(tickClock, 200);
+}
+
+function tickClock() {
+  if (!clocks.running) return;
+  const now = performance.now();
+  clocks.time[clocks.running - 1] -= now - clocks.last;
+  clocks.last = now;
+  if (clocks.time[clocks.running - 1] <= 0) {
+    clocks.time[clocks.running - 1] = 0;
+    const loser = clocks.running;
+    stopClock();
+    onTimeout(loser);
+  }
+  showClocks();
+}
+
+// Player `side` has moved: its clock stops, with the increment added.
+export function chargeClock(side) {
+  if (!clocks.on || clocks.running !== side) return;
+  tickClock();
+  clocks.time[side - 1] += clocks.inc;
+  clocks.running = null;
+}
+
+export function stopClock() {
+  clearInterval(clocks.timer);
+  clocks.running = null;
+}
+
+function showClocks() {
+  for (const p of [1, 2]) {
+    const ms = clocks.time[p - 1];
+    $(`clock-${p}`).textContent = clocks.on
+      ? `${Math.floor(ms / 60000)}:${String(Math.floor((ms % 60000) / 1000)).padStart(2, '0')}` : '';
+  }
+}

@@ -1,0 +1,218 @@
+// The engine's session: the UGI client (the server's WebSocket, or on the
+// static site the WebAssembly engine in a Web Worker: either speaks the same
+// UGI), its handshake, the searches it runs (one at a time), and the
+// questions the page asks about a position. Every line is built by
+// command.js from checked words.
+
+import { UgiClient, errorOf, answer, parseInfo, parseOption } from './ugi.js';
+import { boardShape, parsePosition, parseSupply } from './position.js';
+import { positionLine, variantLine, numberOptionLine, goLine, authLine } from './command.js';
+import { BadWord } from './words.js';
+import { ENGINE } from './engine_choice.js';
+import { WorkerSocket } from './worker_socket.js';
+import { parseValues } from './values.js';
+import { game, variationLines } from './game.js';
+import { shown } from './shown.js';
+
+function socketUrl() {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${location.host}/ugi`;
+}
+
+export const ugi = ENGINE === 'worker'
+  ? new UgiClient(() => new WorkerSocket('engine_worker.js'), 'the WebAssembly engine of this page')
+  : new UgiClient(() => new WebSocket(socketUrl()), socketUrl());
+
+export const session = {
+  connected: false,       // the handshake is done on the open socket
+  variants: [],           // the engine's variants (its Variant option's vars), from the handshake
+  defaultVariant: null,
+  search: null,           // the search running: {kind, multipv, lines: Map, depth, last, onInfo, generation, done}
+  onClosed: () => {},     // what the page does when the engine closes a session that was open
+};
+
+ugi.onSearch = (line) => {
+  const search = session.search;
+  if (!search) return;
+  if (line.startsWith('bestmove')) {
+    session.search = null;
+    search.best = line.split(' ')[1];
+    search.resolve(search);
+    return;
+  }
+  const info = parseInfo(line);
+  if (!info) return;
+  if (info.depth !== search.depth) {
+    search.lines = new Map([...search.lines].filter(([k]) => k <= search.multipv));
+    search.depth = info.depth;
+  }
+  search.lines.set(info.multipv, info);
+  search.last = info;
+  // A search of a position no longer shown (its stop is on its way, or a
+  // preview is shown over it) says nothing more.
+  if (search.onInfo && search.generation === shown.generation) search.onInfo(search);
+};
+
+ugi.onClose = () => {
+  if (!session.connected) return;  // before the handshake: openSession() says why
+  session.connected = false;
+  session.onClosed();
+};
+
+// Opens the session (with `token` if given: `auth` first) and learns the
+// variants: null once the handshake is done, else {error, fatal} (fatal:
+// no engine to ask; else the engine wants a token, or another one).
+export async function openSession(token) {
+  try {
+    await ugi.connect();
+  } catch (e) {
+    return { error: e.message, fatal: true };
+  }
+  let hello = null;
+  try {
+    if (token && ENGINE !== 'worker') await ugi.exec(authLine(token));  // (the worker's engine is the page's own)
+    hello = await ugi.exec('ugi');
+  } catch (e) {
+    if (!(e instanceof BadWord)) throw e;
+    ugi.socket.close();
+    return { error: e.message };
+  }
+  if (!hello || !hello.includes('ugiok')) return { error: ugi.lastError || 'the engine closed the connection' };
+  session.connected = true;
+  // `option name Variant type combo default … var …`
+  const option = hello.map(parseOption).find((o) => o && o.name === 'Variant');
+  session.variants = option ? option.vars : [];
+  session.defaultVariant = option ? option.default : null;
+  return null;
+}
+
+export function positionCommand(moves) {
+  return positionLine(game.start, moves);
+}
+
+// Stops the running search (if any) and waits for its bestmove.
+export async function stopSearch() {
+  const s = session.search;
+  if (!s) return;
+  ugi.send('stop');
+  await s.done;
+}
+
+// Starts a search on the position the engine holds; resolves with it at its bestmove.
+// Started for the position of generation `my` (if given): not started, and
+// resolved empty, once the page has moved on while it was being set up.
+export async function startSearch(kind, multipv, goLimits, onInfo, my) {
+  await stopSearch();
+  const err = errorOf(await ugi.exec(numberOptionLine('MultiPV', multipv)));
+  if (err) throw new Error(err);
+  if (my !== undefined && my !== shown.generation) return { kind, lines: new Map(), depth: 0, best: null };
+  const s = { kind, multipv, lines: new Map(), depth: 0, onInfo, generation: shown.generation };
+  s.done = new Promise((resolve) => { s.resolve = resolve; });
+  session.search = s;
+  ugi.send(goLine(goLimits));
+  return s.done;
+}
+
+// Asks the engine about the position after `moves` (from the game's start):
+// a view {fen, pos, shape, legal, over, result, reason, line, supply,
+// marks}, {error}, or null (the socket closed).
+export async function examine(moves) {
+  let position;
+  try {
+    position = positionCommand(moves);
+  } catch (e) {
+    if (e instanceof BadWord) return { error: e.message };
+    throw e;
+  }
+  const lines = await ugi.exec(position, 'query fen', 'moves', 'query gameover', 'query result',
+    'query reason', 'query line', 'd');
+  if (!lines) return null;
+  const err = errorOf(lines);
+  if (err) return { error: err };
+  const legal = (answer(lines, 'moves') || '').trim().split(' ').filter((m) => m);
+  const [fen, over, result, reason, line] = lines.filter((l) => l.startsWith('response ')).map((l) => l.slice(9));
+  const pos = parsePosition(fen);
+  const supply = [answer(lines, 'supply 1: ') || '', answer(lines, 'supply 2: ') || ''];
+  return {
+    fen,
+    pos,
+    shape: boardShape(pos, answer(lines, 'sizes ') || '', supply[0]),
+    legal,
+    over: over === 'true',
+    result,                                          // a `query result` word
+    reason: reason && reason !== 'none' ? reason : '',  // how the game ended, in the engine's words
+    line: line && line !== 'none' ? line.split(' ') : [],  // the winner's squares, from the engine
+    supply: supply.map(parseSupply),
+    marks: null,
+  };
+}
+
+// Whether `move` may be played at the position after `moves`: the engine's
+// reason if not (it keeps its previous position then), or null.
+export async function refusalOf(moves, move) {
+  try {
+    return errorOf(await ugi.exec(positionCommand([...moves, move]))) || `${move} is not legal here`;
+  } catch (e) {
+    if (!(e instanceof BadWord)) throw e;
+    return e.message;
+  }
+}
+
+// The engine's `query values` for the position it has (docs/protocol.md):
+// every legal move's exact value from the tablebase, as {marks}, or {error}
+// (no tablebase: the engine's words); null when the position changed meanwhile.
+export async function exactValues(my) {
+  const lines = await ugi.exec('query values');
+  if (my !== shown.generation || !lines) return null;
+  const error = errorOf(lines);
+  return { marks: error ? null : parseValues(answer(lines, 'response ') || ''), error };
+}
+
+// Switches the engine to the first of `candidates` (variant names as a
+// person or a game text spelled them) that takes the game of `start` and
+// the tree `root` (every line of it, variations too, must be legal):
+// {taken: the engine's name} or {refusal: the reason for refusing the
+// first candidate (the engine's, or the page's when a name, the position
+// text or a move is not of its shape: then nothing is sent for it)}.
+export async function takeGame(candidates, start, root) {
+  const main = [];
+  for (let n = root; n.children.length; n = n.children[0]) main.push(n.children[0].move);
+  let refusal = null;
+  for (const variant of candidates) {
+    let lines = null;
+    let err;
+    try {
+      const others = variationLines(root).map((m) => positionLine(start, m));
+      lines = await ugi.exec(variantLine(variant), 'uginewgame', ...others, positionLine(start, main), 'd');
+      err = errorOf(lines);
+    } catch (e) {
+      if (!(e instanceof BadWord)) throw e;
+      err = e.message;
+    }
+    if (!err) {
+      // A name of the engine's list stays as chosen; any other spelling becomes the engine's name for it.
+      return { taken: (session.variants.includes(variant) ? variant : answer(lines, 'variant ')) || variant };
+    }
+    refusal = refusal || err;
+  }
+  return { refusal };
+}
+
+// Puts the engine back on `variant` (after a refused game).
+export async function restoreVariant(variant) {
+  await ugi.exec(variantLine(variant));
+}
+
+// Asks whether the position after `moves` is over and whose turn it is: {side, over} or null.
+export async function turnOf(moves) {
+  const lines = await ugi.exec(positionCommand(moves), 'query p1turn', 'query gameover');
+  if (!lines) return null;
+  const [p1turn, over] = lines.filter((l) => l.startsWith('response '));
+  if (over === undefined) return null;
+  return { side: p1turn === 'response true' ? 1 : 2, over: over === 'response true' };
+}
+
+// Puts the engine on the position after `moves` (nothing asked).
+export async function setPosition(moves) {
+  await ugi.exec(positionCommand(moves));
+}

@@ -1,0 +1,84 @@
+// The game in and out of the page: import (position text, move list or PGN
+// with its variations and comments, pgn.js), the exports (position, moves
+// of the line shown, PGN of the whole tree, link) into the text box, copy
+// and download, and the link in the address (address.js) read at start-up
+// and when it changes. Outside text is checked for its shape before
+// anything of it is sent, and only ever shown as text.
+
+import { parseGameText, writePgn, writeMoveList } from './pgn.js';
+import { takeToken, readLink, linkHash, linkTo } from './address.js';
+import { copyText, downloadText } from './export_file.js';
+import { game, treeOf, lineMoves, mainLine, variationLines, snapshot } from './game.js';
+import { shown } from './shown.js';
+import { session } from './engine_session.js';
+import { setStatus } from './render.js';
+import { loadGame } from './play.js';
+
+const $ = (id) => document.getElementById(id);
+
+// What the text box holds, for the name of its download.
+let exportKind = 'text';
+const EXPORT_FILES = { position: 'gobblet-position.txt', moves: 'gobblet-moves.txt', pgn: 'gobblet-game.pgn',
+  link: 'gobblet-link.txt', text: 'gobblet.txt' };
+
+function exportText(text, kind) {
+  $('io-text').value = text;
+  exportKind = kind;
+  $('io-status').textContent = 'Exported above: copy it or download it.';
+}
+
+// The game's result for its PGN: the engine's `query result` when the
+// position shown is the end of the main line and the game is over there.
+function pgnResult() {
+  const view = shown.view;
+  return view && view.over && game.current === mainLine().at(-1) ? view.result : null;
+}
+
+async function importText() {
+  const parsed = parseGameText($('io-text').value);
+  if (parsed.error) {
+    $('io-status').textContent = `Not imported: ${parsed.error}`;  // and nothing sent
+    return;
+  }
+  // A text that names no variant (a position, a move list, cutegames' PGN):
+  // the variant shown if the engine takes the game there, else the first of
+  // the engine's variants that does.
+  const candidates = parsed.variant ? [parsed.variant]
+    : [game.variant, ...session.variants.filter((v) => v !== game.variant)];
+  const err = await loadGame(candidates, parsed.start, parsed.root, null);
+  const others = variationLines(parsed.root).length;
+  $('io-status').textContent = err ? `Not imported: ${err}`
+    : `Imported ${parsed.moves.length} moves${others ? ` and ${others} variation${others > 1 ? 's' : ''}` : ''}.`;
+}
+
+// Loads the game of the address's #variant=…&fen=…&moves=…&ply=… (the
+// engine's default variant's start if none). A link with a field not of its
+// shape is refused before anything of it is sent: the default game instead.
+export async function loadLink() {
+  const link = readLink();
+  const shared = Boolean(link.start || (link.moves && link.moves.length));
+  const err = link.error
+    || await loadGame([link.variant || session.defaultVariant], link.start, treeOf(link.moves), link.ply, shared);
+  if (err) {
+    await loadGame([session.defaultVariant], null, treeOf([]), 0);
+    setStatus(`The link's game was refused: ${err}`, 'error');
+  }
+}
+
+export function wireImportExport() {
+  window.addEventListener('hashchange', () => {
+    // A link pasted into the address bar: load its game (a token in it is only taken out).
+    takeToken();
+    if (location.hash.slice(1) !== linkHash(snapshot())) loadLink();
+  });
+  $('import').addEventListener('click', importText);
+  $('export-fen').addEventListener('click', () => exportText(shown.view ? shown.view.fen : '', 'position'));
+  $('export-moves').addEventListener('click', () => exportText(writeMoveList(lineMoves()), 'moves'));
+  $('export-pgn').addEventListener('click', () => exportText(writePgn(game, game.root, pgnResult()), 'pgn'));
+  $('export-link').addEventListener('click', () => exportText(linkTo(snapshot()), 'link'));
+  $('io-text').addEventListener('input', () => { exportKind = 'text'; });
+  $('io-copy').addEventListener('click', async () => { $('io-status').textContent = await copyText($('io-text')); });
+  $('io-download').addEventListener('click', () => {
+    $('io-status').textContent = downloadText($('io-text').value, EXPORT_FILES[exportKind] || EXPORT_FILES.text);
+  });
+}

@@ -1,0 +1,208 @@
+// The person's input: clicks and drags on the board and the reserves, the
+// keyboard (on the board: the arrows, Enter or Space, Escape; elsewhere
+// ← → Home End along the line shown, f to flip, ? for help) and the page's
+// controls. A pick only chooses among the engine's legal moves; a move is
+// played (or refused with the engine's reason) by play.js.
+
+import { drawGhost, setFlipped } from './draw.js';
+import { saveSettings } from './settings.js';
+import { line, ply as plyShown, atEnd } from './game.js';
+import { shown, shownView } from './shown.js';
+import { session } from './engine_session.js';
+import { resetClocks } from './clocks.js';
+import { setStatus, render, renderBestArrow, focusSquare, showStack } from './render.js';
+import { refresh, attempt, goTo, takeBack, promoteShown, deleteShown, commentShown, toggleAnalysis, evaluateGame,
+  newGame, releaseEngine, engineToMove } from './play.js';
+import { wireImportExport } from './game_io.js';
+
+const $ = (id) => document.getElementById(id);
+
+// The players, the engine's time, the analysis lines and the sound, kept in
+// this browser between visits (settings.js).
+export const SETTINGS = ['p1', 'p2', 'time', 'multipv', 'sound'];
+
+// A click (or the end of a drag) on square `sq` or reserve size `size@`.
+function pick(target) {
+  if (shown.preview) {
+    refresh();
+    return;
+  }
+  if (!shown.view || shown.view.over) return;
+  const v = shown.view;
+  if (engineToMove() && atEnd()) {
+    setStatus('Wait for the engine’s move (or make both players human).');
+    return;
+  }
+  if (target.endsWith('@')) {
+    const legalSource = v.legal.some((m) => m.startsWith(target));
+    shown.selection = legalSource ? { from: target } : null;
+    if (!legalSource) setStatus(`No legal placement of that piece here.`, 'error');
+    render();
+    return;
+  }
+  if (shown.selection) {
+    const move = shown.selection.from + target;
+    if (shown.selection.from === target) {
+      shown.selection = null;
+      render();
+      return;
+    }
+    const isTarget = v.legal.includes(move);
+    const isSource = v.legal.some((m) => m.startsWith(target) && m[1] !== '@');
+    if (!isTarget && isSource) {
+      shown.selection = { from: target };
+      render();
+      return;
+    }
+    attempt(move);
+    return;
+  }
+  if (v.legal.some((m) => m.startsWith(target) && m[1] !== '@')) {
+    shown.selection = { from: target };
+    render();
+  }
+}
+
+function squareAt(x, y) {
+  const el = document.elementFromPoint(x, y);
+  const sq = el && el.closest('[data-sq]');
+  return sq ? sq.dataset.sq : null;
+}
+
+// The board from the other side: player 2's reserve below, the ranks and
+// files reversed (draw.js setFlipped), the evaluation bar from the top.
+function flipBoard() {
+  const on = !$('play').classList.contains('flipped');
+  $('play').classList.toggle('flipped', on);
+  $('flip').setAttribute('aria-pressed', String(on));
+  setFlipped(on);
+  render();
+  renderBestArrow(session.search);
+}
+
+// ---- the keyboard -------------------------------------------------------------
+// The board is one stop of the Tab key: the square last reached (shown.boardFocus)
+// takes the focus, the arrows move it, Enter or Space picks its piece or
+// plays to it, Escape drops the piece picked. Reserve pieces are buttons:
+// Enter or Space picks one, and the keyboard goes on to the board, to the
+// first square it may go to.
+function onBoardKey(e) {
+  const g = e.target.closest('[data-sq]');
+  if (!g || !shown.view) return;
+  const sq = g.dataset.sq, n = shownView().pos.n;
+  const flip = $('play').classList.contains('flipped') ? -1 : 1;  // the arrows go the way they point on screen
+  const step = { ArrowLeft: [-flip, 0], ArrowRight: [flip, 0], ArrowUp: [0, flip], ArrowDown: [0, -flip] }[e.key];
+  if (step) {
+    e.preventDefault();
+    e.stopPropagation();  // (not the move list's arrows)
+    const f = Math.min(n - 1, Math.max(0, sq.charCodeAt(0) - 97 + step[0]));
+    const r = Math.min(n, Math.max(1, Number(sq[1]) + step[1]));
+    focusSquare(String.fromCharCode(97 + f) + r);
+  } else if (e.key === 'Enter' || e.key === ' ') {
+    e.preventDefault();
+    shown.boardFocus = sq;
+    showStack(sq);
+    pick(sq);
+  } else if (e.key === 'Escape' && shown.selection) {
+    shown.selection = null;
+    render();
+  }
+}
+
+export function wireInput() {
+  const board = $('board');
+  let dragFrom = null;
+  board.addEventListener('pointerdown', (e) => {
+    const sq = squareAt(e.clientX, e.clientY);
+    if (!sq) return;
+    shown.boardFocus = sq;  // (a click focuses the square too: the keyboard goes on from there)
+    showStack(sq);
+    const before = shown.selection ? shown.selection.from : null;
+    pick(sq);
+    dragFrom = shown.selection && shown.selection.from === sq && before !== sq ? sq : null;
+  });
+  for (const p of [1, 2]) {
+    $(`reserve-${p}`).addEventListener('pointerdown', (e) => {
+      const el = e.target.closest('[data-size]');
+      if (!el) return;
+      pick(el.dataset.size + '@');
+      dragFrom = shown.selection ? shown.selection.from : null;
+    });
+    // Enter or Space on a reserve piece (a click with no pointer: detail 0).
+    $(`reserve-${p}`).addEventListener('click', (e) => {
+      const el = e.target.closest('[data-size]');
+      if (!el || e.detail !== 0) return;
+      pick(el.dataset.size + '@');
+      const first = $('board').querySelector('.square.target');
+      if (shown.selection && first) focusSquare(first.dataset.sq);
+    });
+  }
+  board.addEventListener('keydown', onBoardKey);
+  // While a piece is dragged, it follows the pointer and the legal target
+  // under the pointer is lit.
+  document.addEventListener('pointermove', (e) => {
+    if (!dragFrom || !shown.view || !shown.selection || shown.selection.from !== dragFrom) return;
+    const size = dragFrom.endsWith('@') ? 'SMLX'.indexOf(dragFrom[0])
+      : (shown.view.pos.squares.get(dragFrom) || []).at(-1)?.size;
+    if (size === undefined || size < 0) return;
+    const at = new DOMPoint(e.clientX, e.clientY).matrixTransform(board.getScreenCTM().inverse());
+    drawGhost(board, at.x, at.y, size, shown.view.shape.sizes, shown.view.pos.side);
+    const over = squareAt(e.clientX, e.clientY);
+    board.querySelectorAll('.square').forEach((g) =>
+      g.classList.toggle('drag-over', g.dataset.sq === over && g.classList.contains('target')));
+  });
+  document.addEventListener('pointerup', (e) => {
+    const from = dragFrom;
+    dragFrom = null;
+    drawGhost(board, null);
+    board.querySelectorAll('.square.drag-over').forEach((g) => g.classList.remove('drag-over'));
+    if (!from || !shown.selection || shown.selection.from !== from) return;
+    const sq = squareAt(e.clientX, e.clientY);
+    if (sq && sq !== from) attempt(from + sq);  // a drop is a move attempt, even onto an own piece
+  });
+  board.addEventListener('pointermove', (e) => showStack(squareAt(e.clientX, e.clientY)));
+  $('nav-start').addEventListener('click', () => goTo(0));
+  $('nav-back').addEventListener('click', () => goTo(plyShown() - 1));
+  $('nav-forward').addEventListener('click', () => goTo(plyShown() + 1));
+  $('nav-end').addEventListener('click', () => goTo(line().length - 1));
+  $('promote').addEventListener('click', promoteShown);
+  $('delete-variation').addEventListener('click', deleteShown);
+  $('comment').addEventListener('change', () => commentShown($('comment').value));
+  $('take-back').addEventListener('click', takeBack);
+  $('help-open').addEventListener('click', () => $('help').showModal());
+  $('flip').addEventListener('click', flipBoard);
+  document.addEventListener('keydown', (e) => {
+    if (e.key === '?' && !e.target.closest('textarea, input') && !$('help').open) {
+      e.preventDefault();
+      $('help').showModal();
+      return;
+    }
+    if (e.key === 'f' && !e.target.closest('textarea, input, select, dialog')) {
+      e.preventDefault();
+      flipBoard();
+      return;
+    }
+    if (e.target.closest('textarea, input, select, #board, dialog')) return;
+    const keys = { ArrowLeft: plyShown() - 1, ArrowRight: plyShown() + 1, Home: 0, End: line().length - 1 };
+    if (e.key in keys) {
+      e.preventDefault();
+      goTo(keys[e.key]);
+    }
+  });
+  $('analyse').addEventListener('click', () => toggleAnalysis(!shown.analysing));
+  $('evaluate').addEventListener('click', evaluateGame);
+  $('multipv').addEventListener('change', () => shown.analysing && refresh());
+  $('new-game').addEventListener('click', () => newGame());
+  $('variant').addEventListener('change', () => {
+    const custom = $('variant').value === 'custom';
+    $('custom-variant').hidden = !custom;
+    if (!custom) newGame();
+  });
+  $('custom-variant').addEventListener('change', () => newGame());
+  for (const id of ['p1', 'p2']) $(id).addEventListener('change', () => { releaseEngine(); saveSettings(SETTINGS); refresh(); });
+  $('time').addEventListener('change', () => { saveSettings(SETTINGS); resetClocks(); refresh(); });
+  $('multipv').addEventListener('change', () => saveSettings(SETTINGS));
+  $('sound').addEventListener('change', () => saveSettings(SETTINGS));
+  $('engine-move').addEventListener('click', () => { releaseEngine(); refresh(); });
+  wireImportExport();
+}

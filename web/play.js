@@ -1,0 +1,312 @@
+// What happens to the position shown: showing it (the engine's answers,
+// then the engine's move, the analysis or the tablebase's marks), moves
+// played by a person or the engine, navigation along the line and in the
+// tree, taking back, previews of an analysis line, the value history, and
+// loading a game into the engine. The game changes only through game.js;
+// every change of the position shown bumps shown.generation, and work for
+// an older position stops there.
+
+import { showLink } from './address.js';
+import { bestInfo } from './values.js';
+import { playMoveTone } from './sound.js';
+import { game, treeOf, setGame, movesTo, line, ply as plyShown, atEnd, goToPly, goToNode, playMove, takeBackTo,
+  promote, deleteVariation, setComment, snapshot } from './game.js';
+import { shown } from './shown.js';
+import { session, stopSearch, startSearch, examine, exactValues, refusalOf, takeGame, restoreVariant, turnOf,
+  setPosition } from './engine_session.js';
+import { goLimitsForEngine, resetClocks, startClock, chargeClock, stopClock } from './clocks.js';
+import { setStatus, render, renderMoveList, renderTablebase, clearLines, showLines, drawGraphNow, showTablebaseHint,
+  showVariant, chosenVariant } from './render.js';
+
+const $ = (id) => document.getElementById(id);
+
+// Shows the game's position: asks the engine, draws, then starts what comes next
+// (the engine's move, the analysis, the tablebase marks).
+export async function refresh() {
+  const my = ++shown.generation;
+  shown.preview = null;
+  shown.selection = null;
+  clearLines();
+  await stopSearch();
+  if (my !== shown.generation) return;
+  const v = await examine(movesTo());
+  if (my !== shown.generation || !v) return;
+  if (v.error) {
+    setStatus(v.error, 'error');
+    return;
+  }
+  const view = shown.view = v;
+  render();
+  showLink(snapshot());
+  if (view.over) {
+    stopClock();
+    if (shown.analysing) toggleAnalysis(false);
+    return;
+  }
+  if (!view.shape.stacks) await tablebaseMarks(my);
+  else showTablebaseHint(null);
+  if (my !== shown.generation) return;
+  if (atEnd() && engineToMove()) return engineMove(my);
+  $('engine-move').hidden = !(shown.engineHeld && atEnd() && engineSide());
+  if (!$('engine-move').hidden && !shown.analysing) {
+    setStatus(`Player ${view.pos.side} (the engine) to move: opened from a link, the engine waits.`);
+  }
+  if (shown.analysing) return analyse(my);
+  if (atEnd()) startClock(view.pos.side);
+  if (view.marks) fillValueHistory(my, null, true);
+}
+
+// The value of every position of the line not valued yet (an imported game,
+// a jump), for the chart: 3x3 with a tablebase, exact (the engine's `query
+// values`, automatic); 4x4, a short search per position (the Evaluate
+// button). Any change of the position shown ends it.
+async function fillValueHistory(my, goLimits, exact) {
+  let touched = false;
+  const nodes = line();
+  for (let ply = 0; ply < nodes.length && my === shown.generation; ply++) {
+    if (nodes[ply].value) continue;
+    touched = true;
+    const turn = await turnOf(movesTo(nodes[ply]));
+    if (my !== shown.generation || !turn) return;
+    if (turn.over) continue;  // a finished game has no move to value
+    let info;
+    if (exact) {  // the tablebase's value (a search near the end proves it without probing)
+      const values = await exactValues(my);
+      if (!values) return;
+      showTablebaseHint(values.error);
+      const marks = values.marks;
+      if (!marks || [...marks.values()].some((m) => m.wdl === '?')) return;
+      info = bestInfo(marks);
+    } else {
+      const s = await startSearch('history', 1, goLimits, undefined, my);
+      if (my !== shown.generation) return;
+      info = s.lines.get(1);
+    }
+    if (!info) return;
+    recordValue(nodes[ply], info, turn.side, exact);
+  }
+  // Put the engine back on the position shown.
+  if (touched && my === shown.generation) await setPosition(movesTo());
+}
+
+// The Evaluate button: a short search of every position of the line.
+export async function evaluateGame() {
+  if (shown.analysing) toggleAnalysis(false);
+  const my = shown.generation;
+  await stopSearch();
+  $('evaluate').disabled = true;
+  setStatus('Evaluating every position of the game…');
+  await fillValueHistory(my, { movetime: 150 }, false);
+  $('evaluate').disabled = false;
+  if (my === shown.generation) setStatus('Evaluation done: click the chart to go to a position.');
+}
+
+// A game opened from a link is shown as it was shared: the engine does not
+// play in it until the person does something (a move, a new game, a change
+// of the players, or "Engine, move"). (It used to move as the page loaded.)
+function engineSide() {
+  const view = shown.view;
+  return view && !view.over && $(view.pos.side === 1 ? 'p1' : 'p2').value === 'engine';
+}
+
+export function engineToMove() {
+  return engineSide() && !shown.engineHeld;
+}
+
+export function releaseEngine() {
+  shown.engineHeld = false;
+  $('engine-move').hidden = true;
+}
+
+// Plays `move` at the position shown: from an earlier position, a new line
+// (the moves after it stay as a variation, game.js).
+function play(move) {
+  releaseEngine();
+  if ($('sound').checked) playMoveTone(move);
+  chargeClock(shown.view.pos.side);
+  playMove(move);
+  refresh();
+}
+
+// Tries a move picked on the board: a legal one is played, anything else is
+// sent to the engine, whose error says why it is not legal.
+export async function attempt(move) {
+  shown.selection = null;
+  if (shown.view.legal.includes(move)) {
+    play(move);
+    return;
+  }
+  const my = shown.generation;
+  await stopSearch();
+  const err = await refusalOf(movesTo(), move);
+  // The engine kept its previous position, the one shown.
+  if (my !== shown.generation) return;
+  render();
+  setStatus(`Refused: ${err.replace(/^position: /, '')}`, 'error');
+  if (shown.analysing) refresh();
+}
+
+async function engineMove(my) {
+  const side = shown.view.pos.side;
+  startClock(side);
+  setStatus(`Engine (player ${side}) is thinking…`);
+  const node = game.current;
+  const s = await startSearch('engine', 1, goLimitsForEngine(), (s) => showLines(s), my);
+  if (my !== shown.generation || !s.best || s.best === '(none)') return;
+  recordValue(node, s.lines.get(1), side);
+  play(s.best);
+}
+
+async function analyse(my) {
+  const multipv = Number($('multipv').value);
+  setStatus('Analysing…');
+  const s = await startSearch('analysis', multipv, { infinite: true }, (s) => {
+    showLines(s);
+    recordValue(game.current, s.lines.get(1), shown.view.pos.side);
+    drawGraphNow();
+  }, my);
+  if (my === shown.generation) setStatus('Analysis stopped.');
+  return s;
+}
+
+export function toggleAnalysis(on) {
+  shown.analysing = on;
+  $('analyse').textContent = on ? 'Stop' : 'Analyse';
+  $('analyse').classList.toggle('active', on);
+  if (on) {
+    refresh();
+  } else {
+    stopSearch().then(() => setStatus('Analysis stopped.'));
+  }
+}
+
+// 3x3: every legal move's exact value from the tablebase (`query values`).
+async function tablebaseMarks(my) {
+  const view = shown.view;
+  if (!view.legal.length) return;
+  const values = await exactValues(my);
+  if (my !== shown.generation || !values) return;
+  showTablebaseHint(values.error);
+  const marks = values.marks;
+  if (!marks || marks.size !== view.legal.length || [...marks.values()].some((m) => m.wdl === '?')) {
+    view.marks = null;
+    $('tb').hidden = true;
+    return;
+  }
+  view.marks = marks;
+  recordValue(game.current, bestInfo(marks), view.pos.side, true);
+  renderTablebase();
+  render();
+}
+
+// Stores the value of the position of `node` for the chart, from player 1's side.
+function recordValue(node, info, side, exact = false) {
+  if (!info) return;
+  const sign = side === 1 ? 1 : -1;
+  const entry = info.mate !== undefined ? { mate: sign * info.mate } : { cp: sign * info.cp };
+  entry.exact = exact;
+  node.value = entry;
+  drawGraphNow();
+}
+
+// Shows the position after the current one and `pv`. A running analysis
+// goes on (the engine answers the preview's questions while it searches);
+// its lines stay as they were until the preview ends, when the position on
+// the board is shown and analysed again.
+export async function showPreview(pv) {
+  const my = ++shown.generation;
+  if (session.search && session.search.kind !== 'analysis') await stopSearch();
+  const v = await examine([...movesTo(), ...pv]);
+  if (my !== shown.generation || !v || v.error) return;
+  shown.preview = { moves: pv, view: v };
+  render();
+  setStatus(`Preview after ${pv.join(' ')} — click the board or a navigation button to return.`);
+}
+
+// ---- navigation and the tree ----------------------------------------------------
+
+// Shows the position at `ply` of the line shown.
+export function goTo(ply) {
+  goToPly(ply);
+  stopClock();
+  refresh();
+}
+
+// Shows the position after the move `node` (of any line of the tree).
+export function goToMove(node) {
+  goToNode(node);
+  stopClock();
+  refresh();
+}
+
+// Takes back the move shown (the moves after it on the line go with it;
+// other variations stay).
+export function takeBack() {
+  if (!plyShown()) return;
+  let ply = plyShown() - 1;
+  // Against the engine, go back to the person's own turn.
+  const humans = ['p1', 'p2'].filter((id) => $(id).value === 'human').length;
+  if (humans === 1 && ply > 0 && $(ply % 2 === 0 ? 'p1' : 'p2').value === 'engine' && !game.start) ply -= 1;
+  takeBackTo(Math.max(0, ply));
+  refresh();
+}
+
+// The variation shown becomes the main line.
+export function promoteShown() {
+  promote();
+  refresh();
+}
+
+// The variation shown is deleted (the position it started from is shown).
+export function deleteShown() {
+  deleteVariation();
+  refresh();
+}
+
+export function commentShown(text) {
+  setComment(text);
+  renderMoveList();
+}
+
+// ---- loading a game -----------------------------------------------------------------
+
+// Switches the engine to the first of `candidates` (variant names as a
+// person or a game text spelled them) that takes the game, and shows the
+// game; null, or the reason for refusing the first candidate (the engine's,
+// or the page's when a name, the position text or a move is not of its shape:
+// then nothing is sent for it). `shared` (a game opened from a link): the
+// engine waits for the person before it plays in it (engineHeld). `root`:
+// the tree of moves (game.js), `ply` the position shown on its main line
+// (null: the end); every line of it, variations too, must be legal.
+export async function loadGame(candidates, start, root, ply, shared = false) {
+  ++shown.generation;  // ends background work (the value history) before the engine is switched
+  await stopSearch();
+  const { taken, refusal } = await takeGame(candidates, start, root);
+  if (!taken) {
+    // Put the engine and the selector back on the game shown (the caller
+    // then says why: after the refresh, so that its status stays).
+    if (game.variant) {
+      await restoreVariant(game.variant);
+      showVariant(game.variant);
+      await refresh();
+    }
+    return refusal;
+  }
+  shown.engineHeld = shared;
+  setGame(taken, start, root, ply);
+  showVariant(taken);
+  resetClocks();
+  await refresh();
+  return null;
+}
+
+export async function newGame() {
+  const err = await loadGame([chosenVariant()], null, treeOf([]), 0);
+  if (err) setStatus(err, 'error');
+}
+
+// A player's time ran out: the search stops and the status says who won.
+export function timeRanOut(loser) {
+  stopSearch();
+  setStatus(`Player ${loser} ran out of time: player ${3 - loser} wins.`, 'over');
+}

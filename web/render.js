@@ -1,0 +1,337 @@
+// Drawing what is shown: the board and the reserves (draw.js), the status
+// line, the move list with its variations and comments, the analysis
+// lines and their arrows, the tablebase's marks, the value chart and the
+// evaluation bar, the stack under the pointer, the variant selector. It
+// reads the game (game.js) and what is shown (shown.js) and changes
+// neither; what a click on a move asks for is in `actions` (app.js wires them).
+
+import { RESULT_TEXT } from './ugi.js';
+import { describeStack } from './position.js';
+import { drawBoard, drawReserve, drawArrows } from './draw.js';
+import { drawGraph } from './graph.js';
+import { ENGINE } from './engine_choice.js';
+import { markOrder, markText, plies, scoreText, countText } from './values.js';
+import { drawEvalBar } from './eval_bar.js';
+import { game, line, ply as plyShown, variationOf, lineValues } from './game.js';
+import { shown, shownView } from './shown.js';
+import { session } from './engine_session.js';
+
+const $ = (id) => document.getElementById(id);
+
+// What clicks on the lists ask for: goTo(ply of the line), goToMove(node),
+// attempt(move), preview(moves of an analysis line).
+export const actions = { goTo: null, goToMove: null, attempt: null, preview: null };
+
+// The square whose stack is described under the board: render() says it
+// again, so that it is never the stack of a position left behind (it said
+// "b2: empty" right after a piece landed on b2).
+let stackSquare = null;
+let commentNode = null;  // the node whose comment the comment field shows
+
+export function setStatus(text, kind = '') {
+  const s = $('status');
+  s.textContent = text;
+  s.className = kind;
+}
+
+// The analysis panel empty: it shows only lines of the position on the board.
+export function clearLines() {
+  $('lines').replaceChildren();
+  delete $('lines').dataset.fen;
+  $('search-stats').textContent = '';
+  $('search-stats').dataset.depth = 0;
+  renderBestArrow(null);
+}
+
+export function showLines(s) {
+  const ol = $('lines');
+  ol.replaceChildren();
+  ol.dataset.fen = shown.view.fen;  // the position these lines are of (tests read it)
+  const side = shown.view.pos.side;
+  for (const [k, info] of [...s.lines].sort((a, b) => a[0] - b[0])) {
+    if (k > s.multipv) continue;
+    const li = document.createElement('li');
+    li.dataset.multipv = k;
+    const score = document.createElement('span');
+    score.className = 'score';
+    score.textContent = scoreText(info, side) + (info.bound ? ' (bound)' : '');
+    li.append(score, ' ');
+    info.pv.slice(0, 12).forEach((m, i) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'pv-move';
+      b.textContent = m;
+      b.title = 'preview the position after this move';
+      b.addEventListener('click', () => actions.preview(info.pv.slice(0, i + 1)));
+      li.append(b, ' ');
+    });
+    ol.append(li);
+  }
+  const last = s.last;
+  $('search-stats').textContent = last ? `depth ${last.depth}: ${countText(last.nodes || 0, last.nps || 0)}` : '';
+  $('search-stats').dataset.depth = last ? last.depth : 0;
+  renderBestArrow(s);
+}
+
+export function render() {
+  const v = shownView();
+  if (!v) return;
+  const shape = v.shape;
+  const lastMove = shown.preview ? shown.preview.moves.at(-1) : game.current.move;
+  const sources = new Set(v.legal.map((m) => m.slice(0, 2)));
+  const targets = new Map();
+  if (shown.selection && !shown.preview) {
+    for (const m of v.legal) if (m.startsWith(shown.selection.from)) targets.set(m.slice(2, 4), m);
+  }
+  const line = v.line;
+  // The board and the reserves are drawn anew: the keyboard's place on them is kept.
+  const active = document.activeElement;
+  const focusedSquare = active && active.closest && active.closest('#board [data-sq]');
+  const focusedReserve = active && active.closest && active.closest('.reserve-piece');
+  const reserveKey = focusedReserve ? [focusedReserve.closest('.reserve').id, focusedReserve.dataset.size] : null;
+  if (!shown.boardFocus || !v.pos.squares || !isSquareOf(shown.boardFocus, v.pos.n)) shown.boardFocus = 'a1';
+  drawBoard($('board'), v.pos, {
+    focus: shown.boardFocus,
+    sizes: shape.sizes,
+    lastMove,
+    selected: shown.selection && !shown.preview ? shown.selection.from : null,
+    targets,
+    marks: v.marks && !shown.preview ? v.marks : null,
+    line,
+    sources: shown.preview || v.over ? new Set() : sources,
+  });
+  for (const p of [1, 2]) {
+    drawReserve($(`reserve-${p}`), shape, v.supply[p - 1], p, {
+      active: !shown.preview && !v.over && v.pos.side === p,
+      sources,
+      selected: shown.selection ? shown.selection.from : null,
+    });
+    $(`side-${p}`).classList.toggle('to-move', !v.over && v.pos.side === p);
+  }
+  if (focusedSquare) focusSquare(shown.boardFocus);
+  if (reserveKey) {
+    const again = $(reserveKey[0]).querySelector(`[data-size="${reserveKey[1]}"]:not([disabled])`);
+    if (again) again.focus();
+    else focusSquare(shown.boardFocus);
+  }
+  if (!shown.preview) {
+    if (v.over) {
+      const who = RESULT_TEXT[v.result] || v.result;
+      setStatus(`${who}${v.reason ? ': ' + v.reason : ''}.`, 'over');
+    } else if (!session.search) {
+      setStatus(`Player ${v.pos.side} to move.`);
+    }
+  }
+  // For tests and bookmarklets: what is shown, as the engine gave it.
+  document.body.dataset.variant = shape.stacks ? '4x4' : '3x3';
+  document.body.dataset.fen = v.fen;
+  document.body.dataset.ply = shown.preview ? -1 : plyShown();
+  renderMoveList();
+  renderTablebase();
+  drawGraphNow();
+  showStack(null);
+}
+
+// Arrows for the first moves of the analysis's top three lines.
+export function renderBestArrow(s) {
+  const moves = [];
+  if (s && s.kind === 'analysis' && !shown.preview && shown.view) {
+    for (let k = 1; k <= Math.min(3, s.multipv); k++) {
+      const line = s.lines.get(k);
+      if (line && line.pv.length && !moves.includes(line.pv[0])) moves.push(line.pv[0]);
+    }
+  }
+  drawArrows($('board'), shown.view ? shown.view.shape.n : 0, moves, shown.view ? shown.view.pos.side : 1, shown.view ? shown.view.shape.sizes : 1);
+}
+
+// The move list: the main line in numbered pairs; after a move, its comment
+// and the variations that are alternatives to it (in parentheses, nested
+// ones inside), as lichess shows them. Every move is a button to its
+// position; the one shown is marked. Comments are text, never markup.
+export function renderMoveList() {
+  const ol = $('move-list');
+  ol.replaceChildren();
+  let row = null;
+  let index = 0;
+  for (let parent = game.root; parent.children.length; parent = parent.children[0], index++) {
+    const [node, ...others] = parent.children;
+    if (index % 2 === 0 || !row) {
+      row = document.createElement('li');
+      const num = document.createElement('span');
+      num.className = 'num';
+      num.textContent = index % 2 ? `${Math.floor(index / 2) + 1}…` : `${index / 2 + 1}.`;
+      row.append(num);
+      ol.append(row);
+    }
+    const b = moveButton(node);
+    b.dataset.ply = index + 1;
+    row.append(b);
+    if (node.comment || others.length) {
+      const more = document.createElement('li');
+      more.className = 'variations';
+      if (node.comment) more.append(commentSpan(node.comment));
+      for (const other of others) more.append(variationLine(other, index));
+      ol.append(more);
+      row = null;
+    }
+  }
+  if (game.root.comment) {
+    const first = document.createElement('li');
+    first.className = 'variations';
+    first.append(commentSpan(game.root.comment));
+    ol.prepend(first);
+  }
+  const inVariation = Boolean(variationOf());
+  $('promote').hidden = !inVariation;
+  $('delete-variation').hidden = !inVariation;
+  if (commentNode !== game.current) {  // (not while its own comment is being typed)
+    commentNode = game.current;
+    $('comment').value = game.current.comment;
+  }
+  // The current move into the list's own view, never by scrolling the page
+  // (scrollIntoView scrolls every scrolling ancestor: on a phone the page
+  // jumped 300-500 px at each pick and the board's top left the screen).
+  const current = ol.querySelector('.current');
+  if (current) {
+    const top = current.getBoundingClientRect().top - ol.getBoundingClientRect().top + ol.scrollTop;
+    const bottom = top + current.offsetHeight;
+    if (top < ol.scrollTop) ol.scrollTop = top;
+    else if (bottom > ol.scrollTop + ol.clientHeight) ol.scrollTop = bottom - ol.clientHeight;
+  }
+}
+
+function moveButton(node) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'move' + (node === game.current ? ' current' : '');
+  b.textContent = node.move;
+  b.addEventListener('click', () => actions.goToMove(node));
+  return b;
+}
+
+function commentSpan(text) {
+  const c = document.createElement('span');
+  c.className = 'comment';
+  c.textContent = text;
+  return c;
+}
+
+// A variation from `first` (an alternative to the move at `index`), with
+// its comments and its own variations nested, in parentheses.
+function variationLine(first, index) {
+  const box = document.createElement('span');
+  box.className = 'variation';
+  box.append('(');
+  let numbered = true;
+  for (let node = first, i = index; node; node = node.children[0], i++) {
+    if (i % 2 === 0 || numbered) box.append(`${Math.floor(i / 2) + 1}${i % 2 ? '…' : '.'}`);
+    box.append(moveButton(node));
+    numbered = Boolean(node.comment);
+    if (node.comment) box.append(commentSpan(node.comment));
+    if (node === first) continue;
+    for (const other of node.parent.children.slice(1)) {
+      box.append(variationLine(other, i));
+      numbered = true;
+    }
+  }
+  box.append(')');
+  return box;
+}
+
+export function renderTablebase() {
+  const v = shown.view;
+  const box = $('tb');
+  if (!v || !v.marks || shown.preview) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const best = [...v.marks.values()].sort(markOrder)[0];
+  $('tb-value').textContent = best
+    ? `Tablebase: player ${v.pos.side} to move ${best.wdl === 'W' ? `wins in ${plies(best.plies)}` : best.wdl === 'L' ? `loses in ${plies(best.plies)}` : 'draws'}.`
+    : '';
+  const body = $('tb-moves').tBodies[0];
+  body.replaceChildren();
+  for (const [move, m] of [...v.marks].sort((a, b) => markOrder(a[1], b[1]))) {
+    const tr = document.createElement('tr');
+    tr.dataset.move = move;
+    tr.className = 'tb-' + m.wdl;
+    const a = document.createElement('td');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = move;
+    b.addEventListener('click', () => actions.attempt(move));
+    a.append(b);
+    const c = document.createElement('td');
+    c.className = 'mark';
+    c.textContent = markText(m);
+    tr.append(a, c);
+    body.append(tr);
+  }
+}
+
+export function drawGraphNow() {
+  $('graph-title').textContent = !shown.view || shown.view.shape.stacks ? 'Evaluation (player 1 up)' : 'Value history (player 1 up)';
+  drawGraph($('graph'), lineValues(), line().length - 1, plyShown(), actions.goTo);
+  drawEvalBar(game.current.value);
+}
+
+export function isSquareOf(sq, n) {
+  return sq.length === 2 && sq.charCodeAt(0) - 97 < n && Number(sq[1]) <= n;
+}
+
+export function focusSquare(sq) {
+  const board = $('board');
+  board.querySelectorAll('[data-sq]').forEach((g) => g.setAttribute('tabindex', g.dataset.sq === sq ? 0 : -1));
+  const g = board.querySelector(`[data-sq="${sq}"]`);
+  if (g) {
+    shown.boardFocus = sq;
+    g.focus();
+    showStack(sq);
+  }
+}
+
+export function showStack(sq) {
+  const v = shownView();
+  if (sq) stackSquare = sq;
+  if (stackSquare && v) $('stack-info').textContent = `${stackSquare}: ${describeStack(v.pos.squares.get(stackSquare))}`;
+}
+
+// Where a 3x3 game has no tablebase, say so and how to get one (the
+// engine's words: which variant, and the command), under the analysis.
+export function showTablebaseHint(err) {
+  const hint = $('tb-hint');
+  const missing = err && err.startsWith('query values: no tablebase') && shown.view && !shown.view.shape.stacks;
+  hint.hidden = !missing;
+  if (!missing) return;
+  const where = ENGINE === 'worker'
+    ? 'put its file beside this page, in tablebases/ (docs/wasm.md)'
+    : 'build it where the engine looks (docs/board.md)';
+  hint.textContent = `No exact values: ${err.slice('query values: '.length)}; ${where}.`;
+}
+
+// The variant selector on `name` (the engine's list, or "other…" with the name).
+export function showVariant(name) {
+  const listed = session.variants.includes(name);
+  $('variant').value = listed ? name : 'custom';
+  $('custom-variant').hidden = listed;
+  if (!listed) $('custom-variant').value = name;
+}
+
+export function chosenVariant() {
+  const v = $('variant').value;
+  return v === 'custom' ? $('custom-variant').value.trim() : v;
+}
+
+// The variant selector: the engine's variants (session.variants, from its
+// handshake), then the entry for any other name.
+export function showVariants() {
+  const other = $('variant').querySelector('option[value="custom"]');
+  $('variant').querySelectorAll('option:not([value="custom"])').forEach((e) => e.remove());
+  for (const name of session.variants) {
+    const entry = document.createElement('option');
+    entry.value = entry.textContent = name;
+    other.before(entry);
+  }
+}
+

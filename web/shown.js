@@ -1,0 +1,19 @@
+// What the page shows of the game, beside the game itself (game.js, the one
+// owner of the moves): the engine's answers about the position shown, the
+// piece picked, a preview of an analysis line, the keyboard's square, and
+// the generation that work for an older position checks before it acts.
+
+export const shown = {
+  view: null,         // what the engine said about the position shown (engine_session.js examine)
+  selection: null,    // {from: 'L@' | 'a1'}: the source picked for the next move
+  preview: null,      // {moves, view}: the position after a line's moves, shown instead of the game's
+  generation: 0,      // bumps on every change of the position shown; stale work checks it
+  analysing: false,   // the Analyse button is on
+  engineHeld: false,  // a game opened from a link: the engine waits for the person (play.js)
+  boardFocus: null,   // the square the keyboard is on (input.js)
+};
+
+// The engine's view of what the board shows: the preview's, else the game's.
+export function shownView() {
+  return shown.preview ? shown.preview.view : shown.view;
+}
