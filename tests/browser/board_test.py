@@ -8,7 +8,11 @@ lists the engine's variants (its handshake's Variant vars); a whole 3x3 game and
 whole 4x4 game against the engine played by clicking; with small 3x3 tablebases built here, the
 win/draw/loss and distance shown for every legal move equal what `go` with
 MultiPV reports over the protocol; an illegal drop is refused with the
-engine's reason; a PGN is imported and navigated; a 4x4 analysis shows its
+engine's reason; a PGN is imported and navigated; the move tree (a move from
+ply 8 of 16 keeps plies 9-16 as a variation, in parentheses in the PGN;
+promotion and deletion of a variation; ← → Home End along the line shown;
+nested variations and comments round-trip through PGN import and export; a
+comment with markup or `}` stays text); a 4x4 analysis shows its
 depth growing and stops on demand; the page fits 360 and 1920 px. Hostile
 input: links and PGN imports that smuggle a line end into a field (`%0A go
 infinite`, `quit`) are refused with a message and none of it is sent (every
