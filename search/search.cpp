@@ -565,8 +565,11 @@ void Worker::iterate(const std::function<void(const SearchInfo&)>& onInfo, const
     if (shared_.budget.softMs >= 0 && !shared_.pondering->load()) {
       if (rootMoves.size() == 1) break;
       if (shared_.budget.wholeTime) continue;  // movetime: search on until the hard limit stops it
-      const double scale = stableIterations >= 3 ? 0.5 : stableIterations == 0 ? 1.4 : 0.9;
-      if (elapsedMs(shared_.start()) >= static_cast<int64_t>(shared_.budget.softMs * scale * 0.6)) break;
+      const double scale = !searchParams().tmStability ? 1.0
+                           : stableIterations >= 3     ? 0.5
+                           : stableIterations == 0     ? 1.4
+                                                       : 0.9;
+      if (elapsedMs(shared_.start()) >= static_cast<int64_t>(shared_.budget.softMs * scale * searchParams().tmStopPercent / 100)) break;
     }
   }
 }

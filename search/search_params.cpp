@@ -66,6 +66,10 @@ constexpr ParamSpec kSearchParamTable[] = {
     {"order_uncover", &SearchParams::orderUncover, 0, 4096, "ordering malus for lifting off an opponent piece"},
     {"order_largest_drop", &SearchParams::orderLargestDrop, 0, 4096, "ordering bonus for a largest piece from the hand"},
     {"smp_skip_cycle", &SearchParams::smpSkipCycle, 2, 100, "helper k skips depths d with (d + k) % this == 0"},
+    {"tm_moves_to_go", &SearchParams::tmMovesToGo, 2, 100, "sudden death: the time left is split over this many moves"},
+    {"tm_inc_percent", &SearchParams::tmIncPercent, 0, 100, "and this % of the increment added"},
+    {"tm_stop_percent", &SearchParams::tmStopPercent, 10, 200, "no new iteration after this % of the soft limit"},
+    {"tm_stability", &SearchParams::tmStability, 0, 1, "scale the soft limit by the best move's stability (1) or not (0)"},
     {"contempt", &SearchParams::contempt, 0, 200, "a repetition scores -this for the side to move at the root"},
 };
 

@@ -59,6 +59,15 @@ struct SearchParams {
   int orderLargestDrop = 8;
   // Helper thread k skips the depths d > 1 with (d + k) % smpSkipCycle == 0.
   int smpSkipCycle = 3;
+  // Clock time (timeman.cpp): a move's soft limit is time / tmMovesToGo (in
+  // sudden death) + tmIncPercent % of the increment; an iteration is not
+  // started after tmStopPercent % of the (stability-scaled) soft limit.
+  int tmMovesToGo = 8;
+  int tmIncPercent = 75;
+  int tmStopPercent = 60;
+  // 1: the soft limit is scaled by the best move's stability (x0.5 after
+  // three iterations with the same best move, x1.4 right after a change).
+  int tmStability = 1;
   // Contempt: a repetition in the search scores -contempt for the side to
   // move at the root and +contempt for its opponent, so that above 0 the
   // engine steers away from repetitions unless it stands worse than that.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "search/search_params.h"
+
 namespace gobblet {
 
 TimeBudget computeTimeBudget(const SearchLimits& limits, int side, int64_t overhead) {
@@ -22,8 +24,9 @@ TimeBudget computeTimeBudget(const SearchLimits& limits, int side, int64_t overh
   const int64_t inc = std::max<int64_t>(0, limits.inc[side]);
   // What may be spent at most, keeping the overhead (and a little more) in hand.
   const int64_t usable = std::max<int64_t>(1, left - overhead - std::min<int64_t>(left / 20, 50));
-  const int movesToGo = limits.movesToGo > 0 ? std::min(limits.movesToGo, 40) : 25;
-  int64_t soft = left / movesToGo + inc * 3 / 4 - overhead;
+  const SearchParams& params = searchParams();
+  const int movesToGo = limits.movesToGo > 0 ? std::min(limits.movesToGo, 40) : params.tmMovesToGo;
+  int64_t soft = left / movesToGo + inc * params.tmIncPercent / 100 - overhead;
   if (limits.movesToGo == 1) soft = usable * 3 / 4;
   soft = std::clamp<int64_t>(soft, 1, usable);
   const int64_t hard = std::clamp<int64_t>(std::min(soft * 4, usable * (limits.movesToGo == 1 ? 9 : 4) / 10), 1, usable);

@@ -2,8 +2,9 @@
 // another iteration after it, scaled by how stable the best move is) and a
 // hard limit (the search is stopped there from inside the tree).
 //
-// With a clock: the time is split over movesToGo moves (or an expected 25
-// more moves in sudden death), plus most of the increment; the hard limit is
+// With a clock: the time is split over movesToGo moves (in sudden death over
+// tm_moves_to_go, 8: a 4x4 game lasts about 20 moves a side, so the old 25
+// left half the clock unused), plus most of the increment; the hard limit is
 // a few soft limits but never more than a fraction of what is left. Every
 // clock limit already has MoveOverhead (the GUI/network delay) taken off, and
 // the search keeps at least that much on the clock. A fixed `movetime` is

@@ -36,7 +36,7 @@ TEST_F(SearchParamsTest, DefaultsAreTheEnginesFormula) {
     for (int move : {4, 20, 255})
       EXPECT_EQ(lateMoveReduction(depth, move), engineReduction(depth, move, 0.4, 2.2)) << depth << " " << move;
   const std::vector<std::string> lines = describeSearchParams();
-  ASSERT_EQ(lines.size(), 20u);
+  ASSERT_EQ(lines.size(), 24u);
   EXPECT_EQ(lines[3].rfind("lmr_divisor 220 (default 220) [50, 1000] ", 0), 0u) << lines[3];
 }
 
@@ -65,7 +65,8 @@ TEST_F(SearchParamsTest, BadAssignmentsAreRefusedNamingTheProblem) {
 // the defaults written out give the signature back. smp_skip_cycle only
 // matters with helper threads, which the bench has none of; contempt only
 // where a line repeats, which the depth-5 bench never reaches
-// (Search.ContemptMakesTheRootsRepetitionCostIt checks it).
+// (Search.ContemptMakesTheRootsRepetitionCostIt checks it); the tm_ values
+// only under a clock (TimeBudget.SuddenDeathFollowsTheTimeParameters).
 TEST_F(SearchParamsTest, EachValueReachesTheSearch) {
   const uint64_t signature = runBench(5).nodes;
   for (const char* change : {"lmr_min_depth=64", "lmr_min_move=2", "lmr_base=-100", "lmr_divisor=100",

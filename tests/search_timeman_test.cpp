@@ -1,6 +1,7 @@
 // Time budgets from the go limits (search/timeman.h).
 #include <gtest/gtest.h>
 
+#include "search/search_params.h"
 #include "search/timeman.h"
 
 namespace gobblet {
@@ -39,6 +40,25 @@ TEST(TimeBudget, ClockKeepsTheOverheadAndStaysWithinWhatIsLeft) {
   SearchLimits infinite;
   infinite.infinite = true;
   EXPECT_EQ(computeTimeBudget(infinite, 0, 30).hardMs, -1);
+}
+
+// Sudden death: the time left over tm_moves_to_go moves plus tm_inc_percent %
+// of the increment, less the overhead; the hard limit at most 40 % of what
+// may be used (10 s - 30 ms overhead - 50 ms kept).
+TEST(TimeBudget, SuddenDeathFollowsTheTimeParameters) {
+  SearchLimits l;
+  l.time[1] = 10000;
+  l.inc[1] = 100;
+  const SearchParams& p = searchParams();
+  const int64_t soft = 10000 / p.tmMovesToGo + 100 * p.tmIncPercent / 100 - 30;
+  EXPECT_EQ(computeTimeBudget(l, 1, 30).softMs, soft);
+  EXPECT_EQ(computeTimeBudget(l, 1, 30).hardMs, std::min<int64_t>(4 * soft, 9920 * 4 / 10));
+  ASSERT_TRUE(setSearchParam("tm_moves_to_go=25").ok());
+  ASSERT_TRUE(setSearchParam("tm_inc_percent=100").ok());
+  EXPECT_EQ(computeTimeBudget(l, 1, 30).softMs, 400 + 100 - 30);
+  resetSearchParams();
+  l.movesToGo = 20;  // a given movestogo wins over tm_moves_to_go
+  EXPECT_EQ(computeTimeBudget(l, 1, 30).softMs, 10000 / 20 + 100 * p.tmIncPercent / 100 - 30);
 }
 
 }  // namespace
