@@ -569,7 +569,8 @@ void Worker::iterate(const std::function<void(const SearchInfo&)>& onInfo, const
                            : stableIterations >= 3     ? 0.5
                            : stableIterations == 0     ? 1.4
                                                        : 0.9;
-      if (elapsedMs(shared_.start()) >= static_cast<int64_t>(shared_.budget.softMs * scale * searchParams().tmStopPercent / 100)) break;
+      const double stopAt = shared_.budget.softMs * scale * searchParams().tmStopPercent / 100;
+      if (elapsedMs(shared_.start()) >= static_cast<int64_t>(stopAt)) break;
     }
   }
 }
