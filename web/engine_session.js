@@ -11,7 +11,7 @@ import { BadWord } from './words.js';
 import { ENGINE } from './engine_choice.js';
 import { WorkerSocket } from './worker_socket.js';
 import { parseValues } from './values.js';
-import { game, variationLines } from './game.js';
+import { game, MAX_GAME_MOVES, treeSize, variationLines } from './game.js';
 import { shown } from './shown.js';
 
 function socketUrl() {
@@ -175,6 +175,7 @@ export async function exactValues(my) {
 // first candidate (the engine's, or the page's when a name, the position
 // text or a move is not of its shape: then nothing is sent for it)}.
 export async function takeGame(candidates, start, root) {
+  if (treeSize(root) > MAX_GAME_MOVES) return { refusal: `the game has more than ${MAX_GAME_MOVES} moves` };
   const main = [];
   for (let n = root; n.children.length; n = n.children[0]) main.push(n.children[0].move);
   let refusal = null;

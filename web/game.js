@@ -126,7 +126,9 @@ export function variationOf(node = game.current) {
 export function promote(node = game.current) {
   for (let n = node; n.parent; n = n.parent) {
     const siblings = n.parent.children;
-    siblings.splice(siblings.indexOf(n), 1);
+    const at = siblings.indexOf(n);
+    if (at < 0) return;  // a node no longer in the tree (a stale button): nothing to promote
+    siblings.splice(at, 1);
     siblings.unshift(n);
   }
 }
@@ -137,7 +139,9 @@ export function deleteVariation(node = game.current) {
   const first = variationOf(node);
   if (!first) return false;
   const siblings = first.parent.children;
-  siblings.splice(siblings.indexOf(first), 1);
+  const at = siblings.indexOf(first);
+  if (at < 0) return false;  // no longer in the tree (a stale button): -1 would remove the last child
+  siblings.splice(at, 1);
   if (pathTo().includes(first)) game.current = first.parent;
   return true;
 }
@@ -145,6 +149,23 @@ export function deleteVariation(node = game.current) {
 // The comment on the position shown's move (single spaces, trimmed).
 export function setComment(text, node = game.current) {
   node.comment = String(text).replace(/\s+/g, ' ').trim();
+}
+
+// The most moves a game (all its lines) may hold: a link or an import with
+// more is refused before its lines are built (each line is a path from the
+// start, so a tree's lines cost up to its moves squared).
+export const MAX_GAME_MOVES = 5000;
+
+// How many moves the tree under `root` holds, counting up to `limit` + 1.
+export function treeSize(root, limit = MAX_GAME_MOVES) {
+  let count = 0;
+  const stack = [...root.children];
+  while (stack.length && count <= limit) {
+    const n = stack.pop();
+    ++count;
+    stack.push(...n.children);
+  }
+  return count;
 }
 
 // The moves of every line that ends in a leaf other than the main line's (for checking an import's variations).

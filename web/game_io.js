@@ -46,7 +46,7 @@ async function importText() {
   const candidates = parsed.variant ? [parsed.variant]
     : [game.variant, ...session.variants.filter((v) => v !== game.variant)];
   const err = await loadGame(candidates, parsed.start, parsed.root, null);
-  const others = variationLines(parsed.root).length;
+  const others = err ? 0 : variationLines(parsed.root).length;
   $('io-status').textContent = err ? `Not imported: ${err}`
     : `Imported ${parsed.moves.length} moves${others ? ` and ${others} variation${others > 1 ? 's' : ''}` : ''}.`;
 }

@@ -97,14 +97,21 @@ function checkedTag(name, value, check) {
   }
 }
 
-// The first game of a PGN file: its tags and its movetext, up to the next game's tags.
+// The first game of a PGN file: its tags and its movetext, up to the next
+// game's tags. A line inside a comment `{ … }` is the comment's, even if it
+// starts with `[` (a wrapped export, `{ [%eval …] }`).
 function firstGame(text) {
   const lines = text.split('\n');
   let inMoves = false;
+  let inComment = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].trim();
-    if (line.startsWith('[') && inMoves) return lines.slice(0, i).join('\n');
-    if (line && !line.startsWith('[')) inMoves = true;
+    if (!inComment && line.startsWith('[') && inMoves) return lines.slice(0, i).join('\n');
+    if (line && !line.startsWith('[') && !inComment) inMoves = true;
+    for (const c of line) {
+      if (c === '{') inComment = true;
+      else if (c === '}') inComment = false;
+    }
   }
   return text;
 }

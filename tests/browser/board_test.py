@@ -830,6 +830,39 @@ def test_pgn_variations_and_comments_round_trip(b):
     check(movetext(export_pgn(b)) == movetext(NESTED_PGN), "the export of the export differs")
 
 
+def test_wrapped_comment_with_brackets_round_trips(b):
+    """A comment whose words start with `[` (as `{ [%eval 0.3] }` does) is exported wrapped, so that
+    a line of the PGN starts with one of them; imported again, that line is still the comment's,
+    not the tags of a next game (the import cut the text there and refused it)."""
+    b.load("#variant=gobblers&moves=L%40b2,S%40a1")
+    b.idle()
+    comment = " ".join(f"[w{i}]" for i in range(40))
+    b.d.find_element(By.ID, "comment").send_keys(comment + Keys.ENTER)
+    b.wait("the comment shown", lambda: b.d.execute_script(
+        "return [...document.querySelectorAll('#move-list .comment')].map((e) => e.textContent)") == [comment])
+    text = export_pgn(b)
+    check(any(l.startswith("[w") for l in text.splitlines()), f"no line of the export starts with [: {text!r}")
+    b.import_text(text)
+    b.wait("the import", lambda: b.d.find_element(By.ID, "io-status").text.startswith(("Imported", "Not imported")))
+    status = b.d.find_element(By.ID, "io-status").text
+    check(status.startswith("Imported"), f"the export was not read back: {status!r}")
+    shown = b.d.execute_script("return [...document.querySelectorAll('#move-list .comment')].map((e) => e.textContent)")
+    check(shown == [comment] and b.moves() == ["L@b2", "S@a1"], f"read back: {b.moves()} {shown}")
+
+
+def test_huge_link_is_refused_at_once(b):
+    """A link of 100,000 moves is refused with its reason within seconds (its lines were built by
+    copying each path: some 5e9 copies, and the tab hung before anything reached the engine)."""
+    moves = ",".join(["a1b1", "b1a1"] * 50000)
+    started = time.monotonic()
+    b.load("#variant=gobblers&moves=" + moves.replace("@", "%40"),
+           until=lambda: "refused" in b.status())
+    b.wait("the refusal", lambda: "more than 5000 moves" in b.status())
+    took = time.monotonic() - started
+    print(f"huge link: {b.status()!r} after {took:.1f} s")
+    check(b.moves() == [], f"the refused link left moves: {len(b.moves())}")
+
+
 def test_comment_with_markup_is_text(b):
     """A comment typed on a move is shown as text, makes no element, and is exported with its `}`
     escaped: read back, it adds no move and keeps its text."""
@@ -1031,6 +1064,8 @@ def main():
             ("navigation keys follow the line shown", lambda: test_navigation_keys_follow_the_line(b)),
             ("PGN variations and comments round-trip", lambda: test_pgn_variations_and_comments_round_trip(b)),
             ("a comment with markup or } is text, escaped in the PGN", lambda: test_comment_with_markup_is_text(b)),
+            ("a wrapped comment with [ words round-trips", lambda: test_wrapped_comment_with_brackets_round_trips(b)),
+            ("a link of 100,000 moves is refused at once", lambda: test_huge_link_is_refused_at_once(b)),
             ("? opens the help panel", lambda: test_help_panel(b)),
             ("a link opens its game as shared", lambda: test_link_opens_the_game_as_shared(b)),
             ("hostile links inject nothing", lambda: test_hostile_links_inject_nothing(b)),
