@@ -178,12 +178,13 @@ export async function takeGame(candidates, start, root) {
   if (treeSize(root) > MAX_GAME_MOVES) return { refusal: `the game has more than ${MAX_GAME_MOVES} moves` };
   const main = [];
   for (let n = root; n.children.length; n = n.children[0]) main.push(n.children[0].move);
+  const variations = variationLines(root);  // the same for every candidate
   let refusal = null;
   for (const variant of candidates) {
     let lines = null;
     let err;
     try {
-      const others = variationLines(root).map((m) => positionLine(start, m));
+      const others = variations.map((m) => positionLine(start, m));
       lines = await ugi.exec(variantLine(variant), 'uginewgame', ...others, positionLine(start, main), 'd');
       err = errorOf(lines);
     } catch (e) {
