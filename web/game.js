@@ -5,17 +5,31 @@
 // continuation stays as a variation (PGN: in parentheses).
 // The line is the path from the start to the position shown, continued by
 // the first children to its end: the arrow keys, the chart and the link
-// follow it. Each node keeps its comment and the value found for its
-// position (for the chart and the evaluation bar). No rules here: which
-// moves are legal is the engine's to say.
+// follow it. Each node keeps its comment, its annotation glyphs (PGN's
+// NAGs, as numbers) and the value found for its position (for the chart
+// and the evaluation bar). No rules here: which moves are legal is the
+// engine's to say.
 
 export function newNode(move, parent) {
-  return { move, parent, children: [], comment: '', value: undefined };
+  return { move, parent, children: [], comment: '', nags: [], value: undefined };
 }
 
 // variant: the engine's name; start: a position text or null (the variant's start).
 export const game = { variant: null, start: null, root: newNode(null, null), current: null };
 game.current = game.root;
+
+// The index the first move from `start` has in the numbering of moves
+// (1., 1..., 2., …): 1 when player 2 moves first (a position text whose
+// side to move is 2; PGN writes its first move `1...`), else 0.
+export function firstIndex(start = game.start) {
+  return start && / 2$/.test(start.trim()) ? 1 : 0;
+}
+
+// The number of the move at `index` (firstIndex() plus its ply before it)
+// as the move list and PGN write it: `3.` for player 1's, `3...` for player 2's.
+export function moveNumber(index, dots = '...') {
+  return `${Math.floor(index / 2) + 1}${index % 2 ? dots : '.'}`;
+}
 
 // A tree holding one line of moves; returns its root.
 export function treeOf(moves) {
@@ -146,9 +160,22 @@ export function deleteVariation(node = game.current) {
   return true;
 }
 
-// The comment on the position shown's move (single spaces, trimmed).
+// The comment on `node`'s move (single spaces, trimmed).
 export function setComment(text, node = game.current) {
   node.comment = String(text).replace(/\s+/g, ' ').trim();
+}
+
+// The glyph judging `node`'s move: NAG 1-6 (! ? !! ?? !? ?!), or 0 for none;
+// the node's other NAGs (of the position) stay.
+export function setMoveGlyph(nag, node = game.current) {
+  node.nags = [...(nag ? [nag] : []), ...node.nags.filter((n) => n < 1 || n > 6)];
+}
+
+// `node` is in the game's tree (not in a deleted variation, nor in a game replaced since).
+export function inTree(node) {
+  let n = node;
+  for (; n && n.parent; n = n.parent) if (!n.parent.children.includes(n)) return false;
+  return n === game.root;
 }
 
 // The most moves a game (all its lines) may hold: a link or an import with
@@ -178,6 +205,18 @@ export function variationLines(root = game.root) {
     n.children.forEach((c, i) => stack.push([c, [...moves, c.move], main && i === 0]));
   }
   return out;
+}
+
+// How many lines of the tree under `root` are variations (its leaves but the main line's end).
+export function variationCount(root = game.root) {
+  let leaves = 0;
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop();
+    if (!n.children.length) ++leaves;
+    stack.push(...n.children);
+  }
+  return leaves - 1;
 }
 
 // What the link says: the line shown and its ply ({variant, start, moves, ply}, address.js).

@@ -8,7 +8,7 @@
 import { parseGameText, writePgn, writeMoveList } from './pgn.js';
 import { takeToken, readLink, linkHash, linkTo } from './address.js';
 import { copyText, downloadText } from './export_file.js';
-import { game, treeOf, lineMoves, mainLine, variationLines, snapshot } from './game.js';
+import { game, treeOf, lineMoves, mainLine, variationCount, snapshot, firstIndex } from './game.js';
 import { shown } from './shown.js';
 import { session } from './engine_session.js';
 import { setStatus } from './render.js';
@@ -45,8 +45,11 @@ async function importText() {
   // the engine's variants that does.
   const candidates = parsed.variant ? [parsed.variant]
     : [game.variant, ...session.variants.filter((v) => v !== game.variant)];
-  const err = await loadGame(candidates, parsed.start, parsed.root, null);
-  const others = err ? 0 : variationLines(parsed.root).length;
+  // An imported game is shown as it was written, as a link's is: the engine
+  // waits for the person before it plays in it (it used to add its move).
+  const shared = Boolean(parsed.start || parsed.moves.length);
+  const err = await loadGame(candidates, parsed.start, parsed.root, null, shared);
+  const others = err ? 0 : variationCount(parsed.root);
   $('io-status').textContent = err ? `Not imported: ${err}`
     : `Imported ${parsed.moves.length} moves${others ? ` and ${others} variation${others > 1 ? 's' : ''}` : ''}.`;
 }
@@ -73,7 +76,7 @@ export function wireImportExport() {
   });
   $('import').addEventListener('click', importText);
   $('export-fen').addEventListener('click', () => exportText(shown.view ? shown.view.fen : '', 'position'));
-  $('export-moves').addEventListener('click', () => exportText(writeMoveList(lineMoves()), 'moves'));
+  $('export-moves').addEventListener('click', () => exportText(writeMoveList(lineMoves(), firstIndex()), 'moves'));
   $('export-pgn').addEventListener('click', () => exportText(writePgn(game, game.root, pgnResult()), 'pgn'));
   $('export-link').addEventListener('click', () => exportText(linkTo(snapshot()), 'link'));
   $('io-text').addEventListener('input', () => { exportKind = 'text'; });

@@ -10,8 +10,8 @@ import { line, ply as plyShown, atEnd } from './game.js';
 import { shown, shownView } from './shown.js';
 import { session } from './engine_session.js';
 import { resetClocks } from './clocks.js';
-import { setStatus, render, renderBestArrow, focusSquare, showStack } from './render.js';
-import { refresh, attempt, goTo, takeBack, promoteShown, deleteShown, commentShown, toggleAnalysis, evaluateGame,
+import { setStatus, render, renderBestArrow, focusSquare, showStack, commentTarget, renderMoveList } from './render.js';
+import { refresh, attempt, goTo, takeBack, promoteShown, deleteShown, commentOn, glyphShown, toggleAnalysis, evaluateGame,
   newGame, releaseEngine, engineToMove } from './play.js';
 import { wireImportExport } from './game_io.js';
 
@@ -167,7 +167,12 @@ export function wireInput() {
   $('nav-end').addEventListener('click', () => goTo(line().length - 1));
   $('promote').addEventListener('click', promoteShown);
   $('delete-variation').addEventListener('click', deleteShown);
-  $('comment').addEventListener('change', () => commentShown($('comment').value));
+  // A comment is stored as it is typed, on the move the field was showing
+  // when typing began (render.js commentTarget); when the field is left, it
+  // shows the move shown again.
+  $('comment').addEventListener('input', () => commentOn(commentTarget(), $('comment').value));
+  $('glyph').addEventListener('change', () => glyphShown(Number($('glyph').value)));
+  $('comment').addEventListener('blur', () => setTimeout(renderMoveList));  // (once the focus has left it)
   $('take-back').addEventListener('click', takeBack);
   $('help-open').addEventListener('click', () => $('help').showModal());
   $('flip').addEventListener('click', flipBoard);
@@ -203,6 +208,6 @@ export function wireInput() {
   $('time').addEventListener('change', () => { saveSettings(SETTINGS); resetClocks(); refresh(); });
   $('multipv').addEventListener('change', () => saveSettings(SETTINGS));
   $('sound').addEventListener('change', () => saveSettings(SETTINGS));
-  $('engine-move').addEventListener('click', () => { releaseEngine(); refresh(); });
+  $('engine-move').addEventListener('click', () => { releaseEngine(); refresh(true); });
   wireImportExport();
 }

@@ -7,8 +7,20 @@
 // (words.js): a tag or a move that is not a variant name, a position text or
 // a move in our notation is refused with the reason, and nothing is sent.
 
-import { BadWord, move, positionWords, variantWords } from './words.js';
-import { addChild, treeOf } from './game.js';
+import { BadWord, move, positionWords, quoted, variantWords } from './words.js';
+import { addChild, treeOf, firstIndex, moveNumber } from './game.js';
+
+// Annotation glyphs (NAGs, `$N`) as the move list shows them: the six that
+// judge a move, and the usual ones that judge a position. Others are shown
+// as `$N`. A move's suffix `!`, `?`, … is read as its NAG 1-6.
+export const MOVE_GLYPHS = { 1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!' };
+const POSITION_GLYPHS = { 10: '=', 13: '\u221E', 14: '\u2A72', 15: '\u2A71', 16: '\u00B1', 17: '\u2213', 18: '+\u2212', 19: '\u2212+' };
+const NAG_OF_SUFFIX = Object.fromEntries(Object.entries(MOVE_GLYPHS).map(([n, g]) => [g, Number(n)]));
+const MAX_NAG = 255;
+
+export function nagText(nag) {
+  return MOVE_GLYPHS[nag] || POSITION_GLYPHS[nag] || `$${nag}`;
+}
 
 // PGN's result tokens for the engine's `query result` words.
 const PGN_RESULTS = { p1win: '1-0', p2win: '0-1', draw: '1/2-1/2' };
@@ -52,22 +64,21 @@ function readGameText(text) {
 export const MAX_NESTING = 100;
 
 // The movetext as a tree (game.js's nodes): moves, variations `( … )` to any
-// depth (up to MAX_NESTING), comments `{ … }` on the move before them (a
-// comment before the first move: on the start); `;` comments, NAGs (`$1`),
-// `!?` marks, move numbers and the result are skipped. A move must be of
-// our notation's shape (words.js): else a BadWord says which.
+// depth (up to MAX_NESTING), comments `{ … }` and `; …` (to the line's end)
+// on the move before them (a comment before the first move: on the start),
+// NAGs (`$14`) and suffixes (`!?`, NAG 5) on the move before them; move
+// numbers and the result are skipped. A move must be of our notation's
+// shape (words.js), a NAG 0-255: else a BadWord says which.
 function readMoveText(body) {
   const root = treeOf([]);
   let at = root;          // the node the next move follows
   const open = [];        // where each open variation's parent line goes on after it
   const token = /\{([^}]*)\}?|;[^\n]*|\(|\)|[^\s(){};]+/g;
   for (const [t, comment] of body.matchAll(token)) {
-    if (t[0] === '{') {
-      if (!t.endsWith('}')) throw new BadWord('a comment { … } is not closed');
-      const words = comment.replace(/\s+/g, ' ').trim();
+    if (t[0] === '{' || t[0] === ';') {
+      if (t[0] === '{' && !t.endsWith('}')) throw new BadWord('a comment { … } is not closed');
+      const words = (t[0] === '{' ? comment : t.slice(1)).replace(/\s+/g, ' ').trim();
       if (words) at.comment = at.comment ? `${at.comment} ${words}` : words;
-    } else if (t[0] === ';') {
-      continue;
     } else if (t === '(') {
       if (!at.parent) throw new BadWord('a variation ( … ) comes before any move');
       if (open.length >= MAX_NESTING) throw new BadWord(`variations nest deeper than ${MAX_NESTING} levels`);
@@ -77,14 +88,29 @@ function readMoveText(body) {
       if (!open.length) throw new BadWord("a ')' closes no variation");
       at = open.pop();
     } else {
-      const w = t.replace(/^\d+\.+/, '').replace(/[!?]+$/, '');
-      if (!w || /^\$\d+$/.test(w) || w === UNFINISHED || Object.values(PGN_RESULTS).includes(w)) continue;
-      const m = move(w);
-      at = at.children.find((c) => c.move === m) || addChild(at, m);
+      const [, w, suffix] = /^(.*?)([!?]*)$/.exec(t.replace(/^\d+\.+/, ''));
+      if (w === UNFINISHED || Object.values(PGN_RESULTS).includes(w)) continue;
+      if (w.startsWith('$')) {
+        if (!/^\$\d{1,3}$/.test(w) || Number(w.slice(1)) > MAX_NAG) {
+          throw new BadWord(`${quoted(w)} is not an annotation glyph ($0 to $${MAX_NAG})`);
+        }
+        addNag(at, Number(w.slice(1)));
+        continue;
+      }
+      if (w) {
+        const m = move(w);
+        at = at.children.find((c) => c.move === m) || addChild(at, m);
+      }
+      if (suffix) addNag(at, NAG_OF_SUFFIX[suffix]);  // (an unknown one, as `!!!`, is dropped)
     }
   }
   if (open.length) throw new BadWord('a variation ( … ) is not closed');
   return root;
+}
+
+// Adds `nag` to the move of `node` (not to the start, which has no move).
+function addNag(node, nag) {
+  if (nag !== undefined && node.parent && !node.nags.includes(nag)) node.nags.push(nag);
 }
 
 // A tag's value as the words `check` takes, joined by spaces; a BadWord naming the tag if it is not one.
@@ -116,9 +142,14 @@ function firstGame(text) {
   return text;
 }
 
-export function writeMoveList(moves) {
+// Moves as a numbered list, `1. L@b2 S@a1 2. …`; `first`: the first move's
+// index (game.js firstIndex: 1 when player 2 moves first, `1... S@a1 2. …`).
+export function writeMoveList(moves, first = 0) {
   const out = [];
-  for (let i = 0; i < moves.length; i += 2) out.push(`${i / 2 + 1}. ${moves.slice(i, i + 2).join(' ')}`);
+  moves.forEach((m, i) => {
+    if ((first + i) % 2 === 0 || i === 0) out.push(moveNumber(first + i));
+    out.push(m);
+  });
   return out.join(' ');
 }
 
@@ -131,21 +162,19 @@ function commentToken(text) {
 }
 
 // The movetext's words after `node`: its main continuation, each move's
-// comment after it, and each alternative to a move right after that move,
+// NAGs and comment after it, and each alternative to a move right after that move,
 // in parentheses, to any depth. Moves are numbered as writeMoveList does
-// (by index: the first move is 1.); a second move of a pair after a
+// (by index, game.js moveNumber); a second move of a pair after a
 // comment or a variation gets `N...`. `numbered`: the next move needs its number.
 function moveTextWords(node, index, out, numbered = false) {
   for (; node.children.length; node = node.children[0], index++) {
     const [main, ...others] = node.children;
-    const number = `${Math.floor(index / 2) + 1}.`;
-    if (index % 2 === 0) out.push(number);
-    else if (numbered) out.push(number + '..');
-    out.push(main.move);
+    if (index % 2 === 0 || numbered) out.push(moveNumber(index));
+    out.push(main.move, ...main.nags.map((n) => `$${n}`));
     if (main.comment) out.push(...commentToken(main.comment).split(' '));
     numbered = Boolean(main.comment);
     for (const other of others) {
-      out.push('(' + number + (index % 2 ? '..' : ''), other.move);
+      out.push('(' + moveNumber(index), other.move, ...other.nags.map((n) => `$${n}`));
       if (other.comment) out.push(...commentToken(other.comment).split(' '));
       moveTextWords(other, index + 1, out, Boolean(other.comment));
       out[out.length - 1] += ')';
@@ -176,7 +205,8 @@ export function writePgn(game, root, result) {
   if (game.start) tags.push(['FEN', game.start], ['SetUp', '1']);
   const head = tags.map(([k, v]) => `[${k} "${String(v).replace(/["\\]/g, '\\$&')}"]`).join('\n');
   const words = root.comment ? commentToken(root.comment).split(' ') : [];
-  moveTextWords(root, 0, words);
+  const first = firstIndex(game.start);  // player 2 first: `1... S@a1 2. …`, as gobblet-match writes it
+  moveTextWords(root, first, words, first === 1);
   words.push(pgnResult);
   const lines = [];
   let line = '';

@@ -10,7 +10,7 @@ import { showLink } from './address.js';
 import { bestInfo } from './values.js';
 import { playMoveTone } from './sound.js';
 import { game, treeOf, setGame, movesTo, line, ply as plyShown, atEnd, goToPly, goToNode, playMove, takeBackTo,
-  promote, deleteVariation, setComment, snapshot } from './game.js';
+  promote, deleteVariation, setComment, setMoveGlyph, snapshot } from './game.js';
 import { shown } from './shown.js';
 import { session, stopSearch, startSearch, examine, exactValues, refusalOf, takeGame, restoreVariant, turnOf,
   setPosition } from './engine_session.js';
@@ -21,8 +21,12 @@ import { setStatus, render, renderMoveList, renderTablebase, clearLines, showLin
 const $ = (id) => document.getElementById(id);
 
 // Shows the game's position: asks the engine, draws, then starts what comes next
-// (the engine's move, the analysis, the tablebase marks).
-export async function refresh() {
+// (the engine's move, the analysis, the tablebase marks). `playOn`: a move
+// was just played (or "Engine, move" asked for one), so the game goes on
+// from here even if the tree holds moves after it: the engine answers and
+// the clock runs. Otherwise only at the end of the line: a position reached
+// by navigation is browsed (the engine waits; "Engine, move" is offered).
+export async function refresh(playOn = false) {
   const my = ++shown.generation;
   shown.preview = null;
   shown.selection = null;
@@ -46,13 +50,15 @@ export async function refresh() {
   if (!view.shape.stacks) await tablebaseMarks(my);
   else showTablebaseHint(null);
   if (my !== shown.generation) return;
-  if (atEnd() && engineToMove()) return engineMove(my);
-  $('engine-move').hidden = !(shown.engineHeld && atEnd() && engineSide());
+  const goesOn = playOn || atEnd();
+  if (goesOn && engineToMove()) return engineMove(my);
+  $('engine-move').hidden = !(engineSide() && (shown.engineHeld || !goesOn));
   if (!$('engine-move').hidden && !shown.analysing) {
-    setStatus(`Player ${view.pos.side} (the engine) to move: opened from a link, the engine waits.`);
+    setStatus(`Player ${view.pos.side} (the engine) to move: ${shown.engineHeld && atEnd()
+      ? 'a game opened as it was given' : 'an earlier position'}, the engine waits (“Engine, move” plays on).`);
   }
   if (shown.analysing) return analyse(my);
-  if (atEnd()) startClock(view.pos.side);
+  if (goesOn) startClock(view.pos.side);
   if (view.marks) fillValueHistory(my, null, true);
 }
 
@@ -101,7 +107,7 @@ export async function evaluateGame() {
   if (my === shown.generation) setStatus('Evaluation done: click the chart to go to a position.');
 }
 
-// A game opened from a link is shown as it was shared: the engine does not
+// A game opened from a link or an import is shown as it was given: the engine does not
 // play in it until the person does something (a move, a new game, a change
 // of the players, or "Engine, move"). (It used to move as the page loaded.)
 function engineSide() {
@@ -119,13 +125,15 @@ export function releaseEngine() {
 }
 
 // Plays `move` at the position shown: from an earlier position, a new line
-// (the moves after it stay as a variation, game.js).
+// (the moves after it stay as a variation, game.js), or the move the tree
+// already holds there; either way the game goes on from it (the engine
+// answers: it used to wait when the move was the one already played).
 function play(move) {
   releaseEngine();
   if ($('sound').checked) playMoveTone(move);
   chargeClock(shown.view.pos.side);
   playMove(move);
-  refresh();
+  refresh(true);
 }
 
 // Tries a move picked on the board: a legal one is played, anything else is
@@ -263,8 +271,15 @@ export function deleteShown() {
   refresh();
 }
 
-export function commentShown(text) {
-  setComment(text);
+// The glyph judging the move shown (NAG 1-6, 0: none; game.js setMoveGlyph).
+export function glyphShown(nag) {
+  setMoveGlyph(nag);
+  renderMoveList();
+}
+
+// The comment on `node`'s move (the field's, render.js commentTarget).
+export function commentOn(node, text) {
+  setComment(text, node);
   renderMoveList();
 }
 
@@ -274,7 +289,7 @@ export function commentShown(text) {
 // person or a game text spelled them) that takes the game, and shows the
 // game; null, or the reason for refusing the first candidate (the engine's,
 // or the page's when a name, the position text or a move is not of its shape:
-// then nothing is sent for it). `shared` (a game opened from a link): the
+// then nothing is sent for it). `shared` (a game opened from a link or an import): the
 // engine waits for the person before it plays in it (engineHeld). `root`:
 // the tree of moves (game.js), `ply` the position shown on its main line
 // (null: the end); every line of it, variations too, must be legal.

@@ -12,7 +12,8 @@ import { drawGraph } from './graph.js';
 import { ENGINE } from './engine_choice.js';
 import { markOrder, markText, plies, scoreText, countText } from './values.js';
 import { drawEvalBar } from './eval_bar.js';
-import { game, line, ply as plyShown, variationOf, lineValues } from './game.js';
+import { MOVE_GLYPHS, nagText } from './pgn.js';
+import { game, line, ply as plyShown, variationOf, lineValues, firstIndex, moveNumber, inTree, pathTo } from './game.js';
 import { shown, shownView } from './shown.js';
 import { session } from './engine_session.js';
 
@@ -152,20 +153,21 @@ export function renderMoveList() {
   const ol = $('move-list');
   ol.replaceChildren();
   let row = null;
-  let index = 0;
+  const first = firstIndex();  // 1: player 2 moves first, `1… S@a1`
+  let index = first;
   for (let parent = game.root; parent.children.length; parent = parent.children[0], index++) {
     const [node, ...others] = parent.children;
     if (index % 2 === 0 || !row) {
       row = document.createElement('li');
       const num = document.createElement('span');
       num.className = 'num';
-      num.textContent = index % 2 ? `${Math.floor(index / 2) + 1}…` : `${index / 2 + 1}.`;
+      num.textContent = moveNumber(index, '…');
       row.append(num);
       ol.append(row);
     }
     const b = moveButton(node);
-    b.dataset.ply = index + 1;
-    row.append(b);
+    b.dataset.ply = index - first + 1;
+    row.append(b, ...glyphs(node));
     if (node.comment || others.length) {
       const more = document.createElement('li');
       more.className = 'variations';
@@ -184,10 +186,17 @@ export function renderMoveList() {
   const inVariation = Boolean(variationOf());
   $('promote').hidden = !inVariation;
   $('delete-variation').hidden = !inVariation;
-  if (commentNode !== game.current) {  // (not while its own comment is being typed)
+  // The comment field is the shown move's, except while a comment is typed
+  // in it: then it stays the move's it was begun on, whatever is played or
+  // shown meanwhile (a move clicked on the board, the engine's answer).
+  const field = $('comment');
+  if (commentNode !== game.current && !(document.activeElement === field && inTree(commentNode))) {
     commentNode = game.current;
-    $('comment').value = game.current.comment;
+    field.value = game.current.comment;
   }
+  field.placeholder = commentNode.parent ? `on ${moveName(commentNode)}` : 'on the start';
+  $('glyph').value = String(game.current.nags.find((n) => MOVE_GLYPHS[n]) || 0);
+  $('glyph').disabled = !game.current.parent;
   // The current move into the list's own view, never by scrolling the page
   // (scrollIntoView scrolls every scrolling ancestor: on a phone the page
   // jumped 300-500 px at each pick and the board's top left the screen).
@@ -200,6 +209,17 @@ export function renderMoveList() {
   }
 }
 
+// The node whose comment the comment field holds (the move shown, or the
+// one a comment is being typed on).
+export function commentTarget() {
+  return commentNode;
+}
+
+// `node`'s move with its number, as the move list writes it: `3… S@a1`.
+function moveName(node) {
+  return `${moveNumber(firstIndex() + pathTo(node).length - 2, '…')} ${node.move}`;
+}
+
 function moveButton(node) {
   const b = document.createElement('button');
   b.type = 'button';
@@ -207,6 +227,15 @@ function moveButton(node) {
   b.textContent = node.move;
   b.addEventListener('click', () => actions.goToMove(node));
   return b;
+}
+
+// The annotation glyphs of `node`'s move (!, ?!, ±, …), to follow its button: [] or [span].
+function glyphs(node) {
+  if (!node.nags.length) return [];
+  const g = document.createElement('span');
+  g.className = 'glyph';
+  g.textContent = node.nags.map(nagText).join(' ');
+  return [g];
 }
 
 function commentSpan(text) {
@@ -224,8 +253,8 @@ function variationLine(first, index) {
   box.append('(');
   let numbered = true;
   for (let node = first, i = index; node; node = node.children[0], i++) {
-    if (i % 2 === 0 || numbered) box.append(`${Math.floor(i / 2) + 1}${i % 2 ? '…' : '.'}`);
-    box.append(moveButton(node));
+    if (i % 2 === 0 || numbered) box.append(moveNumber(i, '…'));
+    box.append(moveButton(node), ...glyphs(node));
     numbered = Boolean(node.comment);
     if (node.comment) box.append(commentSpan(node.comment));
     if (node === first) continue;

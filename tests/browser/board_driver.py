@@ -149,7 +149,7 @@ class Board:
     def idle(self):
         """Waits until the page shows a settled position with the person to move."""
         self.wait("the person's turn", lambda: re.match(r"(Player \d to move|Player \d \(the engine\) to move: "
-                                                        r"opened from a link, the engine waits|.*wins|Draw)", self.status()))
+                                                        r".*the engine waits|.*wins|Draw)", self.status()))
 
     def wire(self, way):
         """The WebSocket messages of this document so far, 'sent' or 'received' (board_test's WIRE_RECORDER)."""

@@ -887,6 +887,151 @@ def test_comment_with_markup_is_text(b):
           "the comment read back made an element")
 
 
+def bestmoves(b):
+    return len([m for m in b.wire("received") if m.startswith("bestmove")])
+
+
+def test_replayed_move_is_answered_by_the_engine(b):
+    """Against the engine, the person's move from an earlier position is answered by the engine even
+    when it is the move the game already holds there (the page followed the stored move and waited:
+    the engine did not answer and the person could move the engine's pieces). A position reached by
+    navigation, the engine to move, is browsed: the engine waits, and "Engine, move" lets it play there."""
+    b.load()
+    b.new_game("gobblers", p1="human", p2="engine", time_control="movetime 300")
+    b.idle()
+    b.click(b.reserve(1, "L"))
+    b.click(b.square("b2"))
+    b.wait("the engine's answer", lambda: len(b.moves()) == 2 and b.body("ply") == "2")
+    b.idle()
+    b.click(b.d.find_element(By.ID, "nav-start"))
+    b.wait("the start", lambda: b.body("ply") == "0")
+    b.idle()
+    searches = bestmoves(b)
+    b.click(b.reserve(1, "L"))
+    b.click(b.square("b2"))
+    b.wait("the engine's answer to the replayed move",
+           lambda: b.body("ply") == "2" and bestmoves(b) > searches, timeout=20)
+    b.idle()
+    check(b.status().startswith("Player 1 to move"), f"after the engine's answer the status reads {b.status()!r}")
+    print(f"replayed L@b2: the engine answered, the game reads {b.moves()}")
+    # Navigation to a position with the engine to move: browsed, then played on with "Engine, move".
+    b.click(b.d.find_element(By.ID, "nav-back"))
+    b.wait("ply 1", lambda: b.body("ply") == "1")
+    b.idle()
+    searches = bestmoves(b)
+    button = b.d.find_element(By.ID, "engine-move")
+    check(button.is_displayed(), f"no 'Engine, move' at an earlier position of the engine's: {b.status()!r}")
+    check(bestmoves(b) == searches and b.body("ply") == "1", "the engine moved on navigation")
+    b.click(button)
+    b.wait("the engine's move from ply 1", lambda: b.body("ply") == "2" and bestmoves(b) > searches, timeout=20)
+    b.idle()
+    check(not button.is_displayed(), "'Engine, move' still offered on the person's turn")
+
+
+def comment_of(b, move):
+    """The comment after `move` in the exported PGN's movetext ('' if none)."""
+    m = re.search(re.escape(move) + r" \{([^}]*)\}", movetext(export_pgn(b)))
+    return m.group(1) if m else ""
+
+
+def test_a_comment_stays_on_its_move(b):
+    """A comment being typed stays on the move it was begun on: a move played on the board meanwhile
+    (the piece picked before) or the engine's answer arriving neither moves it to the new move nor
+    wipes it (the first landed on the new move, the second emptied the field)."""
+    b.load("#variant=gobblers&moves=L%40b2,S%40a1")
+    b.select("p1", "human")
+    b.select("p2", "human")
+    b.idle()
+    b.click(b.reserve(1, "M"))
+    field = b.d.find_element(By.ID, "comment")
+    field.send_keys("typed on S@a1")
+    b.click(b.square("c3"))
+    b.wait("the move", lambda: b.moves() == ["L@b2", "S@a1", "M@c3"])
+    b.idle()
+    check(comment_of(b, "S@a1") == "typed on S@a1" and comment_of(b, "M@c3") == "",
+          f"the comment went elsewhere: {movetext(export_pgn(b))}")
+    # Against the engine: typed while it thinks (4x4: a search that takes its whole time); its
+    # answer arrives during the typing.
+    b.new_game("gobblet", p1="human", p2="engine", time_control="movetime 3000")
+    b.idle()
+    b.click(b.reserve(1, "X"))
+    b.click(b.square("b2"))
+    b.wait("the engine to think", lambda: "thinking" in b.status())
+    field = b.d.find_element(By.ID, "comment")
+    field.click()
+    field.send_keys("my first move")
+    check(len(b.moves()) == 1, "the engine answered before the comment was typed: no check made")
+    b.wait("the engine's answer", lambda: len(b.moves()) == 2)
+    check(field.get_attribute("value") == "my first move",
+          f"the engine's answer changed the field to {field.get_attribute('value')!r}")
+    field.send_keys(", the centre")
+    b.d.find_element(By.ID, "status").click()  # leaves the field
+    b.wait("the field to show the move shown", lambda: field.get_attribute("placeholder").endswith(b.moves()[1]))
+    engine_move = b.moves()[1]
+    check(comment_of(b, "X@b2") == "my first move, the centre" and comment_of(b, engine_move) == "",
+          f"the comment went elsewhere: {movetext(export_pgn(b))}")
+
+
+ANNOTATED_PGN = """[Variant "gobblers"]
+
+1. L@b2! $14 ; the centre, a line comment
+S@a1?! 2. L@c3 $200 (2. M@c3?? $4) *
+"""
+
+
+def test_annotation_glyphs_and_line_comments(b):
+    """NAGs (`$14`), move suffixes (`!`, `?!`, read as $1, $6) and `;` comments of an imported PGN are
+    kept: shown in the move list and exported (they were dropped); a move is marked with the Mark
+    selector, and the mark exported as its NAG. The game imported with the engine (player 2) to move
+    stays as written: the engine waits (it added its move to the imported game)."""
+    b.load("#variant=gobblers")
+    b.select("p1", "human")
+    b.select("p2", "engine")
+    b.idle()
+    b.import_text(ANNOTATED_PGN)
+    b.wait("the import", lambda: b.d.find_element(By.ID, "io-status").text.startswith(("Imported", "Not imported")))
+    b.wait("the game", lambda: b.moves() == ["L@b2", "S@a1", "L@c3"])
+    b.idle()
+    check(b.moves() == ["L@b2", "S@a1", "L@c3"] and "waits" in b.status(),
+          f"after the import: {b.moves()}, {b.status()!r}")
+    shown = b.d.execute_script("return [...document.querySelectorAll('#move-list .glyph')].map((e) => e.textContent)")
+    check(shown == ["! \u2a72", "?!", "$200", "??"], f"the glyphs shown: {shown}")
+    text = movetext(export_pgn(b))
+    print(f"annotated, exported: {text}")
+    check(text == "1. L@b2 $1 $14 {the centre, a line comment} 1... S@a1 $6 2. L@c3 $200 (2. M@c3 $4)",
+          f"the PGN's moves: {text}")
+    b.click(b.d.find_element(By.CSS_SELECTOR, '#move-list .move[data-ply="2"]'))
+    b.wait("ply 2", lambda: b.body("ply") == "2")
+    check(b.d.find_element(By.ID, "glyph").get_attribute("value") == "6", "the Mark selector does not show ?!")
+    b.select("glyph", "3")
+    text = movetext(export_pgn(b))
+    check("1... S@a1 $3 2." in text, f"the mark !! is not exported: {text}")
+    b.import_text(ANNOTATED_PGN.replace("$200", "$256"))
+    b.wait("the refusal", lambda: b.d.find_element(By.ID, "io-status").text.startswith("Not imported"))
+    status = b.d.find_element(By.ID, "io-status").text
+    check("$256" in status, f"the refusal of $256 reads {status!r}")
+
+
+def test_player_2_first_is_numbered_1_dots(b):
+    """A game from a position with player 2 to move numbers its first move `1...` (as gobblet-match
+    writes it and PGN readers expect), in the move list, the PGN and the move-list export; the page
+    numbered it `1. <player 2's move> <player 1's move>`."""
+    pgn = '[Variant "gobblers"]\n[FEN "3/1L1/3 2"]\n\n1... S@a1 2. M@c3 S@c1 (2... M@a3) *\n'
+    b.load("#variant=gobblers")
+    b.idle()
+    b.import_text(pgn)
+    b.wait("the import", lambda: b.d.find_element(By.ID, "io-status").text.startswith(("Imported", "Not imported")))
+    b.wait("the game", lambda: b.moves() == ["S@a1", "M@c3", "S@c1"])
+    nums = b.d.execute_script("return [...document.querySelectorAll('#move-list > li > .num')].map((e) => e.textContent)")
+    check(nums == ["1\u2026", "2."], f"the move list's numbers: {nums}")
+    text = movetext(export_pgn(b))
+    print(f"player 2 first, exported: {text}")
+    check(text == "1... S@a1 2. M@c3 S@c1 (2... M@a3)", f"the PGN's moves: {text}")
+    b.click(b.d.find_element(By.ID, "export-moves"))
+    listed = b.d.execute_script("return document.getElementById('io-text').value")
+    check(listed == "1... S@a1 2. M@c3 S@c1", f"the move list exported: {listed!r}")
+
+
 def check_nothing_injected(b, what, markers=("go infinite", "quit")):
     """No message the page sent holds a line end or a control character, none of its lines is one
     of `markers` (commands smuggled in), and no search answered (no info depth, no bestmove)."""
@@ -1066,6 +1211,10 @@ def main():
             ("a comment with markup or } is text, escaped in the PGN", lambda: test_comment_with_markup_is_text(b)),
             ("a wrapped comment with [ words round-trips", lambda: test_wrapped_comment_with_brackets_round_trips(b)),
             ("a link of 100,000 moves is refused at once", lambda: test_huge_link_is_refused_at_once(b)),
+            ("a move replayed against the engine is answered", lambda: test_replayed_move_is_answered_by_the_engine(b)),
+            ("a comment stays on the move it was typed on", lambda: test_a_comment_stays_on_its_move(b)),
+            ("player 2 first is numbered 1...", lambda: test_player_2_first_is_numbered_1_dots(b)),
+            ("annotation glyphs and ; comments are kept", lambda: test_annotation_glyphs_and_line_comments(b)),
             ("? opens the help panel", lambda: test_help_panel(b)),
             ("a link opens its game as shared", lambda: test_link_opens_the_game_as_shared(b)),
             ("hostile links inject nothing", lambda: test_hostile_links_inject_nothing(b)),
