@@ -259,6 +259,18 @@ TEST(MatchPgn, ToleratesCommentsAnnotationsAndGluedNumbers) {
   EXPECT_TRUE(verifyRecord(r).ok()) << verifyRecord(r);
 }
 
+// The browser board exports variations in parentheses (nested, with
+// comments holding parentheses): the game read is the main line.
+TEST(MatchPgn, VariationsAreSkippedTheMainLineIsTheGame) {
+  const std::string text =
+      "[Variant \"gobblers\"]\n[Result \"1-0\"]\n\n"
+      "1. L@a1 {centre :)} (1. L@b2 S@a1 (1... L@a1 {big (really} 2. S@c3) 2. L@c3) 1... S@c3\n"
+      "2. L@b1 (2. M@b1 ; a ) in a line comment\n S@b2) S@c2 3. M@c1 1-0\n";
+  GameRecord r = readOne(text);
+  EXPECT_EQ(r.moves, kRankOneWin);
+  EXPECT_TRUE(verifyRecord(r).ok()) << verifyRecord(r);
+}
+
 // A [Variant] tag may give any name or alias of the registry (the browser
 // board's reader passes the tag to the engine, which reads it the same way),
 // and the family form: each is read as its variant, whatever the default.
@@ -288,7 +300,8 @@ TEST(MatchPgn, MalformedPgnGivesClearErrors) {
       {"[Event \"x\"\n*\n", "line 1: tag Event: expected ']' after the value"},
       {"[Event \"x\"]\n[Event \"y\"]\n*\n", "line 2: tag Event given twice"},
       {tags + "1. L@a1 S@c3\n", "ends without a result"},
-      {tags + "1. L@a1 (1. L@b2) S@c3 1-0\n", "line 4: variations '(...)' are not supported"},
+      {tags + "1. L@a1 (1. L@b2 S@c3 1-0\n", "line 4: a variation '(' is never closed"},
+      {tags + "1. L@a1 (1. L@b2 S@c3\n[Event \"next\"]\n1. L@a1 *\n", "line 4: a variation '(' is never closed"},
       {tags + "1. L@a1 {never closed\n", "comment '{' never closed"},
       {"[Result \"1-0\"]\n\n1. L@a1 0-1\n", "tag Result \"1-0\" but the moves end with 0-1"},
       {"[Variant \"chess\"]\n\n*\n", "tag Variant"},

@@ -810,9 +810,10 @@ NESTED_PGN = """[Variant "gobblers"]
 """
 
 
-def test_pgn_variations_and_comments_round_trip(b):
+def test_pgn_variations_and_comments_round_trip(b, match_bin):
     """A PGN with nested variations and comments is imported into the tree (the list shows them)
-    and exported with the same moves, variations and comments; imported again, the same."""
+    and exported with the same moves, variations and comments; imported again, the same. The
+    export is read by `gobblet-match --replay` (its main line, re-refereed: consistent)."""
     b.load("#variant=gobblers")
     b.idle()
     b.import_text(NESTED_PGN)
@@ -828,6 +829,12 @@ def test_pgn_variations_and_comments_round_trip(b):
     b.import_text(first)
     b.wait("the import of the export", lambda: b.d.find_element(By.ID, "io-status").text.startswith("Imported"))
     check(movetext(export_pgn(b)) == movetext(NESTED_PGN), "the export of the export differs")
+    with tempfile.NamedTemporaryFile("w", suffix=".pgn") as f:
+        f.write(first)
+        f.flush()
+        replay = subprocess.run([match_bin, "--replay", f.name], capture_output=True, text=True, timeout=60)
+    print(f"gobblet-match --replay of the export: {replay.stdout.strip()} {replay.stderr.strip()}")
+    check(replay.returncode == 0 and "1 consistent" in replay.stdout, "gobblet-match does not read the export")
 
 
 def test_wrapped_comment_with_brackets_round_trips(b):
@@ -1167,6 +1174,7 @@ def main():
         subprocess.run([args.tb, "build", variant, "--out", os.path.join(tb_dir, name)], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     no_proxy_for_localhost()
+    match_bin = os.path.join(os.path.dirname(os.path.abspath(args.bin)), "gobblet-match")
     server, port = start_server(args.bin, tb_dir)
     token = "T0k-en_1"
     token_server, token_port = start_server(args.bin, tb_dir, token=token)
@@ -1207,7 +1215,7 @@ def main():
             ("promotion makes the variation the main line", lambda: test_promote_a_variation(b)),
             ("deletion removes the variation", lambda: test_delete_a_variation(b)),
             ("navigation keys follow the line shown", lambda: test_navigation_keys_follow_the_line(b)),
-            ("PGN variations and comments round-trip", lambda: test_pgn_variations_and_comments_round_trip(b)),
+            ("PGN variations and comments round-trip", lambda: test_pgn_variations_and_comments_round_trip(b, match_bin)),
             ("a comment with markup or } is text, escaped in the PGN", lambda: test_comment_with_markup_is_text(b)),
             ("a wrapped comment with [ words round-trips", lambda: test_wrapped_comment_with_brackets_round_trips(b)),
             ("a link of 100,000 moves is refused at once", lambda: test_huge_link_is_refused_at_once(b)),

@@ -207,6 +207,31 @@ absl::Status PgnStream::readTags(PgnGame& game) {
   }
 }
 
+// A variation "( ... )" (the main line is the game): up to its ')', nested
+// ones, comments and ';' comments in it included. A tag line before its end
+// (the next game) or the end of the input leaves it unclosed: an error.
+absl::Status PgnStream::skipVariation() {
+  const int64_t opened = lineNumber();
+  int depth = 0;
+  while (!stopped()) {
+    const int c = peek();
+    if (c == '[' && column_ == 0) break;
+    if (c == '{') {
+      while (!stopped() && peek() != '}') advance();
+    } else if (c == ';') {
+      while (!stopped() && peek() != '\n') advance();
+      continue;
+    } else if (c == '(') {
+      ++depth;
+    } else if (c == ')' && --depth == 0) {
+      advance();
+      return absl::OkStatus();
+    }
+    advance();
+  }
+  return errorAt(opened, "a variation '(' is never closed");
+}
+
 // Tokens up to and including the result token.
 absl::Status PgnStream::readMovetext(PgnGame& game) {
   while (true) {
@@ -229,7 +254,10 @@ absl::Status PgnStream::readMovetext(PgnGame& game) {
       while (!stopped() && peek() != '\n') advance();
       continue;
     }
-    if (c == '(') return errorAt(at, "variations '(...)' are not supported");
+    if (c == '(') {
+      if (absl::Status skipped = skipVariation(); !skipped.ok()) return skipped;
+      continue;
+    }
     if (c == ')' || c == '}' || c == ']') return errorAt(at, absl::StrCat("unexpected '", std::string(1, c), "'"));
     std::string token;
     while (!stopped() && !std::isspace(peek()) && std::string("{};()[]").find(static_cast<char>(peek())) == std::string::npos)

@@ -28,7 +28,8 @@
 // [FEN "startpos"] or no FEN for the start position, no Variant tag (the
 // caller's default applies), [Adjudicated "..."] instead of Termination and
 // no Adjudicated tag when the engines claimed the end by rule. Movetext may
-// hold move numbers, {comments}, ;comments and $NAGs; variations are refused.
+// hold move numbers, {comments}, ;comments, $NAGs and (variations), which
+// are skipped: the game is its main line (as the browser board exports it).
 #pragma once
 
 #include <cstdint>
@@ -97,6 +98,7 @@ class PgnStream {
   absl::StatusOr<PgnGame> readGame();
   absl::Status readTags(PgnGame& game);
   absl::Status readMovetext(PgnGame& game);
+  absl::Status skipVariation();
 
   FileLines& lines_;
   std::optional<FileLines::Line> line_;  // the line being read
