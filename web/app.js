@@ -9,13 +9,15 @@
 // of moves: the one owner of it), shown.js (what is shown of it),
 // engine_session.js (the engine), play.js (moves, navigation, analysis,
 // engine play), render.js (drawing), input.js (mouse and keyboard),
-// clocks.js, game_io.js (import, export, the link).
+// clocks.js, game_io.js (import, export, the link), move_menu.js (a move's menu).
 
 import { takeToken } from './address.js';
 import { restoreSettings } from './settings.js';
 import { session, openSession } from './engine_session.js';
 import { actions, setStatus, showVariants } from './render.js';
-import { goTo, goToMove, attempt, showPreview, timeRanOut } from './play.js';
+import { goTo, goToMove, attempt, showPreview, timeRanOut, promoteShown, deleteFromMove,
+  commentOnMove } from './play.js';
+import { openMoveMenu, menuActions, wireMoveMenu } from './move_menu.js';
 import { whenTimeRunsOut, stopClock } from './clocks.js';
 import { wireInput, SETTINGS } from './input.js';
 import { loadLink } from './game_io.js';
@@ -25,7 +27,13 @@ const $ = (id) => document.getElementById(id);
 async function main() {
   const token = takeToken();  // first: out of the address (and its history entry) before anything else
   restoreSettings(SETTINGS);
-  Object.assign(actions, { goTo, goToMove, attempt, preview: showPreview });
+  Object.assign(actions, { goTo, goToMove, attempt, preview: showPreview, menu: openMoveMenu });
+  Object.assign(menuActions, {
+    promote: promoteShown,
+    deleteFrom: deleteFromMove,
+    comment: commentOnMove,
+  });
+  wireMoveMenu();
   whenTimeRunsOut(timeRanOut);
   session.onClosed = () => {
     setStatus('The engine closed the connection (reload the page to reconnect).', 'error');

@@ -160,6 +160,19 @@ export function deleteVariation(node = game.current) {
   return true;
 }
 
+// Removes `node`'s move and everything after it (its line, and the
+// variations inside it); the position shown moves to the position before
+// it if it was among them. False for the start, or a node no longer in the tree.
+export function deleteFrom(node) {
+  if (!node.parent) return false;
+  const siblings = node.parent.children;
+  const at = siblings.indexOf(node);
+  if (at < 0) return false;
+  siblings.splice(at, 1);
+  if (pathTo().includes(node)) game.current = node.parent;
+  return true;
+}
+
 // The comment on `node`'s move (single spaces, trimmed).
 export function setComment(text, node = game.current) {
   node.comment = String(text).replace(/\s+/g, ' ').trim();

@@ -165,7 +165,7 @@ export function wireInput() {
   $('nav-back').addEventListener('click', () => goTo(plyShown() - 1));
   $('nav-forward').addEventListener('click', () => goTo(plyShown() + 1));
   $('nav-end').addEventListener('click', () => goTo(line().length - 1));
-  $('promote').addEventListener('click', promoteShown);
+  $('promote').addEventListener('click', () => promoteShown());
   $('delete-variation').addEventListener('click', deleteShown);
   // A comment is stored as it is typed, on the move the field was showing
   // when typing began (render.js commentTarget); when the field is left, it

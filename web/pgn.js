@@ -14,7 +14,8 @@ import { addChild, treeOf, firstIndex, moveNumber } from './game.js';
 // judge a move, and the usual ones that judge a position. Others are shown
 // as `$N`. A move's suffix `!`, `?`, … is read as its NAG 1-6.
 export const MOVE_GLYPHS = { 1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!' };
-const POSITION_GLYPHS = { 10: '=', 13: '\u221E', 14: '\u2A72', 15: '\u2A71', 16: '\u00B1', 17: '\u2213', 18: '+\u2212', 19: '\u2212+' };
+// (+= and =+ for ⩲ ⩱, which common fonts lack.)
+const POSITION_GLYPHS = { 10: '=', 13: '\u221E', 14: '+=', 15: '=+', 16: '\u00B1', 17: '\u2213', 18: '+\u2212', 19: '\u2212+' };
 const NAG_OF_SUFFIX = Object.fromEntries(Object.entries(MOVE_GLYPHS).map(([n, g]) => [g, Number(n)]));
 const MAX_NAG = 255;
 

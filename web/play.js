@@ -10,7 +10,7 @@ import { showLink } from './address.js';
 import { bestInfo } from './values.js';
 import { playMoveTone } from './sound.js';
 import { game, treeOf, setGame, movesTo, line, ply as plyShown, atEnd, goToPly, goToNode, playMove, takeBackTo,
-  promote, deleteVariation, setComment, setMoveGlyph, snapshot } from './game.js';
+  promote, deleteVariation, deleteFrom, setComment, setMoveGlyph, snapshot } from './game.js';
 import { shown } from './shown.js';
 import { session, stopSearch, startSearch, examine, exactValues, refusalOf, takeGame, restoreVariant, turnOf,
   setPosition } from './engine_session.js';
@@ -259,10 +259,22 @@ export function takeBack() {
   refresh();
 }
 
-// The variation shown becomes the main line.
-export function promoteShown() {
-  promote();
+// The variation shown (or the one `node` is in) becomes the main line.
+export function promoteShown(node = game.current) {
+  promote(node);
   refresh();
+}
+
+// Shows the move `node` with the comment field on it, for typing (the move list's menu).
+export function commentOnMove(node) {
+  goToMove(node);
+  renderMoveList();  // (the field takes the move now: while it has the focus it keeps its move)
+  $('comment').focus();
+}
+
+// The move `node` and all after it are deleted (the move list's menu).
+export function deleteFromMove(node) {
+  if (deleteFrom(node)) refresh();
 }
 
 // The variation shown is deleted (the position it started from is shown).

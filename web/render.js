@@ -20,8 +20,8 @@ import { session } from './engine_session.js';
 const $ = (id) => document.getElementById(id);
 
 // What clicks on the lists ask for: goTo(ply of the line), goToMove(node),
-// attempt(move), preview(moves of an analysis line).
-export const actions = { goTo: null, goToMove: null, attempt: null, preview: null };
+// attempt(move), preview(moves of an analysis line), menu(node, button): a move's menu.
+export const actions = { goTo: null, goToMove: null, attempt: null, preview: null, menu: null };
 
 // The square whose stack is described under the board: render() says it
 // again, so that it is never the stack of a position left behind (it said
@@ -226,6 +226,10 @@ function moveButton(node) {
   b.className = 'move' + (node === game.current ? ' current' : '');
   b.textContent = node.move;
   b.addEventListener('click', () => actions.goToMove(node));
+  b.addEventListener('contextmenu', (e) => {  // (right click, the menu key, Shift+F10)
+    e.preventDefault();
+    actions.menu(node, b);
+  });
   return b;
 }
 

@@ -803,6 +803,44 @@ def test_navigation_keys_follow_the_line(b):
     check(b.d.find_element(By.CSS_SELECTOR, "#move-list .move.current").text == played, "End left the line played")
 
 
+def test_move_menu(b):
+    """A move's menu in the move list (right click, as on lichess): 'Make main line' on a
+    variation's move promotes its line, 'Delete from here' on a main-line move removes it and all
+    after it, 'Comment' shows the move with the comment field ready; the keyboard moves in the
+    menu and Escape closes it. (There was no menu, and no way to delete from a main-line move.)"""
+    from selenium.webdriver.common.action_chains import ActionChains
+    played, fens = branch_at_ply_8(b)
+    menu = b.d.find_element(By.ID, "move-menu")
+    ActionChains(b.d).context_click(b.d.find_elements(By.CSS_SELECTOR, "#move-list .variation .move")[1]).perform()
+    b.wait("the menu", menu.is_displayed)
+    b.click(menu.find_element(By.CSS_SELECTOR, '[data-action="promote"]'))
+    b.wait("the variation promoted", lambda: b.moves() == LINE_16)
+    check(not menu.is_displayed(), "the menu stays open after a choice")
+    ActionChains(b.d).context_click(b.d.find_element(By.CSS_SELECTOR, '#move-list .move[data-ply="12"]')).perform()
+    b.wait("the menu", menu.is_displayed)
+    check(not menu.find_element(By.CSS_SELECTOR, '[data-action="promote"]').is_displayed(),
+          "'Make main line' offered on the main line")
+    focused = lambda: b.d.execute_script("return document.activeElement.dataset.action || ''")
+    check(focused() == "delete", f"the menu's first item is not focused: {focused()!r}")
+    b.d.switch_to.active_element.send_keys(Keys.ENTER)
+    b.wait("plies 12-16 deleted", lambda: b.moves() == LINE_16[:11])
+    check(variation_moves(b) == [[played]], f"the variation was touched: {variation_moves(b)}")
+    ActionChains(b.d).context_click(b.d.find_element(By.CSS_SELECTOR, '#move-list .move[data-ply="3"]')).perform()
+    b.wait("the menu", menu.is_displayed)
+    b.d.switch_to.active_element.send_keys(Keys.ESCAPE)
+    b.wait("the menu closed by Escape", lambda: not menu.is_displayed())
+    ActionChains(b.d).context_click(b.d.find_element(By.CSS_SELECTOR, '#move-list .move[data-ply="3"]')).perform()
+    b.wait("the menu", menu.is_displayed)
+    b.d.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+    check(focused() == "comment", f"ArrowDown went to {focused()!r}")
+    b.d.switch_to.active_element.send_keys(Keys.ENTER)
+    b.wait("ply 3 with the comment field", lambda: b.body("ply") == "3"
+           and b.d.execute_script("return document.activeElement.id") == "comment")
+    b.d.switch_to.active_element.send_keys("on move 2")
+    b.d.find_element(By.ID, "status").click()
+    check(comment_of(b, LINE_16[2]) == "on move 2", f"the comment: {movetext(export_pgn(b))}")
+
+
 NESTED_PGN = """[Variant "gobblers"]
 
 {Start} 1. L@b2 {centre} (1. M@b2 S@a1 (1... L@a1 {big} 2. S@c3) 2. L@c3) 1... S@a1
@@ -1002,7 +1040,7 @@ def test_annotation_glyphs_and_line_comments(b):
     check(b.moves() == ["L@b2", "S@a1", "L@c3"] and "waits" in b.status(),
           f"after the import: {b.moves()}, {b.status()!r}")
     shown = b.d.execute_script("return [...document.querySelectorAll('#move-list .glyph')].map((e) => e.textContent)")
-    check(shown == ["! \u2a72", "?!", "$200", "??"], f"the glyphs shown: {shown}")
+    check(shown == ["! +=", "?!", "$200", "??"], f"the glyphs shown: {shown}")
     text = movetext(export_pgn(b))
     print(f"annotated, exported: {text}")
     check(text == "1. L@b2 $1 $14 {the centre, a line comment} 1... S@a1 $6 2. L@c3 $200 (2. M@c3 $4)",
@@ -1215,6 +1253,7 @@ def main():
             ("promotion makes the variation the main line", lambda: test_promote_a_variation(b)),
             ("deletion removes the variation", lambda: test_delete_a_variation(b)),
             ("navigation keys follow the line shown", lambda: test_navigation_keys_follow_the_line(b)),
+            ("a move's menu: make main line, delete from here, comment", lambda: test_move_menu(b)),
             ("PGN variations and comments round-trip", lambda: test_pgn_variations_and_comments_round_trip(b, match_bin)),
             ("a comment with markup or } is text, escaped in the PGN", lambda: test_comment_with_markup_is_text(b)),
             ("a wrapped comment with [ words round-trips", lambda: test_wrapped_comment_with_brackets_round_trips(b)),
