@@ -385,6 +385,13 @@ def test_widths(b, out_dir):
         check(overflow <= 0, f"the page is {overflow} px wider than a {width} px window")
         b.d.save_screenshot(os.path.join(out_dir, f"board-{width}px.png"))
     b.d.set_window_size(1280, 900)
+    # At 1280 px the header holds every control on one row, the custom variant's field shown too
+    # (the engine-time selector wrapped to a second row).
+    b.load("#variant=3x3:2,2,1")
+    b.wait("the custom variant's field", lambda: b.d.find_element(By.ID, "custom-variant").is_displayed())
+    tops = b.d.execute_script("return [...document.querySelectorAll('header > *')].filter((e) => e.offsetParent)"
+                              ".map((e) => Math.round(e.getBoundingClientRect().top + e.offsetHeight / 2))")
+    check(max(tops) - min(tops) <= 4, f"the header wraps at 1280 px: middles of its controls at {tops}")
 
 
 # 20 plies of a 4x4 game (legal: the engine's own moves at depth 3).
