@@ -1,7 +1,9 @@
 // The clocks of a game with a time control (the Engine time selector's
 // `clock BASE INC`), and the engine's limits for its move: a time per move,
-// or both clocks. The side to move's clock runs only at the end of the line
-// (play.js starts it); a flag says who ran out (onTimeout).
+// or both clocks. A side's clock runs from when play reaches a position of
+// that side's (a move played, or the end of the line shown: play.js starts
+// it) until that side moves; browsing the tree does not stop it. A flag
+// says who ran out (onTimeout).
 
 const $ = (id) => document.getElementById(id);
 const clocks = { on: false, time: [0, 0], inc: 0, running: null, last: 0, timer: 0 };
@@ -38,7 +40,7 @@ export function resetClocks() {
 
 // Runs player `side`'s clock.
 export function startClock(side) {
-  if (!clocks.on) return;
+  if (!clocks.on || clocks.running === side) return;  // (already running: its time goes on counting)
   clocks.running = side;
   clocks.last = performance.now();
   clearInterval(clocks.timer);

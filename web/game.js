@@ -173,9 +173,12 @@ export function deleteFrom(node) {
   return true;
 }
 
-// The comment on `node`'s move (single spaces, trimmed).
+// The longest comment a move may have (the field's maxlength; an import with a longer one is refused).
+export const MAX_COMMENT = 2000;
+
+// The comment on `node`'s move (single spaces, trimmed, at most MAX_COMMENT characters).
 export function setComment(text, node = game.current) {
-  node.comment = String(text).replace(/\s+/g, ' ').trim();
+  node.comment = String(text).replace(/\s+/g, ' ').trim().slice(0, MAX_COMMENT);
 }
 
 // The glyph judging `node`'s move: NAG 1-6 (! ? !! ?? !? ?!), or 0 for none;

@@ -6,13 +6,13 @@
 
 import { drawGhost, setFlipped } from './draw.js';
 import { saveSettings } from './settings.js';
-import { line, ply as plyShown, atEnd } from './game.js';
+import { line, ply as plyShown } from './game.js';
 import { shown, shownView } from './shown.js';
 import { session } from './engine_session.js';
 import { resetClocks } from './clocks.js';
-import { setStatus, render, renderBestArrow, focusSquare, showStack, commentTarget, renderMoveList } from './render.js';
-import { refresh, attempt, goTo, takeBack, promoteShown, deleteShown, commentOn, glyphShown, toggleAnalysis, evaluateGame,
-  newGame, releaseEngine, engineToMove } from './play.js';
+import { setStatus, render, renderBestArrow, focusSquare, showStack, annotationTarget, renderAnnotationFields } from './render.js';
+import { refresh, attempt, goTo, takeBack, promoteShown, deleteShown, commentOn, glyphOn, toggleAnalysis, evaluateGame,
+  newGame, releaseEngine, engineSide } from './play.js';
 import { wireImportExport } from './game_io.js';
 
 const $ = (id) => document.getElementById(id);
@@ -29,8 +29,10 @@ function pick(target) {
   }
   if (!shown.view || shown.view.over) return;
   const v = shown.view;
-  if (engineToMove() && atEnd()) {
-    setStatus('Wait for the engine’s move (or make both players human).');
+  if (engineSide()) {  // the engine's pieces are the engine's to move, browsed or held too
+    const thinking = session.search && session.search.kind === 'engine';
+    setStatus(thinking ? 'Wait for the engine’s move (or make both players human).'
+      : `Player ${v.pos.side} is the engine: press “Engine, move”, or make player ${v.pos.side} human.`);
     return;
   }
   if (target.endsWith('@')) {
@@ -167,12 +169,14 @@ export function wireInput() {
   $('nav-end').addEventListener('click', () => goTo(line().length - 1));
   $('promote').addEventListener('click', () => promoteShown());
   $('delete-variation').addEventListener('click', deleteShown);
-  // A comment is stored as it is typed, on the move the field was showing
-  // when typing began (render.js commentTarget); when the field is left, it
-  // shows the move shown again.
-  $('comment').addEventListener('input', () => commentOn(commentTarget(), $('comment').value));
-  $('glyph').addEventListener('change', () => glyphShown(Number($('glyph').value)));
-  $('comment').addEventListener('blur', () => setTimeout(renderMoveList));  // (once the focus has left it)
+  // A comment is stored as it is typed, and a mark when chosen, on the move
+  // the fields were showing when they took the focus (render.js
+  // annotationTarget); once left, they show the move shown again.
+  $('comment').addEventListener('input', () => commentOn(annotationTarget(), $('comment').value));
+  $('glyph').addEventListener('change', () => glyphOn(annotationTarget(), Number($('glyph').value)));
+  for (const id of ['comment', 'glyph']) {
+    $(id).addEventListener('blur', () => setTimeout(renderAnnotationFields));  // (once the focus has left it)
+  }
   $('take-back').addEventListener('click', takeBack);
   $('help-open').addEventListener('click', () => $('help').showModal());
   $('flip').addEventListener('click', flipBoard);

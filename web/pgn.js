@@ -8,7 +8,7 @@
 // a move in our notation is refused with the reason, and nothing is sent.
 
 import { BadWord, move, positionWords, quoted, variantWords } from './words.js';
-import { addChild, treeOf, firstIndex, moveNumber } from './game.js';
+import { addChild, newNode, treeOf, firstIndex, moveNumber, MAX_COMMENT } from './game.js';
 
 // Annotation glyphs (NAGs, `$N`) as the move list shows them: the six that
 // judge a move, and the usual ones that judge a position. Others are shown
@@ -51,10 +51,15 @@ function readGameText(text) {
     tags[k.toLowerCase()] = v.replace(/\\(.)/g, '$1');
     return '';
   });
-  const root = readMoveText(body);
+  const { root, player2First } = readMoveText(body);
   // cutegames writes [FEN "startpos"] and no [Variant] (its settings name the game).
   const start = tags.fen && tags.fen.trim() !== 'startpos' ? checkedTag('FEN', tags.fen, positionWords) : null;
   const variant = tags.variant && tags.variant.trim() ? checkedTag('Variant', tags.variant, variantWords) : null;
+  if (player2First && root.children.length && !firstIndex(start)) {
+    // (a moves export of a game that player 2 began, read from the start: another game)
+    throw new BadWord("the moves begin with '1...' (player 2 first) but the start position is player 1's: "
+      + 'a game that player 2 begins needs its position ([FEN] in a PGN)');
+  }
   const moves = [];
   for (let n = root; n.children.length; n = n.children[0]) moves.push(n.children[0].move);
   return { variant, start, moves, root };
@@ -66,52 +71,75 @@ export const MAX_NESTING = 100;
 
 // The movetext as a tree (game.js's nodes): moves, variations `( … )` to any
 // depth (up to MAX_NESTING), comments `{ … }` and `; …` (to the line's end)
-// on the move before them (a comment before the first move: on the start),
-// NAGs (`$14`) and suffixes (`!?`, NAG 5) on the move before them; move
-// numbers and the result are skipped. A move must be of our notation's
-// shape (words.js), a NAG 0-255: else a BadWord says which.
+// on the move before them (a comment before the first move: on the start;
+// right after a `(`: on the variation's first move), NAGs (`$14`) and
+// suffixes (`!?`, NAG 5) likewise; move numbers and the result are skipped.
+// A move must be of our notation's shape (words.js), a NAG 0-255, a
+// comment at most MAX_COMMENT characters: else a BadWord says which.
+// Returns {root, player2First: the first move is numbered `1...`}.
 function readMoveText(body) {
   const root = treeOf([]);
   let at = root;          // the node the next move follows
+  let ahead = null;       // after a `(`: what is said before the variation's first move, for it
+  let player2First = null;
   const open = [];        // where each open variation's parent line goes on after it
   const token = /\{([^}]*)\}?|;[^\n]*|\(|\)|[^\s(){};]+/g;
   for (const [t, comment] of body.matchAll(token)) {
     if (t[0] === '{' || t[0] === ';') {
       if (t[0] === '{' && !t.endsWith('}')) throw new BadWord('a comment { … } is not closed');
-      const words = (t[0] === '{' ? comment : t.slice(1)).replace(/\s+/g, ' ').trim();
-      if (words) at.comment = at.comment ? `${at.comment} ${words}` : words;
+      addComment(ahead || at, (t[0] === '{' ? comment : t.slice(1)));
     } else if (t === '(') {
       if (!at.parent) throw new BadWord('a variation ( … ) comes before any move');
       if (open.length >= MAX_NESTING) throw new BadWord(`variations nest deeper than ${MAX_NESTING} levels`);
       open.push(at);
       at = at.parent;  // an alternative to the move just read
+      ahead = newNode(null, at);
     } else if (t === ')') {
       if (!open.length) throw new BadWord("a ')' closes no variation");
       at = open.pop();
+      ahead = null;
     } else {
+      const number = /^\d+(\.+)/.exec(t);
+      if (number && player2First === null) player2First = number[1].length >= 3;
       const [, w, suffix] = /^(.*?)([!?]*)$/.exec(t.replace(/^\d+\.+/, ''));
       if (w === UNFINISHED || Object.values(PGN_RESULTS).includes(w)) continue;
       if (w.startsWith('$')) {
         if (!/^\$\d{1,3}$/.test(w) || Number(w.slice(1)) > MAX_NAG) {
           throw new BadWord(`${quoted(w)} is not an annotation glyph ($0 to $${MAX_NAG})`);
         }
-        addNag(at, Number(w.slice(1)));
+        addNag(ahead || at, Number(w.slice(1)));
         continue;
       }
       if (w) {
         const m = move(w);
+        if (player2First === null) player2First = false;
         at = at.children.find((c) => c.move === m) || addChild(at, m);
+        if (ahead) {  // the variation's first move: what was said before it
+          addComment(at, ahead.comment, true);
+          ahead.nags.forEach((n) => addNag(at, n));
+          ahead = null;
+        }
       }
-      if (suffix) addNag(at, NAG_OF_SUFFIX[suffix]);  // (an unknown one, as `!!!`, is dropped)
+      if (suffix) addNag(ahead || at, NAG_OF_SUFFIX[suffix]);  // (an unknown one, as `!!!`, is dropped)
     }
   }
   if (open.length) throw new BadWord('a variation ( … ) is not closed');
-  return root;
+  return { root, player2First: Boolean(player2First) };
 }
 
-// Adds `nag` to the move of `node` (not to the start, which has no move).
+// Adds `nag` to the move of `node` (not to the start, which has no move;
+// nor NAG 0, "no annotation").
 function addNag(node, nag) {
-  if (nag !== undefined && node.parent && !node.nags.includes(nag)) node.nags.push(nag);
+  if (nag && node.parent && !node.nags.includes(nag)) node.nags.push(nag);
+}
+
+// Adds `text` (single spaces) to `node`'s comment, after it or (`before`) in front of it.
+function addComment(node, text, before = false) {
+  const words = text.replace(/\s+/g, ' ').trim();
+  if (!words) return;
+  const joined = !node.comment ? words : before ? `${words} ${node.comment}` : `${node.comment} ${words}`;
+  if (joined.length > MAX_COMMENT) throw new BadWord(`a comment is longer than ${MAX_COMMENT} characters`);
+  node.comment = joined;
 }
 
 // A tag's value as the words `check` takes, joined by spaces; a BadWord naming the tag if it is not one.
@@ -136,6 +164,7 @@ function firstGame(text) {
     if (!inComment && line.startsWith('[') && inMoves) return lines.slice(0, i).join('\n');
     if (line && !line.startsWith('[') && !inComment) inMoves = true;
     for (const c of line) {
+      if (c === ';' && !inComment) break;  // (the rest of the line is a comment: its { opens nothing)
       if (c === '{') inComment = true;
       else if (c === '}') inComment = false;
     }

@@ -10,7 +10,7 @@ import { showLink } from './address.js';
 import { bestInfo } from './values.js';
 import { playMoveTone } from './sound.js';
 import { game, treeOf, setGame, movesTo, line, ply as plyShown, atEnd, goToPly, goToNode, playMove, takeBackTo,
-  promote, deleteVariation, deleteFrom, setComment, setMoveGlyph, snapshot } from './game.js';
+  promote, deleteVariation, deleteFrom, setComment, setMoveGlyph, snapshot, firstIndex } from './game.js';
 import { shown } from './shown.js';
 import { session, stopSearch, startSearch, examine, exactValues, refusalOf, takeGame, restoreVariant, turnOf,
   setPosition } from './engine_session.js';
@@ -31,6 +31,7 @@ export async function refresh(playOn = false) {
   shown.preview = null;
   shown.selection = null;
   clearLines();
+  $('engine-move').hidden = true;  // (until this position says whether the engine waits)
   await stopSearch();
   if (my !== shown.generation) return;
   const v = await examine(movesTo());
@@ -43,7 +44,7 @@ export async function refresh(playOn = false) {
   render();
   showLink(snapshot());
   if (view.over) {
-    stopClock();
+    if (playOn || atEnd()) stopClock();  // (a finished line browsed leaves the game's clock running)
     if (shown.analysing) toggleAnalysis(false);
     return;
   }
@@ -110,7 +111,7 @@ export async function evaluateGame() {
 // A game opened from a link or an import is shown as it was given: the engine does not
 // play in it until the person does something (a move, a new game, a change
 // of the players, or "Engine, move"). (It used to move as the page loaded.)
-function engineSide() {
+export function engineSide() {
   const view = shown.view;
   return view && !view.over && $(view.pos.side === 1 ? 'p1' : 'p2').value === 'engine';
 }
@@ -234,16 +235,17 @@ export async function showPreview(pv) {
 // ---- navigation and the tree ----------------------------------------------------
 
 // Shows the position at `ply` of the line shown.
+// The clock of the side to move in the game keeps running while a person
+// browses (as in a timed game on lichess: it stopped, and thinking while
+// browsing was free).
 export function goTo(ply) {
   goToPly(ply);
-  stopClock();
   refresh();
 }
 
 // Shows the position after the move `node` (of any line of the tree).
 export function goToMove(node) {
   goToNode(node);
-  stopClock();
   refresh();
 }
 
@@ -254,7 +256,8 @@ export function takeBack() {
   let ply = plyShown() - 1;
   // Against the engine, go back to the person's own turn.
   const humans = ['p1', 'p2'].filter((id) => $(id).value === 'human').length;
-  if (humans === 1 && ply > 0 && $(ply % 2 === 0 ? 'p1' : 'p2').value === 'engine' && !game.start) ply -= 1;
+  const mover = (p) => ((firstIndex() + p) % 2 === 0 ? 'p1' : 'p2');  // who moves at ply p (player 2 may start)
+  if (humans === 1 && ply > 0 && $(mover(ply)).value === 'engine') ply -= 1;
   takeBackTo(Math.max(0, ply));
   refresh();
 }
@@ -283,13 +286,13 @@ export function deleteShown() {
   refresh();
 }
 
-// The glyph judging the move shown (NAG 1-6, 0: none; game.js setMoveGlyph).
-export function glyphShown(nag) {
-  setMoveGlyph(nag);
+// The glyph judging `node`'s move (NAG 1-6, 0: none; game.js setMoveGlyph; the Mark field's, render.js annotationTarget).
+export function glyphOn(node, nag) {
+  setMoveGlyph(nag, node);
   renderMoveList();
 }
 
-// The comment on `node`'s move (the field's, render.js commentTarget).
+// The comment on `node`'s move (the field's, render.js annotationTarget).
 export function commentOn(node, text) {
   setComment(text, node);
   renderMoveList();

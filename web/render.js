@@ -27,7 +27,7 @@ export const actions = { goTo: null, goToMove: null, attempt: null, preview: nul
 // again, so that it is never the stack of a position left behind (it said
 // "b2: empty" right after a piece landed on b2).
 let stackSquare = null;
-let commentNode = null;  // the node whose comment the comment field shows
+let annotatedNode = null;  // the move the Comment and Mark fields are for (annotationTarget)
 
 export function setStatus(text, kind = '') {
   const s = $('status');
@@ -186,17 +186,7 @@ export function renderMoveList() {
   const inVariation = Boolean(variationOf());
   $('promote').hidden = !inVariation;
   $('delete-variation').hidden = !inVariation;
-  // The comment field is the shown move's, except while a comment is typed
-  // in it: then it stays the move's it was begun on, whatever is played or
-  // shown meanwhile (a move clicked on the board, the engine's answer).
-  const field = $('comment');
-  if (commentNode !== game.current && !(document.activeElement === field && inTree(commentNode))) {
-    commentNode = game.current;
-    field.value = game.current.comment;
-  }
-  field.placeholder = commentNode.parent ? `on ${moveName(commentNode)}` : 'on the start';
-  $('glyph').value = String(game.current.nags.find((n) => MOVE_GLYPHS[n]) || 0);
-  $('glyph').disabled = !game.current.parent;
+  renderAnnotationFields();
   // The current move into the list's own view, never by scrolling the page
   // (scrollIntoView scrolls every scrolling ancestor: on a phone the page
   // jumped 300-500 px at each pick and the board's top left the screen).
@@ -209,10 +199,27 @@ export function renderMoveList() {
   }
 }
 
-// The node whose comment the comment field holds (the move shown, or the
-// one a comment is being typed on).
-export function commentTarget() {
-  return commentNode;
+// The Comment and Mark fields are the shown move's, except while one of
+// them has the focus: then they stay the move's they were for when it came,
+// whatever is played or shown meanwhile (a move clicked on the board, the
+// engine's answer). Only the fields are redrawn: the move list is not (a
+// click on it that takes the focus from a field must find its buttons).
+export function renderAnnotationFields() {
+  const comment = $('comment'), glyph = $('glyph');
+  const editing = [comment, glyph].includes(document.activeElement) && inTree(annotatedNode);
+  if (annotatedNode !== game.current && !editing) {
+    annotatedNode = game.current;
+    comment.value = annotatedNode.comment;
+    glyph.value = String(annotatedNode.nags.find((n) => MOVE_GLYPHS[n]) || 0);
+  }
+  comment.placeholder = annotatedNode.parent ? `on ${moveName(annotatedNode)}` : 'on the start';
+  glyph.disabled = !annotatedNode.parent;
+}
+
+// The move the Comment and Mark fields are for (the move shown, or the one
+// a comment was begun on or a mark is being chosen for).
+export function annotationTarget() {
+  return annotatedNode;
 }
 
 // `node`'s move with its number, as the move list writes it: `3… S@a1`.

@@ -980,6 +980,99 @@ def test_replayed_move_is_answered_by_the_engine(b):
     check(not button.is_displayed(), "'Engine, move' still offered on the person's turn")
 
 
+def clock_seconds(b, player):
+    m, sec = b.d.find_element(By.ID, f"clock-{player}").text.split(":")
+    return int(m) * 60 + int(sec)
+
+
+def test_browsing_against_the_engine(b):
+    """Against the engine, browsing the game: the clock of the side to move keeps running (it
+    stopped, so thinking while browsing was free); at an earlier position with the engine to move
+    the person cannot move the engine's pieces (it could, though the page said the engine waits);
+    back at the end, "Engine, move" is not offered while the engine thinks."""
+    b.load()
+    b.new_game("gobblers", p1="human", p2="engine", time_control="clock 60000 1000")
+    b.idle()
+    b.click(b.reserve(1, "L"))
+    b.click(b.square("b2"))
+    b.wait("the engine's answer", lambda: len(b.moves()) == 2 and b.body("ply") == "2")
+    b.idle()
+    before = clock_seconds(b, 1)
+    b.click(b.d.find_element(By.ID, "nav-back"))
+    b.wait("ply 1", lambda: b.body("ply") == "1")
+    b.idle()
+    time.sleep(2.6)
+    after = clock_seconds(b, 1)
+    check(before - after >= 2, f"player 1's clock while browsing: {before} s, 2.6 s later {after} s")
+    b.click(b.reserve(2, "S"))
+    check(not b.targets(), f"the engine's piece was picked at a browsed position: targets {b.targets()}")
+    check("is the engine" in b.status(), f"the status reads {b.status()!r}")
+    b.click(b.d.find_element(By.ID, "nav-back"))
+    b.wait("ply 0", lambda: b.body("ply") == "0")
+    b.click(b.reserve(1, "M"))
+    b.click(b.square("a1"))
+    b.wait("the engine to think", lambda: "thinking" in b.status())
+    check(not b.d.find_element(By.ID, "engine-move").is_displayed(), "'Engine, move' offered while the engine thinks")
+    b.wait("the engine's answer", lambda: b.body("ply") == "2" and b.moves()[0] == "M@a1")
+
+
+def test_take_back_from_a_position_text(b):
+    """Take back against the engine in a game started from a position text goes back to the
+    person's turn (it removed only the engine's move, which the engine played again)."""
+    b.load()
+    b.new_game("gobblers", p1="human", p2="engine", time_control="movetime 300")
+    b.import_text("3/1s1/3 1")
+    b.wait("the position", lambda: b.body("fen") == "3/1s1/3 1")
+    b.idle()
+    b.click(b.reserve(1, "L"))
+    b.click(b.square(b.targets()[0]))
+    b.wait("the engine's answer", lambda: len(b.moves()) == 2 and b.body("ply") == "2")
+    b.idle()
+    b.click(b.d.find_element(By.ID, "take-back"))
+    b.wait("the person's turn at the start", lambda: b.body("ply") == "0")
+    time.sleep(1.0)
+    check(b.body("ply") == "0" and b.status().startswith("Player 1 to move"),
+          f"after the take back: ply {b.body('ply')}, {b.status()!r}, moves {b.moves()}")
+
+
+def test_a_move_clicked_while_typing_a_comment(b):
+    """A move of the list clicked (at a person's pace) while the comment field has the focus is
+    shown at once (the field's blur redrew the list between press and release: the click was lost)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    b.load("#variant=gobblers&moves=L%40b2,S%40a1,M%40c3,S%40c1")
+    b.select("p1", "human")
+    b.select("p2", "human")
+    b.idle()
+    field = b.d.find_element(By.ID, "comment")
+    field.click()
+    field.send_keys("note")
+    move = b.d.find_element(By.CSS_SELECTOR, '#move-list .move[data-ply="3"]')
+    ActionChains(b.d).move_to_element(move).click_and_hold().pause(0.15).release().perform()
+    b.wait("ply 3 after one click", lambda: b.body("ply") == "3", timeout=5)
+    check(comment_of(b, "S@c1") == "note", f"the comment: {movetext(export_pgn(b))}")
+
+
+def test_a_mark_chosen_while_the_engine_answers(b):
+    """A mark (!? …) chosen while the engine's answer arrives goes on the move shown when the Mark
+    field took the focus, not on the engine's move."""
+    from selenium.webdriver.support.ui import Select
+    b.load()
+    b.new_game("gobblet", p1="human", p2="engine", time_control="movetime 3000")
+    b.idle()
+    b.click(b.reserve(1, "X"))
+    b.click(b.square("b2"))
+    b.wait("the engine to think", lambda: "thinking" in b.status())
+    b.d.find_element(By.ID, "comment").click()
+    b.d.switch_to.active_element.send_keys(Keys.TAB)
+    check(b.d.execute_script("return document.activeElement.id") == "glyph", "Tab did not reach the Mark field")
+    check(len(b.moves()) == 1, "the engine answered before the mark was chosen: no check made")
+    b.wait("the engine's answer", lambda: len(b.moves()) == 2)
+    Select(b.d.find_element(By.ID, "glyph")).select_by_value("5")
+    b.d.find_element(By.ID, "status").click()
+    text = movetext(export_pgn(b))
+    check(text.startswith("1. X@b2 $5 ") and text.count("$") == 1, f"the mark went elsewhere: {text}")
+
+
 def comment_of(b, move):
     """The comment after `move` in the exported PGN's movetext ('' if none)."""
     m = re.search(re.escape(move) + r" \{([^}]*)\}", movetext(export_pgn(b)))
@@ -1062,6 +1155,21 @@ def test_annotation_glyphs_and_line_comments(b):
     b.wait("the refusal", lambda: b.d.find_element(By.ID, "io-status").text.startswith("Not imported"))
     status = b.d.find_element(By.ID, "io-status").text
     check("$256" in status, f"the refusal of $256 reads {status!r}")
+    # What is said right after a '(' is about the variation's first move (it went to the move before).
+    b.import_text('[Variant "gobblers"]\n\n1. L@b2 {main} S@a1 ({why not} $4 S@c1 ; short\n) *\n')
+    b.wait("the import", lambda: b.d.find_element(By.ID, "io-status").text.startswith("Imported"))
+    text = movetext(export_pgn(b))
+    check(text == "1. L@b2 {main} 1... S@a1 (1... S@c1 $4 {why not short})", f"after a '(': {text}")
+    # A ';' comment holding '{' does not hide the next game's tags from the first game's end.
+    b.import_text('1. L@b2 ; see { here\n1... S@a1 *\n\n[Variant "gobblers"]\n[FEN "3/1L1/3 2"]\n\n1... S@c3 *\n')
+    b.wait("the import", lambda: b.d.find_element(By.ID, "io-status").text.startswith(("Imported", "Not imported")))
+    status = b.d.find_element(By.ID, "io-status").text
+    check(status.startswith("Imported") and b.moves() == ["L@b2", "S@a1"], f"{status!r}, {b.moves()}")
+    # A comment longer than the field takes is refused, with the reason.
+    b.import_text('[Variant "gobblers"]\n\n1. L@b2 {' + "x" * 2001 + '} *\n')
+    b.wait("the refusal", lambda: b.d.find_element(By.ID, "io-status").text.startswith("Not imported"))
+    status = b.d.find_element(By.ID, "io-status").text
+    check("longer than 2000" in status, f"the refusal of a long comment reads {status!r}")
 
 
 def test_player_2_first_is_numbered_1_dots(b):
@@ -1082,6 +1190,11 @@ def test_player_2_first_is_numbered_1_dots(b):
     b.click(b.d.find_element(By.ID, "export-moves"))
     listed = b.d.execute_script("return document.getElementById('io-text').value")
     check(listed == "1... S@a1 2. M@c3 S@c1", f"the move list exported: {listed!r}")
+    # Imported without its position, it would be another game (player 1 playing S@a1 from the start).
+    b.import_text(listed)
+    b.wait("the refusal", lambda: b.d.find_element(By.ID, "io-status").text.startswith(("Imported", "Not imported")))
+    status = b.d.find_element(By.ID, "io-status").text
+    check(status.startswith("Not imported") and "1..." in status, f"the bare 1... list: {status!r}")
 
 
 def check_nothing_injected(b, what, markers=("go infinite", "quit")):
@@ -1267,6 +1380,11 @@ def main():
             ("a link of 100,000 moves is refused at once", lambda: test_huge_link_is_refused_at_once(b)),
             ("a move replayed against the engine is answered", lambda: test_replayed_move_is_answered_by_the_engine(b)),
             ("a comment stays on the move it was typed on", lambda: test_a_comment_stays_on_its_move(b)),
+            ("browsing against the engine: clock, its pieces, Engine, move",
+             lambda: test_browsing_against_the_engine(b)),
+            ("take back from a position text", lambda: test_take_back_from_a_position_text(b)),
+            ("a move clicked while typing a comment", lambda: test_a_move_clicked_while_typing_a_comment(b)),
+            ("a mark chosen while the engine answers", lambda: test_a_mark_chosen_while_the_engine_answers(b)),
             ("player 2 first is numbered 1...", lambda: test_player_2_first_is_numbered_1_dots(b)),
             ("annotation glyphs and ; comments are kept", lambda: test_annotation_glyphs_and_line_comments(b)),
             ("? opens the help panel", lambda: test_help_panel(b)),
