@@ -1,12 +1,13 @@
 // The clocks of a game with a time control (the Engine time selector's
 // `clock BASE INC`), and the engine's limits for its move: a time per move,
-// or both clocks. A side's clock runs from when play reaches a position of
-// that side's (a move played, or the end of the line shown: play.js starts
-// it) until that side moves; browsing the tree does not stop it. A flag
-// says who ran out (onTimeout).
+// or both clocks. A person's clock runs from when play reaches a position
+// of theirs (a move played, or the end of the line shown: play.js starts
+// it) until they move; browsing the tree does not stop it. The engine's
+// runs only while it searches its move. A flag says who ran out
+// (onTimeout) and ends the game until the clocks are reset (flagged()).
 
 const $ = (id) => document.getElementById(id);
-const clocks = { on: false, time: [0, 0], inc: 0, running: null, last: 0, timer: 0 };
+const clocks = { on: false, time: [0, 0], inc: 0, running: null, last: 0, timer: 0, flag: 0 };
 let onTimeout = () => {};
 
 // `handler(loser)`: what the page does when a player's time runs out.
@@ -29,6 +30,7 @@ export function goLimitsForEngine() {
 
 export function resetClocks() {
   stopClock();
+  clocks.flag = 0;
   const mode = clockMode();
   clocks.on = !!mode;
   if (mode) {
@@ -56,6 +58,7 @@ function tickClock() {
     clocks.time[clocks.running - 1] = 0;
     const loser = clocks.running;
     stopClock();
+    clocks.flag = loser;
     onTimeout(loser);
   }
   showClocks();
@@ -67,6 +70,16 @@ export function chargeClock(side) {
   tickClock();
   clocks.time[side - 1] += clocks.inc;
   clocks.running = null;
+}
+
+// The player whose clock is running, or null.
+export function runningClock() {
+  return clocks.running;
+}
+
+// The player who ran out of time in this game (the game is over), or 0.
+export function flagged() {
+  return clocks.flag;
 }
 
 export function stopClock() {

@@ -9,10 +9,10 @@ import { saveSettings } from './settings.js';
 import { line, ply as plyShown } from './game.js';
 import { shown, shownView } from './shown.js';
 import { session } from './engine_session.js';
-import { resetClocks } from './clocks.js';
+import { resetClocks, flagged } from './clocks.js';
 import { setStatus, render, renderBestArrow, focusSquare, showStack, annotationTarget, renderAnnotationFields } from './render.js';
 import { refresh, attempt, goTo, takeBack, promoteShown, deleteShown, commentOn, glyphOn, toggleAnalysis, evaluateGame,
-  newGame, releaseEngine, engineSide } from './play.js';
+  newGame, releaseEngine, engineSide, timeOverText } from './play.js';
 import { wireImportExport } from './game_io.js';
 
 const $ = (id) => document.getElementById(id);
@@ -29,7 +29,15 @@ function pick(target) {
   }
   if (!shown.view || shown.view.over) return;
   const v = shown.view;
-  if (engineSide()) {  // the engine's pieces are the engine's to move, browsed or held too
+  if (flagged()) {
+    setStatus(`${timeOverText()} (New game to play again.)`, 'over');
+    return;
+  }
+  // The engine's pieces are the engine's to move while it plays: at its
+  // turn in the game, and at a position of its turn browsed. In a game
+  // opened from a link or an import (the engine waits) and while analysing,
+  // the person may try moves for both sides.
+  if (engineSide() && !shown.engineHeld && !shown.analysing) {
     const thinking = session.search && session.search.kind === 'engine';
     setStatus(thinking ? 'Wait for the engine’s move (or make both players human).'
       : `Player ${v.pos.side} is the engine: press “Engine, move”, or make player ${v.pos.side} human.`);

@@ -1,10 +1,14 @@
 // The menu of a move in the move list (right click, or the menu key on a
-// focused move, as lichess has it): make its line the main line, delete
-// the game from it on, comment on it. It acts through `menuActions`
-// (play.js, wired in app.js) and closes on a choice, Escape, or a click
-// elsewhere.
+// focused move, as lichess has it; the ⋯ button beside the navigation
+// opens it for the move shown, for touch screens): make its line the main
+// line, delete the game from it on, comment on it. It acts through
+// `menuActions` (play.js, wired in app.js) and closes on a choice, Escape,
+// Tab, or a click elsewhere; it takes the keys while open (↑ ↓ Home End
+// move in it). After a choice or Escape the focus goes back to the move
+// shown in the list (render.js focusShownMove).
 
-import { variationOf } from './game.js';
+import { game, variationOf } from './game.js';
+import { focusShownMove } from './render.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -27,12 +31,17 @@ export function openMoveMenu(node, button) {
   menu.querySelector('button:not([hidden])').focus();
 }
 
+// Closes the menu; `refocus`: the focus goes back to where it was opened
+// from, or (that button redrawn since) to the move shown.
 export function closeMoveMenu(refocus = false) {
   const menu = $('move-menu');
   if (menu.hidden) return;
   menu.hidden = true;
   menuNode = null;
-  if (refocus && opener && opener.isConnected) opener.focus();
+  if (refocus) {
+    if (opener && opener.isConnected) opener.focus();
+    else focusShownMove();
+  }
   opener = null;
 }
 
@@ -42,26 +51,34 @@ export function wireMoveMenu() {
     const item = e.target.closest('[data-action]');
     if (!item || !menuNode) return;
     const node = menuNode;
-    closeMoveMenu();
-    menuActions[item.dataset.action === 'delete' ? 'deleteFrom' : item.dataset.action](node);
+    const action = item.dataset.action;
+    closeMoveMenu(action !== 'comment');  // (Comment takes the focus to its field)
+    menuActions[action === 'delete' ? 'deleteFrom' : action](node);
+    if (action !== 'comment') focusShownMove(true);  // (once the list is redrawn)
   });
+  // While open, the menu takes the keys: none reaches the page (← → would
+  // step through the game under it, f flip the board, ? open the help).
   menu.addEventListener('keydown', (e) => {
+    if (e.key === 'Tab') return;  // (leaves the menu: focusout closes it)
     const items = [...menu.querySelectorAll('button:not([hidden])')];
     const at = items.indexOf(document.activeElement);
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      e.stopPropagation();
-      closeMoveMenu(true);
-    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-      e.preventDefault();
-      e.stopPropagation();
-      items[(at + (e.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length].focus();
-    }
+    e.stopPropagation();
+    if (e.key === 'Enter' || e.key === ' ') return;  // (the button's click)
+    e.preventDefault();
+    const to = { ArrowDown: at + 1, ArrowUp: at - 1 + items.length, Home: 0, End: items.length - 1 }[e.key];
+    if (to !== undefined) items[to % items.length].focus();
+    else if (e.key === 'Escape') closeMoveMenu(true);
   });
+  $('move-actions').addEventListener('click', () => {
+    if (!$('move-menu').hidden) closeMoveMenu(true);
+    else if (game.current.parent) openMoveMenu(game.current, $('move-actions'));
+  });
+  // (The ⋯ button counts as inside: its own click closes the menu it opened.)
+  const inside = (el) => el instanceof Node && (menu.contains(el) || el === $('move-actions'));
   document.addEventListener('pointerdown', (e) => {
-    if (!menu.hidden && !menu.contains(e.target)) closeMoveMenu();
+    if (!menu.hidden && !inside(e.target)) closeMoveMenu();
   });
   menu.addEventListener('focusout', (e) => {
-    if (!menu.contains(e.relatedTarget)) closeMoveMenu();
+    if (!inside(e.relatedTarget)) closeMoveMenu();
   });
 }

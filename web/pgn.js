@@ -51,14 +51,14 @@ function readGameText(text) {
     tags[k.toLowerCase()] = v.replace(/\\(.)/g, '$1');
     return '';
   });
-  const { root, player2First } = readMoveText(body);
+  const { root, firstNumber } = readMoveText(body);
   // cutegames writes [FEN "startpos"] and no [Variant] (its settings name the game).
   const start = tags.fen && tags.fen.trim() !== 'startpos' ? checkedTag('FEN', tags.fen, positionWords) : null;
   const variant = tags.variant && tags.variant.trim() ? checkedTag('Variant', tags.variant, variantWords) : null;
-  if (player2First && root.children.length && !firstIndex(start)) {
+  if (firstNumber.endsWith('...') && root.children.length && !firstIndex(start)) {
     // (a moves export of a game that player 2 began, read from the start: another game)
-    throw new BadWord("the moves begin with '1...' (player 2 first) but the start position is player 1's: "
-      + 'a game that player 2 begins needs its position ([FEN] in a PGN)');
+    throw new BadWord(`the moves begin with player 2's move '${firstNumber}' but the start position is `
+      + "player 1's: a game that player 2 begins needs its position ([FEN] in a PGN)");
   }
   const moves = [];
   for (let n = root; n.children.length; n = n.children[0]) moves.push(n.children[0].move);
@@ -76,12 +76,12 @@ export const MAX_NESTING = 100;
 // suffixes (`!?`, NAG 5) likewise; move numbers and the result are skipped.
 // A move must be of our notation's shape (words.js), a NAG 0-255, a
 // comment at most MAX_COMMENT characters: else a BadWord says which.
-// Returns {root, player2First: the first move is numbered `1...`}.
+// Returns {root, firstNumber: the first move's number as written (`1.`, `3...`; '' if none)}.
 function readMoveText(body) {
   const root = treeOf([]);
   let at = root;          // the node the next move follows
   let ahead = null;       // after a `(`: what is said before the variation's first move, for it
-  let player2First = null;
+  let firstNumber = null; // the first move number, as written (`1.`, `1...`)
   const open = [];        // where each open variation's parent line goes on after it
   const token = /\{([^}]*)\}?|;[^\n]*|\(|\)|[^\s(){};]+/g;
   for (const [t, comment] of body.matchAll(token)) {
@@ -89,7 +89,7 @@ function readMoveText(body) {
       if (t[0] === '{' && !t.endsWith('}')) throw new BadWord('a comment { … } is not closed');
       addComment(ahead || at, (t[0] === '{' ? comment : t.slice(1)));
     } else if (t === '(') {
-      if (!at.parent) throw new BadWord('a variation ( … ) comes before any move');
+      if (!at.parent || ahead) throw new BadWord('a variation ( … ) comes before any move of its line');
       if (open.length >= MAX_NESTING) throw new BadWord(`variations nest deeper than ${MAX_NESTING} levels`);
       open.push(at);
       at = at.parent;  // an alternative to the move just read
@@ -97,10 +97,14 @@ function readMoveText(body) {
     } else if (t === ')') {
       if (!open.length) throw new BadWord("a ')' closes no variation");
       at = open.pop();
-      ahead = null;
+      if (ahead) {  // an empty variation: what was said in it stays, on the move before it
+        addComment(at, ahead.comment);
+        ahead.nags.forEach((n) => addNag(at, n));
+        ahead = null;
+      }
     } else {
-      const number = /^\d+(\.+)/.exec(t);
-      if (number && player2First === null) player2First = number[1].length >= 3;
+      const number = /^\d+\.+/.exec(t);
+      if (number && firstNumber === null) firstNumber = number[0];
       const [, w, suffix] = /^(.*?)([!?]*)$/.exec(t.replace(/^\d+\.+/, ''));
       if (w === UNFINISHED || Object.values(PGN_RESULTS).includes(w)) continue;
       if (w.startsWith('$')) {
@@ -112,7 +116,7 @@ function readMoveText(body) {
       }
       if (w) {
         const m = move(w);
-        if (player2First === null) player2First = false;
+        if (firstNumber === null) firstNumber = '';
         at = at.children.find((c) => c.move === m) || addChild(at, m);
         if (ahead) {  // the variation's first move: what was said before it
           addComment(at, ahead.comment, true);
@@ -124,7 +128,7 @@ function readMoveText(body) {
     }
   }
   if (open.length) throw new BadWord('a variation ( … ) is not closed');
-  return { root, player2First: Boolean(player2First) };
+  return { root, firstNumber: firstNumber || '' };
 }
 
 // Adds `nag` to the move of `node` (not to the start, which has no move;

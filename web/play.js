@@ -14,7 +14,7 @@ import { game, treeOf, setGame, movesTo, line, ply as plyShown, atEnd, goToPly, 
 import { shown } from './shown.js';
 import { session, stopSearch, startSearch, examine, exactValues, refusalOf, takeGame, restoreVariant, turnOf,
   setPosition } from './engine_session.js';
-import { goLimitsForEngine, resetClocks, startClock, chargeClock, stopClock } from './clocks.js';
+import { goLimitsForEngine, resetClocks, startClock, chargeClock, stopClock, runningClock, flagged } from './clocks.js';
 import { setStatus, render, renderMoveList, renderTablebase, clearLines, showLines, drawGraphNow, showTablebaseHint,
   showVariant, chosenVariant } from './render.js';
 
@@ -33,6 +33,9 @@ export async function refresh(playOn = false) {
   clearLines();
   $('engine-move').hidden = true;  // (until this position says whether the engine waits)
   await stopSearch();
+  // The engine's clock runs only while it searches its move (browsing
+  // stopped its search: its time must not run out meanwhile).
+  if (runningClock() && playerIs(runningClock(), 'engine')) stopClock();
   if (my !== shown.generation) return;
   const v = await examine(movesTo());
   if (my !== shown.generation || !v) return;
@@ -51,6 +54,11 @@ export async function refresh(playOn = false) {
   if (!view.shape.stacks) await tablebaseMarks(my);
   else showTablebaseHint(null);
   if (my !== shown.generation) return;
+  if (flagged()) {  // over on time: browsed and analysed, no more moves
+    setStatus(timeOverText(), 'over');
+    if (shown.analysing) return analyse(my);
+    return;
+  }
   const goesOn = playOn || atEnd();
   if (goesOn && engineToMove()) return engineMove(my);
   $('engine-move').hidden = !(engineSide() && (shown.engineHeld || !goesOn));
@@ -113,7 +121,7 @@ export async function evaluateGame() {
 // of the players, or "Engine, move"). (It used to move as the page loaded.)
 export function engineSide() {
   const view = shown.view;
-  return view && !view.over && $(view.pos.side === 1 ? 'p1' : 'p2').value === 'engine';
+  return view && !view.over && playerIs(view.pos.side, 'engine');
 }
 
 export function engineToMove() {
@@ -161,7 +169,7 @@ async function engineMove(my) {
   setStatus(`Engine (player ${side}) is thinking…`);
   const node = game.current;
   const s = await startSearch('engine', 1, goLimitsForEngine(), (s) => showLines(s), my);
-  if (my !== shown.generation || !s.best || s.best === '(none)') return;
+  if (my !== shown.generation || flagged() || !s.best || s.best === '(none)') return;
   recordValue(node, s.lines.get(1), side);
   play(s.best);
 }
@@ -252,6 +260,10 @@ export function goToMove(node) {
 // Takes back the move shown (the moves after it on the line go with it;
 // other variations stay).
 export function takeBack() {
+  if (flagged()) {
+    setStatus(`${timeOverText()} (New game to play again.)`, 'over');
+    return;
+  }
   if (!plyShown()) return;
   let ply = plyShown() - 1;
   // Against the engine, go back to the person's own turn.
@@ -335,8 +347,19 @@ export async function newGame() {
   if (err) setStatus(err, 'error');
 }
 
-// A player's time ran out: the search stops and the status says who won.
-export function timeRanOut(loser) {
+// A player's time ran out: the search stops (its best move is not played),
+// the status says who won, and the game takes no more moves (clocks.js
+// flagged(), until a new game, an import or another time control).
+export function timeRanOut() {
   stopSearch();
-  setStatus(`Player ${loser} ran out of time: player ${3 - loser} wins.`, 'over');
+  setStatus(timeOverText(), 'over');
+}
+
+export function timeOverText() {
+  return `Player ${flagged()} ran out of time: player ${3 - flagged()} wins.`;
+}
+
+// Player `side` (1 or 2) is set to `who` ('human' or 'engine').
+export function playerIs(side, who) {
+  return $(side === 1 ? 'p1' : 'p2').value === who;
 }

@@ -186,7 +186,13 @@ export function renderMoveList() {
   const inVariation = Boolean(variationOf());
   $('promote').hidden = !inVariation;
   $('delete-variation').hidden = !inVariation;
+  $('move-actions').disabled = !game.current.parent;
   renderAnnotationFields();
+  if (focusAfterRedraw) {  // (only if the focus was on the old list, now gone, or nowhere)
+    focusAfterRedraw = false;
+    const active = document.activeElement;
+    if (!active || active === document.body || ol.contains(active)) focusShownMove();
+  }
   // The current move into the list's own view, never by scrolling the page
   // (scrollIntoView scrolls every scrolling ancestor: on a phone the page
   // jumped 300-500 px at each pick and the board's top left the screen).
@@ -197,6 +203,19 @@ export function renderMoveList() {
     if (top < ol.scrollTop) ol.scrollTop = top;
     else if (bottom > ol.scrollTop + ol.clientHeight) ol.scrollTop = bottom - ol.clientHeight;
   }
+}
+
+// Focuses the move shown in the list (or, at the start, the list's first
+// navigation button); `afterRedraw`: once the list is next drawn (a menu
+// choice redraws it after this).
+let focusAfterRedraw = false;
+export function focusShownMove(afterRedraw = false) {
+  if (afterRedraw) {
+    focusAfterRedraw = true;
+    return;
+  }
+  const current = $('move-list').querySelector('.move.current');
+  (current || $('nav-start')).focus({ preventScroll: true });
 }
 
 // The Comment and Mark fields are the shown move's, except while one of

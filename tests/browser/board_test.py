@@ -829,8 +829,15 @@ def test_move_menu(b):
           "'Make main line' offered on the main line")
     focused = lambda: b.d.execute_script("return document.activeElement.dataset.action || ''")
     check(focused() == "delete", f"the menu's first item is not focused: {focused()!r}")
+    b.d.switch_to.active_element.send_keys(Keys.ARROW_LEFT)  # taken by the menu: the game does not step
+    b.d.switch_to.active_element.send_keys(Keys.END)
+    check(focused() == "comment" and b.body("ply") == "9" and menu.is_displayed(),
+          f"keys in the menu: {focused()!r}, ply {b.body('ply')}")
+    b.d.switch_to.active_element.send_keys(Keys.HOME)
     b.d.switch_to.active_element.send_keys(Keys.ENTER)
     b.wait("plies 12-16 deleted", lambda: b.moves() == LINE_16[:11])
+    b.wait("the focus back on the move shown", lambda: b.d.execute_script(
+        "return document.activeElement.matches('#move-list .move.current')"))
     check(variation_moves(b) == [[played]], f"the variation was touched: {variation_moves(b)}")
     ActionChains(b.d).context_click(b.d.find_element(By.CSS_SELECTOR, '#move-list .move[data-ply="3"]')).perform()
     b.wait("the menu", menu.is_displayed)
@@ -846,6 +853,11 @@ def test_move_menu(b):
     b.d.switch_to.active_element.send_keys("on move 2")
     b.d.find_element(By.ID, "status").click()
     check(comment_of(b, LINE_16[2]) == "on move 2", f"the comment: {movetext(export_pgn(b))}")
+    # The ⋯ button (touch screens have no right click) opens the menu for the move shown.
+    b.click(b.d.find_element(By.ID, "move-actions"))
+    b.wait("the menu from the button", menu.is_displayed)
+    b.click(menu.find_element(By.CSS_SELECTOR, '[data-action="delete"]'))
+    b.wait("plies 3-11 deleted", lambda: b.moves() == LINE_16[:2] and b.body("ply") == "2")
 
 
 NESTED_PGN = """[Variant "gobblers"]
@@ -1016,6 +1028,42 @@ def test_browsing_against_the_engine(b):
     b.wait("the engine's answer", lambda: b.body("ply") == "2" and b.moves()[0] == "M@a1")
 
 
+def test_the_engine_clock_and_the_flag(b):
+    """The engine's clock runs only while it searches: browsing back while it thinks stops its
+    search and its clock (its time ran out while nothing searched). A flag ends the game: no move
+    is taken after it, the engine plays none (it played at 0:00 and the person could go on)."""
+    b.load()
+    b.new_game("gobblet", p1="human", p2="engine", time_control="clock 60000 1000")  # (4x4: it thinks ~7 s)
+    b.idle()
+    b.click(b.reserve(1, "X"))
+    b.click(b.square("b2"))
+    b.wait("the engine to think", lambda: "thinking" in b.status())
+    b.click(b.d.find_element(By.ID, "nav-back"))
+    b.wait("ply 0", lambda: b.body("ply") == "0")
+    check(len(b.moves()) == 1, "the engine answered before the browsing: no check made")
+    before = clock_seconds(b, 2)
+    time.sleep(2.6)
+    check(clock_seconds(b, 2) >= before - 1, f"the engine's clock ran while it did not search: {before} s, then "
+          f"{clock_seconds(b, 2)} s")
+    # The flag: a 3-second clock, the person does not move.
+    b.d.execute_script("const o = document.createElement('option'); o.value = 'clock 3000 0';"
+                       "o.textContent = '3 s'; document.getElementById('time').append(o);")
+    b.new_game("gobblers", p1="human", p2="engine", time_control="clock 3000 0")
+    b.idle()
+    b.wait("player 1's flag", lambda: "ran out of time" in b.status(), timeout=15)
+    b.click(b.reserve(1, "L"))
+    check(not b.targets() and "ran out of time" in b.status(), f"a move after the flag: {b.targets()} {b.status()!r}")
+    b.click(b.d.find_element(By.ID, "nav-start"))
+    time.sleep(1.0)
+    check(b.moves() == [] and "ran out of time" in b.status(), f"after the flag: {b.moves()} {b.status()!r}")
+    b.d.execute_script("document.querySelector('#time option[value=\"clock 3000 0\"]').remove()")
+    # In a game opened from a link, with the engine waiting, the person may move for it.
+    b.load("#variant=gobblers&moves=L%40b2")
+    b.idle()
+    b.click(b.reserve(2, "S"))
+    check(b.targets(), f"no move for player 2 (the engine, waiting) in a linked game: {b.status()!r}")
+
+
 def test_take_back_from_a_position_text(b):
     """Take back against the engine in a game started from a position text goes back to the
     person's turn (it removed only the engine's move, which the engine played again)."""
@@ -1160,6 +1208,13 @@ def test_annotation_glyphs_and_line_comments(b):
     b.wait("the import", lambda: b.d.find_element(By.ID, "io-status").text.startswith("Imported"))
     text = movetext(export_pgn(b))
     check(text == "1. L@b2 {main} 1... S@a1 (1... S@c1 $4 {why not short})", f"after a '(': {text}")
+    # An empty variation keeps what was said in it, on the move before; '(' right after '(' is refused.
+    b.import_text('[Variant "gobblers"]\n\n1. L@b2 M@a1 ( {before} $5 ) 2. S@c3 *\n')
+    b.wait("the import", lambda: b.d.find_element(By.ID, "io-status").text.startswith("Imported"))
+    text = movetext(export_pgn(b))
+    check(text == "1. L@b2 M@a1 $5 {before} 2. S@c3", f"an empty variation's comment: {text}")
+    b.import_text('[Variant "gobblers"]\n\n1. L@b2 M@a1 ( {A} ( {B} 1... M@c3 ) 1... S@a1 ) *\n')
+    b.wait("the refusal", lambda: b.d.find_element(By.ID, "io-status").text.startswith("Not imported"))
     # A ';' comment holding '{' does not hide the next game's tags from the first game's end.
     b.import_text('1. L@b2 ; see { here\n1... S@a1 *\n\n[Variant "gobblers"]\n[FEN "3/1L1/3 2"]\n\n1... S@c3 *\n')
     b.wait("the import", lambda: b.d.find_element(By.ID, "io-status").text.startswith(("Imported", "Not imported")))
@@ -1195,6 +1250,8 @@ def test_player_2_first_is_numbered_1_dots(b):
     b.wait("the refusal", lambda: b.d.find_element(By.ID, "io-status").text.startswith(("Imported", "Not imported")))
     status = b.d.find_element(By.ID, "io-status").text
     check(status.startswith("Not imported") and "1..." in status, f"the bare 1... list: {status!r}")
+    b.import_text("2... S@a1 3. M@c3")
+    b.wait("the refusal", lambda: "'2...'" in b.d.find_element(By.ID, "io-status").text)
 
 
 def check_nothing_injected(b, what, markers=("go infinite", "quit")):
@@ -1383,6 +1440,8 @@ def main():
             ("browsing against the engine: clock, its pieces, Engine, move",
              lambda: test_browsing_against_the_engine(b)),
             ("take back from a position text", lambda: test_take_back_from_a_position_text(b)),
+            ("the engine's clock runs only while it searches; a flag ends the game",
+             lambda: test_the_engine_clock_and_the_flag(b)),
             ("a move clicked while typing a comment", lambda: test_a_move_clicked_while_typing_a_comment(b)),
             ("a mark chosen while the engine answers", lambda: test_a_mark_chosen_while_the_engine_answers(b)),
             ("player 2 first is numbered 1...", lambda: test_player_2_first_is_numbered_1_dots(b)),
