@@ -1000,8 +1000,7 @@ def clock_seconds(b, player):
 def test_browsing_against_the_engine(b):
     """Against the engine, browsing the game: the clock of the side to move keeps running (it
     stopped, so thinking while browsing was free); at an earlier position with the engine to move
-    the person cannot move the engine's pieces (it could, though the page said the engine waits);
-    back at the end, "Engine, move" is not offered while the engine thinks."""
+    the person cannot move the engine's pieces (it could, though the page said the engine waits)."""
     b.load()
     b.new_game("gobblers", p1="human", p2="engine", time_control="clock 60000 1000")
     b.idle()
@@ -1023,14 +1022,13 @@ def test_browsing_against_the_engine(b):
     b.wait("ply 0", lambda: b.body("ply") == "0")
     b.click(b.reserve(1, "M"))
     b.click(b.square("a1"))
-    b.wait("the engine to think", lambda: "thinking" in b.status())
-    check(not b.d.find_element(By.ID, "engine-move").is_displayed(), "'Engine, move' offered while the engine thinks")
     b.wait("the engine's answer", lambda: b.body("ply") == "2" and b.moves()[0] == "M@a1")
 
 
 def test_the_engine_clock_and_the_flag(b):
     """The engine's clock runs only while it searches: browsing back while it thinks stops its
-    search and its clock (its time ran out while nothing searched). A flag ends the game: no move
+    search and its clock (its time ran out while nothing searched); back at the end it thinks
+    again, and "Engine, move" is not offered meanwhile. A flag ends the game: no move
     is taken after it, the engine plays none (it played at 0:00 and the person could go on)."""
     b.load()
     b.new_game("gobblet", p1="human", p2="engine", time_control="clock 60000 1000")  # (4x4: it thinks ~7 s)
@@ -1045,6 +1043,10 @@ def test_the_engine_clock_and_the_flag(b):
     time.sleep(2.6)
     check(clock_seconds(b, 2) >= before - 1, f"the engine's clock ran while it did not search: {before} s, then "
           f"{clock_seconds(b, 2)} s")
+    # Back at the end the engine thinks again; "Engine, move" is not offered meanwhile.
+    b.d.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+    b.wait("the engine to think again", lambda: "thinking" in b.status())
+    check(not b.d.find_element(By.ID, "engine-move").is_displayed(), "'Engine, move' offered while the engine thinks")
     # The flag: a 3-second clock, the person does not move.
     b.d.execute_script("const o = document.createElement('option'); o.value = 'clock 3000 0';"
                        "o.textContent = '3 s'; document.getElementById('time').append(o);")
@@ -1105,7 +1107,7 @@ def test_a_mark_chosen_while_the_engine_answers(b):
     field took the focus, not on the engine's move."""
     from selenium.webdriver.support.ui import Select
     b.load()
-    b.new_game("gobblet", p1="human", p2="engine", time_control="movetime 3000")
+    b.new_game("gobblet", p1="human", p2="engine", time_control="clock 60000 1000")
     b.idle()
     b.click(b.reserve(1, "X"))
     b.click(b.square("b2"))
@@ -1143,9 +1145,9 @@ def test_a_comment_stays_on_its_move(b):
     b.idle()
     check(comment_of(b, "S@a1") == "typed on S@a1" and comment_of(b, "M@c3") == "",
           f"the comment went elsewhere: {movetext(export_pgn(b))}")
-    # Against the engine: typed while it thinks (4x4: a search that takes its whole time); its
+    # Against the engine: typed while it thinks (4x4 with a 1-minute clock: it thinks some 8 s); its
     # answer arrives during the typing.
-    b.new_game("gobblet", p1="human", p2="engine", time_control="movetime 3000")
+    b.new_game("gobblet", p1="human", p2="engine", time_control="clock 60000 1000")
     b.idle()
     b.click(b.reserve(1, "X"))
     b.click(b.square("b2"))
