@@ -75,7 +75,7 @@ absl::StatusOr<Move> parseMove(const Board& board, std::string_view text) {
   generateMoves(board, legal);
   if (!legal.contains(move)) {
     if (board.winner() != kNoWinner) return invalid("illegal move: the game is already decided", text);
-    return invalid("illegal move", text);
+    return invalid("illegal move: " + illegalReason(board, move), text);
   }
   return move;
 }

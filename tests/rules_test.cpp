@@ -5,6 +5,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -260,6 +261,42 @@ TEST(Notation, MovesAreCaseInsensitiveAndChecked) {
   EXPECT_FALSE(parseMove(b, "S@b2").ok());  // cannot cover M with S
   EXPECT_TRUE(parseMove(b, "L@b2").ok());   // but L may cover M
   EXPECT_FALSE(parseMove(b, "M@a3").ok());  // nor cover L with M
+}
+
+// An illegal move's error says which rule it breaks (the page shows it to
+// the person; it said only "illegal move").
+TEST(Notation, AnIllegalMoveSaysWhichRuleItBreaks) {
+  struct Case {
+    Variant variant;
+    std::vector<std::string> moves;  // played from the start first
+    std::string move;
+    std::string reason;
+  };
+  const Case cases[] = {
+      {Variant::gobblers(), {"M@b2", "L@a1"}, "S@a1", "a piece gobbles only a smaller one: a1 shows an L"},
+      {Variant::gobblers(), {"M@b2"}, "M@b2", "a piece gobbles only a smaller one: b2 shows an M"},
+      {Variant::gobblers(), {"S@a1", "S@c3", "S@b1", "S@c2"}, "S@a2", "you have no S left to place"},
+      {Variant::gobblers(), {"L@a1", "S@c3"}, "a1a1", "a piece must move to another square"},
+      {Variant::gobblers(), {"S@a1", "L@c3"}, "a1c3", "a piece gobbles only a smaller one: c3 shows an L"},
+      {Variant::family(3, 2, false), {"S@a1", "S@c3"}, "a1b1", "pieces on the board do not move in this variant"},
+      {Variant::gobblet(), {}, "S@a1", "none of your reserve stacks shows an S on top"},
+      {Variant::gobblet(), {"X@a1", "X@d4", "L@b1", "X@d3"}, "X@b1",
+       "from the reserve a piece may not cover your own piece (b1)"},
+      {Variant::gobblet(), {"X@a1", "X@d4", "X@c1", "L@b2"}, "X@b2",
+       "from the reserve a piece may cover an opponent's piece only if it is one of three of theirs in a line (b2 "
+       "is not)"},
+  };
+  for (const Case& c : cases) {
+    Board b(c.variant);
+    for (const std::string& m : c.moves) {
+      auto played = parseMove(b, m);
+      ASSERT_TRUE(played.ok()) << m << ": " << played.status();
+      b.makeMove(*played);
+    }
+    auto m = parseMove(b, c.move);
+    ASSERT_FALSE(m.ok()) << c.move;
+    EXPECT_EQ(m.status().message(), "illegal move: " + c.reason + " in '" + c.move + "'");
+  }
 }
 
 // ---- Outcome rule -------------------------------------------------------------

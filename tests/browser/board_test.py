@@ -289,6 +289,8 @@ def test_illegal_drop_is_refused(b):
     b.wait("the refusal", lambda: b.status().startswith("Refused"))
     print(f"illegal drop: {b.status()}")
     check("S@a1" in b.status(), "the refusal names the move")
+    check("a piece gobbles only a smaller one: a1 shows an L" in b.status(),
+          f"the refusal does not say why (the engine said only 'illegal move'): {b.status()!r}")
     check(b.body("fen") == before and len(b.moves()) == 2, "the refused move changed the game")
 
 
