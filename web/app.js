@@ -9,7 +9,8 @@
 // of moves: the one owner of it), shown.js (what is shown of it),
 // engine_session.js (the engine), play.js (moves, navigation, analysis,
 // engine play), render.js (drawing), input.js (mouse and keyboard),
-// clocks.js, game_io.js (import, export, the link), move_menu.js (a move's menu).
+// clocks.js, game_io.js (import, export, the link), move_menu.js (a move's menu),
+// list_anchor.js (the move list stays under the finger).
 
 import { takeToken } from './address.js';
 import { restoreSettings } from './settings.js';
@@ -18,6 +19,7 @@ import { actions, setStatus, showVariants } from './render.js';
 import { goTo, goToMove, attempt, showPreview, timeRanOut, promoteShown, deleteFromMove,
   commentOnMove } from './play.js';
 import { openMoveMenu, menuActions, wireMoveMenu } from './move_menu.js';
+import { wireListAnchor } from './list_anchor.js';
 import { whenTimeRunsOut, stopClock } from './clocks.js';
 import { wireInput, SETTINGS } from './input.js';
 import { loadLink } from './game_io.js';
@@ -34,6 +36,7 @@ async function main() {
     comment: commentOnMove,
   });
   wireMoveMenu();
+  wireListAnchor();
   whenTimeRunsOut(timeRanOut);
   session.onClosed = () => {
     setStatus('The engine closed the connection (reload the page to reconnect).', 'error');

@@ -76,8 +76,12 @@ export function drawBoard(svg, pos, opts) {
       const stack = pos.squares.get(sq);
       if (stack) drawStack(g, stack, opts.sizes, cx, cy);
       if (opts.targets.has(sq)) {
-        el('circle', { cx, cy, r: stack ? 46 : 12, class: stack ? 'target-ring' : 'target-dot' }, g);
         const m = opts.marks && opts.marks.get(opts.targets.get(sq));
+        // With exact values the dot itself says the result: a filled dark dot
+        // a win, a grey one a draw, a hollow red ring a loss (shape and
+        // luminance, not hue alone).
+        const kind = stack ? 'target-ring' : 'target-dot';
+        el('circle', { cx, cy, r: stack ? 46 : 12, class: m ? `${kind} target-${m.wdl}` : kind }, g);
         if (m) {
           const t = el('text', { x: cx0 + CELL - 6, y: cy0 + 18, class: `mark mark-${m.wdl}` }, g);
           t.textContent = m.wdl === 'D' ? 'D' : `${m.wdl}${m.plies}`;

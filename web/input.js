@@ -12,7 +12,7 @@ import { session } from './engine_session.js';
 import { resetClocks, flagged } from './clocks.js';
 import { setStatus, render, renderBestArrow, focusSquare, showStack, annotationTarget, renderAnnotationFields } from './render.js';
 import { refresh, attempt, goTo, takeBack, promoteShown, deleteShown, commentOn, glyphOn, toggleAnalysis, evaluateGame,
-  newGame, releaseEngine, engineSide, timeOverText } from './play.js';
+  newGame, releaseEngine, engineSide, timeOverText, endPreview } from './play.js';
 import { wireImportExport } from './game_io.js';
 
 const $ = (id) => document.getElementById(id);
@@ -24,7 +24,7 @@ export const SETTINGS = ['p1', 'p2', 'time', 'multipv', 'sound'];
 // A click (or the end of a drag) on square `sq` or reserve size `size@`.
 function pick(target) {
   if (shown.preview) {
-    refresh();
+    endPreview();
     return;
   }
   if (!shown.view || shown.view.over) return;
@@ -44,6 +44,11 @@ function pick(target) {
     return;
   }
   if (target.endsWith('@')) {
+    if (shown.selection && shown.selection.from === target) {  // picked again: put down
+      shown.selection = null;
+      render();
+      return;
+    }
     const legalSource = v.legal.some((m) => m.startsWith(target));
     shown.selection = legalSource ? { from: target } : null;
     if (!legalSource) setStatus(`No legal placement of that piece here.`, 'error');

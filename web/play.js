@@ -178,9 +178,8 @@ async function analyse(my) {
   const multipv = Number($('multipv').value);
   setStatus('Analysing…');
   const s = await startSearch('analysis', multipv, { infinite: true }, (s) => {
-    showLines(s);
     recordValue(game.current, s.lines.get(1), shown.view.pos.side);
-    drawGraphNow();
+    if (!shown.preview) showLines(s);  // (under a preview the lines stay put)
   }, my);
   if (my === shown.generation) setStatus('Analysis stopped.');
   return s;
@@ -228,16 +227,36 @@ function recordValue(node, info, side, exact = false) {
 
 // Shows the position after the current one and `pv`. A running analysis
 // goes on (the engine answers the preview's questions while it searches);
-// its lines stay as they were until the preview ends, when the position on
-// the board is shown and analysed again.
+// its lines stay as they are under the preview (the line clicked does not
+// change under the pointer), and when the preview ends they are shown as
+// the analysis then stands: it is not started again (it was, from depth 1).
+// Any other search (the engine's move) stops, and starts again on return.
+let previewCount = 0;
 export async function showPreview(pv) {
-  const my = ++shown.generation;
-  if (session.search && session.search.kind !== 'analysis') await stopSearch();
+  const analysing = session.search && session.search.kind === 'analysis';
+  const my = analysing ? shown.generation : ++shown.generation;
+  const mine = ++previewCount;
+  if (!analysing) await stopSearch();
   const v = await examine([...movesTo(), ...pv]);
-  if (my !== shown.generation || !v || v.error) return;
+  if (my !== shown.generation || mine !== previewCount || !v || v.error) return;
   shown.preview = { moves: pv, view: v };
   render();
   setStatus(`Preview after ${pv.join(' ')} — click the board or a navigation button to return.`);
+}
+
+// Back from a preview (if one is shown) to the position on the board.
+export function endPreview() {
+  ++previewCount;
+  if (!shown.preview) return;
+  const s = session.search;
+  if (!s || s.kind !== 'analysis' || s.generation !== shown.generation) {
+    refresh();
+    return;
+  }
+  shown.preview = null;
+  render();
+  showLines(s);
+  setStatus('Analysing…');
 }
 
 // ---- navigation and the tree ----------------------------------------------------
@@ -245,14 +264,17 @@ export async function showPreview(pv) {
 // Shows the position at `ply` of the line shown.
 // The clock of the side to move in the game keeps running while a person
 // browses (as in a timed game on lichess: it stopped, and thinking while
-// browsing was free).
+// browsing was free). To the position shown: only a preview ends.
 export function goTo(ply) {
+  const from = game.current;
   goToPly(ply);
-  refresh();
+  if (game.current === from) endPreview();
+  else refresh();
 }
 
 // Shows the position after the move `node` (of any line of the tree).
 export function goToMove(node) {
+  if (node === game.current) return endPreview();
   goToNode(node);
   refresh();
 }

@@ -152,6 +152,9 @@ def test_tablebase_marks_equal_multipv(b, binary, tb_dir):
     for sq in b.targets():
         label = b.d.find_element(By.CSS_SELECTOR, f'[data-sq="{sq}"] .mark').text
         check(label == expected[f"M@{sq}"], f"board mark on {sq}: {label} != {expected[f'M@{sq}']}")
+        # The target's dot (or ring) itself says the result (it was the same green for all).
+        dot = b.d.find_element(By.CSS_SELECTOR, f'[data-sq="{sq}"] .target-dot, [data-sq="{sq}"] .target-ring').get_attribute("class")
+        check(f"target-{label[0]}" in dot.split(), f"the target on {sq} ({label}) is drawn as {dot!r}")
 
 
 def test_refused_variant_keeps_the_game(b):
@@ -283,6 +286,9 @@ def test_illegal_drop_is_refused(b):
     b.load("#variant=gobblers&moves=M%40b2,L%40a1")
     b.idle()
     before = b.body("fen")
+    b.click(b.reserve(1, "S"))
+    b.click(b.reserve(1, "S"))  # picked again: put down (as on lichess; it stayed picked)
+    check(not b.targets(), f"a reserve piece clicked twice is still picked: {b.targets()}")
     b.click(b.reserve(1, "S"))
     check(b.targets() and "a1" not in b.targets(), "a1 (a large piece) must not be lit for a small piece")
     b.click(b.square("a1"))
@@ -474,6 +480,8 @@ def test_analysis_belongs_to_the_position_shown(b, binary):
     text = b.d.find_element(By.ID, "search-stats").text
     check(re.match(r"depth \d+: [\d,.]+ (M )?nodes", text), f"search statistics read {text!r}")
     # One script call: the lines are redrawn at each iteration, an element found may be gone at the click.
+    searches = len([m for m in b.wire("sent") if m.startswith("go ")])
+    depth_before = depth()
     before = b.d.execute_script("const l = document.getElementById('lines'), t = l.innerText;"
                                 "l.querySelector('li .pv-move').click(); return t;")
     b.wait("the preview", lambda: b.status().startswith("Preview after"))
@@ -481,9 +489,13 @@ def test_analysis_belongs_to_the_position_shown(b, binary):
     check(b.d.find_element(By.ID, "analyse").text == "Stop", "the preview stopped the analysis")
     check(b.d.execute_script("return document.getElementById('lines').innerText") == before,
           "the lines changed under the preview")
-    b.click(b.d.find_element(By.ID, "nav-end"))
+    b.click(b.square("a1"))  # (a click on the board ends the preview)
     b.wait("the analysis of the board's position again",
            lambda: lines_shown(b)[1] and lines_shown(b)[0] == lines_shown(b)[2] and depth() >= 2)
+    # The analysis went on under the preview: not started again (it was: stop, go, from depth 1).
+    again = len([m for m in b.wire("sent") if m.startswith("go ")])
+    check(again == searches and depth() >= depth_before,
+          f"after the preview: {again - searches} new searches, depth {depth_before} -> {depth()}")
     b.click(b.d.find_element(By.ID, "analyse"))
     b.wait("the analysis to stop", lambda: b.status() == "Analysis stopped.")
 
@@ -552,6 +564,24 @@ def test_help_panel(b):
     check("Enter or Space" in text and "gobbles" in text, f"the help panel reads {text[:120]!r}")
     b.d.switch_to.active_element.send_keys(Keys.ESCAPE)
     b.wait("the panel to close", lambda: not b.d.execute_script("return document.getElementById('help').open"))
+    # On a phone the panel fits the screen and opens at its title (it was 494 px wide in 390, the
+    # keys' descriptions off the screen, and it opened scrolled to its Close button).
+    b.d.set_window_size(390, 844)
+    try:
+        b.load()
+        b.click(b.d.find_element(By.ID, "help-open"))
+        b.wait("the help panel", lambda: b.d.execute_script("return document.getElementById('help').open"))
+        box = b.d.execute_script("const h = document.getElementById('help'), r = h.getBoundingClientRect();"
+                                 "const t = document.getElementById('help-title').getBoundingClientRect();"
+                                 "return [r.left, r.right, window.innerWidth, h.scrollTop, t.top - r.top];")
+        print(f"help panel at 390 px: left {box[0]:.0f}, right {box[1]:.0f} of {box[2]}, scrolled {box[3]}")
+        check(box[0] >= 0 and box[1] <= box[2] and box[3] == 0 and box[4] >= 0,
+              f"the help panel on a phone: left, right, width, scrollTop, title offset = {box}")
+        widest = b.d.execute_script("return Math.max(...[...document.querySelectorAll('#help td, #help th, #help p')]"
+                                    ".map((e) => e.getBoundingClientRect().right))")
+        check(widest <= box[2], f"help text runs off the screen to x = {widest}")
+    finally:
+        b.d.set_window_size(1280, 900)
 
 
 def test_arrows_for_the_top_lines(b):
@@ -578,6 +608,36 @@ def test_arrows_for_the_top_lines(b):
         check(label == (move[0] if move[1] == "@" else None), f"the arrow of {move} is labelled {label!r}")
     b.click(b.d.find_element(By.ID, "analyse"))
     b.wait("the analysis to stop", lambda: b.status() == "Analysis stopped.")
+
+
+def test_the_move_list_stays_under_the_finger(b):
+    """On a phone, with an analysis running, tapping moves in the list leaves the list where it is on
+    the screen (the analysis lines above it were cleared and filled again, and the list jumped by
+    about 200 px at every tap)."""
+    b.d.set_window_size(390, 844)
+    try:
+        b.load("#variant=gobblet&moves=" + ",".join(m.replace("@", "%40") for m in LINE_16[:10]))
+        b.select("p1", "human")
+        b.select("p2", "human")
+        b.idle()
+        b.click(b.d.find_element(By.ID, "analyse"))
+        b.wait("the analysis", lambda: b.d.execute_script("return document.querySelectorAll('#lines li').length") > 0)
+        top = lambda: b.d.execute_script("return document.getElementById('move-list').getBoundingClientRect().top")
+        b.d.execute_script("window.scrollBy(0, arguments[0])", top() - 400)
+        time.sleep(0.5)
+        tops = []
+        for ply in (4, 7, 5, 9):
+            before = top()
+            b.click(b.d.find_element(By.CSS_SELECTOR, f'#move-list .move[data-ply="{ply}"]'))
+            b.wait(f"the analysis of ply {ply}", lambda: b.body("ply") == str(ply) and b.d.execute_script(
+                "return document.querySelectorAll('#lines li').length") > 0)
+            time.sleep(0.8)
+            tops.append(round(top() - before))
+        print(f"the list moved by {tops} px at four taps")
+        check(all(abs(t) <= 2 for t in tops), f"the move list moved under the finger by {tops} px")
+        b.click(b.d.find_element(By.ID, "analyse"))
+    finally:
+        b.d.set_window_size(1280, 900)
 
 
 def test_touch_targets(b):
@@ -1422,6 +1482,7 @@ def main():
             ("3x3 screenshot", lambda: test_3x3_screenshot(b, args.out)),
             ("360 and 1920 px wide", lambda: test_widths(b, args.out)),
             ("picking a piece does not scroll the page", lambda: test_picking_does_not_scroll_the_page(b)),
+            ("the move list stays under the finger on a phone", lambda: test_the_move_list_stays_under_the_finger(b)),
             ("44 px touch targets and the board first on a phone", lambda: test_touch_targets(b)),
             ("a dragged piece follows the pointer", lambda: test_drag_feedback(b)),
             ("flip the board", lambda: test_flip(b)),
