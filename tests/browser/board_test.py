@@ -279,6 +279,13 @@ def test_chart_height_shows_the_distance(b):
     check(len({d for d, _ in wins}) >= 2, f"two distances of player 1's wins expected in the chart: {points}")
     heights = [cy for _, cy in wins]
     check(all(a < b for a, b in zip(heights, heights[1:])), f"sooner wins are not drawn higher: {wins}")
+    # The band is used whole: the game's farthest proven win (either player's) at its inner edge,
+    # 0.55 of the half-height (44 units) from the axis; on a fixed 1-40 scale it was far inside.
+    proven = [(int(m.group(1)), abs(cy - 50)) for cy, title in points
+              for m in [re.search(r"wins in (\d+) pl", title)] if m]
+    farthest = max(proven)
+    check(farthest[1] <= 0.56 * 44, f"the farthest win ({farthest[0]} plies) is drawn {farthest[1]:.1f} units from the "
+          f"axis, not at the band's inner edge ({0.55 * 44:.1f})")
     check("ply 0" in b.d.find_element(By.ID, "graph-axes").text, "the chart's axes are not named")
 
 
