@@ -1,13 +1,18 @@
 // The evaluation bar beside the board (#eval-bar): player 1's share of the
 // position shown, from its value (player 1's side: {cp} or {mate} in plies,
-// `exact` for the tablebase's); a proven result fills it or empties it; no
-// value yet: even.
+// `exact` for the tablebase's); a proven result fills it or empties it; a
+// finished game (`result`, a `query result` word) says its result; no value
+// yet: even.
 
 import { plies } from './values.js';
 
-export function drawEvalBar(value) {
+const RESULTS = { p1win: [1, '1-0', 'player 1 has won'], p2win: [0, '0-1', 'player 2 has won'], draw: [0.5, '½', 'a draw'] };
+
+export function drawEvalBar(value, result = null) {
   let share = 0.5, text = '', say = 'no evaluation yet';
-  if (value && value.mate !== undefined) {
+  if (RESULTS[result]) {
+    [share, text, say] = RESULTS[result];
+  } else if (value && value.mate !== undefined) {
     share = value.mate > 0 ? 1 : 0;
     text = `${value.mate > 0 ? 'W' : 'L'}${Math.abs(value.mate)}`;
     say = `player ${value.mate > 0 ? 1 : 2} wins in ${plies(Math.abs(value.mate))}`;

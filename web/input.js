@@ -205,10 +205,20 @@ export function wireInput() {
       return;
     }
     if (e.target.closest('textarea, input, select, #board, dialog')) return;
-    const keys = { ArrowLeft: plyShown() - 1, ArrowRight: plyShown() + 1, Home: 0, End: line().length - 1 };
+    // As on lichess: ↑ ↓ the line's start and end too, l the analysis on or
+    // off, Space the analysis's best move played.
+    const end = line().length - 1;
+    const keys = { ArrowLeft: plyShown() - 1, ArrowRight: plyShown() + 1, Home: 0, End: end, ArrowUp: 0, ArrowDown: end };
     if (e.key in keys) {
       e.preventDefault();
       goTo(keys[e.key]);
+    } else if (e.key === 'l' && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      e.preventDefault();
+      toggleAnalysis(!shown.analysing);
+    } else if (e.key === ' ' && !e.target.closest('button, a') && shown.analysing) {
+      const best = session.search && session.search.kind === 'analysis' && session.search.lines.get(1);
+      e.preventDefault();
+      if (best && best.pv.length && !shown.preview) attempt(best.pv[0]);
     }
   });
   $('analyse').addEventListener('click', () => toggleAnalysis(!shown.analysing));

@@ -332,7 +332,8 @@ export function renderTablebase() {
 export function drawGraphNow() {
   $('graph-title').textContent = !shown.view || shown.view.shape.stacks ? 'Evaluation (player 1 up)' : 'Value history (player 1 up)';
   drawGraph($('graph'), lineValues(), line().length - 1, plyShown(), actions.goTo);
-  drawEvalBar(game.current.value);
+  const view = shown.view;  // (a finished game: its result)
+  drawEvalBar(game.current.value, view && view.over && !shown.preview && view.fen ? view.result : null);
 }
 
 export function isSquareOf(sq, n) {

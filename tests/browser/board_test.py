@@ -223,6 +223,11 @@ def test_eval_bar(b, binary, tb_dir):
     b.load("#variant=3x3%3A2%2C2%2C1")
     b.wait("the bar at the start", lambda: bar()[1] == "D")
     check(bar()[0] == "50" and bar()[2] == "a draw", f"the bar at the start says {bar()}")
+    # A finished game: the result (it stayed even, with no analysis, after a player had won).
+    b.load("#variant=gobblers&moves=L%40b2,S%40a1,L%40c3,M%40a3,M%40b3,S%40c1,b3a1")
+    b.wait("the end of the game", lambda: "wins" in b.status())
+    b.wait("the bar at the end", lambda: bar()[1] == "1-0")
+    check(bar() == ["100", "1-0", "player 1 has won"], f"the bar at the end says {bar()}")
 
 
 CONTRAST = """
@@ -560,6 +565,30 @@ def test_export_copy_and_download(b):
             check(f.read() == text, "the downloaded file differs from the text exported")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_lichess_keys(b):
+    """Lichess's keys beside ← → Home End: ↑ ↓ go to the line's start and end, l starts and stops the
+    analysis, Space plays the analysis's best move (none of them did anything)."""
+    b.load("#variant=gobblet&moves=X%40a1,X%40d4,X%40b2")
+    b.select("p1", "human")
+    b.select("p2", "human")
+    b.idle()
+    body = b.d.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_UP)
+    b.wait("the start", lambda: b.body("ply") == "0")
+    body.send_keys(Keys.ARROW_DOWN)
+    b.wait("the end", lambda: b.body("ply") == "3")
+    body.send_keys("l")
+    b.wait("the analysis", lambda: b.d.find_element(By.ID, "analyse").text == "Stop"
+           and b.d.execute_script("return document.querySelectorAll('#lines li').length") > 0)
+    b.d.find_element(By.TAG_NAME, "body").send_keys(Keys.SPACE)
+    b.wait("the best move played", lambda: b.body("ply") == "4")
+    # (The best line may change between a look at it and the key: any first move line 1 had counts.)
+    firsts = {m.group(1) for l in b.wire("received") for m in [re.search(r" multipv 1 .* pv (\S+)", l)] if m}
+    check(b.moves()[-1] in firsts, f"Space played {b.moves()[-1]}; line 1 began with {sorted(firsts)}")
+    b.d.find_element(By.TAG_NAME, "body").send_keys("l")
+    b.wait("the analysis stopped", lambda: b.d.find_element(By.ID, "analyse").text == "Analyse")
 
 
 def test_help_panel(b):
@@ -1519,6 +1548,7 @@ def main():
             ("player 2 first is numbered 1...", lambda: test_player_2_first_is_numbered_1_dots(b)),
             ("annotation glyphs and ; comments are kept", lambda: test_annotation_glyphs_and_line_comments(b)),
             ("? opens the help panel", lambda: test_help_panel(b)),
+            ("lichess keys: up, down, l, Space", lambda: test_lichess_keys(b)),
             ("a link opens its game as shared", lambda: test_link_opens_the_game_as_shared(b)),
             ("hostile links inject nothing", lambda: test_hostile_links_inject_nothing(b)),
             ("hostile PGN imports inject nothing", lambda: test_hostile_pgn_injects_nothing(b)),
