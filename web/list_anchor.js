@@ -6,7 +6,8 @@
 // scrolls themselves. On a phone everything above is stacked over the list,
 // and each tap moved it by 200-250 px (the browser's own scroll anchoring
 // gives up when its anchor, a move or a line, is drawn anew, as they are).
-// Where nothing above moves it (a wide screen), it does nothing.
+// Only where the board is stacked above the list (one column, below 900 px):
+// beside it (two columns) the page would scroll the board away instead.
 
 const $ = (id) => document.getElementById(id);
 
@@ -17,14 +18,22 @@ function listTop() {
 }
 
 function keep() {
-  if (anchorTop === null) return;
+  if (anchorTop === null || $('play').getBoundingClientRect().bottom > listTop()) return;
   const moved = listTop() - anchorTop;
   if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
 }
 
+// While the list is held the browser's own scroll anchoring is off: it
+// would adjust the scroll too, now and then, and the two together overshoot.
 export function wireListAnchor() {
-  $('moves-panel').addEventListener('pointerdown', () => { anchorTop = listTop(); }, true);
-  const release = () => { anchorTop = null; };
+  $('moves-panel').addEventListener('pointerdown', () => {
+    anchorTop = listTop();
+    document.documentElement.style.overflowAnchor = 'none';
+  }, true);
+  const release = () => {
+    anchorTop = null;
+    document.documentElement.style.overflowAnchor = '';
+  };
   window.addEventListener('wheel', release, { passive: true });
   window.addEventListener('touchmove', release, { passive: true });
   window.addEventListener('keydown', (e) => {
