@@ -67,7 +67,7 @@ export async function refresh(playOn = false) {
       ? 'a game opened as it was given' : 'an earlier position'}, the engine waits (“Engine, move” plays on).`);
   }
   if (shown.analysing) return analyse(my);
-  if (goesOn) startClock(view.pos.side);
+  if (goesOn && !engineSide()) startClock(view.pos.side);  // (a waiting engine's clock does not run)
   if (view.marks) fillValueHistory(my, null, true);
 }
 

@@ -1157,9 +1157,14 @@ def test_the_engine_clock_and_the_flag(b):
     time.sleep(1.0)
     check(b.moves() == [] and "ran out of time" in b.status(), f"after the flag: {b.moves()} {b.status()!r}")
     b.d.execute_script("document.querySelector('#time option[value=\"clock 3000 0\"]').remove()")
-    # In a game opened from a link, with the engine waiting, the person may move for it.
+    # In a game opened from a link, with the engine waiting, its clock does not run (it did), and the
+    # person may move for it.
+    b.select("time", "clock 60000 1000")
     b.load("#variant=gobblers&moves=L%40b2")
     b.idle()
+    before = clock_seconds(b, 2)
+    time.sleep(2.6)
+    check(clock_seconds(b, 2) >= before - 1, f"the waiting engine's clock ran: {before} s, then {clock_seconds(b, 2)} s")
     b.click(b.reserve(2, "S"))
     check(b.targets(), f"no move for player 2 (the engine, waiting) in a linked game: {b.status()!r}")
 
