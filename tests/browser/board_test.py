@@ -1053,18 +1053,24 @@ def bestmoves(b):
     return len([m for m in b.wire("received") if m.startswith("bestmove")])
 
 
-def test_replayed_move_is_answered_by_the_engine(b):
-    """Against the engine, the person's move from an earlier position is answered by the engine even
-    when it is the move the game already holds there (the page followed the stored move and waited:
-    the engine did not answer and the person could move the engine's pieces). A position reached by
-    navigation, the engine to move, is browsed: the engine waits, and "Engine, move" lets it play there."""
+def l_b2_against_the_engine(b, time_control):
+    """A new gobblers game, the person player 1 and the engine player 2 at `time_control`: L@b2 played,
+    and the engine's answer waited for."""
     b.load()
-    b.new_game("gobblers", p1="human", p2="engine", time_control="movetime 300")
+    b.new_game("gobblers", p1="human", p2="engine", time_control=time_control)
     b.idle()
     b.click(b.reserve(1, "L"))
     b.click(b.square("b2"))
     b.wait("the engine's answer", lambda: len(b.moves()) == 2 and b.body("ply") == "2")
     b.idle()
+
+
+def test_replayed_move_is_answered_by_the_engine(b):
+    """Against the engine, the person's move from an earlier position is answered by the engine even
+    when it is the move the game already holds there (the page followed the stored move and waited:
+    the engine did not answer and the person could move the engine's pieces). A position reached by
+    navigation, the engine to move, is browsed: the engine waits, and "Engine, move" lets it play there."""
+    l_b2_against_the_engine(b, "movetime 300")
     b.click(b.d.find_element(By.ID, "nav-start"))
     b.wait("the start", lambda: b.body("ply") == "0")
     b.idle()
@@ -1099,13 +1105,7 @@ def test_browsing_against_the_engine(b):
     """Against the engine, browsing the game: the clock of the side to move keeps running (it
     stopped, so thinking while browsing was free); at an earlier position with the engine to move
     the person cannot move the engine's pieces (it could, though the page said the engine waits)."""
-    b.load()
-    b.new_game("gobblers", p1="human", p2="engine", time_control="clock 60000 1000")
-    b.idle()
-    b.click(b.reserve(1, "L"))
-    b.click(b.square("b2"))
-    b.wait("the engine's answer", lambda: len(b.moves()) == 2 and b.body("ply") == "2")
-    b.idle()
+    l_b2_against_the_engine(b, "clock 60000 1000")
     before = clock_seconds(b, 1)
     b.click(b.d.find_element(By.ID, "nav-back"))
     b.wait("ply 1", lambda: b.body("ply") == "1")
