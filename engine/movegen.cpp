@@ -95,6 +95,7 @@ std::string illegalReason(const Board& board, Move move) {
   int owner = -1;
   const int top = board.top(to, &owner);
   const std::string larger = top >= 0 ? std::string(1, kLetters[top]) : "";
+  if (v.sizes == 1 && top >= 0 && move.isDrop()) return square + " is taken";  // (tic-tac-toe: no gobbling)
   if (move.isDrop()) {
     if (!(board.placeableSizes(us) & (1u << size))) {
       return v.stacks ? std::string("none of your reserve stacks shows an ") + letter + " on top"

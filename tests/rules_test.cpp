@@ -279,6 +279,7 @@ TEST(Notation, AnIllegalMoveSaysWhichRuleItBreaks) {
       {Variant::gobblers(), {"L@a1", "S@c3"}, "a1a1", "a piece must move to another square"},
       {Variant::gobblers(), {"S@a1", "L@c3"}, "a1c3", "a piece gobbles only a smaller one: c3 shows an L"},
       {Variant::family(3, 2, false), {"S@a1", "S@c3"}, "a1b1", "pieces on the board do not move in this variant"},
+      {Variant::family(1, 5, false), {"S@b2"}, "S@b2", "b2 is taken"},
       {Variant::gobblet(), {}, "S@a1", "none of your reserve stacks shows an S on top"},
       {Variant::gobblet(), {"X@a1", "X@d4", "L@b1", "X@d3"}, "X@b1",
        "from the reserve a piece may not cover your own piece (b1)"},

@@ -14,6 +14,7 @@ import { setStatus, render, renderBestArrow, focusSquare, showStack, annotationT
 import { refresh, attempt, goTo, takeBack, promoteShown, deleteShown, commentOn, glyphOn, toggleAnalysis, evaluateGame,
   newGame, releaseEngine, engineSide, timeOverText, endPreview } from './play.js';
 import { wireImportExport } from './game_io.js';
+import { pageIsStacked } from './list_anchor.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -37,18 +38,13 @@ function pick(target) {
   // turn in the game, and at a position of its turn browsed. In a game
   // opened from a link or an import (the engine waits) and while analysing,
   // the person may try moves for both sides.
-  if (engineSide() && !shown.engineHeld && !shown.analysing) {
-    const thinking = session.search && session.search.kind === 'engine';
+  const thinking = session.search && session.search.kind === 'engine';
+  if (engineSide() && (thinking || (!shown.engineHeld && !shown.analysing))) {
     setStatus(thinking ? 'Wait for the engine’s move (or make both players human).'
       : `Player ${v.pos.side} is the engine: press “Engine, move”, or make player ${v.pos.side} human.`);
     return;
   }
   if (target.endsWith('@')) {
-    if (shown.selection && shown.selection.from === target) {  // picked again: put down
-      shown.selection = null;
-      render();
-      return;
-    }
     const legalSource = v.legal.some((m) => m.startsWith(target));
     shown.selection = legalSource ? { from: target } : null;
     if (!legalSource) setStatus(`No legal placement of that piece here.`, 'error');
@@ -136,18 +132,39 @@ export function wireInput() {
     pick(sq);
     dragFrom = shown.selection && shown.selection.from === sq && before !== sq ? sq : null;
   });
+  // A reserve piece: of the player to move only (a size names a piece of
+  // the side to move: the other reserve's S picked one's own S). Picked
+  // again, it is put down — when released where it was, so that a drag of a
+  // piece already picked still plays.
+  let putDown = null;
+  const reservePiece = (p, e) => {
+    const el = e.target.closest('[data-size]');
+    if (!el || !shownView()) return null;
+    if (p !== shownView().pos.side) {
+      setStatus(`That is player ${p}'s reserve: player ${shownView().pos.side} is to move.`, 'error');
+      return null;
+    }
+    return el.dataset.size + '@';
+  };
   for (const p of [1, 2]) {
     $(`reserve-${p}`).addEventListener('pointerdown', (e) => {
-      const el = e.target.closest('[data-size]');
-      if (!el) return;
-      pick(el.dataset.size + '@');
+      const source = reservePiece(p, e);
+      if (!source) return;
+      putDown = shown.selection && shown.selection.from === source ? source : null;
+      if (!putDown) pick(source);
       dragFrom = shown.selection ? shown.selection.from : null;
     });
     // Enter or Space on a reserve piece (a click with no pointer: detail 0).
     $(`reserve-${p}`).addEventListener('click', (e) => {
-      const el = e.target.closest('[data-size]');
-      if (!el || e.detail !== 0) return;
-      pick(el.dataset.size + '@');
+      if (e.detail !== 0) return;
+      const source = reservePiece(p, e);
+      if (!source) return;
+      if (shown.selection && shown.selection.from === source) {
+        shown.selection = null;
+        render();
+        return;
+      }
+      pick(source);
       const first = $('board').querySelector('.square.target');
       if (shown.selection && first) focusSquare(first.dataset.sq);
     });
@@ -171,9 +188,15 @@ export function wireInput() {
     dragFrom = null;
     drawGhost(board, null);
     board.querySelectorAll('.square.drag-over').forEach((g) => g.classList.remove('drag-over'));
+    const again = putDown;
+    putDown = null;
     if (!from || !shown.selection || shown.selection.from !== from) return;
     const sq = squareAt(e.clientX, e.clientY);
     if (sq && sq !== from) attempt(from + sq);  // a drop is a move attempt, even onto an own piece
+    else if (again === from) {  // a picked reserve piece clicked again: put down
+      shown.selection = null;
+      render();
+    }
   });
   board.addEventListener('pointermove', (e) => showStack(squareAt(e.clientX, e.clientY)));
   $('nav-start').addEventListener('click', () => goTo(0));
@@ -207,8 +230,11 @@ export function wireInput() {
     if (e.target.closest('textarea, input, select, #board, dialog')) return;
     // As on lichess: ↑ ↓ the line's start and end too, l the analysis on or
     // off, Space the analysis's best move played.
+    // (Where the board is stacked above the list, one long column, ↑ ↓ are
+    // left to scroll the page.)
     const end = line().length - 1;
-    const keys = { ArrowLeft: plyShown() - 1, ArrowRight: plyShown() + 1, Home: 0, End: end, ArrowUp: 0, ArrowDown: end };
+    const keys = { ArrowLeft: plyShown() - 1, ArrowRight: plyShown() + 1, Home: 0, End: end };
+    if (!pageIsStacked()) Object.assign(keys, { ArrowUp: 0, ArrowDown: end });
     if (e.key in keys) {
       e.preventDefault();
       goTo(keys[e.key]);

@@ -17,15 +17,35 @@ function listTop() {
   return $('move-list').getBoundingClientRect().top;
 }
 
+// The board is above the move list: one column (below 900 px wide).
+export function pageIsStacked() {
+  return $('play').getBoundingClientRect().bottom <= listTop();
+}
+
+// Space added at the page's end while the list is held: near the end the
+// page could not scroll far enough to put the list back (the lines above,
+// cleared, shortened the page; refilled, they pushed the list down).
+let space = null;
+
 function keep() {
-  if (anchorTop === null || $('play').getBoundingClientRect().bottom > listTop()) return;
+  if (anchorTop === null || !pageIsStacked()) return;
   const moved = listTop() - anchorTop;
-  if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+  if (Math.abs(moved) < 1) return;
+  window.scrollBy(0, moved);
+  const short = listTop() - anchorTop;  // what the page's end left unscrolled
+  if (short >= 1) {
+    space.style.height = `${space.offsetHeight + short}px`;
+    window.scrollBy(0, short);
+  }
 }
 
 // While the list is held the browser's own scroll anchoring is off: it
 // would adjust the scroll too, now and then, and the two together overshoot.
 export function wireListAnchor() {
+  space = document.createElement('div');
+  space.setAttribute('aria-hidden', 'true');
+  space.style.height = '0';
+  document.body.append(space);
   $('moves-panel').addEventListener('pointerdown', () => {
     anchorTop = listTop();
     document.documentElement.style.overflowAnchor = 'none';
@@ -33,11 +53,21 @@ export function wireListAnchor() {
   const release = () => {
     anchorTop = null;
     document.documentElement.style.overflowAnchor = '';
+    space.style.height = '0';
   };
+  // A scroll of the person's own lets the list go: the wheel, a finger, a
+  // press on the scroll bar, the keys that scroll (not the page's own
+  // scrolls: the browser's, when what is above changes, come before this
+  // module puts the list back).
   window.addEventListener('wheel', release, { passive: true });
   window.addEventListener('touchmove', release, { passive: true });
+  window.addEventListener('pointerdown', (e) => {
+    if (e.clientX >= document.documentElement.clientWidth) release();
+  });
   window.addEventListener('keydown', (e) => {
-    if (['PageUp', 'PageDown', ' '].includes(e.key) && !e.target.closest('input, textarea, select, button, #board')) release();
+    if (['PageUp', 'PageDown', ' ', 'ArrowUp', 'ArrowDown'].includes(e.key) && !e.target.closest('input, textarea, select')) {
+      release();
+    }
   });
   // Every box that sits above the list on some layout: after each change of
   // size (after layout, before paint: no visible jump), the list is put back.

@@ -33,9 +33,7 @@ export async function refresh(playOn = false) {
   clearLines();
   $('engine-move').hidden = true;  // (until this position says whether the engine waits)
   await stopSearch();
-  // The engine's clock runs only while it searches its move (browsing
-  // stopped its search: its time must not run out meanwhile).
-  if (runningClock() && playerIs(runningClock(), 'engine')) stopClock();
+  pauseEngineClock();
   if (my !== shown.generation) return;
   const v = await examine(movesTo());
   if (my !== shown.generation || !v) return;
@@ -149,6 +147,11 @@ function play(move) {
 // sent to the engine, whose error says why it is not legal.
 export async function attempt(move) {
   shown.selection = null;
+  if (flagged()) {  // (Space, a drag: no move after a flag either)
+    setStatus(`${timeOverText()} (New game to play again.)`, 'over');
+    render();
+    return;
+  }
   if (shown.view.legal.includes(move)) {
     play(move);
     return;
@@ -185,10 +188,14 @@ async function analyse(my) {
   return s;
 }
 
-export function toggleAnalysis(on) {
+function showAnalysing(on) {
   shown.analysing = on;
   $('analyse').textContent = on ? 'Stop' : 'Analyse';
   $('analyse').classList.toggle('active', on);
+}
+
+export function toggleAnalysis(on) {
+  showAnalysing(on);
   if (on) {
     refresh();
   } else {
@@ -236,8 +243,13 @@ export async function showPreview(pv) {
   const analysing = session.search && session.search.kind === 'analysis';
   const my = analysing ? shown.generation : ++shown.generation;
   const mine = ++previewCount;
-  if (!analysing) await stopSearch();
+  if (!analysing) {
+    await stopSearch();
+    pauseEngineClock();
+  }
   const v = await examine([...movesTo(), ...pv]);
+  // Ended before it was shown (a click, a key): the engine's move it stopped starts again.
+  if (!analysing && my === shown.generation && mine !== previewCount) return refresh();
   if (my !== shown.generation || mine !== previewCount || !v || v.error) return;
   shown.preview = { moves: pv, view: v };
   render();
@@ -373,8 +385,16 @@ export async function newGame() {
 // the status says who won, and the game takes no more moves (clocks.js
 // flagged(), until a new game, an import or another time control).
 export function timeRanOut() {
+  ++shown.generation;  // (work for the position ends: an analysis does not say "stopped" over the result)
+  if (shown.analysing) showAnalysing(false);
   stopSearch();
   setStatus(timeOverText(), 'over');
+}
+
+// The engine's clock runs only while it searches its move (browsing or a
+// preview stopped its search: its time must not run out meanwhile).
+function pauseEngineClock() {
+  if (runningClock() && playerIs(runningClock(), 'engine')) stopClock();
 }
 
 export function timeOverText() {

@@ -298,6 +298,8 @@ def test_illegal_drop_is_refused(b):
     b.load("#variant=gobblers&moves=M%40b2,L%40a1")
     b.idle()
     before = b.body("fen")
+    b.click(b.reserve(2, "S"))  # the other player's reserve: nothing picked (it picked one's own S)
+    check(not b.targets() and "player 2's reserve" in b.status(), f"{b.targets()} {b.status()!r}")
     b.click(b.reserve(1, "S"))
     b.click(b.reserve(1, "S"))  # picked again: put down (as on lichess; it stayed picked)
     check(not b.targets(), f"a reserve piece clicked twice is still picked: {b.targets()}")
@@ -579,6 +581,15 @@ def test_lichess_keys(b):
     b.wait("the start", lambda: b.body("ply") == "0")
     body.send_keys(Keys.ARROW_DOWN)
     b.wait("the end", lambda: b.body("ply") == "3")
+    # One column (the board above the list): ↑ ↓ are left to scroll the page.
+    b.d.set_window_size(800, 900)
+    try:
+        b.d.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_UP)
+        time.sleep(0.5)
+        check(b.body("ply") == "3", f"↑ took the game to ply {b.body('ply')} on a one-column page")
+    finally:
+        b.d.set_window_size(1280, 900)
+    body = b.d.find_element(By.TAG_NAME, "body")
     body.send_keys("l")
     b.wait("the analysis", lambda: b.d.find_element(By.ID, "analyse").text == "Stop"
            and b.d.execute_script("return document.querySelectorAll('#lines li').length") > 0)
@@ -659,18 +670,41 @@ def test_the_move_list_stays_under_the_finger(b):
         b.click(b.d.find_element(By.ID, "analyse"))
         b.wait("the analysis", lambda: b.d.execute_script("return document.querySelectorAll('#lines li').length") > 0)
         top = lambda: b.d.execute_script("return document.getElementById('move-list').getBoundingClientRect().top")
+        # The lines keep growing for a while (their moves wrap as the search deepens): a click
+        # is aimed at where a move is, so the page must have stopped moving before each.
+        def steady():
+            first = top()
+            time.sleep(0.3)
+            return abs(top() - first) < 1
+        b.wait("the lines to settle", steady)
         b.d.execute_script("window.scrollBy(0, arguments[0])", top() - 400)
         time.sleep(0.5)
+        # Where the list is at the touch (the lines above may still be growing until then).
+        b.d.execute_script("document.addEventListener('pointerdown', () => { window.__listAtTouch ="
+                           " document.getElementById('move-list').getBoundingClientRect().top; }, true)")
         tops = []
-        for ply in (4, 7, 5, 9):
-            before = top()
+        for ply in (4, 7, 5, 9, 3, 8, 2, 10):
             b.click(b.d.find_element(By.CSS_SELECTOR, f'#move-list .move[data-ply="{ply}"]'))
+            before = b.d.execute_script("return window.__listAtTouch")
             b.wait(f"the analysis of ply {ply}", lambda: b.body("ply") == str(ply) and b.d.execute_script(
                 "return document.querySelectorAll('#lines li').length") > 0)
             time.sleep(0.8)
             tops.append(round(top() - before))
-        print(f"the list moved by {tops} px at four taps")
+            b.wait("the lines to settle", steady)
+        print(f"the list moved by {tops} px at eight taps")
         check(all(abs(t) <= 2 for t in tops), f"the move list moved under the finger by {tops} px")
+        # A scroll of the person's own lets the list go: the analysis started again does not
+        # scroll the page back to it.
+        from selenium.webdriver.common.action_chains import ActionChains
+        ActionChains(b.d).scroll_by_amount(0, -5000).perform()
+        b.wait("the top of the page", lambda: b.d.execute_script("return window.scrollY") == 0)
+        time.sleep(0.3)
+        b.d.execute_script("document.getElementById('analyse').click()")
+        b.d.execute_script("document.getElementById('analyse').click()")
+        b.wait("the lines again", lambda: b.d.execute_script("return document.querySelectorAll('#lines li').length") > 0)
+        time.sleep(0.8)
+        y = b.d.execute_script("return window.scrollY")
+        check(y <= 2, f"the page was scrolled back to the list ({y} px) after the person scrolled away")
         b.click(b.d.find_element(By.ID, "analyse"))
     finally:
         b.d.set_window_size(1280, 900)
@@ -725,6 +759,14 @@ def test_drag_feedback(b):
     check(state == ["M", ["b2"]], f"while dragging M over b2: ghost {state[0]!r}, lit {state[1]}")
     b.wait("the drop", lambda: b.moves() == ["M@b2"])
     check(not b.d.find_elements(By.CSS_SELECTOR, "#board .ghost"), "the dragged piece stays after the drop")
+    # A piece already picked, then dragged, plays too (the press put it down, and the drag did nothing).
+    b.idle()
+    b.click(b.reserve(2, "S"))
+    start = b.d.execute_script(centre, b.reserve(2, "S"))
+    a1 = b.d.execute_script(centre, b.square("a1"))
+    ActionChains(b.d).click_and_hold(b.reserve(2, "S")).move_by_offset(
+        int(a1[0] - start[0]), int(a1[1] - start[1])).release().perform()
+    b.wait("the drop of the piece picked before", lambda: b.moves() == ["M@b2", "S@a1"])
 
 
 def test_flip(b):
@@ -1156,9 +1198,26 @@ def test_the_engine_clock_and_the_flag(b):
     b.click(b.d.find_element(By.ID, "nav-start"))
     time.sleep(1.0)
     check(b.moves() == [] and "ran out of time" in b.status(), f"after the flag: {b.moves()} {b.status()!r}")
+    body = b.d.find_element(By.TAG_NAME, "body")
+    body.send_keys("l")
+    b.wait("the analysis", lambda: b.d.execute_script("return document.querySelectorAll('#lines li').length") > 0)
+    body.send_keys(Keys.SPACE)
+    time.sleep(1.0)
+    check(b.moves() == [], f"Space played a move after the flag: {b.moves()}")
+    body.send_keys("l")
+    # A flag while analysing (two people): said, and the analysis shown stopped (it said "Analysis stopped.").
+    b.new_game("gobblers", p1="human", p2="human", time_control="clock 3000 0")
+    b.idle()
+    b.d.find_element(By.TAG_NAME, "body").send_keys("l")
+    b.wait("the flag", lambda: "ran out of time" in b.status(), timeout=15)
+    time.sleep(1.0)
+    check("ran out of time" in b.status() and b.d.find_element(By.ID, "analyse").text == "Analyse",
+          f"after a flag while analysing: {b.status()!r}, the button {b.d.find_element(By.ID, 'analyse').text!r}")
     b.d.execute_script("document.querySelector('#time option[value=\"clock 3000 0\"]').remove()")
     # In a game opened from a link, with the engine waiting, its clock does not run (it did), and the
     # person may move for it.
+    b.select("p1", "human")
+    b.select("p2", "engine")
     b.select("time", "clock 60000 1000")
     b.load("#variant=gobblers&moves=L%40b2")
     b.idle()
@@ -1167,6 +1226,28 @@ def test_the_engine_clock_and_the_flag(b):
     check(clock_seconds(b, 2) >= before - 1, f"the waiting engine's clock ran: {before} s, then {clock_seconds(b, 2)} s")
     b.click(b.reserve(2, "S"))
     check(b.targets(), f"no move for player 2 (the engine, waiting) in a linked game: {b.status()!r}")
+
+
+def test_previews_while_the_engine_thinks(b):
+    """A preview of the engine's line while it thinks stops its search and its clock (the clock ran
+    on); back on the board it thinks again. A preview ended before it is shown (a line's move, then
+    End at once) does not leave the engine stalled (it said "thinking" for good)."""
+    b.load()
+    b.new_game("gobblet", p1="human", p2="engine", time_control="clock 60000 1000")
+    b.idle()
+    b.click(b.reserve(1, "X"))
+    b.click(b.square("b2"))
+    b.wait("the engine's line", lambda: "thinking" in b.status() and b.d.find_elements(By.CSS_SELECTOR, "#lines .pv-move"))
+    b.d.execute_script("document.querySelector('#lines .pv-move').click()")
+    b.wait("the preview", lambda: b.status().startswith("Preview after"))
+    before = clock_seconds(b, 2)
+    time.sleep(2.6)
+    check(clock_seconds(b, 2) >= before - 1, f"the engine's clock ran under a preview: {before} s, then {clock_seconds(b, 2)} s")
+    b.click(b.square("d4"))
+    b.wait("the engine to think again", lambda: "thinking" in b.status())
+    b.wait("its line", lambda: b.d.find_elements(By.CSS_SELECTOR, "#lines .pv-move"))
+    b.d.execute_script("document.querySelector('#lines .pv-move').click(); document.getElementById('nav-end').click();")
+    b.wait("the engine's move after all", lambda: len(b.moves()) == 2, timeout=40)
 
 
 def test_take_back_from_a_position_text(b):
@@ -1546,6 +1627,7 @@ def main():
             ("browsing against the engine: clock, its pieces, Engine, move",
              lambda: test_browsing_against_the_engine(b)),
             ("take back from a position text", lambda: test_take_back_from_a_position_text(b)),
+            ("previews while the engine thinks", lambda: test_previews_while_the_engine_thinks(b)),
             ("the engine's clock runs only while it searches; a flag ends the game",
              lambda: test_the_engine_clock_and_the_flag(b)),
             ("a move clicked while typing a comment", lambda: test_a_move_clicked_while_typing_a_comment(b)),
