@@ -45,6 +45,7 @@ export function wireListAnchor() {
   space = document.createElement('div');
   space.setAttribute('aria-hidden', 'true');
   space.style.height = '0';
+  space.style.order = '99';  // (last on a phone too, where the body is a flex column ordered board first)
   document.body.append(space);
   $('moves-panel').addEventListener('pointerdown', () => {
     anchorTop = listTop();

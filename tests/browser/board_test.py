@@ -692,6 +692,9 @@ def test_the_move_list_stays_under_the_finger(b):
             tops.append(round(top() - before))
             b.wait("the lines to settle", steady)
         print(f"the list moved by {tops} px at eight taps")
+        below = b.d.execute_script("const s = document.body.lastElementChild.getBoundingClientRect();"
+                                   "return s.top >= document.getElementById('move-list').getBoundingClientRect().bottom;")
+        check(below, "the room made at the page's end is not below the move list")
         check(all(abs(t) <= 2 for t in tops), f"the move list moved under the finger by {tops} px")
         # A scroll of the person's own lets the list go: the analysis started again does not
         # scroll the page back to it.
