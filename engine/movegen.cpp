@@ -1,7 +1,6 @@
 #include "engine/movegen.h"
 
 #include <bit>
-#include <cassert>
 
 namespace gobblet {
 
@@ -83,36 +82,6 @@ Mask placementTargets(const Board& board, int size) {
   const Mask full = board.geometry().full;
   const Mask gobble = v.stacks ? gobbleTargets(board, board.sideToMove() ^ 1) : 0;
   return dropTargets(v.stacks, full, static_cast<Mask>(full & ~board.occupied()), gobble, board.atLeast(size));
-}
-
-std::string illegalReason(const Board& board, Move move) {
-  static constexpr char kLetters[] = "SMLX";
-  const Variant& v = board.variant();
-  const int us = board.sideToMove(), size = move.size(), to = move.to();
-  assert(!isLegal(board, move) && size < v.sizes && to < v.squares());
-  const std::string square{static_cast<char>('a' + to % v.n), static_cast<char>('1' + to / v.n)};
-  const char letter = kLetters[size];
-  int owner = -1;
-  const int top = board.top(to, &owner);
-  const std::string larger = top >= 0 ? std::string(1, kLetters[top]) : "";
-  if (v.sizes == 1 && top >= 0 && move.isDrop()) return square + " is taken";  // (tic-tac-toe: no gobbling)
-  if (move.isDrop()) {
-    if (!(board.placeableSizes(us) & (1u << size))) {
-      return v.stacks ? std::string("none of your reserve stacks shows an ") + letter + " on top"
-                      : std::string("you have no ") + letter + " left to place";
-    }
-    if (top >= size) return "a piece gobbles only a smaller one: " + square + " shows an " + larger;
-    if (v.stacks && top >= 0) {
-      return owner == us ? "from the reserve a piece may not cover your own piece (" + square + ")"
-                         : "from the reserve a piece may cover an opponent's piece only if it is one of three of "
-                           "theirs in a line (" + square + " is not)";
-    }
-    return "illegal move";
-  }
-  if (!v.moving) return "pieces on the board do not move in this variant";
-  if (move.from() == to) return "a piece must move to another square";
-  if (top >= size) return "a piece gobbles only a smaller one: " + square + " shows an " + larger;
-  return "illegal move";
 }
 
 bool isLegal(const Board& board, Move move) {

@@ -12,8 +12,6 @@
 // other square whose top is empty or smaller.
 #pragma once
 
-#include <string>
-
 #include "engine/board.h"
 #include "engine/move.h"
 
@@ -35,13 +33,6 @@ bool isLegal(const Board& board, Move move);
 // Where the side to move may place a piece of `size` from its supply (if it
 // has one: Board::placeableSizes()).
 Mask placementTargets(const Board& board, int size);
-
-// Why `move` (of the board's variant's sizes and squares, not decided) is
-// not legal, for people: which rule it breaks, as "a piece gobbles only a
-// smaller one: b2 shows an L". Precondition: !isLegal(board, move). The
-// rules core says it, so that every client (the page, a GUI) gives the
-// same reason.
-std::string illegalReason(const Board& board, Move move);
 
 // 4x4: opponent-visible squares lying in a line with exactly three visible
 // opponent pieces (the squares a stack piece may gobble, size permitting).

@@ -1,5 +1,6 @@
 #include "engine/notation.h"
 
+#include <cassert>
 #include <cctype>
 
 #include "absl/strings/ascii.h"
@@ -45,6 +46,41 @@ std::string moveToString(Move m, const Variant& v) {
   if (m.isDrop()) return absl::StrCat(std::string(1, kSizeLetters[m.size()]), "@", squareName(v, m.to()));
   return squareName(v, m.from()) + squareName(v, m.to());
 }
+
+namespace {
+
+// Why `move` (of the variant's sizes and squares; the game not decided) is
+// not legal, for people: which rule it breaks, as "a piece gobbles only a
+// smaller one: b2 shows an L" — said here, in the rules core, so that every
+// client (the page, a GUI) gives the same reason. Precondition:
+// !isLegal(board, move).
+std::string illegalReason(const Board& board, Move move) {
+  const Variant& v = board.variant();
+  const int us = board.sideToMove(), size = move.size(), to = move.to();
+  assert(!isLegal(board, move) && size < v.sizes && to < v.squares());
+  const std::string square = squareName(v, to);
+  if (move.isDrop() && !(board.placeableSizes(us) & (1u << size))) {
+    return absl::StrCat(v.stacks ? "none of your reserve stacks shows an " : "you have no ",
+                        std::string(1, kSizeLetters[size]), v.stacks ? " on top" : " left to place");
+  }
+  if (!move.isDrop() && !v.moving) return "pieces on the board do not move in this variant";
+  if (!move.isDrop() && move.from() == to) return "a piece must move to another square";
+  int owner = -1;
+  const int top = board.top(to, &owner);
+  if (top >= size) {
+    return v.sizes == 1 ? square + " is taken"  // (one size, as tic-tac-toe: nothing gobbles)
+                        : absl::StrCat("a piece gobbles only a smaller one: ", square, " shows an ",
+                                       std::string(1, kSizeLetters[top]));
+  }
+  if (move.isDrop() && v.stacks && top >= 0) {
+    return owner == us ? "from the reserve a piece may not cover your own piece (" + square + ")"
+                       : "from the reserve a piece may cover an opponent's piece only if it is one of three of "
+                         "theirs in a line (" + square + " is not)";
+  }
+  return "illegal move";
+}
+
+}  // namespace
 
 absl::StatusOr<Move> parseMove(const Board& board, std::string_view text) {
   const Variant& v = board.variant();

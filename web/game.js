@@ -151,13 +151,7 @@ export function promote(node = game.current) {
 // shown moves to where it started if it was inside. False on the main line.
 export function deleteVariation(node = game.current) {
   const first = variationOf(node);
-  if (!first) return false;
-  const siblings = first.parent.children;
-  const at = siblings.indexOf(first);
-  if (at < 0) return false;  // no longer in the tree (a stale button): -1 would remove the last child
-  siblings.splice(at, 1);
-  if (pathTo().includes(first)) game.current = first.parent;
-  return true;
+  return first ? deleteFrom(first) : false;
 }
 
 // Removes `node`'s move and everything after it (its line, and the
@@ -167,7 +161,7 @@ export function deleteFrom(node) {
   if (!node.parent) return false;
   const siblings = node.parent.children;
   const at = siblings.indexOf(node);
-  if (at < 0) return false;
+  if (at < 0) return false;  // no longer in the tree (a stale button): -1 would remove the last child
   siblings.splice(at, 1);
   if (pathTo().includes(node)) game.current = node.parent;
   return true;

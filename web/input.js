@@ -9,10 +9,10 @@ import { saveSettings } from './settings.js';
 import { line, ply as plyShown } from './game.js';
 import { shown, shownView } from './shown.js';
 import { session } from './engine_session.js';
-import { resetClocks, flagged } from './clocks.js';
+import { resetClocks } from './clocks.js';
 import { setStatus, render, renderBestArrow, focusSquare, showStack, annotationTarget, renderAnnotationFields } from './render.js';
 import { refresh, attempt, goTo, takeBack, promoteShown, deleteShown, commentOn, glyphOn, toggleAnalysis, evaluateGame,
-  newGame, releaseEngine, engineSide, timeOverText, endPreview } from './play.js';
+  newGame, releaseEngine, engineSide, refusedAfterFlag, endPreview } from './play.js';
 import { wireImportExport } from './game_io.js';
 import { pageIsStacked } from './list_anchor.js';
 
@@ -30,10 +30,7 @@ function pick(target) {
   }
   if (!shown.view || shown.view.over) return;
   const v = shown.view;
-  if (flagged()) {
-    setStatus(`${timeOverText()} (New game to play again.)`, 'over');
-    return;
-  }
+  if (refusedAfterFlag()) return;
   // The engine's pieces are the engine's to move while it plays: at its
   // turn in the game, and at a position of its turn browsed. In a game
   // opened from a link or an import (the engine waits) and while analysing,

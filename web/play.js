@@ -147,8 +147,7 @@ function play(move) {
 // sent to the engine, whose error says why it is not legal.
 export async function attempt(move) {
   shown.selection = null;
-  if (flagged()) {  // (Space, a drag: no move after a flag either)
-    setStatus(`${timeOverText()} (New game to play again.)`, 'over');
+  if (refusedAfterFlag()) {  // (Space, a drag: no move after a flag either)
     render();
     return;
   }
@@ -294,11 +293,7 @@ export function goToMove(node) {
 // Takes back the move shown (the moves after it on the line go with it;
 // other variations stay).
 export function takeBack() {
-  if (flagged()) {
-    setStatus(`${timeOverText()} (New game to play again.)`, 'over');
-    return;
-  }
-  if (!plyShown()) return;
+  if (refusedAfterFlag() || !plyShown()) return;
   let ply = plyShown() - 1;
   // Against the engine, go back to the person's own turn.
   const humans = ['p1', 'p2'].filter((id) => $(id).value === 'human').length;
@@ -399,6 +394,13 @@ function pauseEngineClock() {
 
 export function timeOverText() {
   return `Player ${flagged()} ran out of time: player ${3 - flagged()} wins.`;
+}
+
+// After a flag the game takes no move: says so, and true; else false.
+export function refusedAfterFlag() {
+  if (!flagged()) return false;
+  setStatus(`${timeOverText()} (New game to play again.)`, 'over');
+  return true;
 }
 
 // Player `side` (1 or 2) is set to `who` ('human' or 'engine').

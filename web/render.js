@@ -333,7 +333,7 @@ export function drawGraphNow() {
   $('graph-title').textContent = !shown.view || shown.view.shape.stacks ? 'Evaluation (player 1 up)' : 'Value history (player 1 up)';
   drawGraph($('graph'), lineValues(), line().length - 1, plyShown(), actions.goTo);
   const view = shown.view;  // (a finished game: its result)
-  drawEvalBar(game.current.value, view && view.over && !shown.preview && view.fen ? view.result : null);
+  drawEvalBar(game.current.value, view && view.over && !shown.preview ? view.result : null);
 }
 
 export function isSquareOf(sq, n) {
