@@ -1,7 +1,10 @@
-# cmake --install: the programs (bin/), the libraries of the four layers
-# with their public headers and a CMake package (find_package(gobblet
-# CONFIG) gives gobblet::rules, gobblet::tablebase, gobblet::search and
-# gobblet::protocol), the docs and a man page per program (section 6).
+# cmake --install: the programs (bin/), the libraries of the five layers
+# with their public headers, a CMake package (find_package(gobblet CONFIG)
+# gives gobblet::rules, gobblet::tablebase, gobblet::search,
+# gobblet::protocol and, where Boost was found, gobblet::server) and a
+# pkg-config file per library, the docs and a man page per program
+# (section 6). The server's targets are exported apart, so that the package
+# asks for Boost only when gobblet::server is there.
 # Components: "runtime" (programs, docs, man pages) and "development"
 # (libraries, headers, the package); the Debian package (cmake/package.cmake)
 # ships both.
@@ -13,6 +16,11 @@ install(TARGETS gobblet_rules gobblet_tablebase gobblet_search gobblet_protocol
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
 set(GOBBLET_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/gobblet)
 install(EXPORT gobbletTargets NAMESPACE gobblet:: DESTINATION ${GOBBLET_CMAKE_DIR} COMPONENT development)
+if(TARGET gobblet_server)
+  install(TARGETS gobblet_server EXPORT gobbletServerTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
+  install(EXPORT gobbletServerTargets NAMESPACE gobblet:: DESTINATION ${GOBBLET_CMAKE_DIR} COMPONENT development)
+endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/gobbletConfig.cmake.in
   ${CMAKE_BINARY_DIR}/gobbletConfig.cmake INSTALL_DESTINATION ${GOBBLET_CMAKE_DIR})
 write_basic_package_version_file(${CMAKE_BINARY_DIR}/gobbletConfigVersion.cmake

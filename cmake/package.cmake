@@ -36,10 +36,10 @@ perft, bench and an evaluation tuner come with it.")
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME libgobblet-dev)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "libabsl-dev, libzstd-dev, libboost-dev")
-set(CPACK_DEBIAN_DEVELOPMENT_DESCRIPTION "The rules core, the 3x3 tablebase, the search and the UGI protocol of the
+set(CPACK_DEBIAN_DEVELOPMENT_DESCRIPTION "The rules core, the 3x3 tablebase, the search, the UGI protocol and the network server of the
 gobblet engine as static libraries with their public headers and a CMake
 package: find_package(gobblet CONFIG) gives gobblet::rules,
-gobblet::tablebase, gobblet::search and gobblet::protocol.")
+gobblet::tablebase, gobblet::search, gobblet::protocol and gobblet::server.")
 
 # Debian's copyright and changelog files, in each package's doc folder.
 set(GOBBLET_DEBIAN_CHANGELOG ${CMAKE_BINARY_DIR}/debian/changelog.Debian.gz)

@@ -44,7 +44,7 @@ enum class CommandKind {
   kBench,      // "bench [depth]"
   kEval,       // "eval"
   kDebug,      // "debug on|off" (the Debug option)
-  kAuth,       // "auth <token>" (what it grants: protocol/token_auth.h)
+  kAuth,       // "auth <token>" (what it grants: server/token_auth.h)
 };
 
 enum class QueryKind { kGameOver, kP1Turn, kResult, kReason, kFen, kLine, kValues };
@@ -80,5 +80,9 @@ inline constexpr int64_t kMaxTimeMs = int64_t{1} << 40;  // ~35 years
 // Parses one line (without its newline). Errors are InvalidArgument with a
 // message naming the offending word, already made printable by quoteWord().
 absl::StatusOr<Command> parseCommand(std::string_view line);
+
+// A score as the protocol writes it after `score`: "cp 31", "mate -5
+// upperbound" (mate counts plies, > 0 when the side to move wins).
+std::string scoreWords(const SearchScore& score);
 
 }  // namespace gobblet

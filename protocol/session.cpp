@@ -12,18 +12,9 @@ namespace {
 
 constexpr const char* kEngineAuthor = "the gobblet authors";
 
-// "score cp 31", "score mate -5 upperbound": mate counts plies, > 0 when the
-// side to move wins.
-std::string formatScore(const SearchScore& s) {
-  std::string out = std::string(s.isMate ? "score mate " : "score cp ") + std::to_string(s.value);
-  if (s.bound == SearchScore::kLower) out += " lowerbound";
-  if (s.bound == SearchScore::kUpper) out += " upperbound";
-  return out;
-}
-
 std::string formatInfo(const SearchInfo& i, const Variant& v) {
   std::string out = "info depth " + std::to_string(i.depth) + " seldepth " + std::to_string(i.selDepth) +
-                    " multipv " + std::to_string(i.multiPv) + " " + formatScore(i.score) + " nodes " +
+                    " multipv " + std::to_string(i.multiPv) + " score " + scoreWords(i.score) + " nodes " +
                     std::to_string(i.nodes) + " nps " + std::to_string(i.nps) + " time " +
                     std::to_string(i.timeMs) + " hashfull " + std::to_string(i.hashfull) + " tbhits " +
                     std::to_string(i.tbHits);

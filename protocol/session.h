@@ -2,7 +2,7 @@
 //
 // The transports (stdin/stdout, one TCP connection, one WebSocket) feed it
 // input lines and give it an output function. The session turns each line
-// into a call on its SearchFacade (protocol/search_facade.h) and the engine's callbacks
+// into a call on its Engine (protocol/engine.h) and the engine's callbacks
 // into lines (`info`, `bestmove`, `response`, ...); it holds no game logic of
 // its own. What UGI asks of the text, and where we follow UCI instead, is in
 // docs/protocol.md.
@@ -25,7 +25,7 @@
 #include <string_view>
 
 #include "protocol/command.h"
-#include "protocol/search_facade.h"
+#include "protocol/engine.h"
 
 namespace gobblet {
 
@@ -88,7 +88,7 @@ class Session {
   Output output_;
   std::mutex outputMutex_;
   bool closed_ = false;  // after quit or close(): lines are ignored
-  SearchFacade engine_;  // last: destroyed (closed) first, while output_ still works
+  Engine engine_;  // last: destroyed (closed) first, while output_ still works
 };
 
 }  // namespace gobblet

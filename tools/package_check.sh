@@ -51,6 +51,9 @@ examples_against() {
   "$out/probe_tablebase" "$scratch/tictactoe.gtb" > "$scratch/probe.txt"
   head -1 "$scratch/probe.txt" | grep -q ": draw$" || fail "probe_tablebase: $(head -1 "$scratch/probe.txt")"
   [ "$(grep -c '^  ' "$scratch/probe.txt")" = 9 ] || fail "probe_tablebase did not rank the 9 first moves"
+  "$out/search_position" gobblet startpos 200 L@b2 > "$scratch/search.txt"
+  grep -q '^depth 1 score ' "$scratch/search.txt" || fail "search_position printed no line: $(head -3 "$scratch/search.txt")"
+  tail -1 "$scratch/search.txt" | grep -q '^bestmove [SMLX]' || fail "search_position: $(tail -1 "$scratch/search.txt")"
 }
 
 step "cmake --install into a scratch prefix; examples/cpp against it"

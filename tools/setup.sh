@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what gobblet needs from Debian's packages (only the missing ones)
-# and builds it. Usage: tools/setup.sh [release|asan|tsan|deps]   (default: release;
-# deps installs only).
-# tsan builds only what the tests labelled "concurrency" need.
+# and builds it. Usage: tools/setup.sh [release|asan|tsan|no-boost|wasm|deps]
+# (default: release; deps installs only). The kinds but wasm are the presets
+# of CMakePresets.json: tsan builds only what the tests labelled
+# "concurrency" need, no-boost only the protocol's tests, without Boost.
 # Build output goes to stderr so that the engine's stdout stays clean.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,19 +51,15 @@ wasm_sources() {
 }
 
 case "$kind" in
-  release) cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >&2 ;;
-  asan) cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGOBBLET_SANITIZE=ON \
-          -DGOBBLET_BENCHMARKS=OFF >&2 ;;
-  tsan) cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGOBBLET_SANITIZE_THREAD=ON \
-          -DGOBBLET_BENCHMARKS=OFF >&2 ;;
+  # The build kinds are CMakePresets.json's.
+  release|asan|tsan|no-boost) cmake --preset "$kind" >&2
+                              cmake --build --preset "$kind" -j "$jobs" >&2 ;;
   wasm) wasm_sources
         # Debian's emscripten runs its JavaScript optimizer with the
         # system's node, which finds its modules (acorn) only here.
         export NODE_PATH=/usr/share/nodejs
         emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release \
-          -DGOBBLET_ABSEIL_SOURCE="$abseil_source" -DGOBBLET_ZSTD_SOURCE="$zstd_source" >&2 ;;
-  *) echo "usage: tools/setup.sh [release|asan|tsan|wasm|deps]" >&2; exit 2 ;;
+          -DGOBBLET_ABSEIL_SOURCE="$abseil_source" -DGOBBLET_ZSTD_SOURCE="$zstd_source" >&2
+        cmake --build build/wasm -j "$jobs" >&2 ;;
+  *) echo "usage: tools/setup.sh [release|asan|tsan|no-boost|wasm|deps]" >&2; exit 2 ;;
 esac
-targets=()
-[ "$kind" = tsan ] && targets=(--target concurrency_tests)
-cmake --build "build/$kind" -j "$jobs" "${targets[@]}" >&2

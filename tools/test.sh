@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs the whole test suite:
 #   1. Release build: every test (fast and slow labels).
+#   1a. Without Boost (CMakePresets.json "no-boost"): the protocol library,
+#      gobblet on stdin/stdout and the protocol's tests, which run there.
 #   1b. The Python module (docs/python.md): `pip install --no-build-isolation .`
 #      into a fresh venv, then its pytest suite against what was installed.
 #   1c. The WebAssembly engine and the static site (docs/wasm.md): built
@@ -23,6 +25,16 @@ exclude=()
 tools/setup.sh release
 echo "== release: all tests" >&2
 ctest --test-dir build/release --output-on-failure -j "$jobs" "${exclude[@]}"
+
+tools/setup.sh no-boost
+echo "== no Boost: the protocol's tests" >&2
+# (Boost's headers may be installed: no file of that build may have read one.)
+if ninja -C build/no-boost -t deps | grep -q '/boost/'; then
+  echo "the build without Boost read Boost headers:" >&2
+  ninja -C build/no-boost -t deps | grep '/boost/' | head >&2
+  exit 1
+fi
+ctest --preset no-boost -j "$jobs"
 
 echo "== python module: pip install into a fresh venv, then its pytest suite" >&2
 venv="$(mktemp -d)"

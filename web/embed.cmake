@@ -1,5 +1,5 @@
 # Writes OUT, a C++ source holding every web/*.{html,css,js} file of DIR as a
-# byte array, and the httpAssets() table of protocol/http_assets.h.
+# byte array, and the httpAssets() table of server/http_assets.h.
 #   cmake -DDIR=<web folder> -DOUT=<file.cpp> -P embed.cmake
 file(GLOB files ${DIR}/*.html ${DIR}/*.css ${DIR}/*.js)
 list(SORT files)

@@ -10,6 +10,7 @@ See docs/python.md for the whole interface.
 
 from gobblet._core import (
     Engine,
+    Evaluation,
     Game,
     GameOverError,
     IllegalMoveError,
@@ -33,6 +34,7 @@ from gobblet._core import (
 
 __all__ = [
     "Engine",
+    "Evaluation",
     "Game",
     "GameOverError",
     "IllegalMoveError",

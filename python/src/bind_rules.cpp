@@ -210,6 +210,20 @@ a placement ``"L@b2"`` or a board move ``"a1b2"`` (docs/notation.md).
                              "The player to move: 1 or 2.")
       .def_property_readonly("key", [](const PythonGame& g) { return g.board().key(); },
                              "The position's 64-bit hash (the engine's Zobrist key).")
+      .def(
+          "position_at",
+          [](const PythonGame& g, int ply) {
+            const std::vector<Move>& moves = g.game().moves();
+            if (ply < 0) ply += static_cast<int>(moves.size()) + 1;
+            if (ply < 0 || ply > static_cast<int>(moves.size()))
+              throw py::index_error("ply out of range 0.." + std::to_string(moves.size()));
+            Board board = g.game().start();
+            for (int i = 0; i < ply; ++i) board.makeMove(moves[i]);
+            return positionToString(board);
+          },
+          py::arg("ply"),
+          "The text of the position after the first `ply` moves (0: start_position; negative counts from the "
+          "end, -1: the current position). IndexError out of range.")
       .def("legal_moves", [](const PythonGame& g) { return g.game().result() == GameResult::kNone
                                                                ? legalMoves(g.board())
                                                                : std::vector<std::string>{}; },

@@ -1,6 +1,6 @@
-// gobblet.Engine: the search, run from Python.
+// gobblet.Engine: the engine (protocol/engine.h), run from Python.
 //
-// search() starts the engine's Search on its own threads and waits with the
+// search() starts the Engine's search on its own threads and waits with the
 // GIL released. The search's reports (SearchInfo, best move) are handed to
 // the waiting Python thread through a queue, so the Python callback runs on
 // the caller's thread and its exceptions reach the caller; stop() (from any
@@ -14,6 +14,8 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include <pybind11/functional.h>
@@ -23,7 +25,8 @@
 #include "engine/notation.h"
 #include "errors.h"
 #include "python_game.h"
-#include "search/search.h"
+#include "protocol/command.h"  // scoreWords
+#include "protocol/engine.h"
 #include "tablebase_handle.h"
 
 namespace py = pybind11;
@@ -37,17 +40,15 @@ struct Score {
   std::string kind;
   int value = 0;
   std::string bound;  // "exact", "lower" or "upper"
+  std::string words;  // as the protocol writes it (scoreWords)
 
-  std::string text() const {
-    std::string out = kind + " " + std::to_string(value);
-    if (bound != "exact") out += " " + bound + "bound";
-    return out;
-  }
+  const std::string& text() const { return words; }
 };
 
 Score toScore(const SearchScore& s) {
   return Score{s.isMate ? "mate" : "cp", s.value,
-               s.bound == SearchScore::kLower ? "lower" : s.bound == SearchScore::kUpper ? "upper" : "exact"};
+               s.bound == SearchScore::kLower ? "lower" : s.bound == SearchScore::kUpper ? "upper" : "exact",
+               scoreWords(s)};
 }
 
 // One line of the search (one `info` of the protocol), its moves as text.
@@ -86,81 +87,150 @@ struct ReportQueue {
   Move best, ponder;
 };
 
+// The static evaluation (the `eval` command's table) for Python.
+struct Evaluation {
+  int total = 0;        // side to move's view, tempo included: what the search uses
+  int forPlayer1 = 0;   // the sum of the terms' nets, player 1's view
+  int tempo = 0;
+  int sideToMove = 1;
+  std::vector<std::pair<std::string, std::pair<int, int>>> terms;  // name -> (player 1, player 2)
+};
+
+// What Python may give for a tablebase: a Tablebase, None (none), or
+// "default" (the variant's own file, as gobblet finds it).
+using TablebaseChoice = std::variant<std::string, std::optional<TablebaseHandle>>;
+
+// gobblet.Engine: the protocol's Engine (protocol/engine.h), the same one
+// gobblet drives, with Python's conventions on top: keyword limits, values
+// checked with ValueError, the GIL released while it thinks, the engine's
+// notices kept in `messages` (errors also as RuntimeWarning).
 class PythonEngine {
  public:
-  PythonEngine(int hashMiB, int threads) {
-    if (hashMiB < 1 || hashMiB > kMaxHashMiB)
-      throw py::value_error("hash_mib " + std::to_string(hashMiB) + " is out of range 1.." +
-                            std::to_string(kMaxHashMiB));
-    options_.hashMiB = hashMiB;
-    options_.threads = checkedThreads(threads);
-    applyOptions();
+  PythonEngine(int hashMiB, int threads, const TablebaseChoice& tablebase)
+      : engine_(EngineLimits{}, [this](NoticeKind kind, const std::string& text) { noticed(kind, text); }) {
+    setOption("hash_mib", "Hash", hashMiB);
+    setOption("threads", "Threads", threads);
+    defaultThreads_ = threads;
+    setTablebase(tablebase);
+    {
+      py::gil_scoped_release release;
+      engine_.prepare();  // the hash table and the tablebase now, not in the first search's time
+    }
+    flushNotices();
   }
 
   SearchOutcome search(const PythonGame& game, std::optional<int> depth, std::optional<int64_t> movetimeMs,
-                       std::optional<uint64_t> nodes, int multipv, std::optional<int> threads,
-                       const std::optional<py::function>& callback) {
+                       std::optional<uint64_t> nodes, std::optional<int64_t> p1timeMs,
+                       std::optional<int64_t> p2timeMs, int64_t p1incMs, int64_t p2incMs, int movestogo,
+                       int multipv, std::optional<int> threads, const std::optional<py::function>& callback) {
     SearchLimits limits;
-    if (depth) limits.depth = checkedPositive("depth", *depth);
+    if (depth) limits.depth = static_cast<int>(checkedPositive("depth", *depth));
     if (movetimeMs) limits.moveTime = checkedPositive("movetime_ms", *movetimeMs);
     if (nodes) limits.nodes = checkedPositive("nodes", static_cast<int64_t>(*nodes));
-    limits.infinite = !depth && !movetimeMs && !nodes;
-    if (multipv < 1 || multipv > kMaxMultiPv)
-      throw py::value_error("multipv " + std::to_string(multipv) + " is out of range 1.." +
-                            std::to_string(kMaxMultiPv));
-    options_.multiPv = multipv;
-    options_.threads = checkedThreads(threads.value_or(defaultThreads_));
+    if (p1timeMs) limits.time[0] = checkedNonNegative("p1time_ms", *p1timeMs);
+    if (p2timeMs) limits.time[1] = checkedNonNegative("p2time_ms", *p2timeMs);
+    limits.inc[0] = checkedNonNegative("p1inc_ms", p1incMs);
+    limits.inc[1] = checkedNonNegative("p2inc_ms", p2incMs);
+    limits.movesToGo = static_cast<int>(checkedNonNegative("movestogo", movestogo));
+    const int mover = game.board().sideToMove();
+    if ((p1timeMs || p2timeMs) && limits.time[mover] < 0)
+      throw py::value_error("p" + std::to_string(mover + 1) + "time_ms is needed: player " +
+                            std::to_string(mover + 1) + " is to move and the other clock is given");
+    limits.infinite = !depth && !movetimeMs && !nodes && !p1timeMs && !p2timeMs;
     if (game.game().result() != GameResult::kNone) return SearchOutcome{};  // nothing to search
     if (busy_.exchange(true)) throw std::runtime_error("this Engine is already searching (one search at a time)");
     struct Idle {
       std::atomic<bool>& busy;
       ~Idle() { busy = false; }
     } idle{busy_};
-    applyOptions();
-    return run(game.game(), limits, callback);
+    setOption("multipv", "MultiPV", multipv);
+    setOption("threads", "Threads", threads.value_or(defaultThreads_));
+    check(engine_.setGame(game.game()));
+    return run(game.game().position().variant(), limits, callback);
+  }
+
+  Evaluation evaluate(const PythonGame& game) {
+    if (busy_) throw std::runtime_error("evaluate() while the Engine is searching");
+    check(engine_.setGame(game.game()));
+    const EvalTerms t = engine_.evaluate();
+    Evaluation e{t.total, t.forPlayer1, t.tempo, game.board().sideToMove() + 1, {}};
+    const std::pair<const char*, const EvalTerm*> terms[] = {{"visible", &t.visible},  {"in_hand", &t.inHand},
+                                                             {"captives", &t.captives}, {"lines", &t.lines},
+                                                             {"line_safety", &t.lineSafety}};
+    for (const auto& [name, term] : terms) e.terms.push_back({name, {term->player[0], term->player[1]}});
+    return e;
   }
 
   // Asks a running search to finish; it returns its best line so far.
   void stop() {
     stopRequested_ = true;
-    search_.stop();
+    engine_.stop();
   }
 
   void newGame() {
     if (busy_) throw std::runtime_error("new_game() while the Engine is searching");
-    search_.newGame();
+    py::gil_scoped_release release;
+    engine_.newGame();
   }
 
-  void setTablebase(const std::optional<TablebaseHandle>& handle) {
+  void setTablebase(const TablebaseChoice& choice) {
     if (busy_) throw std::runtime_error("set_tablebase() while the Engine is searching");
-    search_.setTablebase(handle ? handle->tablebase : nullptr);
+    if (const std::string* word = std::get_if<std::string>(&choice)) {
+      if (*word != "default")
+        throw py::value_error("tablebase: a Tablebase, None or \"default\", not \"" + *word + "\"");
+      check(engine_.useDefaultTablebase());
+    } else {
+      const std::optional<TablebaseHandle>& handle = std::get<std::optional<TablebaseHandle>>(choice);
+      check(engine_.useTablebase(handle ? handle->tablebase : nullptr));
+    }
+    flushNotices();
   }
 
   bool searching() const { return busy_; }
-  int hashMiB() const { return search_.options().hashMiB; }
+  int hashMiB() const { return engine_.options().hashMiB; }
   int threads() const { return defaultThreads_; }
+  std::vector<std::string> messages() const { return messages_; }
 
  private:
-  static int checkedThreads(int threads) {
-    if (threads < 1 || threads > kMaxSearchThreads)
-      throw py::value_error("threads " + std::to_string(threads) + " is out of range 1.." +
-                            std::to_string(kMaxSearchThreads));
-    return threads;
-  }
   static int64_t checkedPositive(const char* name, int64_t value) {
     if (value < 1) throw py::value_error(std::string(name) + " " + std::to_string(value) + " must be at least 1");
     return value;
   }
-
-  void applyOptions() {
-    if (absl::Status status = search_.setOptions(options_); !status.ok())
-      throw std::runtime_error("search options refused: " + std::string(status.message()));
-    if (defaultThreads_ == 0) defaultThreads_ = options_.threads;
+  static int64_t checkedNonNegative(const char* name, int64_t value) {
+    if (value < 0) throw py::value_error(std::string(name) + " " + std::to_string(value) + " must not be negative");
+    return value;
+  }
+  static void check(const absl::Status& status) {
+    if (!status.ok()) throw std::runtime_error(std::string(status.message()));
+  }
+  // One of the engine's options (kOptionTable: its bounds are the engine's).
+  void setOption(const char* pythonName, const char* option, int64_t value) {
+    const std::string text = std::to_string(value);
+    if (absl::Status st = engine_.setOption(option, text, true); !st.ok())
+      throw py::value_error(std::string(pythonName) + " " + text + ": " + std::string(st.message()));
   }
 
-  SearchOutcome run(const Game& game, const SearchLimits& limits, const std::optional<py::function>& callback) {
-    const Game searched = game;  // Search::go keeps a reference until the best move
-    const Variant variant = game.position().variant();
+  // Notices come on the calling thread, maybe without the GIL: kept, and
+  // handed to Python by flushNotices().
+  void noticed(NoticeKind kind, const std::string& text) {
+    if (kind == NoticeKind::kDiagnostic) return;
+    std::lock_guard<std::mutex> lock(noticeMutex_);
+    pending_.push_back({kind, text});
+  }
+  void flushNotices() {
+    std::vector<std::pair<NoticeKind, std::string>> notices;
+    {
+      std::lock_guard<std::mutex> lock(noticeMutex_);
+      notices.swap(pending_);
+    }
+    for (const auto& [kind, text] : notices) {
+      messages_.push_back(text);
+      if (kind == NoticeKind::kError && PyErr_WarnEx(PyExc_RuntimeWarning, text.c_str(), 1) != 0)
+        throw py::error_already_set();
+    }
+  }
+
+  SearchOutcome run(const Variant& variant, const SearchLimits& limits, const std::optional<py::function>& callback) {
     ReportQueue queue;
     SearchCallbacks callbacks;
     callbacks.onInfo = [&queue](const SearchInfo& info) {
@@ -182,8 +252,8 @@ class PythonEngine {
     {
       py::gil_scoped_release release;
       stopRequested_ = false;
-      search_.go(searched, limits, callbacks);
-      if (stopRequested_) search_.stop();  // a stop() that came while go() started
+      engine_.go(limits, std::move(callbacks));
+      if (stopRequested_) engine_.stop();  // a stop() that came while go() started
       for (bool done = false; !done;) {
         std::deque<SearchInfo> infos;
         {
@@ -205,18 +275,18 @@ class PythonEngine {
               (*callback)(line);
             } catch (...) {
               failure = std::current_exception();
-              search_.stop();
+              engine_.stop();
             }
           }
           latest[info.multiPv] = std::move(line);
         }
         if (!failure && PyErr_CheckSignals() != 0) {
           failure = std::make_exception_ptr(py::error_already_set());
-          search_.stop();
+          engine_.stop();
         }
       }
-      search_.wait();
     }
+    flushNotices();
     if (failure) std::rethrow_exception(failure);
     if (!queue.best.isNone()) outcome.bestMove = moveToString(queue.best, variant);
     if (!queue.ponder.isNone()) outcome.ponderMove = moveToString(queue.ponder, variant);
@@ -224,11 +294,13 @@ class PythonEngine {
     return outcome;
   }
 
-  Search search_;
-  SearchOptions options_;
-  int defaultThreads_ = 0;
+  Engine engine_;
+  int defaultThreads_ = 1;
   std::atomic<bool> busy_{false};
   std::atomic<bool> stopRequested_{false};
+  std::mutex noticeMutex_;
+  std::vector<std::pair<NoticeKind, std::string>> pending_;
+  std::vector<std::string> messages_;
 };
 
 }  // namespace
@@ -278,36 +350,71 @@ void bindSearch(py::module_& m) {
                (o.lines.empty() ? std::string() : " " + o.lines.front().score.text()) + ">";
       });
 
-  py::class_<PythonEngine>(m, "Engine", R"doc(
-The engine's search (iterative-deepening alpha-beta, the same as `gobblet`).
+  py::class_<Evaluation>(m, "Evaluation", "The static evaluation of a position, term by term (the `eval` command).")
+      .def_readonly("total", &Evaluation::total,
+                    "Centi-units from the side to move's view, tempo included: what the search uses.")
+      .def_readonly("for_player1", &Evaluation::forPlayer1, "The sum of the terms' nets, from player 1's view.")
+      .def_readonly("tempo", &Evaluation::tempo, "The side to move's bonus.")
+      .def_readonly("side_to_move", &Evaluation::sideToMove, "1 or 2.")
+      .def_property_readonly(
+          "terms",
+          [](const Evaluation& e) {
+            py::dict out;
+            for (const auto& [name, shares] : e.terms) out[py::str(name)] = py::make_tuple(shares.first, shares.second);
+            return out;
+          },
+          "{term: (player 1's share, player 2's share)} for visible, in_hand, captives, lines, line_safety.")
+      .def("__repr__", [](const Evaluation& e) {
+        return "<Evaluation total " + std::to_string(e.total) + " (player " + std::to_string(e.sideToMove) + " to move)>";
+      });
 
-An Engine keeps its hash table between searches (new_game() clears it). One
-search at a time per Engine; stop() may be called from any thread.
+  py::class_<PythonEngine>(m, "Engine", R"doc(
+The engine: the same Engine that `gobblet` drives (iterative-deepening
+alpha-beta, transposition table, the variant's tablebase).
+
+An Engine allocates its hash table when it is made and keeps it between
+searches (new_game() clears it). It probes the variant's tablebase where
+gobblet finds it (default_tablebase_path) unless told otherwise
+(`tablebase`, set_tablebase). One search at a time per Engine; stop() may be
+called from any thread.
 )doc")
-      .def(py::init<int, int>(), py::arg("hash_mib") = 16, py::arg("threads") = 1,
-           "An engine with a hash table of `hash_mib` MiB searching on `threads` threads by default.")
+      .def(py::init<int, int, const TablebaseChoice&>(), py::arg("hash_mib") = 16, py::arg("threads") = 1,
+           py::kw_only(), py::arg("tablebase") = std::string("default"),
+           "An engine with a hash table of `hash_mib` MiB searching on `threads` threads by default. "
+           "`tablebase`: \"default\" (the variant's file where gobblet finds it), None (none) or a Tablebase.")
       .def("search", &PythonEngine::search, py::arg("game"), py::kw_only(), py::arg("depth") = py::none(),
-           py::arg("movetime_ms") = py::none(), py::arg("nodes") = py::none(), py::arg("multipv") = 1,
-           py::arg("threads") = py::none(), py::arg("callback") = py::none(),
+           py::arg("movetime_ms") = py::none(), py::arg("nodes") = py::none(), py::arg("p1time_ms") = py::none(),
+           py::arg("p2time_ms") = py::none(), py::arg("p1inc_ms") = 0, py::arg("p2inc_ms") = 0,
+           py::arg("movestogo") = 0, py::arg("multipv") = 1, py::arg("threads") = py::none(),
+           py::arg("callback") = py::none(),
            R"doc(
 Searches the game's current position and returns a SearchResult.
 
-Limits: `depth` (plies), `movetime_ms`, `nodes`; with none of them the search
-runs until stop() (from another thread) or Ctrl-C. `multipv` lines are
-searched (1..256), on `threads` threads (default: the Engine's).
-`callback(line)`, if given, is called with each Line as the search reports
-it (each iteration, each MultiPV rank), on this thread; an exception it
-raises stops the search and propagates. The GIL is released while the engine
-thinks. A game that is over gives a result with best_move None.
+Limits: `depth` (plies), `movetime_ms`, `nodes`, and the clocks as in `go`:
+`p1time_ms`/`p2time_ms` (the time left of each player; the mover's is
+needed), `p1inc_ms`/`p2inc_ms` (increments), `movestogo`; the engine's time
+management shares the mover's time out. With none of them the search runs
+until stop() (from another thread) or Ctrl-C. `multipv` lines are searched
+(1..256), on `threads` threads (default: the Engine's). `callback(line)`, if
+given, is called with each Line as the search reports it (each iteration,
+each MultiPV rank), on this thread; an exception it raises stops the search
+and propagates. The GIL is released while the engine thinks. A game that is
+over gives a result with best_move None.
 )doc")
+      .def("evaluate", &PythonEngine::evaluate, py::arg("game"),
+           "The static evaluation of the game's current position, with its terms (as `eval` prints them).")
       .def("stop", &PythonEngine::stop,
            "Ends the running search early (from any thread): search() returns its best line so far.")
       .def("new_game", &PythonEngine::newGame, "Clears the hash table and the move-ordering history.")
       .def("set_tablebase", &PythonEngine::setTablebase, py::arg("tablebase"),
-           "Lets the search probe a Tablebase (of the variant searched); None: no tablebase.")
+           "Which tablebase the search probes: a Tablebase (used for its variant's games), None (none), or "
+           "\"default\" (the variant's file where gobblet finds it).")
       .def_property_readonly("searching", &PythonEngine::searching, "Is a search running?")
       .def_property_readonly("hash_mib", &PythonEngine::hashMiB, "The hash table's size in MiB.")
-      .def_property_readonly("threads", &PythonEngine::threads, "The default number of search threads.");
+      .def_property_readonly("threads", &PythonEngine::threads, "The default number of search threads.")
+      .def_property_readonly("messages", &PythonEngine::messages,
+                             "What the engine said, oldest first: tablebases loaded or not used, errors (each "
+                             "error is also a RuntimeWarning).");
 }
 
 }  // namespace gobblet::python

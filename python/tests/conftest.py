@@ -11,6 +11,11 @@ import pytest
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
+# The tests never see the user's tablebases: an Engine looks for the
+# variant's file where gobblet does, and this points that at nothing (the
+# tests of the default lookup set their own).
+os.environ["GOBBLET_TB_DIR"] = str(Path(os.environ.get("TMPDIR", "/tmp")) / "gobblet-tests-no-tablebases")
+
 
 @pytest.fixture(autouse=True)
 def hang_guard():

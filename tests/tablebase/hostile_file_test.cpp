@@ -24,7 +24,7 @@
 #include "tablebase/file.h"
 #include "tablebase/retrograde.h"
 #include "tablebase/tablebase.h"
-#include "tests/protocol_test_support.h"
+#include "tests/support/engine_client.h"
 #include "tests/support/brute_solver.h"
 #include "tests/support/scratch_dir.h"
 #include "tests/support/shell_command.h"

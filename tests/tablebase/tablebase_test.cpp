@@ -32,7 +32,7 @@
 #include "tablebase/file.h"
 #include "tablebase/index.h"
 #include "tablebase/verify.h"
-#include "tests/protocol_test_support.h"
+#include "tests/support/engine_client.h"
 #include "tests/support/brute_solver.h"
 #include "tests/support/scratch_dir.h"
 #include "tests/support/whole_file.h"

@@ -25,16 +25,16 @@
 #include "absl/strings/str_format.h"
 #include "tools/command_line/command_line.h"
 #include "tools/command_line/mpi_launch.h"
-#include "tools/match/compliance.h"
-#include "tools/match/engine_command.h"
-#include "tools/match/input_limits.h"
-#include "tools/match/pgn.h"
-#include "tools/match/replay.h"
-#include "tools/match/report.h"
-#include "tools/match/resume.h"
-#include "tools/match/tournament.h"
+#include "match/compliance.h"
+#include "match/engine_command.h"
+#include "match/input_limits.h"
+#include "match/pgn.h"
+#include "match/replay.h"
+#include "match/report.h"
+#include "match/resume.h"
+#include "match/tournament.h"
 #ifdef GOBBLET_MATCH_MPI
-#include "tools/match/mpi_distribution.h"
+#include "match/mpi_distribution.h"
 #endif
 
 namespace {

@@ -4,7 +4,7 @@
 #include <array>
 #include <cmath>
 
-#include "tools/match/stats.h"
+#include "match/stats.h"
 
 namespace gobblet::tune {
 

@@ -4,8 +4,8 @@
 
 #include "engine/notation.h"
 #include "search/tactics.h"
-#include "tools/match/record_file_reader.h"
-#include "tools/match/replay.h"
+#include "match/record_file_reader.h"
+#include "match/replay.h"
 
 namespace gobblet::tune {
 

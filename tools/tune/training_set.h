@@ -28,7 +28,7 @@
 #include "absl/status/statusor.h"
 #include "engine/variant.h"
 #include "search/evaluate.h"
-#include "tools/match/game_record.h"
+#include "match/game_record.h"
 
 namespace gobblet::tune {
 

@@ -1,0 +1,387 @@
+#include "protocol/engine.h"
+
+#include <chrono>
+
+#include "engine/notation.h"
+#include "engine/movegen.h"
+#include "engine/perft.h"
+#include "engine/printable_text.h"
+#include "search/host_yield.h"
+#include "tablebase/tablebase.h"
+
+namespace gobblet {
+
+Engine::Engine(EngineLimits limits, NoticeCallback notice)
+    : limits_(limits), notice_(std::move(notice)), game_(Board(options_.variant)) {
+  options_.hashMiB = static_cast<int>(std::min<int64_t>(options_.hashMiB, limits_.caps.maxHashMiB));
+  options_.threads = static_cast<int>(std::min<int64_t>(options_.threads, limits_.caps.maxThreads));
+  if (limits_.hashBudget && !reserveHash(options_.hashMiB).ok()) {
+    // The budget is spent: the smallest table, which every session may have.
+    options_.hashMiB = static_cast<int>(declarationOf(OptionId::kHash).min);
+    limits_.hashBudget->reserve(options_.hashMiB, /*force=*/true);
+    reservedHashMiB_ = options_.hashMiB;
+  }
+}
+
+Engine::~Engine() {
+  close();
+  search_.reset();  // the table goes before its share is given back
+  if (limits_.hashBudget) limits_.hashBudget->release(reservedHashMiB_);
+}
+
+void Engine::releaseHashAbove(int64_t mib) {
+  if (limits_.hashBudget && reservedHashMiB_ > mib) {
+    limits_.hashBudget->release(reservedHashMiB_ - mib);
+    reservedHashMiB_ = mib;
+  }
+}
+
+absl::Status Engine::reserveHash(int64_t mib) {
+  HashBudget* budget = limits_.hashBudget.get();
+  if (!budget || mib <= reservedHashMiB_) return absl::OkStatus();
+  if (!budget->reserve(mib - reservedHashMiB_))
+    return absl::ResourceExhaustedError(
+        "option Hash: " + std::to_string(mib) + " MiB does not fit in this server's hash budget (" +
+        std::to_string(budget->totalMiB()) + " MiB for all sessions, " +
+        std::to_string(budget->leftMiB() + reservedHashMiB_) + " MiB available to this one): the table stays " +
+        std::to_string(options_.hashMiB) + " MiB");
+  reservedHashMiB_ = mib;
+  return absl::OkStatus();
+}
+
+void Engine::close() {
+  if (closed_) return;
+  closed_ = true;
+  releaseHeldBestMove();
+  workerStop_ = true;
+  if (search_) {
+    search_->stop();
+    search_->wait();
+  }
+  joinWorker();
+}
+
+absl::Status Engine::busyError(std::string_view command) const {
+  return absl::FailedPreconditionError(std::string(command) +
+                                       ": not while a search, perft or bench runs (send stop first)");
+}
+
+// ---------------------------------------------------------------------------
+// Options, the search and the tablebase
+
+absl::Status Engine::setOption(std::string_view name, std::string_view value, bool hasValue) {
+  if (busy()) return busyError("setoption");
+  EngineOptions next = options_;
+  auto id = gobblet::setOption(next, limits_.caps, name, value, hasValue);
+  if (!id.ok()) return id.status();
+  if (*id == OptionId::kTablebasePath && !next.tablebasePath.empty()) {
+    // Check the file now, so that a bad path is an error and changes nothing.
+    auto opened = openTablebase(next.tablebasePath);
+    if (!opened.ok())
+      return absl::InvalidArgumentError("option TablebasePath: " + std::string(opened.status().message()));
+  }
+  const int64_t previousReservation = reservedHashMiB_;
+  if (absl::Status status = reserveHash(next.hashMiB); !status.ok()) return status;
+  const EngineOptions previous = options_;
+  options_ = next;
+  if (search_) {
+    if (absl::Status status = applySearchOptions(); !status.ok()) {
+      options_ = previous;  // the hash table did not fit: keep the old settings
+      (void)applySearchOptions();
+      releaseHashAbove(previousReservation);
+      return status;
+    }
+  }
+  releaseHashAbove(options_.hashMiB);
+  if (*id == OptionId::kVariant || *id == OptionId::kTablebasePath) tablebaseResolved_ = false;
+  if (*id == OptionId::kVariant) {
+    game_ = Game(Board(options_.variant));
+    refusedPosition_.clear();
+    if (search_) search_->newGame();
+  }
+  if (search_ && !tablebaseResolved_) attachTablebase();
+  return absl::OkStatus();
+}
+
+// Hands the options to the Search. A Hash too large for the machine is an
+// error, not a crash: the Search keeps its old table.
+absl::Status Engine::applySearchOptions() {
+  SearchOptions o;
+  o.hashMiB = options_.hashMiB;
+  o.threads = options_.threads;
+  o.multiPv = options_.multiPv;
+  o.moveOverheadMs = options_.moveOverheadMs;
+  if (absl::Status status = search_->setOptions(o); !status.ok())
+    return absl::ResourceExhaustedError("option Hash: " + std::string(status.message()));
+  return absl::OkStatus();
+}
+
+Search& Engine::search() {
+  if (!search_) {
+    search_ = std::make_unique<Search>();
+    if (absl::Status status = applySearchOptions(); !status.ok()) {
+      notice_(NoticeKind::kError, std::string(status.message()));
+      options_.hashMiB = std::min(options_.hashMiB, EngineOptions{}.hashMiB);
+      (void)applySearchOptions();
+      releaseHashAbove(options_.hashMiB);
+    }
+  }
+  if (!tablebaseResolved_) attachTablebase();
+  return *search_;
+}
+
+// Finds the tablebase for the current variant: the TablebasePath file if one
+// is set, else the default file if it exists. A 4x4 game has none.
+void Engine::attachTablebase() {
+  tablebaseResolved_ = true;
+  tablebase_.reset();
+  const Variant& v = options_.variant;
+  if (chosenTablebase_) {
+    const std::shared_ptr<const tb::Tablebase>& chosen = *chosenTablebase_;
+    if (chosen && chosen->variant() == v) {
+      tablebase_ = chosen;
+    } else if (chosen) {
+      notice_(NoticeKind::kInfo,
+              "the tablebase given is for " + chosen->variant().name() + ", not " + v.name() + ": not used");
+    }
+    search_->setTablebase(tablebase_);
+    return;
+  }
+  const bool isDefault = options_.tablebasePath.empty();
+  if (isDefault && v.n != 3) {
+    search_->setTablebase(nullptr);
+    return;
+  }
+  const std::string path = isDefault ? tb::defaultPath(v) : options_.tablebasePath;
+  auto opened = openTablebase(path);
+  if (!opened.ok()) {
+    // No file where the variant's file would be: no tablebase, and nothing to say.
+    if (!(isDefault && absl::IsNotFound(opened.status())))
+      notice_(NoticeKind::kError, std::string(opened.status().message()));  // (it names the file)
+  } else if (!((*opened)->variant() == v)) {
+    notice_(NoticeKind::kInfo,
+            "tablebase " + quoteWord(path) + " is for " + (*opened)->variant().name() + ", not " + v.name() + ": not used");
+  } else {
+    tablebase_ = *opened;
+    notice_(NoticeKind::kInfo, "tablebase " + quoteWord(path) + " loaded for " + v.name());
+  }
+  search_->setTablebase(tablebase_);
+}
+
+absl::StatusOr<std::shared_ptr<const tb::Tablebase>> Engine::openTablebase(const std::string& path) const {
+  return limits_.openTablebase ? limits_.openTablebase(path) : tb::open(path);
+}
+
+absl::StatusOr<std::vector<tb::RankedMove>> Engine::exactValues() {
+  if (!busy()) search();  // (a running job already has the variant's tablebase, resolved before it started)
+  if (!tablebase_)
+    return absl::FailedPreconditionError("no tablebase for " + options_.variant.name() +
+                                         (options_.variant.n == 3 ? " ('gobblet-tb build " + options_.variant.name() + "' makes one)" : ""));
+  if (game_.result() != GameResult::kNone) return std::vector<tb::RankedMove>{};
+  return tb::rankMoves(*tablebase_, game_.position());
+}
+
+absl::Status Engine::useTablebase(std::shared_ptr<const tb::Tablebase> tablebase) {
+  if (busy()) return busyError("tablebase");
+  chosenTablebase_ = std::move(tablebase);
+  tablebaseResolved_ = false;
+  if (search_) attachTablebase();
+  return absl::OkStatus();
+}
+
+absl::Status Engine::useDefaultTablebase() {
+  if (busy()) return busyError("tablebase");
+  chosenTablebase_.reset();
+  tablebaseResolved_ = false;
+  if (search_) attachTablebase();
+  return absl::OkStatus();
+}
+
+std::shared_ptr<const tb::Tablebase> Engine::tablebase() {
+  if (!busy()) search();
+  return tablebase_;
+}
+
+void Engine::prepare() {
+  if (!busy()) search();  // the first isready pays for the hash table and the tablebase
+}
+
+// ---------------------------------------------------------------------------
+// The game
+
+void Engine::newGame() {
+  stop();
+  joinWorker();
+  if (search_) search_->wait();
+  game_ = Game(Board(options_.variant));
+  refusedPosition_.clear();
+  if (search_) search_->newGame();
+}
+
+absl::Status Engine::setPosition(std::optional<std::string_view> positionText, const std::vector<std::string>& moves) {
+  absl::StatusOr<Game> game = gameFrom(positionText, moves);
+  if (!game.ok()) {
+    refusedPosition_ = std::string(game.status().message());
+    return game.status();
+  }
+  game_ = *std::move(game);
+  refusedPosition_.clear();
+  return absl::OkStatus();
+}
+
+absl::Status Engine::setGame(const Game& game) {
+  if (busy()) return busyError("position");
+  const Variant& v = game.position().variant();
+  if (!(v == options_.variant)) {
+    options_.variant = v;
+    tablebaseResolved_ = false;
+    if (search_) {
+      search_->newGame();
+      attachTablebase();
+    }
+  }
+  game_ = game;
+  refusedPosition_.clear();
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Game> Engine::gameFrom(std::optional<std::string_view> positionText,
+                                            const std::vector<std::string>& moves) const {
+  const Variant& v = options_.variant;
+  Board start(v);
+  if (positionText) {
+    auto parsed = parsePosition(v, *positionText);
+    if (!parsed.ok())
+      return absl::InvalidArgumentError("position " + quoteWord(*positionText) + ": " +
+                                        std::string(parsed.status().message()));
+    start = *parsed;
+  }
+  Game game(start);
+  for (size_t i = 0; i < moves.size(); ++i)
+    if (absl::Status st = game.play(moves[i]); !st.ok())
+      return absl::InvalidArgumentError("position: move " + std::to_string(i + 1) + " " + quoteWord(moves[i]) + ": " +
+                                        std::string(st.message()));
+  return game;
+}
+
+absl::Status Engine::positionStatus() const {
+  if (refusedPosition_.empty()) return absl::OkStatus();
+  // The refusal's own text may quote the bad input: it comes last, so
+  // that a cut error line still says what to do.
+  return absl::FailedPreconditionError("no position: the last 'position' was refused; send a valid one (" +
+                                       refusedPosition_ + ")");
+}
+
+EvalTerms Engine::evaluate() const { return evaluateTerms(game_.position()); }
+
+// ---------------------------------------------------------------------------
+// Searching
+
+void Engine::go(const SearchLimits& limits, SearchCallbacks callbacks) {
+  // A new go replaces a running search (the old one still reports its best
+  // move), a perft or a bench.
+  stop();
+  joinWorker();
+  Search& s = search();
+  s.wait();  // also covers a search that has reported its best move but not yet ended
+  const absl::Status position = positionStatus();
+  if (!position.ok() && callbacks.onError) callbacks.onError("go: " + std::string(position.message()));
+  if (!position.ok() || game_.result() != GameResult::kNone) {
+    // No position (the last one was refused), or a decided one (a line, no
+    // move, threefold repetition): nothing to search.
+    if (limits.infinite || limits.ponder) {
+      std::lock_guard lock(heldMutex_);
+      heldBestMove_ = std::move(callbacks.onBestMove);
+    } else if (callbacks.onBestMove) {
+      callbacks.onBestMove(Move::none(), Move::none());
+    }
+    return;
+  }
+  searchGame_ = std::make_unique<Game>(game_);
+  auto onBestMove = std::move(callbacks.onBestMove);
+  callbacks.onBestMove = [this, onBestMove = std::move(onBestMove)](Move best, Move ponder) {
+    searching_ = false;
+    if (onBestMove) onBestMove(best, ponder);
+  };
+  if (!options_.debug) callbacks.onDiagnostic = nullptr;
+  searching_ = true;
+  s.go(*searchGame_, limits, std::move(callbacks));
+}
+
+void Engine::releaseHeldBestMove() {
+  std::function<void(Move, Move)> held;
+  {
+    std::lock_guard lock(heldMutex_);
+    held.swap(heldBestMove_);
+  }
+  if (held) held(Move::none(), Move::none());
+}
+
+void Engine::stop() {
+  releaseHeldBestMove();
+  if (search_ && searching_) search_->stop();
+  workerStop_ = true;  // harmless when nothing runs: startWorker() clears it
+}
+
+void Engine::ponderHit() {
+  releaseHeldBestMove();
+  if (search_ && searching_) search_->ponderHit();
+}
+
+// ---------------------------------------------------------------------------
+// perft and bench, on the worker thread
+
+void Engine::joinWorker() {
+  if (worker_.joinable()) worker_.join();
+}
+
+void Engine::startWorker(std::function<void()> job) {
+  joinWorker();  // the last job has made its last callback; its thread may still be ending
+  workerStop_ = false;
+  workerBusy_ = true;
+  if constexpr (!kHasThreads) {
+    job();  // one thread (search/host_yield.h): the command returns when the job is done
+    return;
+  }
+  worker_ = std::thread(std::move(job));
+}
+
+// A stop ends it within microseconds: perft polls workerStop_ at every
+// interior node.
+absl::Status Engine::perft(int depth, PerftCallbacks callbacks) {
+  if (busy()) return busyError("perft");
+  if (absl::Status st = positionStatus(); !st.ok()) return absl::FailedPreconditionError("perft: " + std::string(st.message()));
+  if (depth > limits_.maxPerftDepth)
+    return absl::InvalidArgumentError("perft: depth " + std::to_string(depth) + " is above this server's limit of " +
+                                      std::to_string(limits_.maxPerftDepth));
+  startWorker([this, board = game_.position(), depth, callbacks = std::move(callbacks)]() mutable {
+    const auto t0 = std::chrono::steady_clock::now();
+    const size_t rootMoves = depth > 0 ? static_cast<size_t>(countMoves(board)) : 0;
+    // Without threads a stop can come only between root moves (search/host_yield.h).
+    auto onRootMove = [&callbacks](Move move, uint64_t count) {
+      if (callbacks.onRootMove) callbacks.onRootMove(move, count);
+      yieldToHost();
+    };
+    const PerftResult r = perftDivide(board, depth, &workerStop_, onRootMove);
+    const int64_t ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    const bool stopped = workerStop_;
+    workerBusy_ = false;
+    if (callbacks.onDone) callbacks.onDone(r.total, ms, stopped, r.perMove.size(), rootMoves);
+  });
+  return absl::OkStatus();
+}
+
+// A stop ends the position being searched and the bench.
+absl::Status Engine::bench(int depth, BenchCallbacks callbacks) {
+  if (!limits_.benchAllowed) return absl::FailedPreconditionError("bench: not available on this server");
+  if (busy()) return busyError("bench");
+  startWorker([this, depth, callbacks = std::move(callbacks)] {
+    const BenchResult r = runBench(depth, callbacks.onPosition, &workerStop_);
+    workerBusy_ = false;
+    if (callbacks.onDone) callbacks.onDone(r);
+  });
+  return absl::OkStatus();
+}
+
+}  // namespace gobblet

@@ -1,0 +1,209 @@
+// Engine: the engine as every front end sees it (Stockfish's engine.h).
+//
+// One object per conversation owns the game (start position plus the moves
+// played), the options, the Search, the tablebase of the variant and a
+// worker thread for perft and bench. Its calls never wait for thinking:
+// go(), perft() and bench() start the work and return, and the results come
+// back through callbacks. It knows no protocol text: the Session turns UGI
+// lines into these calls and the callbacks into lines, so stdin, TCP and
+// WebSocket all drive the same engine through the same session.
+//
+// Threads: one controlling thread makes the calls; stop() and busy() are
+// also safe from any other thread. Callbacks run on
+// the search thread, the worker thread or (for a decided position, and for
+// notices) the calling thread; the front end serialises its output.
+//
+// Contract of the jobs:
+//   - every go() gets exactly one onBestMove, also when it is stopped,
+//     replaced by another go(), or the engine closes; on a decided position
+//     (a line, no legal move, threefold repetition) the best move is
+//     Move::none(), at once, or for `infinite`/`ponder` at the next stop(),
+//     ponderHit() or close();
+//   - the last onInfo before an onBestMove carries depth, score, nodes,
+//     time and nps;
+//   - every perft() / bench() that starts ends with exactly one onDone.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "engine/game.h"
+#include "engine/perft.h"
+#include "protocol/engine_options.h"
+#include "protocol/hash_budget.h"
+#include "search/evaluate.h"
+#include "search/search.h"
+
+namespace gobblet {
+
+// What a front end lets one engine spend: a server sharing its cores with
+// many clients keeps perft short and bench off, and caps the options.
+struct EngineLimits {
+  OptionCaps caps;
+  int maxPerftDepth = kMaxPerftDepth;
+  bool benchAllowed = true;
+  // The server's budget for all its sessions' hash tables (null: none, as
+  // on stdin): see protocol/hash_budget.h.
+  std::shared_ptr<HashBudget> hashBudget;
+  // How a tablebase path is opened (empty: tb::open, a file on this
+  // machine). The WebAssembly engine reads hosted files by HTTP range
+  // requests instead (docs/wasm.md). NotFound means "no such file": for
+  // the default path of a variant that is no error, the game has no
+  // tablebase.
+  std::function<absl::StatusOr<std::shared_ptr<const tb::Tablebase>>(const std::string& path)> openTablebase;
+};
+
+// Lines the engine volunteers, for the front end to show: kInfo (a
+// tablebase loaded, or not used), kError (a tablebase that cannot be
+// opened, a hash table that did not fit), kDiagnostic (search statistics;
+// only sent while the Debug option is on).
+enum class NoticeKind { kInfo, kError, kDiagnostic };
+using NoticeCallback = std::function<void(NoticeKind, const std::string&)>;
+
+struct PerftCallbacks {
+  std::function<void(Move, uint64_t)> onRootMove;  // each root move's count, as soon as it is known
+  // total and milliseconds; stopped: counted of rootMoves root moves were done.
+  std::function<void(uint64_t total, int64_t ms, bool stopped, size_t counted, size_t rootMoves)> onDone;
+};
+
+struct BenchCallbacks {
+  std::function<void(const std::string&)> onPosition;  // one line per bench position
+  std::function<void(const BenchResult&)> onDone;      // result.stopped after a stop()
+};
+
+class Engine {
+ public:
+  Engine(EngineLimits limits, NoticeCallback notice);
+  ~Engine();  // close()
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  const EngineLimits& limits() const { return limits_; }
+  const EngineOptions& options() const { return options_; }
+
+  // Applies one option (see kOptionTable). Refused while busy(), and for a
+  // bad name or value; then nothing changes. A Hash that cannot be
+  // allocated, or that the server's hash budget cannot give, keeps the old
+  // table and all the old options.
+  absl::Status setOption(std::string_view name, std::string_view value, bool hasValue);
+
+  // Makes ready what the first search needs (the hash table, the variant's
+  // tablebase), so that it is paid for at `isready`, not in the first move.
+  // Does nothing while busy: a running job already has what it needs.
+  void prepare();
+
+  // Stops whatever runs (its last callback is still made), waits for it,
+  // then forgets the game and clears the search's tables.
+  void newGame();
+
+  // The game from `positionText` (nullopt: the start) and the moves. On an
+  // error (bad text, an illegal move, or a move after the game ended) the
+  // previous game stays but is no longer the position to work on: until a
+  // position is accepted (or newGame(), or a new Variant), positionStatus()
+  // is that error and go() / perft() are refused — a controller whose
+  // `position` was refused must not get a move for a position it did not send.
+  absl::Status setPosition(std::optional<std::string_view> positionText, const std::vector<std::string>& moves);
+  // The game to work on, as a Game of the rules core; its variant becomes
+  // the Variant option (as `setoption name Variant` would, the tablebase
+  // follows). Refused while busy().
+  absl::Status setGame(const Game& game);
+  const Game& game() const { return game_; }
+  // Ok, or FailedPrecondition naming the refused position (see setPosition).
+  absl::Status positionStatus() const;
+
+  // Starts a search of the current game; replaces a running search (which
+  // still reports its best move), perft or bench. Without a position (after
+  // a refused one) it reports positionStatus() through onError, and the
+  // best move Move::none() as for a decided position (at once, or for
+  // `infinite`/`ponder` at the next stop, ponderhit or close).
+  void go(const SearchLimits& limits, SearchCallbacks callbacks);
+  // Ends what runs, without waiting: the search reports its best move, a
+  // perft or bench its onDone. Thread-safe.
+  void stop();
+  void ponderHit();  // the pondered move was played
+
+  // Starts perft / bench on the worker thread. Refused while busy() and
+  // above the limits.
+  absl::Status perft(int depth, PerftCallbacks callbacks);
+  absl::Status bench(int depth, BenchCallbacks callbacks);
+
+  EvalTerms evaluate() const;
+
+  // The tablebase the search probes and exactValues() reads. By default
+  // the variant's own: the TablebasePath option's file, else the default
+  // file (tb::defaultPath) if there is one. useTablebase(t) puts t there
+  // instead (null: none) until useDefaultTablebase(); a t of another
+  // variant than the game's is not used (a notice says so). Refused while
+  // busy().
+  absl::Status useTablebase(std::shared_ptr<const tb::Tablebase> tablebase);
+  absl::Status useDefaultTablebase();
+  // The tablebase in use now (null: none); resolves it if need be.
+  std::shared_ptr<const tb::Tablebase> tablebase();
+
+  // Every legal move of the position with its exact value for the mover,
+  // from the variant's tablebase, best first (tb::rankMoves); empty when the
+  // game is over. FailedPrecondition naming the variant when it has no
+  // tablebase (a 4x4 game, or no file). Safe while a search runs.
+  absl::StatusOr<std::vector<tb::RankedMove>> exactValues();
+
+  // A search between go() and its best move, or a perft/bench until its
+  // onDone. Thread-safe.
+  bool busy() const { return searching_.load() || workerBusy_.load(); }
+
+  // Stops everything and waits until every callback has been made. Idempotent.
+  void close();
+
+ private:
+  // The game of a `position` command, or the error naming its bad part.
+  absl::StatusOr<Game> gameFrom(std::optional<std::string_view> positionText,
+                                const std::vector<std::string>& moves) const;
+  Search& search();  // created on first need, with the options applied
+  absl::Status applySearchOptions();
+  // Makes the reservation in limits_.hashBudget `mib` (for the Hash to be
+  // used); an error naming the budget if it cannot. No budget: always Ok.
+  absl::Status reserveHash(int64_t mib);
+  void releaseHashAbove(int64_t mib);  // gives back the reservation above `mib`
+  void attachTablebase();
+  // limits_.openTablebase, or tb::open.
+  absl::StatusOr<std::shared_ptr<const tb::Tablebase>> openTablebase(const std::string& path) const;
+  void releaseHeldBestMove();
+  void joinWorker();
+  void startWorker(std::function<void()> job);
+  absl::Status busyError(std::string_view command) const;
+
+  EngineLimits limits_;
+  NoticeCallback notice_;
+  EngineOptions options_;
+  Game game_;
+  std::unique_ptr<Search> search_;
+  std::unique_ptr<Game> searchGame_;  // the game the running search was given; lives until the next go
+  std::shared_ptr<const tb::Tablebase> tablebase_;
+  // useTablebase()'s choice; nullopt: the variant's own.
+  std::optional<std::shared_ptr<const tb::Tablebase>> chosenTablebase_;
+  bool tablebaseResolved_ = false;  // looked for the current variant's tablebase?
+  int64_t reservedHashMiB_ = 0;    // this session's share of limits_.hashBudget
+  std::string refusedPosition_;     // why the last `position` was refused; empty: game_ is the position
+  std::atomic<bool> searching_{false};
+  // A `go infinite|ponder` on a decided position: its best move (none)
+  // waits for stop/ponderhit/close. Guarded by heldMutex_ (stop() may come
+  // from another thread).
+  std::function<void(Move, Move)> heldBestMove_;
+  std::mutex heldMutex_;
+  bool closed_ = false;
+  // The worker thread runs one perft or bench at a time. workerBusy_ is
+  // cleared just before the job's onDone; workerStop_ asks it to end.
+  std::thread worker_;
+  std::atomic<bool> workerBusy_{false};
+  std::atomic<bool> workerStop_{false};
+};
+
+}  // namespace gobblet

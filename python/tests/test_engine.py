@@ -1,0 +1,145 @@
+"""The Engine is gobblet's own: the same evaluation, the same search under
+clock limits, the same default tablebase; and the Game's positions by ply,
+the tablebase build's threads and progress."""
+
+import subprocess
+
+import pytest
+
+import gobblet
+
+
+def ask_gobblet(program, commands):
+    """What `gobblet` answers on stdin/stdout to `commands`, read until it is
+    ready and, after a `go`, until its best move (a `quit` would stop the
+    search)."""
+    searching = any(command.startswith("go") for command in commands)
+    engine = subprocess.Popen([program], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        engine.stdin.write("\n".join(commands + ["isready"]) + "\n")
+        engine.stdin.flush()
+        lines, ready, best = [], False, not searching
+        while not (ready and best):
+            line = engine.stdout.readline()
+            assert line, f"gobblet ended early: {lines}"
+            lines.append(line.rstrip("\n"))
+            ready = ready or line.startswith("readyok")
+            best = best or line.startswith("bestmove ")
+        engine.stdin.write("quit\n")
+        engine.stdin.flush()
+        engine.wait(timeout=60)
+        return lines
+    finally:
+        if engine.poll() is None:
+            engine.kill()
+
+
+MOVES = ["X@b2", "X@a1", "X@c3", "X@d4", "X@a4"]
+
+
+def test_evaluate_gives_what_the_eval_command_gives(cpp_program):
+    game = gobblet.Game("gobblet", moves=MOVES)
+    evaluation = gobblet.Engine().evaluate(game)
+    lines = ask_gobblet(cpp_program("gobblet"), ["position startpos moves " + " ".join(MOVES), "eval"])
+    total = [line for line in lines if line.startswith("info string eval total ")]
+    assert total, lines
+    assert int(total[0].split()[4]) == evaluation.total
+    rows = {" ".join(line.split()[3:-3]): [int(cell) for cell in line.split()[-3:]]
+            for line in lines if line.startswith("info string eval ") and line.split()[-1].lstrip("-").isdigit()
+            and len(line.split()) >= 7 and line.split()[-3].lstrip("-").isdigit()}
+    names = {"visible": "visible", "in_hand": "in hand", "captives": "captives", "lines": "lines",
+             "line_safety": "line safety"}
+    for term, (p1, p2) in evaluation.terms.items():
+        assert rows[names[term]] == [p1, p2, p1 - p2], term
+    assert sum(p1 - p2 for p1, p2 in evaluation.terms.values()) == evaluation.for_player1
+    assert evaluation.side_to_move == 2
+
+
+def test_a_search_with_clocks_gives_what_go_with_clocks_gives(cpp_program):
+    game = gobblet.Game("gobblet", moves=MOVES)
+    result = gobblet.Engine(hash_mib=16).search(game, p1time_ms=600000, p2time_ms=600000, p1inc_ms=1000,
+                                                p2inc_ms=1000, depth=5)
+    lines = ask_gobblet(cpp_program("gobblet"), [
+        "setoption name Hash value 16", "position startpos moves " + " ".join(MOVES),
+        "go p1time 600000 p2time 600000 p1inc 1000 p2inc 1000 depth 5"])
+    best = [line.split()[1] for line in lines if line.startswith("bestmove ")]
+    infos = [line for line in lines if line.startswith("info depth 5 ")]
+    assert best == [result.best_move]
+    assert infos and " score " + str(result.score) + " " in infos[-1]
+
+
+def test_the_clock_ends_a_search_without_other_limits():
+    game = gobblet.Game("gobblet", moves=MOVES[:4])  # player 1 to move
+    result = gobblet.Engine().search(game, p1time_ms=2000, p2time_ms=2000)
+    assert result.best_move in game.legal_moves()
+    assert result.time_ms < 2000  # a share of the mover's time, not all of it
+    with pytest.raises(ValueError, match="p1time_ms is needed"):
+        gobblet.Engine().search(game, p2time_ms=1000)
+    with pytest.raises(ValueError, match="p1inc_ms -1"):
+        gobblet.Engine().search(game, p1time_ms=1000, p1inc_ms=-1)
+
+
+def test_the_default_tablebase_is_found_as_gobblet_finds_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("GOBBLET_TB_DIR", str(tmp_path))
+    gobblet.build_tablebase("tictactoe", gobblet.default_tablebase_path("tictactoe"))
+    game = gobblet.Game("tictactoe", moves=["S@b2"])
+
+    engine = gobblet.Engine()
+    result = engine.search(game, depth=3)
+    assert any("loaded for 3x3:1,5,0" in message for message in engine.messages)  # tictactoe
+    assert result.lines[0].tbhits > 0
+    assert str(result.score) == "mate 0" or result.score.kind == "cp"  # a draw: the tablebase's value
+
+    without = gobblet.Engine(tablebase=None)
+    assert without.search(game, depth=3).lines[0].tbhits == 0
+    assert not without.messages
+    without.set_tablebase("default")
+    assert without.search(game, depth=3).lines[0].tbhits > 0
+    with pytest.raises(ValueError, match="default"):
+        without.set_tablebase("elsewhere")
+
+
+def test_a_tablebase_of_another_variant_is_not_used(tmp_path):
+    path = tmp_path / "t.gtb"
+    gobblet.build_tablebase("tictactoe", str(path))
+    engine = gobblet.Engine(tablebase=gobblet.Tablebase(str(path)))
+    assert engine.search(gobblet.Game("gobblers"), depth=2).lines[0].tbhits == 0
+    assert any("not used" in message for message in engine.messages)
+    assert engine.search(gobblet.Game("tictactoe"), depth=2).lines[0].tbhits > 0
+
+
+def test_the_hash_table_is_there_when_the_engine_is_made():
+    engine = gobblet.Engine(hash_mib=64)
+    assert engine.hash_mib == 64
+    with pytest.raises(ValueError, match="hash_mib 0"):
+        gobblet.Engine(hash_mib=0)
+
+
+def test_position_at_any_ply():
+    game = gobblet.Game("gobblet", moves=MOVES)
+    replay = gobblet.Game("gobblet")
+    assert game.position_at(0) == game.start_position
+    for ply, move in enumerate(MOVES, start=1):
+        replay.play(move)
+        assert game.position_at(ply) == replay.position
+    assert game.position_at(-1) == game.position
+    with pytest.raises(IndexError):
+        game.position_at(len(MOVES) + 1)
+
+
+def test_build_tablebase_reports_progress_on_every_core_by_default(tmp_path):
+    heard = []
+    counts = gobblet.build_tablebase("tictactoe", str(tmp_path / "t.gtb"),
+                                     progress=lambda phase, done, total: heard.append((phase, done, total)))
+    assert counts.states > 0
+    assert heard
+    assert all(isinstance(phase, str) and 0 <= done <= total for phase, done, total in heard)
+
+    class Enough(Exception):
+        pass
+
+    def refuse(*_):
+        raise Enough()
+
+    with pytest.raises(Enough):
+        gobblet.build_tablebase("tictactoe", str(tmp_path / "u.gtb"), threads=1, progress=refuse)

@@ -1,0 +1,214 @@
+#include "server/http_server.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include "http_assets.h"
+#include "server/allowed_hosts.h"
+#include "websocket_connection.h"
+
+namespace gobblet {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using asio::ip::tcp;
+
+const HttpAsset* findHttpAsset(std::string_view target) {
+  target = target.substr(0, target.find_first_of("?#"));
+  if (target == "/") target = "/index.html";
+  for (const HttpAsset& asset : httpAssets())
+    if (asset.path == target) return &asset;
+  return nullptr;
+}
+
+namespace {
+
+// Boost 1.74's Beast has its own string_view.
+std::string_view view(beast::string_view s) { return {s.data(), s.size()}; }
+beast::string_view view(std::string_view s) { return {s.data(), s.size()}; }
+
+// Does the Origin header (if any) name the host the request was sent to,
+// an allowed one? A browser always sends Origin on a WebSocket upgrade;
+// tools may not.
+bool sameOrigin(const http::request<http::empty_body>& request, const AllowedHosts& hosts) {
+  const auto origin = request.find(http::field::origin);
+  if (origin == request.end()) return true;
+  return hosts.allowsOrigin(view(origin->value()), view(request[http::field::host]));
+}
+
+}  // namespace
+
+// HttpConnection: one plain HTTP client (the browser fetching the page) until
+// it asks for /ugi, when its socket becomes a WebSocketConnection.
+class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
+ public:
+  HttpConnection(tcp::socket socket, HttpServer& server, asio::ip::address peer)
+      : stream_(std::move(socket)), server_(server), peer_(peer) {}
+
+  const asio::ip::address& peer() const { return peer_; }
+  // Has the server closed it to make room (cancel() is on its way)?
+  bool dropped() const { return dropped_; }
+  void drop() {
+    dropped_ = true;
+    cancel();
+  }
+
+  void start() { asio::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read(); }); }
+  void cancel() {
+    asio::post(stream_.get_executor(), [self = shared_from_this()] {
+      boost::system::error_code ignored;
+      self->stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+      self->stream_.close();
+    });
+  }
+
+ private:
+  void read() {
+    parser_.emplace();
+    parser_->header_limit(kMaxHttpHeaderBytes);
+    parser_->body_limit(0);
+    stream_.expires_after(kHttpRequestDeadline);
+    http::async_read(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, size_t) {
+      self->onRequest(ec);
+    });
+  }
+
+  void onRequest(beast::error_code ec) {
+    if (ec) {
+      // A client that sends junk gets a 400 before the close; one that is gone, nothing.
+      if (ec != http::error::end_of_stream && ec != beast::error::timeout && ec != asio::error::operation_aborted &&
+          ec != asio::error::connection_reset)
+        return respond(http::status::bad_request, "text/plain; charset=utf-8", "bad request\n", false);
+      return close();
+    }
+    auto& request = parser_->get();
+    // DNS rebinding: a page of another name pointed at this machine names
+    // itself in Host. The page and /ugi alike answer only this machine's names.
+    if (!server_.allowedHosts_.allowsHost(view(request[http::field::host])))
+      return respond(http::status::forbidden, "text/plain; charset=utf-8",
+                     "this board answers only requests to its own address or localhost (or a name given to "
+                     "gobblet --allow-host)\n",
+                     false);
+    if (beast::websocket::is_upgrade(request)) {
+      const std::string_view target = view(request.target());
+      if (target.substr(0, target.find('?')) != "/ugi")
+        return respond(http::status::not_found, "text/plain; charset=utf-8", "no WebSocket here: use /ugi\n", false);
+      if (!sameOrigin(request, server_.allowedHosts_))
+        return respond(http::status::forbidden, "text/plain; charset=utf-8", "cross-origin WebSocket refused\n", false);
+      stream_.expires_never();
+      auto upgrade = parser_->release();
+      if (!server_.openWebSocket(stream_.socket(), upgrade))
+        return respond(http::status::service_unavailable, "text/plain; charset=utf-8",
+                       "server full (" + std::to_string(server_.config_.maxSessions) + " sessions), try later\n",
+                       false);
+      return;  // the socket now belongs to the WebSocket
+    }
+    if (request.method() != http::verb::get && request.method() != http::verb::head)
+      return respond(http::status::method_not_allowed, "text/plain; charset=utf-8", "GET only\n", false);
+    const HttpAsset* asset = findHttpAsset(view(request.target()));
+    if (!asset) return respond(http::status::not_found, "text/plain; charset=utf-8", "not found\n", request.keep_alive());
+    respond(http::status::ok, asset->contentType, asset->body, request.keep_alive(),
+            request.method() == http::verb::head);
+  }
+
+  void respond(http::status status, std::string_view type, std::string_view body, bool keepAlive,
+               bool headOnly = false) {
+    auto response = std::make_shared<http::response<http::string_body>>(status, 11);
+    response->set(http::field::server, "gobblet");
+    response->set(http::field::content_type, view(type));
+    response->set(http::field::cache_control, "no-cache");
+    response->set("X-Content-Type-Options", "nosniff");
+    response->set("Content-Security-Policy",
+                  "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
+                  "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
+    response->keep_alive(keepAlive);
+    if (!headOnly) response->body() = std::string(body);
+    response->content_length(body.size());
+    stream_.expires_after(kHttpRequestDeadline);  // also a write deadline
+    http::async_write(stream_, *response, [self = shared_from_this(), response](beast::error_code ec, size_t) {
+      if (ec || !response->keep_alive() || self->server_.stopping_) return self->close();
+      self->read();
+    });
+  }
+
+  void close() {
+    boost::system::error_code ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    stream_.close();
+  }
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::empty_body>> parser_;
+  HttpServer& server_;
+  const asio::ip::address peer_;
+  std::atomic<bool> dropped_{false};  // set under the server's httpClientsMutex_
+};
+
+void HttpServer::stopping() {
+  std::lock_guard lock(httpClientsMutex_);
+  for (auto& weak : httpClients_)
+    if (auto conn = weak.lock()) conn->cancel();
+}
+
+// Makes room before adding the new connection, only when the server has
+// none (kMaxHttpConnections): the oldest connection of the address that
+// holds the most goes. A client that keeps reconnecting closes its own
+// connections, not the others' (closing the newest, as before, kept
+// everyone else out), and users behind one address (a proxy, a NAT) are not
+// limited while there is room. A connection being closed no longer counts.
+void HttpServer::accepted(tcp::socket socket) {
+  boost::system::error_code ec;
+  const tcp::endpoint remote = socket.remote_endpoint(ec);
+  if (ec) return;  // gone already
+  auto conn = std::make_shared<HttpConnection>(std::move(socket), *this, remote.address());
+  {
+    std::lock_guard lock(httpClientsMutex_);
+    std::vector<std::shared_ptr<HttpConnection>> live;  // oldest first
+    for (auto it = httpClients_.begin(); it != httpClients_.end();) {
+      auto c = it->lock();
+      if (!c) {
+        it = httpClients_.erase(it);
+        continue;
+      }
+      ++it;
+      if (!c->dropped()) live.push_back(std::move(c));
+    }
+    if (static_cast<int>(live.size()) >= kMaxHttpConnections) {
+      std::map<asio::ip::address, int> perAddress;
+      for (const auto& c : live) ++perAddress[c->peer()];
+      const auto most = std::max_element(perAddress.begin(), perAddress.end(),
+                                         [](const auto& a, const auto& b) { return a.second < b.second; });
+      for (const auto& c : live)
+        if (c->peer() == most->first) {
+          c->drop();
+          break;
+        }
+    }
+    httpClients_.push_back(conn);
+  }
+  conn->start();
+}
+
+// Without a token a socket takes a session slot now, if one is free; with
+// one it waits for its `auth` among the unauthenticated (SessionSlots).
+bool HttpServer::openWebSocket(tcp::socket& socket, http::request<http::empty_body>& request) {
+  if (stopping_) return false;
+  auto conn = slots_.add([&](std::function<bool()> admit, std::function<void()> onClosed) {
+    return std::make_shared<WebSocketConnection>(std::move(socket), config_.connection, config_.session, reaper_,
+                                                 std::move(admit), std::move(onClosed));
+  });
+  if (!conn) return false;  // every slot taken (no token)
+  conn->start(std::move(request));
+  return true;
+}
+
+}  // namespace gobblet

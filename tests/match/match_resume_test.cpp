@@ -1,0 +1,181 @@
+// gobblet-match --resume (match/resume.h): an interrupted match
+// continued from its record gives the table of an uninterrupted one, plays
+// only the games the record lacks, appends them to it, and refuses records
+// of another match, broken records and games that do not belong.
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tests/support/scratch_dir.h"
+#include "tests/support/shell_command.h"
+#include "tests/support/match_output.h"
+#include "tests/support/whole_file.h"
+#include "match/schedule.h"
+
+namespace gobblet::match {
+namespace {
+
+const std::string kBin = GOBBLET_BIN_DIR;
+const std::string kMatch = kBin + "/gobblet-match";
+const std::string kFake = kBin + "/gobblet-fake-engine";
+
+using Outcome = gobblet::testing::CommandResult;
+
+Outcome runMatch(const std::string& args) {
+  return gobblet::testing::runCommand("timeout 300 " + kMatch + " " + args + " 2>&1");
+}
+
+// Two fake engines whose games depend on their opening alone (--mode
+// hashed), engine a logging what it is sent to `log`.
+std::string match(const std::string& log, const std::string& extra = "") {
+  return "--variant gobblers --games 12 --random-plies 2 --seed 9 --depth 1 --quiet " + extra +
+         " --engine 'cmd=" + kFake + " --mode hashed --seed 1 --log " + log + "' name=a" +
+         " --engine 'cmd=" + kFake + " --mode hashed --seed 2' name=b ";
+}
+
+size_t count(const std::string& text, const std::string& word) {
+  size_t n = 0;
+  for (size_t at = 0; (at = text.find(word, at)) != std::string::npos; ++at) ++n;
+  return n;
+}
+
+// The record's lines whose game number `keep` accepts (and the match line).
+std::string linesOf(const std::string& record, bool (*keep)(int)) {
+  std::istringstream in(readWholeFile(record));
+  std::string line, kept;
+  while (std::getline(in, line))
+    if (line[0] == '#' || keep(std::stoi(line.substr(5)))) kept += line + "\n";
+  return kept;
+}
+
+class MatchResume : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    full_ = dir_.file("full.txt");
+    log_ = dir_.file("a.log");
+    whole_ = runMatch(match(log_) + "--record " + full_);
+    ASSERT_EQ(whole_.exitCode, 0) << whole_.output;
+    ASSERT_EQ(gamesByNumber(full_).size(), 12u);
+    std::remove(log_.c_str());
+  }
+  gobblet::testing::ScratchDir dir_{"match_resume"};
+  std::string full_, log_;
+  Outcome whole_;
+};
+
+TEST_F(MatchResume, PlaysOnlyTheMissingGamesAndEndsWithTheSameTable) {
+  // Interrupted after games 1-4 and 7 (5 and 6 were under way), killed
+  // while writing game 8: its line is cut short.
+  const std::string partial = dir_.file("partial.txt");
+  std::string text = linesOf(full_, [](int n) { return n <= 4 || n == 7; });
+  text += gamesByNumber(full_).at(8).substr(0, 40);
+  std::ofstream(partial) << text;
+  const Outcome resumed = runMatch(match(log_) + "--concurrency 2 --resume " + partial);
+  ASSERT_EQ(resumed.exitCode, 0) << resumed.output;
+  EXPECT_NE(resumed.output.find("5 games already played (a partial last line was cut off)"), std::string::npos)
+      << resumed.output;
+  EXPECT_EQ(finalTable(resumed.output), finalTable(whole_.output));
+  EXPECT_NE(finalTable(resumed.output).find("12 of 12 games played"), std::string::npos) << resumed.output;
+  EXPECT_EQ(gamesByNumber(partial), gamesByNumber(full_));  // the same games, none twice
+  // Engine a plays in every game: 7 games played, not 12.
+  EXPECT_EQ(count(readWholeFile(log_), "uginewgame"), 7u);
+
+  // Resumed again, the match is over: no engine starts.
+  std::remove(log_.c_str());
+  const Outcome again = runMatch(match(log_) + "--resume " + partial);
+  ASSERT_EQ(again.exitCode, 0) << again.output;
+  EXPECT_EQ(finalTable(again.output), finalTable(whole_.output));
+  EXPECT_EQ(readWholeFile(log_), "");
+}
+
+TEST_F(MatchResume, MorePlannedGamesExtendTheMatch) {
+  // The same 12 games, then 4 more: game i is the same whatever --games.
+  const std::string longer = dir_.file("longer.txt");
+  const Outcome sixteen = runMatch(match(dir_.file("other.log"), "--games 16") + "--record " + longer);
+  ASSERT_EQ(sixteen.exitCode, 0) << sixteen.output;
+  const Outcome extended = runMatch(match(log_, "--games 16") + "--resume " + full_);
+  ASSERT_EQ(extended.exitCode, 0) << extended.output;
+  EXPECT_EQ(finalTable(extended.output), finalTable(sixteen.output));
+  EXPECT_EQ(gamesByNumber(full_), gamesByNumber(longer));
+  EXPECT_EQ(count(readWholeFile(log_), "uginewgame"), 4u);
+}
+
+TEST_F(MatchResume, ResumesPgnRecords) {
+  const std::string pgn = dir_.file("games.pgn"), full = dir_.file("full.pgn");
+  const Outcome whole = runMatch(match(log_) + "--record " + full);
+  ASSERT_EQ(whole.exitCode, 0) << whole.output;
+  std::remove(log_.c_str());
+  // The first 3 games: the match line and the blocks before the 4th "[Event".
+  const std::string text = readWholeFile(full);
+  size_t cut = 0;
+  for (int i = 0; i < 4; ++i) cut = text.find("[Event", cut + 1);
+  ASSERT_NE(cut, std::string::npos);
+  ASSERT_EQ(text[0], '%') << text.substr(0, 200);
+  std::ofstream(pgn) << text.substr(0, cut);
+  const Outcome resumed = runMatch(match(log_) + "--resume " + pgn);
+  ASSERT_EQ(resumed.exitCode, 0) << resumed.output;
+  EXPECT_EQ(finalTable(resumed.output), finalTable(whole.output));
+  EXPECT_EQ(count(readWholeFile(log_), "uginewgame"), 9u);
+  const Outcome replay = runMatch("--replay " + pgn);
+  EXPECT_NE(replay.output.find("replayed 12 games: 12 consistent"), std::string::npos) << replay.output;
+}
+
+TEST_F(MatchResume, RefusesRecordsOfAnotherMatchAndBrokenRecords) {
+  const std::string bad = dir_.file("bad.txt");
+  const std::string someGames = linesOf(full_, [](int n) { return n <= 3; });
+  auto refused = [&](const std::string& record, const std::string& args, const std::string& why) {
+    std::ofstream(bad) << record;
+    const Outcome r = runMatch(args + "--resume " + bad);
+    EXPECT_EQ(r.exitCode, 2) << why << "\n" << r.output;
+    EXPECT_NE(r.output.find(why), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("game 1/"), std::string::npos) << r.output;
+  };
+  // Another match: seed, engine limits, options, names.
+  refused(someGames, match(log_, "--seed 10"), "was written by another match: seed is \"9\" there, \"10\" here");
+  refused(someGames, match(log_, "--nodes 50"),
+          "engine1.limits is \"depth=1\" there, \"depth=1 nodes=50\" here");
+  refused(someGames, match(log_) + "--engine cmd=" + kFake + " name=c ", "it has no engine3.name");
+  // Not a record of --record: no match line.
+  refused(someGames.substr(someGames.find('\n') + 1), match(log_), "does not start with the match line");
+  // A game that is not this match's game of that number, twice, beyond the
+  // end, tampered, unreadable.
+  std::string swapped = someGames;
+  swapped.replace(swapped.find("p1=\"a\" p2=\"b\""), 13, "p1=\"b\" p2=\"a\"");
+  refused(swapped, match(log_), "resumed game 1: played by 'b' and 'a', in this match by 'a' and 'b'");
+  const std::string game2 = gamesByNumber(full_).at(2);
+  refused(someGames + game2 + "\n", match(log_), "resumed game 2: the record holds it twice");
+  refused(someGames, match(log_, "--games 2"), "resumed game 3: this match has games 1 to 2");
+  std::string flipped = someGames;
+  const size_t result = flipped.find("result=", flipped.find("game=1 "));
+  flipped.replace(result, 10, flipped.compare(result, 10, "result=1-0") == 0 ? "result=0-1" : "result=1-0");
+  refused(flipped, match(log_), "resumed game 1: does not replay");
+  refused(someGames + "game=4 p1=\"b\"\n", match(log_), "bad.txt:5: missing field");
+  refused(someGames, match(log_) + "--record " + dir_.file("elsewhere.txt") + " ", "--resume FILE appends to FILE");
+  // A file that is not there.
+  const Outcome missing = runMatch(match(log_) + "--resume " + dir_.file("none.txt"));
+  EXPECT_EQ(missing.exitCode, 2) << missing.output;
+  EXPECT_NE(missing.output.find("cannot open record file"), std::string::npos) << missing.output;
+  // Nothing was played.
+  EXPECT_EQ(readWholeFile(log_), "");
+}
+
+TEST(MatchSchedule, SkippedGamesAreNeverHandedOut) {
+  Schedule schedule(2, Format::kRoundRobin, 8, std::nullopt);
+  schedule.finish(schedule.game(1), GameResult::kPlayer1Wins);
+  schedule.finish(schedule.game(4), GameResult::kDraw);
+  schedule.finish(schedule.game(8), GameResult::kPlayer2Wins);
+  schedule.skip({1, 4, 8});
+  std::vector<int> handedOut;
+  while (std::optional<ScheduledGame> game = schedule.next()) handedOut.push_back(game->number);
+  EXPECT_EQ(handedOut, (std::vector<int>{2, 3, 5, 6, 7}));
+  EXPECT_EQ(schedule.state().gamesPlayed, 3);
+  EXPECT_EQ(schedule.state().pairings[0].score.games(), 3);
+}
+
+}  // namespace
+}  // namespace gobblet::match
