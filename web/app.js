@@ -1,3 +1,4 @@
+// @ts-check
 // The board page: a UGI client that knows no rules. The engine (over
 // /ugi) says which moves are legal (`moves`), what the position is
 // (`query fen`, `d`), whether the game is over and why; the page draws,
@@ -24,7 +25,9 @@ import { whenTimeRunsOut, stopClock } from './clocks.js';
 import { wireInput, SETTINGS } from './input.js';
 import { loadLink } from './game_io.js';
 
-const $ = (id) => document.getElementById(id);
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const tokenField = () => /** @type {HTMLInputElement} */ ($('token'));
 
 async function main() {
   const token = takeToken();  // first: out of the address (and its history entry) before anything else
@@ -46,7 +49,7 @@ async function main() {
   $('token-form').addEventListener('submit', (e) => {
     e.preventDefault();
     $('token-form').hidden = true;
-    connect($('token').value.trim());
+    connect(tokenField().value.trim());
   });
   await connect(token);
 }
@@ -54,6 +57,7 @@ async function main() {
 // Opens a session (with `token` if given: `auth` first) and loads the
 // address's game. A server started with --token closes a socket that does not
 // send it: then the page asks for the token and tries again.
+/** @param {string | null} token */
 async function connect(token) {
   setStatus('Connecting to the engine…');
   const failed = await openSession(token);
@@ -68,9 +72,10 @@ async function connect(token) {
 }
 
 // The token field, with why it is asked for (the engine's words).
+/** @param {string} why */
 function askForToken(why) {
   setStatus(`Not connected: ${why}. If the engine was started with --token, enter the token.`, 'error');
-  $('token').value = '';
+  tokenField().value = '';
   $('token-form').hidden = false;
   $('token').focus();
 }

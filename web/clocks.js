@@ -1,3 +1,4 @@
+// @ts-check
 // The clocks of a game with a time control (the Engine time selector's
 // `clock BASE INC`), and the engine's limits for its move: a time per move,
 // or both clocks. A person's clock runs from when play reaches a position
@@ -6,23 +7,29 @@
 // runs only while it searches its move. A flag says who ran out
 // (onTimeout) and ends the game until the clocks are reset (flagged()).
 
-const $ = (id) => document.getElementById(id);
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+// The Engine time selector's choice: `movetime MS` or `clock BASE INC`.
+const timeControl = () => /** @type {HTMLSelectElement} */ ($('time')).value.split(' ');
+/** @type {{on: boolean, time: number[], inc: number, running: number | null, last: number, timer: number, flag: number}} */
 const clocks = { on: false, time: [0, 0], inc: 0, running: null, last: 0, timer: 0, flag: 0 };
+/** @type {(loser: number) => void} */
 let onTimeout = () => {};
 
 // `handler(loser)`: what the page does when a player's time runs out.
+/** @param {(loser: number) => void} handler */
 export function whenTimeRunsOut(handler) {
   onTimeout = handler;
 }
 
 function clockMode() {
-  const t = $('time').value.split(' ');
+  const t = timeControl();
   return t[0] === 'clock' ? { base: Number(t[1]), inc: Number(t[2]) } : null;
 }
 
 // The `go` limits for the engine's move (command.js goLine).
 export function goLimitsForEngine() {
-  const t = $('time').value.split(' ');
+  const t = timeControl();
   if (t[0] === 'movetime') return { movetime: t[1] };
   return { p1time: Math.max(0, Math.round(clocks.time[0])), p2time: Math.max(0, Math.round(clocks.time[1])),
     p1inc: clocks.inc, p2inc: clocks.inc };
@@ -41,6 +48,7 @@ export function resetClocks() {
 }
 
 // Runs player `side`'s clock.
+/** @param {number} side */
 export function startClock(side) {
   if (!clocks.on || clocks.running === side) return;  // (already running: its time goes on counting)
   clocks.running = side;
@@ -65,6 +73,7 @@ function tickClock() {
 }
 
 // Player `side` has moved: its clock stops, with the increment added.
+/** @param {number} side */
 export function chargeClock(side) {
   if (!clocks.on || clocks.running !== side) return;
   tickClock();

@@ -1,18 +1,24 @@
+// @ts-check
 // Drawing the board (SVG) and the reserves from a parsed position.
 
-import { squareName, sizeLetter, describeStack } from './position.js';
+import { squareName, sizeIndex, sizeLetter, describeStack } from './position.js';
+
+/** @typedef {import('./position.js').Piece} Piece */
+/** @typedef {import('./values.js').Mark} Mark */
 
 const SVG = 'http://www.w3.org/2000/svg';
 const CELL = 100;
 
+/** @param {string} name @param {Record<string, string | number>} attrs @param {Element | null} parent */
 function el(name, attrs = {}, parent = null) {
   const e = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
   if (parent) parent.append(e);
   return e;
 }
 
 // Radius of a piece of size index `size` among `sizes` sizes, in a 100-unit cell.
+/** @param {number} size @param {number} sizes */
 function radius(size, sizes) {
   return sizes === 1 ? 36 : 15 + (31 * (size + 1)) / sizes;
 }
@@ -20,21 +26,25 @@ function radius(size, sizes) {
 // The board seen from player 2's side (flip): every drawing of the board
 // reads its corners through cornerOf.
 let flipped = false;
+/** @param {boolean} on */
 export function setFlipped(on) {
   flipped = on;
 }
 
 // The top-left corner of the cell of file f, rank r (0-based) on an n-board.
+/** @param {number} f @param {number} r @param {number} n */
 function cornerOf(f, r, n) {
   return flipped ? [(n - 1 - f) * CELL, r * CELL] : [f * CELL, (n - 1 - r) * CELL];
 }
 
+/** @param {string} sq @param {number} n */
 function centre(sq, n) {
   const [x, y] = cornerOf(sq.charCodeAt(0) - 97, Number(sq.slice(1)) - 1, n);
   return [x + CELL / 2, y + CELL / 2];
 }
 
 // Draws one piece (and, inside it, rings for the pieces it covers).
+/** @param {Element} g @param {Piece[]} stack @param {number} sizes @param {number} cx @param {number} cy */
 function drawStack(g, stack, sizes, cx, cy) {
   const top = stack[stack.length - 1];
   const r = radius(top.size, sizes);
@@ -50,6 +60,11 @@ function drawStack(g, stack, sizes, cx, cy) {
 
 // opts: {sizes (of the variant), lastMove, selected, targets: Map sq -> move, marks: Map move -> {wdl, plies}, line: [sq], sources,
 //        focus: the square the keyboard reaches the board on (tabindex 0; the others -1, reached by the arrows)}
+/**
+ * @param {Element} svg @param {import('./position.js').Position} pos
+ * @param {{sizes: number, lastMove: string | null | undefined, selected: string | null, targets: Map<string, string>,
+ *   marks: Map<string, Mark> | null, line: string[], sources: Set<string>, focus: string}} opts
+ */
 export function drawBoard(svg, pos, opts) {
   const n = pos.n;
   svg.setAttribute('viewBox', `-24 -4 ${n * CELL + 28} ${n * CELL + 30}`);
@@ -61,7 +76,8 @@ export function drawBoard(svg, pos, opts) {
       const sq = squareName(f, r);
       const g = el('g', { 'data-sq': sq, class: 'square', role: 'button', tabindex: sq === (opts.focus || 'a1') ? 0 : -1 }, svg);
       const stackAt = pos.squares.get(sq);
-      const mark = opts.targets.has(sq) && opts.marks ? opts.marks.get(opts.targets.get(sq)) : null;
+      const target = opts.targets.get(sq);
+      const mark = target !== undefined && opts.marks ? opts.marks.get(target) : null;
       g.setAttribute('aria-label', `${sq}: ${describeStack(stackAt)}${opts.sources.has(sq) ? ', can move' : ''}` +
         `${opts.targets.has(sq) ? ', target' + (mark ? ' ' + (mark.wdl === 'D' ? 'D' : mark.wdl + mark.plies) : '') : ''}`);
       const classes = ['cell', (f + r) % 2 ? 'light' : 'dark'];
@@ -75,8 +91,8 @@ export function drawBoard(svg, pos, opts) {
       const [cx, cy] = centre(sq, n);
       const stack = pos.squares.get(sq);
       if (stack) drawStack(g, stack, opts.sizes, cx, cy);
-      if (opts.targets.has(sq)) {
-        const m = opts.marks && opts.marks.get(opts.targets.get(sq));
+      if (target !== undefined) {
+        const m = opts.marks && opts.marks.get(target);
         // With exact values the dot itself says the result: a filled dark dot
         // a win, a grey one a draw, a hollow red ring a loss (shape and
         // luminance, not hue alone).
@@ -102,13 +118,14 @@ export function drawBoard(svg, pos, opts) {
 // arrow from its square; a drop comes in from the mover's side of the board
 // (player 1 below, player 2 above) and ends in a ring of the piece's size
 // with its letter, so that the drop says which piece.
+/** @param {Element} svg @param {number} n @param {string[]} moves @param {number} side @param {number} sizes */
 export function drawArrows(svg, n, moves, side, sizes) {
   svg.querySelectorAll('.best').forEach((e) => e.remove());
   moves.forEach((move, rank) => {
     const g = el('g', { class: `best rank-${rank + 1}`, 'data-move': move }, svg);
     const to = centre(move.slice(-2), n);
     if (move[1] === '@') {
-      const size = 'SMLX'.indexOf(move[0]);
+      const size = sizeIndex(move[0]);
       const below = (side === 1) !== flipped;  // the mover's reserve is below the board
       const from = [to[0], below ? n * CELL + 2 : -2];
       const r = radius(Math.max(0, size), sizes);
@@ -129,7 +146,8 @@ export function drawArrows(svg, n, moves, side, sizes) {
 // The piece being dragged, under the pointer at (x, y) in the board's own
 // units (`size` an index among `sizes`); null x: none. It takes no pointer
 // events, so that the square under it is still the one found.
-export function drawGhost(svg, x, y, size, sizes, player) {
+/** @param {Element} svg @param {number | null} x */
+export function drawGhost(svg, x, y = 0, size = 0, sizes = 1, player = 1) {
   svg.querySelectorAll('.ghost').forEach((e) => e.remove());
   if (x === null) return;
   const g = el('g', { class: 'ghost' }, svg);
@@ -139,8 +157,13 @@ export function drawGhost(svg, x, y, size, sizes, player) {
 }
 
 // The reserve of `player`: 4x4, its three stacks (top piece each); 3x3, its pieces by size.
+/**
+ * @param {HTMLElement} box @param {import('./position.js').Shape} shape @param {number[]} supply @param {number} player
+ * @param {{active: boolean, sources: Set<string>, selected: string | null}} opts
+ */
 export function drawReserve(box, shape, supply, player, opts) {
   box.replaceChildren();
+  /** @type {{size: number, count: number | null}[]} */
   const groups = [];
   if (shape.stacks) {
     for (const top of supply) groups.push({ size: top, count: null });

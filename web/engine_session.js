@@ -1,3 +1,4 @@
+// @ts-check
 // The engine's session: the UGI client (the server's WebSocket, or on the
 // static site the WebAssembly engine in a Web Worker: either speaks the same
 // UGI), its handshake, the searches it runs (one at a time), and the
@@ -7,12 +8,46 @@
 import { UgiClient, errorOf, answer, parseInfo, parseOption } from './ugi.js';
 import { boardShape, parsePosition, parseSupply } from './position.js';
 import { positionLine, variantLine, numberOptionLine, goLine, authLine } from './command.js';
-import { BadWord } from './words.js';
+import { quoted, reasonOf } from './words.js';
 import { ENGINE } from './engine_choice.js';
 import { WorkerSocket } from './worker_socket.js';
 import { parseValues } from './values.js';
 import { game, MAX_GAME_MOVES, treeSize, variationLines } from './game.js';
 import { shown } from './shown.js';
+
+/** @typedef {import('./ugi.js').Info} Info */
+/** @typedef {import('./values.js').Mark} Mark */
+
+/**
+ * A search's outcome: what it was for ('engine', 'analysis', 'history'),
+ * its lines by number at the latest depth, that depth, and its best move
+ * (null: none, or a search not started).
+ * @typedef {{kind: string, lines: Map<number, Info>, depth: number, best?: string | null}} SearchResult
+ */
+/**
+ * A search running: how many lines, the latest info, what it tells on each
+ * info (onInfo) while its position (generation) is shown, and its end.
+ * @typedef {SearchResult & {multipv: number, last?: Info, onInfo: ((s: Search) => void) | undefined,
+ *   generation: number, done: Promise<Search>, resolve: (s: Search) => void}} Search
+ */
+/**
+ * What the engine says about a position (examine): its text and its
+ * reading (pos, shape), the legal moves, whether the game is over there
+ * (result, a `query result` word; reason, how it ended, in the engine's
+ * words, '' if not over; line, the winner's squares), both players'
+ * reserves (position.js parseSupply) and the tablebase's marks (play.js).
+ * @typedef {object} View
+ * @property {string} fen
+ * @property {import('./position.js').Position} pos
+ * @property {import('./position.js').Shape} shape
+ * @property {string[]} legal
+ * @property {boolean} over
+ * @property {string} result
+ * @property {string} reason
+ * @property {string[]} line
+ * @property {number[][]} supply
+ * @property {Map<string, Mark> | null} marks
+ */
 
 function socketUrl() {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -23,6 +58,10 @@ export const ugi = ENGINE === 'worker'
   ? new UgiClient(() => new WorkerSocket('engine_worker.js'), 'the WebAssembly engine of this page')
   : new UgiClient(() => new WebSocket(socketUrl()), socketUrl());
 
+/**
+ * @type {{connected: boolean, variants: string[], defaultVariant: string | null, search: Search | null,
+ *   onClosed: () => void}}
+ */
 export const session = {
   connected: false,       // the handshake is done on the open socket
   variants: [],           // the engine's variants (its Variant option's vars), from the handshake
@@ -31,7 +70,7 @@ export const session = {
   onClosed: () => {},     // what the page does when the engine closes a session that was open
 };
 
-ugi.onSearch = (line) => {
+ugi.onSearch = (/** @type {string} */ line) => {
   const search = session.search;
   if (!search) return;
   if (line.startsWith('bestmove')) {
@@ -62,30 +101,32 @@ ugi.onClose = () => {
 // Opens the session (with `token` if given: `auth` first) and learns the
 // variants: null once the handshake is done, else {error, fatal} (fatal:
 // no engine to ask; else the engine wants a token, or another one).
+/** @param {string | null} token @returns {Promise<{error: string, fatal?: boolean} | null>} */
 export async function openSession(token) {
   try {
     await ugi.connect();
   } catch (e) {
-    return { error: e.message, fatal: true };
+    return { error: /** @type {Error} */ (e).message, fatal: true };
   }
   let hello = null;
   try {
     if (token && ENGINE !== 'worker') await ugi.exec(authLine(token));  // (the worker's engine is the page's own)
     hello = await ugi.exec('ugi');
   } catch (e) {
-    if (!(e instanceof BadWord)) throw e;
-    ugi.socket.close();
-    return { error: e.message };
+    const error = reasonOf(e);
+    ugi.socket?.close();
+    return { error };
   }
   if (!hello || !hello.includes('ugiok')) return { error: ugi.lastError || 'the engine closed the connection' };
   session.connected = true;
   // `option name Variant type combo default … var …`
   const option = hello.map(parseOption).find((o) => o && o.name === 'Variant');
   session.variants = option ? option.vars : [];
-  session.defaultVariant = option ? option.default : null;
+  session.defaultVariant = (option && option.default) ?? null;
   return null;
 }
 
+/** @param {string[]} moves */
 export function positionCommand(moves) {
   return positionLine(game.start, moves);
 }
@@ -101,13 +142,22 @@ export async function stopSearch() {
 // Starts a search on the position the engine holds; resolves with it at its bestmove.
 // Started for the position of generation `my` (if given): not started, and
 // resolved empty, once the page has moved on while it was being set up.
+/**
+ * @param {string} kind @param {number} multipv @param {Record<string, unknown>} goLimits
+ * @param {((s: Search) => void) | undefined} onInfo @param {number} [my]
+ * @returns {Promise<SearchResult>}
+ */
 export async function startSearch(kind, multipv, goLimits, onInfo, my) {
   await stopSearch();
   const err = errorOf(await ugi.exec(numberOptionLine('MultiPV', multipv)));
   if (err) throw new Error(err);
   if (my !== undefined && my !== shown.generation) return { kind, lines: new Map(), depth: 0, best: null };
-  const s = { kind, multipv, lines: new Map(), depth: 0, onInfo, generation: shown.generation };
-  s.done = new Promise((resolve) => { s.resolve = resolve; });
+  /** @type {(s: Search) => void} */
+  let resolve = () => {};
+  /** @type {Promise<Search>} */
+  const done = new Promise((r) => { resolve = r; });
+  /** @type {Search} */
+  const s = { kind, multipv, lines: new Map(), depth: 0, onInfo, generation: shown.generation, done, resolve };
   session.search = s;
   ugi.send(goLine(goLimits));
   return s.done;
@@ -116,13 +166,13 @@ export async function startSearch(kind, multipv, goLimits, onInfo, my) {
 // Asks the engine about the position after `moves` (from the game's start):
 // a view {fen, pos, shape, legal, over, result, reason, line, supply,
 // marks}, {error}, or null (the socket closed).
+/** @param {string[]} moves @returns {Promise<View | {error: string} | null>} */
 export async function examine(moves) {
   let position;
   try {
     position = positionCommand(moves);
   } catch (e) {
-    if (e instanceof BadWord) return { error: e.message };
-    throw e;
+    return { error: reasonOf(e) };
   }
   const lines = await ugi.exec(position, 'query fen', 'moves', 'query gameover', 'query result',
     'query reason', 'query line', 'd');
@@ -132,6 +182,7 @@ export async function examine(moves) {
   const legal = (answer(lines, 'moves') || '').trim().split(' ').filter((m) => m);
   const [fen, over, result, reason, line] = lines.filter((l) => l.startsWith('response ')).map((l) => l.slice(9));
   const pos = parsePosition(fen);
+  if (!pos) return { error: `the engine's position text ${quoted(fen)} cannot be read` };
   const supply = [answer(lines, 'supply 1: ') || '', answer(lines, 'supply 2: ') || ''];
   return {
     fen,
@@ -149,18 +200,19 @@ export async function examine(moves) {
 
 // Whether `move` may be played at the position after `moves`: the engine's
 // reason if not (it keeps its previous position then), or null.
+/** @param {string[]} moves @param {string} move */
 export async function refusalOf(moves, move) {
   try {
     return errorOf(await ugi.exec(positionCommand([...moves, move]))) || `${move} is not legal here`;
   } catch (e) {
-    if (!(e instanceof BadWord)) throw e;
-    return e.message;
+    return reasonOf(e);
   }
 }
 
 // The engine's `query values` for the position it has (docs/protocol.md):
 // every legal move's exact value from the tablebase, as {marks}, or {error}
 // (no tablebase: the engine's words); null when the position changed meanwhile.
+/** @param {number} my */
 export async function exactValues(my) {
   const lines = await ugi.exec('query values');
   if (my !== shown.generation || !lines) return null;
@@ -174,11 +226,17 @@ export async function exactValues(my) {
 // {taken: the engine's name} or {refusal: the reason for refusing the
 // first candidate (the engine's, or the page's when a name, the position
 // text or a move is not of its shape: then nothing is sent for it)}.
+/**
+ * @param {(string | null)[]} candidates @param {string | null} start @param {import('./game.js').TreeNode} root
+ * @returns {Promise<{taken?: string, refusal?: string | null}>}
+ */
 export async function takeGame(candidates, start, root) {
   if (treeSize(root) > MAX_GAME_MOVES) return { refusal: `the game has more than ${MAX_GAME_MOVES} moves` };
+  /** @type {string[]} */
   const main = [];
-  for (let n = root; n.children.length; n = n.children[0]) main.push(n.children[0].move);
+  for (let n = root; n.children.length; n = n.children[0]) main.push(/** @type {string} */ (n.children[0].move));
   const variations = variationLines(root);  // the same for every candidate
+  /** @type {string | null} */
   let refusal = null;
   for (const variant of candidates) {
     let lines = null;
@@ -188,12 +246,12 @@ export async function takeGame(candidates, start, root) {
       lines = await ugi.exec(variantLine(variant), 'uginewgame', ...others, positionLine(start, main), 'd');
       err = errorOf(lines);
     } catch (e) {
-      if (!(e instanceof BadWord)) throw e;
-      err = e.message;
+      err = reasonOf(e);
     }
     if (!err) {
       // A name of the engine's list stays as chosen; any other spelling becomes the engine's name for it.
-      return { taken: (session.variants.includes(variant) ? variant : answer(lines, 'variant ')) || variant };
+      const named = /** @type {string} */ (variant);  // (a name the engine took)
+      return { taken: (session.variants.includes(named) ? named : answer(lines, 'variant ')) || named };
     }
     refusal = refusal || err;
   }
@@ -201,11 +259,13 @@ export async function takeGame(candidates, start, root) {
 }
 
 // Puts the engine back on `variant` (after a refused game).
+/** @param {string} variant */
 export async function restoreVariant(variant) {
   await ugi.exec(variantLine(variant));
 }
 
 // Asks whether the position after `moves` is over and whose turn it is: {side, over} or null.
+/** @param {string[]} moves */
 export async function turnOf(moves) {
   const lines = await ugi.exec(positionCommand(moves), 'query p1turn', 'query gameover');
   if (!lines) return null;
@@ -215,6 +275,7 @@ export async function turnOf(moves) {
 }
 
 // Puts the engine on the position after `moves` (nothing asked).
+/** @param {string[]} moves */
 export async function setPosition(moves) {
   await ugi.exec(positionCommand(moves));
 }

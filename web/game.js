@@ -1,3 +1,4 @@
+// @ts-check
 // The game shown, and the one place it changes: a tree of moves. Each node
 // is a move (the root: the start position) with its continuations; the
 // first child is the main continuation, the others are variations. A new
@@ -10,28 +11,48 @@
 // and the evaluation bar). No rules here: which moves are legal is the
 // engine's to say.
 
+/** A position's value for the chart and the evaluation bar, from player
+ * 1's side (exact: the tablebase's).
+ * @typedef {import('./values.js').Score & {exact?: boolean}} Value */
+/** A node of the tree: the move that leads to it (null at the root, the
+ * start), its parent (null at the root), its continuations (the first the
+ * main one), its comment, its NAGs and its position's value if known.
+ * @typedef {object} TreeNode
+ * @property {string | null} move
+ * @property {TreeNode | null} parent
+ * @property {TreeNode[]} children
+ * @property {string} comment
+ * @property {number[]} nags
+ * @property {Value | undefined} value
+ */
+
+/** @param {string | null} move @param {TreeNode | null} parent @returns {TreeNode} */
 export function newNode(move, parent) {
   return { move, parent, children: [], comment: '', nags: [], value: undefined };
 }
 
+const emptyTree = newNode(null, null);
 // variant: the engine's name; start: a position text or null (the variant's start).
-export const game = { variant: null, start: null, root: newNode(null, null), current: null };
-game.current = game.root;
+/** @type {{variant: string | null, start: string | null, root: TreeNode, current: TreeNode}} */
+export const game = { variant: null, start: null, root: emptyTree, current: emptyTree };
 
 // The index the first move from `start` has in the numbering of moves
 // (1., 1..., 2., …): 1 when player 2 moves first (a position text whose
 // side to move is 2; PGN writes its first move `1...`), else 0.
+/** @param {string | null} [start] */
 export function firstIndex(start = game.start) {
   return start && / 2$/.test(start.trim()) ? 1 : 0;
 }
 
 // The number of the move at `index` (firstIndex() plus its ply before it)
 // as the move list and PGN write it: `3.` for player 1's, `3...` for player 2's.
+/** @param {number} index */
 export function moveNumber(index, dots = '...') {
   return `${Math.floor(index / 2) + 1}${index % 2 ? dots : '.'}`;
 }
 
 // A tree holding one line of moves; returns its root.
+/** @param {string[]} moves */
 export function treeOf(moves) {
   const root = newNode(null, null);
   let n = root;
@@ -39,6 +60,7 @@ export function treeOf(moves) {
   return root;
 }
 
+/** @param {TreeNode} parent @param {string} move */
 export function addChild(parent, move) {
   const child = newNode(move, parent);
   parent.children.push(child);
@@ -46,6 +68,7 @@ export function addChild(parent, move) {
 }
 
 // Replaces the game: `root` (from treeOf or an import), the position shown at `ply` of its main line (null: the end).
+/** @param {string} variant @param {string | null} start @param {TreeNode} root @param {number | null} ply */
 export function setGame(variant, start, root, ply) {
   game.variant = variant;
   game.start = start;
@@ -56,6 +79,7 @@ export function setGame(variant, start, root, ply) {
 }
 
 // The nodes from `node` on along the first children, `node` included.
+/** @param {TreeNode} node */
 function lineFrom(node) {
   const out = [node];
   while (node.children.length) out.push(node = node.children[0]);
@@ -64,14 +88,15 @@ function lineFrom(node) {
 
 // The nodes from the root to `node`, both included.
 export function pathTo(node = game.current) {
+  /** @type {TreeNode[]} */
   const out = [];
-  for (let n = node; n; n = n.parent) out.push(n);
+  for (let n = /** @type {TreeNode | null} */ (node); n; n = n.parent) out.push(n);
   return out.reverse();
 }
 
 // The moves from the start to `node` (the position shown by default).
 export function movesTo(node = game.current) {
-  return pathTo(node).slice(1).map((n) => n.move);
+  return /** @type {string[]} */ (pathTo(node).slice(1).map((n) => n.move));  // (only the root has no move)
 }
 
 // The line: [root, …, the position shown, … its main continuation's end].
@@ -80,7 +105,7 @@ export function line() {
 }
 
 export function lineMoves() {
-  return line().slice(1).map((n) => n.move);
+  return /** @type {string[]} */ (line().slice(1).map((n) => n.move));
 }
 
 export function mainLine() {
@@ -97,11 +122,13 @@ export function atEnd() {
   return game.current.children.length === 0;
 }
 
+/** @param {number} p */
 export function goToPly(p) {
   const l = line();
   game.current = l[Math.max(0, Math.min(l.length - 1, p))];
 }
 
+/** @param {TreeNode} node */
 export function goToNode(node) {
   game.current = node;
 }
@@ -109,6 +136,7 @@ export function goToNode(node) {
 // Plays `move` at the position shown: the continuation already there if it
 // is that move; else the new move becomes the line played from here (the
 // first child) and the old continuation is kept as a variation.
+/** @param {string} move */
 export function playMove(move) {
   let child = game.current.children.find((c) => c.move === move);
   if (!child) {
@@ -121,6 +149,7 @@ export function playMove(move) {
 
 // Takes the line back to `p` plies: the moves after it on the line are
 // removed (other variations there stay), and the position at `p` is shown.
+/** @param {number} p */
 export function takeBackTo(p) {
   const l = line();
   const to = l[Math.max(0, Math.min(l.length - 1, p))];
@@ -157,6 +186,7 @@ export function deleteVariation(node = game.current) {
 // Removes `node`'s move and everything after it (its line, and the
 // variations inside it); the position shown moves to the position before
 // it if it was among them. False for the start, or a node no longer in the tree.
+/** @param {TreeNode} node */
 export function deleteFrom(node) {
   if (!node.parent) return false;
   const siblings = node.parent.children;
@@ -171,17 +201,20 @@ export function deleteFrom(node) {
 export const MAX_COMMENT = 2000;
 
 // The comment on `node`'s move (single spaces, trimmed, at most MAX_COMMENT characters).
+/** @param {string} text */
 export function setComment(text, node = game.current) {
   node.comment = String(text).replace(/\s+/g, ' ').trim().slice(0, MAX_COMMENT);
 }
 
 // The glyph judging `node`'s move: NAG 1-6 (! ? !! ?? !? ?!), or 0 for none;
 // the node's other NAGs (of the position) stay.
+/** @param {number} nag */
 export function setMoveGlyph(nag, node = game.current) {
   node.nags = [...(nag ? [nag] : []), ...node.nags.filter((n) => n < 1 || n > 6)];
 }
 
 // `node` is in the game's tree (not in a deleted variation, nor in a game replaced since).
+/** @param {TreeNode | null} node */
 export function inTree(node) {
   let n = node;
   for (; n && n.parent; n = n.parent) if (!n.parent.children.includes(n)) return false;
@@ -194,11 +227,12 @@ export function inTree(node) {
 export const MAX_GAME_MOVES = 5000;
 
 // How many moves the tree under `root` holds, counting up to `limit` + 1.
+/** @param {TreeNode} root */
 export function treeSize(root, limit = MAX_GAME_MOVES) {
   let count = 0;
   const stack = [...root.children];
   while (stack.length && count <= limit) {
-    const n = stack.pop();
+    const n = /** @type {TreeNode} */ (stack.pop());
     ++count;
     stack.push(...n.children);
   }
@@ -207,12 +241,14 @@ export function treeSize(root, limit = MAX_GAME_MOVES) {
 
 // The moves of every line that ends in a leaf other than the main line's (for checking an import's variations).
 export function variationLines(root = game.root) {
+  /** @type {string[][]} */
   const out = [];
+  /** @type {[TreeNode, string[], boolean][]} */
   const stack = [[root, [], true]];
   while (stack.length) {
-    const [n, moves, main] = stack.pop();
+    const [n, moves, main] = /** @type {[TreeNode, string[], boolean]} */ (stack.pop());
     if (!n.children.length && !main) out.push(moves);
-    n.children.forEach((c, i) => stack.push([c, [...moves, c.move], main && i === 0]));
+    n.children.forEach((c, i) => stack.push([c, [...moves, /** @type {string} */ (c.move)], main && i === 0]));
   }
   return out;
 }
@@ -222,7 +258,7 @@ export function variationCount(root = game.root) {
   let leaves = 0;
   const stack = [root];
   while (stack.length) {
-    const n = stack.pop();
+    const n = /** @type {TreeNode} */ (stack.pop());
     if (!n.children.length) ++leaves;
     stack.push(...n.children);
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // The game in and out of the page: import (position text, move list or PGN
 // with its variations and comments, pgn.js), the exports (position, moves
 // of the line shown, PGN of the whole tree, link) into the text box, copy
@@ -14,15 +15,19 @@ import { session } from './engine_session.js';
 import { setStatus } from './render.js';
 import { loadGame } from './play.js';
 
-const $ = (id) => document.getElementById(id);
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const textBox = () => /** @type {HTMLTextAreaElement} */ ($('io-text'));
 
 // What the text box holds, for the name of its download.
 let exportKind = 'text';
+/** @type {Record<string, string>} */
 const EXPORT_FILES = { position: 'gobblet-position.txt', moves: 'gobblet-moves.txt', pgn: 'gobblet-game.pgn',
   link: 'gobblet-link.txt', text: 'gobblet.txt' };
 
+/** @param {string} text @param {string} kind */
 function exportText(text, kind) {
-  $('io-text').value = text;
+  textBox().value = text;
   exportKind = kind;
   $('io-status').textContent = 'Exported above: copy it or download it.';
 }
@@ -35,8 +40,8 @@ function pgnResult() {
 }
 
 async function importText() {
-  const parsed = parseGameText($('io-text').value);
-  if (parsed.error) {
+  const parsed = parseGameText(textBox().value);
+  if ('error' in parsed) {
     $('io-status').textContent = `Not imported: ${parsed.error}`;  // and nothing sent
     return;
   }
@@ -59,9 +64,9 @@ async function importText() {
 // shape is refused before anything of it is sent: the default game instead.
 export async function loadLink() {
   const link = readLink();
-  const shared = Boolean(link.start || (link.moves && link.moves.length));
-  const err = link.error
-    || await loadGame([link.variant || session.defaultVariant], link.start, treeOf(link.moves), link.ply, shared);
+  const err = 'error' in link ? link.error
+    : await loadGame([link.variant || session.defaultVariant], link.start, treeOf(link.moves), link.ply,
+      Boolean(link.start || link.moves.length));
   if (err) {
     await loadGame([session.defaultVariant], null, treeOf([]), 0);
     setStatus(`The link's game was refused: ${err}`, 'error');
@@ -80,8 +85,8 @@ export function wireImportExport() {
   $('export-pgn').addEventListener('click', () => exportText(writePgn(game, game.root, pgnResult()), 'pgn'));
   $('export-link').addEventListener('click', () => exportText(linkTo(snapshot()), 'link'));
   $('io-text').addEventListener('input', () => { exportKind = 'text'; });
-  $('io-copy').addEventListener('click', async () => { $('io-status').textContent = await copyText($('io-text')); });
+  $('io-copy').addEventListener('click', async () => { $('io-status').textContent = await copyText(textBox()); });
   $('io-download').addEventListener('click', () => {
-    $('io-status').textContent = downloadText($('io-text').value, EXPORT_FILES[exportKind] || EXPORT_FILES.text);
+    $('io-status').textContent = downloadText(textBox().value, EXPORT_FILES[exportKind] || EXPORT_FILES.text);
   });
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The value graph over the game: one point per ply whose value is known,
 // from player 1's side (up: player 1 better). Scores (centi-units) keep to
 // the middle half, squashed so that ±400 is most of it; proven results
@@ -11,6 +12,9 @@ const W = 300, H = 100;
 
 const BAND = 0.55;  // where the outer bands begin (of the half-height)
 
+/** @typedef {import('./game.js').Value} Value */
+
+/** @param {Value} entry @param {number} longest */
 function height(entry, longest) {
   if (entry.mate !== undefined) {
     const d = Math.min(Math.abs(entry.mate), longest);
@@ -19,22 +23,30 @@ function height(entry, longest) {
   return 0.5 * Math.tanh(entry.cp / 400);
 }
 
+/** @param {number} n */
 function pliesText(n) {
   return n === 1 ? '1 ply' : `${n} plies`;
 }
 
+/** @param {string} name @param {Record<string, string | number>} attrs @param {Element} parent */
 function el(name, attrs, parent) {
   const e = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
   parent.append(e);
   return e;
 }
 
 // values[ply] = {cp} | {mate}; plies = the game's length; current = the ply shown; onPick(ply).
+/**
+ * @param {SVGElement | HTMLElement} svg @param {(Value | undefined)[]} values @param {number} plies
+ * @param {number} current @param {(ply: number) => void} onPick
+ */
 export function drawGraph(svg, values, plies, current, onPick) {
   svg.replaceChildren();
   const span = Math.max(plies, 1);
+  /** @param {number} ply */
   const x = (ply) => 4 + ((W - 8) * ply) / span;
+  /** @param {number} v */
   const y = (v) => H / 2 - (H / 2 - 6) * v;
   el('rect', { x: 0, y: 0, width: W, height: H / 2, class: 'graph-p1' }, svg);
   el('rect', { x: 0, y: H / 2, width: W, height: H / 2, class: 'graph-p2' }, svg);
@@ -42,8 +54,10 @@ export function drawGraph(svg, values, plies, current, onPick) {
   for (const edge of [BAND, -BAND]) {  // the outer bands' inner edges
     el('line', { x1: 0, y1: y(edge * 0.97), x2: W, y2: y(edge * 0.97), class: 'graph-band' }, svg);
   }
-  const longest = Math.min(40, Math.max(2, ...values.filter((e) => e && e.mate !== undefined).map((e) => Math.abs(e.mate))));
+  const mates = values.flatMap((e) => (e && e.mate !== undefined ? [Math.abs(e.mate)] : []));
+  const longest = Math.min(40, Math.max(2, ...mates));
   el('line', { x1: x(current), y1: 0, x2: x(current), y2: H, class: 'graph-cursor' }, svg);
+  /** @type {[number, number, number, Value][]} */
   const points = [];
   values.forEach((entry, ply) => {
     if (entry && ply <= plies) points.push([x(ply), y(height(entry, longest)), ply, entry]);

@@ -1,3 +1,4 @@
+// @ts-check
 // The person's input: clicks and drags on the board and the reserves, the
 // keyboard (on the board: the arrows, Enter or Space, Escape; elsewhere
 // ← → Home End along the line shown, f to flip, ? for help) and the page's
@@ -5,6 +6,7 @@
 // played (or refused with the engine's reason) by play.js.
 
 import { drawGhost, setFlipped } from './draw.js';
+import { sizeIndex } from './position.js';
 import { saveSettings } from './settings.js';
 import { line, ply as plyShown } from './game.js';
 import { shown, shownView } from './shown.js';
@@ -16,13 +18,25 @@ import { refresh, attempt, goTo, takeBack, promoteShown, deleteShown, commentOn,
 import { wireImportExport } from './game_io.js';
 import { pageIsStacked } from './list_anchor.js';
 
-const $ = (id) => document.getElementById(id);
+/** @typedef {import('./engine_session.js').View} View */
+
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** @param {string} id */
+const field = (id) => /** @type {HTMLInputElement} */ ($(id));
+/** @param {string} id */
+const selector = (id) => /** @type {HTMLSelectElement} */ ($(id));
+const help = () => /** @type {HTMLDialogElement} */ ($('help'));
+// The element an event is for (the page's events come from elements).
+/** @param {Event} e */
+const targetOf = (e) => /** @type {Element} */ (e.target);
 
 // The players, the engine's time, the analysis lines and the sound, kept in
 // this browser between visits (settings.js).
 export const SETTINGS = ['p1', 'p2', 'time', 'multipv', 'sound'];
 
 // A click (or the end of a drag) on square `sq` or reserve size `size@`.
+/** @param {string} target */
 function pick(target) {
   if (shown.preview) {
     endPreview();
@@ -71,10 +85,11 @@ function pick(target) {
   }
 }
 
+/** @param {number} x @param {number} y @returns {string | null} */
 function squareAt(x, y) {
   const el = document.elementFromPoint(x, y);
-  const sq = el && el.closest('[data-sq]');
-  return sq ? sq.dataset.sq : null;
+  const sq = /** @type {SVGElement | null} */ (el && el.closest('[data-sq]'));
+  return sq ? /** @type {string} */ (sq.dataset.sq) : null;
 }
 
 // The board from the other side: player 2's reserve below, the ranks and
@@ -94,12 +109,15 @@ function flipBoard() {
 // plays to it, Escape drops the piece picked. Reserve pieces are buttons:
 // Enter or Space picks one, and the keyboard goes on to the board, to the
 // first square it may go to.
+/** @param {KeyboardEvent} e */
 function onBoardKey(e) {
-  const g = e.target.closest('[data-sq]');
+  const g = /** @type {SVGElement | null} */ (targetOf(e).closest('[data-sq]'));
   if (!g || !shown.view) return;
-  const sq = g.dataset.sq, n = shownView().pos.n;
+  const sq = /** @type {string} */ (g.dataset.sq), n = /** @type {View} */ (shownView()).pos.n;
   const flip = $('play').classList.contains('flipped') ? -1 : 1;  // the arrows go the way they point on screen
-  const step = { ArrowLeft: [-flip, 0], ArrowRight: [flip, 0], ArrowUp: [0, flip], ArrowDown: [0, -flip] }[e.key];
+  /** @type {Record<string, number[] | undefined>} */
+  const steps = { ArrowLeft: [-flip, 0], ArrowRight: [flip, 0], ArrowUp: [0, flip], ArrowDown: [0, -flip] };
+  const step = steps[e.key];
   if (step) {
     e.preventDefault();
     e.stopPropagation();  // (not the move list's arrows)
@@ -118,7 +136,8 @@ function onBoardKey(e) {
 }
 
 export function wireInput() {
-  const board = $('board');
+  const board = /** @type {SVGSVGElement} */ (document.querySelector('#board'));
+  /** @type {string | null} */
   let dragFrom = null;
   board.addEventListener('pointerdown', (e) => {
     const sq = squareAt(e.clientX, e.clientY);
@@ -133,12 +152,15 @@ export function wireInput() {
   // the side to move: the other reserve's S picked one's own S). Picked
   // again, it is put down — when released where it was, so that a drag of a
   // piece already picked still plays.
+  /** @type {string | null} */
   let putDown = null;
+  /** @param {number} p @param {Event} e */
   const reservePiece = (p, e) => {
-    const el = e.target.closest('[data-size]');
-    if (!el || !shownView()) return null;
-    if (p !== shownView().pos.side) {
-      setStatus(`That is player ${p}'s reserve: player ${shownView().pos.side} is to move.`, 'error');
+    const el = /** @type {HTMLElement | null} */ (targetOf(e).closest('[data-size]'));
+    const view = shownView();
+    if (!el || !view) return null;
+    if (p !== view.pos.side) {
+      setStatus(`That is player ${p}'s reserve: player ${view.pos.side} is to move.`, 'error');
       return null;
     }
     return el.dataset.size + '@';
@@ -162,8 +184,8 @@ export function wireInput() {
         return;
       }
       pick(source);
-      const first = $('board').querySelector('.square.target');
-      if (shown.selection && first) focusSquare(first.dataset.sq);
+      const first = /** @type {SVGElement | null} */ (board.querySelector('.square.target'));
+      if (shown.selection && first) focusSquare(/** @type {string} */ (first.dataset.sq));
     });
   }
   board.addEventListener('keydown', onBoardKey);
@@ -171,13 +193,14 @@ export function wireInput() {
   // under the pointer is lit.
   document.addEventListener('pointermove', (e) => {
     if (!dragFrom || !shown.view || !shown.selection || shown.selection.from !== dragFrom) return;
-    const size = dragFrom.endsWith('@') ? 'SMLX'.indexOf(dragFrom[0])
+    const size = dragFrom.endsWith('@') ? sizeIndex(dragFrom[0])
       : (shown.view.pos.squares.get(dragFrom) || []).at(-1)?.size;
     if (size === undefined || size < 0) return;
-    const at = new DOMPoint(e.clientX, e.clientY).matrixTransform(board.getScreenCTM().inverse());
+    const toBoard = /** @type {DOMMatrix} */ (board.getScreenCTM()).inverse();
+    const at = new DOMPoint(e.clientX, e.clientY).matrixTransform(toBoard);
     drawGhost(board, at.x, at.y, size, shown.view.shape.sizes, shown.view.pos.side);
     const over = squareAt(e.clientX, e.clientY);
-    board.querySelectorAll('.square').forEach((g) =>
+    /** @type {NodeListOf<SVGElement>} */ (board.querySelectorAll('.square')).forEach((g) =>
       g.classList.toggle('drag-over', g.dataset.sq === over && g.classList.contains('target')));
   });
   document.addEventListener('pointerup', (e) => {
@@ -205,31 +228,33 @@ export function wireInput() {
   // A comment is stored as it is typed, and a mark when chosen, on the move
   // the fields were showing when they took the focus (render.js
   // annotationTarget); once left, they show the move shown again.
-  $('comment').addEventListener('input', () => commentOn(annotationTarget(), $('comment').value));
-  $('glyph').addEventListener('change', () => glyphOn(annotationTarget(), Number($('glyph').value)));
+  $('comment').addEventListener('input', () => commentOn(annotationTarget(), field('comment').value));
+  $('glyph').addEventListener('change', () => glyphOn(annotationTarget(), Number(selector('glyph').value)));
   for (const id of ['comment', 'glyph']) {
     $(id).addEventListener('blur', () => setTimeout(renderAnnotationFields));  // (once the focus has left it)
   }
   $('take-back').addEventListener('click', takeBack);
-  $('help-open').addEventListener('click', () => $('help').showModal());
+  $('help-open').addEventListener('click', () => help().showModal());
   $('flip').addEventListener('click', flipBoard);
   document.addEventListener('keydown', (e) => {
-    if (e.key === '?' && !e.target.closest('textarea, input') && !$('help').open) {
+    const target = targetOf(e);
+    if (e.key === '?' && !target.closest('textarea, input') && !help().open) {
       e.preventDefault();
-      $('help').showModal();
+      help().showModal();
       return;
     }
-    if (e.key === 'f' && !e.target.closest('textarea, input, select, dialog')) {
+    if (e.key === 'f' && !target.closest('textarea, input, select, dialog')) {
       e.preventDefault();
       flipBoard();
       return;
     }
-    if (e.target.closest('textarea, input, select, #board, dialog')) return;
+    if (target.closest('textarea, input, select, #board, dialog')) return;
     // As on lichess: ↑ ↓ the line's start and end too, l the analysis on or
     // off, Space the analysis's best move played.
     // (Where the board is stacked above the list, one long column, ↑ ↓ are
     // left to scroll the page.)
     const end = line().length - 1;
+    /** @type {Record<string, number>} */
     const keys = { ArrowLeft: plyShown() - 1, ArrowRight: plyShown() + 1, Home: 0, End: end };
     if (!pageIsStacked()) Object.assign(keys, { ArrowUp: 0, ArrowDown: end });
     if (e.key in keys) {
@@ -238,7 +263,7 @@ export function wireInput() {
     } else if (e.key === 'l' && !e.ctrlKey && !e.metaKey && !e.altKey) {
       e.preventDefault();
       toggleAnalysis(!shown.analysing);
-    } else if (e.key === ' ' && !e.target.closest('button, a') && shown.analysing) {
+    } else if (e.key === ' ' && !target.closest('button, a') && shown.analysing) {
       const best = session.search && session.search.kind === 'analysis' && session.search.lines.get(1);
       e.preventDefault();
       if (best && best.pv.length && !shown.preview) attempt(best.pv[0]);
@@ -249,7 +274,7 @@ export function wireInput() {
   $('multipv').addEventListener('change', () => shown.analysing && refresh());
   $('new-game').addEventListener('click', () => newGame());
   $('variant').addEventListener('change', () => {
-    const custom = $('variant').value === 'custom';
+    const custom = selector('variant').value === 'custom';
     $('custom-variant').hidden = !custom;
     if (!custom) newGame();
   });

@@ -1,3 +1,4 @@
+// @ts-check
 // Keeps the move list under the person's finger. Once they touch the moves
 // panel (a move, a navigation button), what changes above the list — the
 // analysis lines cleared and filled again, the tablebase's list, the status,
@@ -9,8 +10,10 @@
 // Only where the board is stacked above the list (one column, below 900 px):
 // beside it (two columns) the page would scroll the board away instead.
 
-const $ = (id) => document.getElementById(id);
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
+/** @type {number | null} */
 let anchorTop = null;  // where the list's top is to stay on the screen, or null: not held
 
 function listTop() {
@@ -25,7 +28,8 @@ export function pageIsStacked() {
 // Space added at the page's end while the list is held: near the end the
 // page could not scroll far enough to put the list back (the lines above,
 // cleared, shortened the page; refilled, they pushed the list down).
-let space = null;
+/** @type {HTMLElement} */
+let space;
 
 function keep() {
   if (anchorTop === null || !pageIsStacked()) return;
@@ -66,13 +70,15 @@ export function wireListAnchor() {
     if (e.clientX >= document.documentElement.clientWidth) release();
   });
   window.addEventListener('keydown', (e) => {
-    if (['PageUp', 'PageDown', ' ', 'ArrowUp', 'ArrowDown'].includes(e.key) && !e.target.closest('input, textarea, select')) {
+    if (['PageUp', 'PageDown', ' ', 'ArrowUp', 'ArrowDown'].includes(e.key)
+        && !/** @type {Element} */ (e.target).closest('input, textarea, select')) {
       release();
     }
   });
   // Every box that sits above the list on some layout: after each change of
   // size (after layout, before paint: no visible jump), the list is put back.
   const observer = new ResizeObserver(keep);
-  for (const el of [document.querySelector('header'), $('play'), $('analysis'), $('moves-panel')]) observer.observe(el);
+  const header = /** @type {Element} */ (document.querySelector('header'));
+  for (const el of [header, $('play'), $('analysis'), $('moves-panel')]) observer.observe(el);
   for (const el of $('moves-panel').children) if (el.id !== 'move-list') observer.observe(el);
 }

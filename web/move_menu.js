@@ -1,3 +1,4 @@
+// @ts-check
 // The menu of a move in the move list (right click, or the menu key on a
 // focused move, as lichess has it; the ⋯ button beside the navigation
 // opens it for the move shown, for touch screens): make its line the main
@@ -10,25 +11,37 @@
 import { game, variationOf } from './game.js';
 import { focusShownMove } from './render.js';
 
-const $ = (id) => document.getElementById(id);
+/** @typedef {import('./game.js').TreeNode} TreeNode */
 
-export const menuActions = { promote: null, deleteFrom: null, comment: null };
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
+// (app.js sets them all before the menu can open.)
+/** @type {{promote: (node: TreeNode) => void, deleteFrom: (node: TreeNode) => void, comment: (node: TreeNode) => void}} */
+export const menuActions = /** @type {any} */ ({ promote: null, deleteFrom: null, comment: null });
+
+/** @type {TreeNode | null} */
 let menuNode = null;   // the move the open menu is for
+/** @type {HTMLElement | null} */
 let opener = null;     // its button in the move list, focused again when the menu closes
 
+// The menu's items (index.html: a button for each of its actions).
+/** @param {string} selector */
+const item = (selector) => /** @type {HTMLButtonElement} */ ($('move-menu').querySelector(selector));
+
 // Opens the menu for `node` beside `button` (its button in the move list).
+/** @param {TreeNode} node @param {HTMLElement} button */
 export function openMoveMenu(node, button) {
   const menu = $('move-menu');
   menuNode = node;
   opener = button;
-  menu.querySelector('[data-action="promote"]').hidden = !variationOf(node);
-  const panel = menu.offsetParent || menu.parentElement;
+  item('[data-action="promote"]').hidden = !variationOf(node);
+  const panel = /** @type {Element} */ (menu.offsetParent || menu.parentElement);
   const at = button.getBoundingClientRect(), box = panel.getBoundingClientRect();
   menu.style.left = `${Math.max(0, at.left - box.left)}px`;
   menu.style.top = `${at.bottom - box.top}px`;
   menu.hidden = false;
-  menu.querySelector('button:not([hidden])').focus();
+  item('button:not([hidden])').focus();
 }
 
 // Closes the menu; `refocus`: the focus goes back to where it was opened
@@ -48,20 +61,20 @@ export function closeMoveMenu(refocus = false) {
 export function wireMoveMenu() {
   const menu = $('move-menu');
   menu.addEventListener('click', (e) => {
-    const item = e.target.closest('[data-action]');
-    if (!item || !menuNode) return;
+    const chosen = /** @type {HTMLElement | null} */ (/** @type {Element} */ (e.target).closest('[data-action]'));
+    if (!chosen || !menuNode) return;
     const node = menuNode;
-    const action = item.dataset.action;
+    const action = chosen.dataset.action;
     closeMoveMenu(action !== 'comment');  // (Comment takes the focus to its field)
-    menuActions[action === 'delete' ? 'deleteFrom' : action](node);
+    menuActions[action === 'delete' ? 'deleteFrom' : /** @type {'promote' | 'comment'} */ (action)](node);
     if (action !== 'comment') focusShownMove(true);  // (once the list is redrawn)
   });
   // While open, the menu takes the keys: none reaches the page (← → would
   // step through the game under it, f flip the board, ? open the help).
   menu.addEventListener('keydown', (e) => {
     if (e.key === 'Tab') return;  // (leaves the menu: focusout closes it)
-    const items = [...menu.querySelectorAll('button:not([hidden])')];
-    const at = items.indexOf(document.activeElement);
+    const items = [.../** @type {NodeListOf<HTMLButtonElement>} */ (menu.querySelectorAll('button:not([hidden])'))];
+    const at = items.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
     e.stopPropagation();
     if (e.key === 'Enter' || e.key === ' ') return;  // (the button's click)
     e.preventDefault();
@@ -74,6 +87,7 @@ export function wireMoveMenu() {
     else if (game.current.parent) openMoveMenu(game.current, $('move-actions'));
   });
   // (The ⋯ button counts as inside: its own click closes the menu it opened.)
+  /** @param {EventTarget | null} el */
   const inside = (el) => el instanceof Node && (menu.contains(el) || el === $('move-actions'));
   document.addEventListener('pointerdown', (e) => {
     if (!menu.hidden && !inside(e.target)) closeMoveMenu();

@@ -1,3 +1,4 @@
+// @ts-check
 // Game texts: PGN (the tags [Variant], [FEN], [Result]; numbered moves in
 // our notation, as gobblet-match and cutegames write them), a bare move
 // list, or a position text. Only the text is read here: which variant a
@@ -7,38 +8,46 @@
 // (words.js): a tag or a move that is not a variant name, a position text or
 // a move in our notation is refused with the reason, and nothing is sent.
 
-import { BadWord, move, positionWords, quoted, variantWords } from './words.js';
+import { BadWord, move, positionWords, reasonOf, refusal, variantWords } from './words.js';
 import { addChild, newNode, treeOf, firstIndex, moveNumber, MAX_COMMENT } from './game.js';
+
+/** @typedef {import('./game.js').TreeNode} TreeNode */
 
 // Annotation glyphs (NAGs, `$N`) as the move list shows them: the six that
 // judge a move, and the usual ones that judge a position. Others are shown
 // as `$N`. A move's suffix `!`, `?`, … is read as its NAG 1-6.
+/** @type {Record<number, string>} */
 export const MOVE_GLYPHS = { 1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!' };
 // (+= and =+ for ⩲ ⩱, which common fonts lack.)
+/** @type {Record<number, string>} */
 const POSITION_GLYPHS = { 10: '=', 13: '\u221E', 14: '+=', 15: '=+', 16: '\u00B1', 17: '\u2213', 18: '+\u2212', 19: '\u2212+' };
 const NAG_OF_SUFFIX = Object.fromEntries(Object.entries(MOVE_GLYPHS).map(([n, g]) => [g, Number(n)]));
 const MAX_NAG = 255;
 
+/** @param {number} nag */
 export function nagText(nag) {
   return MOVE_GLYPHS[nag] || POSITION_GLYPHS[nag] || `$${nag}`;
 }
 
 // PGN's result tokens for the engine's `query result` words.
+/** @type {Record<string, string>} */
 const PGN_RESULTS = { p1win: '1-0', p2win: '0-1', draw: '1/2-1/2' };
 const UNFINISHED = '*';
 
 // Parses `text` into {variant (the [Variant] tag as written, or null: the
 // text does not say), start (position text or null), moves[] (the main
 // line), root (the tree of moves, variations and comments)} or {error}.
+/** @typedef {{variant: string | null, start: string | null, moves: string[], root: TreeNode}} GameText */
+/** @param {string} text @returns {GameText | {error: string}} */
 export function parseGameText(text) {
   try {
     return readGameText(text);
   } catch (e) {
-    if (e instanceof BadWord) return { error: e.message + '.' };
-    throw e;
+    return { error: reasonOf(e) + '.' };
   }
 }
 
+/** @param {string} text @returns {GameText | {error: string}} */
 function readGameText(text) {
   const trimmed = text.trim();
   if (!trimmed) return { error: 'the box is empty: paste a position text, a move list or a PGN.' };
@@ -46,6 +55,7 @@ function readGameText(text) {
   if (/^[^\s]+\/[^\s]+\s+[12]$/.test(trimmed)) {
     return { variant: null, start: positionWords(trimmed).join(' '), moves: [], root: treeOf([]) };
   }
+  /** @type {Record<string, string>} */
   const tags = {};
   const body = firstGame(trimmed).replace(/^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$/gm, (_, k, v) => {
     tags[k.toLowerCase()] = v.replace(/\\(.)/g, '$1');
@@ -60,8 +70,9 @@ function readGameText(text) {
     throw new BadWord(`the moves begin with player 2's move '${firstNumber}' but the start position is `
       + "player 1's: a game that player 2 begins needs its position ([FEN] in a PGN)");
   }
+  /** @type {string[]} */
   const moves = [];
-  for (let n = root; n.children.length; n = n.children[0]) moves.push(n.children[0].move);
+  for (let n = root; n.children.length; n = n.children[0]) moves.push(/** @type {string} */ (n.children[0].move));
   return { variant, start, moves, root };
 }
 
@@ -77,11 +88,15 @@ export const MAX_NESTING = 100;
 // A move must be of our notation's shape (words.js), a NAG 0-255, a
 // comment at most MAX_COMMENT characters: else a BadWord says which.
 // Returns {root, firstNumber: the first move's number as written (`1.`, `3...`; '' if none)}.
+/** @param {string} body */
 function readMoveText(body) {
   const root = treeOf([]);
   let at = root;          // the node the next move follows
+  /** @type {TreeNode | null} */
   let ahead = null;       // after a `(`: what is said before the variation's first move, for it
+  /** @type {string | null} */
   let firstNumber = null; // the first move number, as written (`1.`, `1...`)
+  /** @type {TreeNode[]} */
   const open = [];        // where each open variation's parent line goes on after it
   const token = /\{([^}]*)\}?|;[^\n]*|\(|\)|[^\s(){};]+/g;
   for (const [t, comment] of body.matchAll(token)) {
@@ -96,7 +111,7 @@ function readMoveText(body) {
       ahead = newNode(null, at);
     } else if (t === ')') {
       if (!open.length) throw new BadWord("a ')' closes no variation");
-      at = open.pop();
+      at = /** @type {TreeNode} */ (open.pop());
       if (ahead) {  // an empty variation: what was said in it stays, on the move before it
         addComment(at, ahead.comment);
         ahead.nags.forEach((n) => addNag(at, n));
@@ -105,11 +120,11 @@ function readMoveText(body) {
     } else {
       const number = /^\d+\.+/.exec(t);
       if (number && firstNumber === null) firstNumber = number[0];
-      const [, w, suffix] = /^(.*?)([!?]*)$/.exec(t.replace(/^\d+\.+/, ''));
+      const [, w, suffix] = /** @type {RegExpExecArray} */ (/^(.*?)([!?]*)$/.exec(t.replace(/^\d+\.+/, '')));
       if (w === UNFINISHED || Object.values(PGN_RESULTS).includes(w)) continue;
       if (w.startsWith('$')) {
         if (!/^\$\d{1,3}$/.test(w) || Number(w.slice(1)) > MAX_NAG) {
-          throw new BadWord(`${quoted(w)} is not an annotation glyph ($0 to $${MAX_NAG})`);
+          throw refusal(w, `an annotation glyph ($0 to $${MAX_NAG})`);
         }
         addNag(ahead || at, Number(w.slice(1)));
         continue;
@@ -133,11 +148,13 @@ function readMoveText(body) {
 
 // Adds `nag` to the move of `node` (not to the start, which has no move;
 // nor NAG 0, "no annotation").
+/** @param {TreeNode} node @param {number} nag */
 function addNag(node, nag) {
   if (nag && node.parent && !node.nags.includes(nag)) node.nags.push(nag);
 }
 
 // Adds `text` (single spaces) to `node`'s comment, after it or (`before`) in front of it.
+/** @param {TreeNode} node @param {string} text */
 function addComment(node, text, before = false) {
   const words = text.replace(/\s+/g, ' ').trim();
   if (!words) return;
@@ -147,6 +164,7 @@ function addComment(node, text, before = false) {
 }
 
 // A tag's value as the words `check` takes, joined by spaces; a BadWord naming the tag if it is not one.
+/** @param {string} name @param {string} value @param {(text: string) => string[]} check */
 function checkedTag(name, value, check) {
   try {
     return check(value).join(' ');
@@ -159,6 +177,7 @@ function checkedTag(name, value, check) {
 // The first game of a PGN file: its tags and its movetext, up to the next
 // game's tags. A line inside a comment `{ … }` is the comment's, even if it
 // starts with `[` (a wrapped export, `{ [%eval …] }`).
+/** @param {string} text */
 function firstGame(text) {
   const lines = text.split('\n');
   let inMoves = false;
@@ -178,7 +197,9 @@ function firstGame(text) {
 
 // Moves as a numbered list, `1. L@b2 S@a1 2. …`; `first`: the first move's
 // index (game.js firstIndex: 1 when player 2 moves first, `1... S@a1 2. …`).
+/** @param {string[]} moves */
 export function writeMoveList(moves, first = 0) {
+  /** @type {string[]} */
   const out = [];
   moves.forEach((m, i) => {
     if ((first + i) % 2 === 0 || i === 0) out.push(moveNumber(first + i));
@@ -191,6 +212,7 @@ export function writeMoveList(moves, first = 0) {
 // comment, so a `}` of the text (which would end it, and let the rest be
 // read as moves) is written as '｝' (U+FF5D), which every reader keeps
 // inside the comment.
+/** @param {string} text */
 function commentToken(text) {
   return `{${text.replace(/}/g, '\uFF5D')}}`;
 }
@@ -200,15 +222,16 @@ function commentToken(text) {
 // in parentheses, to any depth. Moves are numbered as writeMoveList does
 // (by index, game.js moveNumber); a second move of a pair after a
 // comment or a variation gets `N...`. `numbered`: the next move needs its number.
+/** @param {TreeNode} node @param {number} index @param {string[]} out */
 function moveTextWords(node, index, out, numbered = false) {
   for (; node.children.length; node = node.children[0], index++) {
     const [main, ...others] = node.children;
     if (index % 2 === 0 || numbered) out.push(moveNumber(index));
-    out.push(main.move, ...main.nags.map((n) => `$${n}`));
+    out.push(/** @type {string} */ (main.move), ...main.nags.map((n) => `$${n}`));
     if (main.comment) out.push(...commentToken(main.comment).split(' '));
     numbered = Boolean(main.comment);
     for (const other of others) {
-      out.push('(' + moveNumber(index), other.move, ...other.nags.map((n) => `$${n}`));
+      out.push('(' + moveNumber(index), /** @type {string} */ (other.move), ...other.nags.map((n) => `$${n}`));
       if (other.comment) out.push(...commentToken(other.comment).split(' '));
       moveTextWords(other, index + 1, out, Boolean(other.comment));
       out[out.length - 1] += ')';
@@ -223,6 +246,11 @@ function moveTextWords(node, index, out, numbered = false) {
 // as gobblet-match and cutegames read it (numbered moves, the result).
 // `result`: a `query result` word, the game's end at the end of its main
 // line (null: unfinished).
+/**
+ * @param {{variant: string | null, start: string | null}} game
+ * @param {TreeNode} root
+ * @param {string | null} result
+ */
 export function writePgn(game, root, result) {
   const pgnResult = result ? PGN_RESULTS[result] || UNFINISHED : UNFINISHED;
   const date = new Date().toISOString().slice(0, 10).replace(/-/g, '.');

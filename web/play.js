@@ -1,3 +1,4 @@
+// @ts-check
 // What happens to the position shown: showing it (the engine's answers,
 // then the engine's move, the analysis or the tablebase's marks), moves
 // played by a person or the engine, navigation along the line and in the
@@ -18,7 +19,13 @@ import { goLimitsForEngine, resetClocks, startClock, chargeClock, stopClock, run
 import { setStatus, render, renderMoveList, renderTablebase, clearLines, showLines, drawGraphNow, showTablebaseHint,
   showVariant, chosenVariant } from './render.js';
 
-const $ = (id) => document.getElementById(id);
+/** @typedef {import('./engine_session.js').View} View */
+/** @typedef {import('./game.js').TreeNode} TreeNode */
+
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** @param {string} id */
+const selector = (id) => /** @type {HTMLSelectElement} */ ($(id));
 
 // Shows the game's position: asks the engine, draws, then starts what comes next
 // (the engine's move, the analysis, the tablebase marks). `playOn`: a move
@@ -37,7 +44,7 @@ export async function refresh(playOn = false) {
   if (my !== shown.generation) return;
   const v = await examine(movesTo());
   if (my !== shown.generation || !v) return;
-  if (v.error) {
+  if ('error' in v) {
     setStatus(v.error, 'error');
     return;
   }
@@ -73,6 +80,7 @@ export async function refresh(playOn = false) {
 // a jump), for the chart: 3x3 with a tablebase, exact (the engine's `query
 // values`, automatic); 4x4, a short search per position (the Evaluate
 // button). Any change of the position shown ends it.
+/** @param {number} my @param {Record<string, unknown> | null} goLimits @param {boolean} exact */
 async function fillValueHistory(my, goLimits, exact) {
   let touched = false;
   const nodes = line();
@@ -82,6 +90,7 @@ async function fillValueHistory(my, goLimits, exact) {
     const turn = await turnOf(movesTo(nodes[ply]));
     if (my !== shown.generation || !turn) return;
     if (turn.over) continue;  // a finished game has no move to value
+    /** @type {import('./values.js').Score | null | undefined} */
     let info;
     if (exact) {  // the tablebase's value (a search near the end proves it without probing)
       const values = await exactValues(my);
@@ -91,7 +100,7 @@ async function fillValueHistory(my, goLimits, exact) {
       if (!marks || [...marks.values()].some((m) => m.wdl === '?')) return;
       info = bestInfo(marks);
     } else {
-      const s = await startSearch('history', 1, goLimits, undefined, my);
+      const s = await startSearch('history', 1, /** @type {Record<string, unknown>} */ (goLimits), undefined, my);
       if (my !== shown.generation) return;
       info = s.lines.get(1);
     }
@@ -107,10 +116,10 @@ export async function evaluateGame() {
   if (shown.analysing) toggleAnalysis(false);
   const my = shown.generation;
   await stopSearch();
-  $('evaluate').disabled = true;
+  /** @type {HTMLButtonElement} */ ($('evaluate')).disabled = true;
   setStatus('Evaluating every position of the game…');
   await fillValueHistory(my, { movetime: 150 }, false);
-  $('evaluate').disabled = false;
+  /** @type {HTMLButtonElement} */ ($('evaluate')).disabled = false;
   if (my === shown.generation) setStatus('Evaluation done: click the chart to go to a position.');
 }
 
@@ -135,23 +144,25 @@ export function releaseEngine() {
 // (the moves after it stay as a variation, game.js), or the move the tree
 // already holds there; either way the game goes on from it (the engine
 // answers: it used to wait when the move was the one already played).
+/** @param {string} move */
 function play(move) {
   releaseEngine();
-  if ($('sound').checked) playMoveTone(move);
-  chargeClock(shown.view.pos.side);
+  if (/** @type {HTMLInputElement} */ ($('sound')).checked) playMoveTone(move);
+  chargeClock(shownPosition().side);
   playMove(move);
   refresh(true);
 }
 
 // Tries a move picked on the board: a legal one is played, anything else is
 // sent to the engine, whose error says why it is not legal.
+/** @param {string} move */
 export async function attempt(move) {
   shown.selection = null;
   if (refusedAfterFlag()) {  // (Space, a drag: no move after a flag either)
     render();
     return;
   }
-  if (shown.view.legal.includes(move)) {
+  if (/** @type {View} */ (shown.view).legal.includes(move)) {
     play(move);
     return;
   }
@@ -165,8 +176,9 @@ export async function attempt(move) {
   if (shown.analysing) refresh();
 }
 
+/** @param {number} my */
 async function engineMove(my) {
-  const side = shown.view.pos.side;
+  const side = shownPosition().side;
   startClock(side);
   setStatus(`Engine (player ${side}) is thinking…`);
   const node = game.current;
@@ -176,23 +188,26 @@ async function engineMove(my) {
   play(s.best);
 }
 
+/** @param {number} my */
 async function analyse(my) {
-  const multipv = Number($('multipv').value);
+  const multipv = Number(selector('multipv').value);
   setStatus('Analysing…');
   const s = await startSearch('analysis', multipv, { infinite: true }, (s) => {
-    recordValue(game.current, s.lines.get(1), shown.view.pos.side);
+    recordValue(game.current, s.lines.get(1), shownPosition().side);
     if (!shown.preview) showLines(s);  // (under a preview the lines stay put)
   }, my);
   if (my === shown.generation) setStatus('Analysis stopped.');
   return s;
 }
 
+/** @param {boolean} on */
 function showAnalysing(on) {
   shown.analysing = on;
   $('analyse').textContent = on ? 'Stop' : 'Analyse';
   $('analyse').classList.toggle('active', on);
 }
 
+/** @param {boolean} on */
 export function toggleAnalysis(on) {
   showAnalysing(on);
   if (on) {
@@ -203,8 +218,9 @@ export function toggleAnalysis(on) {
 }
 
 // 3x3: every legal move's exact value from the tablebase (`query values`).
+/** @param {number} my */
 async function tablebaseMarks(my) {
-  const view = shown.view;
+  const view = /** @type {View} */ (shown.view);
   if (!view.legal.length) return;
   const values = await exactValues(my);
   if (my !== shown.generation || !values) return;
@@ -222,12 +238,11 @@ async function tablebaseMarks(my) {
 }
 
 // Stores the value of the position of `node` for the chart, from player 1's side.
+/** @param {TreeNode} node @param {import('./values.js').Score | null | undefined} info @param {number} side */
 function recordValue(node, info, side, exact = false) {
   if (!info) return;
   const sign = side === 1 ? 1 : -1;
-  const entry = info.mate !== undefined ? { mate: sign * info.mate } : { cp: sign * info.cp };
-  entry.exact = exact;
-  node.value = entry;
+  node.value = { ...(info.mate !== undefined ? { mate: sign * info.mate } : { cp: sign * info.cp }), exact };
   drawGraphNow();
 }
 
@@ -238,6 +253,7 @@ function recordValue(node, info, side, exact = false) {
 // the analysis then stands: it is not started again (it was, from depth 1).
 // Any other search (the engine's move) stops, and starts again on return.
 let previewCount = 0;
+/** @param {string[]} pv */
 export async function showPreview(pv) {
   const analysing = session.search && session.search.kind === 'analysis';
   const my = analysing ? shown.generation : ++shown.generation;
@@ -249,7 +265,7 @@ export async function showPreview(pv) {
   const v = await examine([...movesTo(), ...pv]);
   // Ended before it was shown (a click, a key): the engine's move it stopped starts again.
   if (!analysing && my === shown.generation && mine !== previewCount) return refresh();
-  if (my !== shown.generation || mine !== previewCount || !v || v.error) return;
+  if (my !== shown.generation || mine !== previewCount || !v || 'error' in v) return;
   shown.preview = { moves: pv, view: v };
   render();
   setStatus(`Preview after ${pv.join(' ')} — click the board or a navigation button to return.`);
@@ -276,6 +292,7 @@ export function endPreview() {
 // The clock of the side to move in the game keeps running while a person
 // browses (as in a timed game on lichess: it stopped, and thinking while
 // browsing was free). To the position shown: only a preview ends.
+/** @param {number} ply */
 export function goTo(ply) {
   const from = game.current;
   goToPly(ply);
@@ -284,6 +301,7 @@ export function goTo(ply) {
 }
 
 // Shows the position after the move `node` (of any line of the tree).
+/** @param {TreeNode} node */
 export function goToMove(node) {
   if (node === game.current) return endPreview();
   goToNode(node);
@@ -296,9 +314,10 @@ export function takeBack() {
   if (refusedAfterFlag() || !plyShown()) return;
   let ply = plyShown() - 1;
   // Against the engine, go back to the person's own turn.
-  const humans = ['p1', 'p2'].filter((id) => $(id).value === 'human').length;
+  const humans = ['p1', 'p2'].filter((id) => selector(id).value === 'human').length;
+  /** @param {number} p */
   const mover = (p) => ((firstIndex() + p) % 2 === 0 ? 'p1' : 'p2');  // who moves at ply p (player 2 may start)
-  if (humans === 1 && ply > 0 && $(mover(ply)).value === 'engine') ply -= 1;
+  if (humans === 1 && ply > 0 && selector(mover(ply)).value === 'engine') ply -= 1;
   takeBackTo(Math.max(0, ply));
   refresh();
 }
@@ -310,6 +329,7 @@ export function promoteShown(node = game.current) {
 }
 
 // Shows the move `node` with the comment field on it, for typing (the move list's menu).
+/** @param {TreeNode} node */
 export function commentOnMove(node) {
   goToMove(node);
   renderMoveList();  // (the field takes the move now: while it has the focus it keeps its move)
@@ -317,6 +337,7 @@ export function commentOnMove(node) {
 }
 
 // The move `node` and all after it are deleted (the move list's menu).
+/** @param {TreeNode} node */
 export function deleteFromMove(node) {
   if (deleteFrom(node)) refresh();
 }
@@ -328,12 +349,14 @@ export function deleteShown() {
 }
 
 // The glyph judging `node`'s move (NAG 1-6, 0: none; game.js setMoveGlyph; the Mark field's, render.js annotationTarget).
+/** @param {TreeNode} node @param {number} nag */
 export function glyphOn(node, nag) {
   setMoveGlyph(nag, node);
   renderMoveList();
 }
 
 // The comment on `node`'s move (the field's, render.js annotationTarget).
+/** @param {TreeNode} node @param {string} text */
 export function commentOn(node, text) {
   setComment(text, node);
   renderMoveList();
@@ -349,6 +372,10 @@ export function commentOn(node, text) {
 // engine waits for the person before it plays in it (engineHeld). `root`:
 // the tree of moves (game.js), `ply` the position shown on its main line
 // (null: the end); every line of it, variations too, must be legal.
+/**
+ * @param {(string | null)[]} candidates @param {string | null} start @param {TreeNode} root @param {number | null} ply
+ * @returns {Promise<string | null | undefined>}
+ */
 export async function loadGame(candidates, start, root, ply, shared = false) {
   ++shown.generation;  // ends background work (the value history) before the engine is switched
   await stopSearch();
@@ -389,7 +416,8 @@ export function timeRanOut() {
 // The engine's clock runs only while it searches its move (browsing or a
 // preview stopped its search: its time must not run out meanwhile).
 function pauseEngineClock() {
-  if (runningClock() && playerIs(runningClock(), 'engine')) stopClock();
+  const running = runningClock();
+  if (running && playerIs(running, 'engine')) stopClock();
 }
 
 export function timeOverText() {
@@ -404,6 +432,13 @@ export function refusedAfterFlag() {
 }
 
 // Player `side` (1 or 2) is set to `who` ('human' or 'engine').
+/** @param {number} side @param {string} who */
 export function playerIs(side, who) {
-  return $(side === 1 ? 'p1' : 'p2').value === who;
+  return selector(side === 1 ? 'p1' : 'p2').value === who;
+}
+
+// The position on the board, where one is shown (a move is played, a
+// search runs, only there).
+function shownPosition() {
+  return /** @type {View} */ (shown.view).pos;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Drawing what is shown: the board and the reserves (draw.js), the status
 // line, the move list with its variations and comments, the analysis
 // lines and their arrows, the tablebase's marks, the value chart and the
@@ -17,18 +18,37 @@ import { game, line, ply as plyShown, variationOf, lineValues, firstIndex, moveN
 import { shown, shownView } from './shown.js';
 import { session } from './engine_session.js';
 
-const $ = (id) => document.getElementById(id);
+/** @typedef {import('./game.js').TreeNode} TreeNode */
+/** @typedef {import('./engine_session.js').SearchResult} SearchResult */
+/** @typedef {import('./engine_session.js').Search} Search */
+
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** @param {string} id */
+const field = (id) => /** @type {HTMLInputElement} */ ($(id));
+/** @param {string} id */
+const selector = (id) => /** @type {HTMLSelectElement} */ ($(id));
+/** @param {Element | null} e */
+const asHtml = (e) => /** @type {HTMLElement | null} */ (e);
 
 // What clicks on the lists ask for: goTo(ply of the line), goToMove(node),
 // attempt(move), preview(moves of an analysis line), menu(node, button): a move's menu.
-export const actions = { goTo: null, goToMove: null, attempt: null, preview: null, menu: null };
+// (app.js sets them all before anything is drawn.)
+/**
+ * @type {{goTo: (ply: number) => void, goToMove: (node: TreeNode) => void, attempt: (move: string) => void,
+ *   preview: (moves: string[]) => void, menu: (node: TreeNode, button: HTMLElement) => void}}
+ */
+export const actions = /** @type {any} */ ({ goTo: null, goToMove: null, attempt: null, preview: null, menu: null });
 
 // The square whose stack is described under the board: render() says it
 // again, so that it is never the stack of a position left behind (it said
 // "b2: empty" right after a piece landed on b2).
+/** @type {string | null} */
 let stackSquare = null;
+/** @type {TreeNode | null} */
 let annotatedNode = null;  // the move the Comment and Mark fields are for (annotationTarget)
 
+/** @param {string} text */
 export function setStatus(text, kind = '') {
   const s = $('status');
   s.textContent = text;
@@ -40,19 +60,21 @@ export function clearLines() {
   $('lines').replaceChildren();
   delete $('lines').dataset.fen;
   $('search-stats').textContent = '';
-  $('search-stats').dataset.depth = 0;
+  $('search-stats').dataset.depth = '0';
   renderBestArrow(null);
 }
 
+/** @param {Search} s */
 export function showLines(s) {
+  const view = /** @type {import('./engine_session.js').View} */ (shown.view);  // (a search runs on a position shown)
   const ol = $('lines');
   ol.replaceChildren();
-  ol.dataset.fen = shown.view.fen;  // the position these lines are of (tests read it)
-  const side = shown.view.pos.side;
+  ol.dataset.fen = view.fen;  // the position these lines are of (tests read it)
+  const side = view.pos.side;
   for (const [k, info] of [...s.lines].sort((a, b) => a[0] - b[0])) {
     if (k > s.multipv) continue;
     const li = document.createElement('li');
-    li.dataset.multipv = k;
+    li.dataset.multipv = String(k);
     const score = document.createElement('span');
     score.className = 'score';
     score.textContent = scoreText(info, side) + (info.bound ? ' (bound)' : '');
@@ -70,7 +92,7 @@ export function showLines(s) {
   }
   const last = s.last;
   $('search-stats').textContent = last ? `depth ${last.depth}: ${countText(last.nodes || 0, last.nps || 0)}` : '';
-  $('search-stats').dataset.depth = last ? last.depth : 0;
+  $('search-stats').dataset.depth = String(last ? last.depth : 0);
   renderBestArrow(s);
 }
 
@@ -88,8 +110,10 @@ export function render() {
   // The board and the reserves are drawn anew: the keyboard's place on them is kept.
   const active = document.activeElement;
   const focusedSquare = active && active.closest && active.closest('#board [data-sq]');
-  const focusedReserve = active && active.closest && active.closest('.reserve-piece');
-  const reserveKey = focusedReserve ? [focusedReserve.closest('.reserve').id, focusedReserve.dataset.size] : null;
+  const focusedReserve = asHtml(active && active.closest && active.closest('.reserve-piece'));
+  /** @type {[string, string | undefined] | null} */
+  const reserveKey = focusedReserve
+    ? [/** @type {Element} */ (focusedReserve.closest('.reserve')).id, focusedReserve.dataset.size] : null;
   if (!shown.boardFocus || !v.pos.squares || !isSquareOf(shown.boardFocus, v.pos.n)) shown.boardFocus = 'a1';
   drawBoard($('board'), v.pos, {
     focus: shown.boardFocus,
@@ -111,7 +135,7 @@ export function render() {
   }
   if (focusedSquare) focusSquare(shown.boardFocus);
   if (reserveKey) {
-    const again = $(reserveKey[0]).querySelector(`[data-size="${reserveKey[1]}"]:not([disabled])`);
+    const again = asHtml($(reserveKey[0]).querySelector(`[data-size="${reserveKey[1]}"]:not([disabled])`));
     if (again) again.focus();
     else focusSquare(shown.boardFocus);
   }
@@ -126,7 +150,7 @@ export function render() {
   // For tests and bookmarklets: what is shown, as the engine gave it.
   document.body.dataset.variant = shape.stacks ? '4x4' : '3x3';
   document.body.dataset.fen = v.fen;
-  document.body.dataset.ply = shown.preview ? -1 : plyShown();
+  document.body.dataset.ply = String(shown.preview ? -1 : plyShown());
   renderMoveList();
   renderTablebase();
   drawGraphNow();
@@ -134,7 +158,9 @@ export function render() {
 }
 
 // Arrows for the first moves of the analysis's top three lines.
+/** @param {Search | null} s */
 export function renderBestArrow(s) {
+  /** @type {string[]} */
   const moves = [];
   if (s && s.kind === 'analysis' && !shown.preview && shown.view) {
     for (let k = 1; k <= Math.min(3, s.multipv); k++) {
@@ -166,7 +192,7 @@ export function renderMoveList() {
       ol.append(row);
     }
     const b = moveButton(node);
-    b.dataset.ply = index - first + 1;
+    b.dataset.ply = String(index - first + 1);
     row.append(b, ...glyphs(node));
     if (node.comment || others.length) {
       const more = document.createElement('li');
@@ -186,7 +212,7 @@ export function renderMoveList() {
   const inVariation = Boolean(variationOf());
   $('promote').hidden = !inVariation;
   $('delete-variation').hidden = !inVariation;
-  $('move-actions').disabled = !game.current.parent;
+  /** @type {HTMLButtonElement} */ ($('move-actions')).disabled = !game.current.parent;
   renderAnnotationFields();
   if (focusAfterRedraw) {  // (only if the focus was on the old list, now gone, or nowhere)
     focusAfterRedraw = false;
@@ -196,7 +222,7 @@ export function renderMoveList() {
   // The current move into the list's own view, never by scrolling the page
   // (scrollIntoView scrolls every scrolling ancestor: on a phone the page
   // jumped 300-500 px at each pick and the board's top left the screen).
-  const current = ol.querySelector('.current');
+  const current = asHtml(ol.querySelector('.current'));
   if (current) {
     const top = current.getBoundingClientRect().top - ol.getBoundingClientRect().top + ol.scrollTop;
     const bottom = top + current.offsetHeight;
@@ -214,7 +240,7 @@ export function focusShownMove(afterRedraw = false) {
     focusAfterRedraw = true;
     return;
   }
-  const current = $('move-list').querySelector('.move.current');
+  const current = asHtml($('move-list').querySelector('.move.current'));
   (current || $('nav-start')).focus({ preventScroll: true });
 }
 
@@ -224,28 +250,32 @@ export function focusShownMove(afterRedraw = false) {
 // engine's answer). Only the fields are redrawn: the move list is not (a
 // click on it that takes the focus from a field must find its buttons).
 export function renderAnnotationFields() {
-  const comment = $('comment'), glyph = $('glyph');
-  const editing = [comment, glyph].includes(document.activeElement) && inTree(annotatedNode);
+  const comment = field('comment'), glyph = selector('glyph');
+  const active = document.activeElement;
+  const editing = (active === comment || active === glyph) && inTree(annotatedNode);
   if (annotatedNode !== game.current && !editing) {
     annotatedNode = game.current;
     comment.value = annotatedNode.comment;
     glyph.value = String(annotatedNode.nags.find((n) => MOVE_GLYPHS[n]) || 0);
   }
-  comment.placeholder = annotatedNode.parent ? `on ${moveName(annotatedNode)}` : 'on the start';
-  glyph.disabled = !annotatedNode.parent;
+  const node = annotationTarget();
+  comment.placeholder = node.parent ? `on ${moveName(node)}` : 'on the start';
+  glyph.disabled = !node.parent;
 }
 
 // The move the Comment and Mark fields are for (the move shown, or the one
 // a comment was begun on or a mark is being chosen for).
 export function annotationTarget() {
-  return annotatedNode;
+  return /** @type {TreeNode} */ (annotatedNode);  // (set when the move list is first drawn)
 }
 
 // `node`'s move with its number, as the move list writes it: `3… S@a1`.
+/** @param {TreeNode} node */
 function moveName(node) {
   return `${moveNumber(firstIndex() + pathTo(node).length - 2, '…')} ${node.move}`;
 }
 
+/** @param {TreeNode} node */
 function moveButton(node) {
   const b = document.createElement('button');
   b.type = 'button';
@@ -260,6 +290,7 @@ function moveButton(node) {
 }
 
 // The annotation glyphs of `node`'s move (!, ?!, ±, …), to follow its button: [] or [span].
+/** @param {TreeNode} node */
 function glyphs(node) {
   if (!node.nags.length) return [];
   const g = document.createElement('span');
@@ -268,6 +299,7 @@ function glyphs(node) {
   return [g];
 }
 
+/** @param {string} text */
 function commentSpan(text) {
   const c = document.createElement('span');
   c.className = 'comment';
@@ -277,6 +309,7 @@ function commentSpan(text) {
 
 // A variation from `first` (an alternative to the move at `index`), with
 // its comments and its own variations nested, in parentheses.
+/** @param {TreeNode} first @param {number} index @returns {HTMLElement} */
 function variationLine(first, index) {
   const box = document.createElement('span');
   box.className = 'variation';
@@ -288,7 +321,7 @@ function variationLine(first, index) {
     numbered = Boolean(node.comment);
     if (node.comment) box.append(commentSpan(node.comment));
     if (node === first) continue;
-    for (const other of node.parent.children.slice(1)) {
+    for (const other of /** @type {TreeNode} */ (node.parent).children.slice(1)) {
       box.append(variationLine(other, i));
       numbered = true;
     }
@@ -306,10 +339,11 @@ export function renderTablebase() {
   }
   box.hidden = false;
   const best = [...v.marks.values()].sort(markOrder)[0];
+  const distance = best && plies(/** @type {number} */ (best.plies));  // (a win's or a loss's)
   $('tb-value').textContent = best
-    ? `Tablebase: player ${v.pos.side} to move ${best.wdl === 'W' ? `wins in ${plies(best.plies)}` : best.wdl === 'L' ? `loses in ${plies(best.plies)}` : 'draws'}.`
+    ? `Tablebase: player ${v.pos.side} to move ${best.wdl === 'W' ? `wins in ${distance}` : best.wdl === 'L' ? `loses in ${distance}` : 'draws'}.`
     : '';
-  const body = $('tb-moves').tBodies[0];
+  const body = /** @type {HTMLTableElement} */ ($('tb-moves')).tBodies[0];
   body.replaceChildren();
   for (const [move, m] of [...v.marks].sort((a, b) => markOrder(a[1], b[1]))) {
     const tr = document.createElement('tr');
@@ -336,14 +370,17 @@ export function drawGraphNow() {
   drawEvalBar(game.current.value, view && view.over && !shown.preview ? view.result : null);
 }
 
+/** @param {string} sq @param {number} n */
 export function isSquareOf(sq, n) {
   return sq.length === 2 && sq.charCodeAt(0) - 97 < n && Number(sq[1]) <= n;
 }
 
+/** @param {string} sq */
 export function focusSquare(sq) {
   const board = $('board');
-  board.querySelectorAll('[data-sq]').forEach((g) => g.setAttribute('tabindex', g.dataset.sq === sq ? 0 : -1));
-  const g = board.querySelector(`[data-sq="${sq}"]`);
+  /** @type {NodeListOf<SVGElement>} */ (board.querySelectorAll('[data-sq]'))
+    .forEach((g) => g.setAttribute('tabindex', g.dataset.sq === sq ? '0' : '-1'));
+  const g = /** @type {SVGElement | null} */ (board.querySelector(`[data-sq="${sq}"]`));
   if (g) {
     shown.boardFocus = sq;
     g.focus();
@@ -351,6 +388,7 @@ export function focusSquare(sq) {
   }
 }
 
+/** @param {string | null} sq */
 export function showStack(sq) {
   const v = shownView();
   if (sq) stackSquare = sq;
@@ -359,6 +397,7 @@ export function showStack(sq) {
 
 // Where a 3x3 game has no tablebase, say so and how to get one (the
 // engine's words: which variant, and the command), under the analysis.
+/** @param {string | null} err */
 export function showTablebaseHint(err) {
   const hint = $('tb-hint');
   const missing = err && err.startsWith('query values: no tablebase') && shown.view && !shown.view.shape.stacks;
@@ -371,22 +410,23 @@ export function showTablebaseHint(err) {
 }
 
 // The variant selector on `name` (the engine's list, or "other…" with the name).
+/** @param {string} name */
 export function showVariant(name) {
   const listed = session.variants.includes(name);
-  $('variant').value = listed ? name : 'custom';
+  selector('variant').value = listed ? name : 'custom';
   $('custom-variant').hidden = listed;
-  if (!listed) $('custom-variant').value = name;
+  if (!listed) field('custom-variant').value = name;
 }
 
 export function chosenVariant() {
-  const v = $('variant').value;
-  return v === 'custom' ? $('custom-variant').value.trim() : v;
+  const v = selector('variant').value;
+  return v === 'custom' ? field('custom-variant').value.trim() : v;
 }
 
 // The variant selector: the engine's variants (session.variants, from its
 // handshake), then the entry for any other name.
 export function showVariants() {
-  const other = $('variant').querySelector('option[value="custom"]');
+  const other = /** @type {HTMLOptionElement} */ ($('variant').querySelector('option[value="custom"]'));
   $('variant').querySelectorAll('option:not([value="custom"])').forEach((e) => e.remove());
   for (const name of session.variants) {
     const entry = document.createElement('option');

@@ -1,19 +1,32 @@
+// @ts-check
 // The page's settings kept in this browser between visits (localStorage): a
 // shared link no longer resets them. `ids`: the selectors and checkboxes
 // kept; only values a selector offers are taken back.
 
 const KEY = 'gobblet-board-settings';
 
-function valueOf(e) {
-  return e.type === 'checkbox' ? String(e.checked) : e.value;
+/** A setting's control: a selector, or a checkbox.
+ * @typedef {HTMLSelectElement | HTMLInputElement} Control */
+
+/** @param {string} id */
+function control(id) {
+  return /** @type {Control | null} */ (document.getElementById(id));
 }
 
+/** @param {Control} e */
+function valueOf(e) {
+  return e.type === 'checkbox' ? String(/** @type {HTMLInputElement} */ (e).checked) : e.value;
+}
+
+/** @param {string[]} ids */
 export function saveSettings(ids) {
   try {
-    localStorage.setItem(KEY, JSON.stringify(Object.fromEntries(ids.map((id) => [id, valueOf(document.getElementById(id))]))));
+    const values = ids.map((id) => [id, valueOf(/** @type {Control} */ (control(id)))]);
+    localStorage.setItem(KEY, JSON.stringify(Object.fromEntries(values)));
   } catch (e) { /* storage off: the settings last for this visit */ }
 }
 
+/** @param {string[]} ids */
 export function restoreSettings(ids) {
   let saved = null;
   try {
@@ -21,9 +34,9 @@ export function restoreSettings(ids) {
   } catch (e) { /* none, or not ours */ }
   if (!saved || typeof saved !== 'object') return;
   for (const id of ids) {
-    const value = saved[id], e = document.getElementById(id);
+    const value = saved[id], e = control(id);
     if (typeof value !== 'string' || !e) continue;
-    if (e.type === 'checkbox') e.checked = value === 'true';
-    else if ([...e.options].some((o) => o.value === value)) e.value = value;
+    if (e.type === 'checkbox') /** @type {HTMLInputElement} */ (e).checked = value === 'true';
+    else if ([.../** @type {HTMLSelectElement} */ (e).options].some((o) => o.value === value)) e.value = value;
   }
 }

@@ -1,8 +1,15 @@
+// @ts-check
 // What the page shows of the game, beside the game itself (game.js, the one
 // owner of the moves): the engine's answers about the position shown, the
 // piece picked, a preview of an analysis line, the keyboard's square, and
 // the generation that work for an older position checks before it acts.
 
+/** @typedef {import('./engine_session.js').View} View */
+
+/**
+ * @type {{view: View | null, selection: {from: string} | null, preview: {moves: string[], view: View} | null,
+ *   generation: number, analysing: boolean, engineHeld: boolean, boardFocus: string | null}}
+ */
 export const shown = {
   view: null,         // what the engine said about the position shown (engine_session.js examine)
   selection: null,    // {from: 'L@' | 'a1'}: the source picked for the next move

@@ -1,8 +1,11 @@
+// @ts-check
 // A short tone for a move (the Sound setting, off unless turned on): a drop
 // lower than a board move. Where the browser has no audio, nothing.
 
+/** @type {AudioContext | null} */
 let audio = null;
 
+/** @param {string} move */
 export function playMoveTone(move) {
   try {
     audio = audio || new AudioContext();

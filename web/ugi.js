@@ -1,3 +1,4 @@
+// @ts-check
 // UgiClient: the engine's UGI protocol over the page's WebSocket (/ugi),
 // or to the WebAssembly engine in a Web Worker (worker_socket.js: the same
 // interface), whichever `openSocket` makes.
@@ -13,30 +14,42 @@ import { isWord } from './words.js';
 
 const OPEN = 1;  // WebSocket's readyState (WorkerSocket uses the same numbers)
 
+/** @typedef {WebSocket | import('./worker_socket.js').WorkerSocket} Socket */
+
 export class UgiClient {
   // openSocket(): a new WebSocket or WorkerSocket; `where` names it in messages.
+  /** @param {() => Socket} openSocket @param {string} where */
   constructor(openSocket, where) {
     this.openSocket = openSocket;
     this.where = where;
+    /** @type {Socket | null} */
     this.socket = null;
+    /** @type {string[]} */
     this.pending = [];          // lines collected for the batch in flight
+    /** @type {((lines: string[] | null) => void) | null} */
     this.waiter = null;         // resolves the batch in flight at readyok
+    /** @type {Promise<unknown>} */
     this.chain = Promise.resolve();
+    /** @type {(line: string) => void} */
     this.onSearch = () => {};   // (line) for info/bestmove
+    /** @type {(e: {reason: string}) => void} */
     this.onClose = () => {};
+    /** @type {string[]} */
     this.log = [];              // the last lines both ways, for the log panel
+    /** @type {string | null} */
     this.lastError = null;      // the engine's last error line (why it closed, before a handshake)
   }
 
   // Opens the socket (again, after a close: a new session); resolves when
   // it is open, rejects if it cannot be.
   connect() {
-    return new Promise((resolve, reject) => {
+    return /** @type {Promise<void>} */ (new Promise((resolve, reject) => {
+      /** @type {Socket} */
       let socket;
       try {
         socket = this.openSocket();
       } catch (e) {
-        return reject(new Error('cannot start the engine (' + this.where + '): ' + e.message));
+        return reject(new Error('cannot start the engine (' + this.where + '): ' + /** @type {Error} */ (e).message));
       }
       this.socket = socket;
       this.pending = [];
@@ -45,23 +58,25 @@ export class UgiClient {
       this.lastError = null;
       socket.onopen = () => resolve();
       socket.onerror = () => reject(new Error('cannot reach the engine (' + this.where + ')'));
-      socket.onclose = (e) => {
+      socket.onclose = (/** @type {{reason: string}} */ e) => {
         if (socket !== this.socket) return;
         if (this.waiter) this.waiter(null);
         this.waiter = null;
         this.onClose(e);
       };
-      socket.onmessage = (e) => {
+      socket.onmessage = (/** @type {{data: unknown}} */ e) => {
         if (socket === this.socket) this.receive(String(e.data));
       };
-    });
+    }));
   }
 
+  /** @param {string} line */
   remember(line) {
     this.log.push(line);
     if (this.log.length > 400) this.log.splice(0, this.log.length - 400);
   }
 
+  /** @param {string} line */
   receive(line) {
     this.remember('< ' + line);
     if (line.startsWith('info string error: ')) this.lastError = line.slice('info string error: '.length);
@@ -81,17 +96,20 @@ export class UgiClient {
 
   // Sends lines without waiting for anything (go, stop). Each must be words
   // joined by single spaces (no line end, no control character): else it throws.
+  /** @param {...string} lines */
   send(...lines) {
     const bad = lines.find((line) => typeof line !== 'string' || !line.split(' ').every(isWord));
     if (bad !== undefined) throw new Error('not a protocol line: ' + JSON.stringify(String(bad)).slice(0, 80));
     for (const line of lines) {
       this.remember('> ' + line);
-      this.socket.send(line);
+      /** @type {Socket} */ (this.socket).send(line);  // (sent only once connected)
     }
   }
 
   // Sends a batch and resolves with its answer lines (null if the socket closed).
+  /** @param {...string} lines */
   exec(...lines) {
+    /** @returns {Promise<string[] | null>} */
     const run = () => new Promise((resolve) => {
       if (!this.socket || this.socket.readyState !== OPEN) return resolve(null);
       this.pending = [];
@@ -105,6 +123,7 @@ export class UgiClient {
 }
 
 // The first error line of a batch's answer, without its prefix, or null.
+/** @param {string[] | null} lines */
 export function errorOf(lines) {
   const e = (lines || []).find((l) => l.startsWith('info string error: '));
   return e ? e.slice('info string error: '.length) : null;
@@ -112,10 +131,16 @@ export function errorOf(lines) {
 
 // An `option name … type …` line of the handshake as {name, type, default,
 // vars[]} (a combo's values, in the engine's order), or null for another line.
+/**
+ * @typedef {{name?: string, type?: string, default?: string, min?: string, max?: string, vars: string[]}} Option
+ * @param {string} line
+ * @returns {Option | null}
+ */
 export function parseOption(line) {
   const keywords = ['name', 'type', 'default', 'min', 'max', 'var'];
   const words = line.trim().split(/\s+/);
   if (words[0] !== 'option') return null;
+  /** @type {[string, string][]} */
   const fields = [];  // [keyword, value] in order; a value may hold several words
   for (const w of words.slice(1)) {
     // An option's name may contain a keyword: the name runs up to 'type'.
@@ -123,26 +148,37 @@ export function parseOption(line) {
     if (keywords.includes(w) && !inName) fields.push([w, '']);
     else if (fields.length) fields[fields.length - 1][1] += (fields[fields.length - 1][1] ? ' ' : '') + w;
   }
+  /** @type {Option} */
   const option = { vars: [] };
   for (const [k, v] of fields) {
     if (k === 'var') option.vars.push(v);
-    else option[k] = v;
+    else Object.assign(option, { [k]: v });
   }
   return option.name && option.type ? option : null;
 }
 
 // The engine's `query result` words (docs/protocol.md) as the page says them.
+/** @type {Record<string, string>} */
 export const RESULT_TEXT = { p1win: 'Player 1 wins', p2win: 'Player 2 wins', draw: 'Draw' };
 
 // The value after `prefix` in the first line that starts with it, or null.
+/** @param {string[] | null} lines @param {string} prefix */
 export function answer(lines, prefix) {
   const l = (lines || []).find((x) => x.startsWith(prefix));
   return l === undefined ? null : l.slice(prefix.length);
 }
 
 // Parses an `info` line into {depth, multipv, cp|mate, bound, nodes, nps, time, pv[]}; null if no depth.
+// (The engine's lines with a depth carry a score: docs/protocol.md.)
+/**
+ * @typedef {import('./values.js').Score & {depth: number, multipv: number, pv: string[], bound?: string,
+ *   seldepth?: number, nodes?: number, nps?: number, time?: number, hashfull?: number, tbhits?: number}} Info
+ * @param {string} line
+ * @returns {Info | null}
+ */
 export function parseInfo(line) {
   const w = line.split(' ');
+  /** @type {Record<string, any>} */
   const info = { multipv: 1, pv: [] };
   for (let i = 1; i < w.length; i++) {
     const k = w[i];
@@ -155,5 +191,5 @@ export function parseInfo(line) {
     }
     if (['depth', 'seldepth', 'multipv', 'nodes', 'nps', 'time', 'hashfull', 'tbhits'].includes(k)) info[k] = Number(w[++i]);
   }
-  return info.depth === undefined ? null : info;
+  return info.depth === undefined ? null : /** @type {Info} */ (info);
 }

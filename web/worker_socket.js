@@ -1,3 +1,4 @@
+// @ts-check
 // WorkerSocket: the WebAssembly engine in a Web Worker (web/wasm/
 // engine_worker.js, docs/wasm.md) behind the part of the WebSocket
 // interface UgiClient uses (readyState, send, close, onopen, onmessage,
@@ -5,9 +6,17 @@
 // engine's server.
 
 export class WorkerSocket {
+  /** @param {string} script */
   constructor(script) {
     this.readyState = 0;  // CONNECTING, OPEN 1, CLOSED 3: WebSocket's numbers
-    this.onopen = this.onmessage = this.onerror = this.onclose = null;
+    /** @type {(() => void) | null} */
+    this.onopen = null;
+    /** @type {((e: {data: string}) => void) | null} */
+    this.onmessage = null;
+    /** @type {((e: ErrorEvent) => void) | null} */
+    this.onerror = null;
+    /** @type {((e: {reason: string}) => void) | null} */
+    this.onclose = null;
     this.worker = new Worker(script);
     this.worker.onmessage = (e) => {
       if (typeof e.data === 'string') {
@@ -26,6 +35,7 @@ export class WorkerSocket {
     };
   }
 
+  /** @param {string} line */
   send(line) {
     if (this.readyState === 1) this.worker.postMessage(String(line));
   }
@@ -34,6 +44,7 @@ export class WorkerSocket {
     this.finish('closed by the page');
   }
 
+  /** @param {string} reason */
   finish(reason) {
     if (this.readyState === 3) return;
     this.readyState = 3;

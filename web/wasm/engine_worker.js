@@ -1,3 +1,4 @@
+// @ts-check
 // The WebAssembly engine's Web Worker (docs/wasm.md). The page posts
 // protocol lines (strings); the worker posts back the engine's lines
 // (strings) and two notes: {opened: true} once the engine is made, and
@@ -9,19 +10,22 @@
 /* global createGobbletEngine, importScripts */
 importScripts('gobblet-engine.js');
 
+/** @type {string[]} */
 const input = [];     // lines the page sent that the engine has not taken yet
+/** @type {GobbletEngine | null} */
 let engine = null;    // the module, once made
 let running = false;  // is the engine handling lines (perhaps awaiting a yield)?
 let ended = false;
+/** @type {(() => void) | null} */
 let wake = null;      // resolves the yield of a search waiting for stop/ponderhit
 
 globalThis.gobbletHost = {
-  takeLine: () => (input.length ? input.shift() : null),
-  output: (line) => postMessage(line),
+  takeLine: () => (input.length ? /** @type {string} */ (input.shift()) : null),
+  output: (/** @type {string} */ line) => postMessage(line),
   // A working search gets its turn back after the messages already queued
   // (a message to itself: no timer clamping); a waiting one when a line
   // arrives (or after a while, to look again).
-  yield: (waiting) => new Promise((resolve) => {
+  yield: (/** @type {boolean} */ waiting) => /** @type {Promise<void>} */ (new Promise((resolve) => {
     if (waiting) {
       wake = resolve;
       setTimeout(() => { if (wake === resolve) { wake = null; resolve(); } }, 100);
@@ -30,9 +34,16 @@ globalThis.gobbletHost = {
     const channel = new MessageChannel();
     channel.port1.onmessage = () => { channel.port1.close(); resolve(); };
     channel.port2.postMessage(0);
-  }),
+  })),
 };
 
+// An error's message (or what was thrown), at most 200 characters.
+/** @param {unknown} err */
+function errorText(err) {
+  return String(err && /** @type {Error} */ (err).message || err).slice(0, 200);
+}
+
+/** @param {string} why */
 function end(why) {
   if (ended) return;
   ended = true;
@@ -50,7 +61,7 @@ async function pump() {
       if (!goesOn) end('quit');
     }
   } catch (err) {
-    end('the engine failed: ' + String(err && err.message || err).slice(0, 200));
+    end('the engine failed: ' + errorText(err));
   }
   running = false;
 }
@@ -73,4 +84,4 @@ createGobbletEngine({
   engine = module;
   postMessage({ opened: true });
   pump();
-}, (err) => end('cannot load the engine: ' + String(err && err.message || err).slice(0, 200)));
+}, (err) => end('cannot load the engine: ' + errorText(err)));

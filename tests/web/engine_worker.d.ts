@@ -1,0 +1,21 @@
+// What web/wasm/engine_worker.js uses of the engine that tools/wasm builds
+// (gobblet-engine.js, loaded with importScripts), for the type check only.
+
+// The engine made by createGobbletEngine: its exported C function, called
+// through Emscripten's ccall (async: the search awaits yields).
+interface GobbletEngine {
+  ccall(name: 'gobblet_worker_run', returnType: 'number', argTypes: [], args: [], options: { async: true }): Promise<number>;
+}
+
+declare function createGobbletEngine(settings: {
+  print(text: string): void;
+  printErr(text: string): void;
+}): Promise<GobbletEngine>;
+
+// What the engine reads its input from and writes its output to
+// (tools/wasm/engine_main.cpp): set by the worker.
+declare var gobbletHost: {
+  takeLine(): string | null;
+  output(line: string): void;
+  yield(waiting: boolean): Promise<void>;
+};
