@@ -1,6 +1,7 @@
 // HashBudget: the memory a server's sessions may spend on their hash tables
-// together (issue 25, item 6: 64 sessions each asking `Hash 256` could
-// commit 16 GiB, and eight sockets reached 2 GiB in 5 s).
+// together, so that clients cannot exhaust the machine between them (without
+// it, 64 sessions each asking `Hash 256` would commit 16 GiB, and eight
+// sockets reached 2 GiB in 5 s).
 //
 // Each session of a server reserves its Hash here before its table is made:
 // the default Hash when the session starts, and the difference on each

@@ -1,9 +1,11 @@
-// ThreadPool: the resident threads of one Search (issue 29).
+// ThreadPool: the resident threads of one Search.
 //
-// A Search used to start its threads at every go() and join them at its
-// end. Now the threads are made once, when the thread count is set, park
-// between searches, and a go() wakes them: thread 0 runs the search's main
-// line, threads 1.. its Lazy SMP helpers.
+// The threads are made once, when the thread count is set, park between
+// searches, and a go() wakes them: thread 0 runs the search's main line,
+// threads 1.. its Lazy SMP helpers. A go() starts no thread, because on a
+// loaded machine a new thread waits for a time slice before it runs at all
+// (milliseconds; a parked one wakes in tens of microseconds,
+// tools/bench/search_latency_bench.cpp).
 //
 //   slot:   0           1          ...  size()-1
 //   runs:   Impl::run   helper 1        helper size()-1

@@ -1,6 +1,7 @@
 // ClientConnection: what every client connection does whatever its
-// transport (TCP lines or WebSocket messages) — the rules of issue 13 in one
-// place, so that each transport gets all of them.
+// transport (TCP lines or WebSocket messages) — the protections against
+// hostile or stalled clients (docs/protocol.md, "Reliability under hostile
+// load") in one place, so that each transport gets all of them.
 //
 // - The auth gate: each line goes through the connection's TokenAuth
 //   (server/token_auth.h, which decides what an unauthenticated client may

@@ -3,9 +3,9 @@
 //
 // The cap on unread output (ConnectionLimits::maxPendingOutputBytes) is
 // checked against heapBytes(): every queued line's string object and its
-// heap block, not only its characters. Counting characters alone let a
+// heap block, not only its characters: counting characters alone lets a
 // client that floods and never reads hold 18-25 MiB under an "8 MiB" cap
-// (a 40-byte line cost about 130 bytes), issue 25, item 7. Each line is
+// (a 40-byte line costs about 130 bytes). Each line is
 // stored in a block of exactly its size, so the count stays close to what
 // malloc holds.
 #pragma once

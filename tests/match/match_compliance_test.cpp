@@ -58,7 +58,7 @@ const StepReport* find(const std::vector<StepReport>& reports, const std::string
   return nullptr;
 }
 
-// Every step the checker must run (issue 10), in order.
+// Every step the checker must run (match/compliance.h lists them), in order.
 const std::vector<std::string> kUgiSteps = {
     "handshake", "id name", "id author", "option lines", "handshake lines", "isready after options",
     "uginewgame + isready", "position startpos + isready", "position fen + isready",
@@ -93,9 +93,10 @@ TEST(MatchCompliance, AFakeThatFollowsTheSpecPassesEveryStep) {
   EXPECT_EQ(named(reports, StepOutcome::kSkip), std::set<std::string>{"query: threefold repetition"}) << all(reports);
 }
 
-// Needs the strict bestmove and final info of issue 10 part 1 (protocol/):
-// until that lands, our engine fails the go steps on "bestmove <m> ponder <m>"
-// and on the "info string" diagnostics after its last search info.
+// Our engine passes every step. The go steps hold it to the protocol's
+// strict form: a bestmove of exactly two words (no "ponder <m>" after it),
+// and a last info line before it that carries nodes, time and nps (no
+// "info string" diagnostics after the search's final info).
 TEST(MatchCompliance, OurEnginePasses) {
   for (const Variant& v : {Variant::gobblet(), Variant::gobblers()}) {
     SCOPED_TRACE(v.name());

@@ -25,7 +25,7 @@ TEST(ProtocolGameEnd, MovesAfterThreefoldRepetitionAreRefused) {
   ASSERT_TRUE(error);
   EXPECT_EQ(*error,
             "info string error: position: move 11 'M@b2': the game is already over (threefold repetition)");
-  // A refused command leaves no position to answer for (issue 25, item 13).
+  // A refused command leaves no position to answer for.
   e.send("query result");
   EXPECT_EQ(e.line(),
             "info string error: query: no position: the last 'position' was refused; send a valid one (position: "
@@ -36,10 +36,9 @@ TEST(ProtocolGameEnd, MovesAfterThreefoldRepetitionAreRefused) {
   EXPECT_EQ(e.line(), "response draw");
 }
 
-// After a refused `position` the engine had kept the previous game, so a
-// controller that went on with `go` got a move for a position it never sent
-// (issue 25, item 13). Now nothing answers for a position until a valid one
-// arrives: `go` says so and gives `bestmove (none)` (for `go infinite` at
+// After a refused `position` nothing answers for a position until a valid
+// one arrives (keeping the previous game would give a controller that goes
+// on with `go` a move for a position it never sent): `go` says so and gives `bestmove (none)` (for `go infinite` at
 // the `stop`, as on a decided position), perft, query,
 // moves, d and eval say so; a valid `position`, `uginewgame` or a new
 // Variant gives the engine a position again.

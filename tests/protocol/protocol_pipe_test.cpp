@@ -163,8 +163,8 @@ TEST(ProtocolPipe, EvalPrintsTheTermsAndTheSearchsTotal) {
 }
 
 // A bad position or move is refused whole, naming what is wrong; then there
-// is no position to show until a valid one comes (issue 25, item 13: the
-// previous position used to stay and be searched).
+// is no position to show until a valid one comes (the previous position
+// must not stay and be searched).
 TEST(ProtocolPipe, BadPositionOrMoveIsRefusedAndLeavesNoPosition) {
   EngineProcess e;
   e.send("position startpos moves X@b2");
@@ -290,12 +290,12 @@ TEST(ProtocolPipe, PonderThenPonderHit) {
 }
 
 // Under a clock, the time a search spent pondering counts once `ponderhit`
-// comes (issue 29): the search had restarted its clock at ponderhit, so it
-// spent its whole budget again, on the engine's own clock, after an
-// opponent's long think had already given it that search for free. Now its
-// time runs from `go ponder`: here the pondering (2 s) is past the hard
-// limit of a 10 s clock (1.48 s), so it answers at once, and its last
-// `info` counts the pondering (the old code reported a time under 1.5 s).
+// comes: its time runs from `go ponder`, since the pondering was a search of
+// this very move (a clock restarted at ponderhit would spend the whole budget
+// again, on the engine's own clock, after the opponent's long think had
+// already given it that search for free). Here the pondering (2 s) is past
+// the hard limit of a 10 s clock (1.48 s), so it answers at once, and its
+// last `info` counts the pondering (a restarted clock reports under 1.5 s).
 TEST(ProtocolPipe, PonderHitCountsTheTimeSpentPondering) {
   EngineProcess e;
   e.send("position startpos moves X@a1");

@@ -74,12 +74,11 @@ Search::Result searchWith(Search& search, int threads, const SearchLimits& limit
   return search.searchSync(Game{Board(Variant::gobblet())}, limits);
 }
 
-// Threads 256 on a machine with far fewer cores (issue 25, item 12): the
-// main thread finishes depth 1 before any helper starts, and no more
-// threads run than the machine has. Before, all 256 started at once and
-// the main thread, one of 256 sharing 2 cores, finished no iteration in
-// `go movetime 200` (5 of 5 runs): the best move came from the static
-// evaluation, depth 0. The check is of depths and counts, not of time; 300
+// Threads 256 on a machine with far fewer cores: the main thread finishes
+// depth 1 before any helper starts, and no more threads run than the
+// machine has. With all 256 started at once, the main thread, one of 256
+// sharing 2 cores, finished no iteration in `go movetime 200` (5 of 5
+// runs): the best move came from the static evaluation, depth 0. The check is of depths and counts, not of time; 300
 // ms is far more than depth 1 needs on a loaded machine.
 TEST(SearchThreads, ManyThreadsFinishAnIteration) {
   Search search;
@@ -113,10 +112,10 @@ TEST(SearchThreads, HelpersStartAfterDepthOne) {
 namespace gobblet {
 namespace {
 
-// The search threads are made once and parked between searches (issue 29):
-// every go() of a Search runs its main line on the same kernel thread, and
-// a Threads change makes the new count at once. Before, each go() started a
-// new thread (a new thread id every time).
+// The search threads are made once and parked between searches: every
+// go() of a Search runs its main line on the same kernel thread (a thread
+// started per go() would show a new thread id every time), and a Threads
+// change makes the new count at once.
 TEST(SearchThreads, ThreadsAreMadeOnceAndParkedBetweenSearches) {
   Search search;
   SearchOptions options;

@@ -50,7 +50,7 @@ TEST(TimeBudget, SuddenDeathFollowsTheTimeParameters) {
   l.time[1] = 10000;
   l.inc[1] = 100;
   const SearchParams& p = searchParams();
-  EXPECT_EQ(p.tmMovesToGo, 8);  // the SPRT's value (docs/search.md, "Time use under a clock")
+  EXPECT_EQ(p.tmMovesToGo, 8);  // the SPRT's value (docs/history.md, "Time use under a clock")
   const int64_t soft = 10000 / p.tmMovesToGo + 100 * p.tmIncPercent / 100 - 30;
   EXPECT_EQ(computeTimeBudget(l, 1, 30).softMs, soft);
   EXPECT_EQ(computeTimeBudget(l, 1, 30).hardMs, std::min<int64_t>(4 * soft, 9920 * 4 / 10));

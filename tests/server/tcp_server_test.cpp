@@ -98,10 +98,10 @@ void expectTokenRequired(uint16_t port, const std::string& token) {
   EXPECT_EQ(c.line(), "readyok");
 }
 
-// `--token T` is seen by every local user in `ps` (issue 25, item 3): the
-// token may come from a file (`--token-file`, its first line) or from
-// GOBBLET_TOKEN instead. Before, both were unknown: the file option was a
-// usage error and the variable was ignored (the server took any client).
+// `--token T` is seen by every local user in `ps`, so the token may come
+// from a file (`--token-file`, its first line) or from GOBBLET_TOKEN
+// instead; each is checked to be honoured (an ignored variable would let
+// the server take any client).
 TEST(TcpServer, TokenFromAFileOrTheEnvironment) {
   testing::ScratchDir dir;
   const std::string file = dir.file("token");
@@ -125,9 +125,9 @@ TEST(TcpServer, TokenFromAFileOrTheEnvironment) {
   ::unsetenv("GOBBLET_TOKEN");
 }
 
-// All sessions' hash tables share one budget (issue 25, item 6): before,
-// each of 64 sessions could take `Hash 256` (16 GiB in all; eight sockets
-// reached 2,055 MiB in 5 s) — and `--hash-budget` did not exist.
+// All sessions' hash tables share one budget (`--hash-budget`): without
+// it, each of 64 sessions could take `Hash 256` (16 GiB in all; eight
+// sockets reached 2,055 MiB in 5 s).
 TEST(TcpServer, HashTablesShareTheServersBudget) {
   EngineServer server({"--hash-budget", "64", "--max-hash", "64"});
   ASSERT_NE(server.port(), 0);
@@ -159,14 +159,13 @@ TEST(TcpServer, HashTablesShareTheServersBudget) {
   EXPECT_TRUE(fitted);
 }
 
-// Issue 25, item 7: the cap on unread output ("8 MiB") counted only the
-// characters of the queued lines, and the output of a line handled on the
-// connection's strand waited as a posted handler the cap did not see at
-// all; freed, it stayed with the server. Eight clients flooding `d` and
-// never reading grew the server by 264 MiB, and 259 MiB stayed after they
-// were dropped. Now the queue counts what its lines cost the heap, output
-// made on the strand is queued at once, and a large queue's memory is given
-// back to the system when it is freed.
+// The cap on unread output ("8 MiB") holds for what the output costs: the
+// queue counts what its lines cost the heap (not only their characters),
+// output made on the connection's strand is queued at once (not left
+// waiting as a posted handler the cap does not see), and a large queue's
+// memory is given back to the system when it is freed. Without these,
+// eight clients flooding `d` and never reading grew the server by 264 MiB,
+// and 259 MiB stayed after they were dropped.
 TEST(TcpServer, ClientsThatFloodAndNeverReadCostOnlyTheCap) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   GTEST_SKIP() << "the sanitizers' allocators keep freed memory: resident size says nothing here";

@@ -1,7 +1,8 @@
 // Reference rules: a deliberately slow, plain second implementation of the
-// rules of Gobblet (4x4) and the 3x3 family, written from the rule text of
-// issue 2 and not from engine/. The tests play the fast bitboard core against
-// it; the two agree only if both read the rules the same way.
+// rules of Gobblet (4x4) and the 3x3 family, written from the rules as they
+// are stated in words and not from engine/. The tests play the fast
+// bitboard core against it; the two agree only if both read the rules the
+// same way.
 //
 // Layout: a Position is a vector of squares (index rank * n + file, rank 0 at
 // the bottom, file 0 = "a"); each square is a vector of Pieces listed bottom

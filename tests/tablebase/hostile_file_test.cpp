@@ -1,4 +1,4 @@
-// Tablebase files that are not what they seem (issue 13, items 3 and 8):
+// Tablebase files that are not what they seem:
 //   * a FIFO (or another file that is not a regular one) where a tablebase
 //     is expected: open() must refuse it at once, in the library, in
 //     `gobblet-tb info` and in the engine (TablebasePath and the default

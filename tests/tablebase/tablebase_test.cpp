@@ -721,9 +721,9 @@ TEST_F(TablebaseFileTest, OpenLoadsARebuiltFileAfresh) {
 }
 
 // A broken file is read once: opening the same file again answers its
-// refusal from the cache without reading it (issue 25, item 10: every new
-// session read, copied and checksummed a broken gobblers-size file again,
-// 84 MB and ~90 ms under the cache's lock). A file rewritten in place (a new
+// refusal from the cache without reading it (otherwise every new session
+// reads, copies and checksums a broken gobblers-size file again, 84 MB and
+// ~90 ms under the cache's lock). A file rewritten in place (a new
 // modification time) or replaced (a new inode) is read again, and a good
 // one then loads.
 TEST_F(TablebaseFileTest, OpenReadsABrokenFileOnceUntilItChanges) {

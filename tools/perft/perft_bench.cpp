@@ -1,7 +1,7 @@
 // Micro-benchmarks of the rules core (Google Benchmark):
 //   gobblet-rules-bench [--benchmark_filter=...]
 // BM_PerftGobbletStart5 reports leaves per second (items_per_second) for
-// perft 5 from the 4x4 start, the figure the foundation issue sets at >= 50 M/s.
+// perft 5 from the 4x4 start, the rules core's speed target: at least 50 M/s.
 #include <benchmark/benchmark.h>
 
 #include "engine/board.h"
