@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -17,6 +18,7 @@
 #include "absl/strings/str_split.h"
 #include "engine/game.h"
 #include "engine/notation.h"
+#include "engine/parallel_for.h"
 
 namespace gobblet::match {
 
@@ -175,9 +177,7 @@ absl::Status MpiSession::work(const TournamentSettings& settings) {
       send(formatRecord(record), 0, kResult);
     }
   };
-  std::vector<std::thread> threads;
-  for (int i = 0; i < settings.concurrency; ++i) threads.emplace_back(worker);
-  for (std::thread& t : threads) t.join();
+  parallelFor(std::max(settings.concurrency, 0), settings.concurrency, [&](int, uint64_t) { worker(); });
   send("", 0, kDone);
   return trouble;
 }

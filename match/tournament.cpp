@@ -5,10 +5,10 @@
 #include <memory>
 #include <mutex>
 #include <set>
-#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "engine/notation.h"
+#include "engine/parallel_for.h"
 #include "match/replay.h"
 
 namespace gobblet::match {
@@ -149,10 +149,8 @@ absl::StatusOr<TournamentState> runTournament(const TournamentSettings& settings
       if (onGame) onGame(record, state);
     }
   };
-  std::vector<std::thread> threads;
   const int workers = std::min<int>(settings.concurrency, (*dealer)->gamesLeft());
-  for (int i = 0; i < workers; ++i) threads.emplace_back(worker);
-  for (std::thread& t : threads) t.join();
+  parallelFor(std::max(workers, 0), workers, [&](int, uint64_t) { worker(); });
   if (!(*dealer)->failure().ok()) return (*dealer)->failure();
   return (*dealer)->state();
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <iterator>
 
 namespace gobblet {
 
@@ -97,78 +98,76 @@ absl::Status parsePositionCommand(const std::vector<Word>& words, Command& c) {
   return absl::OkStatus();
 }
 
+// Sets the field of `limit` to `value` (within its keyword's bounds).
+void setLimit(SearchLimits& l, GoLimit limit, int64_t value) {
+  switch (limit) {
+    case GoLimit::kP1Time:  // remaining time: GUIs may send a negative value once the clock ran out
+    case GoLimit::kP2Time:
+      l.time[limit == GoLimit::kP1Time ? 0 : 1] = std::max<int64_t>(value, 0);
+      break;
+    case GoLimit::kP1Inc:
+    case GoLimit::kP2Inc:
+      l.inc[limit == GoLimit::kP1Inc ? 0 : 1] = value;
+      break;
+    case GoLimit::kMovesToGo:
+      l.movesToGo = static_cast<int>(value);
+      break;
+    case GoLimit::kMoveTime:
+      l.moveTime = value;
+      break;
+    case GoLimit::kDepth:  // UGI allows depth 0; a move needs one ply, so it is searched as depth 1
+      l.depth = std::max(1, static_cast<int>(value));
+      break;
+    case GoLimit::kNodes:
+      l.nodes = static_cast<uint64_t>(value);
+      break;
+    case GoLimit::kMate:
+      l.mate = static_cast<int>(value);
+      break;
+    case GoLimit::kInfinite:
+      l.infinite = true;
+      break;
+    case GoLimit::kPonder:
+      l.ponder = true;
+      break;
+  }
+}
+
 absl::Status parseGo(const std::vector<Word>& words, Command& c) {
-  SearchLimits& l = c.limits;
-  uint32_t seen = 0;  // one bit per keyword, to refuse repeats
+  uint32_t seen = 0;  // one bit per limit, to refuse repeats
+  static_assert(std::size(kGoKeywords) <= 32);
   for (size_t i = 1; i < words.size(); ++i) {
     const std::string_view key = words[i].text;
-    struct Field {
-      const char* names[2];
-      int id;
-    };
-    static constexpr Field kFields[] = {
-        {{"p1time", "wtime"}, 0}, {{"p2time", "btime"}, 1}, {{"p1inc", "winc"}, 2}, {{"p2inc", "binc"}, 3},
-        {{"movestogo", nullptr}, 4}, {{"movetime", nullptr}, 5}, {{"depth", nullptr}, 6},
-        {{"nodes", nullptr}, 7},     {{"mate", nullptr}, 8},     {{"infinite", nullptr}, 9},
-        {{"ponder", nullptr}, 10},
-    };
-    int id = -1;
-    for (const Field& f : kFields)
-      if (is(key, f.names[0]) || (f.names[1] && is(key, f.names[1]))) id = f.id;
-    if (id < 0) {
+    const GoKeyword* keyword = nullptr;
+    for (const GoKeyword& k : kGoKeywords)
+      if (is(key, k.word) || (!k.uciWord.empty() && is(key, k.uciWord))) keyword = &k;
+    if (keyword == nullptr) {
       if (is(key, "searchmoves")) return error("go: 'searchmoves' is not supported");
       return error("go: unknown limit " + quoteWord(key));
     }
-    if (seen & (1u << id)) return error("go: " + quoteWord(key) + " given twice");
-    seen |= 1u << id;
-    if (id == 9) {
-      l.infinite = true;
-      continue;
+    const uint32_t bit = 1u << static_cast<int>(keyword->limit);
+    if (seen & bit) return error("go: " + quoteWord(key) + " given twice");
+    seen |= bit;
+    int64_t value = 0;
+    if (keyword->takesValue) {
+      if (i + 1 >= words.size()) return error("go: " + quoteWord(key) + " needs a value");
+      const absl::StatusOr<int64_t> v = parseBoundedInteger(words[++i].text, keyword->min, keyword->max, key);
+      if (!v.ok()) return v.status();
+      value = *v;
     }
-    if (id == 10) {
-      l.ponder = true;
-      continue;
-    }
-    if (i + 1 >= words.size()) return error("go: " + quoteWord(key) + " needs a value");
-    const std::string_view value = words[++i].text;
-    const std::string name(key);
-    absl::StatusOr<int64_t> v;
-    switch (id) {
-      case 0:
-      case 1:  // Remaining time: GUIs may send a negative value once the clock ran out.
-        if (!(v = parseBoundedInteger(value, -kMaxTimeMs, kMaxTimeMs, name)).ok()) return v.status();
-        l.time[id] = *v < 0 ? 0 : *v;
-        break;
-      case 2:
-      case 3:
-        if (!(v = parseBoundedInteger(value, 0, kMaxTimeMs, name)).ok()) return v.status();
-        l.inc[id - 2] = *v;
-        break;
-      case 4:
-        if (!(v = parseBoundedInteger(value, 1, 10000, name)).ok()) return v.status();
-        l.movesToGo = static_cast<int>(*v);
-        break;
-      case 5:
-        if (!(v = parseBoundedInteger(value, 0, kMaxTimeMs, name)).ok()) return v.status();
-        l.moveTime = *v;
-        break;
-      case 6:  // UGI allows depth 0; a move needs one ply, so it is searched as depth 1
-        if (!(v = parseBoundedInteger(value, 0, kMaxGoDepth, name)).ok()) return v.status();
-        l.depth = std::max(1, static_cast<int>(*v));
-        break;
-      case 7: {
-        // Node counts may exceed int64 in principle; 2^62 is more than enough.
-        if (!(v = parseBoundedInteger(value, 1, int64_t{1} << 62, name)).ok()) return v.status();
-        l.nodes = static_cast<uint64_t>(*v);
-        break;
-      }
-      case 8:
-        if (!(v = parseBoundedInteger(value, 1, kMaxGoDepth, name)).ok()) return v.status();
-        l.mate = static_cast<int>(*v);
-        break;
-    }
+    setLimit(c.limits, keyword->limit, value);
   }
   return absl::OkStatus();
+}
+
+// "'gameover', 'p1turn', ... or 'values'": the questions, for the usage error.
+std::string queryWordsText() {
+  std::string out;
+  for (size_t i = 0; i < std::size(kQueryKeywords); ++i) {
+    if (i > 0) out += i + 1 < std::size(kQueryKeywords) ? ", " : " or ";
+    out.append("'").append(kQueryKeywords[i].word).append("'");
+  }
+  return out;
 }
 
 absl::Status expectNoMore(const std::vector<Word>& words, size_t used) {
@@ -220,16 +219,12 @@ absl::StatusOr<Command> parseCommand(std::string_view line) {
     status = parseGo(words, c);
   } else if (is(head, "query")) {
     c.kind = CommandKind::kQuery;
-    if (words.size() < 2)
-      return error("query expects 'gameover', 'p1turn', 'result', 'reason', 'fen', 'line' or 'values'");
-    if (is(words[1].text, "gameover")) c.query = QueryKind::kGameOver;
-    else if (is(words[1].text, "p1turn")) c.query = QueryKind::kP1Turn;
-    else if (is(words[1].text, "result")) c.query = QueryKind::kResult;
-    else if (is(words[1].text, "reason")) c.query = QueryKind::kReason;
-    else if (is(words[1].text, "fen")) c.query = QueryKind::kFen;
-    else if (is(words[1].text, "line")) c.query = QueryKind::kLine;
-    else if (is(words[1].text, "values")) c.query = QueryKind::kValues;
-    else return error("query: unknown question " + quoteWord(words[1].text));
+    if (words.size() < 2) return error("query expects " + queryWordsText());
+    const QueryKeyword* question = nullptr;
+    for (const QueryKeyword& q : kQueryKeywords)
+      if (is(words[1].text, q.word)) question = &q;
+    if (question == nullptr) return error("query: unknown question " + quoteWord(words[1].text));
+    c.query = question->kind;
     status = expectNoMore(words, 2);
   } else if (is(head, "perft")) {
     c.kind = CommandKind::kPerft;
@@ -262,6 +257,12 @@ absl::StatusOr<Command> parseCommand(std::string_view line) {
   }
   if (!status.ok()) return status;
   return c;
+}
+
+std::string_view queryWord(QueryKind kind) {
+  for (const QueryKeyword& q : kQueryKeywords)
+    if (q.kind == kind) return q.word;
+  return "?";
 }
 
 std::string scoreWords(const SearchScore& score) {

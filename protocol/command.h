@@ -33,11 +33,11 @@ enum class CommandKind {
   kSetOption,  // "setoption name <id> [value <x>]"
   kNewGame,    // "uginewgame" / "ucinewgame"
   kPosition,   // "position startpos|fen <text> [moves ...]"
-  kGo,         // "go [limits...]"
+  kGo,         // "go [limits...]" (the words: kGoKeywords)
   kStop,       // "stop"
   kPonderHit,  // "ponderhit"
   kQuit,       // "quit"
-  kQuery,      // "query gameover|p1turn|result|reason|fen|line"
+  kQuery,      // "query <question>" (the words: kQueryKeywords)
   kDisplay,    // "d"
   kMoves,      // "moves"
   kPerft,      // "perft <depth>"
@@ -48,6 +48,23 @@ enum class CommandKind {
 };
 
 enum class QueryKind { kGameOver, kP1Turn, kResult, kReason, kFen, kLine, kValues };
+
+// The questions of `query`, each with its word: the one list of them. The
+// parser reads the word from here, the session names the question by it,
+// and the usage error lists them in this order. (UGI's are gameover,
+// p1turn and result; the others are ours: docs/protocol.md.)
+struct QueryKeyword {
+  std::string_view word;
+  QueryKind kind;
+};
+inline constexpr QueryKeyword kQueryKeywords[] = {
+    {"gameover", QueryKind::kGameOver}, {"p1turn", QueryKind::kP1Turn}, {"result", QueryKind::kResult},
+    {"reason", QueryKind::kReason},     {"fen", QueryKind::kFen},       {"line", QueryKind::kLine},
+    {"values", QueryKind::kValues},
+};
+
+// The word of a question: "gameover" for kGameOver.
+std::string_view queryWord(QueryKind kind);
 
 // The parsed line. Only the fields of `kind` are meaningful:
 //   kSetOption: optionName (words joined by one space), optionValue (the raw
@@ -76,6 +93,46 @@ struct Command {
 // Limits on numbers, so that no value can overflow the search's arithmetic.
 inline constexpr int kMaxGoDepth = 1000;
 inline constexpr int64_t kMaxTimeMs = int64_t{1} << 40;  // ~35 years
+
+// The limits `go` takes, and the field of SearchLimits each one sets.
+enum class GoLimit {
+  kP1Time,     // time[0], ms (a negative time, a clock that ran out, counts as 0)
+  kP2Time,     // time[1]
+  kP1Inc,      // inc[0], ms
+  kP2Inc,      // inc[1]
+  kMovesToGo,  // movesToGo
+  kMoveTime,   // moveTime, ms
+  kDepth,      // depth (0 is searched as 1: a move needs a ply)
+  kNodes,      // nodes
+  kMate,       // mate, in moves
+  kInfinite,   // infinite (takes no value)
+  kPonder,     // ponder (takes no value)
+};
+
+// The words of `go`, one entry per limit: the one list of them. The parser
+// reads a word, its UCI spelling and its value's bounds from here, and a
+// limit may be given once, under either spelling.
+struct GoKeyword {
+  GoLimit limit;
+  std::string_view word;     // the UGI word
+  std::string_view uciWord;  // the UCI spelling, where it is another word (else empty)
+  bool takesValue;           // false: a switch (infinite, ponder)
+  int64_t min, max;          // the value's bounds, both allowed
+};
+inline constexpr GoKeyword kGoKeywords[] = {
+    {GoLimit::kP1Time, "p1time", "wtime", true, -kMaxTimeMs, kMaxTimeMs},
+    {GoLimit::kP2Time, "p2time", "btime", true, -kMaxTimeMs, kMaxTimeMs},
+    {GoLimit::kP1Inc, "p1inc", "winc", true, 0, kMaxTimeMs},
+    {GoLimit::kP2Inc, "p2inc", "binc", true, 0, kMaxTimeMs},
+    {GoLimit::kMovesToGo, "movestogo", "", true, 1, 10000},
+    {GoLimit::kMoveTime, "movetime", "", true, 0, kMaxTimeMs},
+    {GoLimit::kDepth, "depth", "", true, 0, kMaxGoDepth},
+    // Node counts may exceed int64 in principle; 2^62 is more than enough.
+    {GoLimit::kNodes, "nodes", "", true, 1, int64_t{1} << 62},
+    {GoLimit::kMate, "mate", "", true, 1, kMaxGoDepth},
+    {GoLimit::kInfinite, "infinite", "", false, 0, 0},
+    {GoLimit::kPonder, "ponder", "", false, 0, 0},
+};
 
 // Parses one line (without its newline). Errors are InvalidArgument with a
 // message naming the offending word, already made printable by quoteWord().

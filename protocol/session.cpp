@@ -198,7 +198,7 @@ void Session::query(const Command& c) {
     case QueryKind::kValues: {  // every legal move's exact value, best first: "S@b1 w13 M@a1 d S@a1 l12"
       const absl::StatusOr<std::vector<tb::RankedMove>> ranked = engine_.exactValues();
       if (!ranked.ok()) {
-        error("query values: " + std::string(ranked.status().message()));
+        error("query " + std::string(queryWord(c.query)) + ": " + std::string(ranked.status().message()));
         break;
       }
       std::string line = "response";

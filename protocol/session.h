@@ -78,7 +78,7 @@ class Session {
   void handshake(bool uci);
   void setOption(const Command& c);
   void go(const Command& c);
-  void query(const Command& c);
+  void query(const Command& c);  // one `response` line per question of kQueryKeywords
   void display();
   void listMoves();
   void perft(int depth);

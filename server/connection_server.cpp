@@ -6,6 +6,7 @@
 #include <thread>
 #include <vector>
 
+#include "engine/parallel_for.h"
 #include "server/token_auth.h"
 
 namespace gobblet {
@@ -76,10 +77,9 @@ void ConnectionServer::run(bool handleSignals) {
   accept();
   int threads = config_.ioThreads;
   if (threads <= 0) threads = std::max(4, 2 * static_cast<int>(std::thread::hardware_concurrency()));
-  std::vector<std::thread> pool;
-  for (int i = 1; i < threads; ++i) pool.emplace_back([this] { io_.run(); });
-  io_.run();
-  for (std::thread& t : pool) t.join();
+  // One run() per thread, this one included. A run() that begins after
+  // the others ended (a thread that could not be started) returns at once.
+  parallelFor(threads, threads, [this](int, uint64_t) { io_.run(); });
 }
 
 void ConnectionServer::stop() {

@@ -11,12 +11,11 @@
 #include <cstring>
 #include <algorithm>
 #include <filesystem>
-#include <functional>
 #include <span>
-#include <thread>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "engine/parallel_for.h"
 #include "zdict.h"
 #include "zstd.h"
 
@@ -111,14 +110,11 @@ absl::StatusOr<std::vector<uint8_t>> compressCodes(std::span<const uint8_t> code
       r.sizes.push_back(n);
     }
   };
-  std::vector<std::thread> pool;
   for (uint64_t k = 0; k < runs; ++k) {
     run[k].firstBlock = blocks * k / runs;
     run[k].endBlock = blocks * (k + 1) / runs;
-    if (k > 0) pool.emplace_back(compressRun, std::ref(run[k]));
   }
-  compressRun(run[0]);
-  for (auto& t : pool) t.join();
+  parallelFor(runs, static_cast<int>(runs), [&](int, uint64_t k) { compressRun(run[k]); });
   std::vector<uint64_t> table(blocks + 1, 0);
   uint64_t framesBytes = 0;
   for (const Run& r : run) {

@@ -6,10 +6,10 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
-#include <thread>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "engine/parallel_for.h"
 #include "moves.h"
 
 namespace gobblet::tb {
@@ -238,9 +238,6 @@ class Solver {
   // on all threads at once, one thread each (workers = 1), largest first.
   template <typename Body>
   void forGroups(int level, Body&& body);
-  // Runs body(worker, i) for i in 0..n-1 on `workers` threads, in chunks.
-  template <typename Body>
-  void parallelFor(int workers, uint64_t n, uint64_t chunk, Body&& body);
 
   void reachGroup(const Group& g, int workers);
   uint64_t reachedBits(const Group& g, uint64_t begin, uint64_t end) const;
@@ -286,35 +283,12 @@ void Solver::forGroups(int level, Body&& body) {
     phaseDone_.fetch_add(groups[shared].size(), std::memory_order_relaxed);
     report();
   }
-  std::atomic<size_t> next{shared};
-  auto worker = [&](int t) {
-    for (size_t i; (i = next.fetch_add(1)) < groups.size();) {
-      body(groups[i], 1);
-      phaseDone_.fetch_add(groups[i].size(), std::memory_order_relaxed);
-      if (t == 0) report();
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads_; ++t) pool.emplace_back(worker, t);
-  worker(0);
-  for (auto& th : pool) th.join();
-}
-
-template <typename Body>
-void Solver::parallelFor(int workers, uint64_t n, uint64_t chunk, Body&& body) {
-  if (workers <= 1) {
-    for (uint64_t i = 0; i < n; ++i) body(0, i);
-    return;
-  }
-  std::atomic<uint64_t> next{0};
-  auto worker = [&](int t) {
-    for (uint64_t begin; (begin = next.fetch_add(chunk)) < n;)
-      for (uint64_t i = begin, end = std::min(n, begin + chunk); i < end; ++i) body(t, i);
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < workers; ++t) pool.emplace_back(worker, t);
-  worker(0);
-  for (auto& th : pool) th.join();
+  parallelFor(groups.size() - shared, threads_, [&](int worker, uint64_t k) {
+    const Group& g = groups[shared + k];
+    body(g, 1);
+    phaseDone_.fetch_add(g.size(), std::memory_order_relaxed);
+    if (worker == 0) report();
+  });
 }
 
 void Solver::report(bool force) {
@@ -350,7 +324,7 @@ void Solver::reachGroup(const Group& g, int workers) {
   std::vector<uint64_t> known(words, 0);
   for (int sweep = 0;; ++sweep) {
     std::atomic<bool> markedAny{false};
-    parallelFor(workers, words, 256, [&](int, uint64_t w) {
+    parallelFor(words, workers, 256, [&](int, uint64_t w) {
       const uint64_t begin = w * 64, end = std::min(g.size(), begin + 64);
       uint64_t open = ~(known[w] | reachedBits(g, begin, end));
       if (end - begin < 64) open &= (uint64_t{1} << (end - begin)) - 1;
@@ -497,7 +471,7 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
   // shortest win there is, so no bucket could settle such a state sooner.
   // Of gobblers' 185 M unfinished states 153 M are won in 1: telling their
   // parents took more of the solve than all the rest.
-  parallelFor(workers, n, 1 << 14, [&](int, uint64_t i) {
+  parallelFor(n, workers, 1 << 14, [&](int, uint64_t i) {
     const uint64_t x = g.global(i);
     if (!reached_.test(x)) return;
     const State st = stateOf(g, i);
@@ -514,7 +488,7 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
   // a won child, distance 0). Children one level up are numbered (their
   // codes are final); so are the children in the group, of which those won
   // in 1 are final too and the others are counted.
-  parallelFor(workers, n, 1 << 14, [&](int t, uint64_t i) {
+  parallelFor(n, workers, 1 << 14, [&](int t, uint64_t i) {
     const uint64_t x = g.global(i);
     if (!reached_.test(x) || load(code_[x]) != kNoState) return;  // finished, or won in 1
     const State st = stateOf(g, i);
@@ -565,13 +539,13 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
     std::vector<Entry> items = std::move(buckets[d]);
     buckets[d] = {};
     if (items.empty()) continue;
-    parallelFor(workers, items.size(), 4096, [&](int, uint64_t k) {
+    parallelFor(items.size(), workers, 4096, [&](int, uint64_t k) {
       const Entry e = items[k];
       const uint64_t x = g.global(e & kNumberMask);
       if ((e & ~kNumberMask) == kWinIfOpen && !claim(code_[x], kNoState, winCode(d))) items[k] = kDropped;
       if ((e & ~kNumberMask) == kLoss) store(code_[x], lossCode(d));
     });
-    parallelFor(workers, items.size(), 1024, [&](int t, uint64_t k) {
+    parallelFor(items.size(), workers, 1024, [&](int t, uint64_t k) {
       if (items[k] == kDropped) return;
       const uint64_t i = items[k] & kNumberMask;
       const State st = stateOf(g, i);
@@ -621,7 +595,7 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
     if (overflow) return absl::OutOfRangeError(absl::StrCat("a distance exceeds ", kMaxDistance, " plies"));
   }
   // 4. What is left is a draw.
-  parallelFor(workers, n, 1 << 16, [&](int, uint64_t i) {
+  parallelFor(n, workers, 1 << 16, [&](int, uint64_t i) {
     const uint64_t x = g.global(i);
     if (reached_.test(x) && code_[x] == kNoState) code_[x] = kDrawCode;
   });

@@ -6,12 +6,12 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/parallel_for.h"
 
 namespace gobblet::tb {
 
@@ -173,21 +173,15 @@ absl::Status verify(const File& tb, int threads, const VerifyProgress& progress,
         chunks.push_back({s, b, std::min(sl.offset + sl.size, b + kChunk)});
     }
     for (bool expandedAny = true; expandedAny && !failed;) {
-      std::atomic<size_t> next{0};
       std::atomic<bool> any{false};
-      auto worker = [&](int t) {
-        for (size_t i; !failed && (i = next.fetch_add(1)) < chunks.size();) {
-          if (expandChunk(chunks[i])) any = true;
-          if (t == 0 && progress && std::chrono::steady_clock::now() - lastReport > std::chrono::milliseconds(500)) {
-            lastReport = std::chrono::steady_clock::now();
-            progress(std::min(done.load(), h.states), h.states);
-          }
+      parallelFor(chunks.size(), threads, [&](int worker, uint64_t i) {
+        if (failed) return;
+        if (expandChunk(chunks[i])) any = true;
+        if (worker == 0 && progress && std::chrono::steady_clock::now() - lastReport > std::chrono::milliseconds(500)) {
+          lastReport = std::chrono::steady_clock::now();
+          progress(std::min(done.load(), h.states), h.states);
         }
-      };
-      std::vector<std::thread> pool;
-      for (int t = 1; t < std::max(1, threads); ++t) pool.emplace_back(worker, t);
-      worker(0);
-      for (auto& th : pool) th.join();
+      });
       expandedAny = any;
     }
     if (failed) break;

@@ -1,14 +1,18 @@
-// The command parser, the line splitter and the option table, in-process.
+// The command parser, its tables of words, the line splitter and the option
+// table, in-process.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "protocol/command.h"
 #include "protocol/engine_options.h"
 #include "protocol/session.h"
 #include "protocol/line_buffer.h"
+#include "tablebase/tablebase.h"
+#include "tests/support/scratch_dir.h"
 
 namespace gobblet {
 namespace {
@@ -171,6 +175,96 @@ TEST(ProtocolCommand, GoErrors) {
   EXPECT_NE(parseError("go fast").find("'fast'"), std::string::npos);
   EXPECT_NE(parseError("go searchmoves X@a1").find("not supported"), std::string::npos);
   EXPECT_NE(parseError("go depth 3x").find("'3x'"), std::string::npos);
+}
+
+// Every field of the limits, to tell two apart.
+std::string limitsText(const SearchLimits& l) {
+  return absl::StrCat("time ", l.time[0], " ", l.time[1], " inc ", l.inc[0], " ", l.inc[1], " movestogo ", l.movesToGo,
+                      " movetime ", l.moveTime, " depth ", l.depth, " nodes ", l.nodes, " mate ", l.mate, " infinite ",
+                      l.infinite, " ponder ", l.ponder);
+}
+
+// Every word of kGoKeywords parses, in any case, under both its spellings
+// alike, sets a field no other limit sets, takes exactly its bounds, and is
+// refused when given twice (under either spelling).
+TEST(ProtocolCommand, EveryGoKeywordParses) {
+  const std::string unset = limitsText(SearchLimits{});
+  std::vector<std::string> setBy;  // the limits each keyword's largest value makes
+  for (const GoKeyword& k : kGoKeywords) {
+    std::vector<std::string> spellings{std::string(k.word), absl::AsciiStrToUpper(std::string(k.word))};
+    if (!k.uciWord.empty()) spellings.emplace_back(k.uciWord);
+    const std::string value = k.takesValue ? absl::StrCat(" ", k.max) : "";
+    const std::string expected = limitsText(parseOk("go " + std::string(k.word) + value).limits);
+    EXPECT_NE(expected, unset) << k.word;
+    for (const std::string& spelling : spellings) {
+      EXPECT_EQ(limitsText(parseOk("go " + spelling + value).limits), expected) << spelling;
+      for (const std::string& again : spellings)
+        EXPECT_NE(parseError("go " + spelling + value + " " + again + value).find("twice"), std::string::npos)
+            << spelling << " " << again;
+      if (!k.takesValue) continue;
+      parseOk(absl::StrCat("go ", spelling, " ", k.min));
+      EXPECT_NE(parseError("go " + spelling).find("needs a value"), std::string::npos) << spelling;
+      EXPECT_NE(parseError(absl::StrCat("go ", spelling, " ", k.min - 1)).find("out of range"), std::string::npos)
+          << spelling;
+      EXPECT_NE(parseError(absl::StrCat("go ", spelling, " ", k.max, "0")).find("out of range"), std::string::npos)
+          << spelling;
+    }
+    EXPECT_EQ(std::count(setBy.begin(), setBy.end(), expected), 0) << k.word << " sets what another keyword sets";
+    setBy.push_back(expected);
+  }
+  // Together, in one line: each keeps its own field.
+  std::string all = "go";
+  for (const GoKeyword& k : kGoKeywords) {
+    absl::StrAppend(&all, " ", std::string(k.word));
+    if (k.takesValue) absl::StrAppend(&all, " ", k.max);
+  }
+  const SearchLimits l = parseOk(all).limits;
+  EXPECT_EQ(l.time[0], kMaxTimeMs);
+  EXPECT_EQ(l.inc[1], kMaxTimeMs);
+  EXPECT_EQ(l.depth, kMaxGoDepth);
+  EXPECT_TRUE(l.infinite && l.ponder);
+}
+
+// Every question of kQueryKeywords parses, in any case, to its kind; each
+// kind has one word, and the usage error lists them all.
+TEST(ProtocolCommand, EveryQueryKeywordParses) {
+  const std::string usage = parseError("query");
+  std::vector<QueryKind> kinds;
+  for (const QueryKeyword& q : kQueryKeywords) {
+    const std::string word(q.word);
+    EXPECT_EQ(parseOk("query " + word).kind, CommandKind::kQuery);
+    EXPECT_EQ(parseOk("query " + word).query, q.kind) << word;
+    EXPECT_EQ(parseOk("QUERY  " + absl::AsciiStrToUpper(word)).query, q.kind) << word;
+    EXPECT_EQ(queryWord(q.kind), q.word);
+    EXPECT_NE(usage.find("'" + word + "'"), std::string::npos) << usage;
+    EXPECT_NE(parseError("query " + word + " now").find("'now'"), std::string::npos) << word;
+    EXPECT_EQ(std::count(kinds.begin(), kinds.end(), q.kind), 0) << word;
+    kinds.push_back(q.kind);
+  }
+  EXPECT_EQ(usage, "query expects 'gameover', 'p1turn', 'result', 'reason', 'fen', 'line' or 'values'");
+}
+
+// The session answers every question of kQueryKeywords with one `response`
+// line (tic-tac-toe with its tablebase, so that `query values` has values).
+TEST(ProtocolSession, AnswersEveryQueryKeyword) {
+  testing::ScratchDir dir("gobblet_query");
+  const std::string file = dir.file("ttt.gtb");
+  ASSERT_TRUE(tb::build(Variant::ticTacToe(), file, tb::BuildOptions{}).ok());
+  std::vector<std::string> out;
+  Session session([&](const std::string& line) { out.push_back(line); });
+  session.handleLine("setoption name Variant value tictactoe");
+  session.handleLine("setoption name TablebasePath value " + file);
+  session.handleLine("isready");
+  ASSERT_EQ(out.back(), "readyok") << absl::StrJoin(out, "\n");
+  for (const char* moves : {"", " moves S@b2 S@a1", " moves S@a1 S@b1 S@a2 S@b2 S@a3"}) {
+    session.handleLine(std::string("position startpos") + moves);
+    for (const QueryKeyword& q : kQueryKeywords) {
+      out.clear();
+      session.handleLine("query " + std::string(q.word));
+      ASSERT_EQ(out.size(), 1u) << q.word << moves << ": " << absl::StrJoin(out, "\n");
+      EXPECT_EQ(out[0].rfind("response ", 0), 0u) << q.word << moves << ": " << out[0];
+    }
+  }
 }
 
 TEST(ProtocolCommand, PerftBenchAuth) {

@@ -237,6 +237,86 @@ TEST(CommandLine, UsageErrorIsOneLineWithTheProgramsPrefix) {
   EXPECT_EQ(::testing::internal::GetCapturedStderr(), "demo: bad\n");
 }
 
+// runMain over `words` (argv without the program's name): its exit status,
+// what it wrote on standard output and on standard error, and whether the
+// body ran.
+struct MainRun {
+  int status = -1;
+  std::string out, err;
+  bool ran = false;
+};
+MainRun runMainOn(const Program& program, const Words& words, const MainBody& body, MainOptions options = {}) {
+  std::vector<std::string> argvWords{program.name};
+  argvWords.insert(argvWords.end(), words.begin(), words.end());
+  std::vector<char*> argv;
+  for (std::string& w : argvWords) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  MainRun r;
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  r.status = runMain(
+      program, static_cast<int>(argvWords.size()), argv.data(),
+      [&](const Arguments& args, const UsageFn& usage) {
+        r.ran = true;
+        return body(args, usage);
+      },
+      options);
+  r.out = ::testing::internal::GetCapturedStdout();
+  r.err = ::testing::internal::GetCapturedStderr();
+  return r;
+}
+
+// runMain answers --help, --version and usage errors without running the
+// body, and otherwise returns the body's status; the body's usage function
+// writes the program's error line and returns 2.
+TEST(CommandLine, RunMainAnswersTheCommandLineThenRunsTheBody) {
+  const Program program = demo();
+  const MainBody seven = [](const Arguments& args, const UsageFn&) { return args.integer("DEPTH") == 3 ? 7 : 1; };
+  MainRun r = runMainOn(program, {"--help"}, seven);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_FALSE(r.ran);
+  EXPECT_EQ(r.out, helpText(program));
+  EXPECT_EQ(r.err, "");
+  r = runMainOn(program, {"3", "f", "--version"}, seven);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_FALSE(r.ran);
+  EXPECT_EQ(r.out, versionText(program));
+  r = runMainOn(program, {"3", "f", "--games", "101"}, seven);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_FALSE(r.ran);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("101"), std::string::npos) << r.err;
+  r = runMainOn(program, {"3", "f"}, seven);
+  EXPECT_TRUE(r.ran);
+  EXPECT_EQ(r.status, 7);
+  EXPECT_EQ(r.out + r.err, "");
+  r = runMainOn(program, {"3", "f"}, [](const Arguments&, const UsageFn& usage) { return usage("no such file"); });
+  EXPECT_TRUE(r.ran);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "error: no such file\n");
+}
+
+// With quietErrors (an MPI rank other than 0) the usage errors write
+// nothing and still exit with status 2; help and version are unchanged.
+TEST(CommandLine, RunMainQuietErrorsWriteNothing) {
+  const Program program = demo();
+  MainOptions quiet;
+  quiet.quietErrors = true;
+  const MainBody refuse = [](const Arguments&, const UsageFn& usage) { return usage("no such file"); };
+  MainRun r = runMainOn(program, {"3", "f", "--no-such-option"}, refuse, quiet);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_FALSE(r.ran);
+  EXPECT_EQ(r.out + r.err, "");
+  r = runMainOn(program, {"3", "f"}, refuse, quiet);
+  EXPECT_TRUE(r.ran);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out + r.err, "");
+  r = runMainOn(program, {"--version"}, refuse, quiet);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, versionText(program));
+}
+
 TEST(CommandLineDeathTest, AskingForAnUndeclaredNameIsAProgrammingError) {
   const Arguments a = run(demo(), {"0", "f"});
   EXPECT_DEATH(a.has("--qiuet"), "'--qiuet' is not a declared option");
@@ -261,6 +341,15 @@ TEST(CommandLinePrograms, EveryProgramHasHelpAndVersion) {
     EXPECT_NE(wrong.output.find("'--no-such-option'"), std::string::npos) << wrong.output;
     EXPECT_EQ(wrong.output.find('\n'), wrong.output.size() - 1) << "one line:\n" << wrong.output;
   }
+  // Under an MPI launcher, gobblet-match's ranks other than 0 leave the
+  // report to rank 0: the same status, nothing on standard error.
+  const std::string match = std::string(GOBBLET_BIN_DIR) + "/gobblet-match --no-such-option 2>&1";
+  const testing::CommandResult rank1 = testing::runCommand("OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=1 " + match);
+  EXPECT_EQ(rank1.exitCode, 2);
+  EXPECT_EQ(rank1.output, "");
+  const testing::CommandResult rank0 = testing::runCommand("OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=0 " + match);
+  EXPECT_EQ(rank0.exitCode, 2);
+  EXPECT_NE(rank0.output.find("'--no-such-option'"), std::string::npos) << rank0.output;
   const testing::CommandResult build = testing::runCommand(std::string(GOBBLET_BIN_DIR) + "/gobblet-tb build --help");
   EXPECT_EQ(build.exitCode, 0);
   EXPECT_EQ(build.output.rfind("usage: gobblet-tb build ", 0), 0u) << build.output;

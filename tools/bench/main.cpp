@@ -32,15 +32,10 @@ cli::Program commandLine() {
   return p;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const cli::Program program = commandLine();
-  const cli::ParsedCommandLine parsed = cli::parseCommandLine(program, argc, argv);
-  if (!parsed.arguments) return parsed.exitCode;
-  const cli::Arguments& args = *parsed.arguments;
+// The bench, with the arguments checked.
+int bench(const cli::Arguments& args, const cli::UsageFn& usage) {
   for (const std::string& param : args.all("--param"))
-    if (const absl::Status st = gobblet::setSearchParam(param); !st.ok()) return cli::usageError(program, st.message());
+    if (const absl::Status st = gobblet::setSearchParam(param); !st.ok()) return usage(st.message());
   const int depth = static_cast<int>(args.integer("DEPTH"));
   const bool quiet = args.has("--quiet");
   const gobblet::BenchResult r = gobblet::runBench(depth, [quiet](const std::string& line) {
@@ -57,3 +52,7 @@ int main(int argc, char** argv) {
   std::printf("%llu nodes %.0f nps\n", static_cast<unsigned long long>(r.nodes), nps);
   return 0;
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { return cli::runMain(commandLine(), argc, argv, bench); }

@@ -289,18 +289,21 @@ int failure(const Program& program, absl::string_view message) {
   return 1;
 }
 
-ParsedCommandLine parseCommandLine(const Program& program, int argc, char** argv) {
+int runMain(const Program& program, int argc, char** argv, const MainBody& body, MainOptions options) {
+  const UsageFn usage = [&](absl::string_view why) { return options.quietErrors ? 2 : usageError(program, why); };
   auto request = readCommandLine(program, std::vector<std::string>(argv + 1, argv + argc));
-  if (!request.ok()) return ParsedCommandLine{std::nullopt, usageError(program, request.status().message())};
-  if (request->kind == Request::Kind::kHelp) {
-    std::fputs(helpText(program, request->command).c_str(), stdout);
-    return ParsedCommandLine{std::nullopt, 0};
+  if (!request.ok()) return usage(request.status().message());
+  switch (request->kind) {
+    case Request::Kind::kHelp:
+      std::fputs(helpText(program, request->command).c_str(), stdout);
+      return 0;
+    case Request::Kind::kVersion:
+      std::fputs(versionText(program).c_str(), stdout);
+      return 0;
+    case Request::Kind::kRun:
+      break;
   }
-  if (request->kind == Request::Kind::kVersion) {
-    std::fputs(versionText(program).c_str(), stdout);
-    return ParsedCommandLine{std::nullopt, 0};
-  }
-  return ParsedCommandLine{*std::move(request->arguments), 0};
+  return body(*request->arguments, usage);
 }
 
 }  // namespace gobblet::cli

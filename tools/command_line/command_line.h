@@ -2,13 +2,14 @@
 //
 // A program describes what it accepts -- its options (name, value,
 // help, bounds), its positional arguments and, for a program like
-// gobblet-tb, its commands -- in a Program, and parseCommandLine() reads
-// argv against that table. --help (usage text made from the table, on
+// gobblet-tb, its commands -- in a Program, and runMain() reads argv
+// against that table. --help (usage text made from the table, on
 // standard output), --version and usage errors (one line on standard error,
 // exit status 2) are answered there, for every program alike; the program
 // runs with the Arguments, already checked against the table (every option
 // known, every value present, every number in its bounds, every positional
-// there), and reports the errors only it can see with usageError().
+// there), and reports the errors only it can see with the usage function
+// runMain() gives it (usageError()).
 //
 // The syntax, the same for every program:
 //   --name VALUE      an option and its value (the next word, whatever it is)
@@ -22,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -195,15 +197,25 @@ int usageError(const Program& program, absl::string_view message);
 // (paths, record fields, engine lines) reaches the terminal printable.
 int failure(const Program& program, absl::string_view message);
 
-// What main() gets: the arguments to run with, or, when the command line
-// was already answered (help and version on standard output, an error on
-// standard error), the status to exit with (0, or 2 after an error).
-struct ParsedCommandLine {
-  std::optional<Arguments> arguments;
-  int exitCode = 0;
+// Reports a usage error that only the program can see (a value it cannot
+// use): usageError() of the program, so it returns 2.
+using UsageFn = std::function<int(absl::string_view why)>;
+
+// The work of a program's main(), given its checked arguments and its
+// usage error; returns the exit status.
+using MainBody = std::function<int(const Arguments& args, const UsageFn& usage)>;
+
+struct MainOptions {
+  // Write no usage error on standard error (the exit status is still 2):
+  // for the ranks other than 0 of an MPI launch, which all read the same
+  // command line while rank 0 reports what is wrong with it.
+  bool quietErrors = false;
 };
 
-// readCommandLine() of argv[1..argc-1], with --help, --version and errors answered.
-ParsedCommandLine parseCommandLine(const Program& program, int argc, char** argv);
+// Every program's main(): reads argv[1..argc-1] against `program`; answers
+// --help and --version on standard output (exit status 0) and a usage
+// error on standard error (2) without running `body`; else returns
+// body(the arguments, the program's usage error).
+int runMain(const Program& program, int argc, char** argv, const MainBody& body, MainOptions options = {});
 
 }  // namespace gobblet::cli

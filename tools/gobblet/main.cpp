@@ -50,18 +50,9 @@ cli::Program commandLine() {
   return p;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The engine, with the arguments checked: on stdin/stdout, or serving.
+int runEngine(const cli::Program& program, const cli::Arguments& args, const cli::UsageFn& usage) {
   using namespace gobblet;
-  std::signal(SIGPIPE, SIG_IGN);  // a closed pipe or socket is an error code, not a death
-
-  const cli::Program program = commandLine();
-  const cli::ParsedCommandLine parsed = cli::parseCommandLine(program, argc, argv);
-  if (!parsed.arguments) return parsed.exitCode;
-  const cli::Arguments& args = *parsed.arguments;
-  const auto usage = [&program](absl::string_view why) { return cli::usageError(program, why); };
-
   for (const std::string& param : args.all("--param"))  // a search tuning value: see search/search_params.h
     if (absl::Status st = setSearchParam(param); !st.ok()) return usage(st.message());
   if (args.has("--params")) {
@@ -81,4 +72,14 @@ int main(int argc, char** argv) {
   if (!tablebaseDir.empty()) setenv("GOBBLET_TB_DIR", tablebaseDir.c_str(), 1);
   if (const std::optional<int> status = serveIfAsked(program, args)) return *status;
   return runStdio(0, 1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::signal(SIGPIPE, SIG_IGN);  // a closed pipe or socket is an error code, not a death
+  const cli::Program program = commandLine();
+  return cli::runMain(program, argc, argv, [&program](const cli::Arguments& args, const cli::UsageFn& usage) {
+    return runEngine(program, args, usage);
+  });
 }

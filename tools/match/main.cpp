@@ -8,8 +8,6 @@
 //   mpirun -np N gobblet-match <the same options>     (one match over N ranks)
 //
 // See docs/match.md for every option, the output and the record format.
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -165,28 +163,10 @@ struct MpiRun {
 #endif
 };
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const cli::Program program = commandLine();
-  // Under an MPI launcher every rank reads the same command line: only rank
-  // 0 reports what is wrong with it (the others exit with the same status).
-  // (MPI is started only when a launcher started this process: tools/command_line/mpi_launch.h.)
-  const cli::MpiLaunch launch = cli::mpiLaunch();
-  const bool quietRank = launch.launched && launch.rank > 0;
-  const int savedStderr = quietRank ? dup(STDERR_FILENO) : -1;
-  if (quietRank) {
-    const int null = open("/dev/null", O_WRONLY);
-    dup2(null, STDERR_FILENO), close(null);
-  }
-  const cli::ParsedCommandLine parsed = cli::parseCommandLine(program, argc, argv);
-  if (quietRank) dup2(savedStderr, STDERR_FILENO), close(savedStderr);
-  if (!parsed.arguments) return parsed.exitCode;
-  const cli::Arguments& args = *parsed.arguments;
-  const auto usage = [&program, quietRank](absl::string_view why) {
-    return quietRank ? 2 : cli::usageError(program, why);
-  };
-
+// The match (or the replay, or the compliance check), with the arguments
+// checked; `launch` says whether an MPI launcher started this process.
+int runMatch(const cli::Program& program, const cli::MpiLaunch& launch, int argc, char** argv,
+             const cli::Arguments& args, const cli::UsageFn& usage) {
   TournamentSettings settings;
   settings.gamesPerPairing = static_cast<int>(args.integer("--games"));
   settings.concurrency = static_cast<int>(args.integer("--concurrency"));
@@ -266,7 +246,8 @@ int main(int argc, char** argv) {
   // Built without MPI, each rank would play the whole match on its own.
   if (launch.launched && launch.size > 1)
     return cli::failure(program, "started as one of " + std::to_string(launch.size) +
-                                     " MPI ranks, but this gobblet-match was built without MPI (libopenmpi-dev)");
+                                     " MPI ranks, but this gobblet-match was built without MPI: install the "
+                                     "package gobblet-mpi, or build with Open MPI (libopenmpi-dev)");
 #else
   if (launch.launched) {
     auto session = MpiSession::start(argc, argv);
@@ -342,4 +323,22 @@ int main(int argc, char** argv) {
   if (!state.ok()) return cli::failure(program, state.status().message());
   std::printf("%s", finalReport(*state, settings).c_str());
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const cli::Program program = commandLine();
+  // Under an MPI launcher every rank reads the same command line: only rank
+  // 0 reports what is wrong with it (the others exit with the same status).
+  // (MPI is started only when a launcher started this process: tools/command_line/mpi_launch.h.)
+  const cli::MpiLaunch launch = cli::mpiLaunch();
+  cli::MainOptions options;
+  options.quietErrors = launch.launched && launch.rank > 0;
+  return cli::runMain(
+      program, argc, argv,
+      [&](const cli::Arguments& args, const cli::UsageFn& usage) {
+        return runMatch(program, launch, argc, argv, args, usage);
+      },
+      options);
 }

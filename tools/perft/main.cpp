@@ -33,27 +33,22 @@ cli::Program commandLine() {
   return p;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The count, with the arguments checked.
+int countLeaves(const cli::Arguments& args, const cli::UsageFn& usage) {
   using namespace gobblet;
-  const cli::Program program = commandLine();
-  const cli::ParsedCommandLine parsed = cli::parseCommandLine(program, argc, argv);
-  if (!parsed.arguments) return parsed.exitCode;
-  const cli::Arguments& args = *parsed.arguments;
   const int depth = static_cast<int>(args.integer("DEPTH"));
   auto variant = Variant::parse(args.text("--variant"));
-  if (!variant.ok()) return cli::usageError(program, variant.status().message());
+  if (!variant.ok()) return usage(variant.status().message());
   Board start(*variant);
   if (const std::string positionText = args.text("--position"); !positionText.empty()) {
     auto position = parsePosition(*variant, positionText);
-    if (!position.ok()) return cli::usageError(program, position.status().message());
+    if (!position.ok()) return usage(position.status().message());
     start = *position;
   }
   Game game(start);
   const std::string moves = args.text("--moves");
   for (const std::string& m : std::vector<std::string>(absl::StrSplit(moves, absl::ByAnyChar(", "), absl::SkipEmpty())))
-    if (auto status = game.play(m); !status.ok()) return cli::usageError(program, status.message());
+    if (auto status = game.play(m); !status.ok()) return usage(status.message());
   Board board = game.position();
   const auto t0 = std::chrono::steady_clock::now();
   const PerftResult result = perftDivide(board, depth);
@@ -64,3 +59,7 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "time %.3f s, %.1f M leaves/s\n", seconds, result.total / seconds / 1e6);
   return 0;
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { return cli::runMain(commandLine(), argc, argv, countLeaves); }

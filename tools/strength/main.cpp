@@ -77,13 +77,8 @@ cli::Program commandLine() {
   return p;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const cli::Program program = commandLine();
-  const cli::ParsedCommandLine parsed = cli::parseCommandLine(program, argc, argv);
-  if (!parsed.arguments) return parsed.exitCode;
-  const cli::Arguments& args = *parsed.arguments;
+// The games, with the arguments checked.
+int play(const cli::Program& program, const cli::Arguments& args, const cli::UsageFn& usage) {
   const std::string opponent = args.text("--opponent");
   const int games = static_cast<int>(args.integer("--games"));
   const int moveTime = static_cast<int>(args.integer("--movetime"));
@@ -91,7 +86,7 @@ int main(int argc, char** argv) {
   const uint64_t seed = static_cast<uint64_t>(args.integer("--seed"));
   const int threads = static_cast<int>(args.integer("--threads"));
   const auto variant = Variant::parse(args.text("--variant"));
-  if (!variant.ok()) return cli::usageError(program, variant.status().message());
+  if (!variant.ok()) return usage(variant.status().message());
 
   std::mt19937_64 rng(seed);
   Search search;
@@ -140,4 +135,13 @@ int main(int argc, char** argv) {
               opponent.c_str(), variant->name().c_str(), games, moveTime, wins, draws, losses,
               100.0 * (wins + 0.5 * draws) / games, searches ? static_cast<double>(depthSum) / searches : 0.0);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const cli::Program program = commandLine();
+  return cli::runMain(program, argc, argv, [&program](const cli::Arguments& args, const cli::UsageFn& usage) {
+    return play(program, args, usage);
+  });
 }

@@ -240,7 +240,7 @@ int build(const cli::Arguments& args) {
 #else
   return fail(absl::FailedPreconditionError(absl::StrCat(
       "started as one of ", launched, " ranks (mpirun), but this gobblet-tb was built without MPI: each rank would "
-      "build the whole table; install Open MPI (openmpi-bin, libopenmpi-dev) and build again")));
+      "build the whole table; install the package gobblet-mpi, or build with Open MPI (libopenmpi-dev)")));
 #endif
 }
 
@@ -389,12 +389,11 @@ int verify(const cli::Arguments& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const cli::ParsedCommandLine parsed = cli::parseCommandLine(commandLine(), argc, argv);
-  if (!parsed.arguments) return parsed.exitCode;
-  const cli::Arguments& args = *parsed.arguments;
-  if (args.command() == "build") return build(args);
-  if (args.command() == "estimate") return estimate(args);
-  if (args.command() == "info") return info(args);
-  if (args.command() == "probe") return probe(args);
-  return verify(args);
+  return cli::runMain(commandLine(), argc, argv, [](const cli::Arguments& args, const cli::UsageFn&) {
+    if (args.command() == "build") return build(args);
+    if (args.command() == "estimate") return estimate(args);
+    if (args.command() == "info") return info(args);
+    if (args.command() == "probe") return probe(args);
+    return verify(args);
+  });
 }

@@ -66,24 +66,19 @@ std::string weightName(int number) {
   return "?";
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const cli::Program program = commandLine();
-  const cli::ParsedCommandLine parsed = cli::parseCommandLine(program, argc, argv);
-  if (!parsed.arguments) return parsed.exitCode;
-  const cli::Arguments& args = *parsed.arguments;
+// The fit, with the arguments checked.
+int runTune(const cli::Program& program, const cli::Arguments& args, const cli::UsageFn& usage) {
   CollectOptions collect;
   FitOptions fit;
   if (args.has("--variant")) {
     auto v = Variant::parse(args.text("--variant"));
-    if (!v.ok()) return cli::usageError(program, v.status().message());
+    if (!v.ok()) return usage(v.status().message());
     collect.variant = *v;
   }
   if (args.has("--ridge")) {
     const std::string ridge = args.text("--ridge");
     if (!absl::SimpleAtod(ridge, &fit.ridge) || !(fit.ridge >= 0 && fit.ridge <= 1))
-      return cli::usageError(program, "--ridge " + quoteWord(ridge) + " is not a number in [0, 1]");
+      return usage("--ridge " + quoteWord(ridge) + " is not a number in [0, 1]");
   }
   fit.iterations = static_cast<int>(args.integer("--steps"));
   collect.validationEvery = static_cast<int>(args.integer("--validation-every"));
@@ -155,4 +150,13 @@ int main(int argc, char** argv) {
     std::printf("wrote %s\n", out.c_str());
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const cli::Program program = commandLine();
+  return cli::runMain(program, argc, argv, [&program](const cli::Arguments& args, const cli::UsageFn& usage) {
+    return runTune(program, args, usage);
+  });
 }
