@@ -28,9 +28,34 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/gobbletConfigVersion.cmake
 install(FILES ${CMAKE_BINARY_DIR}/gobbletConfig.cmake ${CMAKE_BINARY_DIR}/gobbletConfigVersion.cmake
         DESTINATION ${GOBBLET_CMAKE_DIR} COMPONENT development)
 
-install(FILES README.md docs/notation.md docs/protocol.md docs/search.md docs/tablebase.md docs/match.md
-              docs/board.md
-        DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT runtime)
+# A pkg-config file per library (gobblet-rules.pc, ...), relocatable: the
+# prefix is found from the file's own folder.
+file(RELATIVE_PATH GOBBLET_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
+set(GOBBLET_PC_LIBRARIES
+  "rules|absl_status absl_statusor absl_strings|the rules core: variants, positions, moves, notation, games, perft"
+  "tablebase|gobblet-rules libzstd|the 3x3 family's exact tablebases: build, probe, verify"
+  "search|gobblet-tablebase|the alpha-beta search and its evaluation"
+  "protocol|gobblet-search|the Engine every door drives, the UGI session and the option table")
+if(TARGET gobblet_server)
+  list(APPEND GOBBLET_PC_LIBRARIES "server|gobblet-protocol|UGI over TCP and the browser board over WebSocket (Boost)")
+endif()
+foreach(entry ${GOBBLET_PC_LIBRARIES})
+  string(REPLACE "|" ";" fields "${entry}")
+  list(GET fields 0 GOBBLET_PC_TARGET)
+  list(GET fields 1 GOBBLET_PC_REQUIRES)
+  list(GET fields 2 GOBBLET_PC_DESCRIPTION)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/pkgconfig/gobblet.pc.in
+                 ${CMAKE_BINARY_DIR}/pkgconfig/gobblet-${GOBBLET_PC_TARGET}.pc @ONLY)
+  install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/gobblet-${GOBBLET_PC_TARGET}.pc
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT development)
+endforeach()
+
+# The docs as they lie in the repository, so that their links work from the
+# installed folder too: README.md and CONTRIBUTING.md, and every page of
+# docs/ under docs/ (tools/package_check.sh checks every link there).
+install(FILES README.md CONTRIBUTING.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT runtime)
+file(GLOB GOBBLET_DOC_PAGES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md)
+install(FILES ${GOBBLET_DOC_PAGES} DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs COMPONENT runtime)
 # The man pages compressed (gzip -9n: the same bytes each time), as Debian
 # wants them and man reads them.
 file(GLOB GOBBLET_MAN_PAGES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/man/*.6)

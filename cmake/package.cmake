@@ -1,6 +1,10 @@
 # cpack -G DEB (run in a build directory; tools/package_check.sh builds,
-# checks and unpacks it): two Debian packages made from the install rules.
-#   gobblet          the programs, their man pages and the docs (component runtime)
+# checks and unpacks it): Debian packages made from the install rules.
+#   gobblet          the programs, their man pages and the docs (component
+#                    runtime); built with GOBBLET_MPI=OFF it needs no Open MPI
+#   gobblet-mpi      with GOBBLET_PACKAGE_MPI: gobblet-match and gobblet-tb
+#                    built with Open MPI, run by `mpirun gobblet-tb ...`
+#                    (component mpi)
 #   libgobblet-dev   the static libraries, their public headers and the CMake
 #                    package (component development)
 # Dependencies on Debian's run-time libraries are found by dpkg-shlibdeps.
@@ -15,6 +19,9 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_ALL runtime development)
+if(GOBBLET_PACKAGE_MPI)
+  list(APPEND CPACK_COMPONENTS_ALL mpi)
+endif()
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
@@ -33,13 +40,24 @@ to the browser. Gobblet Gobblers and the rest of the 3x3 family are solved
 exactly into tablebase files (gobblet-tb). A match runner with SPRT,
 perft, bench and an evaluation tuner come with it.")
 
+set(CPACK_DEBIAN_MPI_PACKAGE_NAME gobblet-mpi)
+set(CPACK_DEBIAN_MPI_PACKAGE_SECTION misc)
+set(CPACK_DEBIAN_MPI_PACKAGE_DEPENDS "gobblet (= ${PROJECT_VERSION}-1)")
+set(CPACK_DEBIAN_MPI_DESCRIPTION "The gobblet programs that spread their work over the ranks of an MPI job
+(Open MPI): gobblet-match plays one match over many machines and
+gobblet-tb builds one tablebase over them. With this package installed,
+`mpirun -np N gobblet-tb build ...` and `mpirun -np N gobblet-match ...`
+run these builds; without it those programs run on one machine only.")
+
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME libgobblet-dev)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "libabsl-dev, libzstd-dev, libboost-dev")
-set(CPACK_DEBIAN_DEVELOPMENT_DESCRIPTION "The rules core, the 3x3 tablebase, the search, the UGI protocol and the network server of the
-gobblet engine as static libraries with their public headers and a CMake
-package: find_package(gobblet CONFIG) gives gobblet::rules,
-gobblet::tablebase, gobblet::search, gobblet::protocol and gobblet::server.")
+set(CPACK_DEBIAN_DEVELOPMENT_DESCRIPTION "The gobblet engine's libraries: the rules core, the 3x3 tablebase,
+the search, the UGI protocol with the Engine every front end drives, and
+the network server, static, with their public headers, a CMake package
+(find_package(gobblet CONFIG) gives gobblet::rules, gobblet::tablebase,
+gobblet::search, gobblet::protocol and gobblet::server) and a pkg-config
+file per library.")
 
 # Debian's copyright and changelog files, in each package's doc folder.
 set(GOBBLET_DEBIAN_CHANGELOG ${CMAKE_BINARY_DIR}/debian/changelog.Debian.gz)
@@ -50,9 +68,11 @@ if(NOT gzip_result EQUAL 0)
   message(FATAL_ERROR "gzip of cmake/debian/changelog failed")
 endif()
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/cmake/debian/changelog)
-foreach(component runtime development)
+foreach(component ${CPACK_COMPONENTS_ALL})
   if(component STREQUAL runtime)
     set(package gobblet)
+  elseif(component STREQUAL mpi)
+    set(package gobblet-mpi)
   else()
     set(package libgobblet-dev)
   endif()

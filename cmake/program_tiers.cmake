@@ -37,6 +37,9 @@ endfunction()
 # After the programs are declared: the other tiers' builds, the launcher and
 # the links to it.
 function(gobblet_install_tiers)
+  if(GOBBLET_PACKAGE_MPI AND NOT GOBBLET_PACKAGE_TIERS)
+    message(FATAL_ERROR "GOBBLET_PACKAGE_MPI needs GOBBLET_PACKAGE_TIERS: the tier launcher runs the MPI programs")
+  endif()
   if(NOT GOBBLET_PACKAGE_TIERS)
     return()
   endif()
@@ -55,7 +58,7 @@ function(gobblet_install_tiers)
       SOURCE_DIR ${PROJECT_SOURCE_DIR}
       BINARY_DIR ${dir}
       CMAKE_ARGS -DGOBBLET_ARCH=${tier} -DBUILD_TESTING=OFF -DGOBBLET_PACKAGE_TIERS=
-                 -DGOBBLET_HARDENING=${GOBBLET_HARDENING}
+                 -DGOBBLET_HARDENING=${GOBBLET_HARDENING} -DGOBBLET_MPI=${GOBBLET_MPI} -DGOBBLET_PACKAGE_MPI=OFF
       CMAKE_CACHE_ARGS
         -DCMAKE_BUILD_TYPE:STRING=${CMAKE_BUILD_TYPE}
         -DCMAKE_CXX_COMPILER:FILEPATH=${CMAKE_CXX_COMPILER}
@@ -79,6 +82,7 @@ function(gobblet_install_tiers)
               COMPONENT runtime)
     endforeach()
   endforeach()
+  gobblet_install_mpi_programs()
   install(TARGETS gobblet-tier-launcher RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/gobblet COMPONENT runtime)
   file(RELATIVE_PATH launcher /${CMAKE_INSTALL_BINDIR} /${CMAKE_INSTALL_LIBEXECDIR}/gobblet/gobblet-tier-launcher)
   foreach(program ${programs})
@@ -88,5 +92,39 @@ function(gobblet_install_tiers)
       file(REMOVE \"\${link}\")
       file(CREATE_LINK \"${launcher}\" \"\${link}\" SYMBOLIC)
       message(STATUS \"Installing: \${link} -> ${launcher}\")" COMPONENT runtime)
+  endforeach()
+endfunction()
+
+# GOBBLET_PACKAGE_MPI: gobblet-match and gobblet-tb built once more, with
+# MPI, for this build's tier, into <libexecdir>/gobblet/mpi/ (component
+# "mpi": the package gobblet-mpi). The tier launcher runs them instead of
+# the tier's own when the program is started by an MPI launcher (mpirun,
+# srun) and they are installed; without them the programs refuse to run as
+# one of several ranks, naming the package.
+function(gobblet_install_mpi_programs)
+  if(NOT GOBBLET_PACKAGE_MPI)
+    return()
+  endif()
+  set(dir ${CMAKE_BINARY_DIR}/mpi-programs)
+  string(STRIP "${CMAKE_EXE_LINKER_FLAGS} -s" mpi_linker_flags)
+  ExternalProject_Add(gobblet_mpi_programs
+    SOURCE_DIR ${PROJECT_SOURCE_DIR}
+    BINARY_DIR ${dir}
+    CMAKE_ARGS -DGOBBLET_ARCH=${GOBBLET_ARCH} -DBUILD_TESTING=OFF -DGOBBLET_PACKAGE_TIERS=
+               -DGOBBLET_HARDENING=${GOBBLET_HARDENING} -DGOBBLET_MPI=ON -DGOBBLET_MPI_REQUIRED=ON
+               -DGOBBLET_PACKAGE_MPI=OFF
+    CMAKE_CACHE_ARGS
+      -DCMAKE_BUILD_TYPE:STRING=${CMAKE_BUILD_TYPE}
+      -DCMAKE_CXX_COMPILER:FILEPATH=${CMAKE_CXX_COMPILER}
+      -DCMAKE_CXX_FLAGS:STRING=${CMAKE_CXX_FLAGS}
+      -DCMAKE_EXE_LINKER_FLAGS:STRING=${mpi_linker_flags}
+      -DCMAKE_INSTALL_PREFIX:PATH=${CMAKE_INSTALL_PREFIX}
+      -DCMAKE_SKIP_BUILD_RPATH:BOOL=ON
+    BUILD_COMMAND ${CMAKE_COMMAND} --build ${dir} --target gobblet-tb gobblet-match
+    INSTALL_COMMAND ""
+    BUILD_ALWAYS ON
+    USES_TERMINAL_BUILD ON)
+  foreach(program gobblet-tb gobblet-match)
+    install(PROGRAMS ${dir}/bin/${program} DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/gobblet/mpi COMPONENT mpi)
   endforeach()
 endfunction()

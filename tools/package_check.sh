@@ -6,12 +6,16 @@
 #      (GOBBLET_PACKAGE_TIERS, cmake/program_tiers.cmake), and builds;
 #   2. cmake --install into a scratch prefix; builds examples/cpp against the
 #      installed CMake package and runs its programs;
-#   3. cpack -G DEB; lintian must report no error and no hardening-* tag
+#   3. cpack -G DEB (gobblet without Open MPI, gobblet-mpi with it, and
+#      libgobblet-dev); gobblet's Depends must name no MPI, and the recursive
+#      dependency count of each is printed; lintian must report no error and no hardening-* tag
 #      (the build has GOBBLET_HARDENING, Debian's flags); the packages are unpacked
 #      (dpkg -x) into a scratch root, and the packaged gobblet (--version, a
 #      UGI handshake and search, --http serving the page, SIGTERM) and
 #      gobblet-tb (build + probe) run from there, through the tier launcher
-#      and with GOBBLET_TIER=x86-64; each tier's programs hold only their
+#      and with GOBBLET_TIER=x86-64, and gobblet-tb under mpirun -np 2 runs
+#      gobblet-mpi's build (and without it refuses, naming the package);
+#      each tier's programs hold only their
 #      tier's instructions; the examples build against the unpacked
 #      libgobblet-dev too.
 # The packages are left in build/package/ (README: installing).
@@ -34,7 +38,8 @@ tools/setup.sh deps
 step "configure without the test dependencies, build"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
   -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON \
-  -DGOBBLET_ARCH=x86-64-v2 -DGOBBLET_PACKAGE_TIERS=x86-64 -DGOBBLET_HARDENING=ON >&2
+  -DGOBBLET_ARCH=x86-64-v2 -DGOBBLET_PACKAGE_TIERS=x86-64 -DGOBBLET_HARDENING=ON \
+  -DGOBBLET_MPI=OFF -DGOBBLET_PACKAGE_MPI=ON >&2
 cmake --build "$build" -j "$(nproc)" >&2
 
 # examples_against PREFIX: builds examples/cpp with find_package(gobblet) from
@@ -51,9 +56,18 @@ examples_against() {
   "$out/probe_tablebase" "$scratch/tictactoe.gtb" > "$scratch/probe.txt"
   head -1 "$scratch/probe.txt" | grep -q ": draw$" || fail "probe_tablebase: $(head -1 "$scratch/probe.txt")"
   [ "$(grep -c '^  ' "$scratch/probe.txt")" = 9 ] || fail "probe_tablebase did not rank the 9 first moves"
-  "$out/search_position" gobblet startpos 200 L@b2 > "$scratch/search.txt"
+  "$out/search_position" gobblet startpos 200 X@b2 > "$scratch/search.txt"
   grep -q '^depth 1 score ' "$scratch/search.txt" || fail "search_position printed no line: $(head -3 "$scratch/search.txt")"
   tail -1 "$scratch/search.txt" | grep -q '^bestmove [SMLX]' || fail "search_position: $(tail -1 "$scratch/search.txt")"
+  # The same program built with pkg-config alone (gobblet-protocol.pc and what it requires).
+  local pc_dir
+  pc_dir="$(dirname "$(find "$prefix" -name gobblet-protocol.pc | head -1)")"
+  [ -f "$pc_dir/gobblet-rules.pc" ] || fail "no pkg-config files under $prefix"
+  # shellcheck disable=SC2046
+  g++ examples/cpp/search_position.cpp $(PKG_CONFIG_PATH="$pc_dir" pkg-config --cflags --libs gobblet-protocol) \
+    -o "$out/search_position_pc" >&2 || fail "examples/cpp/search_position.cpp does not build with pkg-config"
+  "$out/search_position_pc" gobblers startpos 100 | tail -1 | grep -q '^bestmove ' ||
+    fail "search_position built with pkg-config did not answer"
 }
 
 step "cmake --install into a scratch prefix; examples/cpp against it"
@@ -66,7 +80,7 @@ examples_against "$scratch/prefix"
 
 step "cpack -G DEB, lintian"
 (cd "$build" && rm -f ./*.deb && cpack -G DEB >&2)
-debs=("$build"/gobblet_*.deb "$build"/libgobblet-dev_*.deb)
+debs=("$build"/gobblet_*.deb "$build"/gobblet-mpi_*.deb "$build"/libgobblet-dev_*.deb)
 for deb in "${debs[@]}"; do [ -f "$deb" ] || fail "cpack made no $deb"; done
 if command -v lintian >/dev/null; then
   lintian --info "${debs[@]}" > "$scratch/lintian.txt" 2>&1 || true
@@ -78,8 +92,27 @@ else
   fail "lintian is missing (tools/setup.sh installs it)"
 fi
 
+step "gobblet needs no Open MPI: its recursive dependencies"
+# The packages apt would install with it (Depends, recursively, without
+# recommends), counted with apt-cache from the .deb's own Depends field.
+recursive_dependencies() {
+  local names
+  names="$(dpkg-deb -f "$1" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/ //g' | grep -v '^$')"
+  # shellcheck disable=SC2086
+  apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces \
+    --no-enhances $names | grep -v '^ ' | sed 's/^<\(.*\)>$/\1/' | sort -u | wc -l
+}
+gobblet_deb="$(ls "$build"/gobblet_*.deb)"
+if dpkg-deb -f "$gobblet_deb" Depends | grep -qi 'mpi'; then
+  fail "the gobblet package depends on MPI: $(dpkg-deb -f "$gobblet_deb" Depends)"
+fi
+echo "gobblet: $(recursive_dependencies "$gobblet_deb") packages with its dependencies;" \
+  "gobblet-mpi: $(recursive_dependencies "$(ls "$build"/gobblet-mpi_*.deb)") (apt-cache depends --recurse)" >&2
+
 step "dpkg -x into a scratch root; the packaged programs run from there"
 for deb in "${debs[@]}"; do dpkg -x "$deb" "$scratch/root"; done
+python3 tests/tools/doc_links_check.py "$scratch/root/usr/share/doc/gobblet" >&2 ||
+  fail "a link of the installed docs (/usr/share/doc/gobblet) is broken"
 bin="$scratch/root/usr/bin"
 for page in gobblet gobblet-tb gobblet-match; do
   [ -f "$scratch/root/usr/share/man/man6/$page.6.gz" ] || [ -f "$scratch/root/usr/share/man/man6/$page.6" ] ||
@@ -88,7 +121,7 @@ done
 libexec="$scratch/root/usr/libexec/gobblet"
 python3 tests/portable/instruction_set_check.py --tier x86-64 "$libexec"/x86-64/* "$libexec/gobblet-tier-launcher" >&2 ||
   fail "the x86-64 programs hold instructions beyond x86-64"
-python3 tests/portable/instruction_set_check.py --tier x86-64-v2 "$libexec"/x86-64-v2/* >&2 ||
+python3 tests/portable/instruction_set_check.py --tier x86-64-v2 "$libexec"/x86-64-v2/* "$libexec"/mpi/* >&2 ||
   fail "the x86-64-v2 programs hold instructions beyond x86-64-v2"
 # The best tier shipped that this processor runs: x86-64-v2 needs what the
 # psABI lists for it (the flags' names as /proc/cpuinfo spells them).
@@ -103,16 +136,31 @@ version="$("$bin/gobblet" --version)"
 version="$(GOBBLET_TIER=x86-64 "$bin/gobblet-tb" --version)"
 [ "$version" = "gobblet-tb $release (x86-64)" ] || fail "GOBBLET_TIER=x86-64 gobblet-tb --version: '$version'"
 for tier in "" x86-64; do
-  printf 'ugi\nisready\nposition startpos moves L@b2\ngo depth 4\nquit\n' | GOBBLET_TIER=$tier "$bin/gobblet" \
+  printf 'ugi\nisready\nposition startpos moves X@b2\ngo depth 4\nquit\n' | GOBBLET_TIER=$tier "$bin/gobblet" \
     > "$scratch/session.txt"
   grep -qF "id name Gobblet $release (${tier:-$best})" "$scratch/session.txt" ||
     fail "id name does not name the ${tier:-$best} build: $(grep '^id name' "$scratch/session.txt")"
-  for line in ugiok readyok bestmove; do
+  for line in ugiok readyok 'bestmove [SMLXa-d]'; do
     grep -q "^$line" "$scratch/session.txt" || fail "the packaged engine (${tier:-$best}) did not answer $line"
   done
 done
 "$bin/gobblet-tb" build tictactoe --out "$scratch/root-tictactoe.gtb" >&2
 "$bin/gobblet-tb" probe "$scratch/root-tictactoe.gtb" "3/3/3 1" | grep -q draw || fail "gobblet-tb probe: no draw"
+
+# Under mpirun, the launcher runs gobblet-mpi's build: the same file as one process.
+mpirun=(mpirun -np 2 --oversubscribe)
+[ "$(id -u)" -eq 0 ] && mpirun+=(--allow-run-as-root)
+"${mpirun[@]}" "$bin/gobblet-tb" build tictactoe --out "$scratch/mpi-tictactoe.gtb" >&2 ||
+  fail "mpirun -np 2 gobblet-tb build (the gobblet-mpi package) failed"
+cmp -s "$scratch/mpi-tictactoe.gtb" "$scratch/root-tictactoe.gtb" ||
+  fail "mpirun -np 2 gobblet-tb build wrote another file than one process"
+# Without gobblet-mpi, the gobblet package's own build refuses to run as one rank of several.
+mv "$libexec/mpi" "$scratch/mpi-programs"
+if "${mpirun[@]}" "$bin/gobblet-tb" build tictactoe --out "$scratch/no-mpi.gtb" > "$scratch/no-mpi.txt" 2>&1; then
+  fail "gobblet-tb without gobblet-mpi ran under mpirun -np 2"
+fi
+grep -q 'gobblet-mpi' "$scratch/no-mpi.txt" || fail "gobblet-tb under mpirun without MPI did not name gobblet-mpi: $(cat "$scratch/no-mpi.txt")"
+mv "$scratch/mpi-programs" "$libexec/mpi"
 
 "$bin/gobblet" --http 127.0.0.1:0 2> "$scratch/http.txt" &
 server_pid=$!

@@ -12,11 +12,15 @@
 // itself (execv) with the program of the highest tier that is both shipped
 // and supported by this processor, with the same arguments.
 // GOBBLET_TIER=<tier> asks for one tier; it is refused, with a message, if
-// the processor cannot run it or it is not shipped. Exit status 127 when it
-// runs nothing.
+// the processor cannot run it or it is not shipped. Started by an MPI
+// launcher (mpirun, srun: tools/command_line/mpi_launch.h), it runs
+// <libexecdir>/gobblet/mpi/<program> instead where that is installed (the
+// package gobblet-mpi: gobblet-match and gobblet-tb built with MPI). Exit
+// status 127 when it runs nothing.
 //
 // Built for the plain x86-64 baseline (it must run everywhere), with no
-// library of the project: it only looks and executes.
+// library of the project but the MPI launcher's variables
+// (mpi_launch.cpp): it only looks and executes.
 #include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -28,6 +32,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "tools/command_line/mpi_launch.h"
 
 namespace {
 
@@ -136,6 +142,14 @@ int main(int argc, char** argv) {
   if (program.empty()) {
     program = baseName(argv[0]);
     if (!isProgramName(program)) return refuse("not a gobblet program name");
+  }
+
+  if (gobblet::cli::mpiLaunch().launched) {
+    const std::string path = folder + "/mpi/" + program;
+    if (::access(path.c_str(), X_OK) == 0) {
+      ::execv(path.c_str(), argv);
+      return refuse(path + ": " + std::strerror(errno));
+    }
   }
 
   const char* wanted = std::getenv("GOBBLET_TIER");
