@@ -4,8 +4,7 @@
 
 namespace gobblet {
 
-Board::Board(const Variant& variant)
-    : geometry_(&gobblet::geometry(variant.n)), variant_(variant) {}
+Board::Board(const Variant& variant) : geometry_(&gobblet::geometry(variant.n)), variant_(variant) {}
 
 std::array<int, 5> Board::stackCounts(int player) const {
   std::array<int, 5> counts{};

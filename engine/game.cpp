@@ -51,20 +51,28 @@ GameResult Game::result(EndReason* reason) const {
 
 const char* resultWord(GameResult result) {
   switch (result) {
-    case GameResult::kPlayer1Wins: return "p1win";
-    case GameResult::kPlayer2Wins: return "p2win";
-    case GameResult::kDraw: return "draw";
-    case GameResult::kNone: break;
+    case GameResult::kPlayer1Wins:
+      return "p1win";
+    case GameResult::kPlayer2Wins:
+      return "p2win";
+    case GameResult::kDraw:
+      return "draw";
+    case GameResult::kNone:
+      break;
   }
   return "none";
 }
 
 std::string endReasonText(EndReason reason, GameResult result) {
   switch (reason) {
-    case EndReason::kLine: return result == GameResult::kPlayer1Wins ? "a line of player 1" : "a line of player 2";
-    case EndReason::kNoMoves: return "no legal move";
-    case EndReason::kRepetition: return "threefold repetition";
-    case EndReason::kNone: break;
+    case EndReason::kLine:
+      return result == GameResult::kPlayer1Wins ? "a line of player 1" : "a line of player 2";
+    case EndReason::kNoMoves:
+      return "no legal move";
+    case EndReason::kRepetition:
+      return "threefold repetition";
+    case EndReason::kNone:
+      break;
   }
   return "none";
 }

@@ -50,9 +50,7 @@ class Geometry {
   // Symmetry s in 0..7: (s & 4) mirrors left-right first, then (s & 3)
   // quarter turns counter-clockwise. inverse(s) undoes s.
   int transformSquare(int s, int square) const { return squareMap_[s][square]; }
-  Mask transform(int s, Mask m) const {
-    return static_cast<Mask>(byteMap_[s][0][m & 0xff] | byteMap_[s][1][m >> 8]);
-  }
+  Mask transform(int s, Mask m) const { return static_cast<Mask>(byteMap_[s][0][m & 0xff] | byteMap_[s][1][m >> 8]); }
   static int inverse(int s) { return (s & 4) ? s : (4 - s) & 3; }
 
   explicit Geometry(int side);

@@ -14,9 +14,7 @@ namespace gobblet {
 class Move {
  public:
   constexpr Move() = default;
-  static constexpr Move drop(int size, int to) {
-    return Move(static_cast<uint16_t>(kValid | kDrop | size << 8 | to));
-  }
+  static constexpr Move drop(int size, int to) { return Move(static_cast<uint16_t>(kValid | kDrop | size << 8 | to)); }
   static constexpr Move boardMove(int size, int from, int to) {
     return Move(static_cast<uint16_t>(kValid | size << 8 | from << 4 | to));
   }

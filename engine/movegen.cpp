@@ -67,7 +67,6 @@ int countMoves(const Board& board) {
   return count;
 }
 
-
 void generateMovesTo(const Board& board, Mask targets, MoveList& list) {
   forEachTargetSet(board, [&list, targets](int size, int from, Mask to) {
     for (to &= targets; to; to &= to - 1) {

@@ -18,11 +18,16 @@ absl::Status invalid(std::string_view what, std::string_view text) {
 // Size index of a size letter (either case), or -1.
 int sizeOfLetter(char c) {
   switch (std::toupper(static_cast<unsigned char>(c))) {
-    case 'S': return 0;
-    case 'M': return 1;
-    case 'L': return 2;
-    case 'X': return 3;
-    default: return -1;
+    case 'S':
+      return 0;
+    case 'M':
+      return 1;
+    case 'L':
+      return 2;
+    case 'X':
+      return 3;
+    default:
+      return -1;
   }
 }
 
@@ -75,7 +80,8 @@ std::string illegalReason(const Board& board, Move move) {
   if (move.isDrop() && v.stacks && top >= 0) {
     return owner == us ? "from the reserve a piece may not cover your own piece (" + square + ")"
                        : "from the reserve a piece may cover an opponent's piece only if it is one of three of "
-                         "theirs in a line (" + square + " is not)";
+                         "theirs in a line (" +
+                             square + " is not)";
   }
   return "illegal move";
 }
@@ -199,16 +205,15 @@ absl::StatusOr<Board> parsePosition(const Variant& v, std::string_view text) {
                                     std::string(kSizeLetters, v.sizes), ")", where),
                        original);
       if (size <= previous)
-        return invalid(absl::StrCat("stack on ", squareName(v, square),
-                                    " is not strictly increasing from bottom to top", where),
-                       original);
+        return invalid(
+            absl::StrCat("stack on ", squareName(v, square), " is not strictly increasing from bottom to top", where),
+            original);
       previous = size;
       board.addPiece(std::isupper(static_cast<unsigned char>(letter)) ? 0 : 1, size, square);
     }
     ++file;
   }
-  if (rank != 0 || file != v.n)
-    return invalid(absl::StrCat("expected ", v.n, " ranks of ", v.n, " squares"), original);
+  if (rank != 0 || file != v.n) return invalid(absl::StrCat("expected ", v.n, " ranks of ", v.n, " squares"), original);
   board.setSideToMove(side == "1" ? 0 : 1);
   if (!board.countsValid()) {
     for (int p = 0; p < 2; ++p)
@@ -217,9 +222,10 @@ absl::StatusOr<Board> parsePosition(const Variant& v, std::string_view text) {
           return invalid(absl::StrCat("player ", p + 1, " has ", board.placed(p, s), " pieces of size ",
                                       std::string(1, kSizeLetters[s]), ", more than the supply of ", v.perSize),
                          original);
-    return invalid("impossible stack counts: a player's pieces on the board cannot have come from three nested stacks "
-                   "(for each player, #S <= #M <= #L <= #X must hold)",
-                   original);
+    return invalid(
+        "impossible stack counts: a player's pieces on the board cannot have come from three nested stacks "
+        "(for each player, #S <= #M <= #L <= #X must hold)",
+        original);
   }
   return board;
 }

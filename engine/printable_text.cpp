@@ -21,8 +21,10 @@ size_t appendPrintable(std::string& out, std::string_view text, size_t room) {
   for (; i < text.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
     if (out.size() + (isPrintable(c) ? 1 : 4) > room) break;
-    if (isPrintable(c)) out += static_cast<char>(c);
-    else appendEscaped(out, c);
+    if (isPrintable(c))
+      out += static_cast<char>(c);
+    else
+      appendEscaped(out, c);
   }
   return i;
 }
@@ -34,8 +36,10 @@ std::string quoteWord(std::string_view word) {
   std::string out = "'";
   for (size_t i = 0; i < word.size() && i < kMaxShown; ++i) {
     const unsigned char c = static_cast<unsigned char>(word[i]);
-    if (isPrintable(c) && c != '\'' && c != '\\') out += static_cast<char>(c);
-    else appendEscaped(out, c);
+    if (isPrintable(c) && c != '\'' && c != '\\')
+      out += static_cast<char>(c);
+    else
+      appendEscaped(out, c);
   }
   if (word.size() > kMaxShown) out += "...";
   return out + "'";

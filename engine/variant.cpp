@@ -53,7 +53,8 @@ absl::StatusOr<Variant> Variant::parse(std::string_view textView) {
     return absl::InvalidArgumentError(absl::StrCat("unknown variant '", text, "' (expected ", variantNamesText(), ")"));
   const std::vector<std::string> parts = absl::StrSplit(lower.substr(kFamilyPrefix.size()), ',');
   if (parts.size() != 3)
-    return absl::InvalidArgumentError(absl::StrCat("variant '", text, "': expected 3 numbers after '", std::string(kFamilyPrefix), "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("variant '", text, "': expected 3 numbers after '", std::string(kFamilyPrefix), "'"));
   // <sizes> 1..3, <per_size> 1..9, <move> 0 or 1.
   static constexpr struct {
     const char* name;
@@ -62,7 +63,8 @@ absl::StatusOr<Variant> Variant::parse(std::string_view textView) {
   int values[3];
   for (int i = 0; i < 3; ++i) {
     const absl::string_view number = absl::StripAsciiWhitespace(parts[i]);
-    auto n = parseBoundedInteger(std::string_view(number.data(), number.size()), kFields[i].lo, kFields[i].hi, kFields[i].name);
+    auto n = parseBoundedInteger(std::string_view(number.data(), number.size()), kFields[i].lo, kFields[i].hi,
+                                 kFields[i].name);
     if (!n.ok()) return absl::InvalidArgumentError(absl::StrCat("variant '", text, "': ", n.status().message()));
     values[i] = static_cast<int>(*n);
   }

@@ -25,11 +25,11 @@
 namespace gobblet {
 
 struct Variant {
-  uint8_t n = 4;         // board side: 3 or 4
-  uint8_t sizes = 4;     // number of piece sizes, 1..4
-  uint8_t perSize = 3;   // pieces of each size per player
-  bool moving = true;    // may pieces on the board be moved?
-  bool stacks = true;    // 4x4 Gobblet external-stack rules
+  uint8_t n = 4;        // board side: 3 or 4
+  uint8_t sizes = 4;    // number of piece sizes, 1..4
+  uint8_t perSize = 3;  // pieces of each size per player
+  bool moving = true;   // may pieces on the board be moved?
+  bool stacks = true;   // 4x4 Gobblet external-stack rules
 
   static constexpr Variant gobblet() { return Variant{4, 4, 3, true, true}; }
   static constexpr Variant gobblers() { return Variant{3, 3, 2, true, false}; }

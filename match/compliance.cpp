@@ -75,8 +75,10 @@ std::optional<TestGame> randomRunningGame(const Variant& v, int plies, int inFen
     for (int i = 0; i < plies && ok; ++i) {
       MoveList list;
       generateMoves(game.position(), list);
-      if (list.empty()) ok = false;
-      else moves.push_back(list[static_cast<int>(rng() % static_cast<uint64_t>(list.size()))]), game.play(moves.back());
+      if (list.empty())
+        ok = false;
+      else
+        moves.push_back(list[static_cast<int>(rng() % static_cast<uint64_t>(list.size()))]), game.play(moves.back());
       if (game.result() != GameResult::kNone) ok = false;
     }
     if (!ok) continue;
@@ -115,7 +117,7 @@ std::optional<TestGame> randomGameEndingBy(const Variant& v, EndReason reason, u
 // referee (nullopt when the variant does not allow it, e.g. no moving).
 std::optional<TestGame> repetitionGame(const Variant& v) {
   const std::string size(1, "SMLX"[v.sizes - 1]);
-  const std::string a = squareName(v, 0), b = squareName(v, v.n);            // a1, a2
+  const std::string a = squareName(v, 0), b = squareName(v, v.n);                                  // a1, a2
   const std::string c = squareName(v, v.squares() - 1), d = squareName(v, v.squares() - 1 - v.n);  // top right, below
   std::vector<std::string> texts = {size + "@" + a, size + "@" + c};
   for (int round = 0; round < 2; ++round)
@@ -238,8 +240,8 @@ class Checker {
   }
 
   // --- engine lifetime
-  absl::Status start();     // process plus ugi/ugiok; the lines before ugiok go to hello_
-  absl::Status restart();   // start(), options, isready
+  absl::Status start();    // process plus ugi/ugiok; the lines before ugiok go to hello_
+  absl::Status restart();  // start(), options, isready
 
   // --- steps
   using StepBody = std::function<StepReport()>;
@@ -420,9 +422,8 @@ StepReport Checker::checkGo(const TestGame& game, const std::string& goLine, int
   auto bestmove = waitFor("bestmove", begin + std::chrono::milliseconds(allowanceMs), &before);
   const int64_t elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - begin).count();
   if (!bestmove.ok())
-    return fail(absl::IsDeadlineExceeded(bestmove.status())
-                    ? absl::StrCat("no bestmove within ", allowanceMs, " ms")
-                    : std::string(bestmove.status().message()));
+    return fail(absl::IsDeadlineExceeded(bestmove.status()) ? absl::StrCat("no bestmove within ", allowanceMs, " ms")
+                                                            : std::string(bestmove.status().message()));
   if (auto status = sync(&after); !status.ok()) return fail(absl::StrCat("after bestmove: ", status.message()));
   StepReport r = judgeSearch(game.replay(), *bestmove, before, after);
   if (r.outcome == StepOutcome::kPass && elapsed > allowanceMs)
@@ -442,8 +443,10 @@ StepReport Checker::checkInfinite(const TestGame& game) {
     auto line = read(until);
     if (absl::IsDeadlineExceeded(line.status())) break;
     if (!line.ok()) return fail(describe(line.status(), "the search to go on"));
-    if (firstWord(*line) == "bestmove") bestmove = *line;
-    else before.push_back(*line);
+    if (firstWord(*line) == "bestmove")
+      bestmove = *line;
+    else
+      before.push_back(*line);
   }
   // isready during the search.
   if (!send("isready")) return fail("cannot write to the engine");
@@ -451,8 +454,10 @@ StepReport Checker::checkInfinite(const TestGame& game) {
   auto ready = waitFor("readyok", in(s_.timeoutMs), &waiting);
   if (!ready.ok()) return fail(absl::StrCat("isready during go infinite: ", ready.status().message()));
   for (const std::string& line : waiting) {
-    if (firstWord(line) == "bestmove" && !bestmove) bestmove = line;
-    else (bestmove ? after : before).push_back(line);
+    if (firstWord(line) == "bestmove" && !bestmove)
+      bestmove = line;
+    else
+      (bestmove ? after : before).push_back(line);
   }
   if (!send("stop")) return fail("cannot write to the engine");
   if (!bestmove) {
@@ -477,8 +482,10 @@ StepReport Checker::checkQueries(const std::optional<TestGame>& game, const std:
   std::vector<std::string> wrong;
   for (const auto& [what, answer] : expected) {
     auto value = query(what);
-    if (absl::IsInvalidArgument(value.status())) wrong.push_back(std::string(value.status().message()));
-    else if (!value.ok()) return fail(std::string(value.status().message()));
+    if (absl::IsInvalidArgument(value.status()))
+      wrong.push_back(std::string(value.status().message()));
+    else if (!value.ok())
+      return fail(std::string(value.status().message()));
     else if (*value != answer)
       wrong.push_back(absl::StrCat("query ", what, ": the engine says ", *value, ", the rules say ", answer));
   }
@@ -489,9 +496,11 @@ StepReport Checker::checkQueries(const std::optional<TestGame>& game, const std:
 absl::StatusOr<std::string> Checker::query(const std::string& what) {
   if (!send("query " + what)) return absl::UnavailableError("cannot write to the engine");
   auto line = waitFor("response", in(s_.timeoutMs));
-  if (!line.ok()) return absl::Status(line.status().code(), absl::StrCat("query ", what, ": ", line.status().message()));
+  if (!line.ok())
+    return absl::Status(line.status().code(), absl::StrCat("query ", what, ": ", line.status().message()));
   const std::vector<std::string> w = words(*line);
-  if (w.size() != 2) return absl::InvalidArgumentError(absl::StrCat("query ", what, ": '", *line, "' is not 'response <value>'"));
+  if (w.size() != 2)
+    return absl::InvalidArgumentError(absl::StrCat("query ", what, ": '", *line, "' is not 'response <value>'"));
   return w[1];
 }
 
@@ -526,16 +535,19 @@ StepReport Checker::checkCutegamesGame(const TestGame& opening) {
     const int64_t allowance = clocks[mover] + s_.marginMs;
     auto bestmove = waitFor("bestmove", begin + std::chrono::milliseconds(allowance));
     if (!bestmove.ok())
-      return fail(absl::StrCat("ply ", ply + 1, ": ", absl::IsDeadlineExceeded(bestmove.status())
-                                                          ? absl::StrCat("no bestmove within ", allowance, " ms")
-                                                          : std::string(bestmove.status().message())));
+      return fail(absl::StrCat("ply ", ply + 1, ": ",
+                               absl::IsDeadlineExceeded(bestmove.status())
+                                   ? absl::StrCat("no bestmove within ", allowance, " ms")
+                                   : std::string(bestmove.status().message())));
     const int64_t elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - begin).count();
     clocks[mover] = std::max<int64_t>(1, clocks[mover] - elapsed) + kCutegamesIncrementMs;
     // cutegames takes the second word of a two-word line, and skips others.
     const std::vector<std::string> w = words(*bestmove);
-    if (w.size() != 2) return fail(absl::StrCat("ply ", ply + 1, ": '", *bestmove, "' is not two words: cutegames would wait forever"));
+    if (w.size() != 2)
+      return fail(absl::StrCat("ply ", ply + 1, ": '", *bestmove, "' is not two words: cutegames would wait forever"));
     auto move = parseMove(game.position(), w[1]);
-    if (!move.ok()) return fail(absl::StrCat("ply ", ply + 1, ": '", w[1], "' is not legal: ", move.status().message()));
+    if (!move.ok())
+      return fail(absl::StrCat("ply ", ply + 1, ": '", w[1], "' is not legal: ", move.status().message()));
     game.play(*move);
   }
   return pass();
@@ -550,8 +562,8 @@ StepReport Checker::checkQuit() {
     if (!line.ok()) return fail(absl::StrCat("still running ", s_.timeoutMs, " ms after quit"));
   }
   // Its output is closed; give it what is left of the timeout to exit.
-  const auto left = std::max<int64_t>(
-      1, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
+  const auto left =
+      std::max<int64_t>(1, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
   process_->stop(std::chrono::milliseconds(left));
   const std::string how = process_->exitDescription();
   if (how.rfind("exit code", 0) != 0) return fail(absl::StrCat("the process did not exit by itself (", how, ")"));
@@ -561,8 +573,10 @@ StepReport Checker::checkQuit() {
 std::string Checker::go(const std::string& ugiArgs) const {
   std::string line = "go " + ugiArgs;
   if (ugi_) return line;
-  for (const auto& [from, to] :
-       {std::pair<std::string, std::string>{"p1time", "wtime"}, {"p2time", "btime"}, {"p1inc", "winc"}, {"p2inc", "binc"}})
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"p1time", "wtime"},
+                                 {"p2time", "btime"},
+                                 {"p1inc", "winc"},
+                                 {"p2inc", "binc"}})
     if (const size_t at = line.find(from); at != std::string::npos) line.replace(at, from.size(), to);
   return line;
 }
@@ -636,8 +650,8 @@ std::vector<StepReport> Checker::run() {
   step("query: threefold repetition",
        [&] { return checkQueries(repeated, "no threefold repetition can be built in " + v.name()); });
   step("query: no legal move", [&] {
-    return checkQueries(stuck, absl::StrCat("no position without a legal move in ", kSearchGames, " random ",
-                                            v.name(), " games (the rules may make it impossible)"));
+    return checkQueries(stuck, absl::StrCat("no position without a legal move in ", kSearchGames, " random ", v.name(),
+                                            " games (the rules may make it impossible)"));
   });
   step("quit", [&] { return checkQuit(); });
   if (process_) process_->stop();
@@ -658,9 +672,12 @@ std::vector<StepReport> runCompliance(const ComplianceSettings& settings,
 std::string formatStep(const StepReport& report) {
   constexpr size_t kShownBytes = 600;
   switch (report.outcome) {
-    case StepOutcome::kPass: return "PASS " + report.name;
-    case StepOutcome::kSkip: return absl::StrCat("SKIP ", report.name, ": ", printableText(report.why, kShownBytes));
-    case StepOutcome::kFail: break;
+    case StepOutcome::kPass:
+      return "PASS " + report.name;
+    case StepOutcome::kSkip:
+      return absl::StrCat("SKIP ", report.name, ": ", printableText(report.why, kShownBytes));
+    case StepOutcome::kFail:
+      break;
   }
   std::string text = absl::StrCat("FAIL ", report.name, ": ", printableText(report.why, kShownBytes));
   const size_t n = report.exchange.size();

@@ -22,10 +22,14 @@ std::vector<std::string> shellWords(const std::string& command) {
       continue;
     }
     inWord = true;
-    if (c == quote) quote = 0;
-    else if (quote == 0 && (c == '\'' || c == '"')) quote = c;
-    else if (c == '\\' && quote != '\'' && i + 1 < command.size()) word += command[++i];
-    else word += c;
+    if (c == quote)
+      quote = 0;
+    else if (quote == 0 && (c == '\'' || c == '"'))
+      quote = c;
+    else if (c == '\\' && quote != '\'' && i + 1 < command.size())
+      word += command[++i];
+    else
+      word += c;
   }
   if (inWord) words.push_back(word);
   return words;

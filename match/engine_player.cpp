@@ -36,9 +36,12 @@ absl::Status applyEngineSetting(EngineConfig& config, const std::string& setting
     if (value.empty() || value.find_first_of("\"\\\n") != std::string::npos) return bad("bad name");
     config.name = value;
   } else if (key == "proto") {
-    if (value == "ugi") config.protocol = Protocol::kUgi;
-    else if (value == "uci") config.protocol = Protocol::kUci;
-    else return bad("proto must be ugi or uci");
+    if (value == "ugi")
+      config.protocol = Protocol::kUgi;
+    else if (value == "uci")
+      config.protocol = Protocol::kUci;
+    else
+      return bad("proto must be ugi or uci");
   } else if (key == "tc") {
     auto tc = parseClock(value);
     if (!tc.ok()) return tc.status();

@@ -152,7 +152,8 @@ void EngineProcess::stop(std::chrono::milliseconds grace) {
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     kill(-pid_, SIGKILL);
-    while (waitpid(pid_, &waitStatus_, 0) < 0 && errno == EINTR) {}
+    while (waitpid(pid_, &waitStatus_, 0) < 0 && errno == EINTR) {
+    }
     reaped_ = true;
   }
   if (fromChild_ >= 0) close(fromChild_), fromChild_ = -1;

@@ -21,7 +21,7 @@ namespace gobblet::match {
 class FileLines {
  public:
   struct Line {
-    std::string text;  // without its '\n' (a '\r' before it stays); empty when overlong
+    std::string text;    // without its '\n' (a '\r' before it stays); empty when overlong
     int64_t number = 0;  // 1-based
     bool overlong = false;
   };

@@ -48,7 +48,8 @@ absl::StatusOr<std::map<std::string, std::string>> splitRecordFields(const std::
       value = line.substr(i, end == std::string::npos ? std::string::npos : end - i);
       i = end == std::string::npos ? line.size() : end;
     }
-    if (!fields.emplace(key, value).second) return absl::InvalidArgumentError(absl::StrCat("duplicate key '", key, "'"));
+    if (!fields.emplace(key, value).second)
+      return absl::InvalidArgumentError(absl::StrCat("duplicate key '", key, "'"));
   }
   return fields;
 }
@@ -63,9 +64,8 @@ std::string formatRecord(const GameRecord& r) {
   std::string line = absl::StrCat("game=", r.number, " p1=", quoted(r.player1), " p2=", quoted(r.player2),
                                   " variant=", r.variant.name(), " opening=", quoted(r.opening),
                                   " start=", quoted(r.start), " book=", r.bookPlies,
-                                  " moves=", quoted(absl::StrJoin(r.moves, " ")),
-                                  " result=", resultToString(r.result), " reason=", toString(r.termination),
-                                  " detail=", quoted(r.detail));
+                                  " moves=", quoted(absl::StrJoin(r.moves, " ")), " result=", resultToString(r.result),
+                                  " reason=", toString(r.termination), " detail=", quoted(r.detail));
   if (r.termination == Termination::kIllegalMove) absl::StrAppend(&line, " illegal=", quoted(r.illegalMove));
   return line;
 }
@@ -74,8 +74,8 @@ absl::StatusOr<GameRecord> parseRecord(const std::string& line) {
   auto fields = splitRecordFields(line);
   if (!fields.ok()) return fields.status();
   GameRecord r;
-  static const char* const kRequired[] = {"game", "p1",    "p2",     "variant", "opening", "start",
-                                          "book", "moves", "result", "reason"};
+  static const char* const kRequired[] = {"game",  "p1",   "p2",    "variant", "opening",
+                                          "start", "book", "moves", "result",  "reason"};
   for (const char* key : kRequired)
     if (!fields->count(key)) return absl::InvalidArgumentError(absl::StrCat("missing field '", key, "'"));
   for (const auto& [key, value] : *fields) {
@@ -122,8 +122,7 @@ absl::StatusOr<GameRecord> parseRecord(const std::string& line) {
       return absl::InvalidArgumentError(absl::StrCat("unknown field '", key, "'"));
     }
   }
-  if (r.bookPlies > static_cast<int>(r.moves.size()))
-    return absl::InvalidArgumentError("more book plies than moves");
+  if (r.bookPlies > static_cast<int>(r.moves.size())) return absl::InvalidArgumentError("more book plies than moves");
   return r;
 }
 

@@ -10,8 +10,8 @@ namespace {
 // "position startpos moves ..." or "position fen <text> moves ...".
 std::string positionLine(const Game& game) {
   const Board& start = game.start();
-  std::string line = start == Board(start.variant()) ? "position startpos"
-                                                     : absl::StrCat("position fen ", positionToString(start));
+  std::string line =
+      start == Board(start.variant()) ? "position startpos" : absl::StrCat("position fen ", positionToString(start));
   if (!game.moves().empty()) {
     line += " moves";
     for (Move m : game.moves()) absl::StrAppend(&line, " ", moveToString(m, start.variant()));
@@ -69,8 +69,7 @@ GameRecord playGame(EnginePlayer& player1, EnginePlayer& player2, const Opening&
     const int mover = referee.game().position().sideToMove();
     EnginePlayer& engine = *players[mover];
     const TimeControl& limits = engine.config().limits;
-    const int64_t allowance =
-        moveAllowanceMs(limits, clocks.remainingMs[mover], settings.marginMs, settings.timeoutMs);
+    const int64_t allowance = moveAllowanceMs(limits, clocks.remainingMs[mover], settings.marginMs, settings.timeoutMs);
     const std::string who = absl::StrCat("player ", mover + 1, ": ");
     // Before the clock starts: a stale bestmove must not answer this move.
     if (auto status = engine.dropStaleOutput(); !status.ok())
@@ -78,8 +77,7 @@ GameRecord playGame(EnginePlayer& player1, EnginePlayer& player2, const Opening&
     const Clock::time_point begin = Clock::now();
     auto reply = engine.think(positionLine(referee.game()), goCommand(limits, clocks, engine.config().protocol),
                               begin + std::chrono::milliseconds(allowance));
-    const int64_t elapsed =
-        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - begin).count();
+    const int64_t elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - begin).count();
     if (!reply.ok()) {
       const bool timed = limits.hasClock() || limits.moveTimeMs >= 0;
       if (absl::IsDeadlineExceeded(reply.status()) && timed)

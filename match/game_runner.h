@@ -18,14 +18,13 @@
 namespace gobblet::match {
 
 struct GameSettings {
-  int maxPlies = 400;        // draw after this many plies (0 = no limit)
-  int64_t marginMs = 100;    // time allowed beyond the clock or move time
-  int64_t timeoutMs = 10000; // longest wait for a bestmove without clock or move time
+  int maxPlies = 400;         // draw after this many plies (0 = no limit)
+  int64_t marginMs = 100;     // time allowed beyond the clock or move time
+  int64_t timeoutMs = 10000;  // longest wait for a bestmove without clock or move time
 };
 
 // Plays one game, `player1` moving first from the opening's start position
 // (if the start position has player 2 to move, `player2` moves first).
-GameRecord playGame(EnginePlayer& player1, EnginePlayer& player2, const Opening& opening,
-                    const GameSettings& settings);
+GameRecord playGame(EnginePlayer& player1, EnginePlayer& player2, const Opening& opening, const GameSettings& settings);
 
 }  // namespace gobblet::match

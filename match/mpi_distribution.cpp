@@ -44,9 +44,8 @@ std::string receive(const MPI_Status& status) {
 std::string encodeGame(const DealtGame& dealt, const Variant& variant) {
   std::vector<std::string> moves;
   for (Move m : dealt.opening.moves) moves.push_back(moveToString(m, variant));
-  return absl::StrCat(dealt.game.number, "\n", dealt.game.player1, "\n", dealt.game.player2, "\n",
-                      dealt.opening.label, "\n", positionToString(dealt.opening.start), "\n",
-                      absl::StrJoin(moves, " "));
+  return absl::StrCat(dealt.game.number, "\n", dealt.game.player1, "\n", dealt.game.player2, "\n", dealt.opening.label,
+                      "\n", positionToString(dealt.opening.start), "\n", absl::StrJoin(moves, " "));
 }
 
 absl::StatusOr<DealtGame> decodeGame(const std::string& text, const Variant& variant, int engines) {
@@ -64,8 +63,7 @@ absl::StatusOr<DealtGame> decodeGame(const std::string& text, const Variant& var
   if (!start.ok()) return bad(start.status().message());
   Game game(*start);
   for (absl::string_view move : absl::StrSplit(lines[5], ' ', absl::SkipEmpty()))
-    if (auto status = game.play(std::string_view(move.data(), move.size())); !status.ok())
-      return bad(status.message());
+    if (auto status = game.play(std::string_view(move.data(), move.size())); !status.ok()) return bad(status.message());
   dealt.opening = Opening{lines[3], *start, game.moves()};
   return dealt;
 }
@@ -121,8 +119,10 @@ absl::Status MpiSession::serve(const TournamentSettings* settings, GameDealer* d
       const auto it = record.ok() ? underWay.find(record->number) : underWay.end();
       if (it == underWay.end()) {
         if (trouble.ok())
-          trouble = absl::InternalError(absl::StrCat("rank ", from, " sent a result that does not read or was not "
-                                                     "handed out: ", record.ok() ? text : record.status().message()));
+          trouble = absl::InternalError(absl::StrCat("rank ", from,
+                                                     " sent a result that does not read or was not "
+                                                     "handed out: ",
+                                                     record.ok() ? text : record.status().message()));
         continue;
       }
       record->timeControl = limitsText(*settings, it->second);
@@ -136,8 +136,7 @@ absl::Status MpiSession::serve(const TournamentSettings* settings, GameDealer* d
   return trouble;
 }
 
-absl::StatusOr<TournamentState> MpiSession::coordinate(const TournamentSettings& settings,
-                                                       const GameCallback& onGame) {
+absl::StatusOr<TournamentState> MpiSession::coordinate(const TournamentSettings& settings, const GameCallback& onGame) {
   auto dealer = GameDealer::create(settings);
   if (!dealer.ok()) {
     dismiss();

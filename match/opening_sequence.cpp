@@ -6,15 +6,23 @@ namespace gobblet::match {
 
 OpeningSequence::OpeningSequence(const Variant& variant, const std::vector<Opening>& list, OpeningFile* file,
                                  int randomPlies, uint64_t seed)
-    : variant_(variant), list_(list), file_(file), randomPlies_(randomPlies), seed_(seed), rng_(seed),
+    : variant_(variant),
+      list_(list),
+      file_(file),
+      randomPlies_(randomPlies),
+      seed_(seed),
+      rng_(seed),
       opening_{"", Board(variant), {}} {}
 
 absl::Status OpeningSequence::advance() {
   const int k = current_ + 1;
   absl::StatusOr<Opening> opening;
-  if (!list_.empty()) opening = list_[static_cast<size_t>(k) % list_.size()];
-  else if (file_ != nullptr) opening = file_->next();
-  else opening = randomOpening(variant_, randomPlies_, rng_, randomPlies_ > 0 ? absl::StrCat("random-", k + 1) : "start");
+  if (!list_.empty())
+    opening = list_[static_cast<size_t>(k) % list_.size()];
+  else if (file_ != nullptr)
+    opening = file_->next();
+  else
+    opening = randomOpening(variant_, randomPlies_, rng_, randomPlies_ > 0 ? absl::StrCat("random-", k + 1) : "start");
   if (!opening.ok()) return opening.status();
   opening_ = *std::move(opening);
   current_ = k;

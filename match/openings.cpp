@@ -23,8 +23,7 @@ absl::StatusOr<Opening> parseOpening(const Variant& variant, const std::string& 
       positionText.resize(at);
     }
     auto board = parsePosition(variant, positionText);
-    if (!board.ok())
-      return absl::InvalidArgumentError(absl::StrCat(label, ": ", board.status().message()));
+    if (!board.ok()) return absl::InvalidArgumentError(absl::StrCat(label, ": ", board.status().message()));
     opening.start = *board;
   }
   Game game(opening.start);

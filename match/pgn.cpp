@@ -74,8 +74,7 @@ std::string formatPgn(const GameRecord& r, const PgnHeader& header) {
                     tagLine("Variant", r.variant.name()) + tagLine("FEN", r.start) +
                     tagLine("TimeControl", r.timeControl.empty() ? "?" : r.timeControl) +
                     tagLine("Termination", toString(r.termination)) + tagLine("Opening", r.opening) +
-                    tagLine("BookPlies", absl::StrCat(r.bookPlies)) +
-                    tagLine("PlyCount", absl::StrCat(r.moves.size()));
+                    tagLine("BookPlies", absl::StrCat(r.bookPlies)) + tagLine("PlyCount", absl::StrCat(r.moves.size()));
   if (!r.detail.empty()) out += tagLine("Detail", r.detail);
   if (r.termination == Termination::kIllegalMove) out += tagLine("IllegalMove", r.illegalMove);
   out += "\n";
@@ -163,8 +162,7 @@ absl::StatusOr<PgnGame> PgnStream::readGame() {
   if (status.ok()) status = readMovetext(game);
   // A cap reached shows as the end of the input to the parsing above: say
   // which cap instead.
-  if (overlong_)
-    return errorAt(lineNumber(), absl::StrCat("a line longer than ", kMaxInputLineBytes, " bytes"));
+  if (overlong_) return errorAt(lineNumber(), absl::StrCat("a line longer than ", kMaxInputLineBytes, " bytes"));
   if (gameBytes_ > kMaxPgnGameBytes)
     return errorAt(lineNumber(), absl::StrCat("the game starting at line ", game.line, " is longer than ",
                                               kMaxPgnGameBytes, " bytes"));
@@ -238,8 +236,8 @@ absl::Status PgnStream::readMovetext(PgnGame& game) {
     skipSpaceAndEscapes();
     const int64_t at = lineNumber();
     if (stopped())
-      return errorAt(at, absl::StrCat("the game starting at line ", game.line,
-                                      " ends without a result (1-0, 0-1, 1/2-1/2 or *)"));
+      return errorAt(
+          at, absl::StrCat("the game starting at line ", game.line, " ends without a result (1-0, 0-1, 1/2-1/2 or *)"));
     const char c = static_cast<char>(peek());
     if (c == '[')
       return errorAt(at, absl::StrCat("a tag inside the moves of the game starting at line ", game.line,
@@ -260,7 +258,8 @@ absl::Status PgnStream::readMovetext(PgnGame& game) {
     }
     if (c == ')' || c == '}' || c == ']') return errorAt(at, absl::StrCat("unexpected '", std::string(1, c), "'"));
     std::string token;
-    while (!stopped() && !std::isspace(peek()) && std::string("{};()[]").find(static_cast<char>(peek())) == std::string::npos)
+    while (!stopped() && !std::isspace(peek()) &&
+           std::string("{};()[]").find(static_cast<char>(peek())) == std::string::npos)
       token += static_cast<char>(peek()), advance();
     if (isResultToken(token)) {
       game.resultToken = token;
@@ -279,8 +278,8 @@ absl::Status PgnStream::readMovetext(PgnGame& game) {
     while (!token.empty() && (token.back() == '!' || token.back() == '?')) token.pop_back();
     if (token.empty()) return errorAt(at, "an annotation without a move");
     if (game.moves.size() == static_cast<size_t>(kMaxGamePlies))
-      return errorAt(at, absl::StrCat("the game starting at line ", game.line, " has more than ", kMaxGamePlies,
-                                      " moves"));
+      return errorAt(at,
+                     absl::StrCat("the game starting at line ", game.line, " has more than ", kMaxGamePlies, " moves"));
     game.moves.push_back(token);
   }
 }
@@ -317,8 +316,8 @@ absl::StatusOr<GameRecord> recordFromPgn(const PgnGame& game, const Variant& def
   const std::string* fen = game.tag("FEN");
   r.start = fen == nullptr || *fen == "startpos" ? positionToString(Board(r.variant)) : *fen;
   if (!parsePosition(r.variant, r.start).ok())
-    return absl::InvalidArgumentError(absl::StrCat("tag FEN '", r.start, "' is not a ", r.variant.name(),
-                                                   " position: ", parsePosition(r.variant, r.start).status().message()));
+    return absl::InvalidArgumentError(absl::StrCat("tag FEN '", r.start, "' is not a ", r.variant.name(), " position: ",
+                                                   parsePosition(r.variant, r.start).status().message()));
   if (const std::string* round = game.tag("Round"); round == nullptr || !absl::SimpleAtoi(*round, &r.number))
     r.number = 0;
   if (const std::string* p1 = anyTag(game, {"Player1", "White", "white"})) r.player1 = *p1;
@@ -348,7 +347,8 @@ absl::StatusOr<GameRecord> recordFromPgn(const PgnGame& game, const Variant& def
 
   if (const std::string* plies = game.tag("PlyCount")) {
     size_t count;
-    if (!absl::SimpleAtoi(*plies, &count)) return absl::InvalidArgumentError(absl::StrCat("bad PlyCount \"", *plies, "\""));
+    if (!absl::SimpleAtoi(*plies, &count))
+      return absl::InvalidArgumentError(absl::StrCat("bad PlyCount \"", *plies, "\""));
     if (count != r.moves.size())
       return absl::InvalidArgumentError(absl::StrCat("PlyCount ", count, " but ", r.moves.size(), " moves"));
   }

@@ -7,7 +7,7 @@
 namespace gobblet::match {
 
 absl::StatusOr<std::unique_ptr<RecordFileReader>> RecordFileReader::open(const std::string& path,
-                                                                        const Variant& defaultVariant) {
+                                                                         const Variant& defaultVariant) {
   std::unique_ptr<RecordFileReader> reader(new RecordFileReader(path, defaultVariant));
   if (!reader->in_) return absl::NotFoundError(absl::StrCat("cannot open record file '", path, "'"));
   return reader;
@@ -40,8 +40,8 @@ std::optional<RecordFileEntry> RecordFileReader::next() {
   while (std::optional<FileLines::Line> line = lines_.next()) {
     const std::string where = absl::StrCat(path_, ":", line->number);
     if (line->overlong)
-      return RecordFileEntry{where, absl::InvalidArgumentError(
-                                        absl::StrCat("a line longer than ", kMaxInputLineBytes, " bytes"))};
+      return RecordFileEntry{
+          where, absl::InvalidArgumentError(absl::StrCat("a line longer than ", kMaxInputLineBytes, " bytes"))};
     if (absl::StripAsciiWhitespace(line->text).empty() || line->text[0] == '#') continue;
     return RecordFileEntry{where, parseRecord(line->text)};
   }

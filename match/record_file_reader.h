@@ -32,8 +32,7 @@ class RecordFileReader {
  public:
   // Opens `path`; `defaultVariant` is the variant of PGN games without a
   // Variant tag. NotFound if the file cannot be opened.
-  static absl::StatusOr<std::unique_ptr<RecordFileReader>> open(const std::string& path,
-                                                               const Variant& defaultVariant);
+  static absl::StatusOr<std::unique_ptr<RecordFileReader>> open(const std::string& path, const Variant& defaultVariant);
 
   // The next game, or nothing at the end of the file.
   std::optional<RecordFileEntry> next();

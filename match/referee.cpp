@@ -7,9 +7,8 @@ namespace gobblet::match {
 
 namespace {
 
-constexpr const char* kTerminationNames[] = {"none",         "line",         "no-moves", "repetition",
-                                             "max-plies",    "illegal-move", "time-forfeit", "crash",
-                                             "unresponsive"};
+constexpr const char* kTerminationNames[] = {"none",         "line",         "no-moves", "repetition",  "max-plies",
+                                             "illegal-move", "time-forfeit", "crash",    "unresponsive"};
 
 }  // namespace
 
@@ -39,9 +38,15 @@ Verdict Referee::verdict() const {
   Verdict v;
   v.result = game_.result(&reason);
   switch (reason) {
-    case EndReason::kLine: v.termination = Termination::kLine; break;
-    case EndReason::kNoMoves: v.termination = Termination::kNoMoves; break;
-    case EndReason::kRepetition: v.termination = Termination::kRepetition; break;
+    case EndReason::kLine:
+      v.termination = Termination::kLine;
+      break;
+    case EndReason::kNoMoves:
+      v.termination = Termination::kNoMoves;
+      break;
+    case EndReason::kRepetition:
+      v.termination = Termination::kRepetition;
+      break;
     case EndReason::kNone:
       if (maxPlies_ > 0 && plies() >= maxPlies_) {
         v.result = GameResult::kDraw;
@@ -54,10 +59,14 @@ Verdict Referee::verdict() const {
 
 std::string resultToString(GameResult result) {
   switch (result) {
-    case GameResult::kPlayer1Wins: return "1-0";
-    case GameResult::kPlayer2Wins: return "0-1";
-    case GameResult::kDraw: return "1/2-1/2";
-    default: return "*";
+    case GameResult::kPlayer1Wins:
+      return "1-0";
+    case GameResult::kPlayer2Wins:
+      return "0-1";
+    case GameResult::kDraw:
+      return "1/2-1/2";
+    default:
+      return "*";
   }
 }
 

@@ -16,15 +16,13 @@ absl::Status verifyRecord(const GameRecord& record) {
   Referee referee(*start, 0);
   for (size_t i = 0; i < record.moves.size(); ++i)
     if (auto status = referee.play(record.moves[i]); !status.ok())
-      return absl::InvalidArgumentError(
-          absl::StrCat("move ", i + 1, " '", record.moves[i], "': ", status.message()));
+      return absl::InvalidArgumentError(absl::StrCat("move ", i + 1, " '", record.moves[i], "': ", status.message()));
   const Verdict verdict = referee.verdict();
   const int mover = referee.game().position().sideToMove();
   auto mismatch = [&](const std::string& why) {
-    return absl::InvalidArgumentError(absl::StrCat("reason=", toString(record.termination), " result=",
-                                                   resultToString(record.result),
-                                                   record.detail.empty() ? "" : " (" + record.detail + ")", ": ",
-                                                   why));
+    return absl::InvalidArgumentError(absl::StrCat("reason=", toString(record.termination),
+                                                   " result=", resultToString(record.result),
+                                                   record.detail.empty() ? "" : " (" + record.detail + ")", ": ", why));
   };
   switch (record.termination) {
     case Termination::kNone:  // ended by rule, which rule not recorded
@@ -44,8 +42,7 @@ absl::Status verifyRecord(const GameRecord& record) {
     default:
       break;
   }
-  if (verdict.over())
-    return mismatch(absl::StrCat("the game had ended by rule (", toString(verdict.termination), ")"));
+  if (verdict.over()) return mismatch(absl::StrCat("the game had ended by rule (", toString(verdict.termination), ")"));
   switch (record.termination) {
     case Termination::kMaxPlies:
       if (record.result != GameResult::kDraw) return mismatch("a ply limit ends in a draw");
@@ -64,8 +61,7 @@ absl::Status verifyRecord(const GameRecord& record) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<ReplaySummary> replayFile(const std::string& path, std::ostream& out,
-                                        const Variant& defaultVariant) {
+absl::StatusOr<ReplaySummary> replayFile(const std::string& path, std::ostream& out, const Variant& defaultVariant) {
   auto reader = RecordFileReader::open(path, defaultVariant);
   if (!reader.ok()) return reader.status();
   ReplaySummary summary;

@@ -36,6 +36,6 @@ struct ReplaySummary {
 // verifies every game and reports each failure (and a summary) to `out`.
 // NotFound if the file cannot be opened.
 absl::StatusOr<ReplaySummary> replayFile(const std::string& path, std::ostream& out,
-                                        const Variant& defaultVariant = Variant::gobblet());
+                                         const Variant& defaultVariant = Variant::gobblet());
 
 }  // namespace gobblet::match

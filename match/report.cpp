@@ -33,11 +33,10 @@ std::string formatElo(const EloEstimate& e) {
                       std::isinf(e.margin95) ? std::string("inf") : absl::StrFormat("%.1f", e.margin95));
 }
 
-std::string progressLine(const GameRecord& record, const TournamentState& state,
-                         const TournamentSettings& settings) {
-  std::string line = absl::StrCat("game ", record.number, "/", state.gamesPlanned, ": ", record.player1, " vs ",
-                                  record.player2, " ", resultToString(record.result), " (",
-                                  toString(record.termination), ")");
+std::string progressLine(const GameRecord& record, const TournamentState& state, const TournamentSettings& settings) {
+  std::string line =
+      absl::StrCat("game ", record.number, "/", state.gamesPlanned, ": ", record.player1, " vs ", record.player2, " ",
+                   resultToString(record.result), " (", toString(record.termination), ")");
   for (const PairingScore& p : state.pairings) {
     if (p.score.games() == 0) continue;
     absl::StrAppend(&line, " | ", settings.engines[p.first].name, " vs ", settings.engines[p.second].name, " ",
@@ -51,14 +50,14 @@ std::string progressLine(const GameRecord& record, const TournamentState& state,
 std::string finalReport(const TournamentState& state, const TournamentSettings& settings) {
   std::string out = absl::StrCat("\nvariant ", settings.variant.name(), ", ", state.gamesPlayed, " of ",
                                  state.gamesPlanned, " games played\n");
-  absl::StrAppend(&out, absl::StrFormat("%-32s %6s %5s %5s %5s %7s %18s %7s\n", "pairing", "games", "W", "D",
-                                        "L", "score", "Elo +- 95%", "LOS"));
+  absl::StrAppend(&out, absl::StrFormat("%-32s %6s %5s %5s %5s %7s %18s %7s\n", "pairing", "games", "W", "D", "L",
+                                        "score", "Elo +- 95%", "LOS"));
   for (const PairingScore& p : state.pairings) {
     const Score& s = p.score;
     absl::StrAppend(&out, absl::StrFormat("%-32s %6d %5d %5d %5d %7.3f %18s %6.1f%%\n",
                                           settings.engines[p.first].name + " vs " + settings.engines[p.second].name,
-                                          s.games(), s.wins, s.draws, s.losses, s.ratio(),
-                                          formatElo(estimateElo(s)), 100 * likelihoodOfSuperiority(s)));
+                                          s.games(), s.wins, s.draws, s.losses, s.ratio(), formatElo(estimateElo(s)),
+                                          100 * likelihoodOfSuperiority(s)));
   }
   if (settings.engines.size() > 2) {
     std::vector<Score> totals(settings.engines.size());
@@ -67,8 +66,8 @@ std::string finalReport(const TournamentState& state, const TournamentSettings& 
       totals[p.first].losses += p.score.losses, totals[p.second].losses += p.score.wins;
       totals[p.first].draws += p.score.draws, totals[p.second].draws += p.score.draws;
     }
-    absl::StrAppend(&out, absl::StrFormat("\n%-32s %6s %5s %5s %5s %7s %18s\n", "engine (vs the field)", "games",
-                                          "W", "D", "L", "score", "Elo +- 95%"));
+    absl::StrAppend(&out, absl::StrFormat("\n%-32s %6s %5s %5s %5s %7s %18s\n", "engine (vs the field)", "games", "W",
+                                          "D", "L", "score", "Elo +- 95%"));
     for (size_t i = 0; i < totals.size(); ++i)
       absl::StrAppend(&out, absl::StrFormat("%-32s %6d %5d %5d %5d %7.3f %18s\n", settings.engines[i].name,
                                             totals[i].games(), totals[i].wins, totals[i].draws, totals[i].losses,
@@ -81,8 +80,7 @@ std::string finalReport(const TournamentState& state, const TournamentSettings& 
     if (state.decision == SprtDecision::kContinue) absl::StrAppend(&out, ", no decision");
     const int late = state.gamesPlayed - state.decidedAfter;
     if (state.decision != SprtDecision::kContinue && late > 0)
-      absl::StrAppend(&out, " (the table also counts the ", late, late == 1 ? " game" : " games",
-                      " under way then)");
+      absl::StrAppend(&out, " (the table also counts the ", late, late == 1 ? " game" : " games", " under way then)");
     absl::StrAppend(&out, "\n");
   }
   return out;

@@ -15,8 +15,7 @@
 
 namespace gobblet::match {
 
-std::string progressLine(const GameRecord& record, const TournamentState& state,
-                         const TournamentSettings& settings);
+std::string progressLine(const GameRecord& record, const TournamentState& state, const TournamentSettings& settings);
 std::string finalReport(const TournamentState& state, const TournamentSettings& settings);
 
 // "+12.3 +- 45.6" (infinite values as "inf").

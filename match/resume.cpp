@@ -67,8 +67,8 @@ absl::StatusOr<bool> dropPartialLastLine(const std::string& path) {
   in.close();
   std::error_code ec;
   std::filesystem::resize_file(path, static_cast<uintmax_t>(keep), ec);
-  if (ec) return absl::InvalidArgumentError(absl::StrCat("cannot cut the partial last line of '", path, "': ",
-                                                         ec.message()));
+  if (ec)
+    return absl::InvalidArgumentError(absl::StrCat("cannot cut the partial last line of '", path, "': ", ec.message()));
   return true;
 }
 
@@ -103,9 +103,9 @@ absl::StatusOr<ResumableRecord> openRecordForResume(const std::string& path, con
 
   // 1. The match line.
   const std::string first = firstLine(path);
-  const std::string notResumable = absl::StrCat(
-      "'", path, "' does not start with the match line that --record writes ('# ", kMatchLinePrefix,
-      " ...', or '% ", kMatchLinePrefix, " ...' in PGN): it cannot be resumed");
+  const std::string notResumable =
+      absl::StrCat("'", path, "' does not start with the match line that --record writes ('# ", kMatchLinePrefix,
+                   " ...', or '% ", kMatchLinePrefix, " ...' in PGN): it cannot be resumed");
   const std::string text(absl::StripLeadingAsciiWhitespace(first));
   if (text.size() < 2 || (text[0] != '#' && text[0] != '%')) return absl::InvalidArgumentError(notResumable);
   const std::string line(absl::StripLeadingAsciiWhitespace(absl::string_view(text).substr(1)));
@@ -122,14 +122,14 @@ absl::StatusOr<ResumableRecord> openRecordForResume(const std::string& path, con
                                                      ", this match has ", key, "=", quoteRecordField(value)));
     if (it->second != value)
       return absl::InvalidArgumentError(absl::StrCat("'", path, "' was written by another match: ", key, " is ",
-                                                     quoteRecordField(it->second), " there, ",
-                                                     quoteRecordField(value), " here"));
+                                                     quoteRecordField(it->second), " there, ", quoteRecordField(value),
+                                                     " here"));
   }
   if (theirs->size() != ours.size())
     for (const auto& [key, value] : *theirs)
       if (std::find_if(ours.begin(), ours.end(), [&](const auto& f) { return f.first == key; }) == ours.end())
-        return absl::InvalidArgumentError(absl::StrCat("'", path, "' was written by another match: it has ", key,
-                                                       "=", quoteRecordField(value), ", this match has none"));
+        return absl::InvalidArgumentError(absl::StrCat("'", path, "' was written by another match: it has ", key, "=",
+                                                       quoteRecordField(value), ", this match has none"));
 
   // 2. The games.
   auto reader = RecordFileReader::open(path, settings.variant);

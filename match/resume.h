@@ -31,9 +31,9 @@ std::string matchLine(const TournamentSettings& settings);
 std::string recordHeader(const TournamentSettings& settings, bool pgn);
 
 struct ResumableRecord {
-  bool pgn = false;                  // the record's format, which new games keep
-  std::vector<GameRecord> games;     // as read, in file order
-  bool droppedPartialLine = false;   // a last line without its newline was cut off
+  bool pgn = false;                 // the record's format, which new games keep
+  std::vector<GameRecord> games;    // as read, in file order
+  bool droppedPartialLine = false;  // a last line without its newline was cut off
 };
 
 // Reads the record FILE of an interrupted match for --resume: its first

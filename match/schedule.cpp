@@ -23,8 +23,8 @@ Schedule::Schedule(int engineCount, Format format, int gamesPerPairing, std::opt
   for (int a = 0; a < engineCount; ++a)
     for (int b = a + 1; b < engineCount; ++b)
       if (format == Format::kRoundRobin || a == 0) state_.pairings.push_back({a, b, {}});
-  state_.gamesPlanned = static_cast<int>(
-      std::min(scheduledGameCount(engineCount, format, gamesPerPairing), kMaxScheduledGames));
+  state_.gamesPlanned =
+      static_cast<int>(std::min(scheduledGameCount(engineCount, format, gamesPerPairing), kMaxScheduledGames));
 }
 
 ScheduledGame Schedule::gameAt(int index) const {
@@ -53,9 +53,12 @@ std::optional<ScheduledGame> Schedule::next() {
 void Schedule::finish(const ScheduledGame& game, GameResult result) {
   Score& score = state_.pairings[game.pairing].score;
   const GameResult firstWins = game.swapped ? GameResult::kPlayer2Wins : GameResult::kPlayer1Wins;
-  if (result == GameResult::kDraw) ++score.draws;
-  else if (result == firstWins) ++score.wins;
-  else ++score.losses;
+  if (result == GameResult::kDraw)
+    ++score.draws;
+  else if (result == firstWins)
+    ++score.wins;
+  else
+    ++score.losses;
   ++state_.gamesPlayed;
   // The SPRT verdict is final: a game that was under way when the LLR left
   // its bounds still counts in the score, but recomputing the LLR from it

@@ -63,11 +63,11 @@ struct TournamentState {
 
 // One game of the schedule.
 struct ScheduledGame {
-  int number = 0;               // 1-based, in schedule order
-  int pairing = 0;              // index into TournamentState::pairings
-  int opening = 0;              // opening pair index, 0..openingPairs()-1
-  bool swapped = false;         // the pairing's second engine is player 1
-  int player1 = 0, player2 = 0; // engine indices
+  int number = 0;                // 1-based, in schedule order
+  int pairing = 0;               // index into TournamentState::pairings
+  int opening = 0;               // opening pair index, 0..openingPairs()-1
+  bool swapped = false;          // the pairing's second engine is player 1
+  int player1 = 0, player2 = 0;  // engine indices
 };
 
 class Schedule {
@@ -101,7 +101,7 @@ class Schedule {
   // Game `index` (0-based) of the schedule order described above.
   ScheduledGame gameAt(int index) const;
 
-  int nextGame_ = 0;  // index of the next game to hand out
+  int nextGame_ = 0;          // index of the next game to hand out
   std::vector<int> skipped_;  // numbers next() passes over, increasing
   size_t nextSkipped_ = 0;    // the first of them not yet passed
   int openingPairs_ = 0;

@@ -57,12 +57,11 @@ EloEstimate estimateElo(const Score& score) {
   if (n == 0) return e;
   const double s = score.ratio();
   e.elo = eloFromScore(s);
-  const double variance = (score.wins * (1 - s) * (1 - s) + score.draws * (0.5 - s) * (0.5 - s) +
-                           score.losses * s * s) / n;
+  const double variance =
+      (score.wins * (1 - s) * (1 - s) + score.draws * (0.5 - s) * (0.5 - s) + score.losses * s * s) / n;
   const double stdError = std::sqrt(variance / n);
   const double low = s - kZ95 * stdError, high = s + kZ95 * stdError;
-  e.margin95 = variance == 0 || low <= 0 || high >= 1 ? kInfinity
-                                                       : (eloFromScore(high) - eloFromScore(low)) / 2;
+  e.margin95 = variance == 0 || low <= 0 || high >= 1 ? kInfinity : (eloFromScore(high) - eloFromScore(low)) / 2;
   return e;
 }
 
@@ -102,9 +101,12 @@ SprtDecision sprtDecision(double llr, const SprtParams& params) {
 
 std::string toString(SprtDecision decision) {
   switch (decision) {
-    case SprtDecision::kAcceptH0: return "H0 accepted";
-    case SprtDecision::kAcceptH1: return "H1 accepted";
-    default: return "continue";
+    case SprtDecision::kAcceptH0:
+      return "H0 accepted";
+    case SprtDecision::kAcceptH1:
+      return "H1 accepted";
+    default:
+      return "continue";
   }
 }
 

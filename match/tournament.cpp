@@ -16,8 +16,8 @@ namespace gobblet::match {
 absl::Status checkTournamentSettings(const TournamentSettings& settings) {
   if (settings.engines.size() < 2) return absl::InvalidArgumentError("a match needs at least two engines");
   if (settings.engines.size() > static_cast<size_t>(kMaxEngines))
-    return absl::InvalidArgumentError(absl::StrCat(settings.engines.size(), " engines: a match takes at most ",
-                                                   kMaxEngines));
+    return absl::InvalidArgumentError(
+        absl::StrCat(settings.engines.size(), " engines: a match takes at most ", kMaxEngines));
   const int engineCount = static_cast<int>(settings.engines.size());
   std::set<std::string> names;
   for (const EngineConfig& e : settings.engines) {
@@ -43,8 +43,7 @@ absl::Status checkTournamentSettings(const TournamentSettings& settings) {
 GameDealer::GameDealer(const TournamentSettings& settings)
     : settings_(settings),
       schedule_(static_cast<int>(settings.engines.size()), settings.format, settings.gamesPerPairing, settings.sprt),
-      openings_(settings.variant, settings.openings, settings.openingFile.get(), settings.randomPlies,
-                settings.seed) {}
+      openings_(settings.variant, settings.openings, settings.openingFile.get(), settings.randomPlies, settings.seed) {}
 
 absl::StatusOr<std::unique_ptr<GameDealer>> GameDealer::create(const TournamentSettings& settings) {
   if (absl::Status status = checkTournamentSettings(settings); !status.ok()) return status;
@@ -73,8 +72,8 @@ absl::Status GameDealer::resume(const std::vector<GameRecord>& games) {
       return absl::InvalidArgumentError(absl::StrCat(which, "played by '", r->player1, "' and '", r->player2,
                                                      "', in this match by '", p1, "' and '", p2, "'"));
     if (r->variant != settings_.variant)
-      return absl::InvalidArgumentError(absl::StrCat(which, "variant ", r->variant.name(), ", this match's is ",
-                                                     settings_.variant.name()));
+      return absl::InvalidArgumentError(
+          absl::StrCat(which, "variant ", r->variant.name(), ", this match's is ", settings_.variant.name()));
     auto opening = openings_.at(game.opening);
     if (!opening.ok()) return opening.status();
     bool same = r->opening == opening->label && r->start == positionToString(opening->start) &&
@@ -82,9 +81,9 @@ absl::Status GameDealer::resume(const std::vector<GameRecord>& games) {
     for (int i = 0; same && i < r->bookPlies; ++i)
       same = r->moves[i] == moveToString(opening->moves[i], settings_.variant);
     if (!same)
-      return absl::InvalidArgumentError(absl::StrCat(
-          which, "its opening '", r->opening, "' is not this match's opening '", opening->label,
-          "' for that game (another --seed, --random-plies or --openings?)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(which, "its opening '", r->opening, "' is not this match's opening '", opening->label,
+                       "' for that game (another --seed, --random-plies or --openings?)"));
     if (absl::Status status = verifyRecord(*r); !status.ok())
       return absl::InvalidArgumentError(absl::StrCat(which, "does not replay: ", status.message()));
     schedule_.finish(game, r->result);

@@ -36,10 +36,10 @@ struct TournamentSettings {
   Variant variant;
   GameSettings game;
   PlayerTimeouts timeouts;
-  std::vector<Opening> openings;  // cycled through; empty: openingFile, else random openings
+  std::vector<Opening> openings;             // cycled through; empty: openingFile, else random openings
   std::shared_ptr<OpeningFile> openingFile;  // cycled through, read one opening at a time
-  std::string openingsPath;       // the opening file as given (the record's match line, resume.h)
-  int randomPlies = 0;            // plies of each random opening (0: the start position)
+  std::string openingsPath;                  // the opening file as given (the record's match line, resume.h)
+  int randomPlies = 0;                       // plies of each random opening (0: the start position)
   uint64_t seed = 1;
   std::optional<SprtParams> sprt;
   // Games already played (--resume, resume.h): counted in game-number order

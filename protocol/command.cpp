@@ -171,8 +171,7 @@ std::string queryWordsText() {
 }
 
 absl::Status expectNoMore(const std::vector<Word>& words, size_t used) {
-  if (words.size() > used)
-    return error(std::string(words[0].text) + ": unexpected " + quoteWord(words[used].text));
+  if (words.size() > used) return error(std::string(words[0].text) + ": unexpected " + quoteWord(words[used].text));
   return absl::OkStatus();
 }
 
@@ -195,11 +194,16 @@ absl::StatusOr<Command> parseCommand(std::string_view line) {
     CommandKind kind;
   };
   static constexpr Simple kSimple[] = {
-      {"ugi", CommandKind::kUgi},          {"uci", CommandKind::kUci},
-      {"isready", CommandKind::kIsReady},  {"uginewgame", CommandKind::kNewGame},
-      {"ucinewgame", CommandKind::kNewGame}, {"stop", CommandKind::kStop},
-      {"ponderhit", CommandKind::kPonderHit}, {"quit", CommandKind::kQuit},
-      {"d", CommandKind::kDisplay},        {"moves", CommandKind::kMoves},
+      {"ugi", CommandKind::kUgi},
+      {"uci", CommandKind::kUci},
+      {"isready", CommandKind::kIsReady},
+      {"uginewgame", CommandKind::kNewGame},
+      {"ucinewgame", CommandKind::kNewGame},
+      {"stop", CommandKind::kStop},
+      {"ponderhit", CommandKind::kPonderHit},
+      {"quit", CommandKind::kQuit},
+      {"d", CommandKind::kDisplay},
+      {"moves", CommandKind::kMoves},
       {"eval", CommandKind::kEval},
   };
   for (const Simple& s : kSimple)

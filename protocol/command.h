@@ -20,7 +20,7 @@
 
 #include "absl/status/statusor.h"
 #include "engine/printable_text.h"  // quoteWord(), used by every error message
-#include "engine/perft.h"  // kMaxPerftDepth
+#include "engine/perft.h"           // kMaxPerftDepth
 #include "search/search.h"
 
 namespace gobblet {

@@ -159,8 +159,8 @@ void Engine::attachTablebase() {
     if (!(isDefault && absl::IsNotFound(opened.status())))
       notice_(NoticeKind::kError, std::string(opened.status().message()));  // (it names the file)
   } else if (!((*opened)->variant() == v)) {
-    notice_(NoticeKind::kInfo,
-            "tablebase " + quoteWord(path) + " is for " + (*opened)->variant().name() + ", not " + v.name() + ": not used");
+    notice_(NoticeKind::kInfo, "tablebase " + quoteWord(path) + " is for " + (*opened)->variant().name() + ", not " +
+                                   v.name() + ": not used");
   } else {
     tablebase_ = *opened;
     notice_(NoticeKind::kInfo, "tablebase " + quoteWord(path) + " loaded for " + v.name());
@@ -175,8 +175,9 @@ absl::StatusOr<std::shared_ptr<const tb::Tablebase>> Engine::openTablebase(const
 absl::StatusOr<std::vector<tb::RankedMove>> Engine::exactValues() {
   if (!busy()) search();  // (a running job already has the variant's tablebase, resolved before it started)
   if (!tablebase_)
-    return absl::FailedPreconditionError("no tablebase for " + options_.variant.name() +
-                                         (options_.variant.n == 3 ? " ('gobblet-tb build " + options_.variant.name() + "' makes one)" : ""));
+    return absl::FailedPreconditionError(
+        "no tablebase for " + options_.variant.name() +
+        (options_.variant.n == 3 ? " ('gobblet-tb build " + options_.variant.name() + "' makes one)" : ""));
   if (game_.result() != GameResult::kNone) return std::vector<tb::RankedMove>{};
   return tb::rankMoves(*tablebase_, game_.position());
 }
@@ -246,7 +247,7 @@ absl::Status Engine::setGame(const Game& game) {
 }
 
 absl::StatusOr<Game> Engine::gameFrom(std::optional<std::string_view> positionText,
-                                            const std::vector<std::string>& moves) const {
+                                      const std::vector<std::string>& moves) const {
   const Variant& v = options_.variant;
   Board start(v);
   if (positionText) {
@@ -350,7 +351,8 @@ void Engine::startWorker(std::function<void()> job) {
 // interior node.
 absl::Status Engine::perft(int depth, PerftCallbacks callbacks) {
   if (busy()) return busyError("perft");
-  if (absl::Status st = positionStatus(); !st.ok()) return absl::FailedPreconditionError("perft: " + std::string(st.message()));
+  if (absl::Status st = positionStatus(); !st.ok())
+    return absl::FailedPreconditionError("perft: " + std::string(st.message()));
   if (depth > limits_.maxPerftDepth)
     return absl::InvalidArgumentError("perft: depth " + std::to_string(depth) + " is above this server's limit of " +
                                       std::to_string(limits_.maxPerftDepth));

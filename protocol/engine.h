@@ -190,7 +190,7 @@ class Engine {
   // useTablebase()'s choice; nullopt: the variant's own.
   std::optional<std::shared_ptr<const tb::Tablebase>> chosenTablebase_;
   bool tablebaseResolved_ = false;  // looked for the current variant's tablebase?
-  int64_t reservedHashMiB_ = 0;    // this session's share of limits_.hashBudget
+  int64_t reservedHashMiB_ = 0;     // this session's share of limits_.hashBudget
   std::string refusedPosition_;     // why the last `position` was refused; empty: game_ is the position
   std::atomic<bool> searching_{false};
   // A `go infinite|ponder` on a decided position: its best move (none)

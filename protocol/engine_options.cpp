@@ -23,9 +23,12 @@ std::vector<std::string_view> comboChoices(const OptionDeclaration& option) {
 
 int64_t cappedMax(const OptionDeclaration& option, const OptionCaps& caps) {
   switch (option.id) {
-    case OptionId::kHash: return std::min(option.max, caps.maxHashMiB);
-    case OptionId::kThreads: return std::min(option.max, caps.maxThreads);
-    default: return option.max;
+    case OptionId::kHash:
+      return std::min(option.max, caps.maxHashMiB);
+    case OptionId::kThreads:
+      return std::min(option.max, caps.maxThreads);
+    default:
+      return option.max;
   }
 }
 
@@ -37,13 +40,16 @@ absl::StatusOr<OptionId> setOption(EngineOptions& options, const OptionCaps& cap
                                    std::string_view value, bool hasValue) {
   const OptionDeclaration* d = findOption(name);
   if (!d || !offered(*d, caps)) {
-    if (d) return absl::InvalidArgumentError("option " + std::string(d->name) + " cannot be set here (the server chooses the files)");
+    if (d)
+      return absl::InvalidArgumentError("option " + std::string(d->name) +
+                                        " cannot be set here (the server chooses the files)");
     return absl::InvalidArgumentError("unknown option '" + std::string(name) + "'");
   }
   const std::string optionName(d->name);
   if (!hasValue) return absl::InvalidArgumentError("option " + optionName + " needs 'value <x>'");
   const auto badValue = [&](const std::string& why) {
-    return absl::InvalidArgumentError("option " + optionName + ": bad value '" + std::string(value) + "' (" + why + ")");
+    return absl::InvalidArgumentError("option " + optionName + ": bad value '" + std::string(value) + "' (" + why +
+                                      ")");
   };
   int64_t number = 0;
   bool check = false;
@@ -61,15 +67,28 @@ absl::StatusOr<OptionId> setOption(EngineOptions& options, const OptionCaps& cap
       break;
     }
     case OptionType::kCombo:  // each combo option checks its own values below
-    case OptionType::kString: break;
+    case OptionType::kString:
+      break;
   }
   switch (d->id) {
-    case OptionId::kHash: options.hashMiB = static_cast<int>(number); break;
-    case OptionId::kThreads: options.threads = static_cast<int>(number); break;
-    case OptionId::kMultiPv: options.multiPv = static_cast<int>(number); break;
-    case OptionId::kMoveOverhead: options.moveOverheadMs = number; break;
-    case OptionId::kPonder: options.ponder = check; break;
-    case OptionId::kDebug: options.debug = check; break;
+    case OptionId::kHash:
+      options.hashMiB = static_cast<int>(number);
+      break;
+    case OptionId::kThreads:
+      options.threads = static_cast<int>(number);
+      break;
+    case OptionId::kMultiPv:
+      options.multiPv = static_cast<int>(number);
+      break;
+    case OptionId::kMoveOverhead:
+      options.moveOverheadMs = number;
+      break;
+    case OptionId::kPonder:
+      options.ponder = check;
+      break;
+    case OptionId::kDebug:
+      options.debug = check;
+      break;
     case OptionId::kOwnBook:
       if (check) return badValue("this engine has no opening book");
       break;
@@ -79,7 +98,9 @@ absl::StatusOr<OptionId> setOption(EngineOptions& options, const OptionCaps& cap
       options.variant = *variant;
       break;
     }
-    case OptionId::kTablebasePath: options.tablebasePath = value == "<empty>" ? "" : std::string(value); break;
+    case OptionId::kTablebasePath:
+      options.tablebasePath = value == "<empty>" ? "" : std::string(value);
+      break;
   }
   return d->id;
 }

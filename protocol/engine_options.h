@@ -87,7 +87,7 @@ struct EngineOptions {
   int hashMiB = static_cast<int>(declarationOf(OptionId::kHash).defaultValue);
   int threads = static_cast<int>(declarationOf(OptionId::kThreads).defaultValue);
   Variant variant = kNamedVariants[0].variant;  // kOptionTable's default (tested)
-  std::string tablebasePath;             // empty: tb::defaultPath(variant) if that file exists
+  std::string tablebasePath;                    // empty: tb::defaultPath(variant) if that file exists
   int multiPv = static_cast<int>(declarationOf(OptionId::kMultiPv).defaultValue);
   int64_t moveOverheadMs = declarationOf(OptionId::kMoveOverhead).defaultValue;
   bool ponder = declarationOf(OptionId::kPonder).defaultValue != 0;

@@ -13,11 +13,10 @@ namespace {
 constexpr const char* kEngineAuthor = "the gobblet authors";
 
 std::string formatInfo(const SearchInfo& i, const Variant& v) {
-  std::string out = "info depth " + std::to_string(i.depth) + " seldepth " + std::to_string(i.selDepth) +
-                    " multipv " + std::to_string(i.multiPv) + " score " + scoreWords(i.score) + " nodes " +
-                    std::to_string(i.nodes) + " nps " + std::to_string(i.nps) + " time " +
-                    std::to_string(i.timeMs) + " hashfull " + std::to_string(i.hashfull) + " tbhits " +
-                    std::to_string(i.tbHits);
+  std::string out = "info depth " + std::to_string(i.depth) + " seldepth " + std::to_string(i.selDepth) + " multipv " +
+                    std::to_string(i.multiPv) + " score " + scoreWords(i.score) + " nodes " + std::to_string(i.nodes) +
+                    " nps " + std::to_string(i.nps) + " time " + std::to_string(i.timeMs) + " hashfull " +
+                    std::to_string(i.hashfull) + " tbhits " + std::to_string(i.tbHits);
   if (!i.pv.empty()) {
     out += " pv";
     for (Move m : i.pv) out.append(" ").append(moveToString(m, v));
@@ -46,8 +45,10 @@ void Session::error(std::string_view message) {
 void Session::error(const absl::Status& status) { error(std::string(status.message())); }
 
 void Session::notice(NoticeKind kind, const std::string& text) {
-  if (kind == NoticeKind::kError) error(text);
-  else emit("info string " + printableText(text, kMaxErrorLineBytes));
+  if (kind == NoticeKind::kError)
+    error(text);
+  else
+    emit("info string " + printableText(text, kMaxErrorLineBytes));
 }
 
 void Session::close() {
@@ -71,22 +72,39 @@ bool Session::handleLine(std::string_view line) {
     if (!status.ok()) error(status);
   };
   switch (c.kind) {
-    case CommandKind::kEmpty: break;
-    case CommandKind::kUgi: handshake(false); break;
-    case CommandKind::kUci: handshake(true); break;
+    case CommandKind::kEmpty:
+      break;
+    case CommandKind::kUgi:
+      handshake(false);
+      break;
+    case CommandKind::kUci:
+      handshake(true);
+      break;
     case CommandKind::kIsReady:
       engine_.prepare();
       emit("readyok");
       break;
-    case CommandKind::kSetOption: setOption(c); break;
-    case CommandKind::kNewGame: engine_.newGame(); break;
+    case CommandKind::kSetOption:
+      setOption(c);
+      break;
+    case CommandKind::kNewGame:
+      engine_.newGame();
+      break;
     case CommandKind::kPosition:
       report(engine_.setPosition(c.startpos ? std::nullopt : std::optional<std::string_view>(c.positionText), c.moves));
       break;
-    case CommandKind::kGo: go(c); break;
-    case CommandKind::kStop: engine_.stop(); break;
-    case CommandKind::kPonderHit: engine_.ponderHit(); break;
-    case CommandKind::kQuit: close(); return false;
+    case CommandKind::kGo:
+      go(c);
+      break;
+    case CommandKind::kStop:
+      engine_.stop();
+      break;
+    case CommandKind::kPonderHit:
+      engine_.ponderHit();
+      break;
+    case CommandKind::kQuit:
+      close();
+      return false;
     // After a refused `position` there is no position to answer for (the
     // facade refuses go and perft itself).
     case CommandKind::kQuery:
@@ -98,13 +116,21 @@ bool Session::handleLine(std::string_view line) {
     case CommandKind::kMoves:
       if (hasPosition("moves")) listMoves();
       break;
-    case CommandKind::kPerft: perft(c.depth); break;
-    case CommandKind::kBench: bench(c.depth); break;
+    case CommandKind::kPerft:
+      perft(c.depth);
+      break;
+    case CommandKind::kBench:
+      bench(c.depth);
+      break;
     case CommandKind::kEval:
       if (hasPosition("eval")) eval();
       break;
-    case CommandKind::kDebug: report(engine_.setOption("Debug", c.debugOn ? "true" : "false", true)); break;
-    case CommandKind::kAuth: error("auth: not expected here (no token is required, or it was already given)"); break;
+    case CommandKind::kDebug:
+      report(engine_.setOption("Debug", c.debugOn ? "true" : "false", true));
+      break;
+    case CommandKind::kAuth:
+      error("auth: not expected here (no token is required, or it was already given)");
+      break;
   }
   return true;
 }
@@ -131,12 +157,16 @@ void Session::handshake(bool uci) {
                 " max " + std::to_string(max);
         break;
       }
-      case OptionType::kCheck: line += std::string("check default ") + (d.defaultValue ? "true" : "false"); break;
+      case OptionType::kCheck:
+        line += std::string("check default ") + (d.defaultValue ? "true" : "false");
+        break;
       case OptionType::kCombo:
         line += "combo default " + std::string(d.defaultText);
         for (std::string_view choice : comboChoices(d)) line.append(" var ").append(choice);
         break;
-      case OptionType::kString: line += "string default " + std::string(d.defaultText); break;
+      case OptionType::kString:
+        line += "string default " + std::string(d.defaultText);
+        break;
     }
     emit(line);
   }
@@ -174,14 +204,18 @@ void Session::query(const Command& c) {
     case QueryKind::kP1Turn:
       emit(std::string("response ") + (game.position().sideToMove() == 0 ? "true" : "false"));
       break;
-    case QueryKind::kResult: emit(std::string("response ") + resultWord(game.result())); break;
+    case QueryKind::kResult:
+      emit(std::string("response ") + resultWord(game.result()));
+      break;
     case QueryKind::kReason: {  // how the game ended, in the rules core's words
       EndReason reason;
       const GameResult result = game.result(&reason);
       emit("response " + endReasonText(reason, result));
       break;
     }
-    case QueryKind::kFen: emit("response " + positionToString(game.position())); break;
+    case QueryKind::kFen:
+      emit("response " + positionToString(game.position()));
+      break;
     case QueryKind::kLine: {  // the winner's line squares, a1 first; none without a line
       const Board& board = game.position();
       std::string squares;
@@ -205,10 +239,18 @@ void Session::query(const Command& c) {
       for (const tb::RankedMove& r : *ranked) {
         line.append(" ").append(moveToString(r.move, game.position().variant())).append(" ");
         switch (r.value.value) {
-          case tb::Value::kWin: line.append("w").append(std::to_string(r.value.distance)); break;
-          case tb::Value::kLoss: line.append("l").append(std::to_string(r.value.distance)); break;
-          case tb::Value::kDraw: line.append("d"); break;
-          case tb::Value::kUnknown: line.append("?"); break;
+          case tb::Value::kWin:
+            line.append("w").append(std::to_string(r.value.distance));
+            break;
+          case tb::Value::kLoss:
+            line.append("l").append(std::to_string(r.value.distance));
+            break;
+          case tb::Value::kDraw:
+            line.append("d");
+            break;
+          case tb::Value::kUnknown:
+            line.append("?");
+            break;
         }
       }
       emit(ranked->empty() ? "response none" : line);
@@ -268,11 +310,14 @@ void Session::eval() {
   const EvalTerms t = engine_.evaluate();
   const auto row = [](const std::string& name, const std::string& p1, const std::string& p2, const std::string& net) {
     std::string line = "info string eval " + name;
-    for (const std::string* cell : {&p1, &p2, &net}) line += std::string(cell->size() < 9 ? 9 - cell->size() : 1, ' ') + *cell;
+    for (const std::string* cell : {&p1, &p2, &net})
+      line += std::string(cell->size() < 9 ? 9 - cell->size() : 1, ' ') + *cell;
     return line;
   };
-  const std::pair<const char*, const EvalTerm*> terms[] = {{"visible    ", &t.visible},  {"in hand    ", &t.inHand},
-                                                           {"captives   ", &t.captives}, {"lines      ", &t.lines},
+  const std::pair<const char*, const EvalTerm*> terms[] = {{"visible    ", &t.visible},
+                                                           {"in hand    ", &t.inHand},
+                                                           {"captives   ", &t.captives},
+                                                           {"lines      ", &t.lines},
                                                            {"line safety", &t.lineSafety}};
   emit(row("term       ", "player1", "player2", "net"));
   for (const auto& [name, term] : terms)

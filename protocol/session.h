@@ -88,7 +88,7 @@ class Session {
   Output output_;
   std::mutex outputMutex_;
   bool closed_ = false;  // after quit or close(): lines are ignored
-  Engine engine_;  // last: destroyed (closed) first, while output_ still works
+  Engine engine_;        // last: destroyed (closed) first, while output_ still works
 };
 
 }  // namespace gobblet

@@ -17,7 +17,6 @@ inline constexpr std::chrono::milliseconds kStdoutWriteTimeout{30000};
 // `writeTimeout` loses the rest of the output (it is dropped, not queued),
 // so that the engine still obeys `quit` and the end of input instead of
 // blocking for ever in write(). Returns the process exit code (0).
-int runStdio(int in, int out, SessionConfig config = {},
-             std::chrono::milliseconds writeTimeout = kStdoutWriteTimeout);
+int runStdio(int in, int out, SessionConfig config = {}, std::chrono::milliseconds writeTimeout = kStdoutWriteTimeout);
 
 }  // namespace gobblet

@@ -54,8 +54,10 @@ void WorkerTransport::handle(const std::string& line) {
 }
 
 void WorkerTransport::handleNow(const std::string& line) {
-  if (line.size() > kMaxLineBytes) session_.reportOverlongLine(kMaxLineBytes);  // as the other transports do
-  else if (!session_.handleLine(line)) quit_ = true;
+  if (line.size() > kMaxLineBytes)
+    session_.reportOverlongLine(kMaxLineBytes);  // as the other transports do
+  else if (!session_.handleLine(line))
+    quit_ = true;
 }
 
 void WorkerTransport::yieldToWorker(YieldKind kind) {

@@ -37,7 +37,7 @@ class WorkerTransport {
   bool run();
 
  private:
-  void yieldToWorker(YieldKind kind);  // the host yield (search/host_yield.h)
+  void yieldToWorker(YieldKind kind);       // the host yield (search/host_yield.h)
   void handle(const std::string& line);     // a line of run(): the job it starts runs inside
   void handleNow(const std::string& line);  // an overlong line is reported, not handled
 

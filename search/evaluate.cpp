@@ -112,8 +112,7 @@ struct Tables {
             digits[i] = x % 9;
             if (digits[i] && (digits[i] - 1) % 4 >= sizes) valid = false;
           }
-          if (valid)
-            t[index] = static_cast<int16_t>(lineTotal(digits, n, sizes, 0) - lineTotal(digits, n, sizes, 1));
+          if (valid) t[index] = static_cast<int16_t>(lineTotal(digits, n, sizes, 0) - lineTotal(digits, n, sizes, 1));
         }
       }
   }
@@ -252,7 +251,8 @@ EvalTerms evaluateTerms(const Board& board) {
   const EvalFeatures f = evaluateFeatures(board);
   const auto sum = [&](const EvalWeightGroup& g, EvalTerm& term) {
     for (int p = 0; p < 2; ++p)
-      for (int i = g.first; i < g.first + g.rows * g.columns; ++i) term.player[p] += kCompiledWeights[i] * f.count[p][i];
+      for (int i = g.first; i < g.first + g.rows * g.columns; ++i)
+        term.player[p] += kCompiledWeights[i] * f.count[p][i];
   };
   EvalTerms t;
   sum(kEvalWeightGroups[0], t.lines);

@@ -65,7 +65,7 @@ int64_t elapsedMs(Clock::time_point start) {
 // A root move with its score from the last (possibly partial) iteration.
 struct RootMove {
   Move move;
-  int score = -kInfinite;      // -kInfinite: not (yet) searched to this depth
+  int score = -kInfinite;  // -kInfinite: not (yet) searched to this depth
   int previousScore = -kInfinite;
   int selDepth = 0;
   std::vector<Move> pv;
@@ -244,8 +244,7 @@ void Worker::checkTime() {
   yieldToHost();
   if (shared_.limits.nodes && shared_.threads > 1 && shared_.totalNodes() >= shared_.limits.nodes)
     shared_.stop->store(true);
-  if (shared_.budget.hardMs >= 0 && !shared_.pondering->load() &&
-      elapsedMs(shared_.start()) >= shared_.budget.hardMs)
+  if (shared_.budget.hardMs >= 0 && !shared_.pondering->load() && elapsedMs(shared_.start()) >= shared_.budget.hardMs)
     shared_.stop->store(true);
 }
 
@@ -256,7 +255,7 @@ bool Worker::probeTablebase(int ply, int& score) {
   tbHits.store(tbHits.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   score = p.value == tb::Value::kDraw  ? 0
           : p.value == tb::Value::kWin ? kMate - ply - p.distance
-                                     : -(kMate - ply - p.distance);
+                                       : -(kMate - ply - p.distance);
   return true;
 }
 
@@ -582,7 +581,7 @@ void Worker::iterate(const std::function<void(const SearchInfo&)>& onInfo, const
 struct Search::Impl {
   SearchOptions options;
   std::shared_ptr<const tb::Tablebase> tablebase;
-  TranspositionTable tt;  // allocated lazily: at the first setOptions() or go()
+  TranspositionTable tt;                                  // allocated lazily: at the first setOptions() or go()
   std::vector<std::unique_ptr<OrderingTables>> ordering;  // per thread, kept across searches
 
   std::mutex mutex;  // for the waits below (stop, ponderhit)
@@ -759,7 +758,7 @@ void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks
       if (callbacks.onDiagnostic && main.cutoffs) {
         const uint64_t permille = 1000 * main.firstMoveCutoffs / main.cutoffs;
         callbacks.onDiagnostic("first-move cutoffs " + std::to_string(permille / 10) + "." +
-                            std::to_string(permille % 10) + "% of " + std::to_string(main.cutoffs));
+                               std::to_string(permille % 10) + "% of " + std::to_string(main.cutoffs));
       }
     }
   } else if (callbacks.onInfo) {

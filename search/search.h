@@ -58,8 +58,8 @@ struct SearchInfo {
 struct SearchCallbacks {
   std::function<void(const SearchInfo&)> onInfo;
   std::function<void(Move best, Move ponder)> onBestMove;  // best is Move::none() on a decided position
-  std::function<void(const std::string&)> onError;        // a problem the search worked around (hash not resized)
-  std::function<void(const std::string&)> onDiagnostic;   // statistics for engine authors (move ordering)
+  std::function<void(const std::string&)> onError;         // a problem the search worked around (hash not resized)
+  std::function<void(const std::string&)> onDiagnostic;    // statistics for engine authors (move ordering)
 };
 
 // What the search can be asked for: the bounds of the Hash, Threads, MultiPV
@@ -129,8 +129,8 @@ class Search {
 // 16 MiB of hash; nodes is the deterministic signature.
 struct BenchResult {
   uint64_t nodes = 0;
-  double seconds = 0;     // wall clock
-  double cpuSeconds = 0;  // CPU time of the process (the bench is single-threaded)
+  double seconds = 0;             // wall clock
+  double cpuSeconds = 0;          // CPU time of the process (the bench is single-threaded)
   uint64_t cutoffs = 0;           // beta cutoffs over all positions
   uint64_t firstMoveCutoffs = 0;  // ... of which by the first move searched
   bool stopped = false;           // *stop was set: the counts cover only part of the bench

@@ -56,7 +56,8 @@ constexpr ParamSpec kSearchParamTable[] = {
     {"null_depth_divisor", &SearchParams::nullDepthDivisor, 1, 64, "and depth / this more"},
     {"aspiration_min_depth", &SearchParams::aspirationMinDepth, 1, 100, "full windows below this depth"},
     {"aspiration_delta", &SearchParams::aspirationDelta, 1, 1000, "first half-width of the window"},
-    {"aspiration_growth", &SearchParams::aspirationGrowth, 0, 1000, "added to the half-width (and half of it) per fail"},
+    {"aspiration_growth", &SearchParams::aspirationGrowth, 0, 1000,
+     "added to the half-width (and half of it) per fail"},
     {"aspiration_max_delta", &SearchParams::aspirationMaxDelta, 1, 30000, "a full window once wider than this"},
     {"history_depth_factor", &SearchParams::historyDepthFactor, 0, 1000, "cutoff bonus per depth squared"},
     {"history_max_bonus", &SearchParams::historyMaxBonus, 0, 16384, "cutoff bonus cap"},
@@ -64,12 +65,14 @@ constexpr ParamSpec kSearchParamTable[] = {
     {"order_size", &SearchParams::orderSize, 0, 1024, "ordering score per size step of the piece"},
     {"order_gobble", &SearchParams::orderGobble, 0, 4096, "ordering bonus for covering an opponent piece"},
     {"order_uncover", &SearchParams::orderUncover, 0, 4096, "ordering malus for lifting off an opponent piece"},
-    {"order_largest_drop", &SearchParams::orderLargestDrop, 0, 4096, "ordering bonus for a largest piece from the hand"},
+    {"order_largest_drop", &SearchParams::orderLargestDrop, 0, 4096,
+     "ordering bonus for a largest piece from the hand"},
     {"smp_skip_cycle", &SearchParams::smpSkipCycle, 2, 100, "helper k skips depths d with (d + k) % this == 0"},
     {"tm_moves_to_go", &SearchParams::tmMovesToGo, 2, 100, "sudden death: the time left is split over this many moves"},
     {"tm_inc_percent", &SearchParams::tmIncPercent, 0, 100, "and this % of the increment added"},
     {"tm_stop_percent", &SearchParams::tmStopPercent, 10, 200, "no new iteration after this % of the soft limit"},
-    {"tm_stability", &SearchParams::tmStability, 0, 1, "scale the soft limit by the best move's stability (1) or not (0)"},
+    {"tm_stability", &SearchParams::tmStability, 0, 1,
+     "scale the soft limit by the best move's stability (1) or not (0)"},
     {"contempt", &SearchParams::contempt, 0, 200, "a repetition scores -this for the side to move at the root"},
 };
 
@@ -84,7 +87,8 @@ int lateMoveReduction(int depth, int moveNumber) {
 absl::Status setSearchParam(std::string_view assignment) {
   const size_t eq = assignment.find('=');
   if (eq == std::string_view::npos)
-    return absl::InvalidArgumentError(absl::StrCat("search parameter ", quoteWord(assignment), ": expected NAME=VALUE"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("search parameter ", quoteWord(assignment), ": expected NAME=VALUE"));
   const std::string_view name = assignment.substr(0, eq);
   for (const ParamSpec& p : kSearchParamTable) {
     if (name != p.name) continue;
@@ -94,7 +98,8 @@ absl::Status setSearchParam(std::string_view assignment) {
     reductions().build(gParams);
     return absl::OkStatus();
   }
-  return absl::InvalidArgumentError(absl::StrCat("no search parameter ", quoteWord(name), " (gobblet --params lists them)"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("no search parameter ", quoteWord(name), " (gobblet --params lists them)"));
 }
 
 void resetSearchParams() {

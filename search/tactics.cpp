@@ -17,7 +17,8 @@ Move winningMove(Board& board) {
   if (const unsigned sizes = board.placeableSizes(us)) {
     for (int s = 0; s < v.sizes; ++s)
       if (sizes & (1u << s))
-        if (const Mask to = static_cast<Mask>(squares & placementTargets(board, s))) return Move::drop(s, std::countr_zero(to));
+        if (const Mask to = static_cast<Mask>(squares & placementTargets(board, s)))
+          return Move::drop(s, std::countr_zero(to));
   }
   // 2. A board move may reveal an opponent's line under the lifted piece:
   // make it and let winner() decide.

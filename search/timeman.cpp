@@ -15,7 +15,8 @@ TimeBudget computeTimeBudget(const SearchLimits& limits, int side, int64_t overh
     // answer to arrive in time, so at most a tenth of it is kept back
     // (`go movetime 10` with MoveOverhead 30 searched for 1 ms, a depth-1
     // search; now 9 ms).
-    b.softMs = b.hardMs = std::max<int64_t>(1, limits.moveTime - std::min(overhead, limits.moveTime / kMoveTimeReserveDivisor));
+    b.softMs = b.hardMs =
+        std::max<int64_t>(1, limits.moveTime - std::min(overhead, limits.moveTime / kMoveTimeReserveDivisor));
     b.wholeTime = true;
     return b;
   }
@@ -29,7 +30,8 @@ TimeBudget computeTimeBudget(const SearchLimits& limits, int side, int64_t overh
   int64_t soft = left / movesToGo + inc * params.tmIncPercent / 100 - overhead;
   if (limits.movesToGo == 1) soft = usable * 3 / 4;
   soft = std::clamp<int64_t>(soft, 1, usable);
-  const int64_t hard = std::clamp<int64_t>(std::min(soft * 4, usable * (limits.movesToGo == 1 ? 9 : 4) / 10), 1, usable);
+  const int64_t hard =
+      std::clamp<int64_t>(std::min(soft * 4, usable * (limits.movesToGo == 1 ? 9 : 4) / 10), 1, usable);
   b.softMs = std::min(soft, hard);
   b.hardMs = hard;
   return b;

@@ -81,9 +81,7 @@ class TranspositionTable {
   };
   static_assert(sizeof(Cluster) == 64);
 
-  size_t index(uint64_t key) const {
-    return static_cast<size_t>((static_cast<unsigned __int128>(key) * count_) >> 64);
-  }
+  size_t index(uint64_t key) const { return static_cast<size_t>((static_cast<unsigned __int128>(key) * count_) >> 64); }
 
   // The clusters live in an anonymous mapping (so that a failed allocation
   // is a plain error, also under sanitizers, whose malloc aborts instead),

@@ -45,8 +45,7 @@ bool isAddressLiteral(const std::string& host) {
 
 }  // namespace
 
-AllowedHosts::AllowedHosts(std::string boundAddress, std::vector<std::string> names)
-    : bound_(lower(boundAddress)) {
+AllowedHosts::AllowedHosts(std::string boundAddress, std::vector<std::string> names) : bound_(lower(boundAddress)) {
   boost::system::error_code ec;
   const boost::asio::ip::address address = boost::asio::ip::make_address(bound_, ec);
   boundToEveryInterface_ = !ec && address.is_unspecified();

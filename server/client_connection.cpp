@@ -97,8 +97,10 @@ bool ClientConnection::handleLine(std::string_view line, bool overlong) {
   if (finished_ || socketClosed_) return false;
   // (An overlong line comes empty: to the gate, like a blank one, no attempt.)
   switch (auth_.judge(line)) {
-    case TokenAuth::Verdict::kSession: break;
-    case TokenAuth::Verdict::kNoAttempt: return true;  // the auth deadline stays where it is
+    case TokenAuth::Verdict::kSession:
+      break;
+    case TokenAuth::Verdict::kNoAttempt:
+      return true;  // the auth deadline stays where it is
     case TokenAuth::Verdict::kRefused:
       send("info string error: authentication required: send 'auth <token>' first");
       finish(true);
@@ -258,8 +260,10 @@ void ClientConnection::socketGone() {
   // A write in flight still owns the front buffer until its handler runs.
   // A large queue's memory goes back to the system, not only to malloc.
   const bool large = outQueue_.heapBytes() > kLargeOutputBytes;
-  if (writing_) outQueue_.keepOnlyFront();
-  else outQueue_.clear();
+  if (writing_)
+    outQueue_.keepOnlyFront();
+  else
+    outQueue_.clear();
   if (large) returnFreedMemory();
   if (onClosed_) {
     auto onClosed = std::move(onClosed_);

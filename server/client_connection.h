@@ -53,8 +53,8 @@
 namespace gobblet {
 
 struct ConnectionLimits {
-  std::string token;                                // empty: no authentication
-  std::chrono::seconds idleTimeout{300};            // no input and no search for this long: closed
+  std::string token;                      // empty: no authentication
+  std::chrono::seconds idleTimeout{300};  // no input and no search for this long: closed
   // With a token: `auth` must come within this (or idleTimeout if shorter).
   std::chrono::milliseconds authTimeout{5000};
   // A write the client does not read for this long (or idleTimeout if

@@ -49,7 +49,8 @@ absl::Status ConnectionServer::listen() {
   boost::system::error_code ec;
   tcp::resolver resolver(io_);
   auto results = resolver.resolve(config_.host, std::to_string(config_.port), tcp::resolver::passive, ec);
-  if (ec || results.empty()) return absl::InvalidArgumentError("cannot resolve '" + config_.host + "': " + ec.message());
+  if (ec || results.empty())
+    return absl::InvalidArgumentError("cannot resolve '" + config_.host + "': " + ec.message());
   const tcp::endpoint endpoint = results.begin()->endpoint();
   acceptor_.open(endpoint.protocol(), ec);
   if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);

@@ -34,7 +34,7 @@ struct ServerConfig {
   // budget); see protocol/hash_budget.h. The program sizes it to the machine.
   int64_t hashBudgetMiB = 0;
   int maxPendingAuth = 0;  // with a token: connections waiting to authenticate; 0: max(16, maxSessions)
-  int ioThreads = 0;  // 0: a default from the number of cores
+  int ioThreads = 0;       // 0: a default from the number of cores
   // The board's HTTP server: names a request's Host may use besides the
   // bound address and localhost (server/allowed_hosts.h).
   std::vector<std::string> allowedHosts;

@@ -61,7 +61,9 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     cancel();
   }
 
-  void start() { asio::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read(); }); }
+  void start() {
+    asio::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read(); });
+  }
   void cancel() {
     asio::post(stream_.get_executor(), [self = shared_from_this()] {
       boost::system::error_code ignored;
@@ -76,9 +78,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     parser_->header_limit(kMaxHttpHeaderBytes);
     parser_->body_limit(0);
     stream_.expires_after(kHttpRequestDeadline);
-    http::async_read(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, size_t) {
-      self->onRequest(ec);
-    });
+    http::async_read(stream_, buffer_, *parser_,
+                     [self = shared_from_this()](beast::error_code ec, size_t) { self->onRequest(ec); });
   }
 
   void onRequest(beast::error_code ec) {
@@ -114,7 +115,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     if (request.method() != http::verb::get && request.method() != http::verb::head)
       return respond(http::status::method_not_allowed, "text/plain; charset=utf-8", "GET only\n", false);
     const HttpAsset* asset = findHttpAsset(view(request.target()));
-    if (!asset) return respond(http::status::not_found, "text/plain; charset=utf-8", "not found\n", request.keep_alive());
+    if (!asset)
+      return respond(http::status::not_found, "text/plain; charset=utf-8", "not found\n", request.keep_alive());
     respond(http::status::ok, asset->contentType, asset->body, request.keep_alive(),
             request.method() == http::verb::head);
   }

@@ -59,7 +59,8 @@ class HttpServer : public ConnectionServer {
   void accepted(boost::asio::ip::tcp::socket socket) override;
   void stopping() override;  // closes the plain HTTP connections
   // Takes over an upgrade request's socket as a WebSocket; false if full.
-  bool openWebSocket(boost::asio::ip::tcp::socket& socket, boost::beast::http::request<boost::beast::http::empty_body>& request);
+  bool openWebSocket(boost::asio::ip::tcp::socket& socket,
+                     boost::beast::http::request<boost::beast::http::empty_body>& request);
 
   const AllowedHosts allowedHosts_;
   std::mutex httpClientsMutex_;

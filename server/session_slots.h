@@ -54,7 +54,7 @@ class SessionSlots {
   };
   using Iterator = std::list<Entry>::iterator;
 
-  Iterator reserve();                          // under mutex_
+  Iterator reserve();                           // under mutex_
   std::function<bool()> admitter(Iterator it);  // the connection's admit()
   std::function<void()> releaser(Iterator it);  // the connection's onClosed()
 

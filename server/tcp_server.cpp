@@ -85,8 +85,8 @@ void TcpServer::stopping() {
 // Tells a client over the session limit why it is being closed.
 void TcpServer::refuse(tcp::socket socket) {
   auto s = std::make_shared<tcp::socket>(std::move(socket));
-  auto text = std::make_shared<std::string>("info string error: server full (" +
-                                            std::to_string(config_.maxSessions) + " sessions), try later\n");
+  auto text = std::make_shared<std::string>("info string error: server full (" + std::to_string(config_.maxSessions) +
+                                            " sessions), try later\n");
   asio::async_write(*s, asio::buffer(*text), [s, text](const boost::system::error_code&, size_t) {
     boost::system::error_code ignored;
     s->shutdown(tcp::socket::shutdown_both, ignored);

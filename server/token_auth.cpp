@@ -19,8 +19,9 @@ absl::Status checkToken(std::string_view token) {
     return absl::InvalidArgumentError("the token is longer than " + std::to_string(kMaxTokenBytes) + " bytes");
   for (char c : token)
     if (c <= ' ' || c > '~')
-      return absl::InvalidArgumentError("the token must be one word of printable ASCII (no spaces or control "
-                                        "characters)");
+      return absl::InvalidArgumentError(
+          "the token must be one word of printable ASCII (no spaces or control "
+          "characters)");
   return absl::OkStatus();
 }
 
@@ -62,7 +63,8 @@ absl::StatusOr<std::string> readTokenFile(const std::string& path, std::string* 
                                       std::to_string(kMaxTokenBytes) + " bytes)");
   std::string token = text.substr(0, end);
   if (!token.empty() && token.back() == '\r') token.pop_back();
-  if (absl::Status ok = checkToken(token); !ok.ok()) return absl::InvalidArgumentError(name + ": " + std::string(ok.message()));
+  if (absl::Status ok = checkToken(token); !ok.ok())
+    return absl::InvalidArgumentError(name + ": " + std::string(ok.message()));
   if (warning)
     *warning = (st.st_mode & (S_IRGRP | S_IROTH)) ? name + ": other users may read it (chmod 600 keeps it yours)" : "";
   return token;
@@ -78,8 +80,7 @@ bool tokenMatches(std::string_view given, std::string_view token) {
   return diff == 0;
 }
 
-TokenAuth::TokenAuth(std::string token)
-    : token_(std::move(token)), authenticated_(!authenticationRequired(token_)) {}
+TokenAuth::TokenAuth(std::string token) : token_(std::move(token)), authenticated_(!authenticationRequired(token_)) {}
 
 TokenAuth::Verdict TokenAuth::judge(std::string_view line) {
   if (authenticated_) return Verdict::kSession;

@@ -16,8 +16,7 @@ constexpr size_t kReadChunkBytes = 8192;
 WebSocketConnection::WebSocketConnection(Socket socket, const ConnectionLimits& limits,
                                          const SessionConfig& sessionConfig, SessionReaper& reaper,
                                          std::function<bool()> admit, std::function<void()> onClosed)
-    : ClientConnection(socket.get_executor(), limits, sessionConfig, reaper, std::move(admit), std::move(onClosed),
-                       ""),
+    : ClientConnection(socket.get_executor(), limits, sessionConfig, reaper, std::move(admit), std::move(onClosed), ""),
       ws_(std::move(socket)),
       lines_(limits.maxLineBytes) {}
 
@@ -28,13 +27,12 @@ void WebSocketConnection::start(Request request) {
     self->ws_.next_layer().set_option(asio::ip::tcp::no_delay(true), ignored);
     websocket::stream_base::timeout timeouts{};
     timeouts.handshake_timeout = kWebSocketHandshakeDeadline;  // also bounds the closing handshake
-    timeouts.idle_timeout = websocket::stream_base::none();   // ClientConnection's idle rule
+    timeouts.idle_timeout = websocket::stream_base::none();    // ClientConnection's idle rule
     timeouts.keep_alive_pings = false;
     self->ws_.set_option(timeouts);
     self->ws_.read_message_max(kMaxWebSocketMessageBytes);
-    self->ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
-      res.set(beast::http::field::server, "gobblet");
-    }));
+    self->ws_.set_option(websocket::stream_base::decorator(
+        [](websocket::response_type& res) { res.set(beast::http::field::server, "gobblet"); }));
     auto req = std::make_shared<Request>(std::move(request));  // lives until the handshake completes
     self->ws_.async_accept(*req, [self, req](const boost::system::error_code& ec) {
       if (ec) {

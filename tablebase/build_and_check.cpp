@@ -52,7 +52,8 @@ absl::StatusOr<TableCounts> build(const Variant& variant, const std::string& pat
   absl::StatusOr<Solution> solved =
       solve(variant, options.threads, options.progress, kSharedGroupSize, options.codesDirectory, share);
   if (!solved.ok()) return solved.status();
-  absl::Status written = writer && !path.empty() ? writeFile(path, variant, *solved, options.threads) : absl::OkStatus();
+  absl::Status written =
+      writer && !path.empty() ? writeFile(path, variant, *solved, options.threads) : absl::OkStatus();
   if (share) written = share->agree(written);
   if (!written.ok()) return written;
   const SolveStats& s = solved->stats;

@@ -51,7 +51,8 @@ absl::StatusOr<CodeArray> CodeArray::inMemory(uint64_t size) {
   void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) {
     const int error = errno;
-    return absl::ResourceExhaustedError(absl::StrCat("cannot map ", gib(size), " for the codes: ", std::strerror(error)));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("cannot map ", gib(size), " for the codes: ", std::strerror(error)));
   }
   a.data_ = static_cast<uint8_t*>(p);
   return a;
@@ -71,8 +72,8 @@ absl::StatusOr<CodeArray> CodeArray::inFile(uint64_t size, const std::string& di
   int error = ::posix_fallocate(a.fd_, 0, static_cast<off_t>(size));
   if (error == EINVAL || error == EOPNOTSUPP) error = ::ftruncate(a.fd_, static_cast<off_t>(size)) == 0 ? 0 : errno;
   if (error != 0)
-    return absl::ResourceExhaustedError(
-        absl::StrCat("cannot make a file of ", gib(size), " for the codes in '", directory, "': ", std::strerror(error)));
+    return absl::ResourceExhaustedError(absl::StrCat("cannot make a file of ", gib(size), " for the codes in '",
+                                                     directory, "': ", std::strerror(error)));
   void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, a.fd_, 0);
   if (p == MAP_FAILED) {
     const int error = errno;
@@ -89,7 +90,9 @@ CodeArray::~CodeArray() {
 }
 
 CodeArray::CodeArray(CodeArray&& other) noexcept
-    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)), fd_(std::exchange(other.fd_, -1)) {}
+    : data_(std::exchange(other.data_, nullptr)),
+      size_(std::exchange(other.size_, 0)),
+      fd_(std::exchange(other.fd_, -1)) {}
 
 CodeArray& CodeArray::operator=(CodeArray&& other) noexcept {
   std::swap(data_, other.data_);  // what this held goes with `other`

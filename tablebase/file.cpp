@@ -62,8 +62,9 @@ std::vector<uint8_t> trainDictionary(std::span<const uint8_t> codes, uint32_t bl
     sizes.push_back(blockCodes);
   }
   std::vector<uint8_t> dictionary(kDictionaryBytes);
-  const size_t n = sizes.size() < 8 ? 0 : ZDICT_trainFromBuffer(dictionary.data(), dictionary.size(), samples.data(),
-                                                                  sizes.data(), static_cast<unsigned>(sizes.size()));
+  const size_t n = sizes.size() < 8 ? 0
+                                    : ZDICT_trainFromBuffer(dictionary.data(), dictionary.size(), samples.data(),
+                                                            sizes.data(), static_cast<unsigned>(sizes.size()));
   dictionary.resize(sizes.size() < 8 || ZDICT_isError(n) ? 0 : n);
   return dictionary;
 }
@@ -100,8 +101,8 @@ absl::StatusOr<std::vector<uint8_t>> compressCodes(std::span<const uint8_t> code
     std::vector<uint8_t> frame(ZSTD_compressBound(blockCodes));
     for (uint64_t b = r.firstBlock; b < r.endBlock; ++b) {
       const uint64_t first = b * blockCodes, count = std::min<uint64_t>(blockCodes, codes.size() - first);
-      const size_t n = ZSTD_compress_usingCDict(context.get(), frame.data(), frame.size(), codes.data() + first,
-                                                count, dictionary.get());
+      const size_t n = ZSTD_compress_usingCDict(context.get(), frame.data(), frame.size(), codes.data() + first, count,
+                                                dictionary.get());
       if (ZSTD_isError(n)) {
         r.error = absl::StrCat("zstd: ", ZSTD_getErrorName(n));
         return;
@@ -147,10 +148,10 @@ absl::Status checkOutputPath(const std::string& path) {
     return absl::UnavailableError(absl::StrCat("cannot write '", path, "': ", std::strerror(errno)));
   }
   if (S_ISREG(st.st_mode)) return absl::OkStatus();
-  const char* what = S_ISDIR(st.st_mode)    ? "a directory"
-                     : S_ISLNK(st.st_mode)  ? "a symbolic link (give the file's own path)"
-                     : S_ISFIFO(st.st_mode) ? "a FIFO"
-                     : S_ISSOCK(st.st_mode) ? "a socket"
+  const char* what = S_ISDIR(st.st_mode)                          ? "a directory"
+                     : S_ISLNK(st.st_mode)                        ? "a symbolic link (give the file's own path)"
+                     : S_ISFIFO(st.st_mode)                       ? "a FIFO"
+                     : S_ISSOCK(st.st_mode)                       ? "a socket"
                      : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
                                                                   : "not a regular file";
   return absl::FailedPreconditionError(
@@ -176,8 +177,8 @@ absl::Status writeFile(const std::string& path, const Variant& variant, const So
   h.losses = result.stats.losses;
   h.startCode = result.stats.start;
   h.maxDistance = static_cast<uint8_t>(result.stats.maxDistance);
-  absl::StatusOr<std::vector<uint8_t>> body =
-      compressCodes({result.codes.data(), static_cast<size_t>(result.codes.size())}, h.blockCodes, &h.dictionaryBytes, threads);
+  absl::StatusOr<std::vector<uint8_t>> body = compressCodes(
+      {result.codes.data(), static_cast<size_t>(result.codes.size())}, h.blockCodes, &h.dictionaryBytes, threads);
   if (!body.ok()) return body.status();
   h.checksum = fileChecksum(h, body->data(), body->size());
 
@@ -231,11 +232,11 @@ absl::StatusOr<std::unique_ptr<Index>> checkHeader(std::string_view headerBytes,
     return InvalidArgumentError("the header names no 3x3 variant");
   auto index = std::make_unique<Index>(Variant::family(h.sizes, h.perSize, h.moving == 1));
   if (h.entries != index->size())
-    return InvalidArgumentError(absl::StrCat("header says ", h.entries, " entries, variant ",
-                                             index->variant().name(), " has ", index->size()));
+    return InvalidArgumentError(
+        absl::StrCat("header says ", h.entries, " entries, variant ", index->variant().name(), " has ", index->size()));
   if (h.blockCodes < kMinBlockCodes || h.blockCodes > kMaxBlockCodes)
-    return InvalidArgumentError(absl::StrCat("header says ", h.blockCodes, " codes per block, ", kMinBlockCodes,
-                                             " to ", kMaxBlockCodes, " are read"));
+    return InvalidArgumentError(absl::StrCat("header says ", h.blockCodes, " codes per block, ", kMinBlockCodes, " to ",
+                                             kMaxBlockCodes, " are read"));
   if (h.dictionaryBytes > kDictionaryBytes)
     return InvalidArgumentError(absl::StrCat("header says a dictionary of ", h.dictionaryBytes, " bytes, at most ",
                                              kDictionaryBytes, " are read"));
@@ -280,8 +281,8 @@ absl::StatusOr<Dictionary> makeDictionary(const FileHeader& h, const uint8_t* by
   return dictionary;
 }
 
-bool decodeFrame(const Dictionary& dictionary, const uint8_t* frame, uint64_t frameBytes, uint8_t* out,
-                 uint64_t codes, void* context) {
+bool decodeFrame(const Dictionary& dictionary, const uint8_t* frame, uint64_t frameBytes, uint8_t* out, uint64_t codes,
+                 void* context) {
   auto* dctx = static_cast<ZSTD_DCtx*>(context);
   const size_t n = dictionary ? ZSTD_decompress_usingDDict(dctx, out, codes, frame, frameBytes,
                                                            static_cast<const ZSTD_DDict*>(dictionary.get()))
@@ -334,8 +335,8 @@ absl::StatusOr<std::shared_ptr<const File>> File::open(const std::string& path) 
   std::shared_ptr<File> tb(new File());
   tb->path_ = path;
   char headerBytes[sizeof(FileHeader)];
-  const bool headerRead = fileSize >= sizeof headerBytes &&
-                          readFully(fd, reinterpret_cast<uint8_t*>(headerBytes), sizeof headerBytes, 0);
+  const bool headerRead =
+      fileSize >= sizeof headerBytes && readFully(fd, reinterpret_cast<uint8_t*>(headerBytes), sizeof headerBytes, 0);
   absl::StatusOr<std::unique_ptr<Index>> index =
       checkHeader(std::string_view(headerBytes, headerRead ? sizeof headerBytes : 0), &tb->header_, fileSize);
   if (!index.ok()) return failWith(index.status());

@@ -111,8 +111,7 @@ inline uint64_t codesInBlock(const FileHeader& h, uint64_t b) {
 // variant's Index), codes per block and dictionary size, and that the
 // dictionary and the block table fit in `fileSize`. Gives the Index of the
 // header's variant (which the checks need and the reader then keeps).
-absl::StatusOr<std::unique_ptr<Index>> checkHeader(std::string_view headerBytes, FileHeader* header,
-                                                   uint64_t fileSize);
+absl::StatusOr<std::unique_ptr<Index>> checkHeader(std::string_view headerBytes, FileHeader* header, uint64_t fileSize);
 // That the frames' size, read from the block table's last entry, is within
 // what zstd can make of the blocks and makes the file exactly `fileSize`
 // bytes.
@@ -132,8 +131,8 @@ absl::StatusOr<Dictionary> makeDictionary(const FileHeader& h, const uint8_t* by
 // Decodes one frame into the `codes` codes of its block at `out` with the
 // zstd decompression context `context` (a ZSTD_DCtx); false unless it
 // decodes to exactly that many.
-bool decodeFrame(const Dictionary& dictionary, const uint8_t* frame, uint64_t frameBytes, uint8_t* out,
-                 uint64_t codes, void* context);
+bool decodeFrame(const Dictionary& dictionary, const uint8_t* frame, uint64_t frameBytes, uint8_t* out, uint64_t codes,
+                 void* context);
 
 // 64-bit checksum of a byte range (four multiply-xor lanes; fast enough to
 // check a 400 MB file on every open).
@@ -206,7 +205,7 @@ class File : public Tablebase {
   FileHeader header_{};
   std::unique_ptr<Index> index_;
   Dictionary dictionary_;  // of the mapped dictionary, or none
-  uint64_t id_ = 0;  // unique per File of the process: names it in the threads' block caches
+  uint64_t id_ = 0;        // unique per File of the process: names it in the threads' block caches
   void* map_ = nullptr;
   uint64_t mapSize_ = 0;
   const uint8_t* dictionaryBytes_ = nullptr;

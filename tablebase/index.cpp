@@ -55,7 +55,8 @@ Index::Index(const Variant& variant) : variant_(variant), radix_(variant.perSize
       if (symCode_[sym][code] == canon) canonSyms_[code] |= static_cast<uint8_t>(1u << sym);
     for (int sym = 0; sym < 8; ++sym)
       if (symCode_[sym][code] == code) fixingSyms_[code] |= static_cast<uint8_t>(1u << sym);
-    if (canon == code) orbits[classOf(std::popcount(codeOurs_[code]), std::popcount(codeTheirs_[code]))].push_back(canon);
+    if (canon == code)
+      orbits[classOf(std::popcount(codeOurs_[code]), std::popcount(codeTheirs_[code]))].push_back(canon);
   }
   for (int code = 0; code < kLayerCodes; ++code) {
     const uint16_t canon = symCode_[std::countr_zero(canonSyms_[code])][code];
@@ -144,8 +145,8 @@ int Index::sliceOf(const std::array<uint8_t, 6>& material) const {
 }
 
 int Index::sliceOfIndex(uint64_t index) const {
-  auto it = std::upper_bound(slices_.begin(), slices_.end(), index,
-                             [](uint64_t i, const Slice& s) { return i < s.offset; });
+  auto it =
+      std::upper_bound(slices_.begin(), slices_.end(), index, [](uint64_t i, const Slice& s) { return i < s.offset; });
   return static_cast<int>(it - slices_.begin()) - 1;
 }
 

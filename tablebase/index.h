@@ -47,8 +47,8 @@ class Index {
   static constexpr int kLayerCodes = 19683;  // 3^9
 
   struct Slice {
-    uint64_t offset = 0;  // first number of the slice
-    uint64_t size = 0;    // numbers in the slice (orbits(lead) * nx * ny)
+    uint64_t offset = 0;                // first number of the slice
+    uint64_t size = 0;                  // numbers in the slice (orbits(lead) * nx * ny)
     std::array<uint8_t, 6> material{};  // a0,b0,a1,b1,a2,b2
     uint8_t lead = 0, x = 1, y = 2;     // layer roles
     uint32_t nx = 1, ny = 1;            // class sizes of layers x and y
@@ -88,8 +88,8 @@ class Index {
   // load (through the slice number it took two dependent loads: 13% of
   // indexOf's time in a micro-benchmark).
   struct Layout {
-    uint64_t offset = 0;        // the slice's first number
-    uint32_t plane = 0, ny = 0; // nx * ny, and ny
+    uint64_t offset = 0;         // the slice's first number
+    uint32_t plane = 0, ny = 0;  // nx * ny, and ny
     uint8_t lead = 0, x = 1, y = 2;
   };
   const Layout& layout(int slice) const { return layoutByKey_[slices_[slice].key]; }
@@ -130,7 +130,8 @@ class Index {
   // The base-3 code of a layer (a digit per square: 0 empty, 1 ours, 2 theirs).
   uint16_t layerCode(Mask ours, Mask theirs) const { return static_cast<uint16_t>(base3_[ours] + 2 * base3_[theirs]); }
   std::array<uint16_t, 3> layerCodes(const State& st) const {
-    return {layerCode(st.ours[0], st.theirs[0]), layerCode(st.ours[1], st.theirs[1]), layerCode(st.ours[2], st.theirs[2])};
+    return {layerCode(st.ours[0], st.theirs[0]), layerCode(st.ours[1], st.theirs[1]),
+            layerCode(st.ours[2], st.theirs[2])};
   }
   uint64_t indexIn(const Layout& lay, const std::array<uint16_t, 3>& code) const {
     const uint16_t lead = code[lay.lead], cx = code[lay.x], cy = code[lay.y];

@@ -76,8 +76,10 @@ inline Visible shownUnder(const State& st, int size, Mask sq) {
 template <typename Emit>
 inline void forEachChild(const MoveRules& r, const State& st, Emit&& emit) {
   auto call = [&](const State& c, bool placed, int over) {
-    if constexpr (std::is_same_v<decltype(emit(c, placed, over)), bool>) return emit(c, placed, over);
-    else return emit(c, placed, over), false;
+    if constexpr (std::is_same_v<decltype(emit(c, placed, over)), bool>)
+      return emit(c, placed, over);
+    else
+      return emit(c, placed, over), false;
   };
   Mask al[4];
   atLeastMasks(st, al);
@@ -98,12 +100,14 @@ inline void forEachChild(const MoveRules& r, const State& st, Emit&& emit) {
     for (Mask from = static_cast<Mask>(st.ours[s] & ~al[s + 1]); from; from &= from - 1) {
       const Mask f = static_cast<Mask>(from & -from);
       const Visible under = shownUnder(st, s, f);
-      const Mask moverLeft = static_cast<Mask>((v.ours & ~f) | under.ours), otherLeft = static_cast<Mask>(v.theirs | under.theirs);
+      const Mask moverLeft = static_cast<Mask>((v.ours & ~f) | under.ours),
+                 otherLeft = static_cast<Mask>(v.theirs | under.theirs);
       for (Mask t = targets; t; t &= t - 1) {
         const Mask to = static_cast<Mask>(t & -t);
         State c{st.theirs, st.ours};
         c.theirs[s] ^= static_cast<Mask>(f | to);
-        if (call(c, false, outcome(r, Visible{static_cast<Mask>(otherLeft & ~to), static_cast<Mask>(moverLeft | to)}))) return;
+        if (call(c, false, outcome(r, Visible{static_cast<Mask>(otherLeft & ~to), static_cast<Mask>(moverLeft | to)})))
+          return;
       }
     }
   }
@@ -118,8 +122,10 @@ inline void forEachChild(const MoveRules& r, const State& st, Emit&& emit) {
 template <typename Emit>
 inline void forEachParent(const MoveRules& r, const State& st, Emit&& emit) {
   auto call = [&](const State& p, bool placed, int over) {
-    if constexpr (std::is_same_v<decltype(emit(p, placed, over)), bool>) return emit(p, placed, over);
-    else return emit(p, placed, over), false;
+    if constexpr (std::is_same_v<decltype(emit(p, placed, over)), bool>)
+      return emit(p, placed, over);
+    else
+      return emit(p, placed, over), false;
   };
   Mask al[4];
   atLeastMasks(st, al);
@@ -130,7 +136,8 @@ inline void forEachParent(const MoveRules& r, const State& st, Emit&& emit) {
       const Mask t = static_cast<Mask>(to & -to);
       // The parent is seen from the mover: its ours are st's theirs.
       const Visible under = shownUnder(st, s, t);
-      const Mask moverLeft = static_cast<Mask>((v.theirs & ~t) | under.theirs), otherLeft = static_cast<Mask>(v.ours | under.ours);
+      const Mask moverLeft = static_cast<Mask>((v.theirs & ~t) | under.theirs),
+                 otherLeft = static_cast<Mask>(v.ours | under.ours);
       State p{st.theirs, st.ours};
       p.ours[s] ^= t;
       if (call(p, true, outcome(r, Visible{moverLeft, otherLeft}))) return;
@@ -139,7 +146,8 @@ inline void forEachParent(const MoveRules& r, const State& st, Emit&& emit) {
         const Mask f = static_cast<Mask>(from & -from);
         State q{st.theirs, st.ours};
         q.ours[s] ^= static_cast<Mask>(t | f);
-        if (call(q, false, outcome(r, Visible{static_cast<Mask>(moverLeft | f), static_cast<Mask>(otherLeft & ~f)}))) return;
+        if (call(q, false, outcome(r, Visible{static_cast<Mask>(moverLeft | f), static_cast<Mask>(otherLeft & ~f)})))
+          return;
       }
     }
   }

@@ -10,8 +10,8 @@
 
 namespace gobblet::tb {
 
-absl::StatusOr<std::shared_ptr<const RangeFile>> RangeFile::open(std::string name, uint64_t fileSize,
-                                                                 RangeReader read, size_t cacheBlocks) {
+absl::StatusOr<std::shared_ptr<const RangeFile>> RangeFile::open(std::string name, uint64_t fileSize, RangeReader read,
+                                                                 size_t cacheBlocks) {
   std::shared_ptr<RangeFile> tb(new RangeFile());
   tb->name_ = std::move(name);
   // An error of the file or of the reader, its code kept, its text after the name.
@@ -55,11 +55,11 @@ absl::StatusOr<std::string> RangeFile::readRange(uint64_t offset, uint64_t size)
   }
   absl::StatusOr<std::string> bytes = read_(offset, size);
   if (!bytes.ok())
-    return absl::Status(bytes.status().code(), absl::StrCat("reading ", size, " bytes at ", offset, ": ",
-                                                            bytes.status().message()));
+    return absl::Status(bytes.status().code(),
+                        absl::StrCat("reading ", size, " bytes at ", offset, ": ", bytes.status().message()));
   if (bytes->size() != size)
-    return absl::DataLossError(absl::StrCat("reading ", size, " bytes at ", offset, ": the reader gave ",
-                                            bytes->size(), " bytes"));
+    return absl::DataLossError(
+        absl::StrCat("reading ", size, " bytes at ", offset, ": the reader gave ", bytes->size(), " bytes"));
   return bytes;
 }
 

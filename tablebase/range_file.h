@@ -30,8 +30,8 @@ namespace gobblet::tb {
 class RangeFile : public Tablebase {
  public:
   // The file `name` of `fileSize` bytes read through `read` (see openRanges).
-  static absl::StatusOr<std::shared_ptr<const RangeFile>> open(std::string name, uint64_t fileSize,
-                                                               RangeReader read, size_t cacheBlocks);
+  static absl::StatusOr<std::shared_ptr<const RangeFile>> open(std::string name, uint64_t fileSize, RangeReader read,
+                                                               size_t cacheBlocks);
 
   const Variant& variant() const override { return index_->variant(); }
   Probe probe(const Board& board) const override;

@@ -14,10 +14,14 @@ namespace {
 // Larger is better for the mover.
 int rankOf(const Probe& p) {
   switch (p.value) {
-    case Value::kWin: return 1000 - p.distance;
-    case Value::kLoss: return -1000 + p.distance;
-    case Value::kDraw: return 0;
-    case Value::kUnknown: return -1;
+    case Value::kWin:
+      return 1000 - p.distance;
+    case Value::kLoss:
+      return -1000 + p.distance;
+    case Value::kDraw:
+      return 0;
+    case Value::kUnknown:
+      return -1;
   }
   return -1;
 }
@@ -26,10 +30,14 @@ int rankOf(const Probe& p) {
 
 std::string describe(const Probe& probe) {
   switch (probe.value) {
-    case Value::kWin: return "win in " + std::to_string(probe.distance);
-    case Value::kLoss: return "loss in " + std::to_string(probe.distance);
-    case Value::kDraw: return "draw";
-    case Value::kUnknown: break;
+    case Value::kWin:
+      return "win in " + std::to_string(probe.distance);
+    case Value::kLoss:
+      return "loss in " + std::to_string(probe.distance);
+    case Value::kDraw:
+      return "draw";
+    case Value::kUnknown:
+      break;
   }
   return "unknown";
 }
@@ -43,9 +51,12 @@ std::vector<RankedMove> rankMoves(const Tablebase& tablebase, const Board& board
     child.makeMove(m);
     const Probe p = tablebase.probe(child);  // for the opponent
     Probe mine;
-    if (p.value == Value::kLoss) mine = Probe{Value::kWin, p.distance + 1};
-    else if (p.value == Value::kWin) mine = Probe{Value::kLoss, p.distance + 1};
-    else mine = Probe{p.value, 0};
+    if (p.value == Value::kLoss)
+      mine = Probe{Value::kWin, p.distance + 1};
+    else if (p.value == Value::kWin)
+      mine = Probe{Value::kLoss, p.distance + 1};
+    else
+      mine = Probe{p.value, 0};
     ranked.push_back({m, mine});
   }
   std::stable_sort(ranked.begin(), ranked.end(),

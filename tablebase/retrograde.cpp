@@ -33,9 +33,9 @@ inline uint16_t subtract(uint16_t& c, uint16_t v) { return __atomic_sub_fetch(&c
 // Bucket entries: a state's number within its group, with its kind in the
 // top two bits (4 bytes: a group has fewer than 2^30 numbers).
 using Entry = uint32_t;
-constexpr Entry kSettled = 0;             // already settled: only tell the parents
-constexpr Entry kWinIfOpen = 1u << 30;    // a win unless settled earlier
-constexpr Entry kLoss = 2u << 30;         // a loss (every child is a won position)
+constexpr Entry kSettled = 0;           // already settled: only tell the parents
+constexpr Entry kWinIfOpen = 1u << 30;  // a win unless settled earlier
+constexpr Entry kLoss = 2u << 30;       // a loss (every child is a won position)
 constexpr Entry kNumberMask = (1u << 30) - 1;
 constexpr Entry kDropped = ~0u;
 constexpr uint64_t kMaxGroupSize = kNumberMask;
@@ -208,7 +208,8 @@ std::vector<BuildShare::Range> bitRanges(const std::vector<Group>& groups) {
   std::vector<BuildShare::Range> joined;
   for (const auto& r : ranges) {
     if (!joined.empty() && joined.back().offset + joined.back().size >= r.offset)
-      joined.back().size = std::max(joined.back().offset + joined.back().size, r.offset + r.size) - joined.back().offset;
+      joined.back().size =
+          std::max(joined.back().offset + joined.back().size, r.offset + r.size) - joined.back().offset;
     else
       joined.push_back(r);
   }
@@ -334,7 +335,7 @@ void Solver::reachGroup(const Group& g, int workers) {
       struct Asking {
         uint64_t bit;
         State st;
-        uint64_t first;  // the first parent's number, kNone if none
+        uint64_t first;                    // the first parent's number, kNone if none
         const Index::Layout* boardLayout;  // the numbering of its parents by board move (their slice)
       };
       constexpr uint64_t kNone = ~uint64_t{0};
@@ -344,8 +345,8 @@ void Solver::reachGroup(const Group& g, int workers) {
       // reached since (the level below is final and was asked in full).
       auto number = [&](const Asking& a, const State& p, bool placed, int over) {
         return over != 0 || (placed && sweep > 0) ? kNone
-               : placed                         ? index_.indexOf(p)
-                                                : index_.indexIn(*a.boardLayout, p);
+               : placed                           ? index_.indexOf(p)
+                                                  : index_.indexIn(*a.boardLayout, p);
       };
       for (; open; open &= open - 1) {
         const uint64_t bit = open & -open, i = begin + std::countr_zero(open);
@@ -507,8 +508,10 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
       (placed ? above : inside).add(x);
     });
     for (int k = 0; k < inside.size; ++k) {
-      if (load(code_[inside.items[k]]) == winCode(1)) longestWin = std::max(longestWin, 2);
-      else ++inGroup;
+      if (load(code_[inside.items[k]]) == winCode(1))
+        longestWin = std::max(longestWin, 2);
+      else
+        ++inGroup;
     }
     for (int k = 0; k < above.size; ++k) {
       const uint8_t c = code_[above.items[k]];  // one level up: final
@@ -523,11 +526,15 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
     count[i] = static_cast<uint16_t>(inGroup * index_.orbitSize(st) + (openAbove ? 1 : 0));
     maxWin[i] = static_cast<uint8_t>(longestWin);
     if (exitWin != kNoExitWin) {
-      if (exitWin > kMaxDistance) overflow = true;
-      else local[t][exitWin].push_back(static_cast<Entry>(i) | kWinIfOpen);
+      if (exitWin > kMaxDistance)
+        overflow = true;
+      else
+        local[t][exitWin].push_back(static_cast<Entry>(i) | kWinIfOpen);
     } else if (count[i] == 0) {
-      if (!anyMove) store(code_[x], kDrawCode);  // no legal move
-      else local[t][longestWin].push_back(static_cast<Entry>(i) | kLoss);
+      if (!anyMove)
+        store(code_[x], kDrawCode);  // no legal move
+      else
+        local[t][longestWin].push_back(static_cast<Entry>(i) | kLoss);
     }
   });
   merge();
@@ -682,9 +689,12 @@ absl::StatusOr<Solution> Solver::run() {
     const uint8_t c = code_[x];
     if (c == kNoState) continue;
     ++st.states;
-    if (isWinCode(c)) ++st.wins;
-    else if (isLossCode(c)) ++st.losses;
-    else ++st.draws;
+    if (isWinCode(c))
+      ++st.wins;
+    else if (isLossCode(c))
+      ++st.losses;
+    else
+      ++st.draws;
     if (c >= 2 && codeDistance(c) == 0) ++st.terminal;
     st.maxDistance = std::max(st.maxDistance, codeDistance(c));
   }

@@ -120,8 +120,8 @@ struct TableCounts {
   uint64_t states = 0;    // reachable states up to symmetry, player-relative
   uint64_t terminal = 0;  // of them, games over (a line shows)
   uint64_t wins = 0, draws = 0, losses = 0;
-  Probe start;            // the start position's value
-  int longest = 0;        // the longest distance to the end, in plies
+  Probe start;      // the start position's value
+  int longest = 0;  // the longest distance to the end, in plies
 };
 
 // progress(phase, done, total): called from the calling thread now and then.
@@ -135,10 +135,10 @@ using SolveProgress = std::function<void(const std::string& phase, uint64_t done
 // in memory or (codes in a file) those of the groups in hand: a group and
 // the groups one level up its placements lead to.
 struct SolveEstimate {
-  uint64_t slots = 0;          // numbers of the Index (states and holes)
-  uint64_t states = 0;         // numbers that are states (up to symmetry; reachable or not)
-  uint64_t largestGroup = 0;   // numbers of the largest group
-  uint64_t bytes = 0;          // expected peak memory of solve() with the codes in memory
+  uint64_t slots = 0;             // numbers of the Index (states and holes)
+  uint64_t states = 0;            // numbers that are states (up to symmetry; reachable or not)
+  uint64_t largestGroup = 0;      // numbers of the largest group
+  uint64_t bytes = 0;             // expected peak memory of solve() with the codes in memory
   uint64_t bytesCodesInFile = 0;  // the same with the codes in a file (their pages in hand counted)
 };
 SolveEstimate estimateSolve(const Variant& variant, int threads);
@@ -149,15 +149,15 @@ SolveEstimate estimateSolve(const Variant& variant, int threads);
 // at the largest groups, which may be dealt to any rank), so a rank's
 // memory and disk are those of estimateSolve; what spreading buys is time.
 struct ClusterEstimate {
-  SolveEstimate perRank;       // memory of one rank
-  uint64_t codeBytesIn = 0;    // code bytes a rank receives (the groups of the other ranks), the most of any rank
-  uint64_t codeBytesOut = 0;   // code bytes a rank owns and sends to each other rank, the most of any rank
-  uint64_t bitBytes = 0;       // reached-bit bytes each rank ORs with the others (every level's slices)
+  SolveEstimate perRank;      // memory of one rank
+  uint64_t codeBytesIn = 0;   // code bytes a rank receives (the groups of the other ranks), the most of any rank
+  uint64_t codeBytesOut = 0;  // code bytes a rank owns and sends to each other rank, the most of any rank
+  uint64_t bitBytes = 0;      // reached-bit bytes each rank ORs with the others (every level's slices)
   // The work of the slowest rank summed over the levels of both passes,
   // as a share of all the work (1 on one rank; at least 1 / ranks): the
   // levels wait for their largest groups.
   double criticalShare = 1;
-  uint64_t levels = 0;         // exchanges per pass (one after each level)
+  uint64_t levels = 0;  // exchanges per pass (one after each level)
 };
 ClusterEstimate estimateCluster(const Variant& variant, int threads, int ranks);
 
@@ -215,12 +215,12 @@ absl::StatusOr<TableCounts> build(const Variant& variant, const std::string& pat
 struct FileInfo {
   uint32_t formatVersion = 0;
   Variant variant;
-  uint64_t entries = 0;        // numbered slots (states and holes)
-  uint64_t blocks = 0;         // zstd frames of blockCodes codes each
+  uint64_t entries = 0;  // numbered slots (states and holes)
+  uint64_t blocks = 0;   // zstd frames of blockCodes codes each
   uint32_t blockCodes = 0;
   uint32_t dictionaryBytes = 0;
-  uint64_t bytes = 0;          // the whole file
-  uint64_t checksum = 0;       // checked
+  uint64_t bytes = 0;     // the whole file
+  uint64_t checksum = 0;  // checked
   TableCounts counts;
 };
 

@@ -71,7 +71,8 @@ std::string check(const File& tb, const uint8_t* codes, const State& parent, con
     for (int i = 0; i < moves.size(); ++i) {
       const uint8_t c = children[i] == kNoChild ? kNoState : codes[children[i]];
       if (c == kNoState)
-        return absl::StrCat("move ", moveToString(moves[i], board.variant()), " leads to a state missing from the file");
+        return absl::StrCat("move ", moveToString(moves[i], board.variant()),
+                            " leads to a state missing from the file");
       reached.set(children[i]);
       if (isLossCode(c))
         shortestLoss = shortestLoss < 0 ? codeDistance(c) : std::min(shortestLoss, codeDistance(c));
@@ -80,9 +81,7 @@ std::string check(const File& tb, const uint8_t* codes, const State& parent, con
       else
         draw = true;
     }
-    expected = shortestLoss >= 0 ? winCode(shortestLoss + 1)
-               : draw            ? kDrawCode
-                                 : lossCode(longestWin + 1);
+    expected = shortestLoss >= 0 ? winCode(shortestLoss + 1) : draw ? kDrawCode : lossCode(longestWin + 1);
   }
   if (expected == code) return {};
   return absl::StrCat("stored ", describe(code), ", its moves say ", describe(expected));
@@ -200,16 +199,19 @@ absl::Status verify(const File& tb, int threads, const VerifyProgress& progress,
       const int slice = index.sliceOfIndex(x);
       State st;
       const bool canonical = index.stateAt(slice, x - index.slices()[slice].offset, &st);
-      const std::string what = !canonical   ? "a hole of the index holds a value"
-                               : !isReached ? "stored, but not reachable from the start"
+      const std::string what = !canonical         ? "a hole of the index holds a value"
+                               : !isReached       ? "stored, but not reachable from the start"
                                : code == kNoState ? "reachable, but not stored"
-                                                       : "reached but never checked (a move went down a level)";
+                                                  : "reached but never checked (a move went down a level)";
       return failure(absl::StrCat("entry ", x, " (", positionToString(index.toBoard(st)), "): ", what));
     }
     ++states;
-    if (code == kDrawCode) ++draws;
-    else if (isWinCode(code)) ++wins;
-    else ++losses;
+    if (code == kDrawCode)
+      ++draws;
+    else if (isWinCode(code))
+      ++wins;
+    else
+      ++losses;
     if (code >= 2 && codeDistance(code) == 0) ++terminal;
     maxDistance = std::max(maxDistance, codeDistance(code));
   }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs the whole test suite:
+#   0. The C++ files are formatted as .clang-format says (tools/format_check.sh).
 #   1. Release build: every test (fast and slow labels).
 #   1a. Without Boost (CMakePresets.json "no-boost"): the protocol library,
 #      gobblet on stdin/stdout and the protocol's tests, which run there.
@@ -21,6 +22,10 @@ jobs="$(nproc)"
 python=/usr/bin/python3  # Debian's, which sees the packages setup.sh installs
 exclude=()
 [ "${1:-}" = "--fast" ] && exclude=(-LE slow)
+
+tools/setup.sh deps
+echo "== format: .clang-format" >&2
+tools/format_check.sh
 
 tools/setup.sh release
 echo "== release: all tests" >&2

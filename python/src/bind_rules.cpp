@@ -27,8 +27,8 @@ Variant toVariant(const VariantArg& arg) {
 
 Board parsePositionOrThrow(const Variant& variant, const std::string& text) {
   absl::StatusOr<Board> board = parsePosition(variant, text);
-  if (!board.ok()) throw PositionError("bad position text for " + variant.name() + ": " +
-                                       std::string(board.status().message()));
+  if (!board.ok())
+    throw PositionError("bad position text for " + variant.name() + ": " + std::string(board.status().message()));
   return *board;
 }
 
@@ -143,16 +143,18 @@ A game of the Gobblet family, by name.
       .def(py::init([](const std::string& name) { return toVariant(name); }), py::arg("name"),
            "The variant of that name (any name or alias the engine accepts, case-insensitive).")
       .def_property_readonly("name", &Variant::name, "The canonical name (what Variant() gives back).")
-      .def_property_readonly("board_size", [](const Variant& v) { return int(v.n); }, "Board side: 3 or 4.")
-      .def_property_readonly("sizes", [](const Variant& v) { return int(v.sizes); }, "Number of piece sizes.")
-      .def_property_readonly("per_size", [](const Variant& v) { return int(v.perSize); },
-                             "Pieces of each size per player (4x4: stacks).")
-      .def_property_readonly("moving", [](const Variant& v) { return v.moving; },
-                             "May pieces on the board be moved?")
-      .def_property_readonly("stacks", [](const Variant& v) { return v.stacks; },
-                             "4x4 Gobblet's external-stack rules?")
-      .def_property_readonly("start_position", [](const Variant& v) { return positionToString(Board(v)); },
-                             "The start position's text.")
+      .def_property_readonly(
+          "board_size", [](const Variant& v) { return int(v.n); }, "Board side: 3 or 4.")
+      .def_property_readonly(
+          "sizes", [](const Variant& v) { return int(v.sizes); }, "Number of piece sizes.")
+      .def_property_readonly(
+          "per_size", [](const Variant& v) { return int(v.perSize); }, "Pieces of each size per player (4x4: stacks).")
+      .def_property_readonly(
+          "moving", [](const Variant& v) { return v.moving; }, "May pieces on the board be moved?")
+      .def_property_readonly(
+          "stacks", [](const Variant& v) { return v.stacks; }, "4x4 Gobblet's external-stack rules?")
+      .def_property_readonly(
+          "start_position", [](const Variant& v) { return positionToString(Board(v)); }, "The start position's text.")
       .def_property_readonly("square_names", &squareNames, "Square names in index order (a1, b1, ...).")
       .def("__eq__", [](const Variant& a, const Variant& b) { return a == b; })
       .def("__hash__", [](const Variant& v) { return py::hash(py::str(v.name())); })
@@ -183,21 +185,21 @@ The rules are the engine's: legal moves, the result (a line, no legal move,
 threefold repetition) and perft come from its rules core. Moves are text:
 a placement ``"L@b2"`` or a board move ``"a1b2"`` (docs/notation.md).
 )doc")
-      .def(py::init([](const VariantArg& variant, const std::optional<std::string>& position,
-                       const std::vector<std::string>& moves) {
-             return PythonGame(toVariant(variant), position, moves);
-           }),
+      .def(py::init(
+               [](const VariantArg& variant, const std::optional<std::string>& position,
+                  const std::vector<std::string>& moves) { return PythonGame(toVariant(variant), position, moves); }),
            py::arg("variant") = std::string("gobblet"), py::arg("position") = py::none(),
            py::arg("moves") = std::vector<std::string>{},
            "A game of `variant` (a name or a Variant) from `position` (position text; None: the start), "
            "with `moves` played. Raises VariantError, PositionError, IllegalMoveError or GameOverError "
            "naming the bad input.")
       .def_property_readonly("variant", &PythonGame::variant, "The Variant played.")
-      .def_property_readonly("position", [](const PythonGame& g) { return positionToString(g.board()); },
-                             "The current position's text (e.g. \"3/3/3 1\").")
-      .def_property_readonly("start_position",
-                             [](const PythonGame& g) { return positionToString(g.game().start()); },
-                             "The text of the position the game started from.")
+      .def_property_readonly(
+          "position", [](const PythonGame& g) { return positionToString(g.board()); },
+          "The current position's text (e.g. \"3/3/3 1\").")
+      .def_property_readonly(
+          "start_position", [](const PythonGame& g) { return positionToString(g.game().start()); },
+          "The text of the position the game started from.")
       .def_property_readonly(
           "moves",
           [](const PythonGame& g) {
@@ -206,10 +208,11 @@ a placement ``"L@b2"`` or a board move ``"a1b2"`` (docs/notation.md).
             return out;
           },
           "The moves played, oldest first.")
-      .def_property_readonly("side_to_move", [](const PythonGame& g) { return g.board().sideToMove() + 1; },
-                             "The player to move: 1 or 2.")
-      .def_property_readonly("key", [](const PythonGame& g) { return g.board().key(); },
-                             "The position's 64-bit hash (the engine's Zobrist key).")
+      .def_property_readonly(
+          "side_to_move", [](const PythonGame& g) { return g.board().sideToMove() + 1; }, "The player to move: 1 or 2.")
+      .def_property_readonly(
+          "key", [](const PythonGame& g) { return g.board().key(); },
+          "The position's 64-bit hash (the engine's Zobrist key).")
       .def(
           "position_at",
           [](const PythonGame& g, int ply) {
@@ -224,11 +227,13 @@ a placement ``"L@b2"`` or a board move ``"a1b2"`` (docs/notation.md).
           py::arg("ply"),
           "The text of the position after the first `ply` moves (0: start_position; negative counts from the "
           "end, -1: the current position). IndexError out of range.")
-      .def("legal_moves", [](const PythonGame& g) { return g.game().result() == GameResult::kNone
-                                                               ? legalMoves(g.board())
-                                                               : std::vector<std::string>{}; },
-           "The legal moves, as text, in the rules core's order; [] once the game is over "
-           "(also after a threefold repetition).")
+      .def(
+          "legal_moves",
+          [](const PythonGame& g) {
+            return g.game().result() == GameResult::kNone ? legalMoves(g.board()) : std::vector<std::string>{};
+          },
+          "The legal moves, as text, in the rules core's order; [] once the game is over "
+          "(also after a threefold repetition).")
       .def("play", &PythonGame::play, py::arg("move"),
            "Plays a move given as text (case-insensitive). IllegalMoveError if it is not legal here, "
            "GameOverError if the game has ended; then nothing changes.")
@@ -251,14 +256,16 @@ a placement ``"L@b2"`` or a board move ``"a1b2"`` (docs/notation.md).
           },
           "How the game ended: \"a line of player 1\" (or 2), \"no legal move\", \"threefold "
           "repetition\"; None while the game runs.")
-      .def_property_readonly("is_over", [](const PythonGame& g) { return g.game().result() != GameResult::kNone; },
-                             "Has the game ended?")
-      .def_property_readonly("occurrences", [](const PythonGame& g) { return g.game().occurrences(); },
-                             "How many times the current position has occurred in this game (3: a draw "
-                             "by repetition).")
-      .def("stacks", [](const PythonGame& g) { return stacksOf(g.board()); },
-           "The pieces on each square (in square_names order), bottom to top, as size letters: upper "
-           "case player 1, lower case player 2; \"\" for an empty square.")
+      .def_property_readonly(
+          "is_over", [](const PythonGame& g) { return g.game().result() != GameResult::kNone; }, "Has the game ended?")
+      .def_property_readonly(
+          "occurrences", [](const PythonGame& g) { return g.game().occurrences(); },
+          "How many times the current position has occurred in this game (3: a draw "
+          "by repetition).")
+      .def(
+          "stacks", [](const PythonGame& g) { return stacksOf(g.board()); },
+          "The pieces on each square (in square_names order), bottom to top, as size letters: upper "
+          "case player 1, lower case player 2; \"\" for an empty square.")
       .def(
           "in_hand",
           [](const PythonGame& g, int player, const std::string& size) {
@@ -274,9 +281,11 @@ a placement ``"L@b2"`` or a board move ``"a1b2"`` (docs/notation.md).
       .def(
           "perft_divide", [](const PythonGame& g, int depth) { return perftDivideOf(g.board(), depth); },
           py::arg("depth"), "perft split by root move: {move text: leaves}. Releases the GIL.")
-      .def("copy", [](const PythonGame& g) { return g; }, "An independent copy of the game.")
+      .def(
+          "copy", [](const PythonGame& g) { return g; }, "An independent copy of the game.")
       .def("__copy__", [](const PythonGame& g) { return g; })
-      .def("__deepcopy__", [](const PythonGame& g, py::dict) { return g; }, py::arg("memo"))
+      .def(
+          "__deepcopy__", [](const PythonGame& g, py::dict) { return g; }, py::arg("memo"))
       .def("__repr__", &gameRepr);
 
   m.def(

@@ -47,7 +47,9 @@ struct Score {
 
 Score toScore(const SearchScore& s) {
   return Score{s.isMate ? "mate" : "cp", s.value,
-               s.bound == SearchScore::kLower ? "lower" : s.bound == SearchScore::kUpper ? "upper" : "exact",
+               s.bound == SearchScore::kLower   ? "lower"
+               : s.bound == SearchScore::kUpper ? "upper"
+                                                : "exact",
                scoreWords(s)};
 }
 
@@ -64,8 +66,8 @@ struct Line {
 };
 
 Line toLine(const SearchInfo& info, const Variant& variant) {
-  Line line{info.depth, info.selDepth, info.multiPv, toScore(info.score), info.nodes, info.timeMs,
-            info.nps,   info.hashfull, info.tbHits,  {}};
+  Line line{info.depth,  info.selDepth, info.multiPv,  toScore(info.score), info.nodes,
+            info.timeMs, info.nps,      info.hashfull, info.tbHits,         {}};
   for (Move m : info.pv) line.pv.push_back(moveToString(m, variant));
   return line;
 }
@@ -89,8 +91,8 @@ struct ReportQueue {
 
 // The static evaluation (the `eval` command's table) for Python.
 struct Evaluation {
-  int total = 0;        // side to move's view, tempo included: what the search uses
-  int forPlayer1 = 0;   // the sum of the terms' nets, player 1's view
+  int total = 0;       // side to move's view, tempo included: what the search uses
+  int forPlayer1 = 0;  // the sum of the terms' nets, player 1's view
   int tempo = 0;
   int sideToMove = 1;
   std::vector<std::pair<std::string, std::pair<int, int>>> terms;  // name -> (player 1, player 2)
@@ -120,9 +122,9 @@ class PythonEngine {
   }
 
   SearchOutcome search(const PythonGame& game, std::optional<int> depth, std::optional<int64_t> movetimeMs,
-                       std::optional<uint64_t> nodes, std::optional<int64_t> p1timeMs,
-                       std::optional<int64_t> p2timeMs, int64_t p1incMs, int64_t p2incMs, int movestogo,
-                       int multipv, std::optional<int> threads, const std::optional<py::function>& callback) {
+                       std::optional<uint64_t> nodes, std::optional<int64_t> p1timeMs, std::optional<int64_t> p2timeMs,
+                       int64_t p1incMs, int64_t p2incMs, int movestogo, int multipv, std::optional<int> threads,
+                       const std::optional<py::function>& callback) {
     SearchLimits limits;
     if (depth) limits.depth = static_cast<int>(checkedPositive("depth", *depth));
     if (movetimeMs) limits.moveTime = checkedPositive("movetime_ms", *movetimeMs);
@@ -134,8 +136,8 @@ class PythonEngine {
     limits.movesToGo = static_cast<int>(checkedNonNegative("movestogo", movestogo));
     const int mover = game.board().sideToMove();
     if ((p1timeMs || p2timeMs) && limits.time[mover] < 0)
-      throw py::value_error("p" + std::to_string(mover + 1) + "time_ms is needed: player " +
-                            std::to_string(mover + 1) + " is to move and the other clock is given");
+      throw py::value_error("p" + std::to_string(mover + 1) + "time_ms is needed: player " + std::to_string(mover + 1) +
+                            " is to move and the other clock is given");
     limits.infinite = !depth && !movetimeMs && !nodes && !p1timeMs && !p2timeMs;
     if (game.game().result() != GameResult::kNone) return SearchOutcome{};  // nothing to search
     if (busy_.exchange(true)) throw std::runtime_error("this Engine is already searching (one search at a time)");
@@ -154,8 +156,10 @@ class PythonEngine {
     check(engine_.setGame(game.game()));
     const EvalTerms t = engine_.evaluate();
     Evaluation e{t.total, t.forPlayer1, t.tempo, game.board().sideToMove() + 1, {}};
-    const std::pair<const char*, const EvalTerm*> terms[] = {{"visible", &t.visible},  {"in_hand", &t.inHand},
-                                                             {"captives", &t.captives}, {"lines", &t.lines},
+    const std::pair<const char*, const EvalTerm*> terms[] = {{"visible", &t.visible},
+                                                             {"in_hand", &t.inHand},
+                                                             {"captives", &t.captives},
+                                                             {"lines", &t.lines},
                                                              {"line_safety", &t.lineSafety}};
     for (const auto& [name, term] : terms) e.terms.push_back({name, {term->player[0], term->player[1]}});
     return e;
@@ -341,10 +345,13 @@ void bindSearch(py::module_& m) {
       .def_readonly("depth", &SearchOutcome::depth, "Depth of the final report.")
       .def_readonly("nodes", &SearchOutcome::nodes, "Nodes searched.")
       .def_readonly("time_ms", &SearchOutcome::timeMs, "Milliseconds spent.")
-      .def_property_readonly("score", [](const SearchOutcome& o) -> std::optional<Score> {
-        if (o.lines.empty()) return std::nullopt;
-        return o.lines.front().score;
-      }, "The best line's score; None if the game is over.")
+      .def_property_readonly(
+          "score",
+          [](const SearchOutcome& o) -> std::optional<Score> {
+            if (o.lines.empty()) return std::nullopt;
+            return o.lines.front().score;
+          },
+          "The best line's score; None if the game is over.")
       .def("__repr__", [](const SearchOutcome& o) {
         return "<SearchResult best_move " + o.bestMove.value_or("None") + " depth " + std::to_string(o.depth) +
                (o.lines.empty() ? std::string() : " " + o.lines.front().score.text()) + ">";
@@ -365,7 +372,8 @@ void bindSearch(py::module_& m) {
           },
           "{term: (player 1's share, player 2's share)} for visible, in_hand, captives, lines, line_safety.")
       .def("__repr__", [](const Evaluation& e) {
-        return "<Evaluation total " + std::to_string(e.total) + " (player " + std::to_string(e.sideToMove) + " to move)>";
+        return "<Evaluation total " + std::to_string(e.total) + " (player " + std::to_string(e.sideToMove) +
+               " to move)>";
       });
 
   py::class_<PythonEngine>(m, "Engine", R"doc(

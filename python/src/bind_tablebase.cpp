@@ -23,10 +23,14 @@ namespace {
 
 const char* valueWord(tb::Value value) {
   switch (value) {
-    case tb::Value::kWin: return "win";
-    case tb::Value::kDraw: return "draw";
-    case tb::Value::kLoss: return "loss";
-    case tb::Value::kUnknown: break;
+    case tb::Value::kWin:
+      return "win";
+    case tb::Value::kDraw:
+      return "draw";
+    case tb::Value::kLoss:
+      return "loss";
+    case tb::Value::kUnknown:
+      break;
   }
   return "unknown";
 }
@@ -102,17 +106,19 @@ tb::TableCounts buildTablebase(const VariantArg& variantArg, const std::string& 
 
 void bindTablebase(py::module_& m) {
   py::class_<tb::Probe>(m, "Probe", "A tablebase value, for the side to move (or for the mover, in rank_moves).")
-      .def_property_readonly("value", [](const tb::Probe& p) { return valueWord(p.value); },
-                             "\"win\", \"draw\", \"loss\" or \"unknown\".")
+      .def_property_readonly(
+          "value", [](const tb::Probe& p) { return valueWord(p.value); }, "\"win\", \"draw\", \"loss\" or \"unknown\".")
       .def_readonly("distance", &tb::Probe::distance,
                     "Plies to the end with optimal play (winner fastest, loser slowest); 0 for draws.")
-      .def("__str__", [](const tb::Probe& p) { return tb::describe(p); }, "\"win in 13\", \"draw\", ...")
+      .def(
+          "__str__", [](const tb::Probe& p) { return tb::describe(p); }, "\"win in 13\", \"draw\", ...")
       .def("__repr__", [](const tb::Probe& p) { return "Probe('" + tb::describe(p) + "')"; });
 
   py::class_<RankedMove>(m, "RankedMove", "A legal move and its exact value for the side that plays it.")
       .def_readonly("move", &RankedMove::move)
       .def_readonly("value", &RankedMove::value)
-      .def("__repr__", [](const RankedMove& r) { return "<RankedMove " + r.move + ": " + tb::describe(r.value) + ">"; });
+      .def("__repr__",
+           [](const RankedMove& r) { return "<RankedMove " + r.move + ": " + tb::describe(r.value) + ">"; });
 
   py::class_<tb::TableCounts>(m, "TableCounts", "What a built table holds.")
       .def_readonly("states", &tb::TableCounts::states, "Reachable states, up to symmetry.")
@@ -136,8 +142,7 @@ corrupt one TablebaseError.
           [](const TablebaseHandle& h, const PositionArg& position) {
             return h.tablebase->probe(boardFor(h, position));
           },
-          py::arg("position"),
-          "The value of a Game's current position, or of position text, for the side to move.")
+          py::arg("position"), "The value of a Game's current position, or of position text, for the side to move.")
       .def("rank_moves", &rankedMoves, py::arg("position"),
            "Every legal move with its value for the mover, best first: wins (shortest first), draws, "
            "unknowns, losses (longest first). [] if the game is over.")
@@ -145,15 +150,14 @@ corrupt one TablebaseError.
         return "Tablebase('" + h.path + "', variant '" + h.tablebase->variant().name() + "')";
       });
 
-  m.def("build_tablebase", &buildTablebase, py::arg("variant"), py::arg("path"),
-        py::arg("threads") = py::none(), py::arg("progress") = py::none(),
+  m.def("build_tablebase", &buildTablebase, py::arg("variant"), py::arg("path"), py::arg("threads") = py::none(),
+        py::arg("progress") = py::none(),
         "Solves a 3x3 variant by retrograde analysis and writes its file to `path` (as gobblet-tb build "
         "does), on `threads` threads (default: one per core). `progress(phase, done, total)`, if given, is "
         "called now and then on this thread (an exception it raises is raised when the build ends). Small "
         "variants (tictactoe) take a moment; gobblers about a minute on two cores. Releases the GIL.");
   m.def(
-      "default_tablebase_path", [](const VariantArg& v) { return tb::defaultPath(toVariant(v)); },
-      py::arg("variant"),
+      "default_tablebase_path", [](const VariantArg& v) { return tb::defaultPath(toVariant(v)); }, py::arg("variant"),
       "Where the engine looks for the variant's file: $GOBBLET_TB_DIR, else $XDG_DATA_HOME/gobblet, else "
       "~/.local/share/gobblet.");
 }

@@ -16,11 +16,21 @@
 
 namespace gobblet::python {
 
-struct VariantError : std::runtime_error { using std::runtime_error::runtime_error; };
-struct PositionError : std::runtime_error { using std::runtime_error::runtime_error; };
-struct IllegalMoveError : std::runtime_error { using std::runtime_error::runtime_error; };
-struct GameOverError : std::runtime_error { using std::runtime_error::runtime_error; };
-struct TablebaseError : std::runtime_error { using std::runtime_error::runtime_error; };
+struct VariantError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct PositionError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct IllegalMoveError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct GameOverError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct TablebaseError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 // Adds the exception classes to the module.
 void registerErrors(pybind11::module_& module);

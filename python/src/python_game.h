@@ -23,8 +23,7 @@ Board parsePositionOrThrow(const Variant& variant, const std::string& text);
 
 class PythonGame {
  public:
-  PythonGame(const Variant& variant, const std::optional<std::string>& position,
-             const std::vector<std::string>& moves);
+  PythonGame(const Variant& variant, const std::optional<std::string>& position, const std::vector<std::string>& moves);
 
   const Game& game() const { return game_; }
   const Board& board() const { return game_.position(); }

@@ -100,8 +100,8 @@ std::string queryAnswer(const Game& game, const std::string& query, bool ignoreR
   GameResult result = game.result();
   if (ignoreRepetition) {
     const int winner = game.position().winner();
-    result = winner == 0   ? GameResult::kPlayer1Wins
-             : winner == 1 ? GameResult::kPlayer2Wins
+    result = winner == 0                        ? GameResult::kPlayer1Wins
+             : winner == 1                      ? GameResult::kPlayer2Wins
              : countMoves(game.position()) == 0 ? GameResult::kDraw
                                                 : GameResult::kNone;
   }
@@ -117,14 +117,22 @@ int main(int argc, char** argv) {
   Settings s;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
-    if (key == "--mode") s.mode = value;
-    else if (key == "--after") s.after = std::atoi(value.c_str());
-    else if (key == "--delay-ms") s.delayMs = std::atoi(value.c_str());
-    else if (key == "--when") s.when = value;
-    else if (key == "--seed") s.seed = std::strtoull(value.c_str(), nullptr, 10);
-    else if (key == "--proto") s.uci = value == "uci";
-    else if (key == "--log") s.logPath = value;
-    else return std::fprintf(stderr, "fake engine: unknown argument %s\n", key.c_str()), 2;
+    if (key == "--mode")
+      s.mode = value;
+    else if (key == "--after")
+      s.after = std::atoi(value.c_str());
+    else if (key == "--delay-ms")
+      s.delayMs = std::atoi(value.c_str());
+    else if (key == "--when")
+      s.when = value;
+    else if (key == "--seed")
+      s.seed = std::strtoull(value.c_str(), nullptr, 10);
+    else if (key == "--proto")
+      s.uci = value == "uci";
+    else if (key == "--log")
+      s.logPath = value;
+    else
+      return std::fprintf(stderr, "fake engine: unknown argument %s\n", key.c_str()), 2;
   }
   std::ofstream log;
   if (!s.logPath.empty()) log.open(s.logPath, std::ios::app);
@@ -163,8 +171,7 @@ int main(int argc, char** argv) {
       if (!pendingInfinite.empty()) std::cout << pendingInfinite << std::flush;
       pendingInfinite.clear();
     } else if (line.rfind("go", 0) == 0) {
-      const bool misbehave =
-          goCount++ >= s.after && (s.when.empty() || line.find(s.when) != std::string::npos);
+      const bool misbehave = goCount++ >= s.after && (s.when.empty() || line.find(s.when) != std::string::npos);
       MoveList list;
       generateMoves(game.position(), list);
       std::string reply = list.empty() ? "(none)" : moveToString(list[0], variant);
@@ -185,12 +192,14 @@ int main(int argc, char** argv) {
         }
         if (s.mode == "late") std::this_thread::sleep_for(std::chrono::milliseconds(s.delayMs));
       }
-      std::string answer = "info depth 1 score cp 0 nodes " + std::to_string(list.size()) +
-                           " time 0 nps 0\nbestmove " + reply;
+      std::string answer =
+          "info depth 1 score cp 0 nodes " + std::to_string(list.size()) + " time 0 nps 0\nbestmove " + reply;
       if (misbehave && s.mode == "ponder" && list.size() > 0) answer += " ponder " + moveToString(list[0], variant);
       if (misbehave && s.mode == "twice") answer += "\nbestmove " + reply;
-      if (line.find("infinite") != std::string::npos) pendingInfinite = answer + "\n";
-      else std::cout << answer << std::endl;
+      if (line.find("infinite") != std::string::npos)
+        pendingInfinite = answer + "\n";
+      else
+        std::cout << answer << std::endl;
     }
   }
   return 0;

@@ -48,9 +48,9 @@ TEST(MatchCli, AnEngineCommandMayStartWithEnvironmentAssignments) {
 
 TEST(MatchCli, PlaysRecordsAndReplaysAMatch) {
   const std::string record = ::testing::TempDir() + "match_cli_record.txt";
-  Outcome match = runMatch("--variant gobblers --games 6 --random-plies 2 --concurrency 2 --depth 1 --timeout 2 --record " +
-                  record + " --engine 'cmd=" + kFake + " --seed 1' name=alpha --engine 'cmd=" + kFake +
-                  " --seed 2' name=beta");
+  Outcome match = runMatch(
+      "--variant gobblers --games 6 --random-plies 2 --concurrency 2 --depth 1 --timeout 2 --record " + record +
+      " --engine 'cmd=" + kFake + " --seed 1' name=alpha --engine 'cmd=" + kFake + " --seed 2' name=beta");
   ASSERT_EQ(match.exitCode, 0) << match.output;
   EXPECT_NE(match.output.find("game 6/6"), std::string::npos) << match.output;
   EXPECT_NE(match.output.find("alpha vs beta"), std::string::npos) << match.output;
@@ -60,8 +60,7 @@ TEST(MatchCli, PlaysRecordsAndReplaysAMatch) {
 
   Outcome replay = runMatch("--replay " + record);
   EXPECT_EQ(replay.exitCode, 0) << replay.output;
-  EXPECT_NE(replay.output.find("replayed 6 games: 6 consistent, 0 inconsistent"), std::string::npos)
-      << replay.output;
+  EXPECT_NE(replay.output.find("replayed 6 games: 6 consistent, 0 inconsistent"), std::string::npos) << replay.output;
 
   // Flip one result: the replay must notice and fail.
   std::string tampered = gobblet::readWholeFile(record);
@@ -88,8 +87,9 @@ bool holdsControlBytes(const std::string& text) {
 TEST(MatchCli, ReplayAndTuneShowHostileRecordBytesEscaped) {
   const gobblet::testing::ScratchDir dir("match_cli_hostile");
   const std::string record = dir.file("hostile.txt");
-  std::ofstream(record) << std::string("game=1 p1=\"a\" p2=\"b\" variant=gobblet opening=\"\" start=\"\" book=0 "
-                                       "moves=\"\" result=1/2-1/2 detail=\"\" reason=\x1b]0;pwned\x07\x1b[2J") +
+  std::ofstream(record) << std::string(
+                               "game=1 p1=\"a\" p2=\"b\" variant=gobblet opening=\"\" start=\"\" book=0 "
+                               "moves=\"\" result=1/2-1/2 detail=\"\" reason=\x1b]0;pwned\x07\x1b[2J") +
                                std::string(1, '\0') + "\n";
   const Outcome replay = runMatch("--replay " + record);
   EXPECT_EQ(replay.exitCode, 1) << replay.output;
@@ -101,9 +101,10 @@ TEST(MatchCli, ReplayAndTuneShowHostileRecordBytesEscaped) {
 }
 
 TEST(MatchCli, SprtStopsAndReportsTheVerdict) {
-  Outcome r = runMatch("--variant gobblers --games 500 --depth 1 --quiet --sprt elo0=0 elo1=50 alpha=0.05 beta=0.05 "
-              "--engine 'cmd=" + kFake + " --seed 4' name=good --engine 'cmd=" + kFake +
-              " --mode illegal' name=cheat");
+  Outcome r = runMatch(
+      "--variant gobblers --games 500 --depth 1 --quiet --sprt elo0=0 elo1=50 alpha=0.05 beta=0.05 "
+      "--engine 'cmd=" +
+      kFake + " --seed 4' name=good --engine 'cmd=" + kFake + " --mode illegal' name=cheat");
   ASSERT_EQ(r.exitCode, 0) << r.output;
   EXPECT_NE(r.output.find("H1 accepted"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("500 of 500"), std::string::npos) << r.output;
@@ -112,10 +113,10 @@ TEST(MatchCli, SprtStopsAndReportsTheVerdict) {
 
 TEST(MatchCli, RejectsBadArguments) {
   const std::string engine = " --engine cmd=" + kFake + " --engine cmd=" + kFake;
-  for (const std::string& args : std::vector<std::string>{"--frobnicate", "--engine name=x --engine cmd=y",
-                                  "--tc fast" + engine, "--games 0" + engine, "--variant chess" + engine,
-                                  "--sprt elo0=5 elo1=0" + engine, "--engine cmd=" + kFake,
-                                  "--openings /nonexistent/file" + engine, "--format swiss" + engine}) {
+  for (const std::string& args : std::vector<std::string>{
+           "--frobnicate", "--engine name=x --engine cmd=y", "--tc fast" + engine, "--games 0" + engine,
+           "--variant chess" + engine, "--sprt elo0=5 elo1=0" + engine, "--engine cmd=" + kFake,
+           "--openings /nonexistent/file" + engine, "--format swiss" + engine}) {
     Outcome r = runMatch(args);
     EXPECT_EQ(r.exitCode, 2) << args << "\n" << r.output;
     EXPECT_NE(r.output.find("error: "), std::string::npos) << args << "\n" << r.output;
@@ -134,12 +135,13 @@ TEST(MatchCli, RefusesEnginesWithoutALimit) {
   for (const auto& [args, culprit] : cases) {
     Outcome r = runMatch(args);
     EXPECT_EQ(r.exitCode, 2) << args << "\n" << r.output;
-    EXPECT_NE(r.output.find("error: engine '" + culprit + "' has no limit"), std::string::npos)
-        << args << "\n" << r.output;
+    EXPECT_NE(r.output.find("error: engine '" + culprit + "' has no limit"), std::string::npos) << args << "\n"
+                                                                                                << r.output;
     EXPECT_EQ(r.output.find("game 1/"), std::string::npos) << args << "\n" << r.output;
   }
   // Any one limit, for one engine or for all, is enough.
-  for (const std::string& args : {"--games 2 --nodes 100" + a + b, "--games 2" + a + " depth=1" + b + " movetime=0.05"}) {
+  for (const std::string& args :
+       {"--games 2 --nodes 100" + a + b, "--games 2" + a + " depth=1" + b + " movetime=0.05"}) {
     Outcome r = runMatch(args);
     EXPECT_EQ(r.exitCode, 0) << args << "\n" << r.output;
     EXPECT_NE(r.output.find("2 of 2 games played"), std::string::npos) << args << "\n" << r.output;

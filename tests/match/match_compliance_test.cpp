@@ -59,14 +59,30 @@ const StepReport* find(const std::vector<StepReport>& reports, const std::string
 }
 
 // Every step the checker must run (match/compliance.h lists them), in order.
-const std::vector<std::string> kUgiSteps = {
-    "handshake", "id name", "id author", "option lines", "handshake lines", "isready after options",
-    "uginewgame + isready", "position startpos + isready", "position fen + isready",
-    "position fen moves + isready", "go p1time 5000 p2time 5000", "go p2time 4000 p1time 60000",
-    "go p1time 5000 p2time 5000 p1inc 100 p2inc 100", "go p2inc 100 p1inc 100 p2time 4000 p1time 60000",
-    "go movetime 300", "go depth 3", "go nodes 5000", "go infinite + isready + stop",
-    "cutegames' order of commands", "query: running game",
-    "query: won game", "query: threefold repetition", "query: no legal move", "quit"};
+const std::vector<std::string> kUgiSteps = {"handshake",
+                                            "id name",
+                                            "id author",
+                                            "option lines",
+                                            "handshake lines",
+                                            "isready after options",
+                                            "uginewgame + isready",
+                                            "position startpos + isready",
+                                            "position fen + isready",
+                                            "position fen moves + isready",
+                                            "go p1time 5000 p2time 5000",
+                                            "go p2time 4000 p1time 60000",
+                                            "go p1time 5000 p2time 5000 p1inc 100 p2inc 100",
+                                            "go p2inc 100 p1inc 100 p2time 4000 p1time 60000",
+                                            "go movetime 300",
+                                            "go depth 3",
+                                            "go nodes 5000",
+                                            "go infinite + isready + stop",
+                                            "cutegames' order of commands",
+                                            "query: running game",
+                                            "query: won game",
+                                            "query: threefold repetition",
+                                            "query: no legal move",
+                                            "quit"};
 const std::set<std::string> kGoSteps(kUgiSteps.begin() + 10, kUgiSteps.begin() + 18);
 const std::string kCutegames = "cutegames' order of commands";
 
@@ -115,12 +131,15 @@ TEST(MatchCompliance, EachMisbehaviourIsCaughtByItsStep) {
   };
   const Case cases[] = {
       {"--mode ponder", plus(kGoSteps, kCutegames), "two words"},
-      {"--mode wrongquery", {"query: threefold repetition"}, "query gameover: the engine says false, the rules say true"},
+      {"--mode wrongquery",
+       {"query: threefold repetition"},
+       "query gameover: the engine says false, the rules say true"},
       {"--mode illegal --when movetime", {"go movetime 300"}, "is not a legal move here"},
       {"--mode garbage --when nodes", {"go nodes 5000"}, "'xyzzy' is not a legal move here"},
       {"--mode hang --when depth", {"go depth 3"}, "no bestmove within 2000 ms"},
-      {"--mode crash --when p2inc", {"go p1time 5000 p2time 5000 p1inc 100 p2inc 100",
-                                     "go p2inc 100 p1inc 100 p2time 4000 p1time 60000", kCutegames},
+      {"--mode crash --when p2inc",
+       {"go p1time 5000 p2time 5000 p1inc 100 p2inc 100", "go p2inc 100 p1inc 100 p2time 4000 p1time 60000",
+        kCutegames},
        "the engine exited while we waited for bestmove"},
       {"--mode badoption", {"option lines"}, "a spin option needs integer default, min and max"},
       {"--mode chatty", {"handshake lines"}, "unexpected line between id and ugiok: 'info string loading'"},

@@ -140,7 +140,8 @@ TEST(MatchFakes, PlyLimitAndNaturalEnds) {
   limited.maxPlies = 6;
   GameRecord r = playAgainstRandom(fake("first", "--mode first"), 0, limited);
   EXPECT_TRUE(r.termination == Termination::kMaxPlies || r.termination == Termination::kLine ||
-              r.termination == Termination::kRepetition) << formatRecord(r);
+              r.termination == Termination::kRepetition)
+      << formatRecord(r);
   EXPECT_LE(r.moves.size(), 6u);
   // Two random movers with no ply limit: the rules end every game.
   GameSettings unlimited = quick();
@@ -168,14 +169,16 @@ TEST(MatchFakes, SpeaksUgiAndUciAndSendsTheWholeHistory) {
   EXPECT_EQ(r.bookPlies, 1);
   a.stop(), b.stop();
   const std::string u = readWholeFile(logUgi), c = readWholeFile(logUci);
-  EXPECT_EQ(u.rfind("ugi\nsetoption name Variant value gobblers\nsetoption name Hash value 8\nuginewgame\nisready\n", 0),
-            0u) << u;
+  EXPECT_EQ(
+      u.rfind("ugi\nsetoption name Variant value gobblers\nsetoption name Hash value 8\nuginewgame\nisready\n", 0), 0u)
+      << u;
   EXPECT_NE(u.find("position fen L2/3/2l 1 moves M@b2 "), std::string::npos) << u;
   // The book move was player 1's, so player 2 (uci) moved first and only its clock ran.
   EXPECT_NE(u.find("go p1time 5000 p2time "), std::string::npos) << u;
   EXPECT_NE(u.find(" p1inc 100 p2inc 100\n"), std::string::npos) << u;
   EXPECT_NE(c.find("position fen L2/3/2l 1 moves M@b2\ngo wtime 5000 btime 5000 winc 100 binc 100\n"),
-            std::string::npos) << c;
+            std::string::npos)
+      << c;
   EXPECT_EQ(c.rfind("uci\nsetoption name Variant value gobblers\nucinewgame\nisready\n", 0), 0u) << c;
   EXPECT_NE(c.find("go wtime "), std::string::npos) << c;
   EXPECT_EQ(c.find("p1time"), std::string::npos) << c;

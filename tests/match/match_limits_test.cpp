@@ -32,8 +32,8 @@ constexpr size_t kBigFileBytes = 30u << 20;
 
 // Runs `args` with gobblet-match under the memory limit; stdout and stderr.
 gobblet::testing::CommandResult runMatchInLimitedMemory(const std::string& args) {
-  return gobblet::testing::runCommand("ulimit -v " + std::to_string(kMemoryLimitKb) + "; exec " + kMatch + " " +
-                                      args + " 2>&1");
+  return gobblet::testing::runCommand("ulimit -v " + std::to_string(kMemoryLimitKb) + "; exec " + kMatch + " " + args +
+                                      " 2>&1");
 }
 
 // `count` moves "X@a1 X@a1 ...": a move list of any length (illegal from
@@ -109,7 +109,9 @@ TEST(MatchLimits, AnOverlongPgnGameIsAnErrorAndTheNextGameIsRead) {
     out << small << "[Event \"long\"]\n[Result \"*\"]\n\n";
     const std::string line = "{ a comment line of the movetext, not stored but counted }\n";
     for (size_t written = 0; written <= kMaxPgnGameBytes; written += line.size()) out << line;
-    out << "*\n\n" << small << "[Event \"one long line\"]\n" << std::string(kMaxInputLineBytes + 1, ' ') << "\n*\n\n"
+    out << "*\n\n"
+        << small << "[Event \"one long line\"]\n"
+        << std::string(kMaxInputLineBytes + 1, ' ') << "\n*\n\n"
         << small;
   }
   auto reader = RecordFileReader::open(path, Variant::gobblet());
@@ -201,8 +203,8 @@ TEST(MatchLimits, AHugeOpeningLineIsRefusedInBoundedMemory) {
   gobblet::testing::ScratchDir dir("match_limits");
   const std::string path = dir.file("openings.txt");
   std::ofstream(path) << manyMoves(kBigFileBytes / 5) << "\n";
-  auto match = runMatchInLimitedMemory("--openings " + path + " --depth 1 --engine cmd=" + kFake +
-                                       " --engine cmd=" + kFake);
+  auto match =
+      runMatchInLimitedMemory("--openings " + path + " --depth 1 --engine cmd=" + kFake + " --engine cmd=" + kFake);
   EXPECT_EQ(match.exitCode, 2) << match.output.substr(0, 2000);
   EXPECT_NE(match.output.find(path + ":1: a line longer than 1048576 bytes"), std::string::npos)
       << match.output.substr(0, 2000);

@@ -33,10 +33,9 @@ using Outcome = gobblet::testing::CommandResult;
 // (oversubscribed: the machine may have fewer cores). A run that does not
 // end within 300 s is killed (exit code 124).
 Outcome runMatch(int ranks, const std::string& args) {
-  const std::string launcher =
-      ranks == 0 ? std::string()
-                 : "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + kMpiexec +
-                       " --oversubscribe -np " + std::to_string(ranks) + " ";
+  const std::string launcher = ranks == 0 ? std::string()
+                                          : "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + kMpiexec +
+                                                " --oversubscribe -np " + std::to_string(ranks) + " ";
   return gobblet::testing::runCommand((ranks == 0 ? "timeout 300 " : "timeout 300 env ") + launcher + kMatch + " " +
                                       args + " 2>&1");
 }
@@ -49,10 +48,14 @@ TEST(MatchMpi, SameGamesTotalsAndVerdictOnOneTwoAndThreeRanks) {
   const gobblet::testing::ScratchDir dir("match_mpi_same");
   // The real engine, node-limited (one thread, hash cleared every game): a
   // game depends on its opening and the engines' settings alone.
-  const std::string match = "--variant gobblers --games 24 --random-plies 2 --seed 5 --nodes 400 --quiet "
-                            "--sprt elo0=-20 elo1=20 alpha=0.01 beta=0.01 "
-                            "--engine cmd=" + kEngine + " name=a option.Hash=4 "
-                            "--engine 'cmd=" + kEngine + "' name=b option.Hash=4 option.Threads=1 ";
+  const std::string match =
+      "--variant gobblers --games 24 --random-plies 2 --seed 5 --nodes 400 --quiet "
+      "--sprt elo0=-20 elo1=20 alpha=0.01 beta=0.01 "
+      "--engine cmd=" +
+      kEngine +
+      " name=a option.Hash=4 "
+      "--engine 'cmd=" +
+      kEngine + "' name=b option.Hash=4 option.Threads=1 ";
   std::map<int, std::string> reference;
   std::string referenceTable;
   for (const int ranks : {0, 2, 3}) {
@@ -70,8 +73,8 @@ TEST(MatchMpi, SameGamesTotalsAndVerdictOnOneTwoAndThreeRanks) {
       EXPECT_NE(referenceTable.find("SPRT elo0=-20"), std::string::npos) << run.output;
       continue;
     }
-    for (const auto& [number, line] : reference) EXPECT_EQ(games.count(number) ? games.at(number) : "", line)
-        << "game " << number << " on " << ranks << " ranks";
+    for (const auto& [number, line] : reference)
+      EXPECT_EQ(games.count(number) ? games.at(number) : "", line) << "game " << number << " on " << ranks << " ranks";
     EXPECT_EQ(finalTable(run.output), referenceTable) << ranks << " ranks";
   }
 }
@@ -83,10 +86,14 @@ TEST(MatchMpi, AnSprtDecisionStopsEveryRankWithTheSameVerdict) {
   // of games however they are dealt; 1000000 planned games would take hours
   // if a rank went on playing. The engines' commands carry the scratch
   // directory's name, to look for leftovers afterwards.
-  const std::string match = "--variant gobblers --games 1000000 --depth 1 --quiet --concurrency 2 "
-                            "--sprt elo0=0 elo1=50 "
-                            "--engine 'cmd=" + kFake + " --mode first --log " + dir.file("good.log") + "' name=good "
-                            "--engine 'cmd=" + kFake + " --mode illegal --log " + dir.file("cheat.log") + "' name=cheat";
+  const std::string match =
+      "--variant gobblers --games 1000000 --depth 1 --quiet --concurrency 2 "
+      "--sprt elo0=0 elo1=50 "
+      "--engine 'cmd=" +
+      kFake + " --mode first --log " + dir.file("good.log") +
+      "' name=good "
+      "--engine 'cmd=" +
+      kFake + " --mode illegal --log " + dir.file("cheat.log") + "' name=cheat";
   std::string verdict;
   for (const int ranks : {0, 3}) {
     const Outcome run = runMatch(ranks, match);
@@ -109,9 +116,13 @@ TEST(MatchMpi, ResumesUnderMpirun) {
   SKIP_WITHOUT_MPI();
   const gobblet::testing::ScratchDir dir("match_mpi_resume");
   const std::string log = dir.file("engine1.log");
-  const std::string match = "--variant gobblers --games 12 --random-plies 2 --seed 9 --depth 1 --quiet "
-                            "--engine 'cmd=" + kFake + " --mode hashed --seed 1 --log " + log + "' name=a "
-                            "--engine 'cmd=" + kFake + " --mode hashed --seed 2' name=b ";
+  const std::string match =
+      "--variant gobblers --games 12 --random-plies 2 --seed 9 --depth 1 --quiet "
+      "--engine 'cmd=" +
+      kFake + " --mode hashed --seed 1 --log " + log +
+      "' name=a "
+      "--engine 'cmd=" +
+      kFake + " --mode hashed --seed 2' name=b ";
   const std::string full = dir.file("full.txt"), partial = dir.file("partial.txt");
   const Outcome whole = runMatch(0, match + "--record " + full);
   ASSERT_EQ(whole.exitCode, 0) << whole.output;

@@ -19,8 +19,8 @@ namespace gobblet::match {
 namespace {
 
 const std::vector<std::string> kRankOneWin = {"L@a1", "S@c3", "L@b1", "S@c2", "M@c1"};  // gobblers, 1-0
-const std::vector<std::string> kShuffle = {"L@a1", "L@c3", "a1a2", "c3c2", "a2a1", "c2c3",
-                                           "a1a2", "c3c2", "a2a1", "c2c3"};  // threefold repetition
+const std::vector<std::string> kShuffle = {"L@a1", "L@c3", "a1a2", "c3c2", "a2a1",
+                                           "c2c3", "a1a2", "c3c2", "a2a1", "c2c3"};  // threefold repetition
 
 GameRecord recordOf(const std::vector<std::string>& moves, GameResult result, Termination termination) {
   GameRecord r;
@@ -194,8 +194,8 @@ TEST(MatchPgn, ReadsCutegamesOutputAndRerefereesIt) {
   std::string file = win + draw + late;
   std::string report = replayText("match_pgn_cutegames.pgn", file, 3, 0, Variant::gobblers());
   EXPECT_NE(report.find("replayed 3 games: 3 consistent, 0 inconsistent"), std::string::npos) << report;
-  const std::string gobblet = cutegamesPgn("4/4/4/4 1", {"X@a1", "X@d4", "X@a2", "X@d3", "X@a3", "X@d2", "L@a4"},
-                                           "1-0");
+  const std::string gobblet =
+      cutegamesPgn("4/4/4/4 1", {"X@a1", "X@d4", "X@a2", "X@d3", "X@a3", "X@d2", "L@a4"}, "1-0");
   report = replayText("match_pgn_cutegames4.pgn", gobblet, 1, 0, Variant::gobblet());
   EXPECT_NE(report.find("1 consistent"), std::string::npos) << report;
 
@@ -211,11 +211,16 @@ TEST(MatchPgn, ReadsCutegamesOutputAndRerefereesIt) {
   EXPECT_NE(report.find("game 1: reason=none result=0-1: the rules say reason=line result=1-0"), std::string::npos)
       << report;
   EXPECT_NE(report.find("game 2: reason=none result=1/2-1/2: the rules say the game is still running"),
-            std::string::npos) << report;
+            std::string::npos)
+      << report;
   EXPECT_NE(report.find("game 3: reason=time-forfeit result=0-1 (adjudicated: Out of time): the side to move "
-                        "should have lost"), std::string::npos) << report;
+                        "should have lost"),
+            std::string::npos)
+      << report;
   EXPECT_NE(report.find("game 4: reason=none result=* (adjudicated: Gameover mismatch): the rules say reason=line "
-                        "result=1-0"), std::string::npos) << report;
+                        "result=1-0"),
+            std::string::npos)
+      << report;
   EXPECT_NE(report.find("replayed 4 games: 0 consistent, 4 inconsistent"), std::string::npos) << report;
 }
 
@@ -234,7 +239,9 @@ TEST(MatchPgn, ReadsAGameCutegamesWroteFromOurEngine) {
       "[FEN \"1X2/4/3x/1L2 1\"]\n"
       "[PlyCount \"44\"]\n"
       "\n"
-      "1. X@c3 d2b1 2. L@c2 X@c1 3. M@d1 X@d4 4. M@a3 c1c2 5. X@b3 L@a3 6. b4a3 L@d3 7. b3d3 d4b3 8. S@a1 L@b4 9. c3b4 b1d1 10. L@a4 M@a1 11. M@b2 M@c1 12. d3a1 c2a4 13. a3d3 M@c3 14. S@d4 a3b2 15. b1c3 c1d4 16. S@c1 b3c3 17. c1b1 d4b1 18. c2b1 S@c2 19. d3b3 d1b1 20. b3d3 b1d1 21. d3b3 d1b1 22. b3d3 b1d1 1/2-1/2\n"
+      "1. X@c3 d2b1 2. L@c2 X@c1 3. M@d1 X@d4 4. M@a3 c1c2 5. X@b3 L@a3 6. b4a3 L@d3 7. b3d3 d4b3 8. S@a1 L@b4 9. c3b4 "
+      "b1d1 10. L@a4 M@a1 11. M@b2 M@c1 12. d3a1 c2a4 13. a3d3 M@c3 14. S@d4 a3b2 15. b1c3 c1d4 16. S@c1 b3c3 17. c1b1 "
+      "d4b1 18. c2b1 S@c2 19. d3b3 d1b1 20. b3d3 b1d1 21. d3b3 d1b1 22. b3d3 b1d1 1/2-1/2\n"
       "\n"
       "\n";
   GameRecord r = readOne(text, Variant::gobblet());
@@ -318,14 +325,15 @@ TEST(MatchPgn, MalformedPgnGivesClearErrors) {
     if (status.ok()) status = recordFromPgn(*entries[0].game, Variant::gobblet()).status();
     EXPECT_FALSE(status.ok()) << c.text;
     EXPECT_NE(std::string(status.message()).find(c.error), std::string::npos)
-        << "text:\n" << c.text << "\nerror: " << status.message() << "\nexpected: " << c.error;
+        << "text:\n"
+        << c.text << "\nerror: " << status.message() << "\nexpected: " << c.error;
   }
   // An illegal move is the referee's to find, with its number.
   std::string report = replayText("match_pgn_illegal.pgn", tags + "1. L@a1 L@a1 1-0\n", 1, 1);
   EXPECT_NE(report.find(":1: game 1: move 2 'L@a1'"), std::string::npos) << report;
   // A broken game does not hide the good ones around it.
-  const std::string good = formatPgn(recordOf(kRankOneWin, GameResult::kPlayer1Wins, Termination::kLine),
-                                     fixedHeader());
+  const std::string good =
+      formatPgn(recordOf(kRankOneWin, GameResult::kPlayer1Wins, Termination::kLine), fixedHeader());
   report = replayText("match_pgn_mixed.pgn", good + "[Event \"broken]\n\n1. L@a1 *\n\n" + good, 3, 1);
   EXPECT_NE(report.find("replayed 3 games: 2 consistent, 1 inconsistent"), std::string::npos) << report;
   EXPECT_NE(report.find(":17: game 2: line 17: tag Event: unterminated value"), std::string::npos) << report;
@@ -365,9 +373,10 @@ int runMatch(const std::string& args, std::string& output) {
 
 TEST(MatchPgn, RecordChoosesPgnByExtensionOrFlagAndReplayReadsIt) {
   const std::string fake = std::string(GOBBLET_BIN_DIR) + "/gobblet-fake-engine";
-  const std::string engines = " --variant gobblers --games 4 --random-plies 2 --depth 1 --timeout 2 --quiet"
-                              " --engine 'cmd=" + fake + " --seed 1' name=alpha --engine 'cmd=" + fake +
-                              " --seed 2' name=beta";
+  const std::string engines =
+      " --variant gobblers --games 4 --random-plies 2 --depth 1 --timeout 2 --quiet"
+      " --engine 'cmd=" +
+      fake + " --seed 1' name=alpha --engine 'cmd=" + fake + " --seed 2' name=beta";
   const std::string pgn = ::testing::TempDir() + "match_pgn_cli.pgn";
   const std::string flagged = ::testing::TempDir() + "match_pgn_cli.txt";
   std::string output;

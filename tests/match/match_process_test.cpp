@@ -16,9 +16,7 @@ using std::chrono::milliseconds;
 
 Clock::time_point in(int ms) { return Clock::now() + milliseconds(ms); }
 
-int64_t msSince(Clock::time_point t) {
-  return std::chrono::duration_cast<milliseconds>(Clock::now() - t).count();
-}
+int64_t msSince(Clock::time_point t) { return std::chrono::duration_cast<milliseconds>(Clock::now() - t).count(); }
 
 TEST(MatchProcess, EchoesLines) {
   EngineProcess p;
@@ -38,8 +36,8 @@ TEST(MatchProcess, LeadingAssignmentsSetTheEnvironmentOfTheEngineOnly) {
   // "exec NAME=VALUE program" made sh look for a program named NAME=VALUE:
   // exit 127 at once, recorded as a crash.
   EngineProcess p;
-  ASSERT_TRUE(p.start("GOBBLET_MATCH_A=1 GOBBLET_MATCH_B='two words' sh -c 'echo \"$GOBBLET_MATCH_A/$GOBBLET_MATCH_B\"'")
-                  .ok());
+  ASSERT_TRUE(
+      p.start("GOBBLET_MATCH_A=1 GOBBLET_MATCH_B='two words' sh -c 'echo \"$GOBBLET_MATCH_A/$GOBBLET_MATCH_B\"'").ok());
   auto line = p.readLine(in(5000));
   ASSERT_TRUE(line.ok()) << line.status() << " (" << p.exitDescription() << ")";
   EXPECT_EQ(*line, "1/two words");

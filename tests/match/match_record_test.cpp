@@ -38,8 +38,8 @@ GameRecord recordOf(const Variant& v, const std::vector<std::string>& moves, Gam
 }
 
 const std::vector<std::string> kRankOneWin = {"L@a1", "S@c3", "L@b1", "S@c2", "M@c1"};  // player 1: a1 b1 c1
-const std::vector<std::string> kShuffle = {"L@a1", "L@c3", "a1a2", "c3c2", "a2a1", "c2c3",
-                                           "a1a2", "c3c2", "a2a1", "c2c3"};  // start of the shuffle thrice
+const std::vector<std::string> kShuffle = {"L@a1", "L@c3", "a1a2", "c3c2", "a2a1",
+                                           "c2c3", "a1a2", "c3c2", "a2a1", "c2c3"};  // start of the shuffle thrice
 
 TEST(MatchReferee, JudgesLinesRepetitionAndPlyLimit) {
   const Variant v = Variant::gobblers();
@@ -97,8 +97,8 @@ TEST(MatchRecord, RoundTripsThroughTheLineFormat) {
 }
 
 TEST(MatchRecord, RejectsMalformedLines) {
-  const std::string good = formatRecord(recordOf(Variant::gobblers(), kRankOneWin, GameResult::kPlayer1Wins,
-                                                 Termination::kLine));
+  const std::string good =
+      formatRecord(recordOf(Variant::gobblers(), kRankOneWin, GameResult::kPlayer1Wins, Termination::kLine));
   ASSERT_TRUE(parseRecord(good).ok());
   auto replaced = [&](const std::string& from, const std::string& to) {
     std::string s = good;
@@ -107,8 +107,8 @@ TEST(MatchRecord, RejectsMalformedLines) {
   };
   for (const std::string& bad :
        {replaced("result=1-0", "result=2-0"), replaced("reason=line", "reason=resigned"),
-        replaced("variant=gobblers", "variant=chess"), replaced("game=1", "game=x"),
-        replaced(" p2=\"two\"", ""), replaced("game=1", "game=1 colour=red"), replaced("game=1", "game=1 game=2"),
+        replaced("variant=gobblers", "variant=chess"), replaced("game=1", "game=x"), replaced(" p2=\"two\"", ""),
+        replaced("game=1", "game=1 colour=red"), replaced("game=1", "game=1 game=2"),
         replaced("detail=\"\"", "detail=\"open"), replaced("book=0", "book=9"), std::string("nonsense"),
         replaced("p1=\"one\"", "p1=\"one\"x")})
     EXPECT_FALSE(parseRecord(bad).ok()) << bad;

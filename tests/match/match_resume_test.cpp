@@ -34,8 +34,8 @@ Outcome runMatch(const std::string& args) {
 // hashed), engine a logging what it is sent to `log`.
 std::string match(const std::string& log, const std::string& extra = "") {
   return "--variant gobblers --games 12 --random-plies 2 --seed 9 --depth 1 --quiet " + extra +
-         " --engine 'cmd=" + kFake + " --mode hashed --seed 1 --log " + log + "' name=a" +
-         " --engine 'cmd=" + kFake + " --mode hashed --seed 2' name=b ";
+         " --engine 'cmd=" + kFake + " --mode hashed --seed 1 --log " + log + "' name=a" + " --engine 'cmd=" + kFake +
+         " --mode hashed --seed 2' name=b ";
 }
 
 size_t count(const std::string& text, const std::string& word) {
@@ -137,8 +137,7 @@ TEST_F(MatchResume, RefusesRecordsOfAnotherMatchAndBrokenRecords) {
   };
   // Another match: seed, engine limits, options, names.
   refused(someGames, match(log_, "--seed 10"), "was written by another match: seed is \"9\" there, \"10\" here");
-  refused(someGames, match(log_, "--nodes 50"),
-          "engine1.limits is \"depth=1\" there, \"depth=1 nodes=50\" here");
+  refused(someGames, match(log_, "--nodes 50"), "engine1.limits is \"depth=1\" there, \"depth=1 nodes=50\" here");
   refused(someGames, match(log_) + "--engine cmd=" + kFake + " name=c ", "it has no engine3.name");
   // Not a record of --record: no match line.
   refused(someGames.substr(someGames.find('\n') + 1), match(log_), "does not start with the match line");

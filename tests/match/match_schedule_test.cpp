@@ -99,8 +99,8 @@ TEST(MatchSchedule, TenMillionGamesPerPairingOfEightEnginesTakeNoMemory) {
     setrlimit(RLIMIT_AS, &limit);
     Schedule schedule(8, Format::kRoundRobin, 10000000, std::nullopt);
     auto first = schedule.next(), second = schedule.next();
-    const bool right = schedule.state().gamesPlanned == 280000000 && schedule.state().pairings.size() == 28 &&
-                       first && first->player1 == 0 && first->player2 == 1 && second && second->player1 == 1;
+    const bool right = schedule.state().gamesPlanned == 280000000 && schedule.state().pairings.size() == 28 && first &&
+                       first->player1 == 0 && first->player2 == 1 && second && second->player1 == 1;
     _exit(right ? 0 : 1);
   }
   int status = 0;

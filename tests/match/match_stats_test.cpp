@@ -68,8 +68,8 @@ TEST(MatchStats, SprtWithoutDrawsIsTheBinomialRatio) {
   EXPECT_NEAR(sprtLogLikelihoodRatio(Score{60, 0, 40}, p), byHand, 1e-9);
   const SprtParams q{-20, 15, 0.05, 0.05};
   const double t0 = scoreFromElo(-20), t1 = scoreFromElo(15);
-  EXPECT_NEAR(sprtLogLikelihoodRatio(Score{33, 0, 41}, q),
-              33 * std::log(t1 / t0) + 41 * std::log((1 - t1) / (1 - t0)), 1e-9);
+  EXPECT_NEAR(sprtLogLikelihoodRatio(Score{33, 0, 41}, q), 33 * std::log(t1 / t0) + 41 * std::log((1 - t1) / (1 - t0)),
+              1e-9);
 }
 
 TEST(MatchStats, SprtWithDrawsMatchesTheNormalApproximation) {
@@ -89,8 +89,8 @@ TEST(MatchStats, SprtWithDrawsMatchesTheNormalApproximation) {
 TEST(MatchStats, SprtDirectionAndEdgeCases) {
   const SprtParams p{0, 5, 0.05, 0.05};
   EXPECT_EQ(sprtLogLikelihoodRatio(Score{}, p), 0.0);
-  EXPECT_GT(sprtLogLikelihoodRatio(Score{30, 0, 0}, p), 0.0);   // only wins: finite, positive
-  EXPECT_LT(sprtLogLikelihoodRatio(Score{0, 0, 30}, p), 0.0);   // only losses
+  EXPECT_GT(sprtLogLikelihoodRatio(Score{30, 0, 0}, p), 0.0);  // only wins: finite, positive
+  EXPECT_LT(sprtLogLikelihoodRatio(Score{0, 0, 30}, p), 0.0);  // only losses
   EXPECT_TRUE(std::isfinite(sprtLogLikelihoodRatio(Score{0, 40, 0}, p)));
   // An even score of many games supports elo0 = 0 over elo1 = 5.
   EXPECT_EQ(sprtDecision(sprtLogLikelihoodRatio(Score{9000, 12000, 9000}, p), p), SprtDecision::kAcceptH0);

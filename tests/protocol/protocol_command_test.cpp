@@ -89,7 +89,10 @@ TEST(ProtocolCommand, PrintableTextEscapesAndCutsWithoutSplittingAnEscape) {
   EXPECT_EQ(printableText("abcdefghij", 10), "abcdefghij");  // fits exactly: not cut
   EXPECT_EQ(printableText("abcdefghijk", 10), "abcdefg...");
   // "ab" then an escape that would not fit before the "...": cut before it.
-  EXPECT_EQ(printableText("ab\xff" "cdefgh", 8), "ab...");
+  EXPECT_EQ(printableText("ab\xff"
+                          "cdefgh",
+                          8),
+            "ab...");
   const std::string cut = printableText(std::string(70000, '\x80'), 200);
   EXPECT_LE(cut.size(), 200u);
   EXPECT_EQ(cut.substr(cut.size() - 7), "\\x80...");
@@ -325,10 +328,20 @@ TEST(ProtocolOptions, ValidValuesApplyBadOnesChangeNothing) {
   EXPECT_EQ(*id, OptionId::kHash);
   EXPECT_EQ(o.hashMiB, 32);
   const EngineOptions before = o;
-  for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
-           {"Hash", "65"}, {"Hash", "0"}, {"Hash", "ten"}, {"Hash", "1e3"}, {"Threads", "0"},
-           {"Variant", "chess"}, {"Variant", "3x3:4,2,1"}, {"MultiPV", "0"}, {"MultiPV", "257"},
-           {"MoveOverhead", "-1"}, {"Ponder", "maybe"}, {"Debug", "1"}, {"OwnBook", "true"}, {"Colour", "blue"}}) {
+  for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{{"Hash", "65"},
+                                                                                    {"Hash", "0"},
+                                                                                    {"Hash", "ten"},
+                                                                                    {"Hash", "1e3"},
+                                                                                    {"Threads", "0"},
+                                                                                    {"Variant", "chess"},
+                                                                                    {"Variant", "3x3:4,2,1"},
+                                                                                    {"MultiPV", "0"},
+                                                                                    {"MultiPV", "257"},
+                                                                                    {"MoveOverhead", "-1"},
+                                                                                    {"Ponder", "maybe"},
+                                                                                    {"Debug", "1"},
+                                                                                    {"OwnBook", "true"},
+                                                                                    {"Colour", "blue"}}) {
     auto st = setOption(o, caps, name, value, true);
     EXPECT_FALSE(st.ok()) << name << "=" << value;
     EXPECT_EQ(o.hashMiB, before.hashMiB);
@@ -384,8 +397,9 @@ TEST(ProtocolOptions, HandshakeAndSetoptionFollowOneTable) {
     size_t offeredCount = 0;
     for (const OptionDeclaration& d : kOptionTable) {
       const std::string name(d.name);
-      const bool shown = std::any_of(optionLines.begin(), optionLines.end(),
-                                     [&](const std::string& l) { return l.rfind("option name " + name + " type ", 0) == 0; });
+      const bool shown = std::any_of(optionLines.begin(), optionLines.end(), [&](const std::string& l) {
+        return l.rfind("option name " + name + " type ", 0) == 0;
+      });
       EXPECT_EQ(shown, offered(d, config.caps)) << name;
       offeredCount += offered(d, config.caps);
       if (d.type != OptionType::kSpin) continue;
@@ -395,8 +409,8 @@ TEST(ProtocolOptions, HandshakeAndSetoptionFollowOneTable) {
                                    " max " + std::to_string(max);
       EXPECT_NE(std::find(optionLines.begin(), optionLines.end(), expected), optionLines.end()) << expected;
       if (d.id == OptionId::kHash) continue;  // allocating the maximum table is not a test of bounds
-      for (const auto& [value, ok] : std::vector<std::pair<int64_t, bool>>{{d.min, true}, {max, true},
-                                                                           {d.min - 1, false}, {max + 1, false}}) {
+      for (const auto& [value, ok] :
+           std::vector<std::pair<int64_t, bool>>{{d.min, true}, {max, true}, {d.min - 1, false}, {max + 1, false}}) {
         out.clear();
         session.handleLine("setoption name " + name + " value " + std::to_string(value));
         EXPECT_EQ(out.empty(), ok) << name << " " << value << (out.empty() ? "" : " -> " + out[0]);
@@ -404,7 +418,8 @@ TEST(ProtocolOptions, HandshakeAndSetoptionFollowOneTable) {
     }
     EXPECT_EQ(optionLines.size(), offeredCount);
     out.clear();
-    session.handleLine("setoption name Hash value " + std::to_string(cappedMax(declarationOf(OptionId::kHash), config.caps) + 1));
+    session.handleLine("setoption name Hash value " +
+                       std::to_string(cappedMax(declarationOf(OptionId::kHash), config.caps) + 1));
     EXPECT_EQ(out.size(), 1u);
   }
 }
@@ -437,7 +452,8 @@ TEST(ProtocolOptions, VariantTakesEveryNameAndAliasOfTheRegistry) {
       EXPECT_TRUE(out.empty()) << spelling << ": " << absl::StrJoin(out, "\n");
       session.handleLine("d");
       EXPECT_NE(std::find(out.begin(), out.end(), "variant " + named.variant.name()), out.end())
-          << spelling << ":\n" << absl::StrJoin(out, "\n");
+          << spelling << ":\n"
+          << absl::StrJoin(out, "\n");
     }
   }
 }

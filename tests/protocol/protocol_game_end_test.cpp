@@ -23,8 +23,7 @@ TEST(ProtocolGameEnd, MovesAfterThreefoldRepetitionAreRefused) {
   e.send("position startpos moves S@a1 S@c3 a1a2 c3c2 a2a1 c2c3 a1a2 c3c2 a2a1 c2c3 M@b2 S@a3 L@c3");
   auto error = e.line();
   ASSERT_TRUE(error);
-  EXPECT_EQ(*error,
-            "info string error: position: move 11 'M@b2': the game is already over (threefold repetition)");
+  EXPECT_EQ(*error, "info string error: position: move 11 'M@b2': the game is already over (threefold repetition)");
   // A refused command leaves no position to answer for.
   e.send("query result");
   EXPECT_EQ(e.line(),

@@ -146,9 +146,12 @@ TEST(ProtocolPipe, EvalPrintsTheTermsAndTheSearchsTotal) {
       int value = 0;
       if (words[3] == "term" || words[3] == "total") continue;
       ASSERT_TRUE(absl::SimpleAtoi(words.back(), &value)) << l;
-      if (words[3] == "sum") sum = value;
-      else if (words[3] == "tempo") tempo = value;
-      else netSum += value, ++terms;
+      if (words[3] == "sum")
+        sum = value;
+      else if (words[3] == "tempo")
+        tempo = value;
+      else
+        netSum += value, ++terms;
     }
     EXPECT_GE(terms, 4);
     EXPECT_EQ(netSum, sum);
@@ -269,14 +272,15 @@ TEST(ProtocolPipe, IsReadyMidSearchAndStop) {
   // The input thread never waits for the search: even under ASan on two
   // loaded cores the answer takes a few milliseconds, not a search iteration.
   EXPECT_LT(ms, 250.0) << "isready waited for the search";
-  for (const auto& l : seen) EXPECT_EQ(l.rfind("bestmove", 0), std::string::npos) << "infinite search stopped by itself";
+  for (const auto& l : seen)
+    EXPECT_EQ(l.rfind("bestmove", 0), std::string::npos) << "infinite search stopped by itself";
   // Infinite: nothing stops it but stop.
   EXPECT_FALSE(e.until("bestmove", Ms(300)));
   e.send("stop");
   ASSERT_TRUE(e.until("bestmove", Ms(5000)));
   e.send("isready");
   EXPECT_EQ(e.line(), "readyok");  // and no second bestmove
-  e.send("stop");  // nothing running: no answer
+  e.send("stop");                  // nothing running: no answer
   e.send("isready");
   EXPECT_EQ(e.line(), "readyok");
 }
@@ -310,7 +314,8 @@ TEST(ProtocolPipe, PonderHitCountsTheTimeSpentPondering) {
     const size_t at = line.find(" time ");
     if (line.rfind("info depth", 0) == 0 && at != std::string::npos) lastTime = std::stoll(line.substr(at + 6));
   }
-  EXPECT_GE(lastTime, 1800) << "the last info's time should count the 2 s of pondering (the engine's clock starts a little after our sleep)";
+  EXPECT_GE(lastTime, 1800)
+      << "the last info's time should count the 2 s of pondering (the engine's clock starts a little after our sleep)";
 }
 
 TEST(ProtocolPipe, GoReplacedByGoGetsItsOwnBestMove) {
@@ -404,10 +409,11 @@ TEST(ProtocolPipe, OptionsAndVariantChange) {
     if (l.rfind("info depth 3 ", 0) == 0 && l.find(" multipv ") != std::string::npos)
       ranks.insert(std::stoi(l.substr(l.find(" multipv ") + 9)));
   EXPECT_EQ(ranks, (std::set<int>{1, 2, 3}));
-  for (const char* bad : {"setoption name Hash value 0", "setoption name Hash value many", "setoption name Threads value 0",
-                          "setoption name Variant value chess", "setoption name MultiPV value 0",
-                          "setoption name MoveOverhead value -5", "setoption name Nonsense value 1",
-                          "setoption name TablebasePath value /nonexistent/file.tb", "setoption name Hash"}) {
+  for (const char* bad :
+       {"setoption name Hash value 0", "setoption name Hash value many", "setoption name Threads value 0",
+        "setoption name Variant value chess", "setoption name MultiPV value 0", "setoption name MoveOverhead value -5",
+        "setoption name Nonsense value 1", "setoption name TablebasePath value /nonexistent/file.tb",
+        "setoption name Hash"}) {
     e.send(bad);
     auto l = e.line();
     ASSERT_TRUE(l) << bad;
@@ -419,10 +425,21 @@ TEST(ProtocolPipe, OptionsAndVariantChange) {
 
 TEST(ProtocolPipe, ErrorsAndJunkKeepTheEngineGoing) {
   EngineProcess e;
-  const std::vector<std::string> bad = {
-      "hello", "go depth", "go depth -3", "go sideways", "position", "position fen", "setoption",
-      "query", "query weather", "perft", "perft x", "isready please", std::string("\x00\x01\x02\xfe\xff", 5),
-      "\x1b[31mred\x1b[0m", "auth secret"};
+  const std::vector<std::string> bad = {"hello",
+                                        "go depth",
+                                        "go depth -3",
+                                        "go sideways",
+                                        "position",
+                                        "position fen",
+                                        "setoption",
+                                        "query",
+                                        "query weather",
+                                        "perft",
+                                        "perft x",
+                                        "isready please",
+                                        std::string("\x00\x01\x02\xfe\xff", 5),
+                                        "\x1b[31mred\x1b[0m",
+                                        "auth secret"};
   for (const auto& line : bad) {
     e.send(line);
     auto l = e.line();
@@ -455,16 +472,19 @@ TEST(ProtocolPipe, ErrorLinesArePrintableAndShortWhateverTheInput) {
   EngineProcess e;
   const std::vector<std::string> bad = {
       "position fen 4/4/4/4\xff\x1b[2J 1",
-      "position startpos moves X@a1 \x1b[31mX@\xff" "b2",
+      "position startpos moves X@a1 \x1b[31mX@\xff"
+      "b2",
       "position startpos moves X@a1 X@\x01\x7f\x80",
       "setoption name Variant value 3x3:\x1b[31m\xff",
       "setoption name Variant value \x1b]0;title\x07",
       "setoption name Hash value \x1b[2J",
-      "position fen " + [] {
-        std::string s;
-        for (int i = 0; i < 10000; ++i) s += "4/";
-        return s;
-      }() + " 1",
+      "position fen " +
+          [] {
+            std::string s;
+            for (int i = 0; i < 10000; ++i) s += "4/";
+            return s;
+          }() +
+          " 1",
       "position startpos moves " + std::string(5000, 'X') + "\xff",
       "setoption name Variant value 3x3:" + std::string(20000, '9'),
   };
@@ -622,8 +642,8 @@ TEST(ProtocolPipe, TablebaseMultiPvCoversEveryMoveExactly) {
   EXPECT_EQ(e.line(), "info string tablebase '" + file + "' loaded for 3x3:1,5,0");
   EXPECT_EQ(e.line(), "readyok");
   const Variant ttt = Variant::ticTacToe();
-  for (const std::vector<std::string>& moves : std::vector<std::vector<std::string>>{
-           {"S@a1", "S@b2"}, {"S@a1", "S@a2", "S@b2"}, {"S@b2", "S@a1", "S@c1"}}) {
+  for (const std::vector<std::string>& moves :
+       std::vector<std::vector<std::string>>{{"S@a1", "S@b2"}, {"S@a1", "S@a2", "S@b2"}, {"S@b2", "S@a1", "S@c1"}}) {
     Game game{Board(ttt)};
     std::string cmd = "position startpos moves";
     for (const auto& m : moves) {
@@ -654,7 +674,7 @@ TEST(ProtocolPipe, TablebaseMultiPvCoversEveryMoveExactly) {
       const tb::Probe p = (*table)->probe(after);  // for the opponent
       const std::string expected = p.value == tb::Value::kDraw   ? "cp 0"
                                    : p.value == tb::Value::kLoss ? "mate " + std::to_string(p.distance + 1)
-                                                               : "mate -" + std::to_string(p.distance + 1);
+                                                                 : "mate -" + std::to_string(p.distance + 1);
       EXPECT_EQ(scoreOf[moveToString(m, ttt)], expected) << cmd << " " << moveToString(m, ttt);
     }
   }
@@ -722,7 +742,7 @@ TEST(ProtocolPipe, QueryValuesGivesEveryLegalMovesExactValue) {
       const tb::Probe p = (*table)->probe(after);  // for the opponent
       const std::string expected = p.value == tb::Value::kDraw   ? "d"
                                    : p.value == tb::Value::kLoss ? "w" + std::to_string(p.distance + 1)
-                                                               : "l" + std::to_string(p.distance + 1);
+                                                                 : "l" + std::to_string(p.distance + 1);
       EXPECT_EQ(valueOf[moveToString(m, v)], expected) << cmd << " " << moveToString(m, v);
     }
   }

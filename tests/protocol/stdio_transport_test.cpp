@@ -27,7 +27,9 @@ struct Pipe {
   }
 };
 
-bool writeText(int fd, const std::string& text) { return ::write(fd, text.data(), text.size()) == ssize_t(text.size()); }
+bool writeText(int fd, const std::string& text) {
+  return ::write(fd, text.data(), text.size()) == ssize_t(text.size());
+}
 
 // A controller that never reads the engine's output and then quits: the
 // writes that no longer fit give up at their deadline, so the engine obeys

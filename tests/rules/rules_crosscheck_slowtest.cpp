@@ -41,8 +41,8 @@ TEST(RulesCrossCheckSlow, MidgamePositions) {
     Variant v;
     int depth, positions;
   };
-  for (const Case& c : {Case{Variant::gobblet(), 3, 40}, Case{Variant::gobblers(), 4, 60},
-                        Case{Variant::family(3, 3, true), 4, 30}}) {
+  for (const Case& c :
+       {Case{Variant::gobblet(), 3, 40}, Case{Variant::gobblers(), 4, 60}, Case{Variant::family(3, 3, true), 4, 30}}) {
     SCOPED_TRACE(c.v.name());
     for (int i = 0; i < c.positions; ++i) {
       ref::Position r(c.v);

@@ -42,19 +42,18 @@ struct Coverage {
   long doubleLine = 0;           // both players have a line after the move
   long doubleLineByReveal = 0;   // the mover completed a line and revealed one
   long moverWins = 0;
-  long noMoveDraws = 0;          // undecided position without a legal move
-  long sameSizeStacks = 0;       // 4x4: two stacks show the same size
-  long repetitions = 0;          // third occurrence in a game
+  long noMoveDraws = 0;     // undecided position without a legal move
+  long sameSizeStacks = 0;  // 4x4: two stacks show the same size
+  long repetitions = 0;     // third occurrence in a game
   long perftSamples = 0;
 };
 
 std::ostream& operator<<(std::ostream& out, const Coverage& c) {
   return out << "positions " << c.positions << ", moves " << c.movesChecked << ", gobbles from stacks "
              << c.gobbleFromStack << ", reveals lost " << c.revealMoverLoses << ", reveals covered "
-             << c.revealMoverSurvives << ", double lines " << c.doubleLine << " (by reveal "
-             << c.doubleLineByReveal << "), mover wins " << c.moverWins << ", no-move draws " << c.noMoveDraws
-             << ", same-size stacks " << c.sameSizeStacks << ", repetitions " << c.repetitions
-             << ", perft samples " << c.perftSamples;
+             << c.revealMoverSurvives << ", double lines " << c.doubleLine << " (by reveal " << c.doubleLineByReveal
+             << "), mover wins " << c.moverWins << ", no-move draws " << c.noMoveDraws << ", same-size stacks "
+             << c.sameSizeStacks << ", repetitions " << c.repetitions << ", perft samples " << c.perftSamples;
 }
 
 // Prints the coverage so a run shows what was exercised.
@@ -117,8 +116,9 @@ std::vector<std::string> allMoveTexts(const Variant& v) {
 }
 
 std::string flipCase(std::string s) {
-  for (char& c : s) c = std::isupper(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c))
-                                                                    : static_cast<char>(std::toupper(c));
+  for (char& c : s)
+    c = std::isupper(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c))
+                                                    : static_cast<char>(std::toupper(c));
   return s;
 }
 
@@ -368,7 +368,8 @@ ref::Position randomPosition(const Variant& v, Rng& rng) {
       }
   }
   for (int sq = 0; sq < squares; ++sq) {
-    std::sort(cells[sq].begin(), cells[sq].end(), [](const ref::Piece& a, const ref::Piece& b) { return a.size < b.size; });
+    std::sort(cells[sq].begin(), cells[sq].end(),
+              [](const ref::Piece& a, const ref::Piece& b) { return a.size < b.size; });
     for (const ref::Piece& p : cells[sq]) r.push(sq, p);
   }
   r.setSideToMove(uniform(rng, 2));
@@ -499,7 +500,6 @@ TEST(RulesCrossCheck, RandomFamilyPositions) {
     report(v.name() + " random boards", checkRandomPositions(v, 600, 0xfa11 + v.perSize));
   }
 }
-
 
 // ---------------------------------------------------------------- notation
 

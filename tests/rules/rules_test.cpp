@@ -95,8 +95,8 @@ TEST(VariantText, EveryNamedVariantParsesByEachOfItsNames) {
     for (const std::string& text : texts) {
       EXPECT_TRUE(spellings.insert(text).second) << "'" << text << "' names two variants";
       EXPECT_EQ(text, absl::AsciiStrToLower(text)) << "registry spellings are lower case";
-      for (const std::string& form : {text, absl::AsciiStrToUpper(text), "  " + text + "\t",
-                                      absl::StrReplaceAll(text, {{" ", "  "}})}) {
+      for (const std::string& form :
+           {text, absl::AsciiStrToUpper(text), "  " + text + "\t", absl::StrReplaceAll(text, {{" ", "  "}})}) {
         auto parsed = Variant::parse(form);
         ASSERT_TRUE(parsed.ok()) << "'" << form << "': " << parsed.status();
         EXPECT_EQ(*parsed, named.variant) << form;
@@ -281,9 +281,13 @@ TEST(Notation, AnIllegalMoveSaysWhichRuleItBreaks) {
       {Variant::family(3, 2, false), {"S@a1", "S@c3"}, "a1b1", "pieces on the board do not move in this variant"},
       {Variant::family(1, 5, false), {"S@b2"}, "S@b2", "b2 is taken"},
       {Variant::gobblet(), {}, "S@a1", "none of your reserve stacks shows an S on top"},
-      {Variant::gobblet(), {"X@a1", "X@d4", "L@b1", "X@d3"}, "X@b1",
+      {Variant::gobblet(),
+       {"X@a1", "X@d4", "L@b1", "X@d3"},
+       "X@b1",
        "from the reserve a piece may not cover your own piece (b1)"},
-      {Variant::gobblet(), {"X@a1", "X@d4", "X@c1", "L@b2"}, "X@b2",
+      {Variant::gobblet(),
+       {"X@a1", "X@d4", "X@c1", "L@b2"},
+       "X@b2",
        "from the reserve a piece may cover an opponent's piece only if it is one of three of theirs in a line (b2 "
        "is not)"},
   };
@@ -418,7 +422,6 @@ TEST(Game, BadMoveChangesNothing) {
   EXPECT_TRUE(g.moves().empty());
   EXPECT_EQ(g.position(), Board(Variant::gobblet()));
 }
-
 
 // ---- Game: an ended game takes no more moves -----------------------------------
 

@@ -97,7 +97,8 @@ TEST(ExactStop, TicTacToeStartStopsAfterTheGameLength) {
   SearchLimits limits;
   limits.moveTime = 600000;
   int iterations = 0;
-  const auto r = search.searchSync(Game(Board(Variant::ticTacToe())), limits, [&](const SearchInfo& info) { iterations += !info.isFinal; });
+  const auto r = search.searchSync(Game(Board(Variant::ticTacToe())), limits,
+                                   [&](const SearchInfo& info) { iterations += !info.isFinal; });
   EXPECT_LE(iterations, 11);  // ten pieces in hand, plus one
   EXPECT_EQ(r.info.score.value, 0);
   EXPECT_FALSE(r.info.score.isMate);

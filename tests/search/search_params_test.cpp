@@ -30,8 +30,8 @@ long engineReduction(int depth, int move, double base, double divisor) {
 }
 
 TEST_F(SearchParamsTest, DefaultsAreTheEnginesFormula) {
-  EXPECT_EQ(lateMoveReduction(2, 30), 0);   // below lmr_min_depth 3
-  EXPECT_EQ(lateMoveReduction(10, 3), 0);   // before lmr_min_move 4
+  EXPECT_EQ(lateMoveReduction(2, 30), 0);  // below lmr_min_depth 3
+  EXPECT_EQ(lateMoveReduction(10, 3), 0);  // before lmr_min_move 4
   for (int depth : {3, 10, 63})
     for (int move : {4, 20, 255})
       EXPECT_EQ(lateMoveReduction(depth, move), engineReduction(depth, move, 0.4, 2.2)) << depth << " " << move;
@@ -69,12 +69,11 @@ TEST_F(SearchParamsTest, BadAssignmentsAreRefusedNamingTheProblem) {
 // only under a clock (TimeBudget.SuddenDeathFollowsTheTimeParameters).
 TEST_F(SearchParamsTest, EachValueReachesTheSearch) {
   const uint64_t signature = runBench(5).nodes;
-  for (const char* change : {"lmr_min_depth=64", "lmr_min_move=2", "lmr_base=-100", "lmr_divisor=100",
-                             "null_min_depth=64", "null_reduction=1", "null_depth_divisor=64",
-                             "aspiration_min_depth=2", "aspiration_delta=5",
-                             "aspiration_max_delta=20", "history_depth_factor=0", "history_max_bonus=10",
-                             "order_lines=0", "order_size=100", "order_gobble=0", "order_uncover=0",
-                             "order_largest_drop=500"}) {
+  for (const char* change :
+       {"lmr_min_depth=64", "lmr_min_move=2", "lmr_base=-100", "lmr_divisor=100", "null_min_depth=64",
+        "null_reduction=1", "null_depth_divisor=64", "aspiration_min_depth=2", "aspiration_delta=5",
+        "aspiration_max_delta=20", "history_depth_factor=0", "history_max_bonus=10", "order_lines=0", "order_size=100",
+        "order_gobble=0", "order_uncover=0", "order_largest_drop=500"}) {
     ASSERT_TRUE(setSearchParam(change).ok()) << change;
     EXPECT_NE(runBench(5).nodes, signature) << change;
     resetSearchParams();
@@ -104,9 +103,10 @@ TEST(SearchParamsCommandLine, EngineAndBenchTakeThem) {
   // the engine would stop the search), or for a minute at most.
   const auto nodes = [](const std::string& flags) {
     const std::string out = ::testing::TempDir() + "search_params_engine.txt";
-    const auto r = runCommand("rm -f " + out + "; { printf 'position startpos\\ngo depth 6\\n'; i=0; until grep -q bestmove " + out +
-                              " 2>/dev/null || [ $i -ge 1200 ]; do sleep 0.05; i=$((i+1)); done; echo quit; } | " + kBin + "/gobblet " + flags +
-                              " > " + out + "; grep -o ' nodes [0-9]*' " + out + " | tail -1");
+    const auto r =
+        runCommand("rm -f " + out + "; { printf 'position startpos\\ngo depth 6\\n'; i=0; until grep -q bestmove " +
+                   out + " 2>/dev/null || [ $i -ge 1200 ]; do sleep 0.05; i=$((i+1)); done; echo quit; } | " + kBin +
+                   "/gobblet " + flags + " > " + out + "; grep -o ' nodes [0-9]*' " + out + " | tail -1");
     return r.output;
   };
   const std::string plain = nodes(""), noNull = nodes("--param null_min_depth=64");

@@ -276,7 +276,8 @@ TEST(Search, MoveTimeIsUsedWhole) {
     const int64_t hardLimit = c.moveTime - std::min(overhead, c.moveTime / 10);
     const auto t0 = std::chrono::steady_clock::now();
     const auto r = search.searchSync(game, limits);
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    const auto ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
     const std::string what = c.variant.name() + " after " + std::to_string(c.moves.size()) + " moves, movetime " +
                              std::to_string(c.moveTime);
     EXPECT_TRUE(isLegalMove(game.position(), r.best)) << what;

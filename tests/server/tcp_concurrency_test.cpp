@@ -112,8 +112,12 @@ TEST(TcpConcurrency, HundredsOfClientsPlayWhileOthersMisbehave) {
         if (playGame(c, id, f)) ++f.gamesCompleted;
       } else {
         c.send("go infinite");
-        if (!c.until("info depth", Ms(10000 * kSlowdown))) return f.fail("client " + std::to_string(id) + ": no search");
-        if (id % 2) c.abort(); else c.close();
+        if (!c.until("info depth", Ms(10000 * kSlowdown)))
+          return f.fail("client " + std::to_string(id) + ": no search");
+        if (id % 2)
+          c.abort();
+        else
+          c.close();
         ++f.disconnects;
       }
     });

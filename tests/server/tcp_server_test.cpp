@@ -152,8 +152,10 @@ TEST(TcpServer, HashTablesShareTheServersBudget) {
     b.send("isready");
     auto line = b.line();
     ASSERT_TRUE(line);
-    if (*line == "readyok") fitted = true;
-    else EXPECT_EQ(b.line(), "readyok");
+    if (*line == "readyok")
+      fitted = true;
+    else
+      EXPECT_EQ(b.line(), "readyok");
     if (!fitted) std::this_thread::sleep_for(Ms(100));
   }
   EXPECT_TRUE(fitted);
@@ -402,9 +404,13 @@ TEST(TcpServer, SigtermAfterClientsHungUpMidOutputEndsTheServer) {
 }
 
 TEST(TcpServer, BadCommandLine) {
-  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-           {"--listen", "127.0.0.1:99999"}, {"--listen", "nohost:"}, {"--listen", "1.2.3.4.5:80"},
-           {"--max-sessions", "0", "--listen", "0"}, {"--frobnicate"}, {"--max-hash", "8"}}) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"--listen", "127.0.0.1:99999"},
+                                             {"--listen", "nohost:"},
+                                             {"--listen", "1.2.3.4.5:80"},
+                                             {"--max-sessions", "0", "--listen", "0"},
+                                             {"--frobnicate"},
+                                             {"--max-hash", "8"}}) {
     testing::EngineProcess e(args);
     ASSERT_TRUE(e.waitExit(Ms(5000)));
     EXPECT_TRUE(WIFEXITED(e.exitStatus()) && WEXITSTATUS(e.exitStatus()) != 0) << args[0];

@@ -15,8 +15,8 @@ namespace {
 
 using testing::EngineServer;
 using testing::Ms;
-using testing::TcpClient;
 using testing::residentKiB;
+using testing::TcpClient;
 using Clock = testing::Clock;
 
 // Two threads spinning for the duration: the machine is loaded.
@@ -64,14 +64,18 @@ TEST(TcpStress, SigtermDuringSearches200Times) {
       noBestmove += !clients[i]->until("bestmove", Ms(10000));
       ASSERT_TRUE(servers[i]->process().waitExit(Ms(20000))) << "a server did not end after SIGTERM";
       const int status = servers[i]->process().exitStatus();
-      if (WIFEXITED(status) && WEXITSTATUS(status) == 0) ++clean;
-      else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT) ++aborted;
-      else ++other;
+      if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        ++clean;
+      else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT)
+        ++aborted;
+      else
+        ++other;
     }
   }
-  std::printf("SIGTERM during a search x%d (busy machine): %d clean exits, %d aborts, %d other, %d without "
-              "bestmove, %.1f s\n",
-              kRuns, clean, aborted, other, noBestmove, msSince(t0) / 1000.0);
+  std::printf(
+      "SIGTERM during a search x%d (busy machine): %d clean exits, %d aborts, %d other, %d without "
+      "bestmove, %.1f s\n",
+      kRuns, clean, aborted, other, noBestmove, msSince(t0) / 1000.0);
   EXPECT_EQ(clean, kRuns);
   EXPECT_EQ(aborted, 0);
   EXPECT_EQ(noBestmove, 0);
@@ -115,7 +119,10 @@ TEST(TcpStress, HangUpStormOf1000Clients) {
       for (int i = 0; i < kClients / kThreads; ++i) {
         TcpClient c(server.port());
         if (c.send("go infinite")) ++sent;
-        if (i % 2) c.abort(); else c.close();
+        if (i % 2)
+          c.abort();
+        else
+          c.close();
       }
     });
   for (auto& t : threads) t.join();
@@ -145,11 +152,12 @@ TEST(TcpStress, HangUpStormOf1000Clients) {
   fresh.send("isready");
   const auto ready = fresh.line(Ms(10000));
   const int64_t readyMs = msSince(t2);
-  std::printf("hang-up storm: %d clients (%d sent go infinite) in %.1f s on a busy machine; first fresh client "
-              "readyok %lld ms after the storm; idle again (threads %d -> %d, RSS %ld KiB, peak %ld, now %ld) "
-              "%lld ms after it; then a fresh client readyok in %lld ms\n",
-              kClients, sent.load(), stormMs / 1000.0, static_cast<long long>(firstReadyMs), idleThreads,
-              threadsAfter, baseline, peak, after, static_cast<long long>(idleMs), static_cast<long long>(readyMs));
+  std::printf(
+      "hang-up storm: %d clients (%d sent go infinite) in %.1f s on a busy machine; first fresh client "
+      "readyok %lld ms after the storm; idle again (threads %d -> %d, RSS %ld KiB, peak %ld, now %ld) "
+      "%lld ms after it; then a fresh client readyok in %lld ms\n",
+      kClients, sent.load(), stormMs / 1000.0, static_cast<long long>(firstReadyMs), idleThreads, threadsAfter,
+      baseline, peak, after, static_cast<long long>(idleMs), static_cast<long long>(readyMs));
   EXPECT_LE(threadsAfter, idleThreads) << "searches of the storm still run";
   EXPECT_LT(after, baseline + 32 * 1024) << "the storm's sessions were not freed";
   EXPECT_EQ(ready, std::optional<std::string>("readyok"));
@@ -208,7 +216,8 @@ TEST(TcpStress, ByteAtATimeWriters) {
   for (int i = 0; i < kWriters; ++i)
     threads.emplace_back([&] {
       TcpClient c(server.port());
-      const std::string text = "setoption name Variant value gobblers\r\nposition startpos moves S@b2 L@a1\nd\nisready\n";
+      const std::string text =
+          "setoption name Variant value gobblers\r\nposition startpos moves S@b2 L@a1\nd\nisready\n";
       for (char ch : text)
         if (!c.sendRaw(std::string(1, ch))) return;
       auto pos = c.until("position ", Ms(10000));

@@ -44,8 +44,15 @@ TEST(ProtocolAuth, BlankLinesAreNoAttempt) {
 }
 
 TEST(ProtocolAuth, AnythingElseBeforeAuthenticationIsRefused) {
-  const std::string lines[] = {"ugi",         "isready",           "quit",  "auth",        "auth wrong",
-                               "auth s3cre",  "auth s3cret2",      "xyzzy", "auth s3cret extra",
+  const std::string lines[] = {"ugi",
+                               "isready",
+                               "quit",
+                               "auth",
+                               "auth wrong",
+                               "auth s3cre",
+                               "auth s3cret2",
+                               "xyzzy",
+                               "auth s3cret extra",
                                std::string("auth s3cret\0", 12)};
   for (const std::string& line : lines) {
     TokenAuth auth("s3cret");

@@ -425,10 +425,14 @@ TEST(WebSocketServer, FloodIsAnsweredInOrder) {
   int ready = 0, responses = 0, errors = 0;
   std::optional<std::string> l;
   while ((l = c.line()) && *l != "response false") {
-    if (*l == "readyok") ++ready;
-    else if (*l == "response true") ++responses;
-    else if (l->rfind("info string error: unknown command 'bogus'", 0) == 0) ++errors;
-    else ADD_FAILURE() << *l;
+    if (*l == "readyok")
+      ++ready;
+    else if (*l == "response true")
+      ++responses;
+    else if (l->rfind("info string error: unknown command 'bogus'", 0) == 0)
+      ++errors;
+    else
+      ADD_FAILURE() << *l;
   }
   EXPECT_TRUE(l);
   EXPECT_EQ(ready, kMessages / 2);
@@ -488,7 +492,7 @@ TEST(WebSocketServer, IdleConnectionsOfOneAddressDoNotKeepOthersOut) {
   auto more = idleSockets(io, server.port(), "127.0.0.2", kMaxHttpConnections + 16);
   for (auto& s : user) EXPECT_EQ(getPageOn(*s, server.port()), 200u);
   EXPECT_EQ(get(server.port(), "/").result_int(), 200u);
-  EXPECT_EQ(getPageOn(*more.back(), server.port()), 200u);  // the newest of the attacker's still served
+  EXPECT_EQ(getPageOn(*more.back(), server.port()), 200u);     // the newest of the attacker's still served
   EXPECT_EQ(getPageOn(*attacker.front(), server.port()), 0u);  // its oldest closed to make room
 }
 
@@ -637,14 +641,17 @@ TEST(WebSocketServer, ManySocketsAndLatencyBesideTcp) {
   for (int i = 0; i < kSockets; ++i) clients.push_back(std::make_unique<WsClient>(board.port()));
   for (auto& c : clients) ASSERT_TRUE(c->open());
   // 1 MiB tables: 200 sessions with the default 16 MiB would clear 3 GiB.
-  for (int i = 0; i < kSockets; ++i) clients[i]->send("setoption name Hash value 1\nposition startpos moves X@a1\nquery p1turn\ngo depth 1");
+  for (int i = 0; i < kSockets; ++i)
+    clients[i]->send("setoption name Hash value 1\nposition startpos moves X@a1\nquery p1turn\ngo depth 1");
   int answered = 0;
   for (int i = 0; i < kSockets; ++i) {
     std::vector<std::string> seen;
     const bool ok = clients[i]->until("response false", Ms(30000), &seen).has_value() &&
                     clients[i]->until("bestmove", Ms(30000), &seen).has_value();
     answered += ok;
-    if (!ok) ADD_FAILURE() << "socket " << i << " saw " << seen.size() << " lines" << (seen.empty() ? "" : ", first: " + seen[0]);
+    if (!ok)
+      ADD_FAILURE() << "socket " << i << " saw " << seen.size() << " lines"
+                    << (seen.empty() ? "" : ", first: " + seen[0]);
   }
   EXPECT_EQ(answered, kSockets);
   std::printf("%d WebSockets open at once, %d answered a query and a search\n", kSockets, answered);

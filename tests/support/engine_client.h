@@ -39,7 +39,11 @@ using Ms = std::chrono::milliseconds;
 class LineReader {
  public:
   explicit LineReader(int fd = -1) : fd_(fd) {}
-  void reset(int fd) { fd_ = fd; buffer_.clear(); eof_ = false; }
+  void reset(int fd) {
+    fd_ = fd;
+    buffer_.clear();
+    eof_ = false;
+  }
   // The next line (without '\n'), or nullopt on timeout or end of stream.
   std::optional<std::string> readLine(Ms timeout) {
     const auto deadline = Clock::now() + timeout;

@@ -106,8 +106,10 @@ std::vector<int> Position::stackHeights(int player) const {
       if (remaining < 0) return {};
       const bool holds = stack < remaining;
       if (holds && gap) return {};  // holds a size above a missing one
-      if (holds) ++height;
-      else gap = true;
+      if (holds)
+        ++height;
+      else
+        gap = true;
     }
     heights.push_back(height);
   }
@@ -295,9 +297,12 @@ std::optional<Position> Position::parse(const Variant& variant, const std::strin
   const size_t space = text.find(' ');
   if (space == std::string::npos) return fail("no side to move");
   const std::string side = text.substr(space + 1);
-  if (side == "1") p.toMove_ = 0;
-  else if (side == "2") p.toMove_ = 1;
-  else return fail("bad side to move");
+  if (side == "1")
+    p.toMove_ = 0;
+  else if (side == "2")
+    p.toMove_ = 1;
+  else
+    return fail("bad side to move");
 
   const std::string board = text.substr(0, space);
   int rank = n - 1, file = 0;

@@ -31,8 +31,7 @@ std::string whyNoMpi() {
 // rank for them, so it is off in the ranks (AddressSanitizer still runs).
 std::string mpirun(int ranks, const std::string& env = "") {
   return "mpirun --allow-run-as-root --oversubscribe -x ASAN_OPTIONS=detect_leaks=0 " +
-         (env.empty() ? "" : "-x " + env + " ") + "-np " +
-         std::to_string(ranks) + " ";
+         (env.empty() ? "" : "-x " + env + " ") + "-np " + std::to_string(ranks) + " ";
 }
 
 // The stdout line that starts with `key` ("states", "start"), or "".
@@ -90,9 +89,9 @@ TEST(MpiBuildFailure, AFailingRankEndsEveryRankAndLeavesNoFile) {
   if (const std::string why = whyNoMpi(); !why.empty()) GTEST_SKIP() << why;
   const testing::ScratchDir dir("gobblet_mpi_fail");
   const std::string out = dir.file("x.gtb");
-  const testing::CommandResult r = testing::runCommand("GOBBLET_TB_TEST_FAIL_RANK=1 timeout 120 " +
-                                                       mpirun(3, "GOBBLET_TB_TEST_FAIL_RANK") + kTool +
-                                                       " build 3x3:2,2,1 --threads 1 --out " + out + " 2>&1");
+  const testing::CommandResult r =
+      testing::runCommand("GOBBLET_TB_TEST_FAIL_RANK=1 timeout 120 " + mpirun(3, "GOBBLET_TB_TEST_FAIL_RANK") + kTool +
+                          " build 3x3:2,2,1 --threads 1 --out " + out + " 2>&1");
   EXPECT_NE(r.exitCode, 0) << r.output;
   EXPECT_NE(r.exitCode, 124) << "timed out: a rank waited for the failed one\n" << r.output;
   EXPECT_NE(r.output.find("rank 1: simulated failure while solving"), std::string::npos) << r.output;

@@ -358,12 +358,22 @@ TEST(RangeFile, ABlockThatCannotBeReadIsUnknownAndReadAgainLater) {
     absl::StatusOr<std::string> bytes = good(offset, size);
     if (offset < framesAt || !bytes.ok()) return bytes;
     switch (mode->load()) {
-      case Lie::kGood: break;
-      case Lie::kError: return absl::UnavailableError("the network is down");
-      case Lie::kShort: bytes->pop_back(); break;
-      case Lie::kLong: bytes->push_back('\0'); break;
-      case Lie::kEmpty: bytes->clear(); break;
-      case Lie::kCorrupt: (*bytes)[0] ^= 0x55; break;  // the frame loses its magic number
+      case Lie::kGood:
+        break;
+      case Lie::kError:
+        return absl::UnavailableError("the network is down");
+      case Lie::kShort:
+        bytes->pop_back();
+        break;
+      case Lie::kLong:
+        bytes->push_back('\0');
+        break;
+      case Lie::kEmpty:
+        bytes->clear();
+        break;
+      case Lie::kCorrupt:
+        (*bytes)[0] ^= 0x55;
+        break;  // the frame loses its magic number
     }
     return bytes;
   };
@@ -411,8 +421,8 @@ class RangeFileOpenTest : public ::testing::Test {
   // read may reach the frames.
   std::string openError(const std::string& bytes, uint64_t fileSize = ~uint64_t{0}) {
     auto log = std::make_shared<ReadLog>();
-    auto opened = openRanges("hosted.gtb", fileSize == ~uint64_t{0} ? bytes.size() : fileSize,
-                             memoryReader(bytes, log));
+    auto opened =
+        openRanges("hosted.gtb", fileSize == ~uint64_t{0} ? bytes.size() : fileSize, memoryReader(bytes, log));
     for (const Range& r : log->reads()) EXPECT_LE(r.offset + r.size, built_.framesAt) << "a frame read at open";
     if (opened.ok()) return "";
     const std::string error(opened.status().message());
@@ -479,10 +489,11 @@ TEST_F(RangeFileOpenTest, RefusesAFileSizeThatTheBlockTableDoesNotSay) {
 TEST_F(RangeFileOpenTest, RefusesAReaderThatFailsOrLiesAtOpen) {
   const std::string bytes = built_.bytes;
   // Fails at the block table: its error, its code kept, after the file's name.
-  auto failing = openRanges("hosted.gtb", bytes.size(), [&bytes](uint64_t offset, uint64_t size) -> absl::StatusOr<std::string> {
-    if (offset > 0) return absl::UnavailableError("HTTP 503");
-    return bytes.substr(offset, size);
-  });
+  auto failing =
+      openRanges("hosted.gtb", bytes.size(), [&bytes](uint64_t offset, uint64_t size) -> absl::StatusOr<std::string> {
+        if (offset > 0) return absl::UnavailableError("HTTP 503");
+        return bytes.substr(offset, size);
+      });
   ASSERT_FALSE(failing.ok());
   EXPECT_TRUE(absl::IsUnavailable(failing.status())) << failing.status();
   EXPECT_NE(failing.status().message().find("tablebase file 'hosted.gtb'"), std::string::npos) << failing.status();
@@ -495,9 +506,10 @@ TEST_F(RangeFileOpenTest, RefusesAReaderThatFailsOrLiesAtOpen) {
             std::string::npos)
       << whole.status();
   // Gives fewer bytes than asked.
-  auto shortRead = openRanges("hosted.gtb", bytes.size(), [&bytes](uint64_t offset, uint64_t size) -> absl::StatusOr<std::string> {
-    return bytes.substr(offset, size - 1);
-  });
+  auto shortRead =
+      openRanges("hosted.gtb", bytes.size(), [&bytes](uint64_t offset, uint64_t size) -> absl::StatusOr<std::string> {
+        return bytes.substr(offset, size - 1);
+      });
   ASSERT_FALSE(shortRead.ok());
   EXPECT_NE(shortRead.status().message().find("reading 128 bytes at 0: the reader gave 127 bytes"), std::string::npos)
       << shortRead.status();

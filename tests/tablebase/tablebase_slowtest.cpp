@@ -70,7 +70,7 @@ TEST(GobblersTablebase, BuildVerifyProbe) {
       b.makeMove(m);
       const Probe q = (*tb)->probe(b);
       const bool good = p.value == Value::kWin ? (q.value == Value::kLoss && q.distance == p.distance - 1)
-                                                 : (q.value == Value::kWin && q.distance == p.distance - 1);
+                                               : (q.value == Value::kWin && q.distance == p.distance - 1);
       if (good) {
         p = q;
         stepped = true;

@@ -250,7 +250,8 @@ TEST(VerifyNumberChildren, MatchesTheRulesCoreBoard) {
           State child;
           ASSERT_TRUE(index.toState(b, &child));
           b.unmakeMove(m);
-          ASSERT_EQ(children[i], index.indexOf(child)) << name << " " << positionToString(b) << " " << moveToString(m, v);
+          ASSERT_EQ(children[i], index.indexOf(child))
+              << name << " " << positionToString(b) << " " << moveToString(m, v);
         }
         b.makeMove(moves[static_cast<int>(rng() % moves.size())]);
       }
@@ -418,7 +419,6 @@ TEST(Tablebase, ProbeOfAnotherVariantIsUnknown) {
 }
 
 // ---- File format ---------------------------------------------------------------
-
 
 class TablebaseFileTest : public ::testing::Test {
  protected:
@@ -794,9 +794,10 @@ TEST(TablebaseFileWrite, ConcurrentWritersOfOneFile) {
 // (ctest -j, or two ctest runs) do not touch each other's files.
 TEST(TablebaseFileWrite, ParallelTestProcessesDoNotCollide) {
   const std::string self = std::string(GOBBLET_BIN_DIR) + "/tablebase_test";
-  const std::string command = "a() { '" + self + "' --gtest_filter=TablebaseFileTest.RefusesTruncatedFile >/dev/null 2>&1; }; " +
-                              "b() { '" + self + "' --gtest_filter=TablebaseFileTest.RefusesWrongFile >/dev/null 2>&1; }; " +
-                              "for i in 1 2 3 4; do a & pa=$!; b & pb=$!; wait $pa || exit 1; wait $pb || exit 1; done";
+  const std::string command =
+      "a() { '" + self + "' --gtest_filter=TablebaseFileTest.RefusesTruncatedFile >/dev/null 2>&1; }; " + "b() { '" +
+      self + "' --gtest_filter=TablebaseFileTest.RefusesWrongFile >/dev/null 2>&1; }; " +
+      "for i in 1 2 3 4; do a & pa=$!; b & pb=$!; wait $pa || exit 1; wait $pb || exit 1; done";
   const int status = std::system(command.c_str());
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0) << "a test process failed when run alongside another";
@@ -857,14 +858,18 @@ TEST(TablebaseEngine, TablebaseDirFlagOverridesTheDefaultLocation) {
   {
     testing::EngineProcess engine;  // control: the environment's (empty) folder
     auto send = [&](const std::string& l) { engine.send(l); };
-    auto until = [&](const std::string& p, std::vector<std::string>* seen) { return engine.until(p, testing::Ms(10000), seen); };
+    auto until = [&](const std::string& p, std::vector<std::string>* seen) {
+      return engine.until(p, testing::Ms(10000), seen);
+    };
     const auto lines = linesUntilReady(send, until);
     EXPECT_FALSE(has(lines, loaded));
   }
   {
     testing::EngineProcess engine({"--tablebase-dir", tablebases});
     auto send = [&](const std::string& l) { engine.send(l); };
-    auto until = [&](const std::string& p, std::vector<std::string>* seen) { return engine.until(p, testing::Ms(10000), seen); };
+    auto until = [&](const std::string& p, std::vector<std::string>* seen) {
+      return engine.until(p, testing::Ms(10000), seen);
+    };
     EXPECT_TRUE(has(linesUntilReady(send, until), loaded)) << "stdin session";
   }
   {

@@ -19,8 +19,7 @@ namespace {
 // Runs a shell command; returns what it wrote to `stream` (the other one is
 // discarded) and sets *status to its exit status.
 std::string run(const std::string& command, bool wantStderr, int* status) {
-  testing::CommandResult r =
-      testing::runCommand(wantStderr ? command + " 2>&1 >/dev/null" : command + " 2>/dev/null");
+  testing::CommandResult r = testing::runCommand(wantStderr ? command + " 2>&1 >/dev/null" : command + " 2>/dev/null");
   *status = r.exitCode;
   return std::move(r.output);
 }
@@ -59,8 +58,8 @@ TEST(GobbletTb, CodesDirGivesTheSameFile) {
   int status = 0;
   run(kTool + " build 3x3:2,2,1 --threads 2 --out " + dir.file("memory.gtb"), false, &status);
   ASSERT_EQ(status, 0);
-  const std::string err =
-      run(kTool + " build 3x3:2,2,1 --threads 2 --codes-dir " + codes + " --out " + dir.file("file.gtb"), true, &status);
+  const std::string err = run(
+      kTool + " build 3x3:2,2,1 --threads 2 --codes-dir " + codes + " --out " + dir.file("file.gtb"), true, &status);
   ASSERT_EQ(status, 0) << err;
   EXPECT_NE(err.find("codes in an unnamed file in " + codes), std::string::npos) << err;
   run("cmp " + dir.file("memory.gtb") + " " + dir.file("file.gtb"), false, &status);
@@ -150,8 +149,7 @@ TEST(GobbletTb, EstimateTakesSeveralVariants) {
 // rank too small for even the codes in a file says so.
 TEST(GobbletTb, EstimateForRanks) {
   int status = 0;
-  const std::string out =
-      run(kTool + " estimate 3x3:3,4,1 --threads 2 --ranks 8 --memory-per-rank 96", false, &status);
+  const std::string out = run(kTool + " estimate 3x3:3,4,1 --threads 2 --ranks 8 --memory-per-rank 96", false, &status);
   ASSERT_EQ(status, 0) << out;
   EXPECT_NE(out.find("slots        375755877952 "), std::string::npos) << out;
   EXPECT_NE(out.find("ranks        8 of 2 threads each"), std::string::npos) << out;

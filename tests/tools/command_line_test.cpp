@@ -43,7 +43,8 @@ Program withCommands() {
   p.name = "tool";
   p.summary = "Builds and probes.";
   p.commands = {
-      {"build", "builds a file",
+      {"build",
+       "builds a file",
        {{integer("--threads", "N", 1, 8, "threads")}, {optionalPositional("VARIANT", "which")}}},
       {"probe", "probes a file", {{}, {positional("FILE", "the file"), positionals("POSITION", "where")}}},
   };
@@ -176,7 +177,8 @@ TEST(CommandLine, HelpNamesEveryOptionAndPositional) {
   EXPECT_EQ(help.rfind("usage: demo DEPTH FILE [MORE...] [options]\n\nDoes what a test needs.\n", 0), 0u) << help;
   for (const Option& o : program.syntax.options) {
     EXPECT_NE(help.find("  " + o.name + (o.placeholder.empty() ? "" : " " + o.placeholder)), std::string::npos)
-        << o.name << "\n" << help;
+        << o.name << "\n"
+        << help;
     EXPECT_NE(help.find(o.help), std::string::npos) << o.name << "\n" << help;
   }
   for (const Positional& p : program.syntax.positionals) EXPECT_NE(help.find(p.help), std::string::npos) << help;

@@ -69,6 +69,19 @@ TEST_F(TierLauncher, FallsBackToALowerTierWhenTheBestIsNotShipped) {
   EXPECT_EQ(r.output, "x86-64\n");
 }
 
+TEST_F(TierLauncher, UnderAnMpiLauncherRunsTheMpiBuildWhereItIsInstalled) {
+  // Without the mpi folder (no gobblet-mpi package): the tier's own build.
+  EXPECT_EQ(run("OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=1", "fakeprog", "x").output,
+            std::string(bestShippedTier()) + " x\n");
+  addProgram("mpi", "fakeprog");
+  for (const char* launcher : {"OMPI_COMM_WORLD_SIZE=2", "PMI_SIZE=3 PMI_RANK=0", "PMIX_RANK=1"}) {
+    const auto r = run(launcher, "fakeprog", "x");
+    EXPECT_EQ(r.output, "mpi x\n") << launcher;
+  }
+  // Not launched by MPI: the tier's build, even where the MPI one is installed.
+  EXPECT_EQ(run("", "fakeprog", "x").output, std::string(bestShippedTier()) + " x\n");
+}
+
 TEST_F(TierLauncher, GobbletTierChoosesOne) {
   const auto r = run("GOBBLET_TIER=x86-64", "fakeprog", "--version");
   EXPECT_EQ(r.exitCode, 0) << r.output;

@@ -76,7 +76,9 @@ match::GameRecord randomGame(std::mt19937_64& rng, int bookPlies) {
     b.makeMove(m);
   }
   r.termination = b.winner() == kNoWinner ? match::Termination::kMaxPlies : match::Termination::kLine;
-  r.result = b.winner() == 0 ? GameResult::kPlayer1Wins : b.winner() == 1 ? GameResult::kPlayer2Wins : GameResult::kDraw;
+  r.result = b.winner() == 0   ? GameResult::kPlayer1Wins
+             : b.winner() == 1 ? GameResult::kPlayer2Wins
+                               : GameResult::kDraw;
   return r;
 }
 

@@ -233,8 +233,8 @@ int64_t Arguments::integer(std::string_view name) const {
   for (auto g = given_.rbegin(); g != given_.rend(); ++g)
     if (g->name == name) return g->number;
   if (fallback.empty()) return 0;
-  auto number = parseBoundedInteger(fallback, std::numeric_limits<int64_t>::min(),
-                                    std::numeric_limits<int64_t>::max(), name);
+  auto number =
+      parseBoundedInteger(fallback, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(), name);
   if (!number.ok()) {
     std::fprintf(stderr, "command line: the default of %s\n", std::string(number.status().message()).c_str());
     std::abort();

@@ -44,14 +44,14 @@ enum class OptionValue {
 };
 
 struct Option {
-  std::string name;         // "--games"
+  std::string name;  // "--games"
   OptionValue value = OptionValue::kNone;
-  std::string placeholder;  // the value in the usage text: "N", "FILE" (kChoice: the choices joined by '|')
-  std::string help;         // what it does, one sentence (--help adds the default, the bounds, "repeatable")
+  std::string placeholder;           // the value in the usage text: "N", "FILE" (kChoice: the choices joined by '|')
+  std::string help;                  // what it does, one sentence (--help adds the default, the bounds, "repeatable")
   int64_t min = 0, max = 0;          // kInteger: the bounds, both allowed
   std::vector<std::string> choices;  // kChoice: the words allowed
-  std::string defaultValue;  // the value when the option is not given, as it would be typed (empty: none)
-  bool repeatable = false;   // every occurrence counts (--help says so); the program reads them all
+  std::string defaultValue;          // the value when the option is not given, as it would be typed (empty: none)
+  bool repeatable = false;           // every occurrence counts (--help says so); the program reads them all
 
   // This option with `value` as its default (a number: an integer option's).
   Option withDefault(std::string value) const;
@@ -73,8 +73,8 @@ struct Positional {
   std::string name;
   std::string help;
   int minCount = 1;
-  int maxCount = 1;          // kUnlimited: every word that is left
-  bool isInteger = false;    // if so, each word is a whole number in [min, max]
+  int maxCount = 1;        // kUnlimited: every word that is left
+  bool isInteger = false;  // if so, each word is a whole number in [min, max]
   int64_t min = 0, max = 0;
   std::string defaultValue;  // the value when no word is given (minCount 0), as it would be typed (empty: none)
 
@@ -168,7 +168,7 @@ class Arguments {
 struct Request {
   enum class Kind { kRun, kHelp, kVersion };
   Kind kind = Kind::kRun;
-  std::string command;  // kHelp: the command whose help is wanted (empty: the program's)
+  std::string command;                 // kHelp: the command whose help is wanted (empty: the program's)
   std::optional<Arguments> arguments;  // kRun: what to run with
 };
 

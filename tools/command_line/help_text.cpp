@@ -131,8 +131,10 @@ std::vector<std::string> usageWords(const std::string& line) {
 std::string entry(const std::string& left, const std::string& help, size_t column) {
   std::string out = "  " + left;
   if (help.empty()) return out + "\n";
-  if (out.size() + 2 > column) absl::StrAppend(&out, "\n", std::string(column, ' '));
-  else out.append(column - out.size(), ' ');
+  if (out.size() + 2 > column)
+    absl::StrAppend(&out, "\n", std::string(column, ' '));
+  else
+    out.append(column - out.size(), ' ');
   return absl::StrCat(out, wrapped(help, column, column), "\n");
 }
 
@@ -144,8 +146,7 @@ using Entries = std::vector<std::pair<std::string, std::string>>;
 // options (with -h and --version, which every program takes).
 std::string syntaxLists(const Syntax& syntax, const Entries& commands) {
   Entries positionals;
-  for (const Positional& p : syntax.positionals)
-    positionals.emplace_back(positionalName(p), positionalHelp(p));
+  for (const Positional& p : syntax.positionals) positionals.emplace_back(positionalName(p), positionalHelp(p));
   Entries options;
   for (const Option& o : syntax.options) options.emplace_back(optionUsage(o), optionHelp(o));
   options.emplace_back("-h, --help", "print this help and exit");

@@ -1,10 +1,22 @@
 #include "tools/command_line/mpi_launch.h"
 
+#include <charconv>
 #include <cstdlib>
-
-#include "absl/strings/numbers.h"
+#include <cstring>
+#include <initializer_list>
 
 namespace gobblet::cli {
+namespace {
+
+// The whole of `text` as a whole number (no sign, space or other character).
+// Standard library only: the tier launcher compiles this file with no library.
+bool parseWhole(const char* text, int* value) {
+  const char* end = text + std::strlen(text);
+  const auto [last, error] = std::from_chars(text, end, *value);
+  return error == std::errc() && last == end && end != text;
+}
+
+}  // namespace
 
 MpiLaunch mpiLaunch() {
   MpiLaunch launch;
@@ -12,7 +24,7 @@ MpiLaunch mpiLaunch() {
     int n;
     if (const char* v = std::getenv(name); v != nullptr) {
       launch.launched = true;
-      if (absl::SimpleAtoi(v, &n) && n >= 1) {
+      if (parseWhole(v, &n) && n >= 1) {
         launch.size = n;
         break;
       }
@@ -22,7 +34,7 @@ MpiLaunch mpiLaunch() {
     int r;
     if (const char* v = std::getenv(name); v != nullptr) {
       launch.launched = true;
-      if (absl::SimpleAtoi(v, &r) && r >= 0) {
+      if (parseWhole(v, &r) && r >= 0) {
         launch.rank = r;
         break;
       }

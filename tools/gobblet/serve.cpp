@@ -33,9 +33,9 @@ int64_t defaultHashBudgetMiB() {
 }
 
 // The options that only mean something with --listen or --http.
-constexpr const char* kServerOnlyOptions[] = {"--token",       "--token-file",   "--max-sessions", "--max-hash",
-                                              "--hash-budget", "--max-threads",  "--idle-timeout", "--io-threads",
-                                              "--allow-host"};
+constexpr const char* kServerOnlyOptions[] = {"--token",        "--token-file",  "--max-sessions",
+                                              "--max-hash",     "--hash-budget", "--max-threads",
+                                              "--idle-timeout", "--io-threads",  "--allow-host"};
 
 // The environment variable a server reads its token from when no option
 // gives one (server/token_auth.h says which source to prefer).
@@ -61,8 +61,9 @@ std::vector<cli::Option> serverOptions() {
   const OptionDeclaration& hash = declarationOf(OptionId::kHash);
   const OptionDeclaration& threads = declarationOf(OptionId::kThreads);
   return {
-      cli::text("--listen", "[HOST:]PORT", "serve the protocol over TCP, one session per connection (host 127.0.0.1 "
-                                           "unless given; port 0: any free port)"),
+      cli::text("--listen", "[HOST:]PORT",
+                "serve the protocol over TCP, one session per connection (host 127.0.0.1 "
+                "unless given; port 0: any free port)"),
       cli::text("--http", "[HOST:]PORT", "serve the browser board at http://HOST:PORT/ and UGI over WebSocket at /ugi"),
       cli::text("--token-file", "FILE",
                 "server: clients must first send 'auth T', T the first line of FILE (else $GOBBLET_TOKEN, if set)"),
@@ -116,7 +117,8 @@ std::optional<int> serveIfAsked(const cli::Program& program, const cli::Argument
     server.connection.token = *std::move(token);
   } else if (args.has("--token")) {
     server.connection.token = args.text("--token");
-    if (absl::Status st = checkToken(server.connection.token); !st.ok()) return usage("--token: " + std::string(st.message()));
+    if (absl::Status st = checkToken(server.connection.token); !st.ok())
+      return usage("--token: " + std::string(st.message()));
   } else if (!tokenFromEnvironment.empty()) {
     server.connection.token = tokenFromEnvironment;
     if (absl::Status st = checkToken(server.connection.token); !st.ok())

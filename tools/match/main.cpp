@@ -115,11 +115,16 @@ absl::Status parseSprt(const std::vector<std::string>& words, SprtParams& params
     if (eq == std::string::npos || !absl::SimpleAtod(w.substr(eq + 1), &value))
       return absl::InvalidArgumentError(absl::StrCat("--sprt: bad setting '", w, "'"));
     const std::string key = w.substr(0, eq);
-    if (key == "elo0") params.elo0 = value, haveElo0 = true;
-    else if (key == "elo1") params.elo1 = value, haveElo1 = true;
-    else if (key == "alpha") params.alpha = value;
-    else if (key == "beta") params.beta = value;
-    else return absl::InvalidArgumentError(absl::StrCat("--sprt: unknown key '", key, "'"));
+    if (key == "elo0")
+      params.elo0 = value, haveElo0 = true;
+    else if (key == "elo1")
+      params.elo1 = value, haveElo1 = true;
+    else if (key == "alpha")
+      params.alpha = value;
+    else if (key == "beta")
+      params.beta = value;
+    else
+      return absl::InvalidArgumentError(absl::StrCat("--sprt: unknown key '", key, "'"));
   }
   if (!haveElo0 || !haveElo1) return absl::InvalidArgumentError("--sprt needs elo0= and elo1=");
   if (!(params.elo1 > params.elo0)) return absl::InvalidArgumentError("--sprt: elo1 must exceed elo0");
@@ -215,8 +220,8 @@ int runMatch(const cli::Program& program, const cli::MpiLaunch& launch, int argc
       std::fflush(stdout);
       (step.outcome == StepOutcome::kPass ? passed : step.outcome == StepOutcome::kFail ? failed : skipped)++;
     });
-    std::printf("%s: %d passed, %d failed, %d skipped (%s, %s)\n", failed == 0 ? "COMPLIANT" : "NOT COMPLIANT",
-                passed, failed, skipped, variant->name().c_str(), complianceProtocol == Protocol::kUgi ? "ugi" : "uci");
+    std::printf("%s: %d passed, %d failed, %d skipped (%s, %s)\n", failed == 0 ? "COMPLIANT" : "NOT COMPLIANT", passed,
+                failed, skipped, variant->name().c_str(), complianceProtocol == Protocol::kUgi ? "ugi" : "uci");
     return failed == 0 ? 0 : 1;
   }
   if (!replayPath.empty()) {
@@ -261,9 +266,8 @@ int runMatch(const cli::Program& program, const cli::MpiLaunch& launch, int argc
 #endif
 
   std::ofstream record;
-  bool recordPgn =
-      recordFormat == "pgn" ||
-      (recordFormat.empty() && recordPath.size() >= 4 && absl::AsciiStrToLower(recordPath.substr(recordPath.size() - 4)) == ".pgn");
+  bool recordPgn = recordFormat == "pgn" || (recordFormat.empty() && recordPath.size() >= 4 &&
+                                             absl::AsciiStrToLower(recordPath.substr(recordPath.size() - 4)) == ".pgn");
   PgnHeader pgnHeader;
   pgnHeader.date = pgnDateToday();
   std::string resumedText;
@@ -308,14 +312,16 @@ int runMatch(const cli::Program& program, const cli::MpiLaunch& launch, int argc
   for (const EngineConfig& e : settings.engines) std::printf(" %s (%s)", e.name.c_str(), e.limits.describe().c_str());
   std::printf("\n");
   if (mpi.distributed())
-    std::printf("over MPI: %d ranks, rank 0 hands out the games, %d play them (--concurrency %d each)\n",
-                mpi.size(), mpi.size() - 1, settings.concurrency);
+    std::printf("over MPI: %d ranks, rank 0 hands out the games, %d play them (--concurrency %d each)\n", mpi.size(),
+                mpi.size() - 1, settings.concurrency);
   if (!resumedText.empty()) std::printf("%s\n", resumedText.c_str());
   std::fflush(stdout);
   const GameCallback onGame = [&](const GameRecord& game, const TournamentState& now) {
     if (record.is_open()) {
-      if (recordPgn) record << formatPgn(game, pgnHeader) << std::flush;
-      else record << formatRecord(game) << std::endl;
+      if (recordPgn)
+        record << formatPgn(game, pgnHeader) << std::flush;
+      else
+        record << formatRecord(game) << std::endl;
     }
     if (!quiet) std::printf("%s\n", progressLine(game, now, settings).c_str()), std::fflush(stdout);
   };

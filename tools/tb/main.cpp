@@ -62,8 +62,8 @@ cli::Program commandLine() {
       {"build",
        "Solves a variant of the 3x3 family and writes its tablebase file. Under mpirun -np R (a gobblet-tb built "
        "with MPI) the work is spread over R processes and rank 0 writes the same file.",
-       {{cli::text("--out", "FILE", "the file to write (default: the variant's file in the default folder)"),
-         threads, codesDir},
+       {{cli::text("--out", "FILE", "the file to write (default: the variant's file in the default folder)"), threads,
+         codesDir},
         {cli::optionalPositional("VARIANT", variants).withDefault("gobblers")}}},
       {"estimate",
        "Prints each variant's slots, states, expected memory and expected build time on this machine, or "
@@ -126,8 +126,8 @@ void printCounts(const tb::TableCounts& c) {
 // `codesDir` (--codes-dir), or beside `besidePath` if none was given. An
 // error if even `inFile` bytes do not fit in memory, or the disk has not
 // the `slots` bytes of the file. Says where the file goes.
-absl::StatusOr<std::string> chooseCodesDir(const std::string& what, uint64_t inMemory, uint64_t inFile,
-                                           uint64_t slots, const std::string& besidePath, std::string codesDir) {
+absl::StatusOr<std::string> chooseCodesDir(const std::string& what, uint64_t inMemory, uint64_t inFile, uint64_t slots,
+                                           const std::string& besidePath, std::string codesDir) {
   const double haveGiB = physicalGiB();
   const auto fits = [&](uint64_t bytes) { return gib(bytes) <= 0.9 * haveGiB; };  // a tenth left to the rest
   if (codesDir.empty() && !fits(inMemory)) {
@@ -171,8 +171,8 @@ int buildOn(const cli::Arguments& args, tb::BuildShare* share) {
   if (out.empty()) out = tb::defaultPath(*variant);
   const tb::SolveEstimate need = tb::estimateSolve(*variant, threads);
   // (Over several ranks each chooses for its own node, and all hear if one cannot.)
-  absl::StatusOr<std::string> codesIn = chooseCodesDir(
-      absl::StrCat("building ", variant->name()), need.bytes, need.bytesCodesInFile, need.slots, out, codesDir);
+  absl::StatusOr<std::string> codesIn = chooseCodesDir(absl::StrCat("building ", variant->name()), need.bytes,
+                                                       need.bytesCodesInFile, need.slots, out, codesDir);
   if (share)
     if (absl::Status all = share->agree(codesIn.status()); !all.ok()) return failHere(all);
   if (!codesIn.ok()) return failHere(codesIn.status());
@@ -238,9 +238,10 @@ int build(const cli::Arguments& args) {
     (*share)->abort(1);
   }
 #else
-  return fail(absl::FailedPreconditionError(absl::StrCat(
-      "started as one of ", launched, " ranks (mpirun), but this gobblet-tb was built without MPI: each rank would "
-      "build the whole table; install the package gobblet-mpi, or build with Open MPI (libopenmpi-dev)")));
+  return fail(absl::FailedPreconditionError(
+      absl::StrCat("started as one of ", launched,
+                   " ranks (mpirun), but this gobblet-tb was built without MPI: each rank would "
+                   "build the whole table; install the package gobblet-mpi, or build with Open MPI (libopenmpi-dev)")));
 #endif
 }
 
@@ -262,14 +263,15 @@ void printCluster(const Variant& variant, const cli::Arguments& args, int thread
   const tb::ClusterEstimate c = tb::estimateCluster(variant, threads, ranks);
   const tb::SolveEstimate& e = c.perRank;
   const uint64_t stage = 64ull << 20;  // MpiShare's staging buffer
-  const double node = args.has("--memory-per-rank") ? static_cast<double>(args.integer("--memory-per-rank"))
-                                                    : physicalGiB();
+  const double node =
+      args.has("--memory-per-rank") ? static_cast<double>(args.integer("--memory-per-rank")) : physicalGiB();
   const double inMemory = gib(e.bytes + stage), inFile = gib(e.bytesCodesInFile + stage);
   std::printf("ranks        %d of %d threads each (mpirun -np %d gobblet-tb build %s --threads %d)\n", ranks, threads,
               ranks, variant.name().c_str(), threads);
-  std::printf("per rank     memory %.2f GiB with the codes in memory, %.2f GiB with them in a file (+ %.1f GiB of "
-              "disk);\n             every rank holds every slot's code and reached bit, so this is one process's\n",
-              inMemory, inFile, gib(e.slots));
+  std::printf(
+      "per rank     memory %.2f GiB with the codes in memory, %.2f GiB with them in a file (+ %.1f GiB of "
+      "disk);\n             every rank holds every slot's code and reached bit, so this is one process's\n",
+      inMemory, inFile, gib(e.slots));
   if (inMemory <= 0.9 * node)
     std::printf("             with %.0f GiB per rank: the codes in memory, no disk\n", node);
   else if (inFile <= 0.9 * node)
@@ -279,17 +281,18 @@ void printCluster(const Variant& variant, const cli::Arguments& args, int thread
     std::printf("             with %.0f GiB per rank: does NOT fit (%.2f GiB needed even with the codes in a file)\n",
                 node, inFile);
   const double bytesPerRank = static_cast<double>(c.codeBytesIn + c.codeBytesOut + 2 * c.bitBytes);
-  std::printf("exchanged    per rank: %.2f GiB of codes in, up to %.2f GiB out (broadcast to the %d others), "
-              "%.2f GiB of reached bits OR-ed,\n             in %llu exchanges per pass\n",
-              gib(c.codeBytesIn), gib(c.codeBytesOut), ranks - 1, gib(c.bitBytes),
-              static_cast<unsigned long long>(c.levels));
+  std::printf(
+      "exchanged    per rank: %.2f GiB of codes in, up to %.2f GiB out (broadcast to the %d others), "
+      "%.2f GiB of reached bits OR-ed,\n             in %llu exchanges per pass\n",
+      gib(c.codeBytesIn), gib(c.codeBytesOut), ranks - 1, gib(c.bitBytes), static_cast<unsigned long long>(c.levels));
   const double compute = perState * static_cast<double>(e.states) * c.criticalShare;
   const double network = ranks > 1 ? bytesPerRank / kLinkBytesPerSecond : 0;
-  std::printf("time         %.0f s expected (%.1f h): %.0f s of solving on the slowest rank (%.1f%% of the work: each "
-              "level waits\n             for its largest groups) and %.0f s of exchanges at %.2f GB/s per rank "
-              "(assumed)\n",
-              compute + network, (compute + network) / 3600, compute, 100 * c.criticalShare, network,
-              kLinkBytesPerSecond / 1e9);
+  std::printf(
+      "time         %.0f s expected (%.1f h): %.0f s of solving on the slowest rank (%.1f%% of the work: each "
+      "level waits\n             for its largest groups) and %.0f s of exchanges at %.2f GB/s per rank "
+      "(assumed)\n",
+      compute + network, (compute + network) / 3600, compute, 100 * c.criticalShare, network,
+      kLinkBytesPerSecond / 1e9);
 }
 
 // One block per variant, blank lines between: the machine's speed is
@@ -319,9 +322,10 @@ int estimate(const cli::Arguments& args) {
     std::printf("variant      %s\n", variants[i].name().c_str());
     std::printf("slots        %llu (a code byte each while solving; the file compresses them)\n", u(e.slots));
     std::printf("states       %llu (numbers that are states, reachable or not)\n", u(e.states));
-    std::printf("memory       %.2f GiB expected peak (%.2f GiB with the codes in a file; this machine has %.1f GiB;\n"
-                "             the file's compressed blocks are held once more while it is written)\n",
-                gib(e.bytes), gib(e.bytesCodesInFile), physicalGiB());
+    std::printf(
+        "memory       %.2f GiB expected peak (%.2f GiB with the codes in a file; this machine has %.1f GiB;\n"
+        "             the file's compressed blocks are held once more while it is written)\n",
+        gib(e.bytes), gib(e.bytesCodesInFile), physicalGiB());
     std::printf("time         %.0f s expected with %d threads (%.0f ns per state, measured on %s just now)\n",
                 perState * static_cast<double>(e.states), threads, perState * 1e9, kCalibrationVariant);
     if (args.has("--ranks")) printCluster(variants[i], args, threads, perState);
@@ -339,12 +343,13 @@ int info(const cli::Arguments& args) {
   std::printf("format       version %u\n", inspected->formatVersion);
   std::printf("variant      %s\n", inspected->variant.name().c_str());
   std::printf("entries      %llu\n", u(inspected->entries));
-  std::printf("blocks       %llu of %u codes, zstd, dictionary of %u bytes\n", u(inspected->blocks), inspected->blockCodes,
-              inspected->dictionaryBytes);
+  std::printf("blocks       %llu of %u codes, zstd, dictionary of %u bytes\n", u(inspected->blocks),
+              inspected->blockCodes, inspected->dictionaryBytes);
   std::printf("size         %llu bytes (%.2f bits per entry)\n", u(inspected->bytes),
               8.0 * static_cast<double>(inspected->bytes) / static_cast<double>(inspected->entries));
   printCounts(inspected->counts);
-  std::printf("checksum     %016llx (checked, every block decoded, in %.2f s)\n", u(inspected->checksum), seconds(start));
+  std::printf("checksum     %016llx (checked, every block decoded, in %.2f s)\n", u(inspected->checksum),
+              seconds(start));
   return 0;
 }
 

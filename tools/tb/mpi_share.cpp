@@ -56,7 +56,10 @@ absl::StatusOr<std::unique_ptr<MpiShare>> MpiShare::start() {
 
 MpiShare::~MpiShare() { MPI_Finalize(); }
 
-void MpiShare::abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); std::abort(); }
+void MpiShare::abort(int code) {
+  MPI_Abort(MPI_COMM_WORLD, code);
+  std::abort();
+}
 
 absl::Status MpiShare::orWords(uint64_t* words, const std::vector<Range>& ranges) {
   const uint64_t capacity = kStageBytes / sizeof(uint64_t);
@@ -89,8 +92,7 @@ absl::Status MpiShare::shareBytes(uint8_t* bytes, const std::vector<Range>& rang
       uint64_t at = 0;
       if (owner == rank_)
         for (const Piece& p : pieces) std::memcpy(stage_.data() + at, bytes + p.offset, p.size), at += p.size;
-      if (rc == MPI_SUCCESS)
-        rc = MPI_Bcast(stage_.data(), static_cast<int>(count), MPI_BYTE, owner, MPI_COMM_WORLD);
+      if (rc == MPI_SUCCESS) rc = MPI_Bcast(stage_.data(), static_cast<int>(count), MPI_BYTE, owner, MPI_COMM_WORLD);
       at = 0;
       if (owner != rank_)
         for (const Piece& p : pieces) std::memcpy(bytes + p.offset, stage_.data() + at, p.size), at += p.size;
@@ -111,7 +113,8 @@ absl::Status MpiShare::agree(const absl::Status& given) {
     return absl::UnavailableError(absl::StrCat("rank ", rank_, ": MPI_Allreduce failed"));
   if (!mine.ok()) return mine;
   if (lowest < ranks_)
-    return absl::AbortedError(absl::StrCat("rank ", rank_, ": stopped, rank ", lowest, " failed (its message says why)"));
+    return absl::AbortedError(
+        absl::StrCat("rank ", rank_, ": stopped, rank ", lowest, " failed (its message says why)"));
   return absl::OkStatus();
 }
 

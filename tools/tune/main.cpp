@@ -53,7 +53,6 @@ cli::Program commandLine() {
   return p;
 }
 
-
 // "kLine[1][0]" for a weight number.
 std::string weightName(int number) {
   for (const EvalWeightGroup& g : kEvalWeightGroups) {
@@ -92,9 +91,10 @@ int runTune(const cli::Program& program, const cli::Arguments& args, const cli::
               c.games, c.gamesUsed, static_cast<long long>(c.positions), static_cast<long long>(c.quietPositions),
               c.training.size(), c.validation.size());
   if (c.gamesUsed < c.games)
-    std::printf("left out: %d unreadable, %d inconsistent, %d of another variant than %s, %d forfeits; the first: %s: %s\n",
-                c.unreadable, c.inconsistent, c.otherVariant, collect.variant.name().c_str(), c.forfeits,
-                printableText(c.firstLeftOut, 300).c_str(), printableText(c.firstLeftOutWhy, 600).c_str());
+    std::printf(
+        "left out: %d unreadable, %d inconsistent, %d of another variant than %s, %d forfeits; the first: %s: %s\n",
+        c.unreadable, c.inconsistent, c.otherVariant, collect.variant.name().c_str(), c.forfeits,
+        printableText(c.firstLeftOut, 300).c_str(), printableText(c.firstLeftOutWhy, 600).c_str());
   if (c.training.size() == 0) return cli::failure(program, "no quiet positions to fit");
   const bool validating = c.validation.size() > 0;
 
@@ -118,8 +118,7 @@ int runTune(const cli::Program& program, const cli::Arguments& args, const cli::
   const EvalWeights after = rounded(fitWeights(c.training, toWeights(before), k, fit));
   const double trainAfter = meanSquaredError(c.training, toWeights(after), k);
   const double validAfter = meanSquaredError(c.validation, toWeights(after), k);
-  std::printf("error of the fitted weights (rounded): training %.6f, %s\n", trainAfter,
-              validation(validAfter).c_str());
+  std::printf("error of the fitted weights (rounded): training %.6f, %s\n", trainAfter, validation(validAfter).c_str());
   for (int w = 0; w < kEvalWeightCount; ++w)
     if (before[w] != after[w]) std::printf("  %-16s %5d -> %5d\n", weightName(w).c_str(), before[w], after[w]);
 

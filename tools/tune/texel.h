@@ -46,8 +46,8 @@ inline constexpr double kMinScale = 0.01, kMaxScale = 10.0;
 double fitScale(const TrainingSet& set, const Weights& weights);
 
 struct FitOptions {
-  int iterations = 30;    // Gauss-Newton steps (each one pass over the set)
-  double ridge = 1e-7;    // per centi-unit squared of change
+  int iterations = 30;  // Gauss-Newton steps (each one pass over the set)
+  double ridge = 1e-7;  // per centi-unit squared of change
   // Called after each step taken (one that lowered the objective) with its
   // number and the training error.
   std::function<void(int, double)> report;

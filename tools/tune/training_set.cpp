@@ -62,8 +62,8 @@ absl::StatusOr<Collection> collectPositions(const std::vector<std::string>& reco
       // Games 2k-1 and 2k share an opening (a record without numbers counts
       // in file order).
       const int number = record.number > 0 ? record.number : c.games;
-      const bool validation = options.validationEvery > 0 && (number - 1) / 2 % options.validationEvery ==
-                                                                 options.validationEvery - 1;
+      const bool validation =
+          options.validationEvery > 0 && (number - 1) / 2 % options.validationEvery == options.validationEvery - 1;
       auto used = addGame(record, validation ? c.validation : c.training, c.positions);
       if (!used.ok())
         leaveOut(c.inconsistent, std::string(used.status().message()));

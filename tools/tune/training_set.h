@@ -63,7 +63,6 @@ absl::StatusOr<bool> addGame(const match::GameRecord& record, TrainingSet& set, 
 // game (match/record_file_reader.h: the files' size does not matter, only
 // the positions kept). Games left out are counted by why; NotFound if a
 // file cannot be opened.
-absl::StatusOr<Collection> collectPositions(const std::vector<std::string>& recordFiles,
-                                            const CollectOptions& options);
+absl::StatusOr<Collection> collectPositions(const std::vector<std::string>& recordFiles, const CollectOptions& options);
 
 }  // namespace gobblet::tune

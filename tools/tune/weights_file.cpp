@@ -35,7 +35,8 @@ std::string formatWeightsFile(const EvalWeights& weights, const std::string& pro
   std::string line = kProvenancePrefix;
   bool first = true;
   // Words longer than the width stay whole on a line of their own.
-  for (absl::string_view word : absl::StrSplit(provenance.empty() ? kNoProvenance : provenance, ' ', absl::SkipEmpty())) {
+  for (absl::string_view word :
+       absl::StrSplit(provenance.empty() ? kNoProvenance : provenance, ' ', absl::SkipEmpty())) {
     if (!first && line.size() + 1 + word.size() > kWidth) {
       out << line << "\n";
       line = kContinuationPrefix;
