@@ -12,6 +12,9 @@ namespace {
 // Freeing more queued output than this returns the memory to the system.
 constexpr size_t kLargeOutputBytes = size_t{1} << 20;
 
+constexpr const char* kDroppedWaitingForAuth =
+    "info string error: too many connections waiting to authenticate, closing";
+
 }  // namespace
 
 ClientConnection::ClientConnection(asio::any_io_executor strand, const ConnectionLimits& limits,
@@ -37,6 +40,11 @@ std::chrono::milliseconds ClientConnection::capped(std::chrono::milliseconds con
 bool ClientConnection::begin() {
   if (socketClosed_ || finished_) return false;  // shut down before it began
   begun_ = true;
+  if (dropRequested_ && !auth_.authenticated()) {  // dropped from the waiting pool before it began
+    send(kDroppedWaitingForAuth);
+    finish(true);
+    return false;
+  }
   noteInput();
   if (auth_.authenticated() && !openSession()) return false;
   if (!auth_.authenticated()) armAuthTimer();
@@ -81,14 +89,17 @@ void ClientConnection::shutdown() {
   });
 }
 
+// A connection that has not begun yet (its WebSocket handshake answered,
+// its first read not yet started: on a loaded machine its thread may wait
+// while the pool fills) is told when it begins, as the others are now.
 void ClientConnection::dropIfUnauthenticated() {
   asio::post(strand_, [self = shared_from_this()] {
     if (!self->begun_) {
-      self->closeSocket();
+      self->dropRequested_ = true;
       return;
     }
     if (self->auth_.authenticated() || self->finished_) return;
-    self->send("info string error: too many connections waiting to authenticate, closing");
+    self->send(kDroppedWaitingForAuth);
     self->finish(true);
   });
 }

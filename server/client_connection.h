@@ -155,6 +155,7 @@ class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
   bool writing_ = false;
   uint64_t writeSerial_ = 0;  // which write the write timer is for
   bool begun_ = false;
+  bool dropRequested_ = false;  // dropped from the waiting pool before begin(): told at begin()
   TokenAuth auth_;
   bool finished_ = false;  // no more input is handled
   bool closeWhenFlushed_ = false;

@@ -298,13 +298,14 @@ class PythonEngine {
     return outcome;
   }
 
-  Engine engine_;
   int defaultThreads_ = 1;
   std::atomic<bool> busy_{false};
   std::atomic<bool> stopRequested_{false};
   std::mutex noticeMutex_;
   std::vector<std::pair<NoticeKind, std::string>> pending_;
   std::vector<std::string> messages_;
+  // Last: made after, and closed before, what its notice callback uses.
+  Engine engine_;
 };
 
 }  // namespace
