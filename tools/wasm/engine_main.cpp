@@ -23,9 +23,12 @@
 #include "protocol/worker_transport.h"
 #include "tablebase/tablebase.h"
 
+// The bodies of EM_JS and EM_ASYNC_JS are JavaScript, which clang-format
+// would break (`!==` as `!= =`): left as written.
+// clang-format off
 EM_JS(char*, gobblet_host_take_line, (), {
   const line = globalThis.gobbletHost.takeLine();
-  if (line == = null) return 0;
+  if (line === null) return 0;
   const bytes = lengthBytesUTF8(line) + 1;
   const p = _malloc(bytes);
   stringToUTF8(line, p, bytes);
@@ -34,7 +37,7 @@ EM_JS(char*, gobblet_host_take_line, (), {
 
 EM_JS(void, gobblet_host_output, (const char* line), { globalThis.gobbletHost.output(UTF8ToString(line)); });
 
-EM_ASYNC_JS(void, gobblet_host_yield, (int waiting), { await globalThis.gobbletHost.yield(waiting != = 0); });
+EM_ASYNC_JS(void, gobblet_host_yield, (int waiting), { await globalThis.gobbletHost.yield(waiting !== 0); });
 
 // The size of the file at `url` (relative to the worker's script), from a
 // HEAD request: >= 0 bytes; -404 for no such file, -N for another HTTP
@@ -46,16 +49,8 @@ EM_JS(double, gobblet_host_file_size, (const char* url), {
     const xhr = new XMLHttpRequest();
     xhr.open('HEAD', UTF8ToString(url), false);
     xhr.send();
-    if (xhr.status != = 200) return xhr.status ? -xhr.status : -1;
-    if (! /
-        (^ |
-         [
-           ,
-         ])
-            bytes($ | [
-              ,
-            ]) /.test(xhr.getResponseHeader('Accept-Ranges') || ''))
-      return -3;
+    if (xhr.status !== 200) return xhr.status ? -xhr.status : -1;
+    if (!/(^|[ ,])bytes($|[ ,])/.test(xhr.getResponseHeader('Accept-Ranges') || '')) return -3;
     const length = Number(xhr.getResponseHeader('Content-Length'));
     return Number.isSafeInteger(length) && length >= 0 ? length : -1;
   } catch (e) {
@@ -74,15 +69,17 @@ EM_JS(int, gobblet_host_read_range, (const char* url, double offset, double size
     xhr.responseType = 'arraybuffer';
     xhr.setRequestHeader('Range', 'bytes=' + offset + '-' + (offset + size - 1));
     xhr.send();
-    if (xhr.status != = 206) return xhr.status ? -xhr.status : -1;
+    if (xhr.status !== 206) return xhr.status ? -xhr.status : -1;
     const bytes = new Uint8Array(xhr.response);
-    if (bytes.length != = size) return -2;
+    if (bytes.length !== size) return -2;
     HEAPU8.set(bytes, out);
     return 0;
   } catch (e) {
     return -1;
   }
 });
+
+// clang-format on
 
 namespace {
 
