@@ -9,6 +9,7 @@
 
 #include "engine/game.h"
 #include "tests/support/engine_client.h"
+#include "tests/support/shell_command.h"
 #include "tests/support/scratch_dir.h"
 #include "tablebase/tablebase.h"
 
@@ -123,6 +124,15 @@ TEST(TcpServer, TokenFromAFileOrTheEnvironment) {
     EXPECT_EQ(all.find("fr0m-env"), std::string::npos);
   }
   ::unsetenv("GOBBLET_TOKEN");
+}
+
+// A GOBBLET_TOKEN that is set but empty is refused (a usage error), never
+// taken as "no token": the server would otherwise take any client.
+TEST(TcpServer, AnEmptyTokenInTheEnvironmentIsRefused) {
+  const testing::CommandResult r =
+      testing::runCommand("GOBBLET_TOKEN= " + testing::engineBinary() + " --listen 127.0.0.1:0 2>&1");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_NE(r.output.find("GOBBLET_TOKEN"), std::string::npos) << r.output;
 }
 
 // All sessions' hash tables share one budget (`--hash-budget`): without

@@ -90,8 +90,10 @@ std::optional<int> serveIfAsked(const cli::Program& program, const cli::Argument
   const auto usage = [&program](absl::string_view why) { return cli::usageError(program, why); };
   ServerConfig server = defaultServerConfig();
   std::string tokenFromEnvironment;
+  bool tokenInEnvironment = false;  // set, even empty (an empty token is refused, not ignored)
   if (char* value = std::getenv(kTokenVariable)) {
     tokenFromEnvironment = value;
+    tokenInEnvironment = true;
     // Wipe it where the process started with it: unsetenv alone leaves the
     // bytes in /proc/PID/environ.
     std::fill(value, value + tokenFromEnvironment.size(), '\0');
@@ -119,7 +121,7 @@ std::optional<int> serveIfAsked(const cli::Program& program, const cli::Argument
     server.connection.token = args.text("--token");
     if (absl::Status st = checkToken(server.connection.token); !st.ok())
       return usage("--token: " + std::string(st.message()));
-  } else if (!tokenFromEnvironment.empty()) {
+  } else if (tokenInEnvironment) {
     server.connection.token = tokenFromEnvironment;
     if (absl::Status st = checkToken(server.connection.token); !st.ok())
       return usage(std::string(kTokenVariable) + ": " + std::string(st.message()));
