@@ -141,6 +141,7 @@ class PythonEngine {
     limits.infinite = !depth && !movetimeMs && !nodes && !p1timeMs && !p2timeMs;
     if (game.game().result() != GameResult::kNone) return SearchOutcome{};  // nothing to search
     if (busy_.exchange(true)) throw std::runtime_error("this Engine is already searching (one search at a time)");
+    stopRequested_ = false;  // before the GIL is let go: a stop() from now on is kept
     struct Idle {
       std::atomic<bool>& busy;
       ~Idle() { busy = false; }
@@ -172,8 +173,12 @@ class PythonEngine {
   }
 
   void newGame() {
-    if (busy_) throw std::runtime_error("new_game() while the Engine is searching");
-    py::gil_scoped_release release;
+    if (busy_.exchange(true)) throw std::runtime_error("new_game() while the Engine is searching");
+    struct Idle {
+      std::atomic<bool>& busy;
+      ~Idle() { busy = false; }
+    } idle{busy_};
+    py::gil_scoped_release release;  // (busy: no search() can start meanwhile)
     engine_.newGame();
   }
 
@@ -255,7 +260,6 @@ class PythonEngine {
     std::exception_ptr failure;  // the callback's exception, or KeyboardInterrupt
     {
       py::gil_scoped_release release;
-      stopRequested_ = false;
       engine_.go(limits, std::move(callbacks));
       if (stopRequested_) engine_.stop();  // a stop() that came while go() started
       for (bool done = false; !done;) {
