@@ -102,6 +102,21 @@ struct Evaluation {
 // "default" (the variant's own file, as gobblet finds it).
 using TablebaseChoice = std::variant<std::string, std::optional<TablebaseHandle>>;
 
+// Marks an Engine busy for a scope: one search() or new_game() at a time;
+// a second one meanwhile raises RuntimeError(`refusal`).
+class Busy {
+ public:
+  Busy(std::atomic<bool>& flag, const char* refusal) : flag_(flag) {
+    if (flag_.exchange(true)) throw std::runtime_error(refusal);
+  }
+  ~Busy() { flag_ = false; }
+  Busy(const Busy&) = delete;
+  Busy& operator=(const Busy&) = delete;
+
+ private:
+  std::atomic<bool>& flag_;
+};
+
 // gobblet.Engine: the protocol's Engine (protocol/engine.h), the same one
 // gobblet drives, with Python's conventions on top: keyword limits, values
 // checked with ValueError, the GIL released while it thinks, the engine's
@@ -140,12 +155,8 @@ class PythonEngine {
                             " is to move and the other clock is given");
     limits.infinite = !depth && !movetimeMs && !nodes && !p1timeMs && !p2timeMs;
     if (game.game().result() != GameResult::kNone) return SearchOutcome{};  // nothing to search
-    if (busy_.exchange(true)) throw std::runtime_error("this Engine is already searching (one search at a time)");
+    const Busy busy(busy_, "this Engine is already searching (one search at a time)");
     stopRequested_ = false;  // before the GIL is let go: a stop() from now on is kept
-    struct Idle {
-      std::atomic<bool>& busy;
-      ~Idle() { busy = false; }
-    } idle{busy_};
     setOption("multipv", "MultiPV", multipv);
     setOption("threads", "Threads", threads.value_or(defaultThreads_));
     check(engine_.setGame(game.game()));
@@ -173,11 +184,7 @@ class PythonEngine {
   }
 
   void newGame() {
-    if (busy_.exchange(true)) throw std::runtime_error("new_game() while the Engine is searching");
-    struct Idle {
-      std::atomic<bool>& busy;
-      ~Idle() { busy = false; }
-    } idle{busy_};
+    const Busy busy(busy_, "new_game() while the Engine is searching");
     py::gil_scoped_release release;  // (busy: no search() can start meanwhile)
     engine_.newGame();
   }
