@@ -117,7 +117,10 @@ TEST(ParallelFor, WorkIsDoneWhenThreadsCannotBeStarted) {
     for (size_t i = 0; i < v.size(); ++i) ASSERT_EQ(v[i], 1) << "index " << i << ", threads allowed " << allowed;
     EXPECT_EQ(limited.tries.load(), allowed + 1) << "no further thread is tried after a refusal";
     EXPECT_LE(workers.size(), static_cast<size_t>(allowed + 1));
-    EXPECT_TRUE(workers.count(0)) << "the calling thread works too";
+    // Which worker takes a chunk is not fixed: the threads started may take
+    // every chunk before the caller asks. With none started, the caller
+    // does it all.
+    if (allowed == 0) EXPECT_EQ(workers, std::set<int>{0}) << "the calling thread does the work";
     for (int w : workers) EXPECT_LE(w, allowed);
   }
 }
