@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 #include <csignal>
+#include <exception>
+#include <iostream>
 #include <thread>
 #include <vector>
 
@@ -80,7 +82,37 @@ void ConnectionServer::run(bool handleSignals) {
   if (threads <= 0) threads = std::max(4, 2 * static_cast<int>(std::thread::hardware_concurrency()));
   // One run() per thread, this one included. A run() that begins after
   // the others ended (a thread that could not be started) returns at once.
-  parallelFor(threads, threads, [this](int, uint64_t) { io_.run(); });
+  parallelFor(threads, threads, [this](int, uint64_t) { runIo(); });
+}
+
+namespace {
+
+// One line on stderr for a failure the server outlives.
+void reportFailure(const char* what) {
+  std::string reason = "unknown exception";
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    reason = e.what();
+  } catch (...) {
+  }
+  std::cerr << "gobblet: server: " << what << ": " << reason << "; serving on\n" << std::flush;
+}
+
+}  // namespace
+
+void ConnectionServer::runIo() {
+  // A handler's exception leaves io_.run() on this thread only; the
+  // context stays valid, so the thread reports it and goes on serving
+  // (letting it reach parallelFor would end the process at stop).
+  for (;;) {
+    try {
+      io_.run();
+      return;
+    } catch (...) {
+      reportFailure("a connection's handler failed");
+    }
+  }
 }
 
 void ConnectionServer::stop() {
@@ -102,7 +134,11 @@ void ConnectionServer::accept() {
       return;
     }
     if (stopping_) return;
-    accepted(std::move(socket));
+    try {
+      accepted(std::move(socket));
+    } catch (...) {  // e.g. out of memory for its session: that client is closed
+      reportFailure("a connection could not be set up");
+    }
     accept();
   });
 }

@@ -60,7 +60,9 @@ class ConnectionServer {
   // port, so that a signal sent as soon as it is announced is handled).
   void handleSignals();
   // Serves until stop() (or, with handleSignals, SIGINT/SIGTERM); returns
-  // when every connection is closed.
+  // when every connection is closed. An exception from accepted() or from
+  // a connection's handler is reported on stderr and the server serves on:
+  // one client's failure never ends the others' service.
   void run(bool handleSignals = false);
   void stop();  // thread-safe
 
@@ -80,6 +82,7 @@ class ConnectionServer {
 
  private:
   void accept();
+  void runIo();  // io_.run() on this thread, until it returns without an exception
 
   boost::asio::ip::tcp::acceptor acceptor_;
   boost::asio::signal_set signals_;
