@@ -96,26 +96,34 @@ function(gobblet_install_tiers)
 endfunction()
 
 # GOBBLET_PACKAGE_MPI: gobblet-match and gobblet-tb built once more, with
-# MPI, for this build's tier, into <libexecdir>/gobblet/mpi/ (component
-# "mpi": the package gobblet-mpi). The tier launcher runs them instead of
-# the tier's own when the program is started by an MPI launcher (mpirun,
-# srun) and they are installed; without them the programs refuse to run as
-# one of several ranks, naming the package.
+# MPI, into <libexecdir>/gobblet/mpi/ (component "mpi": the package
+# gobblet-mpi), for the lowest tier shipped (x86-64 in the Debian package):
+# the tier launcher runs them, whatever the processor, instead of the
+# tier's own when the program is started by an MPI launcher (mpirun, srun)
+# and they are installed; without them the programs refuse to run as one of
+# several ranks, naming the package.
 function(gobblet_install_mpi_programs)
   if(NOT GOBBLET_PACKAGE_MPI)
     return()
   endif()
+  # The tiers' names sort in the order of what they need: x86-64 first.
+  set(tiers ${GOBBLET_ARCH} ${GOBBLET_PACKAGE_TIERS})
+  list(SORT tiers)
+  list(GET tiers 0 mpi_tier)
   set(dir ${CMAKE_BINARY_DIR}/mpi-programs)
   string(STRIP "${CMAKE_EXE_LINKER_FLAGS} -s" mpi_linker_flags)
   ExternalProject_Add(gobblet_mpi_programs
     SOURCE_DIR ${PROJECT_SOURCE_DIR}
     BINARY_DIR ${dir}
-    CMAKE_ARGS -DGOBBLET_ARCH=${GOBBLET_ARCH} -DBUILD_TESTING=OFF -DGOBBLET_PACKAGE_TIERS=
+    CMAKE_ARGS -DGOBBLET_ARCH=${mpi_tier} -DBUILD_TESTING=OFF -DGOBBLET_PACKAGE_TIERS=
                -DGOBBLET_HARDENING=${GOBBLET_HARDENING} -DGOBBLET_MPI=ON -DGOBBLET_MPI_REQUIRED=ON
                -DGOBBLET_PACKAGE_MPI=OFF
     CMAKE_CACHE_ARGS
       -DCMAKE_BUILD_TYPE:STRING=${CMAKE_BUILD_TYPE}
       -DCMAKE_CXX_COMPILER:FILEPATH=${CMAKE_CXX_COMPILER}
+      -DCMAKE_CXX_COMPILER_LAUNCHER:STRING=${CMAKE_CXX_COMPILER_LAUNCHER}
+      -DCMAKE_TOOLCHAIN_FILE:FILEPATH=${CMAKE_TOOLCHAIN_FILE}
+      -DCMAKE_PREFIX_PATH:STRING=${CMAKE_PREFIX_PATH}
       -DCMAKE_CXX_FLAGS:STRING=${CMAKE_CXX_FLAGS}
       -DCMAKE_EXE_LINKER_FLAGS:STRING=${mpi_linker_flags}
       -DCMAKE_INSTALL_PREFIX:PATH=${CMAKE_INSTALL_PREFIX}
