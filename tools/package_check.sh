@@ -77,6 +77,21 @@ for program in gobblet gobblet-tb gobblet-match gobblet-perft gobblet-bench gobb
 done
 "$scratch/prefix/bin/gobblet-tb" build tictactoe --out "$scratch/tictactoe.gtb" >&2
 examples_against "$scratch/prefix"
+# Where Boost is not found, find_package(gobblet) still gives the libraries
+# below the server, and asking for the server component fails saying why.
+cmake -S examples/cpp -B "$scratch/examples-no-boost" -G Ninja -DCMAKE_PREFIX_PATH="$scratch/prefix" \
+  -DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON >&2 || fail "find_package(gobblet) failed where Boost is not found"
+mkdir -p "$scratch/needs-server"
+printf '%s\n' 'cmake_minimum_required(VERSION 3.22)' 'project(needs_server LANGUAGES CXX)' \
+  'find_package(gobblet CONFIG REQUIRED COMPONENTS server)' > "$scratch/needs-server/CMakeLists.txt"
+cmake -S "$scratch/needs-server" -B "$scratch/needs-server/with-boost" -DCMAKE_PREFIX_PATH="$scratch/prefix" >&2 ||
+  fail "find_package(gobblet COMPONENTS server) failed with Boost installed"
+if cmake -S "$scratch/needs-server" -B "$scratch/needs-server/no-boost" -DCMAKE_PREFIX_PATH="$scratch/prefix" \
+  -DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON > "$scratch/needs-server.txt" 2>&1; then
+  fail "find_package(gobblet COMPONENTS server) succeeded where Boost is not found"
+fi
+grep -q 'gobblet::server needs Boost' "$scratch/needs-server.txt" ||
+  fail "find_package(gobblet COMPONENTS server) without Boost did not say why: $(cat "$scratch/needs-server.txt")"
 
 step "cpack -G DEB, lintian"
 (cd "$build" && rm -f ./*.deb && cpack -G DEB >&2)

@@ -4,7 +4,7 @@
 // (where the values came from), then one named constant per weight group of
 // kEvalWeightGroups (search/evaluate.h) with its comment. Writing the
 // compiled-in weights with the checked-in file's provenance gives that file
-// back byte for byte (tests/tune/tune_test.cpp), so the tool and the source
+// back byte for byte (tests/tools/tune_test.cpp), so the tool and the source
 // cannot drift apart.
 #pragma once
 
