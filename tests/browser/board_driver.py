@@ -5,14 +5,13 @@ engine spoken to directly from the page (PageEngine: the WebAssembly engine
 in a Web Worker, or the server's /ugi over a WebSocket).
 
 Used by board_test.py (the page served by `gobblet --http`),
-static_site_test.py (the static site of build/wasm/site) and
-tools/wasm/measure_site.py. Importing it exits with 77 (skipped) when
-python3-selenium is missing.
+static_site_test.py (the static site of build/wasm/site), their fixtures
+(conftest.py) and tools/wasm/measure_site.py. start_browser raises Skipped
+when python3-selenium or Chromium is missing or Chromium cannot start.
 """
 import os
 import re
 import shutil
-import sys
 import tempfile
 import time
 
@@ -23,11 +22,11 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 TIMEOUT = 30  # seconds for one thing to show up on a loaded machine
 
 
-def skip(why):
-    print(f"SKIPPED: {why}")
-    sys.exit(SKIP)
+class Skipped(Exception):
+    """The browser tests cannot run here; the message says why."""
 
 
+SELENIUM_MISSING = None
 try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -36,7 +35,8 @@ try:
     from selenium.webdriver.support.ui import WebDriverWait
     from selenium.common.exceptions import StaleElementReferenceException
 except ImportError:
-    skip("python3-selenium is not installed (tools/setup.sh installs it)")
+    SELENIUM_MISSING = "python3-selenium is not installed (tools/setup.sh installs it)"
+    By = Keys = None
 
 
 class Failure(Exception):
@@ -57,8 +57,10 @@ def no_proxy_for_localhost():
 
 def start_browser(init_script=None):
     """Headless Chromium with its console log kept; `init_script` runs in every document before
-    the page's own scripts. Skips (exit 77) when Chromium is missing or cannot start.
-    Returns (driver, profile directory to remove)."""
+    the page's own scripts. Raises Skipped when Selenium or Chromium is missing or Chromium
+    cannot start. Returns (driver, profile directory to remove)."""
+    if SELENIUM_MISSING:
+        raise Skipped(SELENIUM_MISSING)
     options = webdriver.ChromeOptions()
     for flag in CHROMIUM_FLAGS:
         options.add_argument(flag)
@@ -68,12 +70,12 @@ def start_browser(init_script=None):
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
     if not os.path.exists(options.binary_location) or not os.path.exists(driver_path):
-        skip("chromium or chromedriver is not installed (tools/setup.sh installs them)")
+        raise Skipped("chromium or chromedriver is not installed (tools/setup.sh installs them)")
     try:
         driver = webdriver.Chrome(service=Service(driver_path), options=options)
     except Exception as e:  # Chromium cannot start here (no sandbox support, no shared memory...)
         shutil.rmtree(profile, ignore_errors=True)
-        skip(f"Chromium cannot start: {str(e).splitlines()[0]}")
+        raise Skipped(f"Chromium cannot start: {str(e).splitlines()[0]}")
     if init_script:
         driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": init_script})
     return driver, profile
@@ -166,6 +168,30 @@ class Board:
 
     def selector_variants(self):
         return self.d.execute_script("return [...document.getElementById('variant').options].map((o) => o.value)")
+
+
+def load_without_errors(b):
+    """Loads the page: the 4x4 start, and no console error."""
+    b.load()
+    check(b.body("fen") == "4/4/4/4 1", f"4x4 start position expected, got {b.body('fen')!r}")
+    errors = b.console_errors()
+    check(not errors, f"console errors on load: {errors}")
+
+
+def handshake_variants(lines, engine):
+    """The vars of the one `option name Variant type combo default ... var ...` line of `engine`'s
+    handshake `lines`, at least three."""
+    combos = [l for l in lines if l.startswith("option name Variant type combo ")]
+    check(len(combos) == 1, f"one Variant combo option expected in {engine}'s handshake, got {lines}")
+    variants = combos[0].split(" var ")[1:]
+    check(len(variants) >= 3, f"{engine} lists {variants}")
+    return variants
+
+
+def check_selector_lists(b, variants, engine):
+    """The variant selector: the engine's variants in its order, then the entry for any other name."""
+    listed = b.selector_variants()
+    check(listed == variants + ["custom"], f"the selector lists {listed}, {engine} {variants}")
 
 
 def play_tictactoe_by_clicking(b):
@@ -372,26 +398,22 @@ def check_game_end(b, variant, moves, answer):
     b.wait(f"the line {expected} lit (lit: {lit()})", lambda: lit() == expected)
 
 
-def run_tests(b, tests, out_dir, after_each=None):
-    """Runs each (name, function) of `tests` (only those whose names hold a part of
-    $GOBBLET_BROWSER_ONLY, comma-separated, if it is set), each followed by a check that the page
-    logged no console error and by `after_each`; prints ok/FAIL lines, saves a screenshot of each
-    failure in `out_dir`. Returns the number of failures."""
-    only = os.environ.get("GOBBLET_BROWSER_ONLY")
-    if only:
-        tests = [t for t in tests if any(part in t[0] for part in only.split(","))]
-    failures = 0
-    for name, run in tests:
-        started = time.time()
-        try:
-            run()
-            errors = b.console_errors()
-            check(not errors, f"console errors: {errors}")
-            if after_each:
-                after_each()
-            print(f"ok    {name} ({time.time() - started:.1f} s)")
-        except Exception as e:
-            failures += 1
-            print(f"FAIL  {name}: {type(e).__name__}: {e}")
-            b.d.save_screenshot(os.path.join(out_dir, f"failed-{re.sub(r'[^a-z0-9]+', '-', name)}.png"))
-    return failures
+def run_as_script(test_file, arguments):
+    """Runs the tests of `test_file` with pytest and its fixtures (conftest.py), `arguments` being
+    the script's own (--bin ... --out DIR; pytest's options, such as -k NAME, may follow). Returns
+    the exit status: 0 passed, 1 failed, 77 skipped (Chromium cannot run here; ctest: skipped)."""
+    import pytest
+
+    class Outcomes:
+        passed = skipped = 0
+
+        def pytest_runtest_logreport(self, report):
+            if report.when == "call" and report.passed:
+                Outcomes.passed += 1
+            elif report.skipped:
+                Outcomes.skipped += 1
+
+    status = pytest.main([test_file, "-v", "-p", "no:cacheprovider", "-rs", *arguments], plugins=[Outcomes()])
+    if status == 0 and Outcomes.skipped and not Outcomes.passed:
+        return SKIP
+    return 0 if status == 0 else 1

@@ -23,28 +23,33 @@ started with --token, the page opened with #token=T (or ?token=T) connects
 and the token is gone from its address; opened without one, it asks for it.
 Saves screenshots of a 4x4 and a 3x3 position in --out.
 
-Exit status: 0 passed, 1 failed, 77 skipped (Chromium cannot start here;
-ctest reports it as skipped).
+pytest tests, in the order below, on one page of one headless Chromium
+(fixtures: conftest.py). Run as a script, or with pytest itself:
 
-usage: board_test.py --bin build/release/bin/gobblet --tb build/release/bin/gobblet-tb --out DIR
+  board_test.py --bin build/release/bin/gobblet --gobblet-tb build/release/bin/gobblet-tb --out DIR [-k NAME]
+  python3 -m pytest tests/browser/board_test.py --bin ... --gobblet-tb ... --out DIR
+
+As a script, the exit status is 0 passed, 1 failed, 77 skipped (Chromium
+cannot start here; ctest reports it as skipped).
 """
-import argparse
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
+import shutil
 
-from board_driver import (Board, By, Failure, Keys, TIMEOUT, analyse_4x4, check, check_game_end,
-                          no_proxy_for_localhost, play_game_by_clicking, play_tictactoe_by_clicking, run_tests,
-                          start_browser)
+import pytest
+
+from board_driver import (Board, By, Failure, Keys, TIMEOUT, analyse_4x4, check, check_game_end, check_selector_lists,
+                          handshake_variants, load_without_errors, play_game_by_clicking, play_tictactoe_by_clicking,
+                          run_as_script)
 
 # Runs in every document before the page's scripts (Chromium's DevTools
 # protocol, so the page needs no test hook and the old page can be tested
 # alike): records every WebSocket message sent and received in window.__wire.
-WIRE_RECORDER = """
+RECORDER = """
 (() => {
   const Native = window.WebSocket;
   const wire = { sent: [], received: [] };
@@ -61,6 +66,8 @@ WIRE_RECORDER = """
   };
 })();
 """
+
+
 # What ends a line, or has no business inside one.
 LINE_BREAKING = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")
 
@@ -76,6 +83,49 @@ def start_server(binary, tb_dir, token=None):
         proc.kill()
         raise Failure(f"the server did not announce its address: {line!r}")
     return proc, int(m.group(1))
+
+
+def stop_server(server):
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+@pytest.fixture(scope="module")
+def tb_dir(tb_binary):
+    """Small 3x3 tablebases, built here, where the server looks for them."""
+    path = tempfile.mkdtemp(prefix="gobblet-tb-")
+    for variant, name in (("3x3:2,2,1", "3x3-2-2-1.gtb"), ("tictactoe", "3x3-1-5-0.gtb")):
+        subprocess.run([tb_binary, "build", variant, "--out", os.path.join(path, name)], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def page_url(binary, tb_dir):
+    """`gobblet --http` on a free port: the page under test."""
+    server, port = start_server(binary, tb_dir)
+    yield f"http://127.0.0.1:{port}/"
+    stop_server(server)
+
+
+@pytest.fixture(scope="module")
+def match_bin(binary):
+    return os.path.join(os.path.dirname(binary), "gobblet-match")
+
+
+TOKEN = "T0k-en_1"
+
+
+@pytest.fixture(scope="module")
+def token_url(binary, tb_dir):
+    """A second server, started with --token TOKEN."""
+    server, port = start_server(binary, tb_dir, token=TOKEN)
+    yield f"http://127.0.0.1:{port}/"
+    stop_server(server)
 
 
 def engine_multipv(binary, tb_dir, variant, moves):
@@ -99,12 +149,10 @@ def engine_multipv(binary, tb_dir, variant, moves):
     return marks
 
 
-def engine_variants(binary):
-    """The vars of the engine's `option name Variant type combo default ... var ...` line (stdin)."""
+def test_loads_without_errors(b, binary):
+    load_without_errors(b)
     out = subprocess.run([binary], input="ugi\nquit\n", capture_output=True, text=True, timeout=TIMEOUT).stdout
-    lines = [l for l in out.splitlines() if l.startswith("option name Variant type combo ")]
-    check(len(lines) == 1, f"one Variant combo option expected in the handshake, got {out!r}")
-    return lines[0].split(" var ")[1:]
+    check_selector_lists(b, handshake_variants(out.splitlines(), "the engine"), "the engine")
 
 
 def engine_answer(binary, variant, moves, query):
@@ -116,27 +164,17 @@ def engine_answer(binary, variant, moves, query):
     return answers[0]
 
 
-def test_loads_without_errors(b, binary):
-    b.load()
-    check(b.body("fen") == "4/4/4/4 1", f"4x4 start position expected, got {b.body('fen')!r}")
-    errors = b.console_errors()
-    check(not errors, f"console errors on load: {errors}")
-    # The selector: the engine's variants in its order, then the entry for any other name.
-    listed = b.d.execute_script("return [...document.getElementById('variant').options].map((o) => o.value)")
-    variants = engine_variants(binary)
-    check(len(variants) >= 3, f"the engine lists {variants}")
-    check(listed == variants + ["custom"], f"the selector lists {listed}, the engine {variants}")
-
-
 def test_full_3x3_game_by_clicking(b, binary):
     moves = play_tictactoe_by_clicking(b)
     # The squares lit as the winning line are the engine's (`query line`), none after a draw;
     # how it ended, in the engine's words (`query reason`).
     check_game_end(b, "tictactoe", moves, lambda variant, moves, query: engine_answer(binary, variant, moves, query))
 
+
 def test_full_4x4_game_by_clicking(b):
     """Player 1 clicks the first lit piece and its first lit target every turn; the engine plays 2."""
     play_game_by_clicking(b, "gobblet", label="4x4")
+
 
 def test_tablebase_marks_equal_multipv(b, binary, tb_dir):
     b.load("#variant=3x3%3A2%2C2%2C1&moves=M%40b2,S%40a1")
@@ -157,25 +195,6 @@ def test_tablebase_marks_equal_multipv(b, binary, tb_dir):
         check(f"target-{label[0]}" in dot.split(), f"the target on {sq} ({label}) is drawn as {dot!r}")
 
 
-def test_refused_variant_keeps_the_game(b):
-    """A variant the engine refuses: its reason stays on show, the selector and the board stay on the game."""
-    b.load("#variant=gobblers&moves=M%40b2")
-    b.idle()
-    fen = b.body("fen")
-    b.select("variant", "custom")
-    b.d.execute_script("const f = document.getElementById('custom-variant'); f.value = '3x3:9,9,9';"
-                       "f.dispatchEvent(new Event('change'));")
-    b.wait("the refusal", lambda: "3x3:9,9,9" in b.status() or "per size" in b.status())
-    time.sleep(1.5)  # what the page does after the refusal must not replace its reason
-    status = b.status()
-    chosen = b.d.execute_script("return document.getElementById('variant').value")
-    print(f"refused variant: {status!r}; selector {chosen!r}; board {b.body('fen')!r}")
-    check(b.d.find_element(By.ID, "status").get_attribute("class") == "error" and status != "Player 1 to move.",
-          f"the refusal's reason is gone: {status!r}")
-    check(chosen == "gobblers", f"the selector shows {chosen!r}, the game is gobblers")
-    check(b.body("fen") == fen, f"the board changed: {b.body('fen')!r} (was {fen!r})")
-
-
 def test_tablebase_marks_where_a_search_probes_nothing(b, binary, tb_dir):
     """Every move loses in 2 here: a depth-1 search proves it without probing (tbhits 0), and the
     page, which read the values from such a search, lost its marks and the chart its point. It asks
@@ -190,6 +209,26 @@ def test_tablebase_marks_where_a_search_probes_nothing(b, binary, tb_dir):
     check(expected and shown == expected, f"marks differ:\n page   {shown}\n engine {expected}")
     b.wait("the value history", lambda: len(b.d.find_elements(By.CSS_SELECTOR, "#graph .graph-point.exact"))
            == len(moves) + 1)
+
+
+def test_illegal_drop_is_refused(b):
+    b.load("#variant=gobblers&moves=M%40b2,L%40a1")
+    b.idle()
+    before = b.body("fen")
+    b.click(b.reserve(2, "S"))  # the other player's reserve: nothing picked (it picked one's own S)
+    check(not b.targets() and "player 2's reserve" in b.status(), f"{b.targets()} {b.status()!r}")
+    b.click(b.reserve(1, "S"))
+    b.click(b.reserve(1, "S"))  # picked again: put down (as on lichess; it stayed picked)
+    check(not b.targets(), f"a reserve piece clicked twice is still picked: {b.targets()}")
+    b.click(b.reserve(1, "S"))
+    check(b.targets() and "a1" not in b.targets(), "a1 (a large piece) must not be lit for a small piece")
+    b.click(b.square("a1"))
+    b.wait("the refusal", lambda: b.status().startswith("Refused"))
+    print(f"illegal drop: {b.status()}")
+    check("S@a1" in b.status(), "the refusal names the move")
+    check("a piece gobbles only a smaller one: a1 shows an L" in b.status(),
+          f"the refusal does not say why (the engine said only 'illegal move'): {b.status()!r}")
+    check(b.body("fen") == before and len(b.moves()) == 2, "the refused move changed the game")
 
 
 def test_missing_tablebase_hint(b):
@@ -230,6 +269,32 @@ def test_eval_bar(b, binary, tb_dir):
     check(bar() == ["100", "1-0", "player 1 has won"], f"the bar at the end says {bar()}")
 
 
+def test_chart_height_shows_the_distance(b):
+    """In the value chart, a sooner win is drawn higher: player 1's exact wins in 2, 3, ... plies at
+    strictly rising heights (they were all drawn at the edge)."""
+    moves = ["S@a1", "M@b2", "S@c3", "M@a3", "M@c1"]
+    b.load("#variant=3x3%3A2%2C2%2C1&moves=" + ",".join(m.replace("@", "%40") for m in moves))
+    b.wait("the value history", lambda: len(b.d.find_elements(By.CSS_SELECTOR, "#graph .graph-point.exact"))
+           == len(moves) + 1)
+    points = b.d.execute_script(
+        "return [...document.querySelectorAll('#graph .graph-point.exact')].map((c) =>"
+        " [Number(c.getAttribute('cy')), c.querySelector('title').textContent]);")
+    wins = sorted((int(m.group(1)), cy) for cy, title in points
+                  for m in [re.search(r"player 1 wins in (\d+) pl", title)] if m)
+    print(f"chart: {points}")
+    check(len({d for d, _ in wins}) >= 2, f"two distances of player 1's wins expected in the chart: {points}")
+    heights = [cy for _, cy in wins]
+    check(all(a < b for a, b in zip(heights, heights[1:])), f"sooner wins are not drawn higher: {wins}")
+    # The band is used whole: the game's farthest proven win (either player's) at its inner edge,
+    # 0.55 of the half-height (44 units) from the axis; on a fixed 1-40 scale it was far inside.
+    proven = [(int(m.group(1)), abs(cy - 50)) for cy, title in points
+              for m in [re.search(r"wins in (\d+) pl", title)] if m]
+    farthest = max(proven)
+    check(farthest[1] <= 0.56 * 44, f"the farthest win ({farthest[0]} plies) is drawn {farthest[1]:.1f} units from the "
+          f"axis, not at the band's inner edge ({0.55 * 44:.1f})")
+    check("ply 0" in b.d.find_element(By.ID, "graph-axes").text, "the chart's axes are not named")
+
+
 CONTRAST = """
 const rgb = (c) => (c.match(/[\\d.]+/g) || []).slice(0, 3).map(Number);
 const lum = (c) => { const v = rgb(c).map((x) => { x /= 255; return x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; });
@@ -268,50 +333,23 @@ def test_contrast(b):
     check(not low, f"below WCAG AA: {low}")
 
 
-def test_chart_height_shows_the_distance(b):
-    """In the value chart, a sooner win is drawn higher: player 1's exact wins in 2, 3, ... plies at
-    strictly rising heights (they were all drawn at the edge)."""
-    moves = ["S@a1", "M@b2", "S@c3", "M@a3", "M@c1"]
-    b.load("#variant=3x3%3A2%2C2%2C1&moves=" + ",".join(m.replace("@", "%40") for m in moves))
-    b.wait("the value history", lambda: len(b.d.find_elements(By.CSS_SELECTOR, "#graph .graph-point.exact"))
-           == len(moves) + 1)
-    points = b.d.execute_script(
-        "return [...document.querySelectorAll('#graph .graph-point.exact')].map((c) =>"
-        " [Number(c.getAttribute('cy')), c.querySelector('title').textContent]);")
-    wins = sorted((int(m.group(1)), cy) for cy, title in points
-                  for m in [re.search(r"player 1 wins in (\d+) pl", title)] if m)
-    print(f"chart: {points}")
-    check(len({d for d, _ in wins}) >= 2, f"two distances of player 1's wins expected in the chart: {points}")
-    heights = [cy for _, cy in wins]
-    check(all(a < b for a, b in zip(heights, heights[1:])), f"sooner wins are not drawn higher: {wins}")
-    # The band is used whole: the game's farthest proven win (either player's) at its inner edge,
-    # 0.55 of the half-height (44 units) from the axis; on a fixed 1-40 scale it was far inside.
-    proven = [(int(m.group(1)), abs(cy - 50)) for cy, title in points
-              for m in [re.search(r"wins in (\d+) pl", title)] if m]
-    farthest = max(proven)
-    check(farthest[1] <= 0.56 * 44, f"the farthest win ({farthest[0]} plies) is drawn {farthest[1]:.1f} units from the "
-          f"axis, not at the band's inner edge ({0.55 * 44:.1f})")
-    check("ply 0" in b.d.find_element(By.ID, "graph-axes").text, "the chart's axes are not named")
-
-
-def test_illegal_drop_is_refused(b):
-    b.load("#variant=gobblers&moves=M%40b2,L%40a1")
+def test_refused_variant_keeps_the_game(b):
+    """A variant the engine refuses: its reason stays on show, the selector and the board stay on the game."""
+    b.load("#variant=gobblers&moves=M%40b2")
     b.idle()
-    before = b.body("fen")
-    b.click(b.reserve(2, "S"))  # the other player's reserve: nothing picked (it picked one's own S)
-    check(not b.targets() and "player 2's reserve" in b.status(), f"{b.targets()} {b.status()!r}")
-    b.click(b.reserve(1, "S"))
-    b.click(b.reserve(1, "S"))  # picked again: put down (as on lichess; it stayed picked)
-    check(not b.targets(), f"a reserve piece clicked twice is still picked: {b.targets()}")
-    b.click(b.reserve(1, "S"))
-    check(b.targets() and "a1" not in b.targets(), "a1 (a large piece) must not be lit for a small piece")
-    b.click(b.square("a1"))
-    b.wait("the refusal", lambda: b.status().startswith("Refused"))
-    print(f"illegal drop: {b.status()}")
-    check("S@a1" in b.status(), "the refusal names the move")
-    check("a piece gobbles only a smaller one: a1 shows an L" in b.status(),
-          f"the refusal does not say why (the engine said only 'illegal move'): {b.status()!r}")
-    check(b.body("fen") == before and len(b.moves()) == 2, "the refused move changed the game")
+    fen = b.body("fen")
+    b.select("variant", "custom")
+    b.d.execute_script("const f = document.getElementById('custom-variant'); f.value = '3x3:9,9,9';"
+                       "f.dispatchEvent(new Event('change'));")
+    b.wait("the refusal", lambda: "3x3:9,9,9" in b.status() or "per size" in b.status())
+    time.sleep(1.5)  # what the page does after the refusal must not replace its reason
+    status = b.status()
+    chosen = b.d.execute_script("return document.getElementById('variant').value")
+    print(f"refused variant: {status!r}; selector {chosen!r}; board {b.body('fen')!r}")
+    check(b.d.find_element(By.ID, "status").get_attribute("class") == "error" and status != "Player 1 to move.",
+          f"the refusal's reason is gone: {status!r}")
+    check(chosen == "gobblers", f"the selector shows {chosen!r}, the game is gobblers")
+    check(b.body("fen") == fen, f"the board changed: {b.body('fen')!r} (was {fen!r})")
 
 
 PGN = """[Event "test"]
@@ -389,71 +427,35 @@ def test_pgn_import_and_navigation(b):
 def test_4x4_analysis(b, out_dir):
     analyse_4x4(b, os.path.join(out_dir, "board-4x4.png"))
 
-def test_3x3_screenshot(b, out_dir):
-    b.load("#variant=3x3%3A2%2C2%2C1&moves=M%40b2,S%40a1,S%40c3,M%40a3")
-    b.wait("the tablebase marks", lambda: b.d.find_elements(By.CSS_SELECTOR, "#tb-moves tbody tr"))
-    # The value history: every position of the game gets its exact value (5 points, all exact).
-    b.wait("the value history", lambda: len(b.d.find_elements(By.CSS_SELECTOR, "#graph .graph-point.exact")) == 5)
-    b.click(b.reserve(1, "M"))
-    b.wait("lit targets", lambda: b.targets())
-    b.d.save_screenshot(os.path.join(out_dir, "board-3x3.png"))
 
-
-def test_widths(b, out_dir):
-    for width in (360, 1920):
-        b.d.set_window_size(width, 1000)
-        b.load("#variant=gobblet&moves=X%40a1,X%40d4")
-        overflow = b.d.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
-        check(overflow <= 0, f"the page is {overflow} px wider than a {width} px window")
-        b.d.save_screenshot(os.path.join(out_dir, f"board-{width}px.png"))
-    b.d.set_window_size(1280, 900)
-    # At 1280 px the header holds every control on one row, the custom variant's field shown too
-    # (the engine-time selector wrapped to a second row).
-    b.load("#variant=3x3:2,2,1")
-    b.wait("the custom variant's field", lambda: b.d.find_element(By.ID, "custom-variant").is_displayed())
-    tops = b.d.execute_script("return [...document.querySelectorAll('header > *')].filter((e) => e.offsetParent)"
-                              ".map((e) => Math.round(e.getBoundingClientRect().top + e.offsetHeight / 2))")
-    check(max(tops) - min(tops) <= 4, f"the header wraps at 1280 px: middles of its controls at {tops}")
+def test_arrows_for_the_top_lines(b):
+    """An analysis with three lines draws an arrow for each line's first move (line 1 first); a drop
+    is drawn with its piece's letter."""
+    b.load("#variant=gobblet&moves=X%40a1,X%40d4")
+    b.select("p1", "human")
+    b.select("p2", "human")
+    b.select("multipv", "3")
+    b.idle()
+    b.click(b.d.find_element(By.ID, "analyse"))
+    snapshot = lambda: b.d.execute_script(
+        "const arrows = [...document.querySelectorAll('#board g.best')].map((g) =>"
+        "  [g.dataset.move, (g.querySelector('.best-label') || {}).textContent || null]);"
+        "const firsts = [...document.querySelectorAll('#lines li')].map((li) =>"
+        "  (li.querySelector('.pv-move') || {}).textContent);"
+        "return [arrows, firsts];")
+    b.wait("three arrows", lambda: len(snapshot()[0]) == 3)
+    arrows, firsts = snapshot()
+    print(f"arrows {arrows}; lines start {firsts}")
+    expected = list(dict.fromkeys(firsts))[:3]
+    check([m for m, _ in arrows] == expected, f"arrows {arrows} for lines starting {firsts}")
+    for move, label in arrows:
+        check(label == (move[0] if move[1] == "@" else None), f"the arrow of {move} is labelled {label!r}")
+    b.click(b.d.find_element(By.ID, "analyse"))
+    b.wait("the analysis to stop", lambda: b.status() == "Analysis stopped.")
 
 
 # 20 plies of a 4x4 game (legal: the engine's own moves at depth 3).
 LONG_4X4 = "X@d4 X@a4 X@a1 X@c3 X@d1 X@d3 L@a3 d3a3 M@a2 L@b4 d4b4 L@d4 L@b1 a4b1 a1d4 M@b2 M@c1 M@c4 L@b3 c3b3"
-
-
-def test_stack_description_follows_the_move(b):
-    """The stack shown under the board is the position's after a move lands on the square clicked."""
-    b.load("#variant=gobblers")
-    b.new_game("gobblers", p1="human", p2="human", start_fen="3/3/3 1")
-    b.idle()
-    b.click(b.reserve(1, "M"))
-    b.wait("lit targets", lambda: "b2" in b.targets())
-    b.click(b.square("b2"))
-    b.wait("the move", lambda: b.moves() == ["M@b2"])
-    b.idle()
-    text = b.d.find_element(By.ID, "stack-info").text
-    print(f"stack after M@b2: {text!r}")
-    check(text == "b2: M\u00b9", f"the stack of b2 after M@b2 reads {text!r}")
-
-
-def test_link_opens_the_game_as_shared(b):
-    """Opening a link shows its game: the engine does not move in it until asked, and the settings
-    chosen before (players, time) stay."""
-    b.load("#variant=gobblers")
-    b.select("p2", "engine")
-    b.select("time", "movetime 300")
-    b.load("#variant=gobblers&moves=M%40b2")  # player 2, the engine, to move
-    time.sleep(2.5)
-    check(b.moves() == ["M@b2"], f"the engine moved as the link opened: {b.moves()}")
-    check("waits" in b.status(), f"the page does not say the engine waits: {b.status()!r}")
-    b.click(b.d.find_element(By.ID, "engine-move"))
-    b.wait("the engine's move", lambda: len(b.moves()) == 2)
-    b.select("p2", "human")
-    b.select("time", "movetime 3000")
-    b.load("#variant=gobblers&moves=M%40b2")
-    kept = [b.d.execute_script(f"return document.getElementById('{i}').value") for i in ("p2", "time")]
-    check(kept == ["human", "movetime 3000"], f"the settings were reset by opening a link: {kept}")
-    b.select("p2", "engine")
-    b.select("time", "movetime 300")
 
 
 def lines_shown(b):
@@ -514,147 +516,67 @@ def test_analysis_belongs_to_the_position_shown(b, binary):
     b.wait("the analysis to stop", lambda: b.status() == "Analysis stopped.")
 
 
-def test_keyboard_play(b):
-    """A move made with the keyboard alone: Enter on a reserve piece, the arrows to the target,
-    Enter to play; the squares say what they hold (aria-label)."""
-    b.load("#variant=gobblers")
-    b.new_game("gobblers", p1="human", p2="human", start_fen="3/3/3 1")
-    b.idle()
-    b.reserve(1, "M").send_keys(Keys.ENTER)
-    active = lambda: b.d.execute_script("const a = document.activeElement; return a && a.dataset ? a.dataset.sq || null : null")
-    b.wait("the keyboard on the board", lambda: active())
-    for _ in range(8):  # from the first square the piece may go to, to b2
-        sq = active()
-        if sq == "b2":
-            break
-        key = Keys.ARROW_RIGHT if sq[0] < "b" else Keys.ARROW_LEFT if sq[0] > "b" else \
-            Keys.ARROW_UP if sq[1] < "2" else Keys.ARROW_DOWN
-        b.d.switch_to.active_element.send_keys(key)
-        b.wait("the focus to move", lambda: active() != sq)
-    check(active() == "b2", f"the arrows did not reach b2: {active()}")
-    b.d.switch_to.active_element.send_keys(Keys.ENTER)
-    b.wait("the move", lambda: b.moves() == ["M@b2"])
-    b.wait("the focus kept on the board", lambda: active() == "b2")
-    label = b.d.find_element(By.CSS_SELECTOR, '#board [data-sq="b2"]').get_attribute("aria-label")
-    check(label.startswith("b2: M"), f"b2's label reads {label!r}")
-    b.d.switch_to.active_element.send_keys(Keys.ARROW_LEFT)
-    b.wait("a1 or a2 reached by the arrow", lambda: active() == "a2")
-    check(b.body("ply") == "1", "the arrow on the board stepped through the game instead")
+def test_3x3_screenshot(b, out_dir):
+    b.load("#variant=3x3%3A2%2C2%2C1&moves=M%40b2,S%40a1,S%40c3,M%40a3")
+    b.wait("the tablebase marks", lambda: b.d.find_elements(By.CSS_SELECTOR, "#tb-moves tbody tr"))
+    # The value history: every position of the game gets its exact value (5 points, all exact).
+    b.wait("the value history", lambda: len(b.d.find_elements(By.CSS_SELECTOR, "#graph .graph-point.exact")) == 5)
+    b.click(b.reserve(1, "M"))
+    b.wait("lit targets", lambda: b.targets())
+    b.d.save_screenshot(os.path.join(out_dir, "board-3x3.png"))
 
 
-def test_export_copy_and_download(b):
-    """An exported PGN is copied to the clipboard and downloaded as gobblet-game.pgn, both holding
-    exactly the text exported."""
-    b.load("#variant=gobblers&moves=M%40b2,S%40a1")
-    b.idle()
-    b.click(b.d.find_element(By.ID, "export-pgn"))
-    text = b.d.execute_script("return document.getElementById('io-text').value")
-    check("M@b2" in text and "[Variant" in text, f"the PGN export reads {text!r}")
-    folder = tempfile.mkdtemp(prefix="gobblet-downloads-")
-    try:
-        b.d.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": folder})
-        b.d.execute_cdp_cmd("Browser.grantPermissions", {"permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"],
-                                                         "origin": b.url.rstrip("/")})
-        b.click(b.d.find_element(By.ID, "io-copy"))
-        b.wait("the copy", lambda: b.d.find_element(By.ID, "io-status").text.startswith("Copied"))
-        copied = b.d.execute_async_script(
-            "const done = arguments[0]; navigator.clipboard.readText().then(done, (e) => done('ERROR ' + e));")
-        check(copied == text, f"the clipboard holds {copied!r}")
-        b.click(b.d.find_element(By.ID, "io-download"))
-        path = os.path.join(folder, "gobblet-game.pgn")
-        b.wait("the download", lambda: os.path.isfile(path) and os.path.getsize(path) == len(text.encode()))
-        with open(path, encoding="utf-8") as f:
-            check(f.read() == text, "the downloaded file differs from the text exported")
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+def test_widths(b, out_dir):
+    for width in (360, 1920):
+        b.d.set_window_size(width, 1000)
+        b.load("#variant=gobblet&moves=X%40a1,X%40d4")
+        overflow = b.d.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+        check(overflow <= 0, f"the page is {overflow} px wider than a {width} px window")
+        b.d.save_screenshot(os.path.join(out_dir, f"board-{width}px.png"))
+    b.d.set_window_size(1280, 900)
+    # At 1280 px the header holds every control on one row, the custom variant's field shown too
+    # (the engine-time selector wrapped to a second row).
+    b.load("#variant=3x3:2,2,1")
+    b.wait("the custom variant's field", lambda: b.d.find_element(By.ID, "custom-variant").is_displayed())
+    tops = b.d.execute_script("return [...document.querySelectorAll('header > *')].filter((e) => e.offsetParent)"
+                              ".map((e) => Math.round(e.getBoundingClientRect().top + e.offsetHeight / 2))")
+    check(max(tops) - min(tops) <= 4, f"the header wraps at 1280 px: middles of its controls at {tops}")
 
 
-def test_lichess_keys(b):
-    """Lichess's keys beside ← → Home End: ↑ ↓ go to the line's start and end, l starts and stops the
-    analysis, Space plays the analysis's best move (none of them did anything)."""
-    b.load("#variant=gobblet&moves=X%40a1,X%40d4,X%40b2")
-    b.select("p1", "human")
-    b.select("p2", "human")
-    b.idle()
-    body = b.d.find_element(By.TAG_NAME, "body")
-    body.send_keys(Keys.ARROW_UP)
-    b.wait("the start", lambda: b.body("ply") == "0")
-    body.send_keys(Keys.ARROW_DOWN)
-    b.wait("the end", lambda: b.body("ply") == "3")
-    # One column (the board above the list): ↑ ↓ are left to scroll the page.
-    b.d.set_window_size(800, 900)
-    try:
-        b.d.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_UP)
-        time.sleep(0.5)
-        check(b.body("ply") == "3", f"↑ took the game to ply {b.body('ply')} on a one-column page")
-    finally:
-        b.d.set_window_size(1280, 900)
-    body = b.d.find_element(By.TAG_NAME, "body")
-    body.send_keys("l")
-    b.wait("the analysis", lambda: b.d.find_element(By.ID, "analyse").text == "Stop"
-           and b.d.execute_script("return document.querySelectorAll('#lines li').length") > 0)
-    b.d.find_element(By.TAG_NAME, "body").send_keys(Keys.SPACE)
-    b.wait("the best move played", lambda: b.body("ply") == "4")
-    # (The best line may change between a look at it and the key: any first move line 1 had counts.)
-    firsts = {m.group(1) for l in b.wire("received") for m in [re.search(r" multipv 1 .* pv (\S+)", l)] if m}
-    check(b.moves()[-1] in firsts, f"Space played {b.moves()[-1]}; line 1 began with {sorted(firsts)}")
-    b.d.find_element(By.TAG_NAME, "body").send_keys("l")
-    b.wait("the analysis stopped", lambda: b.d.find_element(By.ID, "analyse").text == "Analyse")
-
-
-def test_help_panel(b):
-    """'?' opens the help panel (how to play, the keys), Escape closes it."""
-    b.load()
-    b.d.find_element(By.TAG_NAME, "body").send_keys("?")
-    b.wait("the help panel", lambda: b.d.execute_script("return document.getElementById('help').open"))
-    text = b.d.find_element(By.ID, "help").text
-    check("Enter or Space" in text and "gobbles" in text, f"the help panel reads {text[:120]!r}")
-    b.d.switch_to.active_element.send_keys(Keys.ESCAPE)
-    b.wait("the panel to close", lambda: not b.d.execute_script("return document.getElementById('help').open"))
-    # On a phone the panel fits the screen and opens at its title (it was 494 px wide in 390, the
-    # keys' descriptions off the screen, and it opened scrolled to its Close button).
+def test_picking_does_not_scroll_the_page(b):
+    """Phone width: picking a piece of a long game leaves the page where it is (the move list used
+    to be scrolled into view with the whole page, 300-500 px), and the current move is in the list's view."""
     b.d.set_window_size(390, 844)
     try:
-        b.load()
-        b.click(b.d.find_element(By.ID, "help-open"))
-        b.wait("the help panel", lambda: b.d.execute_script("return document.getElementById('help').open"))
-        box = b.d.execute_script("const h = document.getElementById('help'), r = h.getBoundingClientRect();"
-                                 "const t = document.getElementById('help-title').getBoundingClientRect();"
-                                 "return [r.left, r.right, window.innerWidth, h.scrollTop, t.top - r.top];")
-        print(f"help panel at 390 px: left {box[0]:.0f}, right {box[1]:.0f} of {box[2]}, scrolled {box[3]}")
-        check(box[0] >= 0 and box[1] <= box[2] and box[3] == 0 and box[4] >= 0,
-              f"the help panel on a phone: left, right, width, scrollTop, title offset = {box}")
-        widest = b.d.execute_script("return Math.max(...[...document.querySelectorAll('#help td, #help th, #help p')]"
-                                    ".map((e) => e.getBoundingClientRect().right))")
-        check(widest <= box[2], f"help text runs off the screen to x = {widest}")
+        moves = LONG_4X4.split()
+        b.load("#variant=gobblet&moves=" + ",".join(m.replace("@", "%40") for m in moves) + "&ply=10")
+        b.idle()
+        b.d.execute_script("document.getElementById('board').scrollIntoView({ block: 'start' })")
+        before = b.d.execute_script("return window.scrollY")
+        b.click(b.d.find_element(By.CSS_SELECTOR, "#reserve-1 .reserve-piece.legal"))
+        b.wait("lit targets", lambda: b.targets())
+        after = b.d.execute_script("return window.scrollY")
+        print(f"phone width: page at {before} px before the pick, {after} px after")
+        check(after == before, f"picking a piece scrolled the page from {before} to {after} px")
+        visible = b.d.execute_script(
+            "const l = document.getElementById('move-list'), c = l.querySelector('.current');"
+            "const a = l.getBoundingClientRect(), r = c.getBoundingClientRect();"
+            "return r.top >= a.top - 1 && r.bottom <= a.bottom + 1;")
+        check(visible, "the current move is not in the move list's view")
     finally:
         b.d.set_window_size(1280, 900)
 
 
-def test_arrows_for_the_top_lines(b):
-    """An analysis with three lines draws an arrow for each line's first move (line 1 first); a drop
-    is drawn with its piece's letter."""
-    b.load("#variant=gobblet&moves=X%40a1,X%40d4")
-    b.select("p1", "human")
-    b.select("p2", "human")
-    b.select("multipv", "3")
-    b.idle()
-    b.click(b.d.find_element(By.ID, "analyse"))
-    snapshot = lambda: b.d.execute_script(
-        "const arrows = [...document.querySelectorAll('#board g.best')].map((g) =>"
-        "  [g.dataset.move, (g.querySelector('.best-label') || {}).textContent || null]);"
-        "const firsts = [...document.querySelectorAll('#lines li')].map((li) =>"
-        "  (li.querySelector('.pv-move') || {}).textContent);"
-        "return [arrows, firsts];")
-    b.wait("three arrows", lambda: len(snapshot()[0]) == 3)
-    arrows, firsts = snapshot()
-    print(f"arrows {arrows}; lines start {firsts}")
-    expected = list(dict.fromkeys(firsts))[:3]
-    check([m for m, _ in arrows] == expected, f"arrows {arrows} for lines starting {firsts}")
-    for move, label in arrows:
-        check(label == (move[0] if move[1] == "@" else None), f"the arrow of {move} is labelled {label!r}")
-    b.click(b.d.find_element(By.ID, "analyse"))
-    b.wait("the analysis to stop", lambda: b.status() == "Analysis stopped.")
+TONE_COUNTER = """
+(() => {
+  window.__tones = 0;
+  const start = OscillatorNode.prototype.start;
+  OscillatorNode.prototype.start = function (...a) { window.__tones += 1; return start.apply(this, a); };
+})();
+"""
+
+
+LINE_16 = LONG_4X4.split()[:16]
 
 
 def test_the_move_list_stays_under_the_finger(b):
@@ -791,15 +713,6 @@ def test_flip(b):
     b.wait("the flip back", lambda: top('#board [data-sq="a1"]') > top('#board [data-sq="a4"]'))
 
 
-TONE_COUNTER = """
-(() => {
-  window.__tones = 0;
-  const start = OscillatorNode.prototype.start;
-  OscillatorNode.prototype.start = function (...a) { window.__tones += 1; return start.apply(this, a); };
-})();
-"""
-
-
 def test_sound(b):
     """Sound is off unless turned on: no tone at a move; on (and kept on across visits), one per move."""
     script = b.d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": TONE_COUNTER})
@@ -826,31 +739,74 @@ def test_sound(b):
         b.d.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
 
 
-def test_picking_does_not_scroll_the_page(b):
-    """Phone width: picking a piece of a long game leaves the page where it is (the move list used
-    to be scrolled into view with the whole page, 300-500 px), and the current move is in the list's view."""
-    b.d.set_window_size(390, 844)
+def test_stack_description_follows_the_move(b):
+    """The stack shown under the board is the position's after a move lands on the square clicked."""
+    b.load("#variant=gobblers")
+    b.new_game("gobblers", p1="human", p2="human", start_fen="3/3/3 1")
+    b.idle()
+    b.click(b.reserve(1, "M"))
+    b.wait("lit targets", lambda: "b2" in b.targets())
+    b.click(b.square("b2"))
+    b.wait("the move", lambda: b.moves() == ["M@b2"])
+    b.idle()
+    text = b.d.find_element(By.ID, "stack-info").text
+    print(f"stack after M@b2: {text!r}")
+    check(text == "b2: M\u00b9", f"the stack of b2 after M@b2 reads {text!r}")
+
+
+def test_keyboard_play(b):
+    """A move made with the keyboard alone: Enter on a reserve piece, the arrows to the target,
+    Enter to play; the squares say what they hold (aria-label)."""
+    b.load("#variant=gobblers")
+    b.new_game("gobblers", p1="human", p2="human", start_fen="3/3/3 1")
+    b.idle()
+    b.reserve(1, "M").send_keys(Keys.ENTER)
+    active = lambda: b.d.execute_script("const a = document.activeElement; return a && a.dataset ? a.dataset.sq || null : null")
+    b.wait("the keyboard on the board", lambda: active())
+    for _ in range(8):  # from the first square the piece may go to, to b2
+        sq = active()
+        if sq == "b2":
+            break
+        key = Keys.ARROW_RIGHT if sq[0] < "b" else Keys.ARROW_LEFT if sq[0] > "b" else \
+            Keys.ARROW_UP if sq[1] < "2" else Keys.ARROW_DOWN
+        b.d.switch_to.active_element.send_keys(key)
+        b.wait("the focus to move", lambda: active() != sq)
+    check(active() == "b2", f"the arrows did not reach b2: {active()}")
+    b.d.switch_to.active_element.send_keys(Keys.ENTER)
+    b.wait("the move", lambda: b.moves() == ["M@b2"])
+    b.wait("the focus kept on the board", lambda: active() == "b2")
+    label = b.d.find_element(By.CSS_SELECTOR, '#board [data-sq="b2"]').get_attribute("aria-label")
+    check(label.startswith("b2: M"), f"b2's label reads {label!r}")
+    b.d.switch_to.active_element.send_keys(Keys.ARROW_LEFT)
+    b.wait("a1 or a2 reached by the arrow", lambda: active() == "a2")
+    check(b.body("ply") == "1", "the arrow on the board stepped through the game instead")
+
+
+def test_export_copy_and_download(b):
+    """An exported PGN is copied to the clipboard and downloaded as gobblet-game.pgn, both holding
+    exactly the text exported."""
+    b.load("#variant=gobblers&moves=M%40b2,S%40a1")
+    b.idle()
+    b.click(b.d.find_element(By.ID, "export-pgn"))
+    text = b.d.execute_script("return document.getElementById('io-text').value")
+    check("M@b2" in text and "[Variant" in text, f"the PGN export reads {text!r}")
+    folder = tempfile.mkdtemp(prefix="gobblet-downloads-")
     try:
-        moves = LONG_4X4.split()
-        b.load("#variant=gobblet&moves=" + ",".join(m.replace("@", "%40") for m in moves) + "&ply=10")
-        b.idle()
-        b.d.execute_script("document.getElementById('board').scrollIntoView({ block: 'start' })")
-        before = b.d.execute_script("return window.scrollY")
-        b.click(b.d.find_element(By.CSS_SELECTOR, "#reserve-1 .reserve-piece.legal"))
-        b.wait("lit targets", lambda: b.targets())
-        after = b.d.execute_script("return window.scrollY")
-        print(f"phone width: page at {before} px before the pick, {after} px after")
-        check(after == before, f"picking a piece scrolled the page from {before} to {after} px")
-        visible = b.d.execute_script(
-            "const l = document.getElementById('move-list'), c = l.querySelector('.current');"
-            "const a = l.getBoundingClientRect(), r = c.getBoundingClientRect();"
-            "return r.top >= a.top - 1 && r.bottom <= a.bottom + 1;")
-        check(visible, "the current move is not in the move list's view")
+        b.d.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": folder})
+        b.d.execute_cdp_cmd("Browser.grantPermissions", {"permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"],
+                                                         "origin": b.url.rstrip("/")})
+        b.click(b.d.find_element(By.ID, "io-copy"))
+        b.wait("the copy", lambda: b.d.find_element(By.ID, "io-status").text.startswith("Copied"))
+        copied = b.d.execute_async_script(
+            "const done = arguments[0]; navigator.clipboard.readText().then(done, (e) => done('ERROR ' + e));")
+        check(copied == text, f"the clipboard holds {copied!r}")
+        b.click(b.d.find_element(By.ID, "io-download"))
+        path = os.path.join(folder, "gobblet-game.pgn")
+        b.wait("the download", lambda: os.path.isfile(path) and os.path.getsize(path) == len(text.encode()))
+        with open(path, encoding="utf-8") as f:
+            check(f.read() == text, "the downloaded file differs from the text exported")
     finally:
-        b.d.set_window_size(1280, 900)
-
-
-LINE_16 = LONG_4X4.split()[:16]
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def movetext(pgn):
@@ -953,6 +909,40 @@ def test_navigation_keys_follow_the_line(b):
     check(b.d.find_element(By.CSS_SELECTOR, "#move-list .move.current").text == played, "End left the line played")
 
 
+NESTED_PGN = """[Variant "gobblers"]
+
+{Start} 1. L@b2 {centre} (1. M@b2 S@a1 (1... L@a1 {big} 2. S@c3) 2. L@c3) 1... S@a1
+2. L@c3 M@a3 (2... S@c1 {blocks} 3. M@a3) 3. M@b3 S@c1 4. b3a1 *
+"""
+
+
+def bestmoves(b):
+    return len([m for m in b.wire("received") if m.startswith("bestmove")])
+
+
+def l_b2_against_the_engine(b, time_control):
+    """A new gobblers game, the person player 1 and the engine player 2 at `time_control`: L@b2 played,
+    and the engine's answer waited for."""
+    b.load()
+    b.new_game("gobblers", p1="human", p2="engine", time_control=time_control)
+    b.idle()
+    b.click(b.reserve(1, "L"))
+    b.click(b.square("b2"))
+    b.wait("the engine's answer", lambda: len(b.moves()) == 2 and b.body("ply") == "2")
+    b.idle()
+
+
+def clock_seconds(b, player):
+    m, sec = b.d.find_element(By.ID, f"clock-{player}").text.split(":")
+    return int(m) * 60 + int(sec)
+
+
+def comment_of(b, move):
+    """The comment after `move` in the exported PGN's movetext ('' if none)."""
+    m = re.search(re.escape(move) + r" \{([^}]*)\}", movetext(export_pgn(b)))
+    return m.group(1) if m else ""
+
+
 def test_move_menu(b):
     """A move's menu in the move list (right click, as on lichess): 'Make main line' on a
     variation's move promotes its line, 'Delete from here' on a main-line move removes it and all
@@ -1003,13 +993,6 @@ def test_move_menu(b):
     b.wait("plies 3-11 deleted", lambda: b.moves() == LINE_16[:2] and b.body("ply") == "2")
 
 
-NESTED_PGN = """[Variant "gobblers"]
-
-{Start} 1. L@b2 {centre} (1. M@b2 S@a1 (1... L@a1 {big} 2. S@c3) 2. L@c3) 1... S@a1
-2. L@c3 M@a3 (2... S@c1 {blocks} 3. M@a3) 3. M@b3 S@c1 4. b3a1 *
-"""
-
-
 def test_pgn_variations_and_comments_round_trip(b, match_bin):
     """A PGN with nested variations and comments is imported into the tree (the list shows them)
     and exported with the same moves, variations and comments; imported again, the same. The
@@ -1035,6 +1018,30 @@ def test_pgn_variations_and_comments_round_trip(b, match_bin):
         replay = subprocess.run([match_bin, "--replay", f.name], capture_output=True, text=True, timeout=60)
     print(f"gobblet-match --replay of the export: {replay.stdout.strip()} {replay.stderr.strip()}")
     check(replay.returncode == 0 and "1 consistent" in replay.stdout, "gobblet-match does not read the export")
+
+
+def test_comment_with_markup_is_text(b):
+    """A comment typed on a move is shown as text, makes no element, and is exported with its `}`
+    escaped: read back, it adds no move and keeps its text."""
+    b.load("#variant=gobblers&moves=L%40b2,S%40a1")
+    b.idle()
+    hostile = "<img src=x onerror=window.__xss='c'>} 2. L@c3 {<b>x</b>"
+    field = b.d.find_element(By.ID, "comment")
+    field.send_keys(hostile + Keys.ENTER)
+    b.wait("the comment shown", lambda: b.d.execute_script(
+        "return [...document.querySelectorAll('#move-list .comment')].map((e) => e.textContent)") == [hostile])
+    made = b.d.execute_script("return document.querySelectorAll('#move-list img, #move-list b').length")
+    check(made == 0 and b.d.execute_script("return window.__xss === undefined"), "the comment made an element")
+    text = export_pgn(b)
+    print(f"exported comment: {movetext(text)}")
+    check(movetext(text).count("}") == 1 and movetext(text).endswith("}"), f"the comment's }} is not escaped: {text}")
+    b.import_text(text)
+    b.wait("the import", lambda: b.d.find_element(By.ID, "io-status").text.startswith("Imported"))
+    check(b.moves() == ["L@b2", "S@a1"], f"the comment's text became moves: {b.moves()}")
+    shown = b.d.execute_script("return [...document.querySelectorAll('#move-list .comment')].map((e) => e.textContent)")
+    check(len(shown) == 1 and shown[0].startswith("<img") and "L@c3" in shown[0], f"the comment read back: {shown}")
+    check(b.d.execute_script("return document.querySelectorAll('#move-list img, #move-list b').length") == 0,
+          "the comment read back made an element")
 
 
 def test_wrapped_comment_with_brackets_round_trips(b):
@@ -1070,46 +1077,6 @@ def test_huge_link_is_refused_at_once(b):
     check(b.moves() == [], f"the refused link left moves: {len(b.moves())}")
 
 
-def test_comment_with_markup_is_text(b):
-    """A comment typed on a move is shown as text, makes no element, and is exported with its `}`
-    escaped: read back, it adds no move and keeps its text."""
-    b.load("#variant=gobblers&moves=L%40b2,S%40a1")
-    b.idle()
-    hostile = "<img src=x onerror=window.__xss='c'>} 2. L@c3 {<b>x</b>"
-    field = b.d.find_element(By.ID, "comment")
-    field.send_keys(hostile + Keys.ENTER)
-    b.wait("the comment shown", lambda: b.d.execute_script(
-        "return [...document.querySelectorAll('#move-list .comment')].map((e) => e.textContent)") == [hostile])
-    made = b.d.execute_script("return document.querySelectorAll('#move-list img, #move-list b').length")
-    check(made == 0 and b.d.execute_script("return window.__xss === undefined"), "the comment made an element")
-    text = export_pgn(b)
-    print(f"exported comment: {movetext(text)}")
-    check(movetext(text).count("}") == 1 and movetext(text).endswith("}"), f"the comment's }} is not escaped: {text}")
-    b.import_text(text)
-    b.wait("the import", lambda: b.d.find_element(By.ID, "io-status").text.startswith("Imported"))
-    check(b.moves() == ["L@b2", "S@a1"], f"the comment's text became moves: {b.moves()}")
-    shown = b.d.execute_script("return [...document.querySelectorAll('#move-list .comment')].map((e) => e.textContent)")
-    check(len(shown) == 1 and shown[0].startswith("<img") and "L@c3" in shown[0], f"the comment read back: {shown}")
-    check(b.d.execute_script("return document.querySelectorAll('#move-list img, #move-list b').length") == 0,
-          "the comment read back made an element")
-
-
-def bestmoves(b):
-    return len([m for m in b.wire("received") if m.startswith("bestmove")])
-
-
-def l_b2_against_the_engine(b, time_control):
-    """A new gobblers game, the person player 1 and the engine player 2 at `time_control`: L@b2 played,
-    and the engine's answer waited for."""
-    b.load()
-    b.new_game("gobblers", p1="human", p2="engine", time_control=time_control)
-    b.idle()
-    b.click(b.reserve(1, "L"))
-    b.click(b.square("b2"))
-    b.wait("the engine's answer", lambda: len(b.moves()) == 2 and b.body("ply") == "2")
-    b.idle()
-
-
 def test_replayed_move_is_answered_by_the_engine(b):
     """Against the engine, the person's move from an earlier position is answered by the engine even
     when it is the move the game already holds there (the page followed the stored move and waited:
@@ -1141,9 +1108,42 @@ def test_replayed_move_is_answered_by_the_engine(b):
     check(not button.is_displayed(), "'Engine, move' still offered on the person's turn")
 
 
-def clock_seconds(b, player):
-    m, sec = b.d.find_element(By.ID, f"clock-{player}").text.split(":")
-    return int(m) * 60 + int(sec)
+def test_a_comment_stays_on_its_move(b):
+    """A comment being typed stays on the move it was begun on: a move played on the board meanwhile
+    (the piece picked before) or the engine's answer arriving neither moves it to the new move nor
+    wipes it (the first landed on the new move, the second emptied the field)."""
+    b.load("#variant=gobblers&moves=L%40b2,S%40a1")
+    b.select("p1", "human")
+    b.select("p2", "human")
+    b.idle()
+    b.click(b.reserve(1, "M"))
+    field = b.d.find_element(By.ID, "comment")
+    field.send_keys("typed on S@a1")
+    b.click(b.square("c3"))
+    b.wait("the move", lambda: b.moves() == ["L@b2", "S@a1", "M@c3"])
+    b.idle()
+    check(comment_of(b, "S@a1") == "typed on S@a1" and comment_of(b, "M@c3") == "",
+          f"the comment went elsewhere: {movetext(export_pgn(b))}")
+    # Against the engine: typed while it thinks (4x4 with a 1-minute clock: it thinks some 8 s); its
+    # answer arrives during the typing.
+    b.new_game("gobblet", p1="human", p2="engine", time_control="clock 60000 1000")
+    b.idle()
+    b.click(b.reserve(1, "X"))
+    b.click(b.square("b2"))
+    b.wait("the engine to think", lambda: "thinking" in b.status())
+    field = b.d.find_element(By.ID, "comment")
+    field.click()
+    field.send_keys("my first move")
+    check(len(b.moves()) == 1, "the engine answered before the comment was typed: no check made")
+    b.wait("the engine's answer", lambda: len(b.moves()) == 2)
+    check(field.get_attribute("value") == "my first move",
+          f"the engine's answer changed the field to {field.get_attribute('value')!r}")
+    field.send_keys(", the centre")
+    b.d.find_element(By.ID, "status").click()  # leaves the field
+    b.wait("the field to show the move shown", lambda: field.get_attribute("placeholder").endswith(b.moves()[1]))
+    engine_move = b.moves()[1]
+    check(comment_of(b, "X@b2") == "my first move, the centre" and comment_of(b, engine_move) == "",
+          f"the comment went elsewhere: {movetext(export_pgn(b))}")
 
 
 def test_browsing_against_the_engine(b):
@@ -1166,6 +1166,47 @@ def test_browsing_against_the_engine(b):
     b.click(b.reserve(1, "M"))
     b.click(b.square("a1"))
     b.wait("the engine's answer", lambda: b.body("ply") == "2" and b.moves()[0] == "M@a1")
+
+
+def test_take_back_from_a_position_text(b):
+    """Take back against the engine in a game started from a position text goes back to the
+    person's turn (it removed only the engine's move, which the engine played again)."""
+    b.load()
+    b.new_game("gobblers", p1="human", p2="engine", time_control="movetime 300")
+    b.import_text("3/1s1/3 1")
+    b.wait("the position", lambda: b.body("fen") == "3/1s1/3 1")
+    b.idle()
+    b.click(b.reserve(1, "L"))
+    b.click(b.square(b.targets()[0]))
+    b.wait("the engine's answer", lambda: len(b.moves()) == 2 and b.body("ply") == "2")
+    b.idle()
+    b.click(b.d.find_element(By.ID, "take-back"))
+    b.wait("the person's turn at the start", lambda: b.body("ply") == "0")
+    time.sleep(1.0)
+    check(b.body("ply") == "0" and b.status().startswith("Player 1 to move"),
+          f"after the take back: ply {b.body('ply')}, {b.status()!r}, moves {b.moves()}")
+
+
+def test_previews_while_the_engine_thinks(b):
+    """A preview of the engine's line while it thinks stops its search and its clock (the clock ran
+    on); back on the board it thinks again. A preview ended before it is shown (a line's move, then
+    End at once) does not leave the engine stalled (it said "thinking" for good)."""
+    b.load()
+    b.new_game("gobblet", p1="human", p2="engine", time_control="clock 60000 1000")
+    b.idle()
+    b.click(b.reserve(1, "X"))
+    b.click(b.square("b2"))
+    b.wait("the engine's line", lambda: "thinking" in b.status() and b.d.find_elements(By.CSS_SELECTOR, "#lines .pv-move"))
+    b.d.execute_script("document.querySelector('#lines .pv-move').click()")
+    b.wait("the preview", lambda: b.status().startswith("Preview after"))
+    before = clock_seconds(b, 2)
+    time.sleep(2.6)
+    check(clock_seconds(b, 2) >= before - 1, f"the engine's clock ran under a preview: {before} s, then {clock_seconds(b, 2)} s")
+    b.click(b.square("d4"))
+    b.wait("the engine to think again", lambda: "thinking" in b.status())
+    b.wait("its line", lambda: b.d.find_elements(By.CSS_SELECTOR, "#lines .pv-move"))
+    b.d.execute_script("document.querySelector('#lines .pv-move').click(); document.getElementById('nav-end').click();")
+    b.wait("the engine's move after all", lambda: len(b.moves()) == 2, timeout=40)
 
 
 def test_the_engine_clock_and_the_flag(b):
@@ -1231,47 +1272,6 @@ def test_the_engine_clock_and_the_flag(b):
     check(b.targets(), f"no move for player 2 (the engine, waiting) in a linked game: {b.status()!r}")
 
 
-def test_previews_while_the_engine_thinks(b):
-    """A preview of the engine's line while it thinks stops its search and its clock (the clock ran
-    on); back on the board it thinks again. A preview ended before it is shown (a line's move, then
-    End at once) does not leave the engine stalled (it said "thinking" for good)."""
-    b.load()
-    b.new_game("gobblet", p1="human", p2="engine", time_control="clock 60000 1000")
-    b.idle()
-    b.click(b.reserve(1, "X"))
-    b.click(b.square("b2"))
-    b.wait("the engine's line", lambda: "thinking" in b.status() and b.d.find_elements(By.CSS_SELECTOR, "#lines .pv-move"))
-    b.d.execute_script("document.querySelector('#lines .pv-move').click()")
-    b.wait("the preview", lambda: b.status().startswith("Preview after"))
-    before = clock_seconds(b, 2)
-    time.sleep(2.6)
-    check(clock_seconds(b, 2) >= before - 1, f"the engine's clock ran under a preview: {before} s, then {clock_seconds(b, 2)} s")
-    b.click(b.square("d4"))
-    b.wait("the engine to think again", lambda: "thinking" in b.status())
-    b.wait("its line", lambda: b.d.find_elements(By.CSS_SELECTOR, "#lines .pv-move"))
-    b.d.execute_script("document.querySelector('#lines .pv-move').click(); document.getElementById('nav-end').click();")
-    b.wait("the engine's move after all", lambda: len(b.moves()) == 2, timeout=40)
-
-
-def test_take_back_from_a_position_text(b):
-    """Take back against the engine in a game started from a position text goes back to the
-    person's turn (it removed only the engine's move, which the engine played again)."""
-    b.load()
-    b.new_game("gobblers", p1="human", p2="engine", time_control="movetime 300")
-    b.import_text("3/1s1/3 1")
-    b.wait("the position", lambda: b.body("fen") == "3/1s1/3 1")
-    b.idle()
-    b.click(b.reserve(1, "L"))
-    b.click(b.square(b.targets()[0]))
-    b.wait("the engine's answer", lambda: len(b.moves()) == 2 and b.body("ply") == "2")
-    b.idle()
-    b.click(b.d.find_element(By.ID, "take-back"))
-    b.wait("the person's turn at the start", lambda: b.body("ply") == "0")
-    time.sleep(1.0)
-    check(b.body("ply") == "0" and b.status().startswith("Player 1 to move"),
-          f"after the take back: ply {b.body('ply')}, {b.status()!r}, moves {b.moves()}")
-
-
 def test_a_move_clicked_while_typing_a_comment(b):
     """A move of the list clicked (at a person's pace) while the comment field has the focus is
     shown at once (the field's blur redrew the list between press and release: the click was lost)."""
@@ -1310,48 +1310,31 @@ def test_a_mark_chosen_while_the_engine_answers(b):
     check(text.startswith("1. X@b2 $5 ") and text.count("$") == 1, f"the mark went elsewhere: {text}")
 
 
-def comment_of(b, move):
-    """The comment after `move` in the exported PGN's movetext ('' if none)."""
-    m = re.search(re.escape(move) + r" \{([^}]*)\}", movetext(export_pgn(b)))
-    return m.group(1) if m else ""
-
-
-def test_a_comment_stays_on_its_move(b):
-    """A comment being typed stays on the move it was begun on: a move played on the board meanwhile
-    (the piece picked before) or the engine's answer arriving neither moves it to the new move nor
-    wipes it (the first landed on the new move, the second emptied the field)."""
-    b.load("#variant=gobblers&moves=L%40b2,S%40a1")
-    b.select("p1", "human")
-    b.select("p2", "human")
+def test_player_2_first_is_numbered_1_dots(b):
+    """A game from a position with player 2 to move numbers its first move `1...` (as gobblet-match
+    writes it and PGN readers expect), in the move list, the PGN and the move-list export; the page
+    numbered it `1. <player 2's move> <player 1's move>`."""
+    pgn = '[Variant "gobblers"]\n[FEN "3/1L1/3 2"]\n\n1... S@a1 2. M@c3 S@c1 (2... M@a3) *\n'
+    b.load("#variant=gobblers")
     b.idle()
-    b.click(b.reserve(1, "M"))
-    field = b.d.find_element(By.ID, "comment")
-    field.send_keys("typed on S@a1")
-    b.click(b.square("c3"))
-    b.wait("the move", lambda: b.moves() == ["L@b2", "S@a1", "M@c3"])
-    b.idle()
-    check(comment_of(b, "S@a1") == "typed on S@a1" and comment_of(b, "M@c3") == "",
-          f"the comment went elsewhere: {movetext(export_pgn(b))}")
-    # Against the engine: typed while it thinks (4x4 with a 1-minute clock: it thinks some 8 s); its
-    # answer arrives during the typing.
-    b.new_game("gobblet", p1="human", p2="engine", time_control="clock 60000 1000")
-    b.idle()
-    b.click(b.reserve(1, "X"))
-    b.click(b.square("b2"))
-    b.wait("the engine to think", lambda: "thinking" in b.status())
-    field = b.d.find_element(By.ID, "comment")
-    field.click()
-    field.send_keys("my first move")
-    check(len(b.moves()) == 1, "the engine answered before the comment was typed: no check made")
-    b.wait("the engine's answer", lambda: len(b.moves()) == 2)
-    check(field.get_attribute("value") == "my first move",
-          f"the engine's answer changed the field to {field.get_attribute('value')!r}")
-    field.send_keys(", the centre")
-    b.d.find_element(By.ID, "status").click()  # leaves the field
-    b.wait("the field to show the move shown", lambda: field.get_attribute("placeholder").endswith(b.moves()[1]))
-    engine_move = b.moves()[1]
-    check(comment_of(b, "X@b2") == "my first move, the centre" and comment_of(b, engine_move) == "",
-          f"the comment went elsewhere: {movetext(export_pgn(b))}")
+    b.import_text(pgn)
+    b.wait("the import", lambda: b.d.find_element(By.ID, "io-status").text.startswith(("Imported", "Not imported")))
+    b.wait("the game", lambda: b.moves() == ["S@a1", "M@c3", "S@c1"])
+    nums = b.d.execute_script("return [...document.querySelectorAll('#move-list > li > .num')].map((e) => e.textContent)")
+    check(nums == ["1\u2026", "2."], f"the move list's numbers: {nums}")
+    text = movetext(export_pgn(b))
+    print(f"player 2 first, exported: {text}")
+    check(text == "1... S@a1 2. M@c3 S@c1 (2... M@a3)", f"the PGN's moves: {text}")
+    b.click(b.d.find_element(By.ID, "export-moves"))
+    listed = b.d.execute_script("return document.getElementById('io-text').value")
+    check(listed == "1... S@a1 2. M@c3 S@c1", f"the move list exported: {listed!r}")
+    # Imported without its position, it would be another game (player 1 playing S@a1 from the start).
+    b.import_text(listed)
+    b.wait("the refusal", lambda: b.d.find_element(By.ID, "io-status").text.startswith(("Imported", "Not imported")))
+    status = b.d.find_element(By.ID, "io-status").text
+    check(status.startswith("Not imported") and "1..." in status, f"the bare 1... list: {status!r}")
+    b.import_text("2... S@a1 3. M@c3")
+    b.wait("the refusal", lambda: "'2...'" in b.d.find_element(By.ID, "io-status").text)
 
 
 ANNOTATED_PGN = """[Variant "gobblers"]
@@ -1416,31 +1399,87 @@ def test_annotation_glyphs_and_line_comments(b):
     check("longer than 2000" in status, f"the refusal of a long comment reads {status!r}")
 
 
-def test_player_2_first_is_numbered_1_dots(b):
-    """A game from a position with player 2 to move numbers its first move `1...` (as gobblet-match
-    writes it and PGN readers expect), in the move list, the PGN and the move-list export; the page
-    numbered it `1. <player 2's move> <player 1's move>`."""
-    pgn = '[Variant "gobblers"]\n[FEN "3/1L1/3 2"]\n\n1... S@a1 2. M@c3 S@c1 (2... M@a3) *\n'
-    b.load("#variant=gobblers")
+def test_help_panel(b):
+    """'?' opens the help panel (how to play, the keys), Escape closes it."""
+    b.load()
+    b.d.find_element(By.TAG_NAME, "body").send_keys("?")
+    b.wait("the help panel", lambda: b.d.execute_script("return document.getElementById('help').open"))
+    text = b.d.find_element(By.ID, "help").text
+    check("Enter or Space" in text and "gobbles" in text, f"the help panel reads {text[:120]!r}")
+    b.d.switch_to.active_element.send_keys(Keys.ESCAPE)
+    b.wait("the panel to close", lambda: not b.d.execute_script("return document.getElementById('help').open"))
+    # On a phone the panel fits the screen and opens at its title (it was 494 px wide in 390, the
+    # keys' descriptions off the screen, and it opened scrolled to its Close button).
+    b.d.set_window_size(390, 844)
+    try:
+        b.load()
+        b.click(b.d.find_element(By.ID, "help-open"))
+        b.wait("the help panel", lambda: b.d.execute_script("return document.getElementById('help').open"))
+        box = b.d.execute_script("const h = document.getElementById('help'), r = h.getBoundingClientRect();"
+                                 "const t = document.getElementById('help-title').getBoundingClientRect();"
+                                 "return [r.left, r.right, window.innerWidth, h.scrollTop, t.top - r.top];")
+        print(f"help panel at 390 px: left {box[0]:.0f}, right {box[1]:.0f} of {box[2]}, scrolled {box[3]}")
+        check(box[0] >= 0 and box[1] <= box[2] and box[3] == 0 and box[4] >= 0,
+              f"the help panel on a phone: left, right, width, scrollTop, title offset = {box}")
+        widest = b.d.execute_script("return Math.max(...[...document.querySelectorAll('#help td, #help th, #help p')]"
+                                    ".map((e) => e.getBoundingClientRect().right))")
+        check(widest <= box[2], f"help text runs off the screen to x = {widest}")
+    finally:
+        b.d.set_window_size(1280, 900)
+
+
+def test_lichess_keys(b):
+    """Lichess's keys beside ← → Home End: ↑ ↓ go to the line's start and end, l starts and stops the
+    analysis, Space plays the analysis's best move (none of them did anything)."""
+    b.load("#variant=gobblet&moves=X%40a1,X%40d4,X%40b2")
+    b.select("p1", "human")
+    b.select("p2", "human")
     b.idle()
-    b.import_text(pgn)
-    b.wait("the import", lambda: b.d.find_element(By.ID, "io-status").text.startswith(("Imported", "Not imported")))
-    b.wait("the game", lambda: b.moves() == ["S@a1", "M@c3", "S@c1"])
-    nums = b.d.execute_script("return [...document.querySelectorAll('#move-list > li > .num')].map((e) => e.textContent)")
-    check(nums == ["1\u2026", "2."], f"the move list's numbers: {nums}")
-    text = movetext(export_pgn(b))
-    print(f"player 2 first, exported: {text}")
-    check(text == "1... S@a1 2. M@c3 S@c1 (2... M@a3)", f"the PGN's moves: {text}")
-    b.click(b.d.find_element(By.ID, "export-moves"))
-    listed = b.d.execute_script("return document.getElementById('io-text').value")
-    check(listed == "1... S@a1 2. M@c3 S@c1", f"the move list exported: {listed!r}")
-    # Imported without its position, it would be another game (player 1 playing S@a1 from the start).
-    b.import_text(listed)
-    b.wait("the refusal", lambda: b.d.find_element(By.ID, "io-status").text.startswith(("Imported", "Not imported")))
-    status = b.d.find_element(By.ID, "io-status").text
-    check(status.startswith("Not imported") and "1..." in status, f"the bare 1... list: {status!r}")
-    b.import_text("2... S@a1 3. M@c3")
-    b.wait("the refusal", lambda: "'2...'" in b.d.find_element(By.ID, "io-status").text)
+    body = b.d.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_UP)
+    b.wait("the start", lambda: b.body("ply") == "0")
+    body.send_keys(Keys.ARROW_DOWN)
+    b.wait("the end", lambda: b.body("ply") == "3")
+    # One column (the board above the list): ↑ ↓ are left to scroll the page.
+    b.d.set_window_size(800, 900)
+    try:
+        b.d.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_UP)
+        time.sleep(0.5)
+        check(b.body("ply") == "3", f"↑ took the game to ply {b.body('ply')} on a one-column page")
+    finally:
+        b.d.set_window_size(1280, 900)
+    body = b.d.find_element(By.TAG_NAME, "body")
+    body.send_keys("l")
+    b.wait("the analysis", lambda: b.d.find_element(By.ID, "analyse").text == "Stop"
+           and b.d.execute_script("return document.querySelectorAll('#lines li').length") > 0)
+    b.d.find_element(By.TAG_NAME, "body").send_keys(Keys.SPACE)
+    b.wait("the best move played", lambda: b.body("ply") == "4")
+    # (The best line may change between a look at it and the key: any first move line 1 had counts.)
+    firsts = {m.group(1) for l in b.wire("received") for m in [re.search(r" multipv 1 .* pv (\S+)", l)] if m}
+    check(b.moves()[-1] in firsts, f"Space played {b.moves()[-1]}; line 1 began with {sorted(firsts)}")
+    b.d.find_element(By.TAG_NAME, "body").send_keys("l")
+    b.wait("the analysis stopped", lambda: b.d.find_element(By.ID, "analyse").text == "Analyse")
+
+
+def test_link_opens_the_game_as_shared(b):
+    """Opening a link shows its game: the engine does not move in it until asked, and the settings
+    chosen before (players, time) stay."""
+    b.load("#variant=gobblers")
+    b.select("p2", "engine")
+    b.select("time", "movetime 300")
+    b.load("#variant=gobblers&moves=M%40b2")  # player 2, the engine, to move
+    time.sleep(2.5)
+    check(b.moves() == ["M@b2"], f"the engine moved as the link opened: {b.moves()}")
+    check("waits" in b.status(), f"the page does not say the engine waits: {b.status()!r}")
+    b.click(b.d.find_element(By.ID, "engine-move"))
+    b.wait("the engine's move", lambda: len(b.moves()) == 2)
+    b.select("p2", "human")
+    b.select("time", "movetime 3000")
+    b.load("#variant=gobblers&moves=M%40b2")
+    kept = [b.d.execute_script(f"return document.getElementById('{i}').value") for i in ("p2", "time")]
+    check(kept == ["human", "movetime 3000"], f"the settings were reset by opening a link: {kept}")
+    b.select("p2", "engine")
+    b.select("time", "movetime 300")
 
 
 def check_nothing_injected(b, what, markers=("go infinite", "quit")):
@@ -1500,6 +1539,8 @@ def test_hostile_pgn_injects_nothing(b):
 
 
 XSS = "<img src=x onerror=window.__xss='{}'><script>window.__xss='{}'</script>"
+
+
 XSS_PGN = f"""[Event "{XSS.format('event', 'event')}"]
 [White "{XSS.format('white', 'white')}"]
 [Variant "gobblers"]
@@ -1537,9 +1578,10 @@ def test_hostile_markup_makes_no_element(b):
     no_markup("PGN with markup in its Variant tag")
 
 
-def test_token(d, url, token):
+def test_token(driver, token_url):
     """A server started with --token: the page takes the token from its address's fragment (or a
     query still given), drops it from the address at once, and asks for it when none is given."""
+    d, url, token = driver, token_url, TOKEN
     b = Board(d, url)
     for address, fen in ((f"#token={token}&variant=gobblers&moves=L%40b2,S%40a1", "3/1L1/s2 1"),
                          (f"?token={token}", "4/4/4/4 1"),
@@ -1566,100 +1608,5 @@ def test_token(d, url, token):
     check(b.body("fen") == "4/4/4/4 1" and not form_shown(), "the 4x4 start expected once connected")
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--tb", required=True)
-    ap.add_argument("--out", required=True)
-    args = ap.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    tb_dir = tempfile.mkdtemp(prefix="gobblet-tb-")
-    for variant, name in (("3x3:2,2,1", "3x3-2-2-1.gtb"), ("tictactoe", "3x3-1-5-0.gtb")):
-        subprocess.run([args.tb, "build", variant, "--out", os.path.join(tb_dir, name)], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    no_proxy_for_localhost()
-    match_bin = os.path.join(os.path.dirname(os.path.abspath(args.bin)), "gobblet-match")
-    server, port = start_server(args.bin, tb_dir)
-    token = "T0k-en_1"
-    token_server, token_port = start_server(args.bin, tb_dir, token=token)
-    driver, profile = start_browser(WIRE_RECORDER)
-    failures = 0
-    try:
-        b = Board(driver, f"http://127.0.0.1:{port}/")
-        tests = [
-            ("loads without console errors", lambda: test_loads_without_errors(b, args.bin)),
-            ("full 3x3 game by clicking", lambda: test_full_3x3_game_by_clicking(b, args.bin)),
-            ("full 4x4 game by clicking", lambda: test_full_4x4_game_by_clicking(b)),
-            ("tablebase marks equal go/MultiPV", lambda: test_tablebase_marks_equal_multipv(b, args.bin, tb_dir)),
-            ("tablebase marks where a search probes nothing",
-             lambda: test_tablebase_marks_where_a_search_probes_nothing(b, args.bin, tb_dir)),
-            ("illegal drop refused", lambda: test_illegal_drop_is_refused(b)),
-            ("a missing 3x3 tablebase is pointed out", lambda: test_missing_tablebase_hint(b)),
-            ("the evaluation bar", lambda: test_eval_bar(b, args.bin, tb_dir)),
-            ("the chart's height shows the distance", lambda: test_chart_height_shows_the_distance(b)),
-            ("text and marks meet WCAG AA contrast", lambda: test_contrast(b)),
-            ("refused variant keeps the game and says why", lambda: test_refused_variant_keeps_the_game(b)),
-            ("PGN import and navigation", lambda: test_pgn_import_and_navigation(b)),
-            ("4x4 analysis grows and stops", lambda: test_4x4_analysis(b, args.out)),
-            ("arrows for the top lines", lambda: test_arrows_for_the_top_lines(b)),
-            ("the analysis belongs to the position shown",
-             lambda: test_analysis_belongs_to_the_position_shown(b, args.bin)),
-            ("3x3 screenshot", lambda: test_3x3_screenshot(b, args.out)),
-            ("360 and 1920 px wide", lambda: test_widths(b, args.out)),
-            ("picking a piece does not scroll the page", lambda: test_picking_does_not_scroll_the_page(b)),
-            ("the move list stays under the finger on a phone", lambda: test_the_move_list_stays_under_the_finger(b)),
-            ("44 px touch targets and the board first on a phone", lambda: test_touch_targets(b)),
-            ("a dragged piece follows the pointer", lambda: test_drag_feedback(b)),
-            ("flip the board", lambda: test_flip(b)),
-            ("sound on move, off by default", lambda: test_sound(b)),
-            ("the stack shown follows the move", lambda: test_stack_description_follows_the_move(b)),
-            ("a move with the keyboard alone", lambda: test_keyboard_play(b)),
-            ("an export copied and downloaded", lambda: test_export_copy_and_download(b)),
-            ("a move from ply 8 of 16 keeps plies 9-16 as a variation, exported in the PGN",
-             lambda: test_a_move_from_ply_8_keeps_a_variation(b)),
-            ("promotion makes the variation the main line", lambda: test_promote_a_variation(b)),
-            ("deletion removes the variation", lambda: test_delete_a_variation(b)),
-            ("navigation keys follow the line shown", lambda: test_navigation_keys_follow_the_line(b)),
-            ("a move's menu: make main line, delete from here, comment", lambda: test_move_menu(b)),
-            ("PGN variations and comments round-trip", lambda: test_pgn_variations_and_comments_round_trip(b, match_bin)),
-            ("a comment with markup or } is text, escaped in the PGN", lambda: test_comment_with_markup_is_text(b)),
-            ("a wrapped comment with [ words round-trips", lambda: test_wrapped_comment_with_brackets_round_trips(b)),
-            ("a link of 100,000 moves is refused at once", lambda: test_huge_link_is_refused_at_once(b)),
-            ("a move replayed against the engine is answered", lambda: test_replayed_move_is_answered_by_the_engine(b)),
-            ("a comment stays on the move it was typed on", lambda: test_a_comment_stays_on_its_move(b)),
-            ("browsing against the engine: clock, its pieces, Engine, move",
-             lambda: test_browsing_against_the_engine(b)),
-            ("take back from a position text", lambda: test_take_back_from_a_position_text(b)),
-            ("previews while the engine thinks", lambda: test_previews_while_the_engine_thinks(b)),
-            ("the engine's clock runs only while it searches; a flag ends the game",
-             lambda: test_the_engine_clock_and_the_flag(b)),
-            ("a move clicked while typing a comment", lambda: test_a_move_clicked_while_typing_a_comment(b)),
-            ("a mark chosen while the engine answers", lambda: test_a_mark_chosen_while_the_engine_answers(b)),
-            ("player 2 first is numbered 1...", lambda: test_player_2_first_is_numbered_1_dots(b)),
-            ("annotation glyphs and ; comments are kept", lambda: test_annotation_glyphs_and_line_comments(b)),
-            ("? opens the help panel", lambda: test_help_panel(b)),
-            ("lichess keys: up, down, l, Space", lambda: test_lichess_keys(b)),
-            ("a link opens its game as shared", lambda: test_link_opens_the_game_as_shared(b)),
-            ("hostile links inject nothing", lambda: test_hostile_links_inject_nothing(b)),
-            ("hostile PGN imports inject nothing", lambda: test_hostile_pgn_injects_nothing(b)),
-            ("markup in links and PGN makes no element", lambda: test_hostile_markup_makes_no_element(b)),
-            ("token from the fragment, asked for when missing",
-             lambda: test_token(driver, f"http://127.0.0.1:{token_port}/", token)),
-        ]
-        failures = run_tests(b, tests, args.out)
-    finally:
-        driver.quit()
-        for proc in (server, token_server):
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        shutil.rmtree(profile, ignore_errors=True)
-        shutil.rmtree(tb_dir, ignore_errors=True)
-    print(f"screenshots in {args.out}")
-    return 1 if failures else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_as_script(__file__, sys.argv[1:]))

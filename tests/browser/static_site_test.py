@@ -26,13 +26,17 @@ the block table and a few blocks fetched (never the whole file); a plain
 that reason, and the engine plays on. Saves a screenshot of each finished
 game and of the analysis in --out.
 
-Exit status: 0 passed, 1 failed, 77 skipped (Chromium or Selenium missing,
-or Chromium cannot start here).
+pytest tests, in the order below, on one page of one headless Chromium
+(fixtures: conftest.py), each followed by the check that no gobblet process
+runs and no /ugi was asked for. Run as a script, or with pytest itself:
 
-usage: static_site_test.py --site build/wasm/site --perft build/release/bin/gobblet-perft --out DIR
-(gobblet and gobblet-tb are taken from gobblet-perft's folder.)
+  static_site_test.py --site build/wasm/site --perft build/release/bin/gobblet-perft --out DIR [-k NAME]
+  python3 -m pytest tests/browser/static_site_test.py --site ... --perft ... --out DIR
+
+(gobblet and gobblet-tb are taken from gobblet-perft's folder.) As a
+script, the exit status is 0 passed, 1 failed, 77 skipped (Chromium or
+Selenium missing, or Chromium cannot start here).
 """
-import argparse
 import http.server
 import io
 import os
@@ -45,12 +49,14 @@ import threading
 import time
 import urllib.request
 
-from board_driver import (Board, PageEngine, TIMEOUT, analyse_4x4, check, check_game_end, no_proxy_for_localhost,
-                          perft_total, play_game_by_clicking, run_tests, start_browser)
+import pytest
+
+from board_driver import (PageEngine, TIMEOUT, analyse_4x4, check, check_game_end, check_selector_lists,
+                          handshake_variants, load_without_errors, perft_total, play_game_by_clicking, run_as_script)
 
 # Runs in every document before the page's scripts: records every WebSocket and Worker the page
 # makes (window.__made), so the test can tell which engine the page talks to.
-MADE_RECORDER = """
+RECORDER = """
 (() => {
   const made = { sockets: [], workers: [] };
   Object.defineProperty(window, '__made', { value: made });
@@ -198,6 +204,29 @@ def check_no_engine_process(server):
     check(not ugi, f"the page asked the static server for {ugi}")
 
 
+@pytest.fixture(scope="module")
+def static_server(site):
+    for name in ("index.html", "app.js", "engine_worker.js", "gobblet-engine.js", "gobblet-engine.wasm",
+                 "engine_choice.js"):
+        if not os.path.isfile(os.path.join(site, name)):
+            pytest.fail(f"the site {site} has no {name} (tools/setup.sh wasm builds it)", pytrace=False)
+    with open(os.path.join(site, "engine_choice.js")) as f:
+        if "'worker'" not in f.read():
+            pytest.fail(f"{site}/engine_choice.js does not choose the worker", pytrace=False)
+    server = StaticServer(site)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def page_url(static_server):
+    return static_server.url
+
+
+def after_each(request):
+    check_no_engine_process(request.getfixturevalue("static_server"))
+
+
 def worker_handshake(d):
     e = PageEngine(d, "worker", "engine_worker.js")
     e.send("ugi")
@@ -223,6 +252,20 @@ def worker_answer(d, variant, moves, query):
     return answers[0]
 
 
+def test_loads(b, static_server):
+    load_without_errors(b)
+    made = b.d.execute_script("return window.__made")
+    check(not made["sockets"], f"the static site's page opened WebSockets: {made['sockets']}")
+    check(made["workers"] == ["engine_worker.js"], f"the page's workers: {made['workers']}")
+    served = static_server.requests
+    for needed in ("/engine_worker.js", "/gobblet-engine.js", "/gobblet-engine.wasm"):
+        check(needed in served, f"the static server never served {needed} (served: {served})")
+    hello = worker_handshake(b.d)
+    variants = handshake_variants(hello, "the worker's engine")
+    check_selector_lists(b, variants, "the worker's engine")
+    print(f"loaded: {len(served)} files served; engine: {hello[0]}; variants {variants}")
+
+
 def test_variants_without_errors(b):
     """What the page sends to switch variants (setoption, uginewgame, position startpos) draws no error
     from the worker: the page takes any error line as a refusal of the variant."""
@@ -241,31 +284,17 @@ def test_variants_without_errors(b):
     check(not complaints, "the worker answers a variant switch with an error line:\n  " + "\n  ".join(complaints))
 
 
-def test_loads(b, server):
-    b.load()
-    check(b.body("fen") == "4/4/4/4 1", f"4x4 start position expected, got {b.body('fen')!r}")
-    errors = b.console_errors()
-    check(not errors, f"console errors on load: {errors}")
-    made = b.d.execute_script("return window.__made")
-    check(not made["sockets"], f"the static site's page opened WebSockets: {made['sockets']}")
-    check(made["workers"] == ["engine_worker.js"], f"the page's workers: {made['workers']}")
-    for needed in ("/engine_worker.js", "/gobblet-engine.js", "/gobblet-engine.wasm"):
-        check(needed in server.requests, f"the static server never served {needed} (served: {server.requests})")
-    hello = worker_handshake(b.d)
-    combos = [l for l in hello if l.startswith("option name Variant type combo ")]
-    check(len(combos) == 1, f"one Variant combo option expected in the worker's handshake, got {hello}")
-    variants = combos[0].split(" var ")[1:]
-    check(len(variants) >= 3, f"the worker's engine lists {variants}")
-    listed = b.selector_variants()
-    check(listed == variants + ["custom"], f"the selector lists {listed}, the worker's engine {variants}")
-    print(f"loaded: {len(server.requests)} files served; engine: {hello[0]}; variants {variants}")
-
-
-def test_game(b, variant, label, start_fen, screenshot):
+@pytest.mark.parametrize("variant, label, start_fen", [("gobblers", "3x3 gobblers", "3/3/3 1"),
+                                                      ("gobblet", "4x4", "4/4/4/4 1")], ids=["gobblers", "4x4"])
+def test_full_game_by_clicking(b, out_dir, variant, label, start_fen):
     b.load()
     moves = play_game_by_clicking(b, variant, label=label, start_fen=start_fen)
-    b.d.save_screenshot(screenshot)
+    b.d.save_screenshot(os.path.join(out_dir, f"static-{variant}-game.png"))
     check_game_end(b, variant, moves, lambda v, m, q: worker_answer(b.d, v, m, q))
+
+
+def test_4x4_analysis_grows_and_stops(b, out_dir):
+    analyse_4x4(b, os.path.join(out_dir, "static-4x4-analysis.png"))
 
 
 def native_perft(binary, variant, depth):
@@ -277,11 +306,11 @@ def native_perft(binary, variant, depth):
     return perft_total(lines), divide, time.monotonic() - started
 
 
-def test_perft(b, binary):
+def test_perft(b, perft_binary):
     b.load()
     e = PageEngine(b.d, "worker", "engine_worker.js")
     for variant, depth in PERFT_CASES:
-        total, divide, native_s = native_perft(binary, variant, depth)
+        total, divide, native_s = native_perft(perft_binary, variant, depth)
         e.send(f"setoption name Variant value {variant}", "position startpos", "isready")
         chosen = [l for _, l in e.until(r"readyok$", f"readyok after choosing {variant}")]
         errors = [l for l in chosen if l.startswith("info string error") and not tablebase_error(l)]
@@ -375,8 +404,9 @@ def native_tb_scores(binary, tb, moves):
     return scores_of(lines)
 
 
-def test_hosted_tablebase(b, bin_dir, site):
+def test_hosted_tablebase(b, perft_binary, site):
     """The tablebase beside the site, read by range requests; refused (with the reason) without them."""
+    bin_dir = os.path.dirname(perft_binary)
     work = tempfile.mkdtemp(prefix="gobblet-site-")
     servers = []
     try:
@@ -430,50 +460,5 @@ def test_hosted_tablebase(b, bin_dir, site):
         shutil.rmtree(work, ignore_errors=True)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--site", required=True, help="the static site (build/wasm/site)")
-    ap.add_argument("--perft", required=True, help="the native gobblet-perft, for the numbers to compare")
-    ap.add_argument("--out", required=True, help="where the screenshots go")
-    args = ap.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    for name in ("index.html", "app.js", "engine_worker.js", "gobblet-engine.js", "gobblet-engine.wasm",
-                 "engine_choice.js"):
-        if not os.path.isfile(os.path.join(args.site, name)):
-            print(f"FAIL  the site {args.site} has no {name} (tools/setup.sh wasm builds it)")
-            return 1
-    with open(os.path.join(args.site, "engine_choice.js")) as f:
-        if "'worker'" not in f.read():
-            print(f"FAIL  {args.site}/engine_choice.js does not choose the worker")
-            return 1
-    no_proxy_for_localhost()
-    server = StaticServer(os.path.abspath(args.site))
-    driver, profile = start_browser(MADE_RECORDER)
-    failures = 0
-    try:
-        b = Board(driver, server.url)
-        out = lambda name: os.path.join(args.out, name)
-        tests = [
-            ("loads without console errors, the worker's variants", lambda: test_loads(b, server)),
-            ("every variant chosen in the worker without an error", lambda: test_variants_without_errors(b)),
-            ("full gobblers game by clicking", lambda: test_game(b, "gobblers", "3x3 gobblers", "3/3/3 1",
-                                                                 out("static-gobblers-game.png"))),
-            ("full 4x4 game by clicking", lambda: test_game(b, "gobblet", "4x4", "4/4/4/4 1",
-                                                                      out("static-4x4-game.png"))),
-            ("4x4 analysis grows and stops", lambda: analyse_4x4(b, out("static-4x4-analysis.png"))),
-            ("perft in the worker equals gobblet-perft", lambda: test_perft(b, args.perft)),
-            ("isready and stop during go infinite", lambda: test_stop_and_isready(b)),
-            ("a tablebase hosted beside the site, read by range requests",
-             lambda: test_hosted_tablebase(b, os.path.dirname(os.path.abspath(args.perft)), args.site)),
-        ]
-        failures = run_tests(b, tests, args.out, lambda: check_no_engine_process(server))
-    finally:
-        driver.quit()
-        server.stop()
-        shutil.rmtree(profile, ignore_errors=True)
-    print(f"screenshots in {args.out}")
-    return 1 if failures else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_as_script(__file__, sys.argv[1:]))
