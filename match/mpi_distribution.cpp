@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <exception>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -90,7 +91,12 @@ absl::StatusOr<std::unique_ptr<MpiSession>> MpiSession::start(int& argc, char**&
   return session;
 }
 
-MpiSession::~MpiSession() { MPI_Finalize(); }
+MpiSession::~MpiSession() {
+  // Ended by an exception (the program's main reports it): the other ranks
+  // may be waiting for this one, and MPI_Finalize could wait for them.
+  if (std::uncaught_exceptions() > 0) MPI_Abort(MPI_COMM_WORLD, 1);
+  MPI_Finalize();
+}
 
 absl::Status MpiSession::serve(const TournamentSettings* settings, GameDealer* dealer, const GameCallback* onGame) {
   std::map<int, ScheduledGame> underWay;  // by number

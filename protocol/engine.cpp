@@ -1,6 +1,7 @@
 #include "protocol/engine.h"
 
 #include <chrono>
+#include <system_error>
 
 #include "engine/notation.h"
 #include "engine/movegen.h"
@@ -118,7 +119,7 @@ absl::Status Engine::applySearchOptions() {
 
 Search& Engine::search() {
   if (!search_) {
-    search_ = std::make_unique<Search>();
+    search_ = std::make_unique<Search>(limits_.startThread);
     if (absl::Status status = applySearchOptions(); !status.ok()) {
       notice_(NoticeKind::kError, std::string(status.message()));
       options_.hashMiB = std::min(options_.hashMiB, EngineOptions{}.hashMiB);
@@ -336,15 +337,21 @@ void Engine::joinWorker() {
   if (worker_.joinable()) worker_.join();
 }
 
-void Engine::startWorker(std::function<void()> job) {
+absl::Status Engine::startWorker(std::function<void()> job) {
   joinWorker();  // the last job has made its last callback; its thread may still be ending
   workerStop_ = false;
   workerBusy_ = true;
   if constexpr (!kHasThreads) {
     job();  // one thread (search/host_yield.h): the command returns when the job is done
-    return;
+    return absl::OkStatus();
   }
-  worker_ = std::thread(std::move(job));
+  try {
+    worker_ = limits_.startThread ? limits_.startThread(std::move(job)) : std::thread(std::move(job));
+  } catch (const std::system_error& e) {
+    workerBusy_ = false;
+    return absl::ResourceExhaustedError("the system refused a thread (" + std::string(e.what()) + ")");
+  }
+  return absl::OkStatus();
 }
 
 // A stop ends it within microseconds: perft polls workerStop_ at every
@@ -356,21 +363,23 @@ absl::Status Engine::perft(int depth, PerftCallbacks callbacks) {
   if (depth > limits_.maxPerftDepth)
     return absl::InvalidArgumentError("perft: depth " + std::to_string(depth) + " is above this server's limit of " +
                                       std::to_string(limits_.maxPerftDepth));
-  startWorker([this, board = game_.position(), depth, callbacks = std::move(callbacks)]() mutable {
-    const auto t0 = std::chrono::steady_clock::now();
-    const size_t rootMoves = depth > 0 ? static_cast<size_t>(countMoves(board)) : 0;
-    // Without threads a stop can come only between root moves (search/host_yield.h).
-    auto onRootMove = [&callbacks](Move move, uint64_t count) {
-      if (callbacks.onRootMove) callbacks.onRootMove(move, count);
-      yieldToHost();
-    };
-    const PerftResult r = perftDivide(board, depth, &workerStop_, onRootMove);
-    const int64_t ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-    const bool stopped = workerStop_;
-    workerBusy_ = false;
-    if (callbacks.onDone) callbacks.onDone(r.total, ms, stopped, r.perMove.size(), rootMoves);
-  });
+  absl::Status started =
+      startWorker([this, board = game_.position(), depth, callbacks = std::move(callbacks)]() mutable {
+        const auto t0 = std::chrono::steady_clock::now();
+        const size_t rootMoves = depth > 0 ? static_cast<size_t>(countMoves(board)) : 0;
+        // Without threads a stop can come only between root moves (search/host_yield.h).
+        auto onRootMove = [&callbacks](Move move, uint64_t count) {
+          if (callbacks.onRootMove) callbacks.onRootMove(move, count);
+          yieldToHost();
+        };
+        const PerftResult r = perftDivide(board, depth, &workerStop_, onRootMove);
+        const int64_t ms =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+        const bool stopped = workerStop_;
+        workerBusy_ = false;
+        if (callbacks.onDone) callbacks.onDone(r.total, ms, stopped, r.perMove.size(), rootMoves);
+      });
+  if (!started.ok()) return absl::ResourceExhaustedError("perft: " + std::string(started.message()));
   return absl::OkStatus();
 }
 
@@ -378,11 +387,12 @@ absl::Status Engine::perft(int depth, PerftCallbacks callbacks) {
 absl::Status Engine::bench(int depth, BenchCallbacks callbacks) {
   if (!limits_.benchAllowed) return absl::FailedPreconditionError("bench: not available on this server");
   if (busy()) return busyError("bench");
-  startWorker([this, depth, callbacks = std::move(callbacks)] {
-    const BenchResult r = runBench(depth, callbacks.onPosition, &workerStop_);
+  absl::Status started = startWorker([this, depth, callbacks = std::move(callbacks)] {
+    const BenchResult r = runBench(depth, callbacks.onPosition, &workerStop_, limits_.startThread);
     workerBusy_ = false;
     if (callbacks.onDone) callbacks.onDone(r);
   });
+  if (!started.ok()) return absl::ResourceExhaustedError("bench: " + std::string(started.message()));
   return absl::OkStatus();
 }
 

@@ -60,6 +60,10 @@ struct EngineLimits {
   // the default path of a variant that is no error, the game has no
   // tablebase.
   std::function<absl::StatusOr<std::shared_ptr<const tb::Tablebase>>(const std::string& path)> openTablebase;
+  // How the engine makes its threads (the search's, perft's and bench's;
+  // empty: std::thread). One the system refuses (a task limit) fails that
+  // command with an error, never the process; tests pass one that refuses.
+  ThreadStarter startThread;
 };
 
 // Lines the engine volunteers, for the front end to show: kInfo (a
@@ -177,7 +181,8 @@ class Engine {
   absl::StatusOr<std::shared_ptr<const tb::Tablebase>> openTablebase(const std::string& path) const;
   void releaseHeldBestMove();
   void joinWorker();
-  void startWorker(std::function<void()> job);
+  // Runs `job` on the worker thread; an error if the system refuses the thread.
+  absl::Status startWorker(std::function<void()> job);
   absl::Status busyError(std::string_view command) const;
 
   EngineLimits limits_;

@@ -292,6 +292,10 @@ void Session::bench(int depth) {
   BenchCallbacks callbacks;
   callbacks.onPosition = [this](const std::string& line) { emit("info string " + line); };
   callbacks.onDone = [this](const BenchResult& r) {
+    if (!r.error.empty()) {
+      emit("info string error: bench: " + r.error);
+      return;
+    }
     if (r.stopped) {
       emit("info string bench stopped");
       return;

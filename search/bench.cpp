@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <system_error>
 #include <thread>
 #include <string>
 
@@ -62,10 +63,11 @@ double processCpuSeconds() {
 
 }  // namespace
 
-BenchResult runBench(int depth, std::function<void(const std::string&)> log, const std::atomic<bool>* stop) {
+BenchResult runBench(int depth, std::function<void(const std::string&)> log, const std::atomic<bool>* stop,
+                     const ThreadStarter& startThread) {
   if (depth <= 0) depth = kDefaultDepth;
   BenchResult result;
-  Search search;
+  Search search(startThread);
   SearchOptions options;
   options.hashMiB = 16;
   options.threads = 1;
@@ -77,13 +79,19 @@ BenchResult runBench(int depth, std::function<void(const std::string&)> log, con
   // being searched; the loop below checks it between positions.
   std::atomic<bool> finished{false};
   std::thread watcher;
-  if (stop)
-    watcher = std::thread([&] {
+  if (stop) {
+    std::function<void()> watch = [&] {
       while (!finished.load()) {
         if (stop->load()) search.stop();
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
       }
-    });
+    };
+    try {
+      watcher = startThread ? startThread(std::move(watch)) : std::thread(std::move(watch));
+    } catch (const std::system_error& e) {
+      if (log) log("error: the system refused a thread (" + std::string(e.what()) + "); a stop acts between positions");
+    }
+  }
   int index = 0;
   for (const BenchPosition& p : kPositions) {
     if (stop && stop->load()) {
@@ -97,6 +105,10 @@ BenchResult runBench(int depth, std::function<void(const std::string&)> log, con
     SearchLimits limits;
     limits.depth = depth;
     const Search::Result r = search.searchSync(Game(board), limits);
+    if (r.best == Move::none() && !r.error.empty()) {  // no search ran: the counts mean nothing
+      result.error = r.error;
+      break;
+    }
     const Search::Stats stats = search.lastStats();
     result.nodes += r.info.nodes;
     result.cutoffs += stats.cutoffs;

@@ -579,6 +579,8 @@ void Worker::iterate(const std::function<void(const SearchInfo&)>& onInfo, const
 // ---------------------------------------------------------------------------
 
 struct Search::Impl {
+  explicit Impl(ThreadStarter startThread) : pool(std::move(startThread)) {}
+
   SearchOptions options;
   std::shared_ptr<const tb::Tablebase> tablebase;
   TranspositionTable tt;                                  // allocated lazily: at the first setOptions() or go()
@@ -607,7 +609,7 @@ struct Search::Impl {
 
 // Cheap: the hash table is allocated by the first setOptions() or go(), so a
 // session that sets Hash pays for one table of the right size, once.
-Search::Search() : impl_(std::make_unique<Impl>()) {}
+Search::Search(ThreadStarter startThread) : impl_(std::make_unique<Impl>(std::move(startThread))) {}
 
 Search::~Search() {
   stop();
@@ -622,7 +624,8 @@ absl::Status Search::setOptions(const SearchOptions& options) {
   o.moveOverheadMs = std::clamp<int64_t>(o.moveOverheadMs, 0, kMaxMoveOverheadMs);
   impl_->options = o;
   if (searching()) return absl::OkStatus();  // resized by the next go()
-  impl_->pool.resize(searchThreadsFor(o.threads));
+  // A thread refused now is tried again, and reported, by the next go().
+  (void)impl_->pool.resize(searchThreadsFor(o.threads));
   return impl_->resizeTable();
 }
 
@@ -647,12 +650,24 @@ void Search::go(const Game& game, const SearchLimits& limits, SearchCallbacks ca
     s.ordering.push_back(std::make_unique<OrderingTables>());
     s.ordering.back()->clear();
   }
-  s.pool.resize(threads);  // (nothing to do when it has that many)
+  SearchOptions options = s.options;
+  if (absl::Status started = s.pool.resize(threads); !started.ok()) {  // (nothing to do when it has that many)
+    // A task limit (ulimit -u, a container's pids limit) reached: search
+    // with the threads there are, or answer at once without a move.
+    const std::string why = "go: " + std::string(started.message());
+    if (s.pool.size() == 0) {
+      if (callbacks.onError) callbacks.onError(why + "; no search");
+      if (callbacks.onBestMove) callbacks.onBestMove(Move::none(), Move::none());
+      return;
+    }
+    if (callbacks.onError) callbacks.onError(why + "; searching with " + std::to_string(s.pool.size()));
+    options.threads = s.pool.size();
+  }
   s.stop = false;
   s.pondering = limits.ponder;
   s.startNs = Clock::now().time_since_epoch().count();
   s.running = true;
-  s.pool.start(0, [&s, game, limits, callbacks = std::move(callbacks), options = s.options, tablebase = s.tablebase] {
+  s.pool.start(0, [&s, game, limits, callbacks = std::move(callbacks), options, tablebase = s.tablebase] {
     s.run(game, limits, callbacks, options, tablebase);
   });
 }
@@ -783,6 +798,7 @@ Search::Result Search::searchSync(const Game& game, const SearchLimits& limits,
     if (onInfo) onInfo(info);
   };
   callbacks.onBestMove = [&](Move best, Move) { result.best = best; };
+  callbacks.onError = [&](const std::string& error) { result.error = error; };
   go(game, limits, std::move(callbacks));
   wait();
   return result;

@@ -17,6 +17,7 @@
 #include "absl/status/status.h"
 #include "engine/game.h"
 #include "engine/move.h"
+#include "engine/parallel_for.h"
 #include "tablebase/tablebase.h"
 
 namespace gobblet {
@@ -79,7 +80,11 @@ struct SearchOptions {
 
 class Search {
  public:
-  Search();
+  // `startThread` makes the search's threads (empty: std::thread); a test
+  // passes one that refuses. Threads the system refuses are not fatal: a
+  // go() searches with those it has, saying so through onError; with none,
+  // it reports the error and then bestmove (none) at once.
+  explicit Search(ThreadStarter startThread = {});
   ~Search();  // stops and joins any running search
   Search(const Search&) = delete;
   Search& operator=(const Search&) = delete;
@@ -105,6 +110,7 @@ class Search {
   struct Result {
     Move best;
     SearchInfo info;
+    std::string error;  // the last onError message (a search thread refused...), if any
   };
   Result searchSync(const Game& game, const SearchLimits& limits,
                     std::function<void(const SearchInfo&)> onInfo = nullptr);
@@ -134,11 +140,15 @@ struct BenchResult {
   uint64_t cutoffs = 0;           // beta cutoffs over all positions
   uint64_t firstMoveCutoffs = 0;  // ... of which by the first move searched
   bool stopped = false;           // *stop was set: the counts cover only part of the bench
+  std::string error;              // not empty: the bench could not run (no search thread); the counts are void
 };
 // Runs the bench; log gets one line per position. If stop is given and set
 // (from another thread), the position being searched ends at once and the
-// bench returns with stopped = true.
+// bench returns with stopped = true. startThread makes its threads (empty:
+// std::thread): when the system refuses the search's, the bench ends with
+// `error` set; when it refuses the one that watches `stop`, a stop acts
+// between positions only (said in the log).
 BenchResult runBench(int depth = 0 /* 0 = default */, std::function<void(const std::string&)> log = nullptr,
-                     const std::atomic<bool>* stop = nullptr);
+                     const std::atomic<bool>* stop = nullptr, const ThreadStarter& startThread = {});
 
 }  // namespace gobblet

@@ -1,6 +1,8 @@
 #include "thread_pool.h"
 
 #include <cassert>
+#include <string>
+#include <system_error>
 
 #include "host_yield.h"
 
@@ -8,12 +10,12 @@ namespace gobblet {
 
 ThreadPool::~ThreadPool() { endThreadsFrom(0); }
 
-void ThreadPool::resize(int threads) {
+absl::Status ThreadPool::resize(int threads) {
   assert(threads >= 1);
   if constexpr (!kHasThreads) {
     std::lock_guard lock(mutex_);
     slots_.resize(1);
-    return;
+    return absl::OkStatus();
   }
   if (threads < size()) endThreadsFrom(threads);
   std::lock_guard lock(mutex_);
@@ -22,8 +24,16 @@ void ThreadPool::resize(int threads) {
   slots_.resize(static_cast<size_t>(threads));
   while (size() < threads) {
     const int slot = size();
-    threads_.emplace_back([this, slot] { loop(slot); });
+    try {
+      std::function<void()> work = [this, slot] { loop(slot); };
+      threads_.push_back(start_ ? start_(std::move(work)) : std::thread(std::move(work)));
+    } catch (const std::system_error& e) {
+      slots_.resize(threads_.size());  // no thread will ever take the others
+      return absl::ResourceExhaustedError("the system refused a thread (" + std::string(e.what()) + "): " +
+                                          std::to_string(size()) + " of " + std::to_string(threads) + " started");
+    }
   }
+  return absl::OkStatus();
 }
 
 void ThreadPool::endThreadsFrom(int first) {

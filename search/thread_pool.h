@@ -14,6 +14,10 @@
 // the destructor while no job runs; start() and waitFor() may be called
 // from any thread (thread 0's job starts and waits for the helpers).
 //
+// A thread the system refuses (std::system_error: a task limit such as
+// `ulimit -u`, a container's pids limit) is not fatal: resize() says so and
+// the pool keeps the threads it has, possibly none.
+//
 // A build without threads (search/host_yield.h, kHasThreads) has one slot
 // and no thread: start() runs the job on the caller's thread and returns
 // when it is done.
@@ -25,18 +29,24 @@
 #include <thread>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "engine/parallel_for.h"
+
 namespace gobblet {
 
 class ThreadPool {
  public:
-  ThreadPool() = default;
+  // `start` makes each thread (empty: std::thread); tests pass one that refuses.
+  explicit ThreadPool(ThreadStarter start = {}) : start_(std::move(start)) {}
   ~ThreadPool();  // ends and joins the threads; precondition: no job runs
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
-  // Gives the pool exactly `threads` threads (>= 1), making or ending
-  // threads as needed. Precondition: no job runs.
-  void resize(int threads);
+  // Gives the pool `threads` threads (>= 1), making or ending threads as
+  // needed. When the system refuses a thread, none more is tried and the
+  // error says how many the pool has (size(): possibly 0, possibly fewer
+  // than before). Precondition: no job runs.
+  absl::Status resize(int threads);
   int size() const { return static_cast<int>(threads_.size()); }
 
   // Runs `job` on slot `slot`'s thread and returns at once.
@@ -59,6 +69,7 @@ class ThreadPool {
   std::condition_variable done_;  // a slot's job returned
   std::vector<Slot> slots_;       // guarded by mutex_ (its size changes only in resize)
   std::vector<std::thread> threads_;
+  ThreadStarter start_;
 };
 
 }  // namespace gobblet

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "engine/parallel_for.h"
+#include "tests/support/limited_starter.h"
 
 namespace gobblet {
 namespace {
@@ -47,19 +48,7 @@ std::vector<int> visits(uint64_t count, int threads, uint64_t chunk, const Threa
   return out;
 }
 
-// A starter that starts `allowed` threads, then refuses as std::thread does
-// when the system has no thread left to give.
-struct LimitedStarter {
-  int allowed;
-  std::atomic<int> tries{0};
-  ThreadStarter starter() {
-    return [this](std::function<void()> work) {
-      if (tries.fetch_add(1) >= allowed)
-        throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again));
-      return std::thread(std::move(work));
-    };
-  }
-};
+using testing::LimitedStarter;
 
 TEST(ParallelFor, EveryIndexExactlyOnceForAnyThreadsAndChunks) {
   for (int threads : {0, 1, 2, 3, 4, 8, 17})

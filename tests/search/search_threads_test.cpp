@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include <unistd.h>
 
 #include "search/search.h"
+#include "tests/support/limited_starter.h"
 
 namespace gobblet {
 namespace {
@@ -134,6 +136,60 @@ TEST(SearchThreads, ThreadsAreMadeOnceAndParkedBetweenSearches) {
   ASSERT_EQ(mainThreads.size(), 4u);
   for (pid_t tid : mainThreads) EXPECT_EQ(tid, mainThreads.front());
   EXPECT_NE(mainThreads.front(), static_cast<pid_t>(::gettid()));  // not the caller's thread
+}
+
+// A search whose thread the system refuses (a task limit) reports it and
+// answers at once without a move; the process goes on (it aborted before).
+TEST(SearchThreads, NoThreadFromTheSystemIsAnErrorAndNoMove) {
+  testing::LimitedStarter none{0};
+  Search search(none.starter());
+  SearchOptions options;
+  options.hashMiB = 1;
+  ASSERT_TRUE(search.setOptions(options).ok());
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    std::string error;
+    bool answered = false;
+    Move best = Move::none();
+    SearchCallbacks callbacks;
+    callbacks.onError = [&](const std::string& e) { error = e; };
+    callbacks.onBestMove = [&](Move m, Move) {
+      best = m;
+      answered = true;
+    };
+    SearchLimits limits;
+    limits.infinite = true;
+    search.go(Game{Board(Variant::gobblet())}, limits, std::move(callbacks));
+    EXPECT_TRUE(answered) << "the bestmove comes at once, even for go infinite";
+    EXPECT_TRUE(best.isNone());
+    EXPECT_NE(error.find("the system refused a thread"), std::string::npos) << error;
+    EXPECT_NE(error.find("0 of 1 started; no search"), std::string::npos) << error;
+    EXPECT_FALSE(search.searching());
+    search.wait();  // returns: nothing runs
+  }
+  EXPECT_GE(none.tries.load(), 2) << "each go tries again";
+}
+
+// Helpers the system refuses leave a search on the threads it has.
+TEST(SearchThreads, RefusedHelpersLeaveASearchWithFewerThreads) {
+  testing::LimitedStarter one{1};
+  Search search(one.starter());
+  SearchOptions options;
+  options.hashMiB = 1;
+  options.threads = 4;
+  ASSERT_TRUE(search.setOptions(options).ok());
+  std::string error;
+  Move best = Move::none();
+  SearchCallbacks callbacks;
+  callbacks.onError = [&](const std::string& e) { error = e; };
+  callbacks.onBestMove = [&](Move m, Move) { best = m; };
+  SearchLimits limits;
+  limits.depth = 4;
+  search.go(Game{Board(Variant::gobblet())}, limits, std::move(callbacks));
+  search.wait();
+  EXPECT_FALSE(best.isNone());
+  EXPECT_EQ(search.lastStats().threads, 1);
+  if (std::thread::hardware_concurrency() >= 2)  // else one thread is all a search takes
+    EXPECT_NE(error.find("searching with 1"), std::string::npos) << error;
 }
 
 }  // namespace

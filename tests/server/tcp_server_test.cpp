@@ -3,6 +3,10 @@
 // disconnects mid-search and shutdown by signal.
 #include <gtest/gtest.h>
 
+#include <grp.h>
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <thread>
@@ -375,6 +379,87 @@ TEST(TcpServer, IdleClientsAreClosedSearchingOnesAreNot) {
   std::this_thread::sleep_for(Ms(1200));
   busy.send("stop");
   EXPECT_TRUE(busy.until("bestmove", Ms(5000))) << "a client waiting for its bestmove is not idle";
+}
+
+// The threads of a process, from /proc (0 if it cannot be read).
+int threadsOf(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("Threads:", 0) == 0) return std::atoi(line.c_str() + 8);
+  return 0;
+}
+
+// A low task limit (`ulimit -u`, as systemd's TasksMax or a container's
+// pids limit would set): the sessions the system gives no search thread
+// get an error and bestmove (none); the others search on, and SIGTERM
+// still ends the server cleanly. (Before, the first refused thread aborted
+// the server, dropping every client.) A task limit binds users other than
+// root only: the server runs as nobody, so the test needs root.
+// The task limit the next server started as nobody runs under (0: none).
+rlim_t nobodyTaskLimit = 0;
+
+void becomeNobody() {
+  constexpr uid_t kNobody = 65534;
+  if (::setgroups(0, nullptr) != 0 || ::setgid(kNobody) != 0 || ::setuid(kNobody) != 0) ::_exit(126);
+  const rlimit limit{nobodyTaskLimit, nobodyTaskLimit};
+  if (nobodyTaskLimit && ::setrlimit(RLIMIT_NPROC, &limit) != 0) ::_exit(126);
+}
+
+TEST(TcpServer, ALowTaskLimitCostsOnlyTheSessionsWithoutAThread) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root, to run the server as nobody (a task limit does not bind root)";
+  const std::vector<std::string> options{"--io-threads", "2", "--max-sessions", "40", "--max-hash", "1"};
+  int idle = 0;  // the threads of an idle server
+  {
+    nobodyTaskLimit = 0;
+    EngineServer unlimited(options, becomeNobody);
+    ASSERT_NE(unlimited.port(), 0) << "the server did not start as nobody";
+    idle = threadsOf(unlimited.process().pid());
+    ASSERT_GT(idle, 0);
+  }
+  // Room for a few more threads than the idle server has: one per search.
+  constexpr int kRoom = 4;
+  nobodyTaskLimit = static_cast<rlim_t>(idle + kRoom);
+  EngineServer server(options, becomeNobody);
+  ASSERT_NE(server.port(), 0) << "the server did not start under a task limit of " << idle + kRoom;
+  const pid_t pid = server.process().pid();
+
+  constexpr int kClients = 3 * kRoom;
+  std::vector<std::unique_ptr<TcpClient>> clients;
+  int searching = 0, refused = 0;
+  for (int i = 0; i < kClients; ++i) {
+    clients.push_back(std::make_unique<TcpClient>(server.port()));
+    TcpClient& c = *clients.back();
+    ASSERT_TRUE(c.connected());
+    c.send("position startpos");
+    c.send("go infinite");
+    std::vector<std::string> seen;  // up to its first info depth, or its bestmove
+    while (auto line = c.line(Ms(10000 * kSanitizerSlowdown))) {
+      seen.push_back(*line);
+      if (line->rfind("info depth", 0) == 0 || line->rfind("bestmove", 0) == 0) break;
+    }
+    if (!seen.empty() && seen.back().rfind("info depth", 0) == 0) {
+      ++searching;
+      continue;
+    }
+    const bool error = std::any_of(seen.begin(), seen.end(), [](const std::string& l) {
+      return l.rfind("info string error: go: the system refused a thread", 0) == 0;
+    });
+    EXPECT_TRUE(error && !seen.empty() && seen.back() == "bestmove (none)")
+        << "client " << i << ": " << (seen.empty() ? "(nothing)" : seen.back());
+    ++refused;
+  }
+  EXPECT_GE(searching, 1);
+  EXPECT_GE(refused, 1) << "the limit refused no thread: the test proves nothing";
+  EXPECT_EQ(searching + refused, kClients);
+  for (auto& c : clients) {
+    c->send("stop");
+    c->send("isready");
+    EXPECT_TRUE(c->until("readyok", Ms(10000 * kSanitizerSlowdown))) << "every session still answers";
+  }
+  ::kill(pid, SIGTERM);
+  ASSERT_TRUE(server.process().waitExit(Ms(10000 * kSanitizerSlowdown)));
+  EXPECT_TRUE(WIFEXITED(server.process().exitStatus()) && WEXITSTATUS(server.process().exitStatus()) == 0)
+      << "status " << server.process().exitStatus();
 }
 
 TEST(TcpServer, SigtermStopsSearchesAndExitsCleanly) {

@@ -103,9 +103,11 @@ inline bool writeAll(int fd, const std::string& data) {
 }
 
 // The engine as a child process: its stdin, stdout and stderr are pipes.
+// `inChild`, if given, runs in the child before the engine is executed
+// (async-signal-safe calls only: setuid, setrlimit...).
 class EngineProcess {
  public:
-  explicit EngineProcess(std::vector<std::string> args = {}) {
+  explicit EngineProcess(std::vector<std::string> args = {}, void (*inChild)() = nullptr) {
     int in[2], out[2], err[2];
     if (::pipe(in) || ::pipe(out) || ::pipe(err)) return;
     pid_ = ::fork();
@@ -114,6 +116,7 @@ class EngineProcess {
       ::dup2(out[1], 1);
       ::dup2(err[1], 2);
       for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
+      if (inChild) inChild();
       const std::string bin = engineBinary();
       std::vector<char*> argv{const_cast<char*>(bin.c_str())};
       for (auto& a : args) argv.push_back(a.data());
@@ -249,10 +252,10 @@ class TcpClient {
 // Starts `gobblet --listen 127.0.0.1:0 extra...` and reads its port.
 class EngineServer {
  public:
-  explicit EngineServer(std::vector<std::string> extra = {}) {
+  explicit EngineServer(std::vector<std::string> extra = {}, void (*inChild)() = nullptr) {
     std::vector<std::string> args{"--listen", "127.0.0.1:0"};
     args.insert(args.end(), extra.begin(), extra.end());
-    process_ = std::make_unique<EngineProcess>(args);
+    process_ = std::make_unique<EngineProcess>(args, inChild);
     if (auto line = process_->err().readUntil("gobblet: listening on", Ms(10000))) {
       port_ = static_cast<uint16_t>(std::stoi(line->substr(line->rfind(':') + 1)));
     }

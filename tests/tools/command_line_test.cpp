@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "engine/version.h"
@@ -297,6 +298,19 @@ TEST(CommandLine, RunMainAnswersTheCommandLineThenRunsTheBody) {
   EXPECT_TRUE(r.ran);
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err, "error: no such file\n");
+}
+
+// What the body does not handle (the system refused a thread, or memory)
+// ends the program with its message and status 1, not with an abort.
+TEST(CommandLine, RunMainReportsWhatTheBodyThrew) {
+  const Program program = demo();
+  MainRun r = runMainOn(program, {"3", "f"}, [](const Arguments&, const UsageFn&) -> int {
+    throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again));
+  });
+  EXPECT_TRUE(r.ran);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err.rfind("error: cannot go on: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("Resource temporarily unavailable"), std::string::npos) << r.err;
 }
 
 // With quietErrors (an MPI rank other than 0) the usage errors write

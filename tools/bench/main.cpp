@@ -41,6 +41,10 @@ int bench(const cli::Arguments& args, const cli::UsageFn& usage) {
   const gobblet::BenchResult r = gobblet::runBench(depth, [quiet](const std::string& line) {
     if (!quiet) std::fprintf(stderr, "%s\n", line.c_str());
   });
+  if (!r.error.empty()) {
+    std::fprintf(stderr, "gobblet-bench: %s\n", r.error.c_str());
+    return 1;
+  }
   const double nps = r.seconds > 0 ? r.nodes / r.seconds : 0;
   std::printf("Total time (ms) : %.0f\n", r.seconds * 1000);
   std::printf("Nodes searched  : %llu\n", static_cast<unsigned long long>(r.nodes));

@@ -303,7 +303,14 @@ int runMain(const Program& program, int argc, char** argv, const MainBody& body,
     case Request::Kind::kRun:
       break;
   }
-  return body(*request->arguments, usage);
+  // What the program did not handle (the system refused a thread or the
+  // memory it needs to start) ends it with its message and status 1, not
+  // with an abort.
+  try {
+    return body(*request->arguments, usage);
+  } catch (const std::exception& e) {
+    return failure(program, std::string("cannot go on: ") + e.what());
+  }
 }
 
 }  // namespace gobblet::cli
