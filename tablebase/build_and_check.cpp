@@ -42,6 +42,9 @@ FileInfo infoOf(const File& file) {
 }  // namespace
 
 absl::StatusOr<TableCounts> build(const Variant& variant, const std::string& path, const BuildOptions& options) {
+  if (options.threads < 1 || options.threads > kMaxBuildThreads)
+    return absl::InvalidArgumentError("threads " + std::to_string(options.threads) + ": from 1 to " +
+                                      std::to_string(kMaxBuildThreads));
   // Over several ranks rank 0 alone checks and writes the file; the others
   // hear whether it could.
   BuildShare* share = options.share != nullptr && options.share->ranks() > 1 ? options.share : nullptr;

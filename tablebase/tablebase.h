@@ -190,8 +190,12 @@ class BuildShare {
   virtual absl::Status agree(const absl::Status& mine) = 0;
 };
 
+// The most threads a build takes: more than any machine it runs on has
+// cores, few enough that their buffers fit.
+inline constexpr int kMaxBuildThreads = 256;
+
 struct BuildOptions {
-  int threads = 1;             // >= 1
+  int threads = 1;             // 1 to kMaxBuildThreads (else build() refuses)
   std::string codesDirectory;  // empty: the codes in memory; else in an unnamed file there
   SolveProgress progress;      // may be empty
   // Null: one process solves everything. Else this process's part of a

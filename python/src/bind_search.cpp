@@ -14,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -141,14 +142,14 @@ class PythonEngine {
                        int64_t p1incMs, int64_t p2incMs, int movestogo, int multipv, std::optional<int> threads,
                        const std::optional<py::function>& callback) {
     SearchLimits limits;
-    if (depth) limits.depth = static_cast<int>(checkedPositive("depth", *depth));
-    if (movetimeMs) limits.moveTime = checkedPositive("movetime_ms", *movetimeMs);
-    if (nodes) limits.nodes = checkedPositive("nodes", static_cast<int64_t>(*nodes));
-    if (p1timeMs) limits.time[0] = checkedNonNegative("p1time_ms", *p1timeMs);
-    if (p2timeMs) limits.time[1] = checkedNonNegative("p2time_ms", *p2timeMs);
-    limits.inc[0] = checkedNonNegative("p1inc_ms", p1incMs);
-    limits.inc[1] = checkedNonNegative("p2inc_ms", p2incMs);
-    limits.movesToGo = static_cast<int>(checkedNonNegative("movestogo", movestogo));
+    if (depth) limits.depth = static_cast<int>(checkedLimit("depth", *depth, 1, GoLimit::kDepth));
+    if (movetimeMs) limits.moveTime = checkedLimit("movetime_ms", *movetimeMs, 1, GoLimit::kMoveTime);
+    if (nodes) limits.nodes = checkedLimit("nodes", *nodes, 1, GoLimit::kNodes);
+    if (p1timeMs) limits.time[0] = checkedLimit("p1time_ms", *p1timeMs, 0, GoLimit::kP1Time);
+    if (p2timeMs) limits.time[1] = checkedLimit("p2time_ms", *p2timeMs, 0, GoLimit::kP2Time);
+    limits.inc[0] = checkedLimit("p1inc_ms", p1incMs, 0, GoLimit::kP1Inc);
+    limits.inc[1] = checkedLimit("p2inc_ms", p2incMs, 0, GoLimit::kP2Inc);
+    limits.movesToGo = static_cast<int>(checkedLimit("movestogo", movestogo, 0, GoLimit::kMovesToGo));
     const int mover = game.board().sideToMove();
     if ((p1timeMs || p2timeMs) && limits.time[mover] < 0)
       throw py::value_error("p" + std::to_string(mover + 1) + "time_ms is needed: player " + std::to_string(mover + 1) +
@@ -208,13 +209,22 @@ class PythonEngine {
   std::vector<std::string> messages() const { return messages_; }
 
  private:
-  static int64_t checkedPositive(const char* name, int64_t value) {
-    if (value < 1) throw py::value_error(std::string(name) + " " + std::to_string(value) + " must be at least 1");
-    return value;
-  }
-  static int64_t checkedNonNegative(const char* name, int64_t value) {
-    if (value < 0) throw py::value_error(std::string(name) + " " + std::to_string(value) + " must not be negative");
-    return value;
+  // `value` if it is from `min` to what `go` takes for `limit` (its bound
+  // in kGoKeywords); else ValueError, naming the value as given.
+  template <typename Number>
+  static int64_t checkedLimit(const char* name, Number value, int64_t min, GoLimit limit) {
+    int64_t max = 0;
+    for (const GoKeyword& keyword : kGoKeywords)
+      if (keyword.limit == limit) max = keyword.max;
+    bool inRange = false;
+    if constexpr (std::is_unsigned_v<Number>)
+      inRange = value <= static_cast<uint64_t>(max) && static_cast<int64_t>(value) >= min;
+    else
+      inRange = value >= min && value <= max;
+    if (!inRange)
+      throw py::value_error(std::string(name) + " " + std::to_string(value) + " must be from " + std::to_string(min) +
+                            " to " + std::to_string(max));
+    return static_cast<int64_t>(value);
   }
   static void check(const absl::Status& status) {
     if (!status.ok()) throw std::runtime_error(std::string(status.message()));

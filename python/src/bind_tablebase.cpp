@@ -79,7 +79,9 @@ tb::TableCounts buildTablebase(const VariantArg& variantArg, const std::string& 
   if (variant.n != 3) throw VariantError("tablebases are for the 3x3 family, not " + variant.name());
   tb::BuildOptions options;
   options.threads = threads ? *threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  if (options.threads < 1) throw py::value_error("threads " + std::to_string(options.threads) + " must be at least 1");
+  if (options.threads < 1 || options.threads > tb::kMaxBuildThreads)
+    throw py::value_error("threads " + std::to_string(options.threads) + " must be from 1 to " +
+                          std::to_string(tb::kMaxBuildThreads));
   std::exception_ptr failure;
   if (progress) {
     options.progress = [&progress, &failure](const std::string& phase, uint64_t done, uint64_t total) {

@@ -167,3 +167,12 @@ def test_build_tablebase_reports_progress_on_every_core_by_default(tmp_path):
 
     with pytest.raises(Enough):
         gobblet.build_tablebase("tictactoe", str(tmp_path / "u.gtb"), threads=1, progress=refuse)
+
+
+def test_build_tablebase_takes_the_threads_gobblet_tb_takes(tmp_path):
+    # 100,000 threads aborted the interpreter; gobblet-tb takes 1 to 256.
+    for threads in (0, 257, 100000):
+        with pytest.raises(ValueError, match=f"threads {threads} must be from 1 to 256"):
+            gobblet.build_tablebase("tictactoe", str(tmp_path / "t.gtb"), threads=threads)
+    assert not (tmp_path / "t.gtb").exists()
+    assert gobblet.build_tablebase("tictactoe", str(tmp_path / "t.gtb"), threads=256).states > 0

@@ -110,3 +110,9 @@ def test_bad_limits_raise_naming_them():
         engine.search(game, depth=0)
     with pytest.raises(ValueError, match="threads 0"):
         gobblet.Engine(threads=0)
+    # Beyond what `go` takes: refused as given, never wrapped round to a negative number.
+    with pytest.raises(ValueError, match=f"nodes {2**64 - 1} must be from 1 to {2**62}"):
+        engine.search(game, nodes=2**64 - 1)
+    with pytest.raises(ValueError, match=f"movetime_ms {2**62} must be from 1 to {2**40}"):
+        engine.search(game, movetime_ms=2**62)
+    assert engine.search(game, nodes=2**62 - 1, depth=1).best_move in game.legal_moves()

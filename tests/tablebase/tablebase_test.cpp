@@ -68,6 +68,22 @@ BruteValue toBrute(Probe p) {
 
 // Every canonical number decodes to a state that numbers back to it, and
 // the 8 images of the state share the number.
+// build() takes 1 to kMaxBuildThreads threads, as gobblet-tb and Python do;
+// beyond, an error before any work (100,000 aborted the Python interpreter).
+TEST(TablebaseBuild, ThreadsOutOfRangeAreRefusedBeforeAnyWork) {
+  const Variant variant = *Variant::parse("tictactoe");
+  for (int threads : {0, -1, kMaxBuildThreads + 1, 100000}) {
+    BuildOptions options;
+    options.threads = threads;
+    const absl::StatusOr<TableCounts> built = build(variant, "", options);
+    ASSERT_FALSE(built.ok()) << threads;
+    EXPECT_EQ(built.status().message(), "threads " + std::to_string(threads) + ": from 1 to 256");
+  }
+  BuildOptions options;
+  options.threads = kMaxBuildThreads;
+  EXPECT_TRUE(build(variant, "", options).ok());
+}
+
 TEST(TablebaseIndex, RoundTripAndSymmetry) {
   for (const char* name : {"tictactoe", "3x3:2,2,1", "3x3:3,1,1"}) {
     const Variant v = *Variant::parse(name);

@@ -49,7 +49,8 @@ int threadsOf(const cli::Arguments& args) {
 
 // What gobblet-tb accepts: a command and its arguments.
 cli::Program commandLine() {
-  const cli::Option threads = cli::integer("--threads", "N", 1, 256, "worker threads, one per core unless given");
+  const cli::Option threads =
+      cli::integer("--threads", "N", 1, tb::kMaxBuildThreads, "worker threads, one per core unless given");
   const cli::Option codesDir =
       cli::text("--codes-dir", "DIR",
                 "keep the codes (a byte per slot) in an unnamed file in DIR while working (default: in memory if "
