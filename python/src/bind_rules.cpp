@@ -10,6 +10,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/perft.h"
+#include "interruptible.h"
 #include "engine/variant.h"
 #include "errors.h"
 #include "python_game.h"
@@ -68,22 +69,22 @@ void checkPerftDepth(int depth) {
                           std::to_string(kMaxPerftDepth));
 }
 
+// Both perfts run interruptibly (interruptible.h): Ctrl-C stops them.
 uint64_t perftOf(const Board& start, int depth) {
   checkPerftDepth(depth);
-  Board board = start;
-  py::gil_scoped_release release;
-  return perft(board, depth);
+  return interruptible([&start, depth](const std::atomic<bool>& stop) {
+    Board board = start;
+    return perft(board, depth, &stop);
+  });
 }
 
 // Root move text -> leaves below it, in the rules core's order (dicts keep it).
 py::dict perftDivideOf(const Board& start, int depth) {
   checkPerftDepth(depth);
-  Board board = start;
-  PerftResult result;
-  {
-    py::gil_scoped_release release;
-    result = perftDivide(board, depth);
-  }
+  const PerftResult result = interruptible([&start, depth](const std::atomic<bool>& stop) {
+    Board board = start;
+    return perftDivide(board, depth, &stop);
+  });
   py::dict out;
   for (const auto& [move, count] : result.perMove) out[py::str(moveToString(move, start.variant()))] = count;
   return out;
@@ -277,10 +278,10 @@ a placement ``"L@b2"`` or a board move ``"a1b2"`` (docs/notation.md).
       .def(
           "perft", [](const PythonGame& g, int depth) { return perftOf(g.board(), depth); }, py::arg("depth"),
           "Leaf count of the game tree `depth` plies deep from the current position (the rules core's "
-          "perft: repetition ignored). Releases the GIL.")
+          "perft: repetition ignored). Releases the GIL; Ctrl-C stops it (KeyboardInterrupt).")
       .def(
           "perft_divide", [](const PythonGame& g, int depth) { return perftDivideOf(g.board(), depth); },
-          py::arg("depth"), "perft split by root move: {move text: leaves}. Releases the GIL.")
+          py::arg("depth"), "perft split by root move: {move text: leaves}. Releases the GIL; Ctrl-C stops it.")
       .def(
           "copy", [](const PythonGame& g) { return g; }, "An independent copy of the game.")
       .def("__copy__", [](const PythonGame& g) { return g; })
@@ -295,7 +296,8 @@ a placement ``"L@b2"`` or a board move ``"a1b2"`` (docs/notation.md).
         return perftOf(position ? parsePositionOrThrow(v, *position) : Board(v), depth);
       },
       py::arg("variant"), py::arg("depth"), py::arg("position") = py::none(),
-      "perft of `variant` from `position` (None: the start), `depth` plies deep. Releases the GIL.");
+      "perft of `variant` from `position` (None: the start), `depth` plies deep. Releases the GIL; Ctrl-C "
+      "stops it.");
 }
 
 }  // namespace

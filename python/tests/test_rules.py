@@ -1,7 +1,11 @@
 """The rules through the module: variants, positions, moves, results, perft."""
 
 import copy
+import os
+import signal
 import subprocess
+import sys
+import time
 
 import pytest
 
@@ -164,3 +168,23 @@ def test_perft_divide_equals_the_cpp_tool(cpp_program):
 def test_perft_depth_out_of_range_raises():
     with pytest.raises(ValueError, match="-1"):
         gobblet.perft("gobblers", -1)
+
+
+@pytest.mark.parametrize("call", ["gobblet.perft('gobblet', 9)", "gobblet.Game('gobblet').perft_divide(9)"])
+def test_ctrl_c_stops_a_perft(call):
+    # A perft of hours: SIGINT (Ctrl-C) must raise KeyboardInterrupt soon,
+    # as it does in a search (it ran on, the GIL released, never looking).
+    script = ("import gobblet\nprint('started', flush=True)\ntry:\n    " + call +
+              "\nexcept KeyboardInterrupt:\n    print('interrupted', flush=True)\n")
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                             env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    try:
+        assert child.stdout.readline() == "started\n"
+        time.sleep(0.3)
+        child.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        out, _ = child.communicate(timeout=60)
+        assert out == "interrupted\n"
+        assert time.monotonic() - sent < 30
+    finally:
+        child.kill()
