@@ -134,7 +134,8 @@ absl::Status MpiSession::serve(const TournamentSettings* settings, GameDealer* d
       record->timeControl = limitsText(*settings, it->second);
       const TournamentState& state = dealer->finish(it->second, *record);
       underWay.erase(it);
-      if (*onGame) (*onGame)(*record, state);
+      if (*onGame)
+        if (absl::Status told = (*onGame)(*record, state); !told.ok()) dealer->fail(std::move(told));
     } else if (status.MPI_TAG == kDone) {
       ++done;
     }

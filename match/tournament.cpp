@@ -145,7 +145,8 @@ absl::StatusOr<TournamentState> runTournament(const TournamentSettings& settings
 
       std::lock_guard lock(mutex);
       const TournamentState& state = (*dealer)->finish(dealt->game, record);
-      if (onGame) onGame(record, state);
+      if (onGame)
+        if (absl::Status told = onGame(record, state); !told.ok()) (*dealer)->fail(std::move(told));
     }
   };
   const int workers = std::min<int>(settings.concurrency, (*dealer)->gamesLeft());

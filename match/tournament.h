@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -53,8 +54,10 @@ struct TournamentSettings {
 // pairings).
 inline constexpr int kMaxEngines = 1000;
 
-// Called after every game, one call at a time, with the updated state.
-using GameCallback = std::function<void(const GameRecord&, const TournamentState&)>;
+// Called after every game, one call at a time, with the updated state. An
+// error (the record could not be written) starts no further game and is
+// the error the tournament returns once the games under way have finished.
+using GameCallback = std::function<absl::Status(const GameRecord&, const TournamentState&)>;
 
 // InvalidArgument unless the settings make a playable tournament: two or
 // more engines, each with a command, a distinct name and at least one limit
@@ -66,9 +69,9 @@ absl::Status checkTournamentSettings(const TournamentSettings& settings);
 // Checks the settings (checkTournamentSettings), then plays the tournament
 // and returns the final state. The schedule and the openings are made a game
 // at a time (schedule.h, opening_sequence.h). An opening that cannot be made
-// (the opening file changed, no random opening leaves the game running)
-// starts no further game and is the error returned once the games under way
-// have finished.
+// (the opening file changed, no random opening leaves the game running),
+// like an error from onGame, starts no further game and is the error
+// returned once the games under way have finished.
 absl::StatusOr<TournamentState> runTournament(const TournamentSettings& settings, const GameCallback& onGame);
 
 // A game handed out: its place in the schedule and its opening.
@@ -96,8 +99,13 @@ class GameDealer {
   const TournamentState& state() const { return schedule_.state(); }
   // Games neither played nor resumed.
   int gamesLeft() const { return state().gamesPlanned - state().gamesPlayed; }
-  // An opening that could not be made: no further game is handed out.
+  // An opening that could not be made, or what fail() was told: no further
+  // game is handed out.
   const absl::Status& failure() const { return failure_; }
+  // Hands out no further game; `why` becomes failure() unless one came first.
+  void fail(absl::Status why) {
+    if (failure_.ok()) failure_ = std::move(why);
+  }
 
  private:
   explicit GameDealer(const TournamentSettings& settings);

@@ -34,7 +34,10 @@ void playShortMatch(const Variant& variant) {
   t.game.timeoutMs = 20000;  // generous: the suite may run slowly under sanitizers
   t.timeouts.handshakeMs = 20000;
   std::vector<GameRecord> records;
-  auto state = runTournament(t, [&](const GameRecord& r, const TournamentState&) { records.push_back(r); });
+  auto state = runTournament(t, [&](const GameRecord& r, const TournamentState&) {
+    records.push_back(r);
+    return absl::OkStatus();
+  });
   ASSERT_TRUE(state.ok()) << state.status();
   EXPECT_EQ(state->gamesPlayed, 4);
   ASSERT_EQ(records.size(), 4u);

@@ -196,7 +196,10 @@ TEST(MatchFakes, TournamentSurvivesCrashesAndRestartsEngines) {
   t.game = quick();
   t.timeouts = kShortHandshake;
   std::vector<GameRecord> records;
-  auto state = runTournament(t, [&](const GameRecord& r, const TournamentState&) { records.push_back(r); });
+  auto state = runTournament(t, [&](const GameRecord& r, const TournamentState&) {
+    records.push_back(r);
+    return absl::OkStatus();
+  });
   ASSERT_TRUE(state.ok()) << state.status();
   EXPECT_EQ(state->gamesPlayed, 8);
   ASSERT_EQ(records.size(), 8u);
@@ -223,7 +226,10 @@ TEST(MatchFakes, SprtStopsEarly) {
   t.game = quick();
   t.sprt = SprtParams{0, 50, 0.05, 0.05};
   int calls = 0;
-  auto state = runTournament(t, [&](const GameRecord&, const TournamentState&) { ++calls; });
+  auto state = runTournament(t, [&](const GameRecord&, const TournamentState&) {
+    ++calls;
+    return absl::OkStatus();
+  });
   ASSERT_TRUE(state.ok());
   EXPECT_EQ(state->decision, SprtDecision::kAcceptH1);
   EXPECT_GT(state->llr, t.sprt->upperBound());

@@ -93,6 +93,43 @@ TEST_F(MatchResume, PlaysOnlyTheMissingGamesAndEndsWithTheSameTable) {
   EXPECT_EQ(readWholeFile(log_), "");
 }
 
+// A record that stops taking writes (a full disk; here the file size limit
+// of `ulimit -f`, with SIGXFSZ ignored so that a write fails with EFBIG)
+// stops the match with an error naming the file and how many games it
+// holds, exit status 1; --resume then plays the others into the same table.
+// (Before, the match played on, printed "12 of 12 games played", exited 0
+// and the record lacked games.) /dev/full fails at the match line.
+TEST_F(MatchResume, ARecordThatCannotBeWrittenStopsTheMatch) {
+  const Outcome full = runMatch(match(log_) + "--record /dev/full");
+  EXPECT_EQ(full.exitCode, 1) << full.output;
+  EXPECT_NE(full.output.find("cannot write its match line to the record file '/dev/full': No space left on device"),
+            std::string::npos)
+      << full.output;
+
+  const std::string cut = dir_.file("cut.txt");
+  const size_t limit = 1024;  // bytes: the match line and a few games of the 12
+  ASSERT_GT(readWholeFile(full_).size(), 2 * limit);
+  const Outcome stopped = gobblet::testing::runCommand("bash -c \"trap '' XFSZ; ulimit -f 1; exec timeout 300 " +
+                                                       kMatch + " " + match(log_) + "--record " + cut + "\" 2>&1");
+  EXPECT_EQ(stopped.exitCode, 1) << stopped.output;
+  // The whole game lines the file holds (a last one may be cut off).
+  const std::string text = readWholeFile(cut);
+  const size_t recorded = count(text.substr(0, text.rfind('\n') + 1), "\ngame=");
+  EXPECT_GT(recorded, 0u);
+  EXPECT_LT(recorded, 12u);
+  EXPECT_NE(stopped.output.find("to the record file '" + cut +
+                                "': File too large; no further game was started: " + std::to_string(recorded) +
+                                " games are recorded; once it can be written, --resume " + cut + " plays the others"),
+            std::string::npos)
+      << stopped.output;
+  EXPECT_EQ(stopped.output.find("games played"), std::string::npos) << "no final table: " << stopped.output;
+
+  const Outcome resumed = runMatch(match(log_) + "--resume " + cut);
+  ASSERT_EQ(resumed.exitCode, 0) << resumed.output;
+  EXPECT_EQ(finalTable(resumed.output), finalTable(whole_.output));
+  EXPECT_EQ(gamesByNumber(cut), gamesByNumber(full_));
+}
+
 TEST_F(MatchResume, MorePlannedGamesExtendTheMatch) {
   // The same 12 games, then 4 more: game i is the same whatever --games.
   const std::string longer = dir_.file("longer.txt");

@@ -9,8 +9,10 @@
 //
 // See docs/match.md for every option, the output and the record format.
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <iostream>
@@ -143,6 +145,13 @@ std::vector<std::string> settingsForEach(const cli::Arguments& args) {
       words.push_back(absl::StrCat(given.name.substr(2), "=", given.words.front()));
   }
   return words;
+}
+
+// Why the record file `path` did not take `what` (errno as left by the
+// failed write, 0 if none was told).
+std::string recordWriteError(const std::string& path, const std::string& what, int error) {
+  return absl::StrCat("cannot write ", what, " to the record file '", path,
+                      "': ", error ? std::strerror(error) : "write failed");
 }
 
 // The MPI session of a run, if any: without MPI in the build, or without a
@@ -299,7 +308,9 @@ int runMatch(const cli::Program& program, const cli::MpiLaunch& launch, int argc
     } else if (!recordPath.empty()) {
       record.open(recordPath, std::ios::trunc);
       if (!record) return usage(absl::StrCat("cannot write record file '", recordPath, "'"));
-      record << recordHeader(settings, recordPgn) << std::endl;
+      errno = 0;
+      record << recordHeader(settings, recordPgn) << "\n" << std::flush;
+      if (!record) return cli::failure(program, recordWriteError(recordPath, "its match line", errno));
     }
     return 0;
   }();
@@ -316,14 +327,23 @@ int runMatch(const cli::Program& program, const cli::MpiLaunch& launch, int argc
                 mpi.size() - 1, settings.concurrency);
   if (!resumedText.empty()) std::printf("%s\n", resumedText.c_str());
   std::fflush(stdout);
-  const GameCallback onGame = [&](const GameRecord& game, const TournamentState& now) {
-    if (record.is_open()) {
-      if (recordPgn)
-        record << formatPgn(game, pgnHeader) << std::flush;
-      else
-        record << formatRecord(game) << std::endl;
-    }
+  // A game the record cannot take (a full disk, /dev/full) stops the match:
+  // games played on would be lost. The games under way finish, none starts.
+  const std::string recordName = resumePath.empty() ? recordPath : resumePath;
+  int recorded = static_cast<int>(settings.resumed.size());
+  const GameCallback onGame = [&](const GameRecord& game, const TournamentState& now) -> absl::Status {
     if (!quiet) std::printf("%s\n", progressLine(game, now, settings).c_str()), std::fflush(stdout);
+    if (!record.is_open()) return absl::OkStatus();
+    if (!record) return absl::OkStatus();  // failed already: said once
+    errno = 0;
+    record << (recordPgn ? formatPgn(game, pgnHeader) : formatRecord(game) + "\n") << std::flush;
+    if (!record)
+      return absl::DataLossError(absl::StrCat(recordWriteError(recordName, absl::StrCat("game ", game.number), errno),
+                                              "; no further game was started: ", recorded,
+                                              " games are recorded; once it can be written, --resume ", recordName,
+                                              " plays the others"));
+    ++recorded;
+    return absl::OkStatus();
   };
   auto state = mpi.distributed() ? mpi.coordinate(settings, onGame) : runTournament(settings, onGame);
   if (!state.ok()) return cli::failure(program, state.status().message());
