@@ -92,10 +92,15 @@ absl::StatusOr<std::unique_ptr<MpiSession>> MpiSession::start(int& argc, char**&
 }
 
 MpiSession::~MpiSession() {
-  // Ended by an exception (the program's main reports it): the other ranks
-  // may be waiting for this one, and MPI_Finalize could wait for them.
+  // Ended by an exception no one caught first: the other ranks may be
+  // waiting for this one, and MPI_Finalize could wait for them.
   if (std::uncaught_exceptions() > 0) MPI_Abort(MPI_COMM_WORLD, 1);
   MPI_Finalize();
+}
+
+void MpiSession::abort(int code) {
+  MPI_Abort(MPI_COMM_WORLD, code);
+  std::abort();  // (MPI_Abort does not return)
 }
 
 absl::Status MpiSession::serve(const TournamentSettings* settings, GameDealer* dealer, const GameCallback* onGame) {

@@ -42,7 +42,8 @@ class MpiSession {
   // MPI_Init_thread asking for MPI_THREAD_SERIALIZED; fails if the library
   // cannot give it.
   static absl::StatusOr<std::unique_ptr<MpiSession>> start(int& argc, char**& argv);
-  ~MpiSession();  // MPI_Finalize; MPI_Abort (every rank) when an exception unwinds it
+  ~MpiSession();                      // MPI_Finalize; MPI_Abort (every rank) when an exception unwinds it
+  [[noreturn]] void abort(int code);  // MPI_Abort: ends every rank
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;
 

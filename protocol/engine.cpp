@@ -1,6 +1,7 @@
 #include "protocol/engine.h"
 
 #include <chrono>
+#include <new>
 #include <system_error>
 
 #include "engine/notation.h"
@@ -350,6 +351,9 @@ absl::Status Engine::startWorker(std::function<void()> job) {
   } catch (const std::system_error& e) {
     workerBusy_ = false;
     return absl::ResourceExhaustedError("the system refused a thread (" + std::string(e.what()) + ")");
+  } catch (const std::bad_alloc& e) {
+    workerBusy_ = false;
+    return absl::ResourceExhaustedError("no memory for a thread (" + std::string(e.what()) + ")");
   }
   return absl::OkStatus();
 }

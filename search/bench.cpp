@@ -88,7 +88,7 @@ BenchResult runBench(int depth, std::function<void(const std::string&)> log, con
     };
     try {
       watcher = startThread ? startThread(std::move(watch)) : std::thread(std::move(watch));
-    } catch (const std::system_error& e) {
+    } catch (const std::exception& e) {  // std::system_error, std::bad_alloc
       if (log) log("error: the system refused a thread (" + std::string(e.what()) + "); a stop acts between positions");
     }
   }

@@ -1,6 +1,7 @@
 #include "thread_pool.h"
 
 #include <cassert>
+#include <new>
 #include <string>
 #include <system_error>
 
@@ -21,19 +22,26 @@ absl::Status ThreadPool::resize(int threads) {
   std::lock_guard lock(mutex_);
   // Slots live in a vector that may grow: a thread finds its slot by index
   // under the mutex, never by a reference kept across a wait.
-  slots_.resize(static_cast<size_t>(threads));
-  while (size() < threads) {
-    const int slot = size();
-    try {
+  // A thread that cannot be made (std::system_error; std::bad_alloc for
+  // its state) ends the growth: the pool keeps the threads it has.
+  std::string refusal;
+  try {
+    slots_.resize(static_cast<size_t>(threads));
+    threads_.reserve(static_cast<size_t>(threads));  // push_back cannot throw with a thread in hand
+    while (size() < threads) {
+      const int slot = size();
       std::function<void()> work = [this, slot] { loop(slot); };
       threads_.push_back(start_ ? start_(std::move(work)) : std::thread(std::move(work)));
-    } catch (const std::system_error& e) {
-      slots_.resize(threads_.size());  // no thread will ever take the others
-      return absl::ResourceExhaustedError("the system refused a thread (" + std::string(e.what()) + "): " +
-                                          std::to_string(size()) + " of " + std::to_string(threads) + " started");
     }
+  } catch (const std::system_error& e) {
+    refusal = e.what();
+  } catch (const std::bad_alloc& e) {
+    refusal = e.what();
   }
-  return absl::OkStatus();
+  if (refusal.empty()) return absl::OkStatus();
+  slots_.resize(threads_.size());  // no thread will ever take the others
+  return absl::ResourceExhaustedError("the system refused a thread (" + refusal + "): " + std::to_string(size()) +
+                                      " of " + std::to_string(threads) + " started");
 }
 
 void ThreadPool::endThreadsFrom(int first) {

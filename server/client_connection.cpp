@@ -262,6 +262,10 @@ void ClientConnection::flushAndClose() {
   if (!writing_) write();
 }
 
+ClientConnection::~ClientConnection() {
+  if (onClosed_) onClosed_();
+}
+
 void ClientConnection::socketGone() {
   socketClosed_ = true;
   writeTimer_.cancel();

@@ -71,7 +71,9 @@ struct ConnectionLimits {
 
 class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
  public:
-  virtual ~ClientConnection() = default;
+  // A connection that never closed its socket (its start failed) still
+  // gives its session slot back.
+  virtual ~ClientConnection();
 
   // Asks the connection to close (from any thread): stops the search,
   // flushes the output (within the flush deadline) and closes the socket.

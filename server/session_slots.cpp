@@ -49,13 +49,27 @@ std::function<bool()> SessionSlots::admitter(Iterator it) {
   };
 }
 
+void SessionSlots::release(Iterator it) {
+  if (it->state == SlotState::kPending) --pending_;
+  if (it->state == SlotState::kActive) --active_;
+  connections_.erase(it);
+}
+
 std::function<void()> SessionSlots::releaser(Iterator it) {
   return [this, it] {
     std::lock_guard lock(mutex_);
-    if (it->state == SlotState::kPending) --pending_;
-    if (it->state == SlotState::kActive) --active_;
-    connections_.erase(it);
+    release(it);
   };
+}
+
+int SessionSlots::active() const {
+  std::lock_guard lock(mutex_);
+  return active_;
+}
+
+int SessionSlots::pending() const {
+  std::lock_guard lock(mutex_);
+  return pending_;
 }
 
 void SessionSlots::shutdownAll() {

@@ -31,16 +31,25 @@ class SessionSlots {
   // if too many wait. Returns the connection (to start it), or nullptr
   // without calling `make` if, without a token, every slot is taken (the
   // check and the count are one step: two clients at once cannot both take
-  // the last slot).
+  // the last slot). If `make` throws, the slot is given back and the
+  // exception goes on.
   template <class Make>
   auto add(const Make& make) -> decltype(make(std::function<bool()>(), std::function<void()>())) {
     std::lock_guard lock(mutex_);
     if (!authRequired_ && active_ >= maxSessions_) return nullptr;
     auto it = reserve();
-    auto conn = make(admitter(it), releaser(it));
-    it->connection = conn;
-    return conn;
+    try {
+      auto conn = make(admitter(it), releaser(it));
+      it->connection = conn;
+      return conn;
+    } catch (...) {
+      release(it);
+      throw;
+    }
   }
+  // Connections that hold a session slot, and that wait to authenticate.
+  int active() const;
+  int pending() const;
   // Asks every connection to close (server shutdown).
   void shutdownAll();
 
@@ -55,6 +64,7 @@ class SessionSlots {
   using Iterator = std::list<Entry>::iterator;
 
   Iterator reserve();                           // under mutex_
+  void release(Iterator it);                    // under mutex_: the entry's count given back
   std::function<bool()> admitter(Iterator it);  // the connection's admit()
   std::function<void()> releaser(Iterator it);  // the connection's onClosed()
 
@@ -63,7 +73,7 @@ class SessionSlots {
   const bool authRequired_;
   int active_ = 0;   // guarded by mutex_
   int pending_ = 0;  // guarded by mutex_
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::list<Entry> connections_;  // in accept order, for shutdownAll() and eviction; pruned as they close
 };
 

@@ -88,6 +88,7 @@ def page_checks(request, b, out_dir):
     if getattr(request.node, "call_failed", True):
         name = "".join(c if c.isalnum() else "-" for c in request.node.name.lower())
         b.d.save_screenshot(os.path.join(out_dir, f"failed-{name}.png"))
+        b.console_errors()  # read, so that they are not the next test's
         return
     errors = b.console_errors()
     check(not errors, f"console errors: {errors}")

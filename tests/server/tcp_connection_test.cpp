@@ -107,6 +107,22 @@ class Loopback {
 // `then` callback holds it). That must not end the reaper: it belongs to
 // its owner, here the test (before, the connections shared it, and the
 // last one destroyed it on its own thread, which aborted joining itself).
+// A connection made but never started (its start failed) still calls its
+// onClosed when it goes: the session slot it holds comes back.
+TEST(TcpConnection, OneNeverStartedGivesItsSlotBackWhenItGoes) {
+  asio::io_context io;
+  tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
+  tcp::socket client(io);
+  client.connect(acceptor.local_endpoint());
+  SessionReaper reaper;
+  bool closed = false;
+  auto conn = std::make_shared<TcpConnection>(acceptor.accept(), ConnectionLimits{}, SessionConfig{}, reaper, nullptr,
+                                              [&closed] { closed = true; });
+  EXPECT_FALSE(closed);
+  conn.reset();
+  EXPECT_TRUE(closed);
+}
+
 TEST(TcpConnection, LastReferenceMayDieOnTheReaperThread) {
   auto reaper = std::make_unique<SessionReaper>();
   for (int round = 0; round < 10; ++round) {

@@ -167,6 +167,11 @@ struct MpiRun {
   absl::StatusOr<TournamentState> coordinate(const TournamentSettings& settings, const GameCallback& onGame) {
     return session->coordinate(settings, onGame);
   }
+  // After this rank failed in a way the others cannot hear (an exception):
+  // ends every rank, which could otherwise wait for it forever.
+  void abortAll() {
+    if (distributed()) session->abort(1);
+  }
 #else
   bool distributed() const { return false; }
   int size() const { return 1; }
@@ -174,13 +179,14 @@ struct MpiRun {
   absl::StatusOr<TournamentState> coordinate(const TournamentSettings&, const GameCallback&) {
     return absl::UnimplementedError("built without MPI");
   }
+  void abortAll() {}
 #endif
 };
 
 // The match (or the replay, or the compliance check), with the arguments
 // checked; `launch` says whether an MPI launcher started this process.
 int runMatch(const cli::Program& program, const cli::MpiLaunch& launch, int argc, char** argv,
-             const cli::Arguments& args, const cli::UsageFn& usage) {
+             const cli::Arguments& args, const cli::UsageFn& usage, MpiRun& mpi) {
   TournamentSettings settings;
   settings.gamesPerPairing = static_cast<int>(args.integer("--games"));
   settings.concurrency = static_cast<int>(args.integer("--concurrency"));
@@ -252,10 +258,9 @@ int runMatch(const cli::Program& program, const cli::MpiLaunch& launch, int argc
   settings.openingsPath = openingsPath;
   if (auto status = checkTournamentSettings(settings); !status.ok()) return usage(status.message());
 
-  // Under an MPI launcher with two ranks or more, ranks 1.. play the games
-  // rank 0 hands out and return here; rank 0 reads the openings and the
-  // record and keeps the statistics (mpi_distribution.h).
-  MpiRun mpi;
+    // Under an MPI launcher with two ranks or more, ranks 1.. play the games
+    // rank 0 hands out and return here; rank 0 reads the openings and the
+    // record and keeps the statistics (mpi_distribution.h).
 #ifndef GOBBLET_MATCH_MPI
   // Built without MPI, each rank would play the whole match on its own.
   if (launch.launched && launch.size > 1)
@@ -364,7 +369,16 @@ int main(int argc, char** argv) {
   return cli::runMain(
       program, argc, argv,
       [&](const cli::Arguments& args, const cli::UsageFn& usage) {
-        return runMatch(program, launch, argc, argv, args, usage);
+        // The MPI session outlives the match, so that a failure the match
+        // did not handle is said before every rank is ended.
+        MpiRun mpi;
+        try {
+          return runMatch(program, launch, argc, argv, args, usage, mpi);
+        } catch (const std::exception& e) {
+          const int status = cli::failure(program, std::string("cannot go on: ") + e.what());
+          mpi.abortAll();
+          return status;
+        }
       },
       options);
 }

@@ -31,7 +31,8 @@ import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "browser"))
 
-from board_driver import Board, Failure, PageEngine, last_info, no_proxy_for_localhost, start_browser  # noqa: E402
+from board_driver import (Board, Failure, PageEngine, SKIP, Skipped, last_info, no_proxy_for_localhost,  # noqa: E402
+                          start_browser)
 
 ENGINE_FILES = ("engine_worker.js", "gobblet-engine.js", "gobblet-engine.wasm")
 SEARCH_TIMEOUT = 600  # seconds for one `go depth D` on a loaded machine
@@ -231,6 +232,9 @@ def main():
         if errors:
             print(f"    console errors meanwhile: {errors}")
         return 0
+    except Skipped as why:  # no Chromium here: nothing to measure
+        print(f"measure_site: skipped: {why}", file=sys.stderr)
+        return SKIP
     except Exception as e:  # a Failure, or the browser's or a server's trouble: said in one line
         what = "" if isinstance(e, Failure) else f"{type(e).__name__}: "
         print(f"measure_site: failed: {what}{str(e).strip()}", file=sys.stderr)
