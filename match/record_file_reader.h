@@ -9,6 +9,7 @@
 // reading goes on with the next line (record lines) or game (PGN).
 #pragma once
 
+#include <cstdint>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -26,12 +27,14 @@ namespace gobblet::match {
 struct RecordFileEntry {
   std::string where;  // "FILE:LINE" (record lines) or "FILE:LINE: game N" (PGN)
   absl::StatusOr<GameRecord> record;
+  int64_t line = 0;  // the line it starts on (1-based)
 };
 
 class RecordFileReader {
  public:
   // Opens `path`; `defaultVariant` is the variant of PGN games without a
-  // Variant tag. NotFound if the file cannot be opened.
+  // Variant tag. NotFound if the file cannot be opened, InvalidArgument if
+  // it is a directory.
   static absl::StatusOr<std::unique_ptr<RecordFileReader>> open(const std::string& path, const Variant& defaultVariant);
 
   // The next game, or nothing at the end of the file.

@@ -1,11 +1,13 @@
 #include "match/resume.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -41,35 +43,51 @@ std::vector<std::pair<std::string, std::string>> matchFields(const TournamentSet
   return fields;
 }
 
-// Cuts a last line without its newline off the file; true if it did.
-absl::StatusOr<bool> dropPartialLastLine(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
+// Where a record file's whole lines end: the bytes up to and including its
+// last newline, and how many lines that is. A record is always written in
+// whole lines; bytes after the last newline are a write that was cut.
+struct WholeLines {
+  uint64_t bytes = 0;
+  int64_t lines = 0;
+  bool partialTail = false;  // bytes follow the last newline
+};
+
+absl::StatusOr<WholeLines> wholeLinesOf(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat("cannot open record file '", path, "'"));
-  const std::streamoff size = in.tellg();
-  if (size <= 0) return false;
-  // Back from the end, a block at a time, to the last newline.
-  std::streamoff end = size, keep = 0;
-  char last;
-  in.seekg(size - 1);
-  in.get(last);
-  if (last == '\n') return false;
-  while (end > 0) {
-    const std::streamoff begin = std::max<std::streamoff>(0, end - 4096);
-    std::string block(static_cast<size_t>(end - begin), '\0');
-    in.seekg(begin);
-    in.read(block.data(), static_cast<std::streamsize>(block.size()));
-    if (const size_t at = block.rfind('\n'); at != std::string::npos) {
-      keep = begin + static_cast<std::streamoff>(at) + 1;
-      break;
-    }
-    end = begin;
+  WholeLines whole;
+  uint64_t offset = 0;
+  char block[65536];
+  while (in.read(block, sizeof block) || in.gcount() > 0) {
+    const auto got = static_cast<size_t>(in.gcount());
+    for (size_t i = 0; i < got; ++i)
+      if (block[i] == '\n') {
+        ++whole.lines;
+        whole.bytes = offset + i + 1;
+      }
+    offset += got;
   }
-  in.close();
-  std::error_code ec;
-  std::filesystem::resize_file(path, static_cast<uintmax_t>(keep), ec);
-  if (ec)
-    return absl::InvalidArgumentError(absl::StrCat("cannot cut the partial last line of '", path, "': ", ec.message()));
-  return true;
+  whole.partialTail = offset > whole.bytes;
+  return whole;
+}
+
+// The offset of the start of line `line` (1-based; at most one past the
+// file's whole lines).
+uint64_t offsetOfLine(const std::string& path, int64_t line) {
+  std::ifstream in(path, std::ios::binary);
+  uint64_t offset = 0;
+  int64_t at = 1;
+  char block[65536];
+  while (at < line && (in.read(block, sizeof block) || in.gcount() > 0)) {
+    const auto got = static_cast<size_t>(in.gcount());
+    for (size_t i = 0; i < got && at < line; ++i)
+      if (block[i] == '\n') {
+        ++at;
+        if (at == line) return offset + i + 1;
+      }
+    offset += got;
+  }
+  return offset;
 }
 
 // The first non-blank line of the file (at most kMaxInputLineBytes).
@@ -96,10 +114,19 @@ std::string recordHeader(const TournamentSettings& settings, bool pgn) {
 }
 
 absl::StatusOr<ResumableRecord> openRecordForResume(const std::string& path, const TournamentSettings& settings) {
+  // Nothing is written to the file before it is known to be this match's
+  // record with games that all read: only then is a cut end taken off.
   ResumableRecord result;
-  auto dropped = dropPartialLastLine(path);
-  if (!dropped.ok()) return dropped.status();
-  result.droppedPartialLine = *dropped;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    return absl::NotFoundError(absl::StrCat("cannot open record file '", path, "'"));
+  if (!std::filesystem::is_regular_file(path, ec))
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", path, "' is not a regular file: it cannot be a record to resume"));
+  const absl::StatusOr<WholeLines> whole = wholeLinesOf(path);
+  if (!whole.ok()) return whole.status();
+  if (whole->lines == 0)  // not even the match line was written whole
+    return absl::InvalidArgumentError(absl::StrCat("'", path, "' holds no whole line: it cannot be resumed"));
 
   // 1. The match line.
   const std::string first = firstLine(path);
@@ -131,14 +158,36 @@ absl::StatusOr<ResumableRecord> openRecordForResume(const std::string& path, con
         return absl::InvalidArgumentError(absl::StrCat("'", path, "' was written by another match: it has ", key, "=",
                                                        quoteRecordField(value), ", this match has none"));
 
-  // 2. The games.
+  // 2. The games, up to the file's whole lines. A record line cut by a
+  // crash is a partial last line; a PGN game cut anywhere is the last game,
+  // unreadable or running into the partial line: it is dropped whole.
   auto reader = RecordFileReader::open(path, settings.variant);
   if (!reader.ok()) return reader.status();
+  std::vector<RecordFileEntry> entries;
   while (std::optional<RecordFileEntry> entry = (*reader)->next()) {
-    if (!entry->record.ok())
-      return absl::InvalidArgumentError(absl::StrCat(entry->where, ": ", entry->record.status().message()));
-    result.games.push_back(*std::move(entry->record));
+    if (entry->line > whole->lines) break;  // in the partial last line
+    entries.push_back(*std::move(entry));
   }
+  int64_t cutLine = 0;  // the line a cut last PGN game starts on
+  for (size_t i = 0; i < entries.size(); ++i) {
+    RecordFileEntry& entry = entries[i];
+    const bool last = i + 1 == entries.size();
+    if (result.pgn && last && (!entry.record.ok() || whole->partialTail)) {
+      cutLine = entry.line;
+      break;
+    }
+    if (!entry.record.ok())
+      return absl::InvalidArgumentError(absl::StrCat(entry.where, ": ", entry.record.status().message()));
+    result.games.push_back(*std::move(entry.record));
+  }
+  if (cutLine == 0 && !whole->partialTail) return result;
+
+  // 3. The cut end taken off, so that new games follow whole lines and games.
+  const uint64_t keep = cutLine ? offsetOfLine(path, cutLine) : whole->bytes;
+  std::filesystem::resize_file(path, keep, ec);
+  if (ec)
+    return absl::InvalidArgumentError(absl::StrCat("cannot cut the unfinished end of '", path, "': ", ec.message()));
+  (cutLine ? result.droppedPartialGame : result.droppedPartialLine) = true;
   return result;
 }
 

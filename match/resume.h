@@ -34,15 +34,18 @@ struct ResumableRecord {
   bool pgn = false;                 // the record's format, which new games keep
   std::vector<GameRecord> games;    // as read, in file order
   bool droppedPartialLine = false;  // a last line without its newline was cut off
+  bool droppedPartialGame = false;  // a last PGN game cut short was cut off
 };
 
 // Reads the record FILE of an interrupted match for --resume: its first
 // non-blank line must be the match line of `settings` (a differing field is
 // named: "engine2.limits is "nodes 300" in FILE, "nodes 200" here"), and
 // every game must read. A last line without a newline (the match was killed
-// while writing it) is cut off the file, so that new games are appended
-// after whole lines; that game is played again. NotFound if FILE cannot be
-// opened, InvalidArgument for anything else.
+// while writing it, or the disk was full), and in PGN a last game cut short
+// anywhere, are cut off the file, so that new games are appended after
+// whole lines and games; that game is played again. The file is changed
+// only after all of that is checked. NotFound if FILE cannot be opened,
+// InvalidArgument for anything else (a directory, a device...).
 absl::StatusOr<ResumableRecord> openRecordForResume(const std::string& path, const TournamentSettings& settings);
 
 }  // namespace gobblet::match

@@ -3,6 +3,7 @@
 // only the games the record lacks, appends them to it, and refuses records
 // of another match, broken records and games that do not belong.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -162,6 +163,31 @@ TEST_F(MatchResume, ResumesPgnRecords) {
   EXPECT_NE(replay.output.find("replayed 12 games: 12 consistent"), std::string::npos) << replay.output;
 }
 
+// A PGN record cut anywhere after its match line (what a crash or a full
+// disk leaves: a cut line, a game without its moves or result) resumes,
+// the cut game dropped and played again, to the uninterrupted table. (It
+// was refused at most cut points: only a cut last line was taken off.)
+TEST_F(MatchResume, APgnRecordCutAnywhereResumes) {
+  const std::string full = dir_.file("full.pgn"), cut = dir_.file("cut.pgn");
+  const Outcome whole = runMatch(match(log_) + "--record " + full);
+  ASSERT_EQ(whole.exitCode, 0) << whole.output;
+  const std::string text = readWholeFile(full);
+  const size_t header = text.find('\n') + 1;
+  // Cut points over the whole file (every 97th byte, prime to the layout),
+  // and the two ends of the games.
+  std::vector<size_t> points{header, text.size() - 1};
+  for (size_t at = header + 1; at < text.size(); at += 97) points.push_back(at);
+  for (const size_t at : points) {
+    std::ofstream(cut, std::ios::trunc) << text.substr(0, at);
+    const Outcome resumed = runMatch(match(log_) + "--resume " + cut);
+    ASSERT_EQ(resumed.exitCode, 0) << "cut at byte " << at << " of " << text.size() << ":\n" << resumed.output;
+    EXPECT_EQ(finalTable(resumed.output), finalTable(whole.output)) << "cut at byte " << at;
+    const Outcome replay = runMatch("--replay " + cut);
+    EXPECT_NE(replay.output.find("replayed 12 games: 12 consistent"), std::string::npos)
+        << "cut at byte " << at << ": " << replay.output;
+  }
+}
+
 TEST_F(MatchResume, RefusesRecordsOfAnotherMatchAndBrokenRecords) {
   const std::string bad = dir_.file("bad.txt");
   const std::string someGames = linesOf(full_, [](int n) { return n <= 3; });
@@ -192,6 +218,21 @@ TEST_F(MatchResume, RefusesRecordsOfAnotherMatchAndBrokenRecords) {
   refused(flipped, match(log_), "resumed game 1: does not replay");
   refused(someGames + "game=4 p1=\"b\"\n", match(log_), "bad.txt:5: missing field");
   refused(someGames, match(log_) + "--record " + dir_.file("elsewhere.txt") + " ", "--resume FILE appends to FILE");
+  // Files that are no record are left as they were (a notes file lost its
+  // last line, a file without a newline all of it); a directory is refused
+  // at once (--resume spun forever on it, --replay "replayed 0 games").
+  refused("notes about the match\nsecond line without a newline", match(log_), "does not start with the match line");
+  EXPECT_EQ(readWholeFile(bad), "notes about the match\nsecond line without a newline");
+  refused("one line without a newline", match(log_), "holds no whole line");
+  EXPECT_EQ(readWholeFile(bad), "one line without a newline");
+  const std::string directory = dir_.file("a-directory");
+  std::filesystem::create_directory(directory);
+  const Outcome folder = runMatch(match(log_) + "--resume " + directory);
+  EXPECT_EQ(folder.exitCode, 2) << folder.output;
+  EXPECT_NE(folder.output.find("is not a regular file"), std::string::npos) << folder.output;
+  const Outcome replayFolder = runMatch("--replay " + directory);
+  EXPECT_NE(replayFolder.exitCode, 0) << replayFolder.output;
+  EXPECT_NE(replayFolder.output.find("is a directory, not a record file"), std::string::npos) << replayFolder.output;
   // A file that is not there.
   const Outcome missing = runMatch(match(log_) + "--resume " + dir_.file("none.txt"));
   EXPECT_EQ(missing.exitCode, 2) << missing.output;

@@ -307,7 +307,9 @@ int runMatch(const cli::Program& program, const cli::MpiLaunch& launch, int argc
       if (auto dealer = GameDealer::create(settings); !dealer.ok())
         return usage(absl::StrCat("--resume: ", dealer.status().message()));
       resumedText = absl::StrCat("resuming ", resumePath, ": ", settings.resumed.size(), " games already played",
-                                 resumable->droppedPartialLine ? " (a partial last line was cut off)" : "");
+                                 resumable->droppedPartialLine   ? " (a partial last line was cut off)"
+                                 : resumable->droppedPartialGame ? " (a last game cut short was cut off)"
+                                                                 : "");
       record.open(resumePath, std::ios::app);
       if (!record) return usage(absl::StrCat("cannot write record file '", resumePath, "'"));
     } else if (!recordPath.empty()) {
