@@ -11,6 +11,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "match/input_limits.h"
 #include "match/record_file_reader.h"
 
@@ -101,6 +102,20 @@ std::string firstLine(const std::string& path) {
   return "";
 }
 
+// Whether two engine commands run the same: equal as text, or the same
+// words where the first, the program, names the same file another way
+// (bin/../bin/gobblet and bin/gobblet).
+bool sameCommand(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  const std::vector<std::string> wordsA = absl::StrSplit(a, ' ', absl::SkipEmpty());
+  const std::vector<std::string> wordsB = absl::StrSplit(b, ' ', absl::SkipEmpty());
+  if (wordsA.empty() || wordsA.size() != wordsB.size() ||
+      !std::equal(wordsA.begin() + 1, wordsA.end(), wordsB.begin() + 1))
+    return false;
+  std::error_code ec;
+  return std::filesystem::equivalent(wordsA[0], wordsB[0], ec) && !ec;
+}
+
 }  // namespace
 
 std::string matchLine(const TournamentSettings& settings) {
@@ -147,7 +162,8 @@ absl::StatusOr<ResumableRecord> openRecordForResume(const std::string& path, con
     if (it == theirs->end())
       return absl::InvalidArgumentError(absl::StrCat("'", path, "' was written by another match: it has no ", key,
                                                      ", this match has ", key, "=", quoteRecordField(value)));
-    if (it->second != value)
+    const bool command = key.size() > 4 && key.compare(key.size() - 4, 4, ".cmd") == 0;
+    if (it->second != value && !(command && sameCommand(it->second, value)))
       return absl::InvalidArgumentError(absl::StrCat("'", path, "' was written by another match: ", key, " is ",
                                                      quoteRecordField(it->second), " there, ", quoteRecordField(value),
                                                      " here"));

@@ -131,6 +131,26 @@ TEST_F(MatchResume, ARecordThatCannotBeWrittenStopsTheMatch) {
   EXPECT_EQ(gamesByNumber(cut), gamesByNumber(full_));
 }
 
+// An engine's program named another way is the same engine: resumed with
+// BIN/./gobblet-fake-engine, a record of BIN/gobblet-fake-engine is this
+// match's (it was refused: the commands were compared as text).
+TEST_F(MatchResume, TheSameProgramByAnotherPathIsTheSameEngine) {
+  const std::string partial = dir_.file("partial.txt");
+  std::ofstream(partial) << linesOf(full_, [](int n) { return n <= 5; });
+  std::string args = match(log_);
+  for (size_t at = 0; (at = args.find(kFake, at)) != std::string::npos; at += kFake.size() + 2)
+    args.replace(at, kFake.size(), kBin + "/./gobblet-fake-engine");
+  const Outcome resumed = runMatch(args + "--resume " + partial);
+  ASSERT_EQ(resumed.exitCode, 0) << resumed.output;
+  EXPECT_EQ(finalTable(resumed.output), finalTable(whole_.output));
+  // Its other words still count: another seed is another engine.
+  std::string reseeded = args;
+  reseeded.replace(reseeded.find("--seed 1"), 8, "--seed 7");
+  const Outcome other = runMatch(reseeded + "--resume " + partial);
+  EXPECT_EQ(other.exitCode, 2) << other.output;
+  EXPECT_NE(other.output.find("engine1.cmd is"), std::string::npos) << other.output;
+}
+
 TEST_F(MatchResume, MorePlannedGamesExtendTheMatch) {
   // The same 12 games, then 4 more: game i is the same whatever --games.
   const std::string longer = dir_.file("longer.txt");
