@@ -1,6 +1,7 @@
 #include "match/compliance.h"
 
 #include <algorithm>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <random>
@@ -25,6 +26,8 @@ namespace {
 constexpr int64_t kInfiniteSearchMs = 400;
 // Lines of a failed step's exchange shown (the last ones).
 constexpr size_t kShownExchangeLines = 14;
+// The exchange a step keeps for its report: its last lines only.
+constexpr size_t kKeptExchangeLines = 256;
 // Seeded random games tried when looking for a won game or a position
 // without legal moves, and their ply limit.
 constexpr int kSearchGames = 2000;
@@ -207,19 +210,40 @@ class Checker {
  private:
   // --- talking to the engine; every line is logged in exchange_
   bool send(const std::string& line) {
-    exchange_.push_back("> " + line);
+    log("> " + line);
     return process_ && process_->writeLine(line).ok();
   }
+  // The next line; more than kMaxStepOutputBytes in one step is an error
+  // (an engine flooding info lines must not fill the checker's memory).
   absl::StatusOr<std::string> read(Clock::time_point deadline) {
     if (!process_) return absl::FailedPreconditionError("no engine");
     auto line = process_->readLine(deadline);
-    if (line.ok()) exchange_.push_back("< " + *line);
+    if (!line.ok()) return line;
+    log("< " + *line);
+    stepBytes_ += line->size() + 1;
+    if (stepBytes_ > kMaxStepOutputBytes)
+      return absl::ResourceExhaustedError(
+          absl::StrCat("too much output: over ", kMaxStepOutputBytes >> 20, " MiB in one step"));
     return line;
+  }
+  // Keeps the exchange's last kKeptExchangeLines lines, counting the others.
+  void log(std::string line) {
+    exchange_.push_back(std::move(line));
+    if (exchange_.size() > kKeptExchangeLines) {
+      exchange_.pop_front();
+      ++exchangeDropped_;
+    }
+  }
+  void newExchange() {
+    exchange_.clear();
+    exchangeDropped_ = 0;
+    stepBytes_ = 0;
   }
   Clock::time_point in(int64_t ms) const { return Clock::now() + std::chrono::milliseconds(ms); }
   std::string describe(const absl::Status& status, const std::string& waitingFor) {
     if (absl::IsDeadlineExceeded(status)) return absl::StrCat("no ", waitingFor, " in time");
     if (absl::IsUnavailable(status)) return absl::StrCat("the engine exited while we waited for ", waitingFor);
+    if (absl::IsResourceExhausted(status)) return absl::StrCat(status.message(), " (waiting for ", waitingFor, ")");
     return absl::StrCat(status.message(), " (waiting for ", waitingFor, ")");
   }
   // Reads until a line whose first word is `token`; the lines before it go
@@ -274,8 +298,10 @@ class Checker {
   const std::function<void(const StepReport&)>& onStep_;
   const bool ugi_;
   std::unique_ptr<EngineProcess> process_;
-  std::vector<std::string> hello_;     // lines before ugiok
-  std::vector<std::string> exchange_;  // of the current step
+  std::vector<std::string> hello_;    // lines before ugiok
+  std::deque<std::string> exchange_;  // of the current step: its last lines
+  size_t exchangeDropped_ = 0;        // lines of the step before those
+  size_t stepBytes_ = 0;              // read in the current step
   std::vector<StepReport> reports_;
   bool handshakeFailed_ = false;
   bool variantOption_ = false;  // the engine lists an option named Variant
@@ -299,14 +325,15 @@ absl::Status Checker::restart() {
 }
 
 void Checker::step(const std::string& name, const StepBody& body) {
-  exchange_.clear();
+  newExchange();
   StepReport report = handshakeFailed_ ? skip("the engine did not complete the handshake") : body();
   report.name = name;
   if (report.outcome == StepOutcome::kFail) {
-    report.exchange = exchange_;
+    report.exchange.assign(exchange_.begin(), exchange_.end());
+    report.earlierLines = exchangeDropped_;
     if (name != "handshake" && name != "quit") {
       // Later steps start from a fresh engine in a known state.
-      exchange_.clear();
+      newExchange();
       if (!restart().ok()) handshakeFailed_ = true;
     }
   }
@@ -332,7 +359,7 @@ StepReport Checker::checkOptions() {
   std::set<std::string> names;
   for (const std::string& line : hello_) {
     if (firstWord(line) != "option") continue;
-    exchange_.push_back("< " + line);
+    log("< " + line);
     if (const std::string problem = optionProblem(line, names); !problem.empty())
       return fail(absl::StrCat("'", line, "': ", problem));
   }
@@ -348,7 +375,7 @@ StepReport Checker::checkHelloLines() {
     const std::string first = firstWord(line);
     answering = answering || first == "id";
     if (answering && first != "id" && first != "option" && !first.empty()) {
-      exchange_.push_back("< " + line);
+      log("< " + line);
       return fail(absl::StrCat("unexpected line between id and ", ugi_ ? "ugiok" : "uciok", ": '", line, "'"));
     }
   }
@@ -590,7 +617,7 @@ std::vector<StepReport> Checker::run() {
       handshakeFailed_ = true;
       return fail(absl::StrCat(status.message(), " (sent '", hello, "')"));
     }
-    for (const std::string& line : hello_) exchange_.push_back("< " + line);
+    for (const std::string& line : hello_) log("< " + line);
     return pass();
   });
   step("id name", [&] { return checkHello("name"); });
@@ -681,7 +708,8 @@ std::string formatStep(const StepReport& report) {
   }
   std::string text = absl::StrCat("FAIL ", report.name, ": ", printableText(report.why, kShownBytes));
   const size_t n = report.exchange.size();
-  if (n > kShownExchangeLines) absl::StrAppend(&text, "\n     ... (", n - kShownExchangeLines, " earlier lines)");
+  const size_t earlier = report.earlierLines + (n > kShownExchangeLines ? n - kShownExchangeLines : 0);
+  if (earlier > 0) absl::StrAppend(&text, "\n     ... (", earlier, " earlier lines)");
   for (size_t i = n > kShownExchangeLines ? n - kShownExchangeLines : 0; i < n; ++i)
     absl::StrAppend(&text, "\n     ", printableText(report.exchange[i], kShownBytes));
   return text;

@@ -60,9 +60,14 @@ enum class StepOutcome { kPass, kFail, kSkip };
 struct StepReport {
   std::string name;
   StepOutcome outcome = StepOutcome::kPass;
-  std::string why;  // for kFail and kSkip
-  std::vector<std::string> exchange;
+  std::string why;                    // for kFail and kSkip
+  std::vector<std::string> exchange;  // for kFail: the step's last lines sent (> ) and read (< )
+  size_t earlierLines = 0;            // lines of the exchange before those
 };
+
+// The most an engine may write in one step of the check: beyond it the
+// step fails with "too much output" (the checker's memory stays bounded).
+inline constexpr size_t kMaxStepOutputBytes = size_t{16} << 20;
 
 // Runs every step against a fresh engine process, calling `onStep` after
 // each one; returns all reports.

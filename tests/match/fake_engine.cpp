@@ -28,6 +28,7 @@
 //   wrongquery  answer the queries as if threefold repetition did not exist
 //   badoption   list a spin option without min and max
 //   banner      print a banner line at startup (allowed), otherwise follow the spec
+//   flood       write 64 MiB of info lines before the answer
 //   chatty      print an info string line between id and ugiok (not allowed)
 // --log appends every line received to FILE. Exits on "quit" or end of input.
 #include <chrono>
@@ -191,6 +192,11 @@ int main(int argc, char** argv) {
           return 0;
         }
         if (s.mode == "late") std::this_thread::sleep_for(std::chrono::milliseconds(s.delayMs));
+        if (s.mode == "flood") {
+          const std::string info =
+              "info depth 1 score cp 0 nodes 1 time 0 nps 0 string " + std::string(200, 'x') + "\n";
+          for (size_t written = 0; written < (size_t{64} << 20) && std::cout; written += info.size()) std::cout << info;
+        }
       }
       std::string answer =
           "info depth 1 score cp 0 nodes " + std::to_string(list.size()) + " time 0 nps 0\nbestmove " + reply;

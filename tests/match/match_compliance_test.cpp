@@ -144,6 +144,9 @@ TEST(MatchCompliance, EachMisbehaviourIsCaughtByItsStep) {
       {"--mode badoption", {"option lines"}, "a spin option needs integer default, min and max"},
       {"--mode chatty", {"handshake lines"}, "unexpected line between id and ugiok: 'info string loading'"},
       {"--mode banner", {}, ""},  // a startup banner is no fault
+      // 64 MiB of info lines: the step fails at 16 MiB (the checker kept
+      // every line: 1.9 GB for 2 s of flood, then bad_alloc).
+      {"--mode flood --when depth", {"go depth 3"}, "too much output: over 16 MiB in one step (waiting for bestmove)"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.args);
