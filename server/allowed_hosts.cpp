@@ -49,6 +49,7 @@ AllowedHosts::AllowedHosts(std::string boundAddress, std::vector<std::string> na
   boost::system::error_code ec;
   const boost::asio::ip::address address = boost::asio::ip::make_address(bound_, ec);
   boundToEveryInterface_ = !ec && address.is_unspecified();
+  boundToLocalhost_ = bound_ == "localhost";
   for (const std::string& name : names) names_.push_back(lower(name));
 }
 
@@ -57,6 +58,11 @@ bool AllowedHosts::allowsHost(std::string_view hostHeader) const {
   if (host.empty()) return false;
   if (host == "localhost" || host == bound_) return true;
   if (boundToEveryInterface_ && isAddressLiteral(host)) return true;
+  if (boundToLocalhost_) {
+    boost::system::error_code ec;
+    const boost::asio::ip::address address = boost::asio::ip::make_address(host, ec);
+    if (!ec && address.is_loopback()) return true;
+  }
   for (const std::string& name : names_)
     if (host == name) return true;
   return false;

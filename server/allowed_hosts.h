@@ -9,7 +9,8 @@
 //   - the address the server is bound to, as a literal (127.0.0.1, [::1]);
 //     bound to every interface (0.0.0.0 or ::), any IP address literal,
 //     since an address, unlike a name, cannot be re-pointed;
-//   - localhost;
+//   - localhost; bound to the name localhost, the loopback literals
+//     (127.0.0.1, [::1]) too: they are where that name points;
 //   - the names the operator lists (gobblet --allow-host NAME).
 // The port of a Host is not compared (a name is what rebinding changes).
 #pragma once
@@ -37,6 +38,7 @@ class AllowedHosts {
  private:
   std::string bound_;  // lower case, IPv6 without brackets
   bool boundToEveryInterface_ = false;
+  bool boundToLocalhost_ = false;   // bound to the name "localhost"
   std::vector<std::string> names_;  // lower case
 };
 

@@ -19,6 +19,18 @@ TEST(AllowedHosts, LoopbackAnswersItsAddressAndLocalhostOnly) {
   EXPECT_FALSE(hosts.allowsHost(""));
 }
 
+// Bound as `--http localhost:PORT`, the loopback literals are where that
+// name points: a browser opened at http://127.0.0.1:PORT/ is served (it
+// got 403).
+TEST(AllowedHosts, BoundToLocalhostAnswersTheLoopbackLiterals) {
+  const AllowedHosts hosts("localhost", {});
+  EXPECT_TRUE(hosts.allowsHost("localhost:8080"));
+  EXPECT_TRUE(hosts.allowsHost("127.0.0.1:8080"));
+  EXPECT_TRUE(hosts.allowsHost("[::1]:8080"));
+  EXPECT_FALSE(hosts.allowsHost("10.0.0.1:8080"));
+  EXPECT_FALSE(hosts.allowsHost("evil.example:8080"));
+}
+
 TEST(AllowedHosts, MalformedHostsAreRefused) {
   const AllowedHosts hosts("127.0.0.1", {});
   for (const char* bad : {"127.0.0.1:", "127.0.0.1:x", "127.0.0.1:123456", "[::1", "localhost:80:80", ":8080"})
