@@ -7,6 +7,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "engine/notation.h"
 #include "engine/parallel_for.h"
 #include "match/replay.h"
@@ -76,14 +77,24 @@ absl::Status GameDealer::resume(const std::vector<GameRecord>& games) {
           absl::StrCat(which, "variant ", r->variant.name(), ", this match's is ", settings_.variant.name()));
     auto opening = openings_.at(game.opening);
     if (!opening.ok()) return opening.status();
-    bool same = r->opening == opening->label && r->start == positionToString(opening->start) &&
-                r->bookPlies == static_cast<int>(opening->moves.size());
-    for (int i = 0; same && i < r->bookPlies; ++i)
-      same = r->moves[i] == moveToString(opening->moves[i], settings_.variant);
-    if (!same)
-      return absl::InvalidArgumentError(
-          absl::StrCat(which, "its opening '", r->opening, "' is not this match's opening '", opening->label,
-                       "' for that game (another --seed, --random-plies or --openings?)"));
+    // What differs is named: the label, else the start, else the moves (an
+    // edited opening keeps its label).
+    const std::string hint = " for that game (another --seed, --random-plies or --openings, or an edited record?)";
+    if (r->opening != opening->label)
+      return absl::InvalidArgumentError(absl::StrCat(which, "its opening '", r->opening,
+                                                     "' is not this match's opening '", opening->label, "'", hint));
+    if (r->start != positionToString(opening->start))
+      return absl::InvalidArgumentError(absl::StrCat(which, "its opening '", r->opening, "' starts from '", r->start,
+                                                     "', this match's from '", positionToString(opening->start), "'",
+                                                     hint));
+    std::vector<std::string> ours;
+    for (Move m : opening->moves) ours.push_back(moveToString(m, settings_.variant));
+    const std::vector<std::string> theirs(
+        r->moves.begin(), r->moves.begin() + std::min<size_t>(r->moves.size(), std::max(r->bookPlies, 0)));
+    if (theirs != ours)
+      return absl::InvalidArgumentError(absl::StrCat(which, "its opening '", r->opening, "' plays '",
+                                                     absl::StrJoin(theirs, " "), "', this match's '",
+                                                     absl::StrJoin(ours, " "), "'", hint));
     if (absl::Status status = verifyRecord(*r); !status.ok())
       return absl::InvalidArgumentError(absl::StrCat(which, "does not replay: ", status.message()));
     schedule_.finish(game, r->result);

@@ -236,6 +236,13 @@ TEST_F(MatchResume, RefusesRecordsOfAnotherMatchAndBrokenRecords) {
   const size_t result = flipped.find("result=", flipped.find("game=1 "));
   flipped.replace(result, 10, flipped.compare(result, 10, "result=1-0") == 0 ? "result=0-1" : "result=1-0");
   refused(flipped, match(log_), "resumed game 1: does not replay");
+  // An edited opening keeps its label: what differs is its moves (the
+  // message was "'random-1' is not 'random-1'").
+  std::string edited = someGames;
+  const size_t moves = edited.find("moves=\"", edited.find("game=1 ")) + 7;
+  const size_t firstEnd = edited.find(' ', moves);
+  edited.replace(moves, firstEnd - moves, edited.compare(moves, firstEnd - moves, "S@b2") == 0 ? "S@a1" : "S@b2");
+  refused(edited, match(log_), "resumed game 1: its opening 'random-1' plays '");
   refused(someGames + "game=4 p1=\"b\"\n", match(log_), "bad.txt:5: missing field");
   refused(someGames, match(log_) + "--record " + dir_.file("elsewhere.txt") + " ", "--resume FILE appends to FILE");
   // Files that are no record are left as they were (a notes file lost its
