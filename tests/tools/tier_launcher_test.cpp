@@ -69,6 +69,32 @@ TEST_F(TierLauncher, FallsBackToALowerTierWhenTheBestIsNotShipped) {
   EXPECT_EQ(r.output, "x86-64\n");
 }
 
+// The best tier's program is a link back to the launcher (it exec'd itself
+// for ever), or a file that cannot be run: each is said, and the next tier
+// runs; with no tier left, a refusal.
+TEST_F(TierLauncher, ABestTierThatDoesNotRunFallsBackToTheNext) {
+  const fs::path best = fs::path(dir_.path()) / "libexec" / "gobblet" / bestShippedTier() / "fakeprog";
+  const bool lowerTier = std::string(bestShippedTier()) != "x86-64";
+  for (const bool loop : {true, false}) {
+    fs::remove(best);
+    if (loop) {
+      fs::create_symlink("../gobblet-tier-launcher", best);
+    } else {
+      std::ofstream(best) << "\x7f"
+                          << "not a program";
+      fs::permissions(best, fs::perms::owner_all);
+    }
+    const auto r = run("timeout 20", "fakeprog", "x");
+    EXPECT_NE(r.output.find(loop ? "is the launcher itself" : "Exec format error"), std::string::npos) << r.output;
+    if (lowerTier) {
+      EXPECT_EQ(r.exitCode, 0) << r.output;
+      EXPECT_NE(r.output.find("trying a lower tier\nx86-64 x\n"), std::string::npos) << r.output;
+    } else {
+      EXPECT_EQ(r.exitCode, 127) << r.output;
+    }
+  }
+}
+
 TEST_F(TierLauncher, UnderAnMpiLauncherRunsTheMpiBuildWhereItIsInstalled) {
   // Without the mpi folder (no gobblet-mpi package): the tier's own build.
   EXPECT_EQ(run("OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=1", "fakeprog", "x").output,

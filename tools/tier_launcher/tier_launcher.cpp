@@ -10,7 +10,9 @@
 // beside its own file (/proc/self/exe, so an unpacked tree works wherever
 // it lies; the installed folder where /proc is missing), and replaces
 // itself (execv) with the program of the highest tier that is both shipped
-// and supported by this processor, with the same arguments.
+// and supported by this processor, with the same arguments; one that does
+// not run (a broken file, a link back to the launcher) is said on stderr
+// and the next tier is tried.
 // GOBBLET_TIER=<tier> asks for one tier; it is refused, with a message, if
 // the processor cannot run it or it is not shipped. Started by an MPI
 // launcher (mpirun, srun: tools/command_line/mpi_launch.h), it runs
@@ -110,6 +112,21 @@ int refuse(const std::string& why) {
   return 127;
 }
 
+// Whether `path` is, through any links, the file `self` (the launcher):
+// running it would start the launcher again, for ever.
+bool isSameFile(const std::string& path, const std::string& self) {
+  struct stat a, b;
+  return ::stat(path.c_str(), &a) == 0 && ::stat(self.c_str(), &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+// Replaces this process with `path`, unless it is the launcher itself;
+// returns why not (the exec's error, or the loop).
+std::string run(const std::string& path, char** argv, const std::string& self) {
+  if (isSameFile(path, self)) return path + " is the launcher itself (a link back to it): not run";
+  ::execv(path.c_str(), argv);
+  return path + ": " + std::strerror(errno);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -118,10 +135,10 @@ int main(int argc, char** argv) {
     return refuse("run a gobblet program through its link in bin/ (gobblet, gobblet-tb, ...), not the launcher");
 
   std::string folder;
-  char self[PATH_MAX];
-  if (const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1); n > 0) {
-    self[n] = '\0';
-    folder = self;
+  char selfPath[PATH_MAX];
+  if (const ssize_t n = ::readlink("/proc/self/exe", selfPath, sizeof selfPath - 1); n > 0) {
+    selfPath[n] = '\0';
+    folder = selfPath;
     folder.erase(folder.rfind('/'));
   } else {
 #ifdef GOBBLET_INSTALLED_LAUNCHER_DIR
@@ -145,12 +162,10 @@ int main(int argc, char** argv) {
     if (!isProgramName(program)) return refuse("not a gobblet program name");
   }
 
+  const std::string self = folder + "/gobblet-tier-launcher";
   if (gobblet::cli::mpiLaunch().launched) {
     const std::string path = folder + "/mpi/" + program;
-    if (::access(path.c_str(), X_OK) == 0) {
-      ::execv(path.c_str(), argv);
-      return refuse(path + ": " + std::strerror(errno));
-    }
+    if (::access(path.c_str(), X_OK) == 0) return refuse(run(path, argv, self));
   }
 
   const char* wanted = std::getenv("GOBBLET_TIER");
@@ -160,15 +175,15 @@ int main(int argc, char** argv) {
     if (!processorRuns(tier)) return refuse("GOBBLET_TIER=" + tier + ": this processor cannot run that tier");
     const std::string path = folder + "/" + tier + "/" + program;
     if (::access(path.c_str(), X_OK) != 0) return refuse("GOBBLET_TIER=" + tier + ": " + path + " is not installed");
-    ::execv(path.c_str(), argv);
-    return refuse(path + ": " + std::strerror(errno));
+    return refuse(run(path, argv, self));
   }
+  // The best tier that runs; one that cannot be run (a broken file, a link
+  // back to the launcher) is said and the next one tried.
   for (const char* tier : kTiers) {
     if (!processorRuns(tier)) continue;
     const std::string path = folder + "/" + tier + "/" + program;
     if (::access(path.c_str(), X_OK) != 0) continue;
-    ::execv(path.c_str(), argv);
-    return refuse(path + ": " + std::strerror(errno));
+    std::fprintf(stderr, "gobblet-tier-launcher: %s; trying a lower tier\n", run(path, argv, self).c_str());
   }
-  return refuse("no build of " + program + " for this processor in " + folder);
+  return refuse("no build of " + program + " for this processor in " + folder + " that runs");
 }
