@@ -193,16 +193,24 @@ absl::Status writeFile(const std::string& path, const Variant& variant, const So
   const std::string tmp = absl::StrCat(path, ".part.", ::getpid(), ".", writes.fetch_add(1));
   FILE* f = std::fopen(tmp.c_str(), "wb");
   if (!f) return absl::UnavailableError(absl::StrCat("cannot write '", tmp, "': ", std::strerror(errno)));
-  bool ok = std::fwrite(&h, sizeof h, 1, f) == 1 && std::fwrite(body->data(), 1, body->size(), f) == body->size();
-  ok = (std::fclose(f) == 0) && ok;
+  // Each failure's errno is kept at once: the calls after it (a stat, the
+  // removal of the temporary file) may set errno again.
+  const auto failed = [&](int error) {
+    std::remove(tmp.c_str());
+    return absl::UnavailableError(absl::StrCat("cannot write '", path, "': ", std::strerror(error ? error : EIO)));
+  };
+  errno = 0;
+  const bool written =
+      std::fwrite(&h, sizeof h, 1, f) == 1 && std::fwrite(body->data(), 1, body->size(), f) == body->size();
+  int error = written ? 0 : errno;
+  errno = 0;
+  if (std::fclose(f) != 0 && error == 0) error = errno ? errno : EIO;  // the buffered rest could not be written
+  if (!written || error) return failed(error);
   if (absl::Status target = checkOutputPath(path); !target.ok()) {  // made meanwhile
     std::remove(tmp.c_str());
     return target;
   }
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return absl::UnavailableError(absl::StrCat("cannot write '", path, "': ", std::strerror(errno)));
-  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) return failed(errno);
   return absl::OkStatus();
 }
 

@@ -112,6 +112,21 @@ TEST(GobbletTb, BuildRefusesAnOutputThatIsNotARegularFile) {
   EXPECT_EQ(status, 0);
 }
 
+// A full disk while the file is written (here the file size limit of
+// `ulimit -f`, SIGXFSZ ignored: EFBIG) is reported with its own reason,
+// and no file or temporary file is left. (The reason was "No such file or
+// directory": the errno of a later call.)
+TEST(GobbletTb, AWriteThatFailsSaysWhy) {
+  const testing::ScratchDir dir("gobblet_tb_tool");
+  int status = 0;
+  const std::string err =
+      run("bash -c \"trap '' XFSZ; ulimit -f 4; exec " + kTool + " build 3x3:2,2,1 --out " + dir.file("t.gtb") + "\"",
+          true, &status);
+  EXPECT_EQ(status, 1) << err;
+  EXPECT_NE(err.find("cannot write '" + dir.file("t.gtb") + "': File too large"), std::string::npos) << err;
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "a file was left";
+}
+
 // estimate prints the numbering's exact size and an expected memory and time.
 TEST(GobbletTb, EstimateGivesExactSizes) {
   int status = 0;
