@@ -24,16 +24,21 @@ LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 FENCE = re.compile(r"^\s*(```|~~~)")
 
 
-def prose_lines(text, keep_code=False):
-    """The lines outside fenced code blocks, inline code removed (kept, as
-    text, with keep_code)."""
+def unfenced_lines(text):
+    """(number, line) of the lines outside fenced code blocks."""
     inside = False
     for number, line in enumerate(text.splitlines(), start=1):
         if FENCE.match(line):
             inside = not inside
-            continue
-        if not inside:
-            yield number, line.replace("`", "") if keep_code else re.sub(r"`[^`]*`", "", line)
+        elif not inside:
+            yield number, line
+
+
+def prose_lines(text, keep_code=False):
+    """The lines outside fenced code blocks, inline code removed (kept, as
+    text, with keep_code)."""
+    for number, line in unfenced_lines(text):
+        yield number, line.replace("`", "") if keep_code else re.sub(r"`[^`]*`", "", line)
 
 
 def anchor_of(heading):
@@ -67,15 +72,10 @@ SOURCE_PATH = re.compile(r"^(?:" + "|".join(SOURCE_FOLDERS) + r")/(?:[\w.+-]+/)*
 
 def source_paths(text):
     """(line, path) of each path of the source tree named as inline code."""
-    inside = False
-    for number, line in enumerate(text.splitlines(), start=1):
-        if FENCE.match(line):
-            inside = not inside
-            continue
-        if not inside:
-            for code in INLINE_CODE.findall(line):
-                if SOURCE_PATH.match(code) and not code.endswith("/..."):
-                    yield number, code
+    for number, line in unfenced_lines(text):
+        for code in INLINE_CODE.findall(line):
+            if SOURCE_PATH.match(code) and not code.endswith("/..."):
+                yield number, code
 
 
 def missing_paths(path, root):
