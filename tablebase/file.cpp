@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <span>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -21,32 +22,68 @@
 
 namespace gobblet::tb {
 
-uint64_t checksumOf(const uint8_t* data, uint64_t size, uint64_t seed) {
-  constexpr uint64_t kMul = 0x9E3779B97F4A7C15ull;
-  uint64_t lane[4] = {seed ^ 0x243F6A8885A308D3ull, seed ^ 0x13198A2E03707344ull, seed ^ 0xA4093822299F31D0ull,
-                      seed ^ 0x082EFA98EC4E6C89ull};
-  uint64_t i = 0;
-  for (; i + 32 <= size; i += 32)
-    for (int k = 0; k < 4; ++k) {
-      uint64_t w;
-      std::memcpy(&w, data + i + 8 * k, 8);
-      lane[k] = (lane[k] ^ w) * kMul;
-      lane[k] ^= lane[k] >> 29;
-    }
-  uint64_t h = size * kMul;
-  for (; i < size; ++i) h = (h ^ data[i]) * kMul;
-  for (int k = 0; k < 4; ++k) h = ((h ^ lane[k]) * kMul) ^ (h >> 31);
+namespace {
+constexpr uint64_t kChecksumMul = 0x9E3779B97F4A7C15ull;
+}  // namespace
+
+Checksum::Checksum(uint64_t seed)
+    : lane_{seed ^ 0x243F6A8885A308D3ull, seed ^ 0x13198A2E03707344ull, seed ^ 0xA4093822299F31D0ull,
+            seed ^ 0x082EFA98EC4E6C89ull} {}
+
+namespace {
+// Mixes one 32-byte word into the four lanes.
+inline void mixWord(uint64_t* lane, const uint8_t* word) {
+  for (int k = 0; k < 4; ++k) {
+    uint64_t w;
+    std::memcpy(&w, word + 8 * k, 8);
+    lane[k] = (lane[k] ^ w) * kChecksumMul;
+    lane[k] ^= lane[k] >> 29;
+  }
+}
+}  // namespace
+
+void Checksum::add(const uint8_t* data, uint64_t size) {
+  size_ += size;
+  if (pendingBytes_ > 0) {
+    const uint64_t take = std::min<uint64_t>(size, sizeof pending_ - pendingBytes_);
+    std::memcpy(pending_ + pendingBytes_, data, take);
+    pendingBytes_ += static_cast<uint32_t>(take), data += take, size -= take;
+    if (pendingBytes_ < sizeof pending_) return;
+    mixWord(lane_, pending_);
+    pendingBytes_ = 0;
+  }
+  uint64_t lane[4];  // a local copy, which the bytes cannot alias
+  std::memcpy(lane, lane_, sizeof lane);
+  for (; size >= 32; data += 32, size -= 32) mixWord(lane, data);
+  std::memcpy(lane_, lane, sizeof lane);
+  std::memcpy(pending_, data, size);
+  pendingBytes_ = static_cast<uint32_t>(size);
+}
+
+uint64_t Checksum::value() const {
+  uint64_t h = size_ * kChecksumMul;
+  for (uint32_t i = 0; i < pendingBytes_; ++i) h = (h ^ pending_[i]) * kChecksumMul;
+  for (int k = 0; k < 4; ++k) h = ((h ^ lane_[k]) * kChecksumMul) ^ (h >> 31);
   return h;
+}
+
+uint64_t checksumOf(const uint8_t* data, uint64_t size, uint64_t seed) {
+  Checksum sum(seed);
+  sum.add(data, size);
+  return sum.value();
 }
 
 namespace {
 
 // The checksum of a file: its header with the checksum field zero, then
-// everything after the header (dictionary, block table and frames).
-uint64_t fileChecksum(FileHeader header, const uint8_t* body, uint64_t size) {
+// everything after the header (dictionary, block table and frames). The
+// seed of the body's checksum is that of the header.
+uint64_t headerChecksum(FileHeader header) {
   header.checksum = 0;
-  const uint64_t h = checksumOf(reinterpret_cast<const uint8_t*>(&header), sizeof header);
-  return checksumOf(body, size, h);
+  return checksumOf(reinterpret_cast<const uint8_t*>(&header), sizeof header);
+}
+uint64_t fileChecksum(const FileHeader& header, const uint8_t* body, uint64_t size) {
+  return checksumOf(body, size, headerChecksum(header));
 }
 
 // A dictionary for the blocks of `codes` (empty where zstd cannot train
@@ -272,13 +309,21 @@ absl::Status checkFramesBytes(const FileHeader& h, uint64_t framesBytes, uint64_
   return absl::OkStatus();
 }
 
-absl::Status checkBlockTable(const FileHeader& h, const uint64_t* table, uint64_t framesBytes) {
-  const uint64_t blocks = blocksOf(h);
-  if (table[0] != 0 || table[blocks] != framesBytes)
+absl::Status checkBlockEntry(const FileHeader& h, const uint64_t* table, uint64_t b, uint64_t framesBytes) {
+  if ((b == 0 && table[0] != 0) || (b + 1 == blocksOf(h) && table[b + 1] != framesBytes))
     return absl::DataLossError("corrupt: the block table does not span the frames");
-  for (uint64_t b = 0; b < blocks; ++b)
-    if (table[b + 1] < table[b] || table[b + 1] > framesBytes)
-      return absl::DataLossError(absl::StrCat("corrupt: block ", b, " of the block table lies outside the frames"));
+  if (table[b + 1] <= table[b] || table[b + 1] > framesBytes)
+    return absl::DataLossError(absl::StrCat("corrupt: block ", b, " of the block table lies outside the frames",
+                                            table[b + 1] == table[b] ? " (it is empty)" : ""));
+  if (const uint64_t bound = ZSTD_compressBound(codesInBlock(h, b)); table[b + 1] - table[b] > bound)
+    return absl::DataLossError(absl::StrCat("corrupt: block ", b, "'s frame is ", table[b + 1] - table[b],
+                                            " bytes, zstd makes at most ", bound, " of its codes"));
+  return absl::OkStatus();
+}
+
+absl::Status checkBlockTable(const FileHeader& h, const uint64_t* table, uint64_t framesBytes) {
+  for (uint64_t b = 0; b < blocksOf(h); ++b)
+    if (absl::Status s = checkBlockEntry(h, table, b, framesBytes); !s.ok()) return s;
   return absl::OkStatus();
 }
 
@@ -356,80 +401,126 @@ absl::StatusOr<std::shared_ptr<const File>> File::open(const std::string& path) 
   if (!readFully(fd, reinterpret_cast<uint8_t*>(&framesBytes), 8, framesAt(h) - 8))
     return fail("the file changed (shrank) while it was being read");
   if (absl::Status s = checkFramesBytes(h, framesBytes, fileSize); !s.ok()) return failWith(s);
-  if (absl::Status s = tb->load(fd, fileSize - sizeof(FileHeader)); !s.ok()) return failWith(s);
-  if (fileChecksum(h, static_cast<const uint8_t*>(tb->map_), tb->mapSize_) != h.checksum)
-    return fail("corrupt: checksum mismatch");
-  if (absl::Status s = tb->checkBlocks(); !s.ok()) return failWith(s);
+  if (absl::Status s = tb->loadChecked(fd, fileSize - sizeof(FileHeader)); !s.ok()) return failWith(s);
   tb->id_ = nextFileId.fetch_add(1);
   return std::shared_ptr<const File>(std::move(tb));
 }
 
-// Copies the file after its header into memory of this process: a memfd named after the
-// file (so /proc/PID/maps shows which file it holds), filled, sealed against
-// any change of size or content, and mapped read-only. Where memfd is
-// missing, anonymous private memory.
-absl::Status File::load(int fd, uint64_t size) {
-  mapSize_ = std::max<uint64_t>(size, 1);
-  const std::string name = path_.size() > 200 ? path_.substr(path_.size() - 200) : path_;
-#ifdef __EMSCRIPTEN__
-  const int mem = -1;  // (the WebAssembly engine has no memfd)
-#else
-  const int mem = ::memfd_create(name.c_str(), MFD_CLOEXEC | MFD_ALLOW_SEALING);
-#endif
-  if (mem >= 0) {
-    struct FdCloser {
-      int fd;
-      ~FdCloser() { ::close(fd); }
-    } closer{mem};
-    if (::ftruncate(mem, static_cast<off_t>(mapSize_)) != 0)
-      return absl::ResourceExhaustedError(absl::StrCat("cannot hold ", size, " bytes: ", std::strerror(errno)));
-    void* w = ::mmap(nullptr, mapSize_, PROT_READ | PROT_WRITE, MAP_SHARED, mem, 0);
-    if (w == MAP_FAILED)
-      return absl::ResourceExhaustedError(absl::StrCat("cannot hold ", size, " bytes: ", std::strerror(errno)));
-    const bool read = readFully(fd, static_cast<uint8_t*>(w), size, sizeof(FileHeader));
-    ::munmap(w, mapSize_);
-    if (!read) return absl::DataLossError("the file changed (shrank) while it was being read");
-    ::fcntl(mem, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
-    map_ = ::mmap(nullptr, mapSize_, PROT_READ, MAP_SHARED, mem, 0);
-    if (map_ == MAP_FAILED) {
-      map_ = nullptr;
-      return absl::ResourceExhaustedError(absl::StrCat("cannot map ", size, " bytes: ", std::strerror(errno)));
-    }
-  } else {
-    map_ = ::mmap(nullptr, mapSize_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (map_ == MAP_FAILED) {
-      map_ = nullptr;
-      return absl::ResourceExhaustedError(absl::StrCat("cannot hold ", size, " bytes: ", std::strerror(errno)));
-    }
-    if (!readFully(fd, static_cast<uint8_t*>(map_), size, sizeof(FileHeader)))
-      return absl::DataLossError("the file changed (shrank) while it was being read");
-    ::mprotect(map_, mapSize_, PROT_READ);
+// The memory that holds a file's body: a memfd named after the file (so
+// /proc/PID/maps shows which file it holds), to be sealed against any change
+// of size or content, or anonymous private memory where memfd is missing.
+// Sized at once (its pages are taken only as they are written) and mapped
+// for writing while it is filled and checked.
+struct File::Holder {
+  int memfd = -1;
+  uint8_t* bytes = nullptr;
+  uint64_t size = 0;
+  ~Holder() {
+    if (bytes) ::munmap(bytes, size);
+    if (memfd >= 0) ::close(memfd);
   }
+};
+
+// Copies the file after its header into memory of this process piece by
+// piece, checking as it goes: the dictionary and the block table first,
+// then the frames, each block decoded as soon as its frame is in, and the
+// checksum summed over the same bytes. A file refused for its content is
+// read on to its end through a small buffer, so that a file damaged
+// anywhere is refused for its checksum first. A refused file has made the
+// process hold only the bytes up to the piece (16 MiB) of its first wrong
+// one; one that passes is held whole, then sealed and mapped read-only.
+absl::Status File::loadChecked(int fd, uint64_t size) {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
+  if (pages > 0 && pageSize > 0 && size > static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize))
+    return absl::ResourceExhaustedError(absl::StrCat("holding it takes ", size, " bytes, more than this machine's ",
+                                                     static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize),
+                                                     " bytes of memory"));
+  Holder holder;
+  holder.size = std::max<uint64_t>(size, 1);
+  const auto cannotHold = [size] {
+    return absl::ResourceExhaustedError(absl::StrCat("cannot hold ", size, " bytes: ", std::strerror(errno)));
+  };
+#ifndef __EMSCRIPTEN__  // (the WebAssembly engine has no memfd)
+  const std::string name = path_.size() > 200 ? path_.substr(path_.size() - 200) : path_;
+  holder.memfd = ::memfd_create(name.c_str(), MFD_CLOEXEC | MFD_ALLOW_SEALING);
+#endif
+  void* w = MAP_FAILED;
+  if (holder.memfd >= 0) {
+    if (::ftruncate(holder.memfd, static_cast<off_t>(holder.size)) != 0) return cannotHold();
+    w = ::mmap(nullptr, holder.size, PROT_READ | PROT_WRITE, MAP_SHARED, holder.memfd, 0);
+  } else {
+    w = ::mmap(nullptr, holder.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  }
+  if (w == MAP_FAILED) return cannotHold();
+  holder.bytes = static_cast<uint8_t*>(w);
+
+  const absl::Status shrank = absl::DataLossError("the file changed (shrank) while it was being read");
+  Checksum checksum(headerChecksum(header_));
+  uint64_t copied = 0;                    // bytes of the body in the holder, and summed
+  const auto copyTo = [&](uint64_t to) {  // the body's bytes [copied, to) into the holder
+    if (!readFully(fd, holder.bytes + copied, to - copied, sizeof(FileHeader) + copied)) return false;
+    checksum.add(holder.bytes + copied, to - copied);
+    copied = to;
+    return true;
+  };
+  // A content error `why`, or the checksum's if the file does not match it.
+  const auto refuse = [&](absl::Status why) {
+    std::vector<uint8_t> buffer(std::min<uint64_t>(size - copied, uint64_t{1} << 20));
+    for (uint64_t at = copied; at < size;) {
+      const uint64_t n = std::min<uint64_t>(buffer.size(), size - at);
+      if (!readFully(fd, buffer.data(), n, sizeof(FileHeader) + at)) return shrank;
+      checksum.add(buffer.data(), n);
+      at += n;
+    }
+    return checksum.value() != header_.checksum ? absl::DataLossError("corrupt: checksum mismatch") : why;
+  };
+
+  // The dictionary; then pieces of the rest, each followed by the checks of
+  // the block table's entries and the decoding of the frames it completed.
+  const uint64_t tableAt = paddedDictionaryBytes(header_), framesStart = tableAt + 8 * (blocks() + 1);
+  if (!copyTo(tableAt)) return shrank;
+  absl::StatusOr<Dictionary> dictionary = makeDictionary(header_, holder.bytes);
+  if (!dictionary.ok()) return refuse(dictionary.status());
+  std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> context(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  if (!context) return absl::ResourceExhaustedError("cannot create a zstd decompression context");
+  std::vector<uint8_t> scratch(header_.blockCodes);
+  const auto* table = reinterpret_cast<const uint64_t*>(holder.bytes + tableAt);
+  constexpr uint64_t kPiece = uint64_t{1} << 24;
+  uint64_t checked = 0, decoded = 0;  // blocks whose table entries were checked, whose frames were decoded
+  while (copied < size) {
+    if (!copyTo(std::min(size, copied + kPiece))) return shrank;
+    for (; checked < blocks() && tableAt + 8 * (checked + 2) <= copied; ++checked)
+      if (absl::Status s = checkBlockEntry(header_, table, checked, size - framesStart); !s.ok()) return refuse(s);
+    for (; decoded < checked && framesStart + table[decoded + 1] <= copied; ++decoded)
+      if (!decodeFrame(*dictionary, holder.bytes + framesStart + table[decoded], table[decoded + 1] - table[decoded],
+                       scratch.data(), codesInBlock(header_, decoded), context.get()))
+        return refuse(absl::DataLossError(absl::StrCat("corrupt: block ", decoded, " does not decode to its ",
+                                                       codesInBlock(header_, decoded), " codes")));
+  }
+  if (checksum.value() != header_.checksum) return absl::DataLossError("corrupt: checksum mismatch");
+
+  if (holder.memfd >= 0) {
+    ::munmap(holder.bytes, holder.size);
+    holder.bytes = nullptr;
+    ::fcntl(holder.memfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
+    w = ::mmap(nullptr, holder.size, PROT_READ, MAP_SHARED, holder.memfd, 0);
+    if (w == MAP_FAILED) return cannotHold();
+    map_ = w;
+  } else {
+    ::mprotect(holder.bytes, holder.size, PROT_READ);
+    map_ = std::exchange(holder.bytes, nullptr);
+  }
+  mapSize_ = holder.size;
   dictionaryBytes_ = static_cast<const uint8_t*>(map_);
-  blockTable_ = reinterpret_cast<const uint64_t*>(dictionaryBytes_ + paddedDictionaryBytes(header_));
-  frames_ = dictionaryBytes_ + paddedDictionaryBytes(header_) + 8 * (blocks() + 1);
+  blockTable_ = reinterpret_cast<const uint64_t*>(dictionaryBytes_ + tableAt);
+  frames_ = dictionaryBytes_ + framesStart;
+  dictionary_ = *std::move(dictionary);  // zstd keeps its own copy of the dictionary's bytes
   return absl::OkStatus();
 }
 
 bool File::decodeBlock(uint64_t b, uint8_t* out, void* context) const {
   const uint64_t begin = blockTable_[b], end = blockTable_[b + 1];
   return decodeFrame(dictionary_, frames_ + begin, end - begin, out, codesInBlock(header_, b), context);
-}
-
-absl::Status File::checkBlocks() {
-  absl::StatusOr<Dictionary> dictionary = makeDictionary(header_, dictionaryBytes_);
-  if (!dictionary.ok()) return dictionary.status();
-  dictionary_ = *std::move(dictionary);
-  const uint64_t framesBytes = mapSize_ - paddedDictionaryBytes(header_) - 8 * (blocks() + 1);
-  if (absl::Status s = checkBlockTable(header_, blockTable_, framesBytes); !s.ok()) return s;
-  std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> context(ZSTD_createDCtx(), ZSTD_freeDCtx);
-  if (!context) return absl::ResourceExhaustedError("cannot create a zstd decompression context");
-  std::vector<uint8_t> scratch(header_.blockCodes);
-  for (uint64_t b = 0; b < blocks(); ++b)
-    if (!decodeBlock(b, scratch.data(), context.get()))
-      return absl::DataLossError(
-          absl::StrCat("corrupt: block ", b, " does not decode to its ", codesInBlock(header_, b), " codes"));
-  return absl::OkStatus();
 }
 
 absl::StatusOr<CodeArray> File::decodeAll(const std::string& codesDirectory) const {

@@ -31,13 +31,17 @@
 // version, variant, size, block table or checksum does not match, or a
 // block that does not decode to its codes, saying which, and anything that
 // is not a regular file (without blocking on a FIFO); the zero fields are
-// not checked. The frames' size is bounded by what zstd can make of the
-// blocks, so a file cannot make the reader copy more than that. The
-// dictionary, block table and frames are copied into sealed memory of the
-// process and every block is decoded once
-// before the file is accepted: a file truncated or rewritten on disk
-// afterwards changes nothing that was checked (a mapping of the file itself
-// would die of SIGBUS, or answer wrong values).
+// not checked. Each frame's size is bounded by what zstd can make of its
+// block, so a file that passes holds at most ZSTD_compressBound(blockCodes)
+// bytes a block (1.07 a number), and a file larger than the machine's memory
+// is refused before it is read. The dictionary, block table and frames are
+// copied into sealed memory of the process piece by piece, each block
+// decoded as soon as it is in: a refused file has made the reader hold only
+// the bytes before its first wrong block (a forged file of zeros, sparse on
+// disk: its block table). Every block is decoded once before the file is
+// accepted: a file truncated or rewritten on disk afterwards changes
+// nothing that was checked (a mapping of the file itself would die of
+// SIGBUS, or answer wrong values).
 #pragma once
 
 #include <cstdint>
@@ -117,8 +121,11 @@ absl::StatusOr<std::unique_ptr<Index>> checkHeader(std::string_view headerBytes,
 // bytes.
 absl::Status checkFramesBytes(const FileHeader& h, uint64_t framesBytes, uint64_t fileSize);
 // That the block table (blocks + 1 offsets) starts at 0, ends at
-// `framesBytes` and never goes back: every block lies inside the frames.
+// `framesBytes` and always goes forward: every block's frame lies inside
+// the frames, is not empty, and is no larger than zstd's bound for its
+// block. checkBlockEntry checks block b alone (entries b and b + 1).
 absl::Status checkBlockTable(const FileHeader& h, const uint64_t* table, uint64_t framesBytes);
+absl::Status checkBlockEntry(const FileHeader& h, const uint64_t* table, uint64_t b, uint64_t framesBytes);
 
 // A zstd decompression dictionary (a ZSTD_DDict), or none.
 struct DictionaryDeleter {
@@ -134,8 +141,23 @@ absl::StatusOr<Dictionary> makeDictionary(const FileHeader& h, const uint8_t* by
 bool decodeFrame(const Dictionary& dictionary, const uint8_t* frame, uint64_t frameBytes, uint8_t* out, uint64_t codes,
                  void* context);
 
-// 64-bit checksum of a byte range (four multiply-xor lanes; fast enough to
-// check a 400 MB file on every open).
+// 64-bit checksum of a byte stream (four multiply-xor lanes over 32-byte
+// words, then the last bytes one by one; fast enough to check a 400 MB file
+// on every open), fed in pieces of any size: the value depends only on the
+// bytes and the seed.
+class Checksum {
+ public:
+  explicit Checksum(uint64_t seed = 0);
+  void add(const uint8_t* data, uint64_t size);
+  uint64_t value() const;
+
+ private:
+  uint64_t lane_[4];
+  uint64_t size_ = 0;
+  uint8_t pending_[32];  // the bytes after the last whole word
+  uint32_t pendingBytes_ = 0;
+};
+// The checksum of one byte range.
 uint64_t checksumOf(const uint8_t* data, uint64_t size, uint64_t seed = 0);
 
 // Writes a solved variant; the file appears complete or not at all (it is
@@ -162,7 +184,8 @@ class File : public Tablebase {
   // NotFound (no such file), Unavailable (it cannot be opened),
   // InvalidArgument or DataLoss (not a regular file, or its bytes are
   // wrong: opening the same file again gives the same error),
-  // ResourceExhausted (the process lacks memory for it).
+  // ResourceExhausted (the process lacks memory for it, or the file is
+  // larger than the machine's memory).
   static absl::StatusOr<std::shared_ptr<const File>> open(const std::string& path);
 
   const Variant& variant() const override { return variant_; }
@@ -190,12 +213,11 @@ class File : public Tablebase {
 
  private:
   File() = default;
+  struct Holder;
   // Copies the `size` bytes after the header of the open file fd into
-  // sealed memory of this process.
-  absl::Status load(int fd, uint64_t size);
-  // Reads the dictionary, checks the block table and that every block
-  // decodes to its codes.
-  absl::Status checkBlocks();
+  // sealed memory of this process, checking the block table, the
+  // dictionary, every block and the checksum as they come in (file.cpp).
+  absl::Status loadChecked(int fd, uint64_t size);
   // Decodes block b into `out` (its codes); false if it does not decode.
   bool decodeBlock(uint64_t b, uint8_t* out, void* context) const;
   uint64_t blocks() const { return blocksOf(header_); }

@@ -5,18 +5,23 @@
 //     folder), never block waiting for a writer;
 //   * a file truncated or rewritten in place after it was opened: probes
 //     must neither die of SIGBUS nor answer anything but the values that
-//     were checked when the file was opened.
+//     were checked when the file was opened;
+//   * a forged file that is large but sparse (a few MB on disk): open()
+//     must refuse it having held a few MiB, not the file's size.
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <future>
 #include <string>
 #include <vector>
@@ -160,6 +165,78 @@ TEST_F(ChangedFileTest, RewrittenInPlaceKeepsTheLoadedValues) {
   ASSERT_EQ(::pwrite(fd, forged.data(), forged.size(), sizeof(FileHeader)), static_cast<ssize_t>(forged.size()));
   ::close(fd);
   expectUnchanged();
+}
+
+// The process's peak resident memory (VmHWM, bytes), and setting that peak
+// back to what is resident now (Linux: /proc/self/clear_refs, "5").
+uint64_t peakResidentBytes() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+  ADD_FAILURE() << "no VmHWM in /proc/self/status";
+  return 0;
+}
+void resetPeakResident() { std::ofstream("/proc/self/clear_refs") << "5"; }
+
+// A forged gobblers table: a true header and checksum, a block table of
+// `table` (entry b: the offset of block b's frame), and frames of zeros that
+// the file does not store (a hole): a file of a few MB on disk and 400 MB
+// in size. Returns its path.
+std::string writeSparseForgery(const ScratchDir& dir, const std::string& name, const std::vector<uint64_t>& table,
+                               uint64_t framesBytes) {
+  const Variant v = Variant::gobblers();
+  FileHeader h{};
+  std::memcpy(h.magic, kMagic, sizeof h.magic);
+  h.version = kFormatVersion, h.headerSize = sizeof h, h.n = v.n, h.sizes = v.sizes, h.perSize = v.perSize;
+  h.moving = v.moving ? 1 : 0, h.blockCodes = kBlockCodes, h.entries = Index(v).size();
+  EXPECT_EQ(table.size(), blocksOf(h) + 1);
+  Checksum sum(checksumOf(reinterpret_cast<const uint8_t*>(&h), sizeof h));
+  sum.add(reinterpret_cast<const uint8_t*>(table.data()), 8 * table.size());
+  const std::vector<uint8_t> zeros(1 << 20, 0);
+  for (uint64_t left = framesBytes; left > 0;) {
+    const uint64_t n = std::min<uint64_t>(left, zeros.size());
+    sum.add(zeros.data(), n);
+    left -= n;
+  }
+  h.checksum = sum.value();
+  const std::string path = dir.file(name);
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(&h), sizeof h);
+    out.write(reinterpret_cast<const char*>(table.data()), static_cast<std::streamsize>(8 * table.size()));
+  }
+  std::filesystem::resize_file(path, framesAt(h) + framesBytes);
+  return path;
+}
+
+// The forgery: before, the reader copied the whole 400 MB into its
+// memory (and would try 51 GB for 3x3:3,3,1's bound) before it found that
+// block 0 does not decode; now it checks each piece as it comes in.
+TEST(HostileTablebaseFile, ASparseForgedFileIsRefusedHoldingLittle) {
+  const ScratchDir dir("gobblet_tb_sparse");
+  const uint64_t entries = Index(Variant::gobblers()).size(), blocks = (entries + kBlockCodes - 1) / kBlockCodes;
+  // Frames of one byte a code: within zstd's bound, so the layout passes.
+  std::vector<uint64_t> frames(blocks + 1);
+  for (uint64_t b = 0; b <= blocks; ++b) frames[b] = std::min(entries, b * kBlockCodes);
+  // A block table of zeros but for its last entry: every frame empty.
+  std::vector<uint64_t> empty(blocks + 1, 0);
+  empty[blocks] = entries;
+  const struct {
+    std::string name, error;
+    const std::vector<uint64_t>& table;
+  } cases[] = {{"frames-of-zeros.gtb", "block 0 does not decode", frames},
+               {"empty-frames.gtb", "block 0 of the block table lies outside the frames (it is empty)", empty}};
+  for (const auto& c : cases) {
+    const std::string path = writeSparseForgery(dir, c.name, c.table, entries);
+    ASSERT_GT(std::filesystem::file_size(path), uint64_t{300} << 20);
+    resetPeakResident();
+    const uint64_t before = peakResidentBytes();
+    auto opened = File::open(path);
+    const uint64_t held = peakResidentBytes() - before;
+    ASSERT_FALSE(opened.ok()) << c.name;
+    EXPECT_NE(opened.status().message().find(c.error), std::string::npos) << opened.status();
+    EXPECT_LT(held, uint64_t{64} << 20) << c.name << ": the reader held " << (held >> 20) << " MiB";
+  }
 }
 
 }  // namespace
