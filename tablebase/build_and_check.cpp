@@ -53,7 +53,7 @@ absl::StatusOr<TableCounts> build(const Variant& variant, const std::string& pat
   if (share) target = share->agree(target);
   if (!target.ok()) return target;
   absl::StatusOr<Solution> solved =
-      solve(variant, options.threads, options.progress, kSharedGroupSize, options.codesDirectory, share);
+      solve(variant, options.threads, options.progress, kSharedGroupSize, options.codesDirectory, share, options.stop);
   if (!solved.ok()) return solved.status();
   absl::Status written =
       writer && !path.empty() ? writeFile(path, variant, *solved, options.threads) : absl::OkStatus();

@@ -219,8 +219,9 @@ std::vector<BuildShare::Range> bitRanges(const std::vector<Group>& groups) {
 class Solver {
  public:
   Solver(const Variant& v, int threads, const SolveProgress& progress, uint64_t sharedGroupSize,
-         const std::string& codesDirectory, BuildShare* share)
+         const std::string& codesDirectory, BuildShare* share, const std::atomic<bool>* stop)
       : share_(share != nullptr && share->ranks() > 1 ? share : nullptr),
+        stop_(share_ == nullptr ? stop : nullptr),
         index_(v),
         rules_(v),
         threads_(std::max(1, threads)),
@@ -255,7 +256,9 @@ class Solver {
   // level made every rank's (and the progress counted for the whole level).
   absl::Status shareLevel(int level, bool codes);
 
-  BuildShare* share_;  // null: this process solves every group
+  BuildShare* share_;              // null: this process solves every group
+  const std::atomic<bool>* stop_;  // null, or set: the solve ends between two groups
+  bool stopped() const { return stop_ != nullptr && stop_->load(std::memory_order_relaxed); }
   Index index_;
   MoveRules rules_;
   int threads_;
@@ -280,12 +283,14 @@ void Solver::forGroups(int level, Body&& body) {
   const std::vector<Group>& groups = levelGroups_[level];
   size_t shared = 0;
   for (; shared < groups.size() && threads_ > 1 && groups[shared].size() >= sharedGroupSize_; ++shared) {
+    if (stopped()) return;
     body(groups[shared], threads_);
     phaseDone_.fetch_add(groups[shared].size(), std::memory_order_relaxed);
     report();
   }
   parallelFor(groups.size() - shared, threads_, [&](int worker, uint64_t k) {
     const Group& g = groups[shared + k];
+    if (stopped()) return;
     body(g, 1);
     phaseDone_.fetch_add(g.size(), std::memory_order_relaxed);
     if (worker == 0) report();
@@ -623,6 +628,7 @@ absl::Status Solver::shareLevel(int level, bool codes) {
 }
 
 absl::StatusOr<Solution> Solver::run() {
+  const absl::Status kStopped = absl::CancelledError("stopped before the end of the solve");
   const uint64_t n = index_.size();
   // Groups by level, largest first (the threads take them in that order);
   // over several ranks, each rank's share of them.
@@ -652,6 +658,7 @@ absl::StatusOr<Solution> Solver::run() {
   reached_.set(index_.indexOf(State{}));
   for (int level = 0; level <= maxLevel; ++level) {
     forGroups(level, [&](const Group& g, int workers) { reachGroup(g, workers); });
+    if (stopped()) return kStopped;
     if (share_)
       if (absl::Status s = shareLevel(level, false); !s.ok()) return s;
   }
@@ -672,6 +679,7 @@ absl::StatusOr<Solution> Solver::run() {
         error = s;
       }
     });
+    if (error.ok() && stopped()) error = kStopped;
     // Every rank learns whether any failed before the codes are exchanged:
     // none waits for a rank that stopped.
     if (share_) {
@@ -777,10 +785,11 @@ ClusterEstimate estimateCluster(const Variant& variant, int threads, int ranks) 
 }
 
 absl::StatusOr<Solution> solve(const Variant& variant, int threads, const SolveProgress& progress,
-                               uint64_t sharedGroupSize, const std::string& codesDirectory, BuildShare* share) {
+                               uint64_t sharedGroupSize, const std::string& codesDirectory, BuildShare* share,
+                               const std::atomic<bool>* stop) {
   if (variant.n != 3 || variant.stacks)
     return absl::InvalidArgumentError(absl::StrCat("variant ", variant.name(), ": only the 3x3 family is solved"));
-  Solver solver(variant, threads, progress, sharedGroupSize, codesDirectory, share);
+  Solver solver(variant, threads, progress, sharedGroupSize, codesDirectory, share, stop);
   return solver.run();
 }
 

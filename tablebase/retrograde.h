@@ -29,6 +29,7 @@
 // per bucket entry, twice while the threads' buckets are merged).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -67,9 +68,11 @@ inline constexpr uint64_t kSharedGroupSize = uint64_t{1} << 22;
 // unnamed file there (CodeArray::inFile): the answer is the same. With a
 // `share` (tablebase.h: BuildShare) this process solves its part of each
 // level's groups and exchanges the results with the other ranks after each
-// level; every rank returns the whole answer, the same as without.
+// level; every rank returns the whole answer, the same as without. Once
+// `stop` (if given) is set, the solve ends between two groups with a
+// Cancelled error; not with a share, whose ranks must go on together.
 absl::StatusOr<Solution> solve(const Variant& variant, int threads, const SolveProgress& progress = {},
                                uint64_t sharedGroupSize = kSharedGroupSize, const std::string& codesDirectory = {},
-                               BuildShare* share = nullptr);
+                               BuildShare* share = nullptr, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace gobblet::tb

@@ -9,6 +9,7 @@
 // optimal play (winner fastest, loser slowest).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -205,6 +206,10 @@ struct BuildOptions {
   // has agreed that the solve succeeded. Every rank returns the counts, or
   // an error if any rank failed.
   BuildShare* share = nullptr;
+  // Null, or a flag that ends the build (Cancelled, no file written) once
+  // set: for a caller that must be able to interrupt it (Python's Ctrl-C).
+  // Checked between two groups of the solve; ignored with a share.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // Solves a variant of the 3x3 family by retrograde analysis and, unless

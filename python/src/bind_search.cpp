@@ -25,6 +25,7 @@
 #include "bindings.h"
 #include "engine/notation.h"
 #include "errors.h"
+#include "exit_guard.h"
 #include "python_game.h"
 #include "protocol/command.h"  // scoreWords
 #include "protocol/engine.h"
@@ -157,7 +158,8 @@ class PythonEngine {
     limits.infinite = !depth && !movetimeMs && !nodes && !p1timeMs && !p2timeMs;
     if (game.game().result() != GameResult::kNone) return SearchOutcome{};  // nothing to search
     const Busy busy(busy_, "this Engine is already searching (one search at a time)");
-    stopRequested_ = false;  // before the GIL is let go: a stop() from now on is kept
+    stopRequested_ = false;                     // before the GIL is let go: a stop() from now on is kept
+    const ActiveCall call([this] { stop(); });  // stopped at the interpreter's exit
     setOption("multipv", "MultiPV", multipv);
     setOption("threads", "Threads", threads.value_or(defaultThreads_));
     check(engine_.setGame(game.game()));

@@ -13,6 +13,7 @@
 #include "bindings.h"
 #include "engine/notation.h"
 #include "errors.h"
+#include "interruptible.h"
 #include "python_game.h"
 #include "tablebase_handle.h"
 
@@ -71,8 +72,9 @@ std::vector<RankedMove> rankedMoves(const TablebaseHandle& handle, const Positio
 }
 
 // threads: nullopt for one per core. progress(phase, done, total) is called
-// on this thread with the GIL taken now and then; an exception it raises
-// ends the calls, and is raised when the build returns.
+// with the GIL taken now and then; an exception it raises ends the calls,
+// and is raised when the build returns. Ctrl-C ends the build
+// (KeyboardInterrupt, no file).
 tb::TableCounts buildTablebase(const VariantArg& variantArg, const std::string& path, std::optional<int> threads,
                                const std::optional<py::function>& progress) {
   const Variant variant = toVariant(variantArg);
@@ -94,11 +96,12 @@ tb::TableCounts buildTablebase(const VariantArg& variantArg, const std::string& 
       }
     };
   }
-  absl::StatusOr<tb::TableCounts> counts;
-  {
-    py::gil_scoped_release release;
-    counts = tb::build(variant, path, options);
-  }
+  // Ctrl-C stops the solve between two groups (no file is written).
+  absl::StatusOr<tb::TableCounts> counts = interruptible([&](const std::atomic<bool>& stop) {
+    tb::BuildOptions stoppable = options;
+    stoppable.stop = &stop;
+    return tb::build(variant, path, stoppable);
+  });
   if (failure) std::rethrow_exception(failure);
   if (!counts.ok()) throwFileError(counts.status());
   return *counts;
@@ -156,8 +159,9 @@ corrupt one TablebaseError.
         py::arg("progress") = py::none(),
         "Solves a 3x3 variant by retrograde analysis and writes its file to `path` (as gobblet-tb build "
         "does), on `threads` threads (default: one per core). `progress(phase, done, total)`, if given, is "
-        "called now and then on this thread (an exception it raises is raised when the build ends). Small "
-        "variants (tictactoe) take a moment; gobblers about a minute on two cores. Releases the GIL.");
+        "called now and then, with the GIL (an exception it raises is raised when the build ends). Small "
+        "variants (tictactoe) take a moment; gobblers about a minute on two cores. Releases the GIL; "
+        "Ctrl-C (KeyboardInterrupt) ends it without a file.");
   m.def(
       "default_tablebase_path", [](const VariantArg& v) { return tb::defaultPath(toVariant(v)); }, py::arg("variant"),
       "Where the engine looks for the variant's file: $GOBBLET_TB_DIR, else $XDG_DATA_HOME/gobblet, else "

@@ -14,10 +14,13 @@
 //   join, raise KeyboardInterrupt
 //
 // Where the system refuses the thread, the work runs on the calling thread,
-// GIL released, and cannot be interrupted.
+// GIL released, and cannot be interrupted. The interpreter's exit stops the
+// work too (exit_guard.h).
 #pragma once
 
 #include <pybind11/pybind11.h>
+
+#include "exit_guard.h"
 
 #include <atomic>
 #include <chrono>
@@ -35,6 +38,7 @@ template <typename Work>
 auto interruptible(Work work) -> decltype(work(std::declval<const std::atomic<bool>&>())) {
   using Result = decltype(work(std::declval<const std::atomic<bool>&>()));
   std::atomic<bool> stop{false};
+  const ActiveCall call([&stop] { stop = true; });
   std::mutex mutex;
   std::condition_variable finished;
   bool done = false;

@@ -3,6 +3,7 @@
 #include "bindings.h"
 #include "engine/version.h"
 #include "errors.h"
+#include "exit_guard.h"
 
 PYBIND11_MODULE(_core, module) {
   module.doc() = "Gobblet's rules, search and 3x3 tablebases (the gobblet engine's libraries).";
@@ -11,4 +12,5 @@ PYBIND11_MODULE(_core, module) {
   gobblet::python::bindRules(module);
   gobblet::python::bindSearch(module);
   gobblet::python::bindTablebase(module);
+  gobblet::python::registerExitHook(module);
 }

@@ -5,6 +5,10 @@ import faulthandler
 import os
 import re
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -47,3 +51,23 @@ def cpp_program():
         return str(path)
 
     return find
+
+
+def interrupt(call):
+    """Runs `call` (Python code using the module) in a child interpreter,
+    sends it SIGINT (Ctrl-C) 0.3 s after it started, and returns what it
+    printed ("interrupted\n" if the call raised KeyboardInterrupt) and the
+    seconds from the signal to its exit."""
+    script = ("import gobblet\nprint('started', flush=True)\ntry:\n    " + call +
+              "\nexcept KeyboardInterrupt:\n    print('interrupted', flush=True)\n")
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                             env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    try:
+        assert child.stdout.readline() == "started\n"
+        time.sleep(0.3)
+        child.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        out, _ = child.communicate(timeout=60)
+        return out, time.monotonic() - sent
+    finally:
+        child.kill()

@@ -1,16 +1,12 @@
 """The rules through the module: variants, positions, moves, results, perft."""
 
 import copy
-import os
-import signal
 import subprocess
-import sys
-import time
 
 import pytest
 
 import gobblet
-from conftest import documented_perft
+from conftest import documented_perft, interrupt
 
 
 def test_every_variant_name_the_engine_accepts_gives_its_variant():
@@ -174,17 +170,6 @@ def test_perft_depth_out_of_range_raises():
 def test_ctrl_c_stops_a_perft(call):
     # A perft of hours: SIGINT (Ctrl-C) must raise KeyboardInterrupt soon,
     # as it does in a search (it ran on, the GIL released, never looking).
-    script = ("import gobblet\nprint('started', flush=True)\ntry:\n    " + call +
-              "\nexcept KeyboardInterrupt:\n    print('interrupted', flush=True)\n")
-    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
-                             env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
-    try:
-        assert child.stdout.readline() == "started\n"
-        time.sleep(0.3)
-        child.send_signal(signal.SIGINT)
-        sent = time.monotonic()
-        out, _ = child.communicate(timeout=60)
-        assert out == "interrupted\n"
-        assert time.monotonic() - sent < 30
-    finally:
-        child.kill()
+    out, seconds = interrupt(call)
+    assert out == "interrupted\n"
+    assert seconds < 30

@@ -1,6 +1,10 @@
 """The search through the module: limits, MultiPV, callbacks, stop, GIL."""
 
+import os
+import subprocess
+import sys
 import threading
+import time
 
 import pytest
 
@@ -116,3 +120,24 @@ def test_bad_limits_raise_naming_them():
     with pytest.raises(ValueError, match=f"movetime_ms {2**62} must be from 1 to {2**40}"):
         engine.search(game, movetime_ms=2**62)
     assert engine.search(game, nodes=2**62 - 1, depth=1).best_move in game.legal_moves()
+
+
+@pytest.mark.parametrize("call", [
+    "gobblet.Engine().search(gobblet.Game('gobblet'), movetime_ms=20000)",
+    "gobblet.Engine(threads=2).search(gobblet.Game('gobblet'))",
+    "gobblet.perft('gobblet', 9)",
+    "gobblet.build_tablebase('gobblers', '', threads=2)",  # (no path: no file)
+])
+def test_a_daemon_thread_working_at_exit_ends_cleanly(call):
+    # The interpreter exits while a daemon thread is in a long call: the
+    # call is stopped and the process exits 0 (it died of SIGSEGV: the
+    # process's static objects were destroyed under the call's threads).
+    script = ("import os, threading, time, gobblet\n"
+              f"threading.Thread(target=lambda: {call}, daemon=True).start()\n"
+              "time.sleep(0.3)\n")
+    for _ in range(3):
+        started = time.monotonic()
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                              env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+        assert done.returncode == 0, done.stderr
+        assert time.monotonic() - started < 30

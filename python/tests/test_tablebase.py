@@ -4,6 +4,7 @@ the search's mate scores against them."""
 import pytest
 
 import gobblet
+from conftest import interrupt
 
 
 @pytest.fixture(scope="module")
@@ -85,3 +86,13 @@ def test_bad_positions_raise(tictactoe):
         table.probe(gobblet.Game("gobblers"))
     with pytest.raises(gobblet.VariantError, match="gobblet"):
         gobblet.build_tablebase("gobblet", "/nonexistent/x.gtb")
+
+
+def test_ctrl_c_stops_a_build_without_a_file(tmp_path):
+    # Gobblers takes a minute or more here: SIGINT (Ctrl-C) must raise
+    # KeyboardInterrupt soon and leave no file (it ran on to the end).
+    path = tmp_path / "gobblers.gtb"
+    out, seconds = interrupt(f"gobblet.build_tablebase('gobblers', {str(path)!r}, threads=2)")
+    assert out == "interrupted\n"
+    assert seconds < 30
+    assert list(tmp_path.iterdir()) == []
