@@ -111,6 +111,32 @@ TEST(MatchCli, SprtStopsAndReportsTheVerdict) {
   EXPECT_EQ(r.output.find("game 1/"), std::string::npos) << "--quiet prints no progress\n" << r.output;
 }
 
+// SIGTERM (mpirun forwarding Ctrl-C, Slurm's time limit) and SIGINT end a
+// match with what the record holds and how to go on, and the process dies
+// of the signal; the count is the record's (it said nothing before).
+TEST(MatchCli, ASignalSaysWhatTheRecordHoldsAndHowToResume) {
+  const gobblet::testing::ScratchDir dir("match_signal");
+  for (const char* signal : {"TERM", "INT"}) {
+    const std::string record = dir.file(std::string("games-") + signal + ".txt");
+    const Outcome r = gobblet::testing::runCommand(
+        "cd " + dir.path() + " && { " + kMatch + " --variant gobblers --games 5000 --depth 1 --quiet --record " +
+        record + " --engine cmd=" + kFake + " --engine cmd=" + kFake + " 2>err.txt & pid=$!; " +
+        "for i in $(seq 600); do [ \"$(grep -c '^game=' " + record + " 2>/dev/null)\" -ge 3 ] 2>/dev/null && break; " +
+        "sleep 0.1; done; kill -" + signal + " $pid; wait $pid; echo status=$?; cat err.txt; }");
+    ASSERT_NE(r.output.find(std::string("status=") + (signal[0] == 'T' ? "143" : "130")), std::string::npos)
+        << r.output;
+    const std::string text = gobblet::readWholeFile(record);
+    size_t games = 0;
+    for (size_t at = 0; (at = text.find("\ngame=", at)) != std::string::npos; ++at) ++games;
+    ASSERT_GE(games, 3u) << text;
+    EXPECT_NE(r.output.find(std::string("gobblet-match: SIG") + signal + ": the record " + record + " holds " +
+                            std::to_string(games) + " games; to play the others, run the same command with --resume " +
+                            record),
+              std::string::npos)
+        << r.output;
+  }
+}
+
 TEST(MatchCli, RejectsBadArguments) {
   const std::string engine = " --engine cmd=" + kFake + " --engine cmd=" + kFake;
   for (const std::string& args : std::vector<std::string>{

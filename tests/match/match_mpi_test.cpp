@@ -3,6 +3,7 @@
 // and the same SPRT verdict; an SPRT decision stops every rank; --resume
 // under mpirun. Skipped when the build found no MPI (GOBBLET_MPIEXEC empty).
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -150,3 +151,34 @@ TEST(MatchMpi, ResumesUnderMpirun) {
 }
 
 }  // namespace
+
+// A rank with another --max-plies (or the engines swapped) played its games
+// by its own settings: rank 0 reported 0-20 for a true 20-0. Now every rank
+// ends before any game, rank 0 naming the difference.
+TEST(MatchMpi, RanksWithOtherSettingsAreRefusedBeforeAnyGame) {
+  SKIP_WITHOUT_MPI();
+  const gobblet::testing::ScratchDir dir("match_mpi_differ");
+  const std::string match = kMatch + " --variant gobblers --games 4 --depth 1 --record " + dir.file("r.txt") +
+                            " --engine cmd=" + kFake + " name=a --engine cmd=" + kFake + " name=b ";
+  const Outcome r = gobblet::testing::runCommand(
+      "timeout 300 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + kMpiexec +
+      " --oversubscribe -np 2 " + match + " : -np 1 " + match + "--max-plies 7 2>&1");
+  EXPECT_NE(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.exitCode, 124) << r.output;
+  EXPECT_NE(r.output.find("rank 0: the ranks do not run the same thing: rank 2 has '"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("max-plies=\"7\""), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("game 1"), std::string::npos) << r.output;
+}
+
+// srun without MPI's process manager: every task would play the whole
+// match into the same record. Refused before the record is touched.
+TEST(MatchMpi, SrunWithoutMpisProcessManagerIsRefused) {
+  const gobblet::testing::ScratchDir dir("match_srun");
+  const Outcome r = gobblet::testing::runCommand(
+      "SLURM_STEP_NUM_TASKS=2 " + kMatch + " --variant gobblers --games 2 --depth 1 --record " + dir.file("r.txt") +
+      " --engine cmd=" + kFake + " --engine cmd=" + kFake + " 2>&1");
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_NE(r.output.find("started by srun as one of 2 tasks, but without MPI's process manager"), std::string::npos)
+      << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("r.txt")));
+}

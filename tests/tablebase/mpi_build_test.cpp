@@ -117,5 +117,39 @@ TEST(MpiBuildFailure, AnUnwritableOutputEndsEveryRank) {
   expectOnly(dir.path(), "not-a-dir");
 }
 
+// A rank given another variant (3x3:2,2,0 and 3x3:2,2,1 have the same slot
+// count) wrote a file of wrong values that `info` passed: now every rank
+// ends before solving, rank 0 naming the difference, and no file is made.
+TEST(MpiBuildFailure, ARankOfAnotherVariantIsRefusedBeforeSolving) {
+  if (const std::string why = whyNoMpi(); !why.empty()) GTEST_SKIP() << why;
+  const testing::ScratchDir dir("gobblet_mpi_differ");
+  const std::string build = kTool + " build --threads 1 --out " + dir.file("x.gtb") + " ";
+  const testing::CommandResult r =
+      testing::runCommand("timeout 120 " + mpirun(1) + build + "3x3:2,2,1 : -np 1 " + build + "3x3:2,2,0 2>&1");
+  EXPECT_NE(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.exitCode, 124) << r.output;
+  EXPECT_NE(r.output.find("rank 0: the ranks do not run the same thing: rank 1 has '"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("build 3x3:2,2,0' against '"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("rank 1: stopped, the ranks do not run the same thing"), std::string::npos) << r.output;
+  expectOnly(dir.path(), "");
+}
+
+// srun without MPI's process manager starts every task as a job of one
+// rank: each would build the whole table. Refused before any work.
+TEST(MpiBuildFailure, SrunWithoutMpisProcessManagerIsRefused) {
+  const testing::ScratchDir dir("gobblet_srun");
+  const testing::CommandResult r =
+      testing::runCommand("SLURM_STEP_NUM_TASKS=4 SLURM_NTASKS=4 SLURM_PROCID=1 " + kTool +
+                          " build tictactoe --threads 1 --out " + dir.file("x.gtb") + " 2>&1");
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_NE(r.output.find("started by srun as one of 4 tasks, but without MPI's process manager"), std::string::npos)
+      << r.output;
+  expectOnly(dir.path(), "");
+  // A batch script's own environment (SLURM_NTASKS without a step) is not srun's.
+  const testing::CommandResult batch = testing::runCommand(
+      "SLURM_NTASKS=4 SLURM_PROCID=0 " + kTool + " build tictactoe --threads 1 --out " + dir.file("x.gtb") + " 2>&1");
+  EXPECT_EQ(batch.exitCode, 0) << batch.output;
+}
+
 }  // namespace
 }  // namespace gobblet::tb

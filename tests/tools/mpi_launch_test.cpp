@@ -13,8 +13,8 @@ class MpiLaunchTest : public ::testing::Test {
   void SetUp() override { clear(); }
   void TearDown() override { clear(); }
   static void clear() {
-    for (const char* name :
-         {"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK", "PMI_SIZE", "PMI_RANK", "PMIX_SIZE", "PMIX_RANK"})
+    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK", "PMI_SIZE", "PMI_RANK", "PMIX_SIZE",
+                             "PMIX_RANK", "SLURM_STEP_NUM_TASKS", "SLURM_NTASKS"})
       unsetenv(name);
   }
 };
@@ -57,6 +57,24 @@ TEST_F(MpiLaunchTest, ValuesThatAreNotNumbersCountAsNotSaidButStillMarkALaunch) 
     EXPECT_EQ(launch.size, 1) << bad;
     EXPECT_EQ(launch.rank, 0) << bad;
   }
+}
+
+// srun's step of several tasks without any launcher's variable: MPI would
+// make each task a job of one rank. A batch script (SLURM_NTASKS, no step)
+// or a step of one task is not that; with PMI's variables it is a launch.
+TEST_F(MpiLaunchTest, SrunWithoutMpisProcessManagerIsSeen) {
+  setenv("SLURM_STEP_NUM_TASKS", "4", 1);
+  EXPECT_EQ(mpiLaunch().srunTasksWithoutMpi, 4);
+  EXPECT_FALSE(mpiLaunch().launched);
+  setenv("PMI_SIZE", "4", 1);
+  EXPECT_EQ(mpiLaunch().srunTasksWithoutMpi, 0);
+  EXPECT_EQ(mpiLaunch().size, 4);
+  clear();
+  setenv("SLURM_NTASKS", "4", 1);
+  EXPECT_EQ(mpiLaunch().srunTasksWithoutMpi, 0);
+  setenv("SLURM_STEP_NUM_TASKS", "1", 1);
+  EXPECT_EQ(mpiLaunch().srunTasksWithoutMpi, 0);
+  EXPECT_NE(srunWithoutMpiError("gobblet-match", 4).find("srun --mpi=pmix gobblet-match"), std::string::npos);
 }
 
 }  // namespace

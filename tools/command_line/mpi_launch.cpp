@@ -40,7 +40,17 @@ MpiLaunch mpiLaunch() {
       }
     }
   }
+  if (int tasks; !launch.launched && std::getenv("SLURM_STEP_NUM_TASKS") &&
+                 parseWhole(std::getenv("SLURM_STEP_NUM_TASKS"), &tasks) && tasks > 1)
+    launch.srunTasksWithoutMpi = tasks;
   return launch;
+}
+
+std::string srunWithoutMpiError(const std::string& program, int tasks) {
+  return "started by srun as one of " + std::to_string(tasks) +
+         " tasks, but without MPI's process manager (none of OMPI_COMM_WORLD_SIZE, PMI_SIZE, PMIX_SIZE is set): "
+         "each task would do the whole work on its own; run `srun --mpi=pmix " +
+         program + " ...` (or --mpi=pmi2, as `srun --mpi=list` offers), or mpirun inside the allocation";
 }
 
 }  // namespace gobblet::cli

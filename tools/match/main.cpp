@@ -25,6 +25,7 @@
 #include "absl/strings/str_format.h"
 #include "tools/command_line/command_line.h"
 #include "tools/command_line/mpi_launch.h"
+#include "interrupt_notice.h"
 #include "match/compliance.h"
 #include "match/engine_command.h"
 #include "match/input_limits.h"
@@ -35,6 +36,8 @@
 #include "match/tournament.h"
 #ifdef GOBBLET_MATCH_MPI
 #include "match/mpi_distribution.h"
+#include "engine/version.h"
+#include "tools/command_line/mpi_agree.h"
 #endif
 
 namespace {
@@ -258,9 +261,11 @@ int runMatch(const cli::Program& program, const cli::MpiLaunch& launch, int argc
   settings.openingsPath = openingsPath;
   if (auto status = checkTournamentSettings(settings); !status.ok()) return usage(status.message());
 
-    // Under an MPI launcher with two ranks or more, ranks 1.. play the games
-    // rank 0 hands out and return here; rank 0 reads the openings and the
-    // record and keeps the statistics (mpi_distribution.h).
+  // Under an MPI launcher with two ranks or more, ranks 1.. play the games
+  // rank 0 hands out and return here; rank 0 reads the openings and the
+  // record and keeps the statistics (mpi_distribution.h).
+  if (launch.srunTasksWithoutMpi > 0)
+    return cli::failure(program, cli::srunWithoutMpiError("gobblet-match", launch.srunTasksWithoutMpi));
 #ifndef GOBBLET_MATCH_MPI
   // Built without MPI, each rank would play the whole match on its own.
   if (launch.launched && launch.size > 1)
@@ -273,6 +278,14 @@ int runMatch(const cli::Program& program, const cli::MpiLaunch& launch, int argc
     if (!session.ok()) return cli::failure(program, session.status().message());
     mpi.session = *std::move(session);
   }
+  // Every rank plays its games by its own settings: they must be rank 0's
+  // (a rank with the engines swapped turned a 20-0 into 0-20).
+  if (mpi.distributed())
+    if (absl::Status same = cli::ranksAgree(absl::StrCat("gobblet-match ", versionNumber(), " ", matchLine(settings),
+                                                         " timeout-ms=", settings.game.timeoutMs,
+                                                         " margin-ms=", settings.game.marginMs));
+        !same.ok())
+      return cli::failure(program, same.message());
   if (mpi.distributed() && mpi.session->rank() > 0) {
     if (auto status = mpi.session->work(settings); !status.ok()) return cli::failure(program, status.message());
     return 0;
@@ -342,6 +355,7 @@ int runMatch(const cli::Program& program, const cli::MpiLaunch& launch, int argc
     if (!quiet) std::printf("%s\n", progressLine(game, now, settings).c_str()), std::fflush(stdout);
     if (!record.is_open()) return absl::OkStatus();
     if (!record) return absl::OkStatus();  // failed already: said once
+    const RecordWriting writing;           // a signal's notice counts this game or not, as the record will
     errno = 0;
     record << (recordPgn ? formatPgn(game, pgnHeader) : formatRecord(game) + "\n") << std::flush;
     if (!record)
@@ -349,9 +363,10 @@ int runMatch(const cli::Program& program, const cli::MpiLaunch& launch, int argc
                                               "; no further game was started: ", recorded,
                                               " games are recorded; once it can be written, --resume ", recordName,
                                               " plays the others"));
-    ++recorded;
+    noticeRecorded(++recorded);
     return absl::OkStatus();
   };
+  installInterruptNotice(recordName, recorded);
   auto state = mpi.distributed() ? mpi.coordinate(settings, onGame) : runTournament(settings, onGame);
   if (!state.ok()) return cli::failure(program, state.status().message());
   std::printf("%s", finalReport(*state, settings).c_str());

@@ -33,6 +33,10 @@
 #include "tablebase/tablebase.h"
 #include "tools/command_line/command_line.h"
 #include "tools/command_line/mpi_launch.h"
+#ifdef GOBBLET_TB_MPI
+#include "engine/version.h"
+#include "tools/command_line/mpi_agree.h"
+#endif
 
 namespace {
 
@@ -226,11 +230,20 @@ int buildOn(const cli::Arguments& args, tb::BuildShare* share) {
 // A build, over MPI when mpirun started this process as one of several.
 int build(const cli::Arguments& args) {
   const cli::MpiLaunch launch = cli::mpiLaunch();
+  if (launch.srunTasksWithoutMpi > 0)
+    return fail(absl::FailedPreconditionError(cli::srunWithoutMpiError("gobblet-tb", launch.srunTasksWithoutMpi)));
   const int launched = launch.launched ? launch.size : 1;
   if (launched <= 1) return buildOn(args, nullptr);
 #ifdef GOBBLET_TB_MPI
   absl::StatusOr<std::unique_ptr<tb::MpiShare>> share = tb::MpiShare::start();
   if (!share.ok()) return fail(share.status());
+  // Every rank must solve the same variant with the same solver: a rank of
+  // another variant of the same size made a file of wrong values.
+  const absl::StatusOr<Variant> variant = Variant::parse(args.text("VARIANT"));
+  if (absl::Status same = cli::ranksAgree(absl::StrCat("gobblet-tb ", versionNumber(), " build ",
+                                                       variant.ok() ? variant->name() : args.text("VARIANT")));
+      !same.ok())
+    return fail(same);
   try {
     return buildOn(args, share->get());
   } catch (const std::exception& e) {
