@@ -113,6 +113,8 @@ absl::Status Engine::applySearchOptions() {
   o.threads = options_.threads;
   o.multiPv = options_.multiPv;
   o.moveOverheadMs = options_.moveOverheadMs;
+  o.skillLevel = options_.skillLevel;
+  o.skillSeed = options_.skillSeed;
   if (absl::Status status = search_->setOptions(o); !status.ok())
     return absl::ResourceExhaustedError("option Hash: " + std::string(status.message()));
   return absl::OkStatus();

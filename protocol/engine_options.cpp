@@ -92,6 +92,12 @@ absl::StatusOr<OptionId> setOption(EngineOptions& options, const OptionCaps& cap
     case OptionId::kOwnBook:
       if (check) return badValue("this engine has no opening book");
       break;
+    case OptionId::kSkillLevel:
+      options.skillLevel = static_cast<int>(number);
+      break;
+    case OptionId::kSkillSeed:
+      options.skillSeed = static_cast<uint64_t>(number);
+      break;
     case OptionId::kVariant: {
       auto variant = Variant::parse(value);
       if (!variant.ok()) return badValue(std::string(variant.status().message()));

@@ -16,6 +16,8 @@
 //   Ponder         check   false                 bestmove names a move to ponder on
 //   Debug          check   false                 diagnostics as `info string`
 //   OwnBook        check   false                 (no book: true is refused)
+//   Skill Level    spin    20       0    20      below 20 a weaker player (search/skill.h)
+//   Skill Seed     spin    0        0    2^31-1  the weaker player's draws: 0 new each time
 #pragma once
 
 #include <cstdint>
@@ -29,7 +31,19 @@
 
 namespace gobblet {
 
-enum class OptionId { kHash, kThreads, kVariant, kTablebasePath, kMultiPv, kMoveOverhead, kPonder, kDebug, kOwnBook };
+enum class OptionId {
+  kHash,
+  kThreads,
+  kVariant,
+  kTablebasePath,
+  kMultiPv,
+  kMoveOverhead,
+  kPonder,
+  kDebug,
+  kOwnBook,
+  kSkillLevel,
+  kSkillSeed
+};
 enum class OptionType { kSpin, kCheck, kCombo, kString };
 
 struct OptionDeclaration {
@@ -57,6 +71,10 @@ inline constexpr OptionDeclaration kOptionTable[] = {
     {OptionId::kDebug, "Debug", OptionType::kCheck, 0, 0, 0, "",
      "search diagnostics as info string lines (also: debug on|off)"},
     {OptionId::kOwnBook, "OwnBook", OptionType::kCheck, 0, 0, 0, "", "the engine has no opening book: only false"},
+    {OptionId::kSkillLevel, "Skill Level", OptionType::kSpin, kMaxSkillLevel, 0, kMaxSkillLevel, "",
+     "playing strength: 0 a beginner, 20 full strength (shallower, and a draw among near-best moves)"},
+    {OptionId::kSkillSeed, "Skill Seed", OptionType::kSpin, 0, 0, 2147483647, "",
+     "the weaker levels' draws: 0 new each search, another value the same game again"},
 };
 
 constexpr const OptionDeclaration& declarationOf(OptionId id) {
@@ -92,6 +110,8 @@ struct EngineOptions {
   int64_t moveOverheadMs = declarationOf(OptionId::kMoveOverhead).defaultValue;
   bool ponder = declarationOf(OptionId::kPonder).defaultValue != 0;
   bool debug = declarationOf(OptionId::kDebug).defaultValue != 0;
+  int skillLevel = static_cast<int>(declarationOf(OptionId::kSkillLevel).defaultValue);
+  uint64_t skillSeed = static_cast<uint64_t>(declarationOf(OptionId::kSkillSeed).defaultValue);
 };
 
 // Validates and applies one option (name case-insensitive, as in UCI). On an

@@ -78,6 +78,7 @@ struct SharedState {
   SearchLimits limits;
   TimeBudget budget;
   int threads = 1;
+  int reportedPv = 1;  // lines reported per iteration: the MultiPV asked for (a weakened level searches more)
   std::atomic<bool>* stop = nullptr;
   std::atomic<bool>* pondering = nullptr;
   std::atomic<int64_t>* startNs = nullptr;  // steady-clock time the clock started
@@ -544,7 +545,7 @@ void Worker::iterate(const std::function<void(const SearchInfo&)>& onInfo, const
     if (id_ != 0) continue;
 
     // Thread 0: report, then decide whether another iteration pays.
-    for (int k = 0; k < multiPv_; ++k) {
+    for (int k = 0; k < std::min(multiPv_, shared_.reportedPv); ++k) {
       SearchInfo info = makeInfo(depth, rootMoves[k], k + 1);
       if (k == 0) lastInfo = info;
       if (onInfo) onInfo(info);
@@ -621,6 +622,7 @@ absl::Status Search::setOptions(const SearchOptions& options) {
   o.hashMiB = std::clamp(o.hashMiB, 1, kMaxHashMiB);  // a size the machine cannot give is an error below
   o.threads = std::clamp(o.threads, 1, kMaxSearchThreads);
   o.multiPv = std::clamp(o.multiPv, 1, kMaxMultiPv);
+  o.skillLevel = std::clamp(o.skillLevel, 0, kMaxSkillLevel);
   o.moveOverheadMs = std::clamp<int64_t>(o.moveOverheadMs, 0, kMaxMoveOverheadMs);
   impl_->options = o;
   if (searching()) return absl::OkStatus();  // resized by the next go()
@@ -708,6 +710,13 @@ void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks
   SharedState shared;
   shared.tt = &tt;
   if (tablebase && tablebase->variant() == root.variant()) shared.tablebase = tablebase.get();
+  // A weakened level (search/skill.h): a shallower search of its candidate
+  // moves, one of which is drawn when it ends.
+  const bool weakened = options.skillLevel < kMaxSkillLevel;
+  if (weakened)
+    limits.depth =
+        limits.depth > 0 ? std::min(limits.depth, skillDepth(options.skillLevel)) : skillDepth(options.skillLevel);
+  shared.reportedPv = options.multiPv;
   shared.limits = limits;
   shared.budget = computeTimeBudget(limits, root.sideToMove(), options.moveOverheadMs);
   const int threads = searchThreadsFor(options.threads);
@@ -721,7 +730,8 @@ void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks
   if (game.result() == GameResult::kNone) {
     std::vector<std::unique_ptr<Worker>> workers;
     for (int i = 0; i < threads; ++i)
-      workers.push_back(std::make_unique<Worker>(i, shared, game, *ordering[i], options.multiPv));
+      workers.push_back(std::make_unique<Worker>(
+          i, shared, game, *ordering[i], weakened ? std::max(options.multiPv, kSkillCandidates) : options.multiPv));
     for (auto& w : workers) shared.workers.push_back(w.get());
     int helpers = 0;  // started on the pool's slots 1..helpers
     auto startHelpers = [&] {
@@ -744,7 +754,19 @@ void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks
     for (int i = 1; i <= helpers; ++i) pool.waitFor(i);
 
     if (!main.rootMoves.empty()) {
-      const RootMove& rm = main.rootMoves[0];
+      size_t chosen = 0;
+      if (weakened) {
+        std::vector<int> scores;  // the candidates that have a score, best first
+        for (size_t k = 0; k < main.rootMoves.size() && k < static_cast<size_t>(kSkillCandidates); ++k) {
+          const RootMove& c = main.rootMoves[k];
+          const int score = c.score != -kInfinite ? c.score : c.previousScore;
+          if (score == -kInfinite) break;
+          scores.push_back(score);
+        }
+        chosen = static_cast<size_t>(
+            pickSkillMove(options.skillLevel, scores, skillDraw(options.skillSeed, root.key(), options.skillLevel)));
+      }
+      const RootMove& rm = main.rootMoves[chosen];
       best = rm.move;
       if (rm.pv.size() >= 2) {
         ponder = rm.pv[1];

@@ -18,6 +18,7 @@
 #include "engine/game.h"
 #include "engine/move.h"
 #include "engine/parallel_for.h"
+#include "search/skill.h"
 #include "tablebase/tablebase.h"
 
 namespace gobblet {
@@ -76,6 +77,8 @@ struct SearchOptions {
   int threads = 1;  // asked for; a search runs at most the machine's hardware threads (docs/search.md)
   int multiPv = 1;
   int64_t moveOverheadMs = 30;
+  int skillLevel = kMaxSkillLevel;  // below it, a weaker player (search/skill.h)
+  uint64_t skillSeed = 0;           // its draws: 0 a new one each search, else reproducible
 };
 
 class Search {
