@@ -1,6 +1,7 @@
 #include "server/session_slots.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace gobblet {
 
@@ -18,6 +19,8 @@ SessionSlots::Iterator SessionSlots::reserve() {
       if (entry.state != SlotState::kPending) continue;
       entry.state = SlotState::kEvicted;
       --pending_;
+      // (If `oldest` is the last reference, its onClosed() erases `entry`
+      // on this thread: nothing touches `entry` after it.)
       if (auto oldest = entry.connection.lock()) oldest->dropIfUnauthenticated();
       break;
     }
@@ -55,9 +58,11 @@ void SessionSlots::release(Iterator it) {
   connections_.erase(it);
 }
 
-std::function<void()> SessionSlots::releaser(Iterator it) {
-  return [this, it] {
+std::function<void()> SessionSlots::releaser(Iterator it, std::shared_ptr<bool> released) {
+  return [this, it, released = std::move(released)] {
     std::lock_guard lock(mutex_);
+    if (*released) return;
+    *released = true;
     release(it);
   };
 }
@@ -72,10 +77,17 @@ int SessionSlots::pending() const {
   return pending_;
 }
 
+// The connections are taken out first and shut down after the lock is let
+// go: a shutdown may drop a connection's last reference, whose onClosed()
+// changes the list.
 void SessionSlots::shutdownAll() {
-  std::lock_guard lock(mutex_);
-  for (auto& entry : connections_)
-    if (auto conn = entry.connection.lock()) conn->shutdown();
+  std::vector<std::shared_ptr<ClientConnection>> open;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& entry : connections_)
+      if (auto conn = entry.connection.lock()) open.push_back(std::move(conn));
+  }
+  for (auto& conn : open) conn->shutdown();
 }
 
 }  // namespace gobblet

@@ -38,12 +38,14 @@ class SessionSlots {
     std::lock_guard lock(mutex_);
     if (!authRequired_ && active_ >= maxSessions_) return nullptr;
     auto it = reserve();
+    auto released = std::make_shared<bool>(false);
     try {
-      auto conn = make(admitter(it), releaser(it));
+      auto conn = make(admitter(it), releaser(it, released));
       it->connection = conn;
       return conn;
     } catch (...) {
-      release(it);
+      // (A connection destroyed while it was made has called onClosed already.)
+      if (!*released) *released = true, release(it);
       throw;
     }
   }
@@ -66,14 +68,19 @@ class SessionSlots {
   Iterator reserve();                           // under mutex_
   void release(Iterator it);                    // under mutex_: the entry's count given back
   std::function<bool()> admitter(Iterator it);  // the connection's admit()
-  std::function<void()> releaser(Iterator it);  // the connection's onClosed()
+  // The connection's onClosed(): gives the slot back once, whoever calls it
+  // first (the connection closing, or add() when making it failed).
+  std::function<void()> releaser(Iterator it, std::shared_ptr<bool> released);
 
   const int maxSessions_;
   const int maxPending_;
   const bool authRequired_;
   int active_ = 0;   // guarded by mutex_
   int pending_ = 0;  // guarded by mutex_
-  mutable std::mutex mutex_;
+  // Recursive: a connection's last reference may be dropped while it is
+  // held (a connection destroyed inside add(), or by reserve()'s eviction),
+  // and its onClosed() then takes it again on the same thread.
+  mutable std::recursive_mutex mutex_;
   std::list<Entry> connections_;  // in accept order, for shutdownAll() and eviction; pruned as they close
 };
 

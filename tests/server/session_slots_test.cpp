@@ -2,7 +2,11 @@
 // back whatever happens to a connection, also when making it fails.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
+#include <future>
 #include <memory>
 #include <new>
 #include <vector>
@@ -42,6 +46,38 @@ TEST(SessionSlots, AConnectionThatCannotBeMadeGivesItsSlotBack) {
     }
     closers[0]();
     EXPECT_EQ(slots.active(), 1);
+  }
+}
+
+// A connection destroyed while it is made (its constructor threw after
+// ClientConnection's, whose destructor calls onClosed) gave its slot back
+// from inside add(), which held the lock: a deadlock. Now the slot comes
+// back once, and add() rethrows.
+TEST(SessionSlots, AConnectionDestroyedWhileMadeGivesItsSlotBackOnce) {
+  for (const bool token : {false, true}) {
+    SessionSlots slots(/*maxSessions=*/2, /*maxPendingAuth=*/2, token);
+    auto attempt = std::async(std::launch::async, [&slots] {
+      for (int i = 0; i < 5; ++i)
+        EXPECT_THROW(slots.add([](std::function<bool()>, std::function<void()> onClosed) -> Connection {
+          onClosed();  // what ~ClientConnection does as the exception unwinds
+          throw std::bad_alloc();
+        }),
+                     std::bad_alloc);
+    });
+    if (attempt.wait_for(std::chrono::seconds(30)) != std::future_status::ready) {
+      std::fprintf(stderr, "add() deadlocked (token %d)\n", token ? 1 : 0);
+      std::_Exit(1);  // the thread cannot be joined
+    }
+    EXPECT_EQ(slots.active() + slots.pending(), 0) << "token " << token;
+    // Both slots are still there (none was given back twice, none lost).
+    int made = 0;
+    for (int i = 0; i < 2; ++i)
+      slots.add([&](std::function<bool()> admit, std::function<void()>) {
+        made += admit() ? 1 : 0;
+        return Connection();
+      });
+    EXPECT_EQ(made, 2);
+    EXPECT_EQ(slots.active(), 2);
   }
 }
 
