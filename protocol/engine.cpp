@@ -113,7 +113,7 @@ absl::Status Engine::applySearchOptions() {
   o.threads = options_.threads;
   o.multiPv = options_.multiPv;
   o.moveOverheadMs = options_.moveOverheadMs;
-  o.skillLevel = options_.skillLevel;
+  o.skillLevel = options_.playingLevel();
   o.skillSeed = options_.skillSeed;
   if (absl::Status status = search_->setOptions(o); !status.ok())
     return absl::ResourceExhaustedError("option Hash: " + std::string(status.message()));

@@ -98,6 +98,12 @@ absl::StatusOr<OptionId> setOption(EngineOptions& options, const OptionCaps& cap
     case OptionId::kSkillSeed:
       options.skillSeed = static_cast<uint64_t>(number);
       break;
+    case OptionId::kLimitStrength:
+      options.limitStrength = check;
+      break;
+    case OptionId::kElo:
+      options.elo = static_cast<int>(number);
+      break;
     case OptionId::kVariant: {
       auto variant = Variant::parse(value);
       if (!variant.ok()) return badValue(std::string(variant.status().message()));

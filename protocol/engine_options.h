@@ -18,6 +18,8 @@
 //   OwnBook        check   false                 (no book: true is refused)
 //   Skill Level    spin    20       0    20      below 20 a weaker player (search/skill.h)
 //   Skill Seed     spin    0        0    2^31-1  the weaker player's draws: 0 new each time
+//   UCI_LimitStrength check false               play at UCI_Elo instead of Skill Level
+//   UCI_Elo        spin    max      (the measured Elo of levels 0 and 20)
 #pragma once
 
 #include <cstdint>
@@ -42,7 +44,9 @@ enum class OptionId {
   kDebug,
   kOwnBook,
   kSkillLevel,
-  kSkillSeed
+  kSkillSeed,
+  kLimitStrength,
+  kElo
 };
 enum class OptionType { kSpin, kCheck, kCombo, kString };
 
@@ -75,6 +79,11 @@ inline constexpr OptionDeclaration kOptionTable[] = {
      "playing strength: 0 a beginner, 20 full strength (shallower, and a draw among near-best moves)"},
     {OptionId::kSkillSeed, "Skill Seed", OptionType::kSpin, 0, 0, 2147483647, "",
      "the weaker levels' draws: 0 new each search, another value the same game again"},
+    {OptionId::kLimitStrength, "UCI_LimitStrength", OptionType::kCheck, 0, 0, 0, "",
+     "play at the strength UCI_Elo says instead of Skill Level"},
+    {OptionId::kElo, "UCI_Elo", OptionType::kSpin, kSkillLevelElo[kMaxSkillLevel], kSkillLevelElo[0],
+     kSkillLevelElo[kMaxSkillLevel], "",
+     "with UCI_LimitStrength: the strongest level whose measured Elo (a random mover 0) is at most this"},
 };
 
 constexpr const OptionDeclaration& declarationOf(OptionId id) {
@@ -112,6 +121,10 @@ struct EngineOptions {
   bool debug = declarationOf(OptionId::kDebug).defaultValue != 0;
   int skillLevel = static_cast<int>(declarationOf(OptionId::kSkillLevel).defaultValue);
   uint64_t skillSeed = static_cast<uint64_t>(declarationOf(OptionId::kSkillSeed).defaultValue);
+  bool limitStrength = declarationOf(OptionId::kLimitStrength).defaultValue != 0;
+  int elo = static_cast<int>(declarationOf(OptionId::kElo).defaultValue);
+  // The level the search plays at: UCI_Elo's with UCI_LimitStrength, else Skill Level.
+  int playingLevel() const { return limitStrength ? skillLevelForElo(elo) : skillLevel; }
 };
 
 // Validates and applies one option (name case-insensitive, as in UCI). On an

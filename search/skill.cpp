@@ -7,6 +7,13 @@
 
 namespace gobblet {
 
+int skillLevelForElo(int elo) {
+  int level = 0;
+  for (int l = 0; l <= kMaxSkillLevel; ++l)
+    if (kSkillLevelElo[l] <= elo) level = l;
+  return level;
+}
+
 int skillDepth(int level) {
   if (level >= kMaxSkillLevel) return 0;
   return 1 + std::max(0, level) * 2 / 3;  // 1, 1, 2, 3, 3, 4, ... 13 at level 19

@@ -24,6 +24,16 @@ namespace gobblet {
 inline constexpr int kMaxSkillLevel = 20;
 inline constexpr int kSkillCandidates = 4;
 
+// The Elo of each level, measured (docs/search.md: the command, the
+// conditions and the errors; `tools/skill/measure_levels.sh
+// build/release/bin OUT 20 2+0.02 1`): a uniformly random mover is 0.
+inline constexpr int kSkillLevelElo[kMaxSkillLevel + 1] = {608,  692,  988,  1188, 1176, 1335, 1369,
+                                                           1390, 1428, 1427, 1526, 1501, 1478, 1538,
+                                                           1549, 1506, 1642, 1722, 1738, 1815, 1937};
+// The level of UCI_LimitStrength with UCI_Elo `elo`: the strongest level
+// whose measured Elo is at most `elo` (level 0 below them all).
+int skillLevelForElo(int elo);
+
 // The deepest iteration a level searches (kMaxSkillLevel: no cap, 0).
 int skillDepth(int level);
 // The softmax temperature in centi-units of score.

@@ -194,6 +194,8 @@ class Engine:
         threads: int = 1,
         *,
         tablebase: Union[Tablebase, None, Literal["default"]] = "default",
+        skill_level: int = 20,
+        skill_seed: int = 0,
     ) -> None: ...
     def search(
         self,
@@ -215,6 +217,8 @@ class Engine:
     def stop(self) -> None: ...
     def new_game(self) -> None: ...
     def set_tablebase(self, tablebase: Union[Tablebase, None, Literal["default"]]) -> None: ...
+    skill_level: int
+    skill_seed: int
     @property
     def searching(self) -> bool: ...
     @property

@@ -125,10 +125,12 @@ class Busy {
 // notices kept in `messages` (errors also as RuntimeWarning).
 class PythonEngine {
  public:
-  PythonEngine(int hashMiB, int threads, const TablebaseChoice& tablebase)
+  PythonEngine(int hashMiB, int threads, const TablebaseChoice& tablebase, int skillLevel, int64_t skillSeed)
       : engine_(EngineLimits{}, [this](NoticeKind kind, const std::string& text) { noticed(kind, text); }) {
     setOption("hash_mib", "Hash", hashMiB);
     setOption("threads", "Threads", threads);
+    setSkillLevel(skillLevel);
+    setSkillSeed(skillSeed);
     defaultThreads_ = threads;
     setTablebase(tablebase);
     {
@@ -203,6 +205,18 @@ class PythonEngine {
       check(engine_.useTablebase(handle ? handle->tablebase : nullptr));
     }
     flushNotices();
+  }
+
+  // The playing strength (search/skill.h): the options Skill Level and Skill Seed.
+  int skillLevel() const { return engine_.options().skillLevel; }
+  void setSkillLevel(int level) {
+    if (busy_) throw std::runtime_error("skill_level set while the Engine is searching");
+    setOption("skill_level", "Skill Level", level);
+  }
+  int64_t skillSeed() const { return static_cast<int64_t>(engine_.options().skillSeed); }
+  void setSkillSeed(int64_t seed) {
+    if (busy_) throw std::runtime_error("skill_seed set while the Engine is searching");
+    setOption("skill_seed", "Skill Seed", seed);
   }
 
   bool searching() const { return busy_; }
@@ -410,10 +424,13 @@ gobblet finds it (default_tablebase_path) unless told otherwise
 (`tablebase`, set_tablebase). One search at a time per Engine; stop() may be
 called from any thread.
 )doc")
-      .def(py::init<int, int, const TablebaseChoice&>(), py::arg("hash_mib") = 16, py::arg("threads") = 1,
-           py::kw_only(), py::arg("tablebase") = std::string("default"),
+      .def(py::init<int, int, const TablebaseChoice&, int, int64_t>(), py::arg("hash_mib") = 16, py::arg("threads") = 1,
+           py::kw_only(), py::arg("tablebase") = std::string("default"), py::arg("skill_level") = kMaxSkillLevel,
+           py::arg("skill_seed") = 0,
            "An engine with a hash table of `hash_mib` MiB searching on `threads` threads by default. "
-           "`tablebase`: \"default\" (the variant's file where gobblet finds it), None (none) or a Tablebase.")
+           "`tablebase`: \"default\" (the variant's file where gobblet finds it), None (none) or a Tablebase. "
+           "`skill_level` 0 (a beginner) to 20 (full strength) and `skill_seed` (0: new draws each search) as "
+           "the options Skill Level and Skill Seed.")
       .def("search", &PythonEngine::search, py::arg("game"), py::kw_only(), py::arg("depth") = py::none(),
            py::arg("movetime_ms") = py::none(), py::arg("nodes") = py::none(), py::arg("p1time_ms") = py::none(),
            py::arg("p2time_ms") = py::none(), py::arg("p1inc_ms") = 0, py::arg("p2inc_ms") = 0,
@@ -441,6 +458,10 @@ over gives a result with best_move None.
       .def("set_tablebase", &PythonEngine::setTablebase, py::arg("tablebase"),
            "Which tablebase the search probes: a Tablebase (used for its variant's games), None (none), or "
            "\"default\" (the variant's file where gobblet finds it).")
+      .def_property("skill_level", &PythonEngine::skillLevel, &PythonEngine::setSkillLevel,
+                    "Playing strength, 0 (a beginner) to 20 (full strength): the option Skill Level.")
+      .def_property("skill_seed", &PythonEngine::skillSeed, &PythonEngine::setSkillSeed,
+                    "The weaker levels' draws: 0 new each search, another value the same moves again.")
       .def_property_readonly("searching", &PythonEngine::searching, "Is a search running?")
       .def_property_readonly("hash_mib", &PythonEngine::hashMiB, "The hash table's size in MiB.")
       .def_property_readonly("threads", &PythonEngine::threads, "The default number of search threads.")

@@ -141,3 +141,24 @@ def test_a_daemon_thread_working_at_exit_ends_cleanly(call):
                               env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
         assert done.returncode == 0, done.stderr
         assert time.monotonic() - started < 30
+
+
+def test_skill_levels_weaken_the_engine_reproducibly():
+    game = gobblet.Game("gobblet")
+    game.play("X@d4")
+    engine = gobblet.Engine(skill_level=3, skill_seed=1)
+    assert (engine.skill_level, engine.skill_seed) == (3, 1)
+    moves = set()
+    for seed in range(1, 13):
+        engine.skill_seed = seed
+        first = engine.search(game, movetime_ms=2000)
+        assert first.depth <= 3  # the level's depth (1 + 2 * 3 // 3)
+        assert engine.search(game, movetime_ms=2000).best_move == first.best_move
+        moves.add(first.best_move)
+    assert len(moves) >= 3
+    engine.skill_level = 20
+    assert engine.search(game, depth=4).depth == 4
+    with pytest.raises(ValueError, match="skill_level 21"):
+        engine.skill_level = 21
+    with pytest.raises(ValueError, match="skill_level -1"):
+        gobblet.Engine(skill_level=-1)

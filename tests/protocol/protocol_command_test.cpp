@@ -373,7 +373,29 @@ TEST(ProtocolOptions, DefaultsAreTheDeclaredOnes) {
   EXPECT_EQ(o.variant, *Variant::parse(declarationOf(OptionId::kVariant).defaultText));
   EXPECT_FALSE(o.ponder);
   EXPECT_FALSE(o.debug);
+  EXPECT_EQ(o.skillLevel, kMaxSkillLevel);
+  EXPECT_EQ(o.playingLevel(), kMaxSkillLevel);
   for (const OptionDeclaration& d : kOptionTable) EXPECT_EQ(&declarationOf(d.id), &d) << d.name;
+}
+
+// UCI_LimitStrength plays at the strongest level whose measured Elo is at
+// most UCI_Elo, whatever Skill Level says; without it, Skill Level.
+TEST(ProtocolOptions, LimitStrengthPlaysTheLevelOfTheElo) {
+  EngineOptions o;
+  const OptionCaps caps;
+  ASSERT_TRUE(setOption(o, caps, "Skill Level", "7", true).ok());
+  EXPECT_EQ(o.playingLevel(), 7);
+  ASSERT_TRUE(setOption(o, caps, "UCI_Elo", std::to_string(kSkillLevelElo[3]), true).ok());
+  EXPECT_EQ(o.playingLevel(), 7) << "UCI_Elo alone changes nothing";
+  ASSERT_TRUE(setOption(o, caps, "uci_limitstrength", "true", true).ok());
+  for (int level = 0; level <= kMaxSkillLevel; ++level) {
+    ASSERT_TRUE(setOption(o, caps, "UCI_Elo", std::to_string(kSkillLevelElo[level]), true).ok());
+    EXPECT_GE(o.playingLevel(), level);
+    EXPECT_LE(kSkillLevelElo[o.playingLevel()], kSkillLevelElo[level]);
+  }
+  ASSERT_TRUE(setOption(o, caps, "UCI_Elo", std::to_string(kSkillLevelElo[0]), true).ok());
+  EXPECT_EQ(o.playingLevel(), 0);
+  EXPECT_FALSE(setOption(o, caps, "UCI_Elo", std::to_string(kSkillLevelElo[0] - 1), true).ok());
 }
 
 // The handshake's option lines and the bounds setoption enforces both come
