@@ -1,10 +1,6 @@
 #include "server/http_server.h"
 
-#include <algorithm>
-#include <map>
 #include <optional>
-#include <thread>
-#include <vector>
 
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -50,14 +46,32 @@ bool sameOrigin(const http::request<http::empty_body>& request, const AllowedHos
 // it asks for /ugi, when its socket becomes a WebSocketConnection.
 class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
  public:
-  HttpConnection(tcp::socket socket, HttpServer& server, asio::ip::address peer)
-      : stream_(std::move(socket)), server_(server), peer_(peer) {}
+  // What a connection is doing, in the order in which the server closes
+  // one to make room (HttpServer::accepted).
+  enum class Phase : uint64_t { kNothingSent, kIdle, kRequest };
 
-  const asio::ip::address& peer() const { return peer_; }
-  // Has the server closed it to make room (cancel() is on its way)?
-  bool dropped() const { return dropped_; }
-  void drop() {
-    dropped_ = true;
+  HttpConnection(tcp::socket socket, HttpServer& server) : stream_(std::move(socket)), server_(server) {}
+
+  // Enters `phase` in the server's index (httpClients_), unless it is in
+  // that phase already or has left; under the server's httpClientsMutex_.
+  void enterLocked(Phase phase) {
+    if (gone_ || (key_ != 0 && (key_ >> kPhaseShift) == static_cast<uint64_t>(phase))) return;
+    if (key_ != 0) server_.httpClients_.erase(key_);
+    key_ = (static_cast<uint64_t>(phase) << kPhaseShift) | ++server_.httpClock_;
+    server_.httpClients_.emplace(key_, weak_from_this());
+  }
+  // Leaves the index for good: closed, dropped or a WebSocket now. (One
+  // that ends otherwise, its handler failing, leaves an entry that no
+  // longer locks: the next accepted() to reach it takes it out.)
+  void leaveLocked() {
+    if (key_ != 0) server_.httpClients_.erase(key_);
+    key_ = 0;
+    gone_ = true;
+  }
+  // Closed by the server to make room: out of the index (under the
+  // server's httpClientsMutex_), then the socket shut (on its strand).
+  void dropLocked() {
+    leaveLocked();
     cancel();
   }
 
@@ -73,11 +87,35 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   }
 
  private:
+  static constexpr int kPhaseShift = 56;  // httpClock_ below 2^56
+
+  void enter(Phase phase) {
+    std::lock_guard lock(server_.httpClientsMutex_);
+    enterLocked(phase);
+  }
+  void leave() {
+    std::lock_guard lock(server_.httpClientsMutex_);
+    leaveLocked();
+  }
+
+  // Waits for a request: its first bytes, then the rest (a request already
+  // begun in the buffer, pipelined, is read at once), all within the
+  // deadline.
   void read() {
     parser_.emplace();
     parser_->header_limit(kMaxHttpHeaderBytes);
     parser_->body_limit(0);
     stream_.expires_after(kHttpRequestDeadline);
+    if (buffer_.size() > 0) return readRequest();
+    stream_.async_read_some(buffer_.prepare(kFirstRead), [self = shared_from_this()](beast::error_code ec, size_t n) {
+      self->buffer_.commit(n);
+      if (ec) return self->close();  // gone, silent until the deadline, or dropped: nothing to answer
+      self->readRequest();
+    });
+  }
+
+  void readRequest() {
+    enter(Phase::kRequest);
     http::async_read(stream_, buffer_, *parser_,
                      [self = shared_from_this()](beast::error_code ec, size_t) { self->onRequest(ec); });
   }
@@ -110,7 +148,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         return respond(http::status::service_unavailable, "text/plain; charset=utf-8",
                        "server full (" + std::to_string(server_.config_.maxSessions) + " sessions), try later\n",
                        false);
-      return;  // the socket now belongs to the WebSocket
+      return leave();  // the socket now belongs to the WebSocket
     }
     if (request.method() != http::verb::get && request.method() != http::verb::head)
       return respond(http::status::method_not_allowed, "text/plain; charset=utf-8", "GET only\n", false);
@@ -137,65 +175,60 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     stream_.expires_after(kHttpRequestDeadline);  // also a write deadline
     http::async_write(stream_, *response, [self = shared_from_this(), response](beast::error_code ec, size_t) {
       if (ec || !response->keep_alive() || self->server_.stopping_) return self->close();
+      self->enter(Phase::kIdle);
       self->read();
     });
   }
 
   void close() {
+    leave();
     boost::system::error_code ignored;
     stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
     stream_.close();
   }
 
+  static constexpr size_t kFirstRead = 512;
+
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::empty_body>> parser_;
   HttpServer& server_;
-  const asio::ip::address peer_;
-  std::atomic<bool> dropped_{false};  // set under the server's httpClientsMutex_
+  // Under the server's httpClientsMutex_: its key in the server's index
+  // (0: not there), and whether it has left it for good.
+  uint64_t key_ = 0;
+  bool gone_ = false;
 };
 
 void HttpServer::stopping() {
   std::lock_guard lock(httpClientsMutex_);
-  for (auto& weak : httpClients_)
+  for (const auto& [key, weak] : httpClients_)
     if (auto conn = weak.lock()) conn->cancel();
 }
 
-// Makes room before adding the new connection, only when the server has
-// none (kMaxHttpConnections): the oldest connection of the address that
-// holds the most goes. A client that keeps reconnecting closes its own
-// connections, not the others' (closing the newest, as before, kept
-// everyone else out), and users behind one address (a proxy, a NAT) are not
-// limited while there is room. A connection being closed no longer counts.
+// Makes room before adding the new connection when there is none
+// (maxHttpConnections_): the first connection of the index goes — one that
+// has sent nothing yet, else one idle between requests, else one with a
+// request in progress, the longest so first (see the header). A connection
+// whose request is already waiting when it is accepted counts as one with
+// a request in progress from the start. The index is ordered, so the
+// choice costs O(log n) however large maxSessions makes the cap.
 void HttpServer::accepted(tcp::socket socket) {
   boost::system::error_code ec;
-  const tcp::endpoint remote = socket.remote_endpoint(ec);
+  socket.remote_endpoint(ec);
   if (ec) return;  // gone already
-  auto conn = std::make_shared<HttpConnection>(std::move(socket), *this, remote.address());
+  const bool requestWaiting = socket.available(ec) > 0 && !ec;
+  auto conn = std::make_shared<HttpConnection>(std::move(socket), *this);
   {
     std::lock_guard lock(httpClientsMutex_);
-    std::vector<std::shared_ptr<HttpConnection>> live;  // oldest first
-    for (auto it = httpClients_.begin(); it != httpClients_.end();) {
-      auto c = it->lock();
-      if (!c) {
-        it = httpClients_.erase(it);
-        continue;
+    while (static_cast<int>(httpClients_.size()) >= maxHttpConnections_) {
+      const auto first = httpClients_.begin();
+      if (auto victim = first->second.lock()) {
+        victim->dropLocked();
+        break;
       }
-      ++it;
-      if (!c->dropped()) live.push_back(std::move(c));
+      httpClients_.erase(first);  // ended without leaving (see leaveLocked)
     }
-    if (static_cast<int>(live.size()) >= kMaxHttpConnections) {
-      std::map<asio::ip::address, int> perAddress;
-      for (const auto& c : live) ++perAddress[c->peer()];
-      const auto most = std::max_element(perAddress.begin(), perAddress.end(),
-                                         [](const auto& a, const auto& b) { return a.second < b.second; });
-      for (const auto& c : live)
-        if (c->peer() == most->first) {
-          c->drop();
-          break;
-        }
-    }
-    httpClients_.push_back(conn);
+    conn->enterLocked(requestWaiting ? HttpConnection::Phase::kRequest : HttpConnection::Phase::kNothingSent);
   }
   conn->start();
 }

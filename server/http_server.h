@@ -11,11 +11,19 @@
 // bounded pool of SessionSlots, so silent sockets cannot lock out a token
 // holder. HTTP itself: GET and HEAD only, request headers capped
 // (kMaxHttpHeaderBytes), no request body, a request must arrive within
-// kHttpRequestDeadline, at most kMaxHttpConnections plain HTTP connections:
-// a new connection beyond that closes the oldest connection of the address
-// that holds the most, so that a client that keeps reconnecting cannot keep
-// the page and the upgrades of everyone else out (when the newest was
-// closed, 64 idle sockets did).
+// kHttpRequestDeadline, and at most maxHttpConnections(config) plain HTTP
+// connections: maxSessions + kHttpConnectionsBesideSessions, so that a
+// burst of upgrades up to maxSessions (every page opening its socket at
+// once) is never closed unanswered, with 64 more for page loads. A new
+// connection beyond that closes the one that uses its place least: one
+// that has sent nothing yet, else one idle between requests (keep-alive),
+// else one with a request in progress (being read or answered); among
+// those, the one that has been so the longest. An honest client sends its
+// request at once and is answered at once, so the connections that go are
+// those that hold a place without using it, whether they come from one
+// address or from many. The client's address plays no part: ranking by
+// address would let one idle connection from each of many addresses (easy
+// with IPv6) close those of a user whose browser holds several.
 // A request whose Host is not this machine's (the bound address, localhost,
 // or a name of ServerConfig::allowedHosts: server/allowed_hosts.h) is
 // refused 403, the page as well as /ugi, so that a web site that re-points
@@ -28,7 +36,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <list>
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -45,7 +53,11 @@ namespace gobblet {
 
 inline constexpr size_t kMaxHttpHeaderBytes = 8 * 1024;
 inline constexpr std::chrono::seconds kHttpRequestDeadline{15};
-inline constexpr int kMaxHttpConnections = 64;
+// Plain HTTP connections the board keeps besides one per session.
+inline constexpr int kHttpConnectionsBesideSessions = 64;
+inline int maxHttpConnections(const ServerConfig& config) {
+  return (config.maxSessions > 0 ? config.maxSessions : 0) + kHttpConnectionsBesideSessions;
+}
 
 class HttpConnection;
 
@@ -63,9 +75,15 @@ class HttpServer : public ConnectionServer {
                      boost::beast::http::request<boost::beast::http::empty_body>& request);
 
   const AllowedHosts allowedHosts_;
+  const int maxHttpConnections_ = maxHttpConnections(config_);
+  // The plain HTTP connections, by the order in which they are closed to
+  // make room: what each is doing in the top bits of the key (nothing sent
+  // yet, idle between requests, a request in progress), then since when
+  // (httpClock_). A connection leaves it when it is closed, dropped or
+  // becomes a WebSocket; for the cap and stop().
   std::mutex httpClientsMutex_;
-  // The plain HTTP connections, oldest first: for the caps and stop().
-  std::list<std::weak_ptr<HttpConnection>> httpClients_;
+  std::map<uint64_t, std::weak_ptr<HttpConnection>> httpClients_;  // guarded by httpClientsMutex_
+  uint64_t httpClock_ = 0;                                         // guarded by httpClientsMutex_
 };
 
 }  // namespace gobblet
