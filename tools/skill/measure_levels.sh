@@ -8,7 +8,7 @@
 #
 # BIN_DIR holds gobblet, gobblet-match and gobblet-fake-engine (a build's
 # bin/, tests included); OUT_DIR gets one record per match (a match already
-# recorded there is resumed, not replayed) and levels.txt, the fit. GAMES
+# recorded there is resumed, not replayed) and levels.fit, the fit. GAMES
 # per match (default 20), TC per game (default 2+0.02), CONCURRENCY games
 # at a time (default 2). docs/search.md has the table and the command.
 set -eu
@@ -49,4 +49,4 @@ while [ $level -le 18 ]; do
   level=$((level + 1))
 done
 play 19 20
-python3 "$(dirname "$0")/fit_levels.py" --anchor random "$out"/*.txt | tee "$out/levels.txt"
+python3 "$(dirname "$0")/fit_levels.py" --anchor random "$out"/*.txt | tee "$out/levels.fit"
