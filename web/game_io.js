@@ -6,7 +6,7 @@
 // and when it changes. Outside text is checked for its shape before
 // anything of it is sent, and only ever shown as text.
 
-import { parseGameText, writePgn, writeMoveList } from './pgn.js';
+import { parseGameText, lengthRefusal, writePgn, writeMoveList } from './pgn.js';
 import { takeToken, readLink, linkHash, linkTo } from './address.js';
 import { copyText, downloadText } from './export_file.js';
 import { game, treeOf, lineMoves, mainLine, variationCount, snapshot, firstIndex } from './game.js';
@@ -21,6 +21,11 @@ const textBox = () => /** @type {HTMLTextAreaElement} */ ($('io-text'));
 
 // What the text box holds, for the name of its download.
 let exportKind = 'text';
+// The refusal of the last paste (or other input) into the text box, which
+// was too long to be read and was taken out of the box; null if none.
+/** @type {string | null} */
+let refusedInput = null;
+
 /** @type {Record<string, string>} */
 const EXPORT_FILES = { position: 'gobblet-position.txt', moves: 'gobblet-moves.txt', pgn: 'gobblet-game.pgn',
   link: 'gobblet-link.txt', text: 'gobblet.txt' };
@@ -29,6 +34,7 @@ const EXPORT_FILES = { position: 'gobblet-position.txt', moves: 'gobblet-moves.t
 function exportText(text, kind) {
   textBox().value = text;
   exportKind = kind;
+  refusedInput = null;
   $('io-status').textContent = 'Exported above: copy it or download it.';
 }
 
@@ -39,7 +45,19 @@ function pgnResult() {
   return view && view.over && game.current === mainLine().at(-1) ? view.result : null;
 }
 
+// A text put into the box (a paste, a drop, typing): one too long to import
+// (pgn.js lengthRefusal) is refused at once and taken out of the box, before
+// the browser lays it out (10 MB in a text box held the page for seconds).
+function checkInput() {
+  exportKind = 'text';
+  refusedInput = lengthRefusal(textBox().value.length);
+  if (!refusedInput) return;
+  textBox().value = '';
+  $('io-status').textContent = `Not imported: ${refusedInput} It was taken out of the box.`;
+}
+
 async function importText() {
+  if (refusedInput && !textBox().value) return;  // (the refusal of the paste stays said)
   const parsed = parseGameText(textBox().value);
   if ('error' in parsed) {
     $('io-status').textContent = `Not imported: ${parsed.error}`;  // and nothing sent
@@ -84,7 +102,7 @@ export function wireImportExport() {
   $('export-moves').addEventListener('click', () => exportText(writeMoveList(lineMoves(), firstIndex()), 'moves'));
   $('export-pgn').addEventListener('click', () => exportText(writePgn(game, game.root, pgnResult()), 'pgn'));
   $('export-link').addEventListener('click', () => exportText(linkTo(snapshot()), 'link'));
-  $('io-text').addEventListener('input', () => { exportKind = 'text'; });
+  $('io-text').addEventListener('input', checkInput);
   $('io-copy').addEventListener('click', async () => { $('io-status').textContent = await copyText(textBox()); });
   $('io-download').addEventListener('click', () => {
     $('io-status').textContent = downloadText(textBox().value, EXPORT_FILES[exportKind] || EXPORT_FILES.text);

@@ -9,7 +9,7 @@
 // a move in our notation is refused with the reason, and nothing is sent.
 
 import { BadWord, move, positionWords, reasonOf, refusal, variantWords } from './words.js';
-import { addChild, newNode, treeOf, firstIndex, moveNumber, MAX_COMMENT } from './game.js';
+import { addChild, newNode, treeOf, firstIndex, moveNumber, MAX_COMMENT, MAX_GAME_MOVES } from './game.js';
 
 /** @typedef {import('./game.js').TreeNode} TreeNode */
 
@@ -34,17 +34,36 @@ export function nagText(nag) {
 const PGN_RESULTS = { p1win: '1-0', p2win: '0-1', draw: '1/2-1/2' };
 const UNFINISHED = '*';
 
+// The longest text an import reads, in characters (UTF-16 units): a longer
+// one is refused at once, before any of it is read (a 10 MB paste took some
+// 10 s to read, the page frozen meanwhile, before its moves were refused).
+// Room for a game of MAX_GAME_MOVES moves with a 190-character comment on
+// each; a text of this length is read in under 0.3 s (the slowest shapes,
+// a loaded 2-core machine).
+export const MAX_IMPORT_CHARS = 1000000;
+
 // Parses `text` into {variant (the [Variant] tag as written, or null: the
 // text does not say), start (position text or null), moves[] (the main
 // line), root (the tree of moves, variations and comments)} or {error}.
+// A text over MAX_IMPORT_CHARS, or of more than MAX_GAME_MOVES moves, is
+// refused as soon as that is known (the rest is not read).
 /** @typedef {{variant: string | null, start: string | null, moves: string[], root: TreeNode}} GameText */
 /** @param {string} text @returns {GameText | {error: string}} */
 export function parseGameText(text) {
+  const tooLong = lengthRefusal(text.length);
+  if (tooLong) return { error: tooLong };
   try {
     return readGameText(text);
   } catch (e) {
     return { error: reasonOf(e) + '.' };
   }
+}
+
+// Why a text of `length` characters is not read (over MAX_IMPORT_CHARS), or null.
+/** @param {number} length @returns {string | null} */
+export function lengthRefusal(length) {
+  return length > MAX_IMPORT_CHARS ? `the text is ${length.toLocaleString('en')} characters long: an import `
+    + `reads at most ${MAX_IMPORT_CHARS.toLocaleString('en')} characters.` : null;
 }
 
 /** @param {string} text @returns {GameText | {error: string}} */
@@ -86,7 +105,8 @@ export const MAX_NESTING = 100;
 // right after a `(`: on the variation's first move), NAGs (`$14`) and
 // suffixes (`!?`, NAG 5) likewise; move numbers and the result are skipped.
 // A move must be of our notation's shape (words.js), a NAG 0-255, a
-// comment at most MAX_COMMENT characters: else a BadWord says which.
+// comment at most MAX_COMMENT characters, the tree at most MAX_GAME_MOVES
+// moves (the text is not read past the first move over): else a BadWord says which.
 // Returns {root, firstNumber: the first move's number as written (`1.`, `3...`; '' if none)}.
 /** @param {string} body */
 function readMoveText(body) {
@@ -98,6 +118,7 @@ function readMoveText(body) {
   let firstNumber = null; // the first move number, as written (`1.`, `1...`)
   /** @type {TreeNode[]} */
   const open = [];        // where each open variation's parent line goes on after it
+  let count = 0;          // the moves of the tree
   const token = /\{([^}]*)\}?|;[^\n]*|\(|\)|[^\s(){};]+/g;
   for (const [t, comment] of body.matchAll(token)) {
     if (t[0] === '{' || t[0] === ';') {
@@ -132,7 +153,9 @@ function readMoveText(body) {
       if (w) {
         const m = move(w);
         if (firstNumber === null) firstNumber = '';
-        at = at.children.find((c) => c.move === m) || addChild(at, m);
+        const known = at.children.find((c) => c.move === m);
+        if (!known && ++count > MAX_GAME_MOVES) throw new BadWord(`the game has more than ${MAX_GAME_MOVES} moves`);
+        at = known || addChild(at, m);
         if (ahead) {  // the variation's first move: what was said before it
           addComment(at, ahead.comment, true);
           ahead.nags.forEach((n) => addNag(at, n));

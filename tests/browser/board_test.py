@@ -8,7 +8,8 @@ lists the engine's variants (its handshake's Variant vars); a whole 3x3 game and
 whole 4x4 game against the engine played by clicking; with small 3x3 tablebases built here, the
 win/draw/loss and distance shown for every legal move equal what `go` with
 MultiPV reports over the protocol; an illegal drop is refused with the
-engine's reason; a PGN is imported and navigated; the move tree (a move from
+engine's reason; a PGN is imported and navigated; a 10 MB paste is refused
+at once (1 MB texts answered within 4 s); the move tree (a move from
 ply 8 of 16 keeps plies 9-16 as a variation, in parentheses in the PGN;
 promotion and deletion of a variation; ← → Home End along the line shown;
 nested variations and comments round-trip through PGN import and export; a
@@ -1075,6 +1076,64 @@ def test_huge_link_is_refused_at_once(b):
     took = time.monotonic() - started
     print(f"huge link: {b.status()!r} after {took:.1f} s")
     check(b.moves() == [], f"the refused link left moves: {len(b.moves())}")
+
+
+IMPORT_PROMPT = 2.0  # seconds (wall) for a refusal at once: a 10 MB move list took 7-11 s on a loaded 2-core machine
+# seconds (wall) for a 1 MB text's answer, its layout in the box and (imported) the engine's checks
+# included: 0.5-1.7 s on that machine
+LARGE_IMPORT_PROMPT = 4.0
+
+
+def paste_and_import(b, script):
+    """Puts the text `script` makes (JavaScript run in the page: 10 MB would be slow through
+    WebDriver) into the import box as a paste does (the value, then an `input` event), then clicks
+    Import as a person. Returns (the import's status, the wall seconds from the paste to it)."""
+    b.d.execute_script("document.getElementById('io-status').textContent = '';")
+    started = time.monotonic()
+    b.d.execute_script("const box = document.getElementById('io-text');"
+                       f"box.value = {script};"
+                       "box.dispatchEvent(new InputEvent('input', { inputType: 'insertFromPaste' }));")
+    b.click(b.d.find_element(By.ID, "import"))
+    status = lambda: b.d.find_element(By.ID, "io-status").text
+    b.wait("the import's answer", lambda: status().startswith(("Imported", "Not imported")))
+    return status(), time.monotonic() - started
+
+
+def test_huge_paste_is_refused_at_once(b):
+    """A 10 MB paste into Import is refused at once with the limit (it was parsed first: the page
+    hung for some 10 s before refusing it), nothing of it is sent, and the board answers a click
+    right after; a text just under the limit (1 MB) is answered within seconds, refused (more
+    moves than a game may hold) or imported."""
+    b.load("#variant=gobblers")
+    b.new_game("gobblers", p1="human", p2="human", start_fen="3/3/3 1")
+    b.idle()
+    before = len(b.wire("sent"))
+    status, took = paste_and_import(b, "'1. S@a1 S@b2 2. M@c3 M@a2 '.repeat(400000)")  # 10.4 M characters
+    print(f"10 MB paste: {status!r} after {took:.2f} s")
+    check(took < IMPORT_PROMPT, f"a 10 MB paste was answered after {took:.1f} s: {status!r}")
+    check(status.startswith("Not imported") and "at most 1,000,000 characters" in status, f"the refusal: {status!r}")
+    left = b.d.execute_script("return document.getElementById('io-text').value.length")
+    check(left == 0, f"the refused paste left {left} characters in the box")
+    check(not b.wire("sent")[before:], f"the page sent {b.wire('sent')[before:][:3]} for a refused paste")
+    # The board answers a click at once: the piece picked lights its targets.
+    started = time.monotonic()
+    b.click(b.reserve(1, "S"))
+    b.wait("the targets of the piece picked", lambda: b.targets(), timeout=IMPORT_PROMPT * 5)
+    clicked = time.monotonic() - started
+    print(f"a click after the refusal: {len(b.targets())} targets lit after {clicked:.2f} s")
+    check(clicked < IMPORT_PROMPT, f"the click after the refusal was answered after {clicked:.1f} s")
+    b.d.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+    # Just under the limit: a move list of more moves than a game may hold (read up to its limit,
+    # not to the end), and a game under a megabyte of tags in lines of 79 characters (as the PGN
+    # export wraps them: the browser lays out a megabyte of much shorter lines for over a second).
+    status, took = paste_and_import(b, "'1. S@a1 S@b2 2. M@c3 M@a2 '.repeat(38000)")
+    print(f"1 MB move list: {status!r} after {took:.2f} s")
+    check(took < LARGE_IMPORT_PROMPT and "more than 5000 moves" in status, f"after {took:.1f} s: {status!r}")
+    status, took = paste_and_import(b, "('[Annotator \"' + 'x'.repeat(64) + '\"]\\n').repeat(12600)"
+                                       " + '\\n1. L@b2 S@a1 *\\n'")
+    print(f"1 MB of tags: {status!r} after {took:.2f} s")
+    check(took < LARGE_IMPORT_PROMPT and status == "Imported 2 moves.", f"after {took:.1f} s: {status!r}")
+    b.wait("the imported game", lambda: b.moves() == ["L@b2", "S@a1"])
 
 
 def test_replayed_move_is_answered_by_the_engine(b):
