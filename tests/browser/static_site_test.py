@@ -23,7 +23,11 @@ answers them: loaded, every legal move's score from `go depth 1` with all
 lines equal to the native engine's with the same file, and only the header,
 the block table and a few blocks fetched (never the whole file); a plain
 `python3 -m http.server` (no range requests) gets the file refused with
-that reason, and the engine plays on. Saves a screenshot of each finished
+that reason, and the engine plays on; from a server whose block requests
+stall (never answered) after the open, the engine gives the request up
+(5 s), says so, answers its search without the values, answers the next
+probes at once, and the page shows the position without values and its
+engine answers a move. Saves a screenshot of each finished
 game and of the analysis in --out.
 
 pytest tests, in the order below, on one page of one headless Chromium
@@ -51,7 +55,7 @@ import urllib.request
 
 import pytest
 
-from board_driver import (PageEngine, TIMEOUT, analyse_4x4, check, check_game_end, check_selector_lists,
+from board_driver import (Board, By, PageEngine, TIMEOUT, analyse_4x4, check, check_game_end, check_selector_lists,
                           handshake_variants, load_without_errors, perft_total, play_game_by_clicking, run_as_script)
 
 # Runs in every document before the page's scripts: records every WebSocket and Worker the page
@@ -123,11 +127,16 @@ class StaticServer:
 class RangeServer:
     """A static server of `site` on a free port of 127.0.0.1 that answers range requests (as nginx,
     Apache or GitHub Pages do; python's http.server does not). Keeps (method, path, range) of each
-    request."""
+    request. `stall`: the name of a file whose range requests, but for the first two ranges asked
+    of it (an open's header and block table, answered each time they are asked), are never
+    answered: each is held until the server stops (a stalled site)."""
 
-    def __init__(self, site):
+    def __init__(self, site, stall=None):
         self.requests = []
         requests = self.requests
+        self.released = threading.Event()
+        released = self.released
+        opening = []  # the first two ranges asked of `stall`
 
         class Handler(http.server.SimpleHTTPRequestHandler):
             def __init__(self, *a, **kw):
@@ -143,6 +152,13 @@ class RangeServer:
                 m = re.fullmatch(r"bytes=(\d+)-(\d+)", wanted or "")
                 if not m or not os.path.isfile(path):
                     return super().send_head()
+                if stall and self.path.endswith(stall):
+                    if len(opening) < 2 and wanted not in opening:
+                        opening.append(wanted)
+                    if wanted not in opening:
+                        released.wait()
+                        self.close_connection = True
+                        return None
                 size = os.path.getsize(path)
                 first, last = int(m.group(1)), min(int(m.group(2)), size - 1)
                 if first > last:
@@ -167,6 +183,7 @@ class RangeServer:
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
     def stop(self):
+        self.released.set()
         self.httpd.shutdown()
         self.httpd.server_close()
 
@@ -404,17 +421,24 @@ def native_tb_scores(binary, tb, moves):
     return scores_of(lines)
 
 
+def site_with_tablebase(site, work, bin_dir):
+    """A copy of `site` in `work` with TB_FILE (built here by gobblet-tb of `bin_dir`) under its
+    tablebases/. Returns (the copy, the tablebase's path)."""
+    copy = os.path.join(work, "site")
+    shutil.copytree(site, copy)
+    tb = os.path.join(copy, "tablebases", TB_FILE)
+    subprocess.run([os.path.join(bin_dir, "gobblet-tb"), "build", TB_VARIANT, "--out", tb], check=True,
+                   capture_output=True, timeout=PERFT_TIMEOUT)
+    return copy, tb
+
+
 def test_hosted_tablebase(b, perft_binary, site):
     """The tablebase beside the site, read by range requests; refused (with the reason) without them."""
     bin_dir = os.path.dirname(perft_binary)
     work = tempfile.mkdtemp(prefix="gobblet-site-")
     servers = []
     try:
-        copy = os.path.join(work, "site")
-        shutil.copytree(site, copy)
-        tb = os.path.join(copy, "tablebases", TB_FILE)
-        subprocess.run([os.path.join(bin_dir, "gobblet-tb"), "build", TB_VARIANT, "--out", tb], check=True,
-                       capture_output=True, timeout=PERFT_TIMEOUT)
+        copy, tb = site_with_tablebase(site, work, bin_dir)
         size = os.path.getsize(tb)
         ranged = RangeServer(copy)
         servers.append(ranged)
@@ -457,6 +481,73 @@ def test_hosted_tablebase(b, perft_binary, site):
     finally:
         for server in servers:
             server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+STALLED = 20.0  # seconds: a search whose probe's block request stalls is answered within this (the
+                # engine gives a request 5 s), on a loaded machine
+
+
+def test_stalled_block_requests(b, perft_binary, site):
+    """A site whose block requests stall (never answered) after the tablebase's open: the engine
+    gives the request up (it waited for it forever), says why ("did not answer within N s"), and
+    answers the search without the file's values; the probes after it do not wait again (the file
+    is left alone for a while), and the page shows the position, without values, and its engine
+    answers a move."""
+    bin_dir = os.path.dirname(perft_binary)
+    work = tempfile.mkdtemp(prefix="gobblet-site-")
+    stalling = None
+    try:
+        copy, _ = site_with_tablebase(site, work, bin_dir)
+        stalling = RangeServer(copy, stall=TB_FILE)
+        b.d.get(stalling.url + "index.html")
+        e = PageEngine(b.d, "worker", "engine_worker.js")
+        e.send(f"setoption name Variant value {TB_VARIANT}", "setoption name MultiPV value 64", "isready")
+        lines = [l for _, l in e.until(r"readyok$", "readyok after choosing the variant")]
+        loaded = f"info string tablebase 'tablebases/{TB_FILE}' loaded for {TB_VARIANT}"
+        check(loaded in lines, f"the tablebase was not opened (its header and table are answered): {lines}")
+        sent = e.send("position startpos", "go depth 1")
+        got = e.until(r"bestmove", "the bestmove of a search whose block request stalls", STALLED)
+        took = (got[-1][0] - sent) / 1000
+        notes = [l for _, l in got if "did not answer within" in l]
+        print(f"stalled block: {got[-1][1]!r} after {took:.1f} s; {notes}")
+        check(re.match(r"bestmove \S+", got[-1][1]) and got[-1][1] != "bestmove (none)", f"{got[-1][1]!r}")
+        check(notes and notes[0].startswith(f"info string tablebase 'tablebases/{TB_FILE}': "),
+              f"no note of the stalled request: {[l for _, l in got]}")
+        stalled = [r for r in stalling.requests if r[1].endswith(TB_FILE) and r[0] == "GET"][2:]
+        check(stalled, f"no block was asked for: {stalling.requests}")
+        # The probes after it answer at once, without the file's values.
+        for moves in TB_POSITIONS[1:]:
+            sent = e.send(f"position startpos moves {' '.join(moves)}", "go depth 1")
+            got = e.until(r"bestmove", f"go depth 1 after {moves}", STALLED)
+            took = (got[-1][0] - sent) / 1000
+            check(took < PROMPT, f"after {moves}: the search waited again, {took:.1f} s: {got[-3:]}")
+            sent = e.send("query values")
+            got = e.until(r"response ", f"query values after {moves}", STALLED)
+            took = (got[-1][0] - sent) / 1000
+            print(f"after {moves}: bestmove, then {got[-1][1][:60]!r} in {took:.2f} s")
+            check(took < PROMPT and "?" in got[-1][1], f"after {moves}: {got[-1][1]!r} after {took:.1f} s")
+        e.close()
+        # The page, with its own engine on that site: the position shown, no values, a move answered.
+        page = Board(b.d, stalling.url)
+        started = time.monotonic()
+        page.load(f"#variant={TB_VARIANT}")
+        page.select("p1", "human")
+        page.select("p2", "engine")
+        page.select("time", "movetime 300")
+        page.idle()
+        page.click(page.d.find_elements(By.CSS_SELECTOR, "#reserve-1 .reserve-piece.legal")[0])
+        page.click(page.square(page.targets()[0]))
+        page.wait("the engine's answer", lambda: int(page.body("ply") or 0) == 2, STALLED)
+        page.idle()
+        took = time.monotonic() - started
+        shown = page.d.execute_script("return document.getElementById('tb').hidden")
+        print(f"the page: {page.moves()} -> {page.status()!r} after {took:.1f} s; values hidden: {shown}")
+        check(shown, "the page shows tablebase values from a site that did not send them")
+        check(took < STALLED * 2, f"the page took {took:.1f} s to show the engine's answer")
+    finally:
+        if stalling:
+            stalling.stop()
         shutil.rmtree(work, ignore_errors=True)
 
 

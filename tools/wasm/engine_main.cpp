@@ -8,10 +8,13 @@
 // and reads tablebase files hosted beside the site by HTTP range requests
 // (synchronous XMLHttpRequest, which a worker may make): only the header,
 // dictionary and block table at open, then the blocks probes need
-// (tb::openRanges).
+// (tb::openRanges). Each request has a time limit (a stalled one would hold
+// the engine, which waits for it, forever); after one timed out, the file
+// is left alone for a while and its probes answer at once without it.
 #include <emscripten/em_js.h>
 #include <emscripten/emscripten.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
@@ -20,6 +23,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "protocol/worker_transport.h"
 #include "tablebase/tablebase.h"
 
@@ -40,33 +44,37 @@ EM_JS(void, gobblet_host_output, (const char* line), { globalThis.gobbletHost.ou
 EM_ASYNC_JS(void, gobblet_host_yield, (int waiting), { await globalThis.gobbletHost.yield(waiting !== 0); });
 
 // The size of the file at `url` (relative to the worker's script), from a
-// HEAD request: >= 0 bytes; -404 for no such file, -N for another HTTP
-// status N, -1 if there was no answer, -3 if the server does not say
-// "Accept-Ranges: bytes" (a plain `python3 -m http.server`: it would send
-// the whole file for every block).
-EM_JS(double, gobblet_host_file_size, (const char* url), {
+// HEAD request answered within `limitMs`: >= 0 bytes; -404 for no such
+// file, -N for another HTTP status N, -1 if there was no answer, -3 if the
+// server does not say "Accept-Ranges: bytes" (a plain `python3 -m
+// http.server`: it would send the whole file for every block), -4 if the
+// site did not answer in time (a worker's synchronous request may have a
+// timeout: send() then throws a TimeoutError).
+EM_JS(double, gobblet_host_file_size, (const char* url, double limitMs), {
   try {
     const xhr = new XMLHttpRequest();
     xhr.open('HEAD', UTF8ToString(url), false);
+    xhr.timeout = limitMs;
     xhr.send();
     if (xhr.status !== 200) return xhr.status ? -xhr.status : -1;
     if (!/(^|[ ,])bytes($|[ ,])/.test(xhr.getResponseHeader('Accept-Ranges') || '')) return -3;
     const length = Number(xhr.getResponseHeader('Content-Length'));
     return Number.isSafeInteger(length) && length >= 0 ? length : -1;
   } catch (e) {
-    return -1;
+    return e && e.name === 'TimeoutError' ? -4 : -1;
   }
 });
 
-// Reads `size` bytes at `offset` of `url` into `out` by a range request:
-// 0, or -N for an answer other than 206 with exactly those bytes (-200: the
-// server sent the whole file: it does not answer range requests), -1 if
-// there was no answer.
-EM_JS(int, gobblet_host_read_range, (const char* url, double offset, double size, uint8_t* out), {
+// Reads `size` bytes at `offset` of `url` into `out` by a range request
+// answered within `limitMs`: 0, or -N for an answer other than 206 with
+// exactly those bytes (-200: the server sent the whole file: it does not
+// answer range requests), -1 if there was no answer, -4 if not in time.
+EM_JS(int, gobblet_host_read_range, (const char* url, double offset, double size, uint8_t* out, double limitMs), {
   try {
     const xhr = new XMLHttpRequest();
     xhr.open('GET', UTF8ToString(url), false);
     xhr.responseType = 'arraybuffer';
+    xhr.timeout = limitMs;
     xhr.setRequestHeader('Range', 'bytes=' + offset + '-' + (offset + size - 1));
     xhr.send();
     if (xhr.status !== 206) return xhr.status ? -xhr.status : -1;
@@ -75,7 +83,7 @@ EM_JS(int, gobblet_host_read_range, (const char* url, double offset, double size
     HEAPU8.set(bytes, out);
     return 0;
   } catch (e) {
-    return -1;
+    return e && e.name === 'TimeoutError' ? -4 : -1;
   }
 });
 
@@ -85,12 +93,85 @@ namespace {
 
 namespace tb = gobblet::tb;
 
-std::string httpProblem(double code) {
+// How long the site may take to answer one request, in seconds: the HEAD,
+// the header or a block (about 200 bytes) within kAnswerWithinS; a longer
+// read (the open's dictionary and block table, 3.2 MB for gobblers: 17 s) a
+// second more per whole kSlowestBytesPerS bytes, so that a slow connection
+// still opens a file.
+constexpr double kAnswerWithinS = 5;
+constexpr double kSlowestBytesPerS = 256 * 1024;
+// After a request for a file was not answered in time, the file is not
+// asked again for this long (seconds): its probes answer at once without
+// its values (unknown), and a new open of it is refused at once. Then it is
+// tried again.
+constexpr double kRestAfterTimeoutS = 60;
+constexpr double kTimedOut = -4;  // the host functions' code for "not answered in time"
+
+// The time limit of a request for `bytes` bytes, in whole seconds.
+double limitS(double bytes) { return kAnswerWithinS + std::floor(bytes / kSlowestBytesPerS); }
+
+std::string httpProblem(double code, double limitSeconds) {
   if (code == -1) return "no answer from the site";
   if (code == -2) return "the server sent a different number of bytes than asked";
   if (code == -3) return "the server does not answer HTTP range requests (no Accept-Ranges: bytes)";
+  if (code == kTimedOut) return absl::StrCat("the site did not answer within ", limitSeconds, " s");
   if (code == -200) return "the server does not answer HTTP range requests (it sent the whole file)";
   return "the site answered HTTP " + std::to_string(static_cast<int>(-code));
+}
+
+// The files left alone after a request timed out: until when (the
+// worker's clock, emscripten_get_now, ms) and why.
+struct Rest {
+  double untilMs = 0;
+  std::string why;
+};
+std::map<std::string, Rest>& resting() {
+  static std::map<std::string, Rest> files;
+  return files;
+}
+
+// An error if `path` is left alone now (a request for it timed out less
+// than kRestAfterTimeoutS ago), saying why and for how much longer.
+absl::Status restStatus(const std::string& path) {
+  auto it = resting().find(path);
+  if (it == resting().end()) return absl::OkStatus();
+  const double leftMs = it->second.untilMs - emscripten_get_now();
+  if (leftMs <= 0) {
+    resting().erase(it);  // tried again
+    return absl::OkStatus();
+  }
+  return absl::UnavailableError(absl::StrCat(it->second.why, "; not asked again for ", std::ceil(leftMs / 1000), " s"));
+}
+
+// Leaves `path` alone for kRestAfterTimeoutS: `why` its request timed out.
+void rest(const std::string& path, const std::string& why) {
+  resting()[path] = Rest{emscripten_get_now() + kRestAfterTimeoutS * 1000, why};
+}
+
+// Reads `bytes` bytes at `offset` of the hosted file `path` (opened: a
+// probe's block, whose failure the probe does not report): the bytes, or
+// why not. A request that times out leaves the file alone (rest); a block's
+// timeout is said as an info string, since its probe answers unknown and
+// says nothing.
+absl::StatusOr<std::string> readHosted(const std::string& path, uint64_t offset, uint64_t bytes, bool opened) {
+  std::string out(bytes, '\0');
+  if (bytes == 0) return out;
+  if (absl::Status s = restStatus(path); !s.ok()) return s;
+  const double limit = limitS(static_cast<double>(bytes));
+  const int code = gobblet_host_read_range(path.c_str(), static_cast<double>(offset), static_cast<double>(bytes),
+                                           reinterpret_cast<uint8_t*>(out.data()), limit * 1000);
+  if (code == 0) return out;
+  const std::string problem = httpProblem(code, limit);
+  if (code == kTimedOut) {
+    rest(path, problem);
+    if (opened) {
+      const std::string note =
+          absl::StrCat("info string tablebase '", path, "': reading ", bytes, " bytes at ", offset, ": ", problem,
+                       "; its probes answer without its values for ", kRestAfterTimeoutS, " s");
+      gobblet_host_output(note.c_str());
+    }
+  }
+  return absl::UnavailableError(problem);
 }
 
 // A tablebase hosted beside the site (the default path is
@@ -98,19 +179,21 @@ std::string httpProblem(double code) {
 absl::StatusOr<std::shared_ptr<const tb::Tablebase>> openHosted(const std::string& path) {
   static std::map<std::string, std::shared_ptr<const tb::Tablebase>> opened;
   if (auto it = opened.find(path); it != opened.end()) return it->second;
-  const double size = gobblet_host_file_size(path.c_str());
-  if (size == -404) return absl::NotFoundError("tablebase file '" + path + "' is not on the site");
-  if (size < 0) return absl::UnavailableError("tablebase file '" + path + "': " + httpProblem(size));
-  auto read = [path](uint64_t offset, uint64_t bytes) -> absl::StatusOr<std::string> {
-    std::string out(bytes, '\0');
-    if (bytes == 0) return out;
-    const int code = gobblet_host_read_range(path.c_str(), static_cast<double>(offset), static_cast<double>(bytes),
-                                             reinterpret_cast<uint8_t*>(out.data()));
-    if (code != 0) return absl::UnavailableError(httpProblem(code));
-    return out;
+  auto failed = [&path](const std::string& problem) {
+    return absl::UnavailableError("tablebase file '" + path + "': " + problem);
   };
+  if (absl::Status s = restStatus(path); !s.ok()) return failed(std::string(s.message()));
+  const double size = gobblet_host_file_size(path.c_str(), limitS(0) * 1000);
+  if (size == -404) return absl::NotFoundError("tablebase file '" + path + "' is not on the site");
+  if (size == kTimedOut) rest(path, httpProblem(size, limitS(0)));
+  if (size < 0) return failed(httpProblem(size, limitS(0)));
+  auto isOpen = std::make_shared<bool>(false);
+  auto read = [path, isOpen](uint64_t offset, uint64_t bytes) { return readHosted(path, offset, bytes, *isOpen); };
   auto tablebase = tb::openRanges(path, static_cast<uint64_t>(size), read);
-  if (tablebase.ok()) opened[path] = *tablebase;
+  if (tablebase.ok()) {
+    *isOpen = true;
+    opened[path] = *tablebase;
+  }
   return tablebase;
 }
 
