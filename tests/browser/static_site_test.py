@@ -432,6 +432,18 @@ def site_with_tablebase(site, work, bin_dir):
     return copy, tb
 
 
+def engine_with_tablebase(b, server, missing):
+    """The page's worker engine, from `server`, with TB_VARIANT chosen and its hosted tablebase
+    loaded (`missing` says what it means if not)."""
+    b.d.get(server.url + "index.html")
+    e = PageEngine(b.d, "worker", "engine_worker.js")
+    e.send(f"setoption name Variant value {TB_VARIANT}", "setoption name MultiPV value 64", "isready")
+    lines = [l for _, l in e.until(r"readyok$", "readyok after choosing the variant")]
+    loaded = f"info string tablebase 'tablebases/{TB_FILE}' loaded for {TB_VARIANT}"
+    check(loaded in lines, f"{missing}: {lines}")
+    return e
+
+
 def test_hosted_tablebase(b, perft_binary, site):
     """The tablebase beside the site, read by range requests; refused (with the reason) without them."""
     bin_dir = os.path.dirname(perft_binary)
@@ -442,12 +454,7 @@ def test_hosted_tablebase(b, perft_binary, site):
         size = os.path.getsize(tb)
         ranged = RangeServer(copy)
         servers.append(ranged)
-        b.d.get(ranged.url + "index.html")
-        e = PageEngine(b.d, "worker", "engine_worker.js")
-        e.send(f"setoption name Variant value {TB_VARIANT}", "setoption name MultiPV value 64", "isready")
-        lines = [l for _, l in e.until(r"readyok$", "readyok after choosing the variant")]
-        loaded = f"info string tablebase 'tablebases/{TB_FILE}' loaded for {TB_VARIANT}"
-        check(loaded in lines, f"the hosted tablebase was not loaded: {lines}")
+        e = engine_with_tablebase(b, ranged, "the hosted tablebase was not loaded")
         for moves in TB_POSITIONS:
             e.send(f"position startpos moves {' '.join(moves)}", "go depth 1")
             got = [l for _, l in e.until(r"bestmove", f"go depth 1 after {moves}", PERFT_TIMEOUT)]
@@ -500,12 +507,7 @@ def test_stalled_block_requests(b, perft_binary, site):
     try:
         copy, _ = site_with_tablebase(site, work, bin_dir)
         stalling = RangeServer(copy, stall=TB_FILE)
-        b.d.get(stalling.url + "index.html")
-        e = PageEngine(b.d, "worker", "engine_worker.js")
-        e.send(f"setoption name Variant value {TB_VARIANT}", "setoption name MultiPV value 64", "isready")
-        lines = [l for _, l in e.until(r"readyok$", "readyok after choosing the variant")]
-        loaded = f"info string tablebase 'tablebases/{TB_FILE}' loaded for {TB_VARIANT}"
-        check(loaded in lines, f"the tablebase was not opened (its header and table are answered): {lines}")
+        e = engine_with_tablebase(b, stalling, "the tablebase was not opened (its header and table are answered)")
         sent = e.send("position startpos", "go depth 1")
         got = e.until(r"bestmove", "the bestmove of a search whose block request stalls", STALLED)
         took = (got[-1][0] - sent) / 1000
