@@ -1,0 +1,275 @@
+// gobblet-datagen's pieces: the training data file (training_data.h) reads
+// back what was written and refuses what it does not know; self-play
+// (self_play.h) writes real games of the rules with their results, the same
+// file for any number of threads and for a stopped and resumed run.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <set>
+
+#include "engine/movegen.h"
+#include "tests/support/scratch_dir.h"
+#include "tests/support/shell_command.h"
+#include "tests/support/whole_file.h"
+#include "tools/datagen/self_play.h"
+#include "tools/datagen/training_data.h"
+
+namespace gobblet::datagen {
+namespace {
+
+using gobblet::testing::ScratchDir;
+
+DataSettings smallSettings() {
+  DataSettings s;
+  s.nodes = 3000;
+  s.randomPlies = 6;
+  s.hashMiB = 1;
+  s.seed = 42;
+  return s;
+}
+
+// Makes `path` with `games` games of `settings`, `threads` at once.
+void makeFile(const std::string& path, const DataSettings& settings, uint64_t games, int threads) {
+  auto writer = TrainingDataWriter::open(path, settings);
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  GenerateOptions options;
+  options.games = games;
+  options.threads = threads;
+  auto done = generate(*writer, options);
+  ASSERT_TRUE(done.ok()) << done.status();
+  EXPECT_EQ(done->gamesFinished, games);
+  EXPECT_FALSE(done->stopped);
+}
+
+TEST(TrainingData, HeaderAndRecordsReadBackAsWritten) {
+  DataHeader header;
+  header.settings = smallSettings();
+  header.settings.variant = Variant::gobblers();
+  header.gamesFinished = 123456789012ull;
+  const auto bytes = encodeHeader(header);
+  auto back = decodeHeader(bytes.data(), bytes.size());
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->settings, header.settings);
+  EXPECT_EQ(back->gamesFinished, header.gamesFinished);
+
+  PositionRecord r;
+  r.pieces[0] = {0x0001, 0x8000, 0x0100, 0x0004};
+  r.pieces[1] = {0x0002, 0x4000, 0x0200, 0x0008};
+  r.score = -31999;
+  r.sideToMove = 1;
+  r.result = -1;
+  r.depth = 17;
+  r.flags = PositionRecord::kDecided | PositionRecord::kQuiet;
+  r.ply = 301;
+  r.game = 4000000000u;
+  r.bestMove = Move::boardMove(2, 5, 9).raw();
+  EXPECT_EQ(decodeRecord(encodeRecord(r).data()), r);
+  // The layout of docs/datagen.md: the score at 16, little-endian.
+  EXPECT_EQ(encodeRecord(r)[16], 0x01);
+  EXPECT_EQ(encodeRecord(r)[17], 0x83);
+}
+
+TEST(TrainingData, WhatIsNotAFileOfThisVersionIsRefusedWithTheReason) {
+  DataHeader header;
+  const auto good = encodeHeader(header);
+  auto refusal = [&](size_t at, uint8_t value, size_t size = kHeaderSize) {
+    auto bytes = good;
+    if (at < bytes.size()) bytes[at] = value;
+    auto decoded = decodeHeader(bytes.data(), size);
+    EXPECT_FALSE(decoded.ok());
+    return std::string(decoded.status().message());
+  };
+  EXPECT_NE(refusal(0, 'X').find("not a gobblet training data file"), std::string::npos);
+  EXPECT_NE(refusal(kHeaderSize, 0, 40).find("not a gobblet training data file"), std::string::npos);
+  EXPECT_NE(refusal(8, 2).find("version 2"), std::string::npos);
+  EXPECT_NE(refusal(16, 33).find("record size 33"), std::string::npos);
+  EXPECT_NE(refusal(24, 'Q').find("variant"), std::string::npos);
+  auto unterminated = good;
+  for (size_t i = 24; i < 48; ++i) unterminated[i] = 'g';
+  EXPECT_FALSE(decodeHeader(unterminated.data(), unterminated.size()).ok());
+}
+
+TEST(TrainingData, AForgedRecordIsRefusedAndACutOneIsNotPartOfTheFile) {
+  ScratchDir dir;
+  const std::string path = dir.file("games.bin");
+  makeFile(path, smallSettings(), 2, 1);
+  const std::string bytes = readWholeFile(path);
+  auto whole = readTrainingData(path);
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  ASSERT_GT(whole->records.size(), 2u);
+  EXPECT_EQ(whole->unfinishedRecords, 0u);
+
+  // Cut inside the last record (as a run killed while writing leaves it):
+  // a record cut short is not part of the file.
+  writeWholeFile(path, bytes.substr(0, bytes.size() - 5));
+  auto cut = readTrainingData(path);
+  ASSERT_TRUE(cut.ok()) << cut.status();
+  EXPECT_EQ(cut->records.size(), whole->records.size() - 1);
+  EXPECT_EQ(cut->unfinishedRecords, 1u);
+
+  // A piece of size 3 on both players' side of one square.
+  std::string forged = bytes;
+  forged[kHeaderSize + 6] = 1;   // player 1, size 3, square 0
+  forged[kHeaderSize + 14] = 1;  // player 2, size 3, square 0
+  writeWholeFile(path, forged);
+  auto refused = readTrainingData(path);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("record 0: two pieces of size 3 on one square"), std::string::npos)
+      << refused.status();
+  // A result that is not 1, 0 or -1.
+  forged = bytes;
+  forged[kHeaderSize + kRecordSize + 19] = 7;
+  writeWholeFile(path, forged);
+  refused = readTrainingData(path);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("record 1: result 7"), std::string::npos) << refused.status();
+
+  EXPECT_EQ(readTrainingData(dir.file("none.bin")).status().code(), absl::StatusCode::kNotFound);
+}
+
+// Every record is a position of the variant; consecutive records of a game
+// follow by the move recorded; the game's last move ends it as the results
+// say; no position is written twice; a forced result seen is the result.
+TEST(SelfPlay, RecordsAreTheGamesPlayedWithTheirResults) {
+  ScratchDir dir;
+  const std::string path = dir.file("games.bin");
+  const DataSettings settings = smallSettings();
+  makeFile(path, settings, 8, 2);
+  auto data = readTrainingData(path);
+  ASSERT_TRUE(data.ok()) << data.status();
+  EXPECT_EQ(data->header.gamesFinished, 8u);
+  EXPECT_EQ(data->header.settings, settings);
+  ASSERT_GT(data->records.size(), 8u * 5);
+
+  std::set<uint64_t> keys;
+  int decidedSeen = 0, followed = 0;
+  for (size_t i = 0; i < data->records.size(); ++i) {
+    const PositionRecord& r = data->records[i];
+    auto board = positionOf(r, settings.variant);
+    ASSERT_TRUE(board.ok()) << board.status();
+    EXPECT_TRUE(keys.insert(board->key()).second) << "record " << i << " written twice";
+    EXPECT_GE(r.ply, settings.randomPlies);
+    EXPECT_GT(r.depth, 0);
+    const Move best = Move::fromRaw(r.bestMove);
+    ASSERT_TRUE(isLegal(*board, best)) << "record " << i;
+    if (r.flags & PositionRecord::kDecided) {
+      ++decidedSeen;
+      EXPECT_EQ(r.result, r.score > 0 ? 1 : -1) << "record " << i << ": a forced result the game did not have";
+    }
+    const int forPlayer1 = r.sideToMove == 0 ? r.result : -r.result;
+    Board after = *board;
+    after.makeMove(best);
+    const bool last = i + 1 == data->records.size() || data->records[i + 1].game != r.game;
+    if (!last) {
+      const PositionRecord& next = data->records[i + 1];
+      EXPECT_EQ(next.sideToMove == 0 ? next.result : -next.result, forPlayer1) << "one game, one result";
+      if (next.ply == r.ply + 1) {
+        auto nextBoard = positionOf(next, settings.variant);
+        EXPECT_EQ(*nextBoard, after) << "record " << i + 1 << " is not record " << i << " after its move";
+        ++followed;
+      }
+    } else if (after.winner() != kNoWinner) {
+      // The game ended by a line: the results say who made it.
+      EXPECT_EQ(forPlayer1, after.winner() == 0 ? 1 : -1) << "game " << r.game;
+    }
+  }
+  EXPECT_GT(followed, 30);
+  EXPECT_GT(decidedSeen, 0);
+}
+
+TEST(SelfPlay, TheFileIsTheSameForAnyThreadsAndForAStoppedAndResumedRun) {
+  ScratchDir dir;
+  const DataSettings settings = smallSettings();
+  makeFile(dir.file("one.bin"), settings, 6, 1);
+  makeFile(dir.file("two.bin"), settings, 6, 3);
+  const std::string one = readWholeFile(dir.file("one.bin"));
+  ASSERT_GT(one.size(), kHeaderSize);
+  EXPECT_EQ(readWholeFile(dir.file("two.bin")), one);
+
+  // Stopped after 2 games; the half-written third game's records are cut
+  // when the run goes on (a stop inside appendGame, as a crash would leave).
+  const std::string resumed = dir.file("resumed.bin");
+  {
+    auto writer = TrainingDataWriter::open(resumed, settings);
+    ASSERT_TRUE(writer.ok());
+    std::atomic<bool> stop{false};
+    GenerateOptions options;
+    options.games = 6;
+    options.threads = 2;
+    options.stop = &stop;
+    options.onProgress = [&stop](const Progress& p) {
+      if (p.gamesFinished == 2) stop = true;
+    };
+    auto done = generate(*writer, options);
+    ASSERT_TRUE(done.ok()) << done.status();
+    EXPECT_TRUE(done->stopped);
+    EXPECT_EQ(done->gamesFinished, 2u);
+  }
+  auto all = readTrainingData(dir.file("one.bin"));
+  ASSERT_TRUE(all.ok());
+  size_t third = 0;
+  while (third < all->records.size() && all->records[third].game < 2) ++third;
+  writeWholeFile(resumed, readWholeFile(resumed) + one.substr(kHeaderSize + third * kRecordSize, 3 * kRecordSize + 7));
+  auto halfWritten = readTrainingData(resumed);
+  ASSERT_TRUE(halfWritten.ok()) << halfWritten.status();
+  EXPECT_EQ(halfWritten->records.size(), third);
+  EXPECT_EQ(halfWritten->unfinishedRecords, 4u);
+  makeFile(resumed, settings, 6, 2);
+  EXPECT_EQ(readWholeFile(resumed), one);
+}
+
+TEST(SelfPlay, GoingOnWithOtherSettingsIsRefusedNamingThem) {
+  ScratchDir dir;
+  const std::string path = dir.file("games.bin");
+  makeFile(path, smallSettings(), 1, 1);
+  DataSettings other = smallSettings();
+  other.nodes = 4000;
+  auto refused = TrainingDataWriter::open(path, other);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("--nodes 3000 in the file, 4000 asked"), std::string::npos)
+      << refused.status();
+  writeWholeFile(path, "not a training data file at all, but long enough to hold a header............................");
+  refused = TrainingDataWriter::open(path, smallSettings());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("not a gobblet training data file"), std::string::npos);
+}
+
+TEST(DatagenProgram, WritesTheFileItSaysAndRefusesSearchesWithoutALimit) {
+  ScratchDir dir;
+  const std::string program = std::string(GOBBLET_BIN_DIR) + "/gobblet-datagen";
+  const std::string path = dir.file("games.bin");
+  auto run = gobblet::testing::runCommand(program + " --out " + path + " --games 3 --nodes 2000 --hash 1 --quiet 2>&1");
+  EXPECT_EQ(run.exitCode, 0) << run.output;
+  EXPECT_NE(run.output.find("games 3/3"), std::string::npos) << run.output;
+  auto data = readTrainingData(path);
+  ASSERT_TRUE(data.ok()) << data.status();
+  EXPECT_EQ(data->header.gamesFinished, 3u);
+  run = gobblet::testing::runCommand(program + " --out " + path + " --games 3 --nodes 0 2>&1");
+  EXPECT_EQ(run.exitCode, 2) << run.output;
+  EXPECT_NE(run.output.find("never end"), std::string::npos) << run.output;
+}
+
+// SIGTERM ends a run with what the file holds and how to go on; the same
+// command then makes the file an unstopped run makes.
+TEST(DatagenProgram, SigtermSaysHowToGoOnAndTheSameCommandFinishesTheFile) {
+  ScratchDir dir;
+  const std::string program = std::string(GOBBLET_BIN_DIR) + "/gobblet-datagen";
+  const std::string settings = " --games 12 --nodes 10000 --hash 1 --quiet";
+  const std::string stopped = dir.file("stopped.bin"), whole = dir.file("whole.bin");
+  auto run = gobblet::testing::runCommand("(" + program + " --out " + stopped + settings +
+                                          " & sleep 0.3; kill -TERM $!; wait $!; echo exit=$?) 2>&1");
+  EXPECT_NE(run.output.find("exit=143"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("gobblet-datagen: SIGTERM: " + stopped + " holds "), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("whole games; the same command goes on"), std::string::npos) << run.output;
+  auto partial = readTrainingData(stopped);
+  ASSERT_TRUE(partial.ok()) << partial.status();
+  EXPECT_LT(partial->header.gamesFinished, 12u);
+  run = gobblet::testing::runCommand(program + " --out " + stopped + settings + " 2>&1");
+  EXPECT_EQ(run.exitCode, 0) << run.output;
+  run = gobblet::testing::runCommand(program + " --out " + whole + settings + " 2>&1");
+  EXPECT_EQ(run.exitCode, 0) << run.output;
+  EXPECT_EQ(readWholeFile(stopped), readWholeFile(whole));
+}
+
+}  // namespace
+}  // namespace gobblet::datagen
