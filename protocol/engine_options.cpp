@@ -104,6 +104,9 @@ absl::StatusOr<OptionId> setOption(EngineOptions& options, const OptionCaps& cap
     case OptionId::kElo:
       options.elo = static_cast<int>(number);
       break;
+    case OptionId::kShowWdl:
+      options.showWdl = check;
+      break;
     case OptionId::kVariant: {
       auto variant = Variant::parse(value);
       if (!variant.ok()) return badValue(std::string(variant.status().message()));

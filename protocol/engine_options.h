@@ -20,6 +20,7 @@
 //   Skill Seed     spin    0        0    2^31-1  the weaker player's draws: 0 new each time
 //   UCI_LimitStrength check false               play at UCI_Elo instead of Skill Level
 //   UCI_Elo        spin    max      (the measured Elo of levels 0 and 20)
+//   UCI_ShowWDL    check   false                 info lines carry wdl W D L (search/wdl.h)
 #pragma once
 
 #include <cstdint>
@@ -46,7 +47,8 @@ enum class OptionId {
   kSkillLevel,
   kSkillSeed,
   kLimitStrength,
-  kElo
+  kElo,
+  kShowWdl
 };
 enum class OptionType { kSpin, kCheck, kCombo, kString };
 
@@ -84,6 +86,8 @@ inline constexpr OptionDeclaration kOptionTable[] = {
     {OptionId::kElo, "UCI_Elo", OptionType::kSpin, kSkillLevelElo[kMaxSkillLevel], kSkillLevelElo[0],
      kSkillLevelElo[kMaxSkillLevel], "",
      "with UCI_LimitStrength: the strongest level whose measured Elo (a random mover 0) is at most this"},
+    {OptionId::kShowWdl, "UCI_ShowWDL", OptionType::kCheck, 0, 0, 0, "",
+     "info lines carry the chances of their score: wdl W D L, per mille, for the side to move"},
 };
 
 constexpr const OptionDeclaration& declarationOf(OptionId id) {
@@ -123,6 +127,7 @@ struct EngineOptions {
   uint64_t skillSeed = static_cast<uint64_t>(declarationOf(OptionId::kSkillSeed).defaultValue);
   bool limitStrength = declarationOf(OptionId::kLimitStrength).defaultValue != 0;
   int elo = static_cast<int>(declarationOf(OptionId::kElo).defaultValue);
+  bool showWdl = declarationOf(OptionId::kShowWdl).defaultValue != 0;
   // The level the search plays at: UCI_Elo's with UCI_LimitStrength, else Skill Level.
   int playingLevel() const { return limitStrength ? skillLevelForElo(elo) : skillLevel; }
 };

@@ -12,10 +12,16 @@ namespace {
 
 constexpr const char* kEngineAuthor = "the gobblet authors";
 
-std::string formatInfo(const SearchInfo& i, const Variant& v) {
+// "W D L": the chances, per mille, side to move (`info ... wdl`, `query wdl`).
+std::string chancesText(const WinDrawLoss& wdl) {
+  return std::to_string(wdl.win) + " " + std::to_string(wdl.draw) + " " + std::to_string(wdl.loss);
+}
+
+std::string formatInfo(const SearchInfo& i, const Variant& v, bool showWdl) {
   std::string out = "info depth " + std::to_string(i.depth) + " seldepth " + std::to_string(i.selDepth) + " multipv " +
-                    std::to_string(i.multiPv) + " score " + scoreWords(i.score) + " nodes " + std::to_string(i.nodes) +
-                    " nps " + std::to_string(i.nps) + " time " + std::to_string(i.timeMs) + " hashfull " +
+                    std::to_string(i.multiPv) + " score " + scoreWords(i.score) +
+                    (showWdl ? " wdl " + chancesText(i.wdl) : "") + " nodes " + std::to_string(i.nodes) + " nps " +
+                    std::to_string(i.nps) + " time " + std::to_string(i.timeMs) + " hashfull " +
                     std::to_string(i.hashfull) + " tbhits " + std::to_string(i.tbHits);
   if (!i.pv.empty()) {
     out += " pv";
@@ -183,8 +189,9 @@ void Session::setOption(const Command& c) {
 void Session::go(const Command& c) {
   const Variant variant = engine_.options().variant;
   const bool ponder = engine_.options().ponder;
+  const bool showWdl = engine_.options().showWdl;
   SearchCallbacks callbacks;
-  callbacks.onInfo = [this, variant](const SearchInfo& info) { emit(formatInfo(info, variant)); };
+  callbacks.onInfo = [this, variant, showWdl](const SearchInfo& info) { emit(formatInfo(info, variant, showWdl)); };
   callbacks.onError = [this](const std::string& text) { error(text); };
   callbacks.onDiagnostic = [this](const std::string& text) { emit("info string " + text); };
   callbacks.onBestMove = [this, variant, ponder](Move best, Move reply) {
@@ -256,6 +263,9 @@ void Session::query(const Command& c) {
       emit(ranked->empty() ? "response none" : line);
       break;
     }
+    case QueryKind::kWdl:  // the chances of the position itself, without a search
+      emit("response " + chancesText(positionChances(game)));
+      break;
   }
 }
 

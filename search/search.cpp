@@ -669,6 +669,13 @@ void Search::go(const Game& game, const SearchLimits& limits, SearchCallbacks ca
   s.pondering = limits.ponder;
   s.startNs = Clock::now().time_since_epoch().count();
   s.running = true;
+  // Every line carries its chances (search/wdl.h), from the root's phase.
+  if (callbacks.onInfo)
+    callbacks.onInfo = [onInfo = std::move(callbacks.onInfo), root = game.position()](const SearchInfo& info) {
+      SearchInfo withChances = info;
+      withChances.wdl = winDrawLoss(info.score.value, info.score.isMate, root);
+      onInfo(withChances);
+    };
   s.pool.start(0, [&s, game, limits, callbacks = std::move(callbacks), options, tablebase = s.tablebase] {
     s.run(game, limits, callbacks, options, tablebase);
   });

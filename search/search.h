@@ -19,6 +19,7 @@
 #include "engine/move.h"
 #include "engine/parallel_for.h"
 #include "search/skill.h"
+#include "search/wdl.h"
 #include "tablebase/tablebase.h"
 
 namespace gobblet {
@@ -53,6 +54,7 @@ struct SearchInfo {
   uint64_t nps = 0;
   int hashfull = 0;  // per mille
   uint64_t tbHits = 0;
+  WinDrawLoss wdl;  // the chances of `score` (search/wdl.h), side to move's view
   std::vector<Move> pv;
   bool isFinal = false;  // the summary sent once, just before the best move, with the final counts
 };

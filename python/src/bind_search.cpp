@@ -14,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -65,12 +66,14 @@ struct Line {
   int hashfull = 0;
   uint64_t tbhits = 0;
   std::vector<std::string> pv;
+  std::tuple<int, int, int> wdl;  // per mille, side to move (search/wdl.h)
 };
 
 Line toLine(const SearchInfo& info, const Variant& variant) {
   Line line{info.depth,  info.selDepth, info.multiPv,  toScore(info.score), info.nodes,
             info.timeMs, info.nps,      info.hashfull, info.tbHits,         {}};
   for (Move m : info.pv) line.pv.push_back(moveToString(m, variant));
+  line.wdl = {info.wdl.win, info.wdl.draw, info.wdl.loss};
   return line;
 }
 
@@ -369,6 +372,9 @@ void bindSearch(py::module_& m) {
       .def_readonly("hashfull", &Line::hashfull, "Per mille.")
       .def_readonly("tbhits", &Line::tbhits)
       .def_readonly("pv", &Line::pv, "The principal variation, as move text.")
+      .def_readonly("wdl", &Line::wdl,
+                    "The chances of the score, per mille, for the side to move: (win, draw, loss), adding up to "
+                    "1000 (the protocol's `wdl` with UCI_ShowWDL; docs/search.md, \"Win/draw/loss\").")
       .def("__repr__", [](const Line& l) {
         std::string pv;
         for (const std::string& mv : l.pv) pv += (pv.empty() ? "" : " ") + mv;

@@ -176,3 +176,18 @@ def test_build_tablebase_takes_the_threads_gobblet_tb_takes(tmp_path):
             gobblet.build_tablebase("tictactoe", str(tmp_path / "t.gtb"), threads=threads)
     assert not (tmp_path / "t.gtb").exists()
     assert gobblet.build_tablebase("tictactoe", str(tmp_path / "t.gtb"), threads=256).states > 0
+
+
+def test_each_line_carries_the_chances_gobblet_prints_with_uci_showwdl(cpp_program):
+    game = gobblet.Game("gobblet", moves=MOVES)
+    result = gobblet.Engine(hash_mib=16).search(game, depth=5)
+    win, draw, loss = result.lines[0].wdl
+    assert win + draw + loss == 1000 and min(win, draw, loss) >= 0
+    lines = ask_gobblet(cpp_program("gobblet"), [
+        "setoption name Hash value 16", "setoption name UCI_ShowWDL value true",
+        "position startpos moves " + " ".join(MOVES), "go depth 5"])
+    infos = [line for line in lines if line.startswith("info depth 5 ")]
+    assert infos and f" score {result.lines[0].score} wdl {win} {draw} {loss} " in infos[-1]
+    # A win in one is certain.
+    won = gobblet.Game("gobblet", moves=["X@a1", "X@a4", "X@b1", "X@b4", "X@c1", "X@c4"])
+    assert gobblet.Engine().search(won, depth=3).lines[0].wdl == (1000, 0, 0)

@@ -58,8 +58,8 @@ cli::Program commandLine() {
       cli::flag("--quiet", "no progress lines"),
   };
   p.notes =
-      "The file's format: docs/datagen.md. The same settings and --games give the same file for any --threads,\n"
-      "stopped and resumed or not.";
+      "The file's format: docs/datagen.md. The same settings and --games give the\n"
+      "same file for any --threads, stopped and resumed or not.";
   return p;
 }
 

@@ -1,0 +1,37 @@
+// Win/draw/loss: the chances a score stands for, from the side to move's
+// view, in per mille (W + D + L = 1000), as `info ... wdl W D L` reports
+// them (UCI_ShowWDL) and the board shows them.
+//
+// The model (search/wdl_model.h, fitted by tools/datagen/fit_wdl.py to the
+// results of self-play games; docs/search.md, "Win/draw/loss"): with x the
+// score in centi-units and t the share of the variant's pieces on the board,
+//
+//   W = 1 / (1 + exp((a(t) - x) / b(t)))    L = 1 / (1 + exp((a(t) + x) / b(t)))    D = 1 - W - L
+//
+// a and b cubic polynomials in t. A decided score is 1000 0 0 (a win) or
+// 0 0 1000 (a loss). W grows and L falls with the score; the model was
+// fitted on 4x4 Gobblet and gives the 3x3 variants the same curves by
+// their share of pieces placed.
+#pragma once
+
+#include "engine/board.h"
+#include "engine/game.h"
+
+namespace gobblet {
+
+// Per mille, W + D + L = 1000.
+struct WinDrawLoss {
+  int win = 0, draw = 1000, loss = 0;
+  friend bool operator==(const WinDrawLoss&, const WinDrawLoss&) = default;
+};
+
+// The chances of a score (the side to move's view) in `board`: `value`
+// centi-units, or if `decided` plies to the end (> 0 a win, < 0 a loss, 0
+// a game already over: its winner is on the board).
+WinDrawLoss winDrawLoss(int value, bool decided, const Board& board);
+
+// The chances of a game's position without a search (`query wdl`): a game
+// over by its result; a win in one as a win; else the static evaluation's.
+WinDrawLoss positionChances(const Game& game);
+
+}  // namespace gobblet

@@ -1,0 +1,97 @@
+// The win/draw/loss chances (search/wdl.h): per mille that add up to 1000,
+// monotone in the score, the same for a score and its negation with win and
+// loss exchanged, certain for a decided score, and carried by every line a
+// search reports.
+#include <gtest/gtest.h>
+
+#include "engine/game.h"
+#include "search/search.h"
+#include "search/wdl.h"
+
+namespace gobblet {
+namespace {
+
+// Boards of 4x4 Gobblet with 0, 6, 12, 18 and 24 pieces placed: the
+// players alternate, each taking its stacks' pieces from the top (the
+// three large pieces first), player 1 on squares 0-7, player 2 on 8-15.
+std::vector<Board> boardsByPhase() {
+  std::vector<Board> boards;
+  Board b(Variant::gobblet());
+  boards.push_back(b);
+  int taken[2] = {0, 0};
+  for (int placed = 1; placed <= 24; ++placed) {
+    const int player = (placed - 1) % 2;
+    const int k = taken[player]++;
+    b.addPiece(player, 3 - k / 3, player * 8 + k % 8);
+    if (placed % 6 == 0) boards.push_back(b);
+  }
+  return boards;
+}
+
+TEST(WinDrawLoss, ChancesAddUpAreMonotoneAndSymmetric) {
+  for (const Board& board : boardsByPhase()) {
+    ASSERT_TRUE(board.countsValid());
+    WinDrawLoss previous = winDrawLoss(-3000, false, board);
+    EXPECT_EQ(previous, (WinDrawLoss{0, 0, 1000}));
+    for (int x = -3000; x <= 3000; x += 5) {
+      const WinDrawLoss c = winDrawLoss(x, false, board);
+      EXPECT_EQ(c.win + c.draw + c.loss, 1000) << x;
+      EXPECT_GE(c.win, 0);
+      EXPECT_GE(c.draw, 0);
+      EXPECT_GE(c.loss, 0);
+      EXPECT_GE(c.win, previous.win) << "W falls at " << x;
+      EXPECT_LE(c.loss, previous.loss) << "L grows at " << x;
+      const WinDrawLoss mirrored = winDrawLoss(-x, false, board);
+      EXPECT_EQ(c.win, mirrored.loss) << x;
+      EXPECT_EQ(c.loss, mirrored.win) << x;
+      previous = c;
+    }
+    EXPECT_EQ(previous, (WinDrawLoss{1000, 0, 0}));
+    // An even score is as likely won as lost, and a better one more won.
+    const WinDrawLoss even = winDrawLoss(0, false, board);
+    EXPECT_EQ(even.win, even.loss);
+    EXPECT_GT(winDrawLoss(30, false, board).win, even.win);
+  }
+}
+
+TEST(WinDrawLoss, ADecidedScoreIsCertain) {
+  const Board start(Variant::gobblet());
+  EXPECT_EQ(winDrawLoss(7, true, start), (WinDrawLoss{1000, 0, 0}));
+  EXPECT_EQ(winDrawLoss(-4, true, start), (WinDrawLoss{0, 0, 1000}));
+  // A game over: player 1 has a line, player 2 to move has lost.
+  Game game{Board(Variant::gobblet())};
+  for (const char* m : {"X@a1", "X@a4", "X@b1", "X@b4", "X@c1", "X@c4", "L@d1"}) ASSERT_TRUE(game.play(m).ok()) << m;
+  EXPECT_EQ(winDrawLoss(0, true, game.position()), (WinDrawLoss{0, 0, 1000}));
+  EXPECT_EQ(positionChances(game), (WinDrawLoss{0, 0, 1000}));
+}
+
+TEST(WinDrawLoss, AWinInOneIsAWinWithoutASearch) {
+  Game game{Board(Variant::gobblet())};
+  for (const char* m : {"X@a1", "X@a4", "X@b1", "X@b4", "X@c1", "X@c4"}) ASSERT_TRUE(game.play(m).ok()) << m;
+  EXPECT_EQ(positionChances(game), (WinDrawLoss{1000, 0, 0}));
+  Game start{Board(Variant::gobblet())};
+  const WinDrawLoss c = positionChances(start);
+  EXPECT_GT(c.win, 0);
+  EXPECT_GT(c.loss, 0);
+}
+
+TEST(WinDrawLoss, EveryLineOfASearchCarriesTheChancesOfItsScore) {
+  Search search;
+  Game game{Board(Variant::gobblet())};
+  int lines = 0;
+  search.searchSync(game, SearchLimits{.depth = 5}, [&](const SearchInfo& info) {
+    ++lines;
+    EXPECT_EQ(info.wdl, winDrawLoss(info.score.value, info.score.isMate, game.position())) << info.depth;
+    EXPECT_EQ(info.wdl.win + info.wdl.draw + info.wdl.loss, 1000);
+  });
+  EXPECT_GE(lines, 5);
+  // A won position: every line says 1000 0 0.
+  Game won{Board(Variant::gobblet())};
+  for (const char* m : {"X@a1", "X@a4", "X@b1", "X@b4", "X@c1", "X@c4"}) ASSERT_TRUE(won.play(m).ok()) << m;
+  const Search::Result r = search.searchSync(won, SearchLimits{.depth = 3});
+  EXPECT_TRUE(r.info.score.isMate);
+  EXPECT_EQ(r.info.wdl, (WinDrawLoss{1000, 0, 0}));
+}
+
+}  // namespace
+}  // namespace gobblet
