@@ -139,6 +139,7 @@ Search& Engine::search() {
 void Engine::attachTablebase() {
   tablebaseResolved_ = true;
   tablebase_.reset();
+  tablebaseProblem_.clear();
   const Variant& v = options_.variant;
   if (chosenTablebase_) {
     const std::shared_ptr<const tb::Tablebase>& chosen = *chosenTablebase_;
@@ -160,8 +161,11 @@ void Engine::attachTablebase() {
   auto opened = openTablebase(path);
   if (!opened.ok()) {
     // No file where the variant's file would be: no tablebase, and nothing to say.
-    if (!(isDefault && absl::IsNotFound(opened.status())))
+    // A file that cannot be read: the game goes on without it, and says why.
+    if (!(isDefault && absl::IsNotFound(opened.status()))) {
+      tablebaseProblem_ = unreadableTablebase(path, opened.status());
       notice_(NoticeKind::kError, std::string(opened.status().message()));  // (it names the file)
+    }
   } else if (!((*opened)->variant() == v)) {
     notice_(NoticeKind::kInfo, "tablebase " + quoteWord(path) + " is for " + (*opened)->variant().name() + ", not " +
                                    v.name() + ": not used");
@@ -172,12 +176,28 @@ void Engine::attachTablebase() {
   search_->setTablebase(tablebase_);
 }
 
+std::string Engine::unreadableTablebase(const std::string& path, const absl::Status& why) const {
+  const std::string file = "its file " + quoteWord(path);
+  if (absl::IsInvalidArgument(why) || absl::IsDataLoss(why))  // not a tablebase, or damaged
+    return file + " is damaged ('gobblet-tb build " + options_.variant.name() + "' makes it anew)";
+  // The open's errors begin with the file's name, said already.
+  std::string reason(why.message());
+  const std::string named = "tablebase file '" + path + "': ";
+  if (reason.rfind(named, 0) == 0) reason.erase(0, named.size());
+  // A file hosted beside the page (read by limits_.openTablebase) is where it
+  // should be: its host is what fails it.
+  if (limits_.openTablebase) return reason + " (a host that answers HTTP range requests gives it)";
+  return file + " cannot be read: " + reason;
+}
+
 absl::StatusOr<std::shared_ptr<const tb::Tablebase>> Engine::openTablebase(const std::string& path) const {
   return limits_.openTablebase ? limits_.openTablebase(path) : tb::open(path);
 }
 
 absl::StatusOr<std::vector<tb::RankedMove>> Engine::exactValues() {
   if (!busy()) search();  // (a running job already has the variant's tablebase, resolved before it started)
+  if (!tablebase_ && !tablebaseProblem_.empty())
+    return absl::FailedPreconditionError("no tablebase for " + options_.variant.name() + ": " + tablebaseProblem_);
   if (!tablebase_)
     return absl::FailedPreconditionError(
         "no tablebase for " + options_.variant.name() +

@@ -67,9 +67,11 @@ struct EngineLimits {
 };
 
 // Lines the engine volunteers, for the front end to show: kInfo (a
-// tablebase loaded, or not used), kError (a tablebase that cannot be
-// opened, a hash table that did not fit), kDiagnostic (search statistics;
-// only sent while the Debug option is on).
+// tablebase loaded, or not used), kError (a problem met on the way that
+// refuses nothing: the engine plays on without it: a tablebase that cannot
+// be opened, a hash table that did not fit; the session says it as a
+// warning, never as the refusal of the command it came with), kDiagnostic
+// (search statistics; only sent while the Debug option is on).
 enum class NoticeKind { kInfo, kError, kDiagnostic };
 using NoticeCallback = std::function<void(NoticeKind, const std::string&)>;
 
@@ -156,7 +158,8 @@ class Engine {
   // Every legal move of the position with its exact value for the mover,
   // from the variant's tablebase, best first (tb::rankMoves); empty when the
   // game is over. FailedPrecondition naming the variant when it has no
-  // tablebase (a 4x4 game, or no file). Safe while a search runs.
+  // tablebase (a 4x4 game, or no file), and why when its file cannot be
+  // read, with what makes it readable. Safe while a search runs.
   absl::StatusOr<std::vector<tb::RankedMove>> exactValues();
 
   // A search between go() and its best move, or a perft/bench until its
@@ -177,6 +180,11 @@ class Engine {
   absl::Status reserveHash(int64_t mib);
   void releaseHashAbove(int64_t mib);  // gives back the reservation above `mib`
   void attachTablebase();
+  // Why the variant's tablebase file at `path` is not used, for
+  // exactValues(): `why` (the open's error) said shortly, with what a
+  // person can do (a damaged file: build it anew; a hosted one, read by
+  // limits_.openTablebase: a host that answers HTTP range requests).
+  std::string unreadableTablebase(const std::string& path, const absl::Status& why) const;
   // limits_.openTablebase, or tb::open.
   absl::StatusOr<std::shared_ptr<const tb::Tablebase>> openTablebase(const std::string& path) const;
   void releaseHeldBestMove();
@@ -195,6 +203,7 @@ class Engine {
   // useTablebase()'s choice; nullopt: the variant's own.
   std::optional<std::shared_ptr<const tb::Tablebase>> chosenTablebase_;
   bool tablebaseResolved_ = false;  // looked for the current variant's tablebase?
+  std::string tablebaseProblem_;    // why its file is not used (unreadableTablebase); empty: none, or no file
   int64_t reservedHashMiB_ = 0;     // this session's share of limits_.hashBudget
   std::string refusedPosition_;     // why the last `position` was refused; empty: game_ is the position
   std::atomic<bool> searching_{false};

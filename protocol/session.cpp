@@ -50,11 +50,12 @@ void Session::error(std::string_view message) {
 
 void Session::error(const absl::Status& status) { error(std::string(status.message())); }
 
+// A problem the engine met on the way is a warning: `info string error: …`
+// answers a command that was refused, and nothing was (a client would take
+// the variant it just chose for refused when its tablebase cannot be read).
 void Session::notice(NoticeKind kind, const std::string& text) {
-  if (kind == NoticeKind::kError)
-    error(text);
-  else
-    emit("info string " + printableText(text, kMaxErrorLineBytes));
+  const std::string_view prefix = kind == NoticeKind::kError ? "warning: " : "";
+  emit("info string " + std::string(prefix) + printableText(text, kMaxErrorLineBytes - prefix.size()));
 }
 
 void Session::close() {

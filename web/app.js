@@ -23,7 +23,7 @@ import { openMoveMenu, menuActions, wireMoveMenu } from './move_menu.js';
 import { wireListAnchor } from './list_anchor.js';
 import { whenTimeRunsOut, stopClock } from './clocks.js';
 import { wireInput, SETTINGS } from './input.js';
-import { loadLink } from './game_io.js';
+import { openFirstGame } from './game_io.js';
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -31,6 +31,7 @@ const tokenField = () => /** @type {HTMLInputElement} */ ($('token'));
 
 async function main() {
   const token = takeToken();  // first: out of the address (and its history entry) before anything else
+  document.getElementById('not-started')?.remove();  // the scripts run: index.html's note is not for this page
   restoreSettings(SETTINGS);
   Object.assign(actions, { goTo, goToMove, attempt, preview: showPreview, menu: openMoveMenu });
   Object.assign(menuActions, {
@@ -67,7 +68,7 @@ async function connect(token) {
     return;
   }
   showVariants();
-  await loadLink();
+  await openFirstGame();  // (the game kept in this browser, or the address's)
   document.body.dataset.ready = '1';
 }
 

@@ -1,22 +1,27 @@
 // @ts-check
 // The game shown, and the one place it changes: a tree of moves. Each node
 // is a move (the root: the start position) with its continuations; the
-// first child is the main continuation, the others are variations. A new
-// move from an earlier position becomes the line played, and the old
-// continuation stays as a variation (PGN: in parentheses).
+// first child is the main continuation, the others are variations (PGN: in
+// parentheses). A new move from an earlier position of a game being played
+// becomes the line played, and the old continuation stays as a variation;
+// in a game record being explored (exploring()) the new move is a variation
+// and the main line stays, as on lichess.
 // The line is the path from the start to the position shown, continued by
 // the first children to its end: the arrow keys, the chart and the link
 // follow it. Each node keeps its comment, its annotation glyphs (PGN's
-// NAGs, as numbers) and the value found for its position (for the chart
-// and the evaluation bar). No rules here: which moves are legal is the
-// engine's to say.
+// NAGs, as numbers), the value found for its position (for the chart
+// and the evaluation bar) and the result where a game ends there. The game
+// keeps its PGN tags. No rules here: which moves are legal is the engine's
+// to say.
 
 /** A position's value for the chart and the evaluation bar, from player
  * 1's side (exact: the tablebase's).
  * @typedef {import('./values.js').Score & {exact?: boolean}} Value */
 /** A node of the tree: the move that leads to it (null at the root, the
  * start), its parent (null at the root), its continuations (the first the
- * main one), its comment, its NAGs and its position's value if known.
+ * main one), its comment, its NAGs, its position's value if known, and the
+ * game's result there (a `query result` word: p1win, p2win, draw) where the
+ * engine said the game is over there or a PGN's [Result] tag gave it.
  * @typedef {object} TreeNode
  * @property {string | null} move
  * @property {TreeNode | null} parent
@@ -24,17 +29,25 @@
  * @property {string} comment
  * @property {number[]} nags
  * @property {Value | undefined} value
+ * @property {string | undefined} result
  */
 
 /** @param {string | null} move @param {TreeNode | null} parent @returns {TreeNode} */
 export function newNode(move, parent) {
-  return { move, parent, children: [], comment: '', nags: [], value: undefined };
+  return { move, parent, children: [], comment: '', nags: [], value: undefined, result: undefined };
 }
 
+/** A PGN tag: its name as written and its value (one line of text).
+ * @typedef {[string, string]} Tag */
+
 const emptyTree = newNode(null, null);
-// variant: the engine's name; start: a position text or null (the variant's start).
-/** @type {{variant: string | null, start: string | null, root: TreeNode, current: TreeNode}} */
-export const game = { variant: null, start: null, root: emptyTree, current: emptyTree };
+// variant: the engine's name; start: a position text or null (the variant's
+// start); tags: the PGN tags of an imported game, in their order (pgn.js
+// writes them back); explored: the game is a record given from outside (an
+// import with moves), explored rather than played (exploring()).
+/** @type {{variant: string | null, start: string | null, root: TreeNode, current: TreeNode, tags: Tag[],
+ *   explored: boolean}} */
+export const game = { variant: null, start: null, root: emptyTree, current: emptyTree, tags: [], explored: false };
 
 // The index the first move from `start` has in the numbering of moves
 // (1., 1..., 2., …): 1 when player 2 moves first (a position text whose
@@ -67,15 +80,48 @@ export function addChild(parent, move) {
   return child;
 }
 
-// Replaces the game: `root` (from treeOf or an import), the position shown at `ply` of its main line (null: the end).
-/** @param {string} variant @param {string | null} start @param {TreeNode} root @param {number | null} ply */
-export function setGame(variant, start, root, ply) {
+// Replaces the game: `root` (from treeOf or an import), the position shown
+// at `ply` of its main line (null: the end), or the node `record.shown`
+// leads to (moves from the start, of any line); `record.tags` its PGN tags,
+// `record.explored` whether it is a record to explore (game.explored).
+/**
+ * @param {string} variant @param {string | null} start @param {TreeNode} root @param {number | null} ply
+ * @param {{tags?: Tag[], explored?: boolean, shown?: string[] | null}} [record]
+ */
+export function setGame(variant, start, root, ply, record = {}) {
   game.variant = variant;
   game.start = start;
   game.root = root;
-  game.current = root;
+  game.tags = record.tags || [];
+  game.explored = Boolean(record.explored);
   const main = lineFrom(root);
-  game.current = main[Math.max(0, Math.min(main.length - 1, ply ?? main.length - 1))];
+  game.current = (record.shown && nodeAt(record.shown, root))
+    || main[Math.max(0, Math.min(main.length - 1, ply ?? main.length - 1))];
+}
+
+// The node the moves `moves` lead to from `root`, or null if the tree holds no such line.
+/** @param {string[]} moves */
+export function nodeAt(moves, root = game.root) {
+  let n = root;
+  for (const m of moves) {
+    const next = n.children.find((c) => c.move === m);
+    if (!next) return null;
+    n = next;
+  }
+  return n;
+}
+
+// The game is a record being explored, not a game being played: given
+// from outside with its moves (an import), or finished (the end of its main
+// line is a finished position, or has a result from its PGN). There a move
+// from an earlier position is a variation and the engine moves only when asked (play.js).
+export function exploring() {
+  return game.explored || lineFrom(game.root).at(-1)?.result !== undefined;
+}
+
+// The game's result: the one at the end of its main line (a `query result` word), or null (unfinished).
+export function gameResult() {
+  return lineFrom(game.root).at(-1)?.result ?? null;
 }
 
 // The nodes from `node` on along the first children, `node` included.
@@ -135,13 +181,16 @@ export function goToNode(node) {
 
 // Plays `move` at the position shown: the continuation already there if it
 // is that move; else the new move becomes the line played from here (the
-// first child) and the old continuation is kept as a variation.
+// first child) and the old continuation is kept as a variation, or
+// (`asVariation`: a record explored) the new move is a variation after the
+// continuations there, which stay as they are.
 /** @param {string} move */
-export function playMove(move) {
+export function playMove(move, asVariation = false) {
   let child = game.current.children.find((c) => c.move === move);
   if (!child) {
     child = newNode(move, game.current);
-    game.current.children.unshift(child);
+    if (asVariation) game.current.children.push(child);
+    else game.current.children.unshift(child);
   }
   game.current = child;
   return child;

@@ -1,5 +1,6 @@
 // @ts-check
-// Game texts: PGN (the tags [Variant], [FEN], [Result]; numbered moves in
+// Game texts: PGN (the tags [Variant], [FEN], [Result], and any others,
+// kept in their order and written back; numbered moves in
 // our notation, as gobblet-match and cutegames write them), a bare move
 // list, or a position text. Only the text is read here: which variant a
 // [Variant] tag names, and whether the moves are legal, is for the engine
@@ -12,6 +13,7 @@ import { BadWord, move, positionWords, reasonOf, refusal, variantWords } from '.
 import { addChild, newNode, treeOf, firstIndex, moveNumber, MAX_COMMENT, MAX_GAME_MOVES } from './game.js';
 
 /** @typedef {import('./game.js').TreeNode} TreeNode */
+/** @typedef {import('./game.js').Tag} Tag */
 
 // Annotation glyphs (NAGs, `$N`) as the move list shows them: the six that
 // judge a move, and the usual ones that judge a position. Others are shown
@@ -32,7 +34,18 @@ export function nagText(nag) {
 // PGN's result tokens for the engine's `query result` words.
 /** @type {Record<string, string>} */
 const PGN_RESULTS = { p1win: '1-0', p2win: '0-1', draw: '1/2-1/2' };
+const RESULT_WORDS = Object.fromEntries(Object.entries(PGN_RESULTS).map(([w, t]) => [t, w]));
 const UNFINISHED = '*';
+
+// The tags the page writes from the game itself (its variant, start and
+// result), whatever an import said: not kept among the game's tags.
+const GAME_TAGS = ['variant', 'fen', 'setup', 'result'];
+// The most tags a game keeps, and the longest value one may have: an import
+// with more, or a longer one, is refused.
+export const MAX_TAGS = 100;
+export const MAX_TAG_VALUE = 1000;
+// What ends a line or has no business inside one: in a kept tag's value, a space.
+const LINE_BREAKING = /[\x00-\x1f\x7f\x85\u2028\u2029]/g;
 
 // The longest text an import reads, in characters (UTF-16 units): a longer
 // one is refused at once, before any of it is read (a 10 MB paste took some
@@ -44,10 +57,12 @@ export const MAX_IMPORT_CHARS = 1000000;
 
 // Parses `text` into {variant (the [Variant] tag as written, or null: the
 // text does not say), start (position text or null), moves[] (the main
-// line), root (the tree of moves, variations and comments)} or {error}.
+// line), root (the tree of moves, variations and comments; a [Result] tag's
+// result on its main line's end, game.js), tags (the other tags, in their
+// order, each value one line of text)} or {error}.
 // A text over MAX_IMPORT_CHARS, or of more than MAX_GAME_MOVES moves, is
 // refused as soon as that is known (the rest is not read).
-/** @typedef {{variant: string | null, start: string | null, moves: string[], root: TreeNode}} GameText */
+/** @typedef {{variant: string | null, start: string | null, moves: string[], root: TreeNode, tags: Tag[]}} GameText */
 /** @param {string} text @returns {GameText | {error: string}} */
 export function parseGameText(text) {
   const tooLong = lengthRefusal(text.length);
@@ -72,12 +87,16 @@ function readGameText(text) {
   if (!trimmed) return { error: 'the box is empty: paste a position text, a move list or a PGN.' };
   // A position text alone: ranks with '/', then the side to move.
   if (/^[^\s]+\/[^\s]+\s+[12]$/.test(trimmed)) {
-    return { variant: null, start: positionWords(trimmed).join(' '), moves: [], root: treeOf([]) };
+    return { variant: null, start: positionWords(trimmed).join(' '), moves: [], root: treeOf([]), tags: [] };
   }
   /** @type {Record<string, string>} */
   const tags = {};
+  /** @type {Tag[]} */
+  const kept = [];
   const body = firstGame(trimmed).replace(/^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$/gm, (_, k, v) => {
-    tags[k.toLowerCase()] = v.replace(/\\(.)/g, '$1');
+    const value = v.replace(/\\(.)/g, '$1');
+    tags[k.toLowerCase()] = value;
+    if (!GAME_TAGS.includes(k.toLowerCase())) keepTag(kept, k, value);
     return '';
   });
   const { root, firstNumber } = readMoveText(body);
@@ -91,8 +110,25 @@ function readGameText(text) {
   }
   /** @type {string[]} */
   const moves = [];
-  for (let n = root; n.children.length; n = n.children[0]) moves.push(/** @type {string} */ (n.children[0].move));
-  return { variant, start, moves, root };
+  let end = root;
+  for (; end.children.length; end = end.children[0]) moves.push(/** @type {string} */ (end.children[0].move));
+  end.result = RESULT_WORDS[(tags.result || '').trim()];  // (a game ended by resignation or time, too)
+  return { variant, start, moves, root, tags: kept };
+}
+
+// Keeps the tag `name` = `value` in `tags` (a later one of the same name
+// replaces the earlier, in its place), its value one line of text: every
+// line end or control character a space. A BadWord past MAX_TAGS tags or
+// MAX_TAG_VALUE characters.
+/** @param {Tag[]} tags @param {string} name @param {string} value */
+function keepTag(tags, name, value) {
+  if (value.length > MAX_TAG_VALUE) {
+    throw new BadWord(`the [${name}] tag is longer than ${MAX_TAG_VALUE} characters`);
+  }
+  const tag = /** @type {Tag} */ ([name, value.replace(LINE_BREAKING, ' ')]);
+  const at = tags.findIndex(([k]) => k.toLowerCase() === name.toLowerCase());
+  if (at >= 0) tags[at] = tag;
+  else if (tags.push(tag) > MAX_TAGS) throw new BadWord(`the game has more than ${MAX_TAGS} tags`);
 }
 
 // How deep variations may nest in an import (each level needs a move of
@@ -197,6 +233,13 @@ function checkedTag(name, value, check) {
   }
 }
 
+// A tag's value as PGN writes it between its quotes: `"` and `\` escaped,
+// and no line end or control character (a space instead).
+/** @param {string} value */
+function tagValueText(value) {
+  return value.replace(LINE_BREAKING, ' ').replace(/["\\]/g, '\\$&');
+}
+
 // The first game of a PGN file: its tags and its movetext, up to the next
 // game's tags. A line inside a comment `{ … }` is the comment's, even if it
 // starts with `[` (a wrapped export, `{ [%eval …] }`).
@@ -268,27 +311,30 @@ function moveTextWords(node, index, out, numbered = false) {
 // variations and comments. A game of one line and no comment is written
 // as gobblet-match and cutegames read it (numbered moves, the result).
 // `result`: a `query result` word, the game's end at the end of its main
-// line (null: unfinished).
+// line (null: unfinished). The tags: the seven of every PGN (from the
+// game's tags where it has them, else the page's), the variant and the
+// start, then the game's other tags in their order; each on one line.
 /**
- * @param {{variant: string | null, start: string | null}} game
+ * @param {{variant: string | null, start: string | null, tags?: Tag[]}} game
  * @param {TreeNode} root
  * @param {string | null} result
  */
 export function writePgn(game, root, result) {
   const pgnResult = result ? PGN_RESULTS[result] || UNFINISHED : UNFINISHED;
   const date = new Date().toISOString().slice(0, 10).replace(/-/g, '.');
+  const own = game.tags || [];
+  /** @param {string} name */
+  const given = (name) => own.find(([k]) => k.toLowerCase() === name.toLowerCase());
+  const roster = [['Event', 'Gobblet board'], ['Site', location.host], ['Date', date], ['Round', '-'],
+    ['White', 'Player 1'], ['Black', 'Player 2']];
   const tags = [
-    ['Event', 'Gobblet board'],
-    ['Site', location.host],
-    ['Date', date],
-    ['Round', '-'],
-    ['White', 'Player 1'],
-    ['Black', 'Player 2'],
+    ...roster.map(([k, v]) => [k, given(k)?.[1] ?? v]),
     ['Result', pgnResult],
     ['Variant', game.variant],
   ];
   if (game.start) tags.push(['FEN', game.start], ['SetUp', '1']);
-  const head = tags.map(([k, v]) => `[${k} "${String(v).replace(/["\\]/g, '\\$&')}"]`).join('\n');
+  tags.push(...own.filter(([k]) => !roster.some(([r]) => r.toLowerCase() === k.toLowerCase())));
+  const head = tags.map(([k, v]) => `[${k} "${tagValueText(String(v))}"]`).join('\n');
   const words = root.comment ? commentToken(root.comment).split(' ') : [];
   const first = firstIndex(game.start);  // player 2 first: `1... S@a1 2. …`, as gobblet-match writes it
   moveTextWords(root, first, words, first === 1);

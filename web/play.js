@@ -5,13 +5,20 @@
 // tree, taking back, previews of an analysis line, the value history, and
 // loading a game into the engine. The game changes only through game.js;
 // every change of the position shown bumps shown.generation, and work for
-// an older position stops there.
+// an older position stops there. After every change the game is kept in
+// this browser (saved_game.js). A game being played and a game record
+// being explored (game.js exploring(): imported with its moves, or
+// finished) differ: in a record a move from an earlier position is a
+// variation (the main line stays), and the engine moves only when
+// "Engine, move" asks it, one move.
 
 import { showLink } from './address.js';
 import { bestInfo } from './values.js';
 import { playMoveTone } from './sound.js';
 import { game, treeOf, setGame, movesTo, line, ply as plyShown, atEnd, goToPly, goToNode, playMove, takeBackTo,
-  promote, deleteVariation, deleteFrom, setComment, setMoveGlyph, snapshot, firstIndex } from './game.js';
+  promote, deleteVariation, deleteFrom, setComment, setMoveGlyph, snapshot, firstIndex, exploring,
+  mainLine } from './game.js';
+import { keepGame } from './saved_game.js';
 import { shown } from './shown.js';
 import { session, stopSearch, startSearch, examine, exactValues, refusalOf, takeGame, restoreVariant, turnOf,
   setPosition } from './engine_session.js';
@@ -33,6 +40,8 @@ const selector = (id) => /** @type {HTMLSelectElement} */ ($(id));
 // from here even if the tree holds moves after it: the engine answers and
 // the clock runs. Otherwise only at the end of the line: a position reached
 // by navigation is browsed (the engine waits; "Engine, move" is offered).
+// In a record explored (exploring()) the game goes on only when "Engine,
+// move" asks (play() passes no `playOn` there): the engine is held again after it.
 export async function refresh(playOn = false) {
   const my = ++shown.generation;
   shown.preview = null;
@@ -49,8 +58,12 @@ export async function refresh(playOn = false) {
     return;
   }
   const view = shown.view = v;
+  if (view.over) game.current.result = view.result;  // (a finished main line makes the game a record)
+  const explored = exploring();
+  if (explored && !playOn) shown.engineHeld = true;
   render();
   showLink(snapshot());
+  keepGame();
   if (view.over) {
     if (playOn || atEnd()) stopClock();  // (a finished line browsed leaves the game's clock running)
     if (shown.analysing) toggleAnalysis(false);
@@ -64,12 +77,14 @@ export async function refresh(playOn = false) {
     if (shown.analysing) return analyse(my);
     return;
   }
-  const goesOn = playOn || atEnd();
+  const goesOn = playOn || (atEnd() && !explored);
   if (goesOn && engineToMove()) return engineMove(my);
   $('engine-move').hidden = !(engineSide() && (shown.engineHeld || !goesOn));
   if (!$('engine-move').hidden && !shown.analysing) {
-    setStatus(`Player ${view.pos.side} (the engine) to move: ${shown.engineHeld && atEnd()
-      ? 'a game opened as it was given' : 'an earlier position'}, the engine waits (“Engine, move” plays on).`);
+    const where = explored ? 'a game record explored' : shown.engineHeld && atEnd() ? 'a game opened as it was given'
+      : 'an earlier position';
+    setStatus(`Player ${view.pos.side} (the engine) to move: ${where}, the engine waits (“Engine, move” plays `
+      + `${explored ? 'one move' : 'on'}).`);
   }
   if (shown.analysing) return analyse(my);
   if (goesOn && !engineSide()) startClock(view.pos.side);  // (a waiting engine's clock does not run)
@@ -144,13 +159,18 @@ export function releaseEngine() {
 // (the moves after it stay as a variation, game.js), or the move the tree
 // already holds there; either way the game goes on from it (the engine
 // answers: it used to wait when the move was the one already played).
+// In a record explored: a new move there is a variation (the main line
+// stays), no clock is charged, and the engine waits (it used to answer, and
+// the new line became the game).
 /** @param {string} move */
 function play(move) {
-  releaseEngine();
+  const explored = exploring();
+  if (explored) shown.engineHeld = true;
+  else releaseEngine();
   if (/** @type {HTMLInputElement} */ ($('sound')).checked) playMoveTone(move);
-  chargeClock(shownPosition().side);
-  playMove(move);
-  refresh(true);
+  if (!explored) chargeClock(shownPosition().side);
+  playMove(move, explored);
+  refresh(!explored);
 }
 
 // Tries a move picked on the board: a legal one is played, anything else is
@@ -179,7 +199,7 @@ export async function attempt(move) {
 /** @param {number} my */
 async function engineMove(my) {
   const side = shownPosition().side;
-  startClock(side);
+  if (!exploring()) startClock(side);
   setStatus(`Engine (player ${side}) is thinking…`);
   const node = game.current;
   const s = await startSearch('engine', 1, goLimitsForEngine(), (s) => showLines(s), my);
@@ -353,6 +373,7 @@ export function deleteShown() {
 export function glyphOn(node, nag) {
   setMoveGlyph(nag, node);
   renderMoveList();
+  keepGame();
 }
 
 // The comment on `node`'s move (the field's, render.js annotationTarget).
@@ -360,6 +381,7 @@ export function glyphOn(node, nag) {
 export function commentOn(node, text) {
   setComment(text, node);
   renderMoveList();
+  keepGame();
 }
 
 // ---- loading a game -----------------------------------------------------------------
@@ -372,11 +394,15 @@ export function commentOn(node, text) {
 // engine waits for the person before it plays in it (engineHeld). `root`:
 // the tree of moves (game.js), `ply` the position shown on its main line
 // (null: the end); every line of it, variations too, must be legal.
+// `record`: its tags, whether it is a record to explore, and the position
+// to show (game.js setGame). Where its main line ends in a finished
+// position, the engine's result is put there (a record: exploring()).
 /**
  * @param {(string | null)[]} candidates @param {string | null} start @param {TreeNode} root @param {number | null} ply
+ * @param {boolean} [shared] @param {Parameters<typeof setGame>[4]} [record]
  * @returns {Promise<string | null | undefined>}
  */
-export async function loadGame(candidates, start, root, ply, shared = false) {
+export async function loadGame(candidates, start, root, ply, shared = false, record = {}) {
   ++shown.generation;  // ends background work (the value history) before the engine is switched
   await stopSearch();
   const { taken, refusal } = await takeGame(candidates, start, root);
@@ -391,11 +417,21 @@ export async function loadGame(candidates, start, root, ply, shared = false) {
     return refusal;
   }
   shown.engineHeld = shared;
-  setGame(taken, start, root, ply);
+  setGame(taken, start, root, ply, record);
+  await markGameEnd();
   showVariant(taken);
   resetClocks();
   await refresh();
   return null;
+}
+
+// Puts the engine's result on the end of the main line if the game is over
+// there (the engine's word over a PGN's [Result]; an unfinished end keeps the tag's).
+async function markGameEnd() {
+  const end = mainLine().at(-1);
+  if (!end || !end.parent) return;
+  const v = await examine(movesTo(end));
+  if (v && !('error' in v) && v.over) end.result = v.result;
 }
 
 export async function newGame() {
@@ -405,9 +441,13 @@ export async function newGame() {
 
 // A player's time ran out: the search stops (its best move is not played),
 // the status says who won, and the game takes no more moves (clocks.js
-// flagged(), until a new game, an import or another time control).
+// flagged(), until a new game, an import or another time control); the
+// game's result (its PGN's, kept) is the other player's win.
 export function timeRanOut() {
   ++shown.generation;  // (work for the position ends: an analysis does not say "stopped" over the result)
+  const end = /** @type {TreeNode} */ (mainLine().at(-1));
+  end.result = end.result ?? (flagged() === 1 ? 'p2win' : 'p1win');  // (the PGN's result; the game a record)
+  keepGame();
   if (shown.analysing) showAnalysing(false);
   stopSearch();
   setStatus(timeOverText(), 'over');

@@ -403,10 +403,13 @@ export function showTablebaseHint(err) {
   const missing = err && err.startsWith('query values: no tablebase') && shown.view && !shown.view.shape.stacks;
   hint.hidden = !missing;
   if (!missing) return;
-  const where = ENGINE === 'worker'
-    ? 'put its file beside this page, in tablebases/ (docs/wasm.md)'
-    : 'build it where the engine looks (docs/board.md)';
-  hint.textContent = `No exact values: ${err.slice('query values: '.length)}; ${where}.`;
+  // Where a missing file goes; a file that is there but unreadable says
+  // itself what to do.
+  const absent = err.endsWith('makes one)');
+  const where = !absent ? ''
+    : ENGINE === 'worker' ? '; put its file beside this page, in tablebases/ (docs/wasm.md)'
+    : '; build it where the engine looks (docs/board.md)';
+  hint.textContent = `No exact values: ${err.slice('query values: '.length)}${where}.`;
 }
 
 // The variant selector on `name` (the engine's list, or "other…" with the name).

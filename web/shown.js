@@ -16,7 +16,7 @@ export const shown = {
   preview: null,      // {moves, view}: the position after a line's moves, shown instead of the game's
   generation: 0,      // bumps on every change of the position shown; stale work checks it
   analysing: false,   // the Analyse button is on
-  engineHeld: false,  // a game opened from a link or an import: the engine waits for the person (play.js)
+  engineHeld: false,  // a game opened (link, import, reload) or a record explored: the engine waits (play.js)
   boardFocus: null,   // the square the keyboard is on (input.js)
 };
 

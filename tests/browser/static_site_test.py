@@ -27,8 +27,11 @@ that reason, and the engine plays on; from a server whose block requests
 stall (never answered) after the open, the engine gives the request up
 (5 s), says so, answers its search without the values, answers the next
 probes at once, and the page shows the position without values and its
-engine answers a move. Saves a screenshot of each finished
-game and of the analysis in --out.
+engine answers a move. Issue 39: from the plain server, the page still
+takes and plays that variant, and a note that stays says why it has no
+exact values and what gives them (H1); index.html opened as a file
+(file://) says how to serve the folder (L14). Saves a screenshot of each
+finished game, of the analysis and of the page opened as a file in --out.
 
 pytest tests, in the order below, on one page of one headless Chromium
 (fixtures: conftest.py), each followed by the check that no gobblet process
@@ -252,11 +255,6 @@ def worker_handshake(d):
     return lines
 
 
-def tablebase_error(line):
-    """An error about the default tablebase file (see test_variants_without_errors, which fails on it)."""
-    return line.startswith("info string error: tablebase ")
-
-
 def worker_answer(d, variant, moves, query):
     """What the WebAssembly engine answers to `query` after `moves`, without the word 'response'."""
     e = PageEngine(d, "worker", "engine_worker.js")
@@ -264,7 +262,7 @@ def worker_answer(d, variant, moves, query):
     lines = [l for _, l in e.until(r"readyok$", f"the worker's answer to {query!r}")]
     e.close()
     answers = [l[len("response "):] for l in lines if l.startswith("response ")]
-    errors = [l for l in lines if l.startswith("info string error") and not tablebase_error(l)]
+    errors = [l for l in lines if l.startswith("info string error")]
     check(len(answers) == 1 and not errors, f"one answer to {query!r} after {moves} expected, got {lines}")
     return answers[0]
 
@@ -330,7 +328,7 @@ def test_perft(b, perft_binary):
         total, divide, native_s = native_perft(perft_binary, variant, depth)
         e.send(f"setoption name Variant value {variant}", "position startpos", "isready")
         chosen = [l for _, l in e.until(r"readyok$", f"readyok after choosing {variant}")]
-        errors = [l for l in chosen if l.startswith("info string error") and not tablebase_error(l)]
+        errors = [l for l in chosen if l.startswith("info string error")]
         check(not errors, f"the worker refused {variant}: {errors}")
         sent = e.send(f"perft {depth}")
         got = e.until(r"(nodes \d+|info string error)", f"perft {depth} of {variant} in the worker", PERFT_TIMEOUT)
@@ -495,6 +493,47 @@ STALLED = 20.0  # seconds: a search whose probe's block request stalls is answer
                 # engine gives a request 5 s), on a loaded machine
 
 
+def test_page_plays_without_a_tablebase_it_cannot_read(b, perft_binary, site):
+    """Issue 39 H1: the tablebase beside the site, from a plain `python3 -m http.server` (no range
+    requests): the page takes the variant (it was refused, "The link's game was refused", the
+    engine's open error taken for the refusal of the variant), plays it, and says in a note that
+    stays why there are no exact values and how to get them (a host that answers range requests)."""
+    bin_dir = os.path.dirname(perft_binary)
+    work = tempfile.mkdtemp(prefix="gobblet-site-")
+    plain = None
+    try:
+        copy, _ = site_with_tablebase(site, work, bin_dir)
+        plain = StaticServer(copy)
+        page = Board(b.d, plain.url)
+        page.load(f"#variant={TB_VARIANT}")
+        check("refused" not in page.status(), f"the link's game was refused: {page.status()!r}")
+        check(page.body("fen") == "3/3/3 1" and page.d.execute_script(
+            "return document.getElementById('custom-variant').value") == TB_VARIANT,
+            f"not a {TB_VARIANT} game: {page.body('fen')!r}, status {page.status()!r}")
+        hint = lambda: page.d.execute_script(
+            "const e = document.getElementById('tb-hint'); return e.hidden ? null : e.textContent")
+        page.wait("the note about the tablebase", hint)
+        note = hint()
+        print(f"note: {note!r}")
+        check(TB_VARIANT in note and "does not answer HTTP range requests" in note
+              and "a host that answers HTTP range requests gives it" in note,
+              f"the note does not say why there are no exact values and how to get them: {note!r}")
+        page.select("p1", "human")
+        page.select("p2", "engine")
+        page.select("time", "movetime 300")
+        page.idle()
+        page.click(page.d.find_elements(By.CSS_SELECTOR, "#reserve-1 .reserve-piece.legal")[0])
+        page.click(page.square(page.targets()[0]))
+        page.wait("the engine's answer", lambda: page.body("ply") == "2")
+        page.idle()
+        check(hint() == note, f"the note did not stay through the moves: {hint()!r}")
+        check(page.d.execute_script("return document.getElementById('tb').hidden"), "exact values shown")
+    finally:
+        if plain:
+            plain.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def test_stalled_block_requests(b, perft_binary, site):
     """A site whose block requests stall (never answered) after the tablebase's open: the engine
     gives the request up (it waited for it forever), says why ("did not answer within N s"), and
@@ -551,6 +590,30 @@ def test_stalled_block_requests(b, perft_binary, site):
         if stalling:
             stalling.stop()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def test_opened_as_a_file_says_how_to_serve_it(b, site, out_dir):
+    """Issue 39 L14: index.html opened as a file (file://), whose module scripts the browser will
+    not run: a note says how to serve the folder (it was a blank board and a console error), and
+    that range requests give the tablebases' values. Served, the page shows no such note."""
+    b.d.get("about:blank")
+    b.d.get("file://" + os.path.join(site, "index.html"))
+    note = lambda: b.d.execute_script(
+        "const e = document.getElementById('not-started');"
+        "return e && getComputedStyle(e).visibility === 'visible' && e.getBoundingClientRect().height > 0"
+        " ? e.innerText : null")
+    b.wait("the note that the board did not start", note)
+    text = note()
+    b.d.save_screenshot(os.path.join(out_dir, "static-opened-as-a-file.png"))
+    print(f"file:// note: {text[:120]!r}...")
+    check("python3 -m http.server" in text and "file://" in text and "range requests" in text,
+          f"the note does not say how to serve the folder: {text!r}")
+    errors = b.console_errors()  # the browser's own: it refused the module scripts
+    check(all("file://" in e.get("message", "") or "origin 'null'" in e.get("message", "") for e in errors),
+          f"console errors other than the refused scripts: {errors}")
+    b.load()
+    check(b.d.execute_script("return document.getElementById('not-started')") is None,
+          "the served page keeps the note that it did not start")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,149 @@
+#!/usr/bin/python3
+"""The browser board (`gobblet --http 127.0.0.1:0 --tablebase-dir DIR`) when a 3x3 variant's
+tablebase file is there but cannot be read (issue 39, H1): the variant is never refused for it.
+
+Checks: with a truncated gobblers.gtb in the server's tablebase folder, a `#variant=gobblers` link
+is taken (it was refused: "The link's game was refused: tablebase file '…': truncated …", since the
+engine said the file's problem as an error line) and choosing gobblers in the selector starts a
+gobblers game (it fell back to 4x4); the game is played (a move clicked, the engine's answer)
+without exact values; the page says why there are none and how to get them ("its file … is
+damaged ('gobblet-tb build gobblers' makes it anew)") in a note that stays through the moves, and
+no refusal. The engine itself still tells the file's problem (an `info string warning:` line, no
+error line) and plays on.
+
+pytest tests, in the order below, on one page of one headless Chromium (fixtures: conftest.py).
+Run as a script, or with pytest itself:
+
+  board_tablebase_test.py --bin build/release/bin/gobblet --gobblet-tb build/release/bin/gobblet-tb --out DIR [-k NAME]
+
+As a script, the exit status is 0 passed, 1 failed, 77 skipped (Chromium cannot start here).
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+from board_driver import By, Failure, TIMEOUT, check, run_as_script
+
+def start_server(binary, tb_dir):
+    """`gobblet --http 127.0.0.1:0 --tablebase-dir tb_dir`: (the process, its port)."""
+    env = dict(os.environ, GOBBLET_TB_DIR=tb_dir)
+    proc = subprocess.Popen([binary, "--http", "127.0.0.1:0", "--tablebase-dir", tb_dir],
+                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env, text=True)
+    line = proc.stderr.readline()
+    m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+    if not m:
+        proc.kill()
+        raise Failure(f"the server did not announce its address: {line!r}")
+    return proc, int(m.group(1))
+
+
+def stop_server(server):
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+@pytest.fixture(scope="module")
+def tb_dir(tb_binary):
+    """A tablebase folder whose gobblers.gtb is cut short: the first 4 KiB of a real tablebase
+    file (3x3:2,2,1's, built here), as a download or a copy that stopped would leave it."""
+    path = tempfile.mkdtemp(prefix="gobblet-tb-cut-")
+    whole = os.path.join(path, "whole.gtb")
+    subprocess.run([tb_binary, "build", "3x3:2,2,1", "--out", whole], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(whole, "rb") as f:
+        head = f.read(4096)
+    os.remove(whole)
+    with open(os.path.join(path, "gobblers.gtb"), "wb") as f:
+        f.write(head)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def page_url(binary, tb_dir):
+    """`gobblet --http` on a free port, its tablebase folder tb_dir: the page under test."""
+    server, port = start_server(binary, tb_dir)
+    yield f"http://127.0.0.1:{port}/"
+    stop_server(server)
+
+
+def hint(b):
+    """The note under the analysis about the tablebase: its text if shown, else None."""
+    e = b.d.find_element(By.ID, "tb-hint")
+    return e.text if e.is_displayed() else None
+
+
+def check_note_says_why_and_how(b):
+    """The note is on the screen, says why gobblers has no exact values and how to get them."""
+    b.wait("the note about the tablebase", lambda: hint(b))
+    note = hint(b)
+    check("gobblers" in note and "damaged" in note and "gobblet-tb build gobblers" in note,
+          f"the note does not say why there are no exact values and how to get them: {note!r}")
+    check(b.d.find_element(By.ID, "tb").get_attribute("hidden") is not None,
+          "exact values are shown from a file that cannot be read")
+    return note
+
+
+def play_a_move(b):
+    """The person (player 1) clicks a legal drop; waits for the engine's answer (ply 2)."""
+    b.idle()
+    b.click(b.d.find_elements(By.CSS_SELECTOR, "#reserve-1 .reserve-piece.legal")[0])
+    targets = b.targets()
+    check(targets, "no legal target lit after picking a piece")
+    b.click(b.square(targets[0]))
+    b.wait("the engine's answer", lambda: b.body("ply") == "2")
+    b.idle()
+
+
+def test_engine_warns_and_plays_on(binary, tb_dir):
+    """The engine says what is wrong with the file as a warning, not as an error line that a
+    front end takes for the refusal of the variant it chose, and plays gobblers without it."""
+    script = "setoption name Variant value gobblers\nisready\nposition startpos\ngo depth 3\nquit\n"
+    out = subprocess.run([binary, "--tablebase-dir", tb_dir], input=script, capture_output=True, text=True,
+                         timeout=TIMEOUT).stdout.splitlines()
+    warnings = [l for l in out if l.startswith("info string warning: ")]
+    errors = [l for l in out if l.startswith("info string error")]
+    print(f"engine: {warnings}")
+    check(not errors, f"the engine answers the variant's choice with an error line: {errors}")
+    check(warnings and "gobblers.gtb" in warnings[0] and "truncated" in warnings[0],
+          f"the engine does not say what is wrong with the file: {out}")
+    check(any(re.match(r"bestmove [A-Z]@[a-c][1-3]$", l) for l in out), f"no move without the file: {out}")
+
+
+def test_link_to_gobblers_is_played_without_exact_values(b):
+    """A `#variant=gobblers` link: the game is taken (not refused), played, and the note stays."""
+    b.load("#variant=gobblers")
+    check("refused" not in b.status(), f"the link's game was refused: {b.status()!r}")
+    check(b.body("fen") == "3/3/3 1" and b.d.execute_script("return document.getElementById('variant').value")
+          == "gobblers", f"not a gobblers game: {b.body('fen')!r}, status {b.status()!r}")
+    note = check_note_says_why_and_how(b)
+    print(f"note: {note!r}")
+    b.select("p1", "human")
+    b.select("p2", "engine")
+    b.select("time", "movetime 300")
+    play_a_move(b)
+    check(hint(b) == note, f"the note did not stay through the moves: {hint(b)!r}")
+    check("refused" not in b.status().lower(), f"status after the moves: {b.status()!r}")
+
+
+def test_choosing_gobblers_starts_a_gobblers_game(b):
+    """From the 4x4 start, gobblers chosen in the selector: a gobblers game (it fell back to 4x4)."""
+    b.load("#variant=gobblet")
+    check(b.body("fen") == "4/4/4/4 1", f"the 4x4 start expected, got {b.body('fen')!r}")
+    b.new_game("gobblers", p1="human", p2="engine", start_fen="3/3/3 1")
+    check("refused" not in b.status().lower(), f"the variant was refused: {b.status()!r}")
+    check_note_says_why_and_how(b)
+    play_a_move(b)
+    check(hint(b), "the note went away after the moves")
+
+
+if __name__ == "__main__":
+    sys.exit(run_as_script(__file__, sys.argv[1:]))
