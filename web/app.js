@@ -11,19 +11,22 @@
 // engine_session.js (the engine), play.js (moves, navigation, analysis,
 // engine play), render.js (drawing), input.js (mouse and keyboard),
 // clocks.js, game_io.js (import, export, the link), move_menu.js (a move's menu),
-// list_anchor.js (the move list stays under the finger).
+// list_anchor.js (the move list stays under the finger), connection.js (the
+// engine away: a banner, the controls waiting, a new session given the game),
+// search_progress.js (the time a search has run, ticking).
 
 import { takeToken } from './address.js';
 import { restoreSettings } from './settings.js';
-import { session, openSession } from './engine_session.js';
-import { actions, setStatus, showVariants } from './render.js';
+import { openSession } from './engine_session.js';
+import { actions, setStatus } from './render.js';
 import { goTo, goToMove, attempt, showPreview, timeRanOut, promoteShown, deleteFromMove,
   commentOnMove } from './play.js';
 import { openMoveMenu, menuActions, wireMoveMenu } from './move_menu.js';
 import { wireListAnchor } from './list_anchor.js';
-import { whenTimeRunsOut, stopClock } from './clocks.js';
+import { whenTimeRunsOut } from './clocks.js';
 import { wireInput, SETTINGS } from './input.js';
-import { openFirstGame } from './game_io.js';
+import { wireConnection, useToken, resume, whenConnected, notReached } from './connection.js';
+import { wireSearchProgress } from './search_progress.js';
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -33,19 +36,19 @@ async function main() {
   const token = takeToken();  // first: out of the address (and its history entry) before anything else
   document.getElementById('not-started')?.remove();  // the scripts run: index.html's note is not for this page
   restoreSettings(SETTINGS);
-  Object.assign(actions, { goTo, goToMove, attempt, preview: showPreview, menu: openMoveMenu });
+  // (Each needs the engine: while it is away the page says it waits, connection.js.)
+  Object.assign(actions, { goTo: whenConnected(goTo), goToMove: whenConnected(goToMove),
+    attempt: whenConnected(attempt), preview: whenConnected(showPreview), menu: openMoveMenu });
   Object.assign(menuActions, {
-    promote: promoteShown,
-    deleteFrom: deleteFromMove,
-    comment: commentOnMove,
+    promote: whenConnected(promoteShown),
+    deleteFrom: whenConnected(deleteFromMove),
+    comment: whenConnected(commentOnMove),
   });
   wireMoveMenu();
   wireListAnchor();
   whenTimeRunsOut(timeRanOut);
-  session.onClosed = () => {
-    setStatus('The engine closed the connection (reload the page to reconnect).', 'error');
-    stopClock();
-  };
+  wireConnection(askForToken);
+  wireSearchProgress();
   wireInput();
   $('token-form').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -57,19 +60,23 @@ async function main() {
 
 // Opens a session (with `token` if given: `auth` first) and loads the
 // address's game. A server started with --token closes a socket that does not
-// send it: then the page asks for the token and tries again.
+// send it: then the page asks for the token and tries again. An engine not
+// reached is tried again by itself (connection.js).
 /** @param {string | null} token */
 async function connect(token) {
   setStatus('Connecting to the engine…');
+  useToken(token);  // (and the tries again, if any)
   const failed = await openSession(token);
   if (failed) {
-    if (failed.fatal) setStatus(failed.error, 'error');
-    else askForToken(failed.error);
+    if (failed.fatal) {
+      setStatus(failed.error, 'error');
+      notReached();  // (the page tries again by itself)
+    } else {
+      askForToken(failed.error);
+    }
     return;
   }
-  showVariants();
-  await openFirstGame();  // (the game kept in this browser, or the address's)
-  document.body.dataset.ready = '1';
+  await resume();  // (the game kept in this browser, or the address's; after a lost session, the game shown)
 }
 
 // The token field, with why it is asked for (the engine's words).

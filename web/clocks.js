@@ -1,10 +1,11 @@
 // @ts-check
 // The clocks of a game with a time control (the Engine time selector's
 // `clock BASE INC`), and the engine's limits for its move: a time per move,
-// or both clocks. A person's clock runs from when play reaches a position
-// of theirs (a move played, or the end of the line shown: play.js starts
-// it) until they move; browsing the tree does not stop it. The engine's
-// runs only while it searches its move. A flag says who ran out
+// or both clocks. No clock runs before the game's first move (play.js). A
+// person's clock runs from when play reaches a position of theirs (a move
+// played, or the end of the line shown: play.js starts it) until they
+// move; browsing the tree does not stop it. The engine's runs only while it
+// searches its move. A flag says who ran out
 // (onTimeout) and ends the game until the clocks are reset (flagged()).
 
 /** @param {string} id */

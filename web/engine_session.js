@@ -5,9 +5,9 @@
 // questions the page asks about a position. Every line is built by
 // command.js from checked words.
 
-import { UgiClient, errorOf, answer, parseInfo, parseOption } from './ugi.js';
+import { UgiClient, errorOf, answer, parseInfo, parseOption, parseWdl } from './ugi.js';
 import { boardShape, parsePosition, parseSupply } from './position.js';
-import { positionLine, variantLine, numberOptionLine, goLine, authLine } from './command.js';
+import { positionLine, variantLine, numberOptionLine, goLine, authLine, protocolLine } from './command.js';
 import { quoted, reasonOf } from './words.js';
 import { ENGINE } from './engine_choice.js';
 import { WorkerSocket } from './worker_socket.js';
@@ -17,6 +17,7 @@ import { shown } from './shown.js';
 
 /** @typedef {import('./ugi.js').Info} Info */
 /** @typedef {import('./values.js').Mark} Mark */
+/** @typedef {import('./values.js').Wdl} Wdl */
 
 /**
  * A search's outcome: what it was for ('engine', 'analysis', 'history'),
@@ -35,7 +36,9 @@ import { shown } from './shown.js';
  * reading (pos, shape), the legal moves, whether the game is over there
  * (result, a `query result` word; reason, how it ended, in the engine's
  * words, '' if not over; line, the winner's squares), both players'
- * reserves (position.js parseSupply) and the tablebase's marks (play.js).
+ * reserves (position.js parseSupply), the tablebase's marks (play.js) and
+ * the position's own chances for the side to move (`query wdl`: without a
+ * search; null from an engine that has none).
  * @typedef {object} View
  * @property {string} fen
  * @property {import('./position.js').Position} pos
@@ -47,6 +50,7 @@ import { shown } from './shown.js';
  * @property {string[]} line
  * @property {number[][]} supply
  * @property {Map<string, Mark> | null} marks
+ * @property {Wdl | null} wdl
  */
 
 function socketUrl() {
@@ -60,10 +64,11 @@ export const ugi = ENGINE === 'worker'
 
 /**
  * @type {{connected: boolean, variants: string[], defaultVariant: string | null, search: Search | null,
- *   onClosed: () => void}}
+ *   chances: boolean, onClosed: () => void}}
  */
 export const session = {
   connected: false,       // the handshake is done on the open socket
+  chances: false,         // the engine gives win/draw/loss chances (UCI_ShowWDL taken, `query wdl`)
   variants: [],           // the engine's variants (its Variant option's vars), from the handshake
   defaultVariant: null,
   search: null,           // the search running: {kind, multipv, lines: Map, depth, last, onInfo, generation, done}
@@ -123,7 +128,18 @@ export async function openSession(token) {
   const option = hello.map(parseOption).find((o) => o && o.name === 'Variant');
   session.variants = option ? option.vars : [];
   session.defaultVariant = (option && option.default) ?? null;
+  session.chances = await askForChances(hello);
   return null;
+}
+
+// Asks the engine to give its lines' chances (UCI_ShowWDL: `wdl W D L`
+// after each score) where its handshake `hello` offers the option: whether
+// it took it (an engine without it: the page shows scores instead).
+/** @param {string[]} hello */
+async function askForChances(hello) {
+  if (!hello.map(parseOption).some((o) => o && o.name === 'UCI_ShowWDL')) return false;
+  const lines = await ugi.exec(protocolLine('setoption', 'name', 'UCI_ShowWDL', 'value', 'true'));
+  return Boolean(lines) && !errorOf(lines);
 }
 
 /** @param {string[]} moves */
@@ -175,12 +191,12 @@ export async function examine(moves) {
     return { error: reasonOf(e) };
   }
   const lines = await ugi.exec(position, 'query fen', 'moves', 'query gameover', 'query result',
-    'query reason', 'query line', 'd');
+    'query reason', 'query line', ...(session.chances ? ['query wdl'] : []), 'd');
   if (!lines) return null;
   const err = errorOf(lines);
   if (err) return { error: err };
   const legal = (answer(lines, 'moves') || '').trim().split(' ').filter((m) => m);
-  const [fen, over, result, reason, line] = lines.filter((l) => l.startsWith('response ')).map((l) => l.slice(9));
+  const [fen, over, result, reason, line, wdl] = lines.filter((l) => l.startsWith('response ')).map((l) => l.slice(9));
   const pos = parsePosition(fen);
   if (!pos) return { error: `the engine's position text ${quoted(fen)} cannot be read` };
   const supply = [answer(lines, 'supply 1: ') || '', answer(lines, 'supply 2: ') || ''];
@@ -195,6 +211,7 @@ export async function examine(moves) {
     line: line && line !== 'none' ? line.split(' ') : [],  // the winner's squares, from the engine
     supply: supply.map(parseSupply),
     marks: null,
+    wdl: wdl === undefined ? null : parseWdl(wdl),  // (the side to move's, from the static evaluation)
   };
 }
 

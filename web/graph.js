@@ -1,11 +1,15 @@
 // @ts-check
 // The value graph over the game: one point per ply whose value is known,
-// from player 1's side (up: player 1 better). Scores (centi-units) keep to
-// the middle half, squashed so that ±400 is most of it; proven results
+// from player 1's side (up: player 1 better). Chances (the page's one unit,
+// values.js) keep to the middle half: the height is player 1's chance to
+// win less player 2's (an engine without chances: its score, squashed so
+// that ±400 is most of it); proven results
 // take the outer bands, the nearer the end the nearer the edge: a win in
 // 1 at the top, the game's longest proven distance (up to 40 plies) at the
 // band's inner edge, so that the whole band shows the game's distances (on
 // a fixed 1-40 scale a 3x3 game's wins in 13 and in 1 were 6 % apart).
+
+import { percents } from './values.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const W = 300, H = 100;
@@ -20,7 +24,21 @@ function height(entry, longest) {
     const d = Math.min(Math.abs(entry.mate), longest);
     return Math.sign(entry.mate) * (BAND + (1 - BAND) * (1 - (d - 1) / (longest - 1)));
   }
+  if (entry.wdl) return 0.5 * (entry.wdl[0] - entry.wdl[2]) / 1000;
   return 0.5 * Math.tanh(entry.cp / 400);
+}
+
+// A point's value in words (its title): a proven result, an exact draw, or
+// player 1's and player 2's chances.
+/** @param {Value} entry */
+function valueWords(entry) {
+  if (entry.mate !== undefined) return `player ${entry.mate > 0 ? 1 : 2} wins in ${pliesText(Math.abs(entry.mate))}`;
+  if (entry.exact && entry.cp === 0) return 'a draw';
+  if (entry.wdl) {
+    const [w, d, l] = percents(entry.wdl);
+    return `player 1 wins ${w}%, draw ${d}%, player 2 wins ${l}%`;
+  }
+  return `${entry.cp > 0 ? '+' : ''}${entry.cp} cp for player 1`;
 }
 
 /** @param {number} n */
@@ -66,13 +84,12 @@ export function drawGraph(svg, values, plies, current, onPick) {
   for (const [px, py, ply, entry] of points) {
     const c = el('circle', { cx: px, cy: py, r: 2.5, class: entry.exact ? 'graph-point exact' : 'graph-point' }, svg);
     const t = document.createElementNS(SVG, 'title');
-    t.textContent = `ply ${ply}: ${entry.mate !== undefined ? `player ${entry.mate > 0 ? 1 : 2} wins in ${pliesText(Math.abs(entry.mate))}`
-      : entry.exact && entry.cp === 0 ? 'a draw' : `${entry.cp > 0 ? '+' : ''}${entry.cp} cp for player 1`}${entry.exact ? ' (exact)' : ''}`;
+    t.textContent = `ply ${ply}: ${valueWords(entry)}${entry.exact ? ' (exact)' : ''}`;
     c.append(t);
   }
   // The axes' words, outside the stretched drawing (web/index.html #graph-axes).
   const axes = document.getElementById('graph-axes');
-  if (axes) axes.textContent = `ply 0 … ply ${plies === 1 ? 1 : plies}: up, player 1 better; the outer bands, proven wins (nearer the edge, sooner)`;
+  if (axes) axes.textContent = `ply 0 … ply ${plies === 1 ? 1 : plies}: up, player 1's chances better (player 1's chance to win less player 2's); the outer bands, proven wins (nearer the edge, sooner)`;
   svg.onclick = (e) => {
     const box = svg.getBoundingClientRect();
     const ply = Math.round(((e.clientX - box.left) / box.width * W - 4) / (W - 8) * span);

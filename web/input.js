@@ -17,6 +17,7 @@ import { refresh, attempt, goTo, takeBack, promoteShown, deleteShown, commentOn,
   newGame, releaseEngine, engineSide, refusedAfterFlag, endPreview } from './play.js';
 import { wireImportExport } from './game_io.js';
 import { pageIsStacked } from './list_anchor.js';
+import { waitsForEngine } from './connection.js';
 
 /** @typedef {import('./engine_session.js').View} View */
 
@@ -38,6 +39,7 @@ export const SETTINGS = ['p1', 'p2', 'time', 'multipv', 'sound'];
 // A click (or the end of a drag) on square `sq` or reserve size `size@`.
 /** @param {string} target */
 function pick(target) {
+  if (waitsForEngine()) return;  // (the engine is away: the page says it waits, connection.js)
   if (shown.preview) {
     endPreview();
     return;
@@ -133,6 +135,13 @@ function onBoardKey(e) {
     shown.selection = null;
     render();
   }
+}
+
+// On a phone the settings (the header's selectors and checkbox) are folded
+// away behind their button (board.css): it unfolds and folds them.
+function toggleSettings() {
+  const open = /** @type {HTMLElement} */ (document.querySelector('header')).classList.toggle('settings-open');
+  $('settings-toggle').setAttribute('aria-expanded', String(open));
 }
 
 export function wireInput() {
@@ -235,6 +244,7 @@ export function wireInput() {
   }
   $('take-back').addEventListener('click', takeBack);
   $('help-open').addEventListener('click', () => help().showModal());
+  $('settings-toggle').addEventListener('click', toggleSettings);
   $('flip').addEventListener('click', flipBoard);
   document.addEventListener('keydown', (e) => {
     const target = targetOf(e);
@@ -249,6 +259,9 @@ export function wireInput() {
       return;
     }
     if (target.closest('textarea, input, select, #board, dialog')) return;
+    const gameKey = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'l'].includes(e.key)
+      || (e.key === ' ' && !target.closest('button, a'));
+    if (gameKey && waitsForEngine()) return;  // (each needs the engine: the page says it waits)
     // As on lichess: ↑ ↓ the line's start and end too, l the analysis on or
     // off, Space the analysis's best move played.
     // (Where the board is stacked above the list, one long column, ↑ ↓ are

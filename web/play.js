@@ -13,7 +13,7 @@
 // "Engine, move" asks it, one move.
 
 import { showLink } from './address.js';
-import { bestInfo } from './values.js';
+import { bestInfo, playerOneValue } from './values.js';
 import { playMoveTone } from './sound.js';
 import { game, treeOf, setGame, movesTo, line, ply as plyShown, atEnd, goToPly, goToNode, playMove, takeBackTo,
   promote, deleteVariation, deleteFrom, setComment, setMoveGlyph, snapshot, firstIndex, exploring,
@@ -66,8 +66,7 @@ export async function refresh(playOn = false) {
   keepGame();
   if (view.over) {
     if (playOn || atEnd()) stopClock();  // (a finished line browsed leaves the game's clock running)
-    if (shown.analysing) toggleAnalysis(false);
-    return;
+    return;  // (an analysis on stays on: render.js shows the result, and it goes on at a position before)
   }
   if (!view.shape.stacks) await tablebaseMarks(my);
   else showTablebaseHint(null);
@@ -87,7 +86,7 @@ export async function refresh(playOn = false) {
       + `${explored ? 'one move' : 'on'}).`);
   }
   if (shown.analysing) return analyse(my);
-  if (goesOn && !engineSide()) startClock(view.pos.side);  // (a waiting engine's clock does not run)
+  if (goesOn && !engineSide() && gameStarted()) startClock(view.pos.side);  // (a waiting engine's clock does not run)
   if (view.marks) fillValueHistory(my, null, true);
 }
 
@@ -199,7 +198,7 @@ export async function attempt(move) {
 /** @param {number} my */
 async function engineMove(my) {
   const side = shownPosition().side;
-  if (!exploring()) startClock(side);
+  if (!exploring() && gameStarted()) startClock(side);
   setStatus(`Engine (player ${side}) is thinking…`);
   const node = game.current;
   const s = await startSearch('engine', 1, goLimitsForEngine(), (s) => showLines(s), my);
@@ -261,8 +260,7 @@ async function tablebaseMarks(my) {
 /** @param {TreeNode} node @param {import('./values.js').Score | null | undefined} info @param {number} side */
 function recordValue(node, info, side, exact = false) {
   if (!info) return;
-  const sign = side === 1 ? 1 : -1;
-  node.value = { ...(info.mate !== undefined ? { mate: sign * info.mate } : { cp: sign * info.cp }), exact };
+  node.value = playerOneValue(info, side, exact);  // (with its chances)
   drawGraphNow();
 }
 
@@ -451,6 +449,12 @@ export function timeRanOut() {
   if (shown.analysing) showAnalysing(false);
   stopSearch();
   setStatus(timeOverText(), 'over');
+}
+
+// The clocks start at the game's first move (they ran from the new game on):
+// at the game's start no clock runs, the engine's first search included.
+function gameStarted() {
+  return movesTo().length > 0;
 }
 
 // The engine's clock runs only while it searches its move (browsing or a

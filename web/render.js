@@ -11,12 +11,13 @@ import { describeStack } from './position.js';
 import { drawBoard, drawReserve, drawArrows } from './draw.js';
 import { drawGraph } from './graph.js';
 import { ENGINE } from './engine_choice.js';
-import { markOrder, markText, plies, scoreText, countText } from './values.js';
+import { markOrder, markText, plies, lineValueText, countText, otherSide } from './values.js';
 import { drawEvalBar } from './eval_bar.js';
 import { MOVE_GLYPHS, nagText } from './pgn.js';
 import { game, line, ply as plyShown, variationOf, lineValues, firstIndex, moveNumber, inTree, pathTo } from './game.js';
 import { shown, shownView } from './shown.js';
 import { session } from './engine_session.js';
+import { tablebaseLine, findLine } from './tb_line.js';
 
 /** @typedef {import('./game.js').TreeNode} TreeNode */
 /** @typedef {import('./engine_session.js').SearchResult} SearchResult */
@@ -59,41 +60,93 @@ export function setStatus(text, kind = '') {
 export function clearLines() {
   $('lines').replaceChildren();
   delete $('lines').dataset.fen;
+  $('lines-view').textContent = '';
   $('search-stats').textContent = '';
   $('search-stats').dataset.depth = '0';
   renderBestArrow(null);
 }
 
+// The analysis lines of `s` (a search of the position shown): each with its
+// value for the side to move, whom the caption names (values.js
+// lineValueText: chances, or a proven result), and its moves. With the
+// tablebase's exact values (3x3) a line's value is its first move's exact
+// one, its moves the tablebase's best play from it (tb_line.js: the
+// search gives the first move only; the rest is shown once found), and the
+// statistics say "exact" instead of the search's depth (the tablebase ends
+// it at once at depth 100, a depth that meant nothing).
 /** @param {Search} s */
 export function showLines(s) {
   const view = /** @type {import('./engine_session.js').View} */ (shown.view);  // (a search runs on a position shown)
   const ol = $('lines');
   ol.replaceChildren();
   ol.dataset.fen = view.fen;  // the position these lines are of (tests read it)
-  const side = view.pos.side;
+  const marks = view.marks;
   for (const [k, info] of [...s.lines].sort((a, b) => a[0] - b[0])) {
     if (k > s.multipv) continue;
     const li = document.createElement('li');
     li.dataset.multipv = String(k);
     const score = document.createElement('span');
     score.className = 'score';
-    score.textContent = scoreText(info, side) + (info.bound ? ' (bound)' : '');
+    const mark = (marks && info.pv.length && marks.get(info.pv[0])) || null;
+    score.textContent = lineValueText(info, mark) + (info.bound && !mark ? ' (bound)' : '');
     li.append(score, ' ');
-    info.pv.slice(0, 12).forEach((m, i) => {
+    const pv = (mark && exactLine(s, view.fen, info.pv)) || info.pv;
+    pv.slice(0, 12).forEach((m, i) => {
       const b = document.createElement('button');
       b.type = 'button';
       b.className = 'pv-move';
       b.textContent = m;
       b.title = 'preview the position after this move';
-      b.addEventListener('click', () => actions.preview(info.pv.slice(0, i + 1)));
+      b.addEventListener('click', () => actions.preview(pv.slice(0, i + 1)));
       li.append(b, ' ');
     });
     ol.append(li);
   }
+  $('lines-view').textContent = linesCaption(view.pos.side, Boolean(marks), s.lines.size > 0);
   const last = s.last;
-  $('search-stats').textContent = last ? `depth ${last.depth}: ${countText(last.nodes || 0, last.nps || 0)}` : '';
+  $('search-stats').textContent = !last ? ''
+    : marks ? `exact: the tablebase's values (${countText(last.nodes || 0, 0)})`
+    : `depth ${last.depth}: ${countText(last.nodes || 0, last.nps || 0)}`;
   $('search-stats').dataset.depth = String(last ? last.depth : 0);
   renderBestArrow(s);
+}
+
+// The tablebase's line from the first move of `pv` at `fen` (a line of the
+// analysis `s` of the position shown), or null until it is found: then the
+// lines are shown again, if they are still the analysis's of that position.
+/** @param {Search} s @param {string} fen @param {string[]} pv */
+function exactLine(s, fen, pv) {
+  if (pv.length !== 1 || s.kind !== 'analysis') return null;
+  const whole = tablebaseLine(fen, pv[0]);
+  if (whole) return whole;
+  findLine(fen, pv[0], () => {
+    if (session.search === s && s.generation === shown.generation && !shown.preview) showLines(s);
+  });
+  return null;
+}
+
+// Whose values the lines give, and in what: said above them.
+/** @param {number} side @param {boolean} exact @param {boolean} any */
+function linesCaption(side, exact, any) {
+  if (!any) return '';
+  return exact ? `Player ${side} to move: each line's exact value for player ${side} (tablebase).`
+    : `Player ${side} to move: player ${side}'s chances to win, draw, lose after each line.`;
+}
+
+// At a finished position, while the analysis is on, the panel says the
+// result instead of lines (there is no move to search; the analysis stays
+// on, and goes on where a position before it is shown).
+/** @param {import('./engine_session.js').View} v */
+function showFinished(v) {
+  const li = document.createElement('li');
+  li.className = 'finished';
+  li.textContent = `${RESULT_TEXT[v.result] || v.result}${v.reason ? ': ' + v.reason : ''} — the game is over here, `
+    + 'no move to analyse (step back to analyse).';
+  $('lines').replaceChildren(li);
+  $('lines').dataset.fen = v.fen;
+  $('lines-view').textContent = '';
+  $('search-stats').textContent = 'game over';
+  $('search-stats').dataset.depth = '0';
 }
 
 export function render() {
@@ -155,14 +208,19 @@ export function render() {
   renderTablebase();
   drawGraphNow();
   showStack(null);
+  if (!shown.preview && v.over && shown.analysing) showFinished(v);
+  // The board was drawn anew: the analysis's arrows again (a pick or a
+  // put-down lost them, and in 3x3, whose search says nothing more, for good).
+  renderBestArrow(session.search);
 }
 
-// Arrows for the first moves of the analysis's top three lines.
+// Arrows for the first moves of the analysis's top three lines (`s`: the
+// analysis of the position shown, else none are drawn).
 /** @param {Search | null} s */
 export function renderBestArrow(s) {
   /** @type {string[]} */
   const moves = [];
-  if (s && s.kind === 'analysis' && !shown.preview && shown.view) {
+  if (s && s.kind === 'analysis' && s.generation === shown.generation && !shown.preview && shown.view) {
     for (let k = 1; k <= Math.min(3, s.multipv); k++) {
       const line = s.lines.get(k);
       if (line && line.pv.length && !moves.includes(line.pv[0])) moves.push(line.pv[0]);
@@ -364,10 +422,11 @@ export function renderTablebase() {
 }
 
 export function drawGraphNow() {
-  $('graph-title').textContent = !shown.view || shown.view.shape.stacks ? 'Evaluation (player 1 up)' : 'Value history (player 1 up)';
+  $('graph-title').textContent = !shown.view || shown.view.shape.stacks ? 'Chances (player 1 up)' : 'Value history (player 1 up)';
   drawGraph($('graph'), lineValues(), line().length - 1, plyShown(), actions.goTo);
   const view = shown.view;  // (a finished game: its result)
-  drawEvalBar(game.current.value, view && view.over && !shown.preview ? view.result : null);
+  const own = view && view.wdl ? (view.pos.side === 1 ? view.wdl : otherSide(view.wdl)) : null;  // (player 1's)
+  drawEvalBar(game.current.value, view && view.over && !shown.preview ? view.result : null, own);
 }
 
 /** @param {string} sq @param {number} n */

@@ -168,8 +168,9 @@ export function answer(lines, prefix) {
   return l === undefined ? null : l.slice(prefix.length);
 }
 
-// Parses an `info` line into {depth, multipv, cp|mate, bound, nodes, nps, time, pv[]}; null if no depth.
-// (The engine's lines with a depth carry a score: docs/protocol.md.)
+// Parses an `info` line into {depth, multipv, cp|mate, bound, wdl, nodes, nps, time, pv[]}; null if no depth.
+// (The engine's lines with a depth carry a score: docs/protocol.md; with
+// UCI_ShowWDL, `wdl W D L` after it: kept only as three per mille chances summing to 1000.)
 /**
  * @typedef {import('./values.js').Score & {depth: number, multipv: number, pv: string[], bound?: string,
  *   seldepth?: number, nodes?: number, nps?: number, time?: number, hashfull?: number, tbhits?: number}} Info
@@ -189,7 +190,23 @@ export function parseInfo(line) {
       if (w[i + 1] === 'lowerbound' || w[i + 1] === 'upperbound') info.bound = w[++i];
       continue;
     }
+    if (k === 'wdl') {
+      const wdl = parseWdl(w.slice(i + 1, i + 4).join(' '));
+      if (wdl) info.wdl = wdl;
+      i += 3;
+      continue;
+    }
     if (['depth', 'seldepth', 'multipv', 'nodes', 'nps', 'time', 'hashfull', 'tbhits'].includes(k)) info[k] = Number(w[++i]);
   }
   return info.depth === undefined ? null : /** @type {Info} */ (info);
+}
+
+// "W D L" (per mille, as `wdl` in an info line and `query wdl`'s answer
+// give them) as [W, D, L]; null unless three whole numbers 0..1000 summing to 1000.
+/** @param {string} text @returns {import('./values.js').Wdl | null} */
+export function parseWdl(text) {
+  const words = text.trim().split(' ');
+  if (words.length !== 3 || !words.every((x) => /^\d{1,4}$/.test(x))) return null;
+  const [w, d, l] = words.map(Number);
+  return w + d + l === 1000 ? [w, d, l] : null;
 }

@@ -6,9 +6,13 @@
 /** A move's exact value from the tablebase: win, draw, loss or unknown,
  * and the distance in plies (a win's or a loss's; null for the others).
  * @typedef {{wdl: 'W' | 'D' | 'L' | '?', plies: number | null}} Mark */
+/** Chances per mille of one player: [win, draw, loss], W + D + L = 1000
+ * (the engine's `wdl W D L`, docs/protocol.md).
+ * @typedef {[number, number, number]} Wdl */
 /** A score, of the side to move or (the chart's) of player 1: centi-units
- * (cp), or a proven result (mate) in plies, positive for a win.
- * @typedef {{cp: number, mate?: undefined} | {mate: number, cp?: undefined}} Score */
+ * (cp), or a proven result (mate) in plies, positive for a win; and, where
+ * the engine gave them, its chances (wdl) of the same player.
+ * @typedef {({cp: number, mate?: undefined} | {mate: number, cp?: undefined}) & {wdl?: Wdl}} Score */
 
 // "w13" / "l4" / "d" / "?" per move (the words after `response`) as a Map
 // move -> {wdl: 'W'|'D'|'L'|'?', plies}; an empty Map for "none"; null for
@@ -58,16 +62,85 @@ export function markText(m) {
   return m.wdl === 'D' ? 'D' : `${m.wdl}${m.plies}`;
 }
 
-// A search score ({mate} or {cp}, the side to move's) in words from player 1's side.
-/** @param {Score} info @param {number} side */
-export function scoreText(info, side) {
-  const sign = side === 1 ? 1 : -1;
-  if (info.mate !== undefined) {
-    const m = sign * info.mate;
-    return `player ${m > 0 ? 1 : 2} wins in ${plies(Math.abs(info.mate))}`;
+// ---- chances: the one unit the page shows values in (docs/board.md) --------
+
+// Whole percentages of per mille chances, in their order, that sum to 100
+// and are the same seen from either side (percents of otherSide(wdl) is
+// percents(wdl) turned: the bar, of player 1, and a line, of player 2,
+// must agree): W and L each to the nearest, a half to the even one, D
+// the rest (never below 0, and 0 where D is 0; each within a point).
+/** @param {Wdl} wdl @returns {[number, number, number]} */
+export function percents(wdl) {
+  const w = nearestEven(wdl[0] / 10), l = nearestEven(wdl[2] / 10);
+  return [w, 100 - w - l, l];
+}
+
+// `x` to the nearest whole number, a half to the even one.
+/** @param {number} x */
+function nearestEven(x) {
+  const down = Math.floor(x);
+  const part = x - down;
+  if (Math.abs(part - 0.5) < 1e-9) return down % 2 === 0 ? down : down + 1;
+  return Math.round(x);
+}
+
+// One chance in words: "58%"; a chance that is not nought but rounds to
+// it "<1%", one that is not certain but rounds to 100 ">99%" (a search's
+// 999 is no proof: only a decided line says "win").
+/** @param {number} perMille @param {number} percent */
+function percentText(perMille, percent) {
+  if (percent === 0 && perMille > 0) return '<1%';
+  if (percent === 100 && perMille < 1000) return '>99%';
+  return `${percent}%`;
+}
+
+// Chances as the lines and the bar write them: "W 58% D 3% L 39%".
+/** @param {Wdl} wdl */
+export function chancesText(wdl) {
+  const p = percents(wdl);
+  return ['W', 'D', 'L'].map((k, i) => `${k} ${percentText(wdl[i], p[i])}`).join(' ');
+}
+
+// The same chances seen by the other player.
+/** @param {Wdl} wdl @returns {Wdl} */
+export function otherSide(wdl) {
+  return [wdl[2], wdl[1], wdl[0]];
+}
+
+// The chances of a score of the side to move: the engine's (wdl), else
+// those a proven result or an exact draw stands for; null where neither
+// is known (an engine that gives no chances).
+/** @param {Score} score @param {boolean} [exact] @returns {Wdl | null} */
+export function chancesOf(score, exact = false) {
+  if (score.mate !== undefined) return score.mate > 0 ? [1000, 0, 0] : [0, 0, 1000];
+  if (exact) return score.cp > 0 ? [1000, 0, 0] : score.cp < 0 ? [0, 0, 1000] : [0, 1000, 0];
+  return score.wdl || null;
+}
+
+// An analysis line's value in words, for the side to move: a proven result
+// as "win in 5 plies" / "loss in 4 plies", the tablebase's exact draw
+// "draw (exact)", else the chances ("W 58% D 3% L 39%"). `mark`: the
+// tablebase's exact value of the line's first move, which the line's value
+// is (a 3x3 line with a tablebase); an engine without chances: its score.
+/** @param {Score} score @param {Mark | null} [mark] */
+export function lineValueText(score, mark = null) {
+  if (mark && mark.wdl !== '?') {
+    return mark.wdl === 'D' ? 'draw (exact)' : `${mark.wdl === 'W' ? 'win' : 'loss'} in ${plies(/** @type {number} */ (mark.plies))}`;
   }
-  const cp = sign * info.cp;
-  return `${cp > 0 ? '+' : ''}${cp} cp`;
+  if (score.mate !== undefined) return `${score.mate > 0 ? 'win' : 'loss'} in ${plies(Math.abs(score.mate))}`;
+  return score.wdl ? chancesText(score.wdl) : `${score.cp > 0 ? '+' : ''}${score.cp} cp`;
+}
+
+// The value of a position for the chart and the bar, from player 1's side,
+// of a score of `side` (the side to move there): the score turned, with
+// its chances (chancesOf) turned too. `exact`: the tablebase's.
+/** @param {Score} score @param {number} side @param {boolean} [exact] */
+export function playerOneValue(score, side, exact = false) {
+  const sign = side === 1 ? 1 : -1;
+  const chances = chancesOf(score, exact);
+  const wdl = chances && (side === 1 ? chances : otherSide(chances));
+  const base = score.mate !== undefined ? { mate: sign * score.mate } : { cp: sign * score.cp || 0 };  // (0, not -0)
+  return { ...base, exact, ...(wdl ? { wdl } : {}) };
 }
 
 // "1,234 nodes" / "3.21 M nodes"; ", 850 kn/s" / ", 5.3 Mn/s" after it.

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import {
   boardShape, describeStack, parsePosition, parseSupply, sizeIndex, sizeLetter, squareName,
 } from '../../web/position.js';
-import { bestInfo, countText, markOrder, markText, parseValues, plies, scoreText } from '../../web/values.js';
+import { bestInfo, countText, markOrder, markText, parseValues, plies } from '../../web/values.js';
 
 // The squares of a parsed position as {square: 'Sm…'}: each stack bottom to
 // top, player 1's pieces upper case, as the notation writes them.
@@ -86,11 +86,7 @@ test('marks best first: the shortest win, draws, then the longest loss', () => {
   assert.equal(bestInfo(new Map()), null);
 });
 
-test("scores in words from player 1's side, and the search's counts", () => {
-  assert.equal(scoreText({ cp: 35 }, 1), '+35 cp');
-  assert.equal(scoreText({ cp: 35 }, 2), '-35 cp');
-  assert.equal(scoreText({ mate: 3 }, 2), 'player 2 wins in 3 plies');
-  assert.equal(scoreText({ mate: -1 }, 2), 'player 1 wins in 1 ply');
+test("plies and the search's counts in words (a line's value: chances_test.mjs)", () => {
   assert.equal(plies(1), '1 ply');
   assert.equal(countText(1234, 850000), '1,234 nodes, 850 kn/s');
   assert.equal(countText(3214000, 5300000), '3.21 M nodes, 5.3 Mn/s');
