@@ -76,6 +76,17 @@ absl::Status Engine::setOption(std::string_view name, std::string_view value, bo
   EngineOptions next = options_;
   auto id = gobblet::setOption(next, limits_.caps, name, value, hasValue);
   if (!id.ok()) return id.status();
+  std::shared_ptr<const nnue::Network> nextNet = net_;
+  if (*id == OptionId::kEvalFile) {
+    // Read the file now: a bad file is an error, and the net in use stays.
+    if (next.evalFile.empty()) {
+      nextNet = builtInNet();
+    } else {
+      auto loaded = loadNetFile(next.evalFile);
+      if (!loaded.ok()) return absl::InvalidArgumentError("option EvalFile: " + std::string(loaded.status().message()));
+      nextNet = *loaded;
+    }
+  }
   if (*id == OptionId::kTablebasePath && !next.tablebasePath.empty()) {
     // Check the file now, so that a bad path is an error and changes nothing.
     auto opened = openTablebase(next.tablebasePath);
@@ -85,10 +96,13 @@ absl::Status Engine::setOption(std::string_view name, std::string_view value, bo
   const int64_t previousReservation = reservedHashMiB_;
   if (absl::Status status = reserveHash(next.hashMiB); !status.ok()) return status;
   const EngineOptions previous = options_;
+  const std::shared_ptr<const nnue::Network> previousNet = net_;
   options_ = next;
+  net_ = nextNet;
   if (search_) {
     if (absl::Status status = applySearchOptions(); !status.ok()) {
       options_ = previous;  // the hash table did not fit: keep the old settings
+      net_ = previousNet;
       (void)applySearchOptions();
       releaseHashAbove(previousReservation);
       return status;
@@ -115,6 +129,7 @@ absl::Status Engine::applySearchOptions() {
   o.moveOverheadMs = options_.moveOverheadMs;
   o.skillLevel = options_.playingLevel();
   o.skillSeed = options_.skillSeed;
+  if (options_.useNnue) o.net = net_;
   if (absl::Status status = search_->setOptions(o); !status.ok())
     return absl::ResourceExhaustedError("option Hash: " + std::string(status.message()));
   return absl::OkStatus();
@@ -298,6 +313,11 @@ absl::Status Engine::positionStatus() const {
 }
 
 EvalTerms Engine::evaluate() const { return evaluateTerms(game_.position()); }
+
+std::optional<int> Engine::netEvaluation() const {
+  if (!net_ || !(game_.position().variant() == Variant::gobblet())) return std::nullopt;
+  return gobblet::netEvaluation(*net_, game_.position());
+}
 
 // ---------------------------------------------------------------------------
 // Searching

@@ -40,6 +40,7 @@
 #include "engine/perft.h"
 #include "protocol/engine_options.h"
 #include "protocol/hash_budget.h"
+#include "search/eval_file.h"
 #include "search/evaluate.h"
 #include "search/search.h"
 
@@ -143,6 +144,9 @@ class Engine {
   absl::Status bench(int depth, BenchCallbacks callbacks);
 
   EvalTerms evaluate() const;
+  // The net's evaluation of the position (EvalFile's net, used by the
+  // search with Use NNUE), if the variant is the net's (4x4 Gobblet).
+  std::optional<int> netEvaluation() const;
 
   // The tablebase the search probes and exactValues() reads. By default
   // the variant's own: the TablebasePath option's file, else the default
@@ -200,6 +204,7 @@ class Engine {
   std::unique_ptr<Search> search_;
   std::unique_ptr<Game> searchGame_;  // the game the running search was given; lives until the next go
   std::shared_ptr<const tb::Tablebase> tablebase_;
+  std::shared_ptr<const nnue::Network> net_ = builtInNet();  // EvalFile's net (the search uses it with Use NNUE)
   // useTablebase()'s choice; nullopt: the variant's own.
   std::optional<std::shared_ptr<const tb::Tablebase>> chosenTablebase_;
   bool tablebaseResolved_ = false;  // looked for the current variant's tablebase?

@@ -33,7 +33,8 @@ int64_t cappedMax(const OptionDeclaration& option, const OptionCaps& caps) {
 }
 
 bool offered(const OptionDeclaration& option, const OptionCaps& caps) {
-  return option.id != OptionId::kTablebasePath || caps.tablebasePathSettable;
+  const bool namesAFile = option.id == OptionId::kTablebasePath || option.id == OptionId::kEvalFile;
+  return !namesAFile || caps.tablebasePathSettable;
 }
 
 absl::StatusOr<OptionId> setOption(EngineOptions& options, const OptionCaps& caps, std::string_view name,
@@ -106,6 +107,12 @@ absl::StatusOr<OptionId> setOption(EngineOptions& options, const OptionCaps& cap
       break;
     case OptionId::kShowWdl:
       options.showWdl = check;
+      break;
+    case OptionId::kUseNnue:
+      options.useNnue = check;
+      break;
+    case OptionId::kEvalFile:
+      options.evalFile = value == "<default>" ? "" : std::string(value);
       break;
     case OptionId::kVariant: {
       auto variant = Variant::parse(value);

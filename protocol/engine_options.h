@@ -21,6 +21,8 @@
 //   UCI_LimitStrength check false               play at UCI_Elo instead of Skill Level
 //   UCI_Elo        spin    max      (the measured Elo of levels 0 and 20)
 //   UCI_ShowWDL    check   false                 info lines carry wdl W D L (search/wdl.h)
+//   EvalFile       string  <default>             the net file (search/eval_file.h); <default> the built-in net
+//   Use NNUE       check   false                 evaluate 4x4 Gobblet with the net
 #pragma once
 
 #include <cstdint>
@@ -48,7 +50,9 @@ enum class OptionId {
   kSkillSeed,
   kLimitStrength,
   kElo,
-  kShowWdl
+  kShowWdl,
+  kEvalFile,
+  kUseNnue
 };
 enum class OptionType { kSpin, kCheck, kCombo, kString };
 
@@ -88,6 +92,10 @@ inline constexpr OptionDeclaration kOptionTable[] = {
      "with UCI_LimitStrength: the strongest level whose measured Elo (a random mover 0) is at most this"},
     {OptionId::kShowWdl, "UCI_ShowWDL", OptionType::kCheck, 0, 0, 0, "",
      "info lines carry the chances of their score: wdl W D L, per mille, for the side to move"},
+    {OptionId::kEvalFile, "EvalFile", OptionType::kString, 0, 0, 0, "<default>",
+     "the evaluation's net file (with Use NNUE); <default> = the net built into the engine"},
+    {OptionId::kUseNnue, "Use NNUE", OptionType::kCheck, 0, 0, 0, "",
+     "evaluate 4x4 Gobblet with the net (EvalFile) instead of the hand-written evaluation"},
 };
 
 constexpr const OptionDeclaration& declarationOf(OptionId id) {
@@ -106,7 +114,7 @@ std::vector<std::string_view> comboChoices(const OptionDeclaration& option);
 struct OptionCaps {
   int64_t maxHashMiB = declarationOf(OptionId::kHash).max;
   int64_t maxThreads = declarationOf(OptionId::kThreads).max;
-  bool tablebasePathSettable = true;
+  bool tablebasePathSettable = true;  // TablebasePath and EvalFile: the options that name a file
 };
 // The largest value `setoption` accepts for a spin option under `caps`.
 int64_t cappedMax(const OptionDeclaration& option, const OptionCaps& caps);
@@ -128,6 +136,8 @@ struct EngineOptions {
   bool limitStrength = declarationOf(OptionId::kLimitStrength).defaultValue != 0;
   int elo = static_cast<int>(declarationOf(OptionId::kElo).defaultValue);
   bool showWdl = declarationOf(OptionId::kShowWdl).defaultValue != 0;
+  std::string evalFile;  // empty: the built-in net
+  bool useNnue = declarationOf(OptionId::kUseNnue).defaultValue != 0;
   // The level the search plays at: UCI_Elo's with UCI_LimitStrength, else Skill Level.
   int playingLevel() const { return limitStrength ? skillLevelForElo(elo) : skillLevel; }
 };

@@ -341,6 +341,10 @@ void Session::eval() {
   emit(row("tempo      ", "", "", std::to_string(t.tempo)));
   emit("info string eval total " + std::to_string(t.total) + " (side to move: player " +
        std::to_string(engine_.game().position().sideToMove() + 1) + ")");
+  if (const std::optional<int> net = engine_.netEvaluation())
+    emit("info string eval net " + std::to_string(*net) + " (" +
+         (engine_.options().evalFile.empty() ? std::string("the built-in net") : "EvalFile") + ", side to move; " +
+         (engine_.options().useNnue ? "the search uses it" : "Use NNUE is off: the search uses the total above") + ")");
 }
 
 }  // namespace gobblet

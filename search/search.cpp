@@ -21,6 +21,7 @@
 #include "thread_pool.h"
 #include "timeman.h"
 #include "tt.h"
+#include "nnue/network.h"
 
 namespace gobblet {
 
@@ -34,6 +35,14 @@ constexpr int kMaxDepth = 100;
 constexpr int kNodesPerClockCheck = 1024;
 // Plies of quiescence under an opponent's threat (see Worker::qsearch).
 constexpr int kQuiescenceThreatPlies = 1;
+
+// The static evaluation of `board` by the net if there is one, else by evaluate().
+int staticEvaluation(const Board& board, const nnue::Network* net) {
+  if (!net) return evaluate(board);
+  nnue::Accumulator acc;
+  nnue::refreshAccumulator(*net, board, acc);
+  return nnue::evaluate(*net, acc, board.sideToMove());
+}
 
 // An upper bound on the plies left in the game: without board moves every
 // ply places a piece from a hand, so the pieces in hand bound it.
@@ -75,6 +84,7 @@ struct RootMove {
 struct SharedState {
   TranspositionTable* tt = nullptr;
   const tb::Tablebase* tablebase = nullptr;  // only if it matches the variant
+  const nnue::Network* net = nullptr;        // the evaluation's net, only if it is the variant's
   SearchLimits limits;
   TimeBudget budget;
   int threads = 1;
@@ -120,9 +130,20 @@ class Worker {
   void checkTime();
   bool stopped() const { return shared_.stop->load(std::memory_order_relaxed); }
   void makeMove(Move m, int ply) {
-    board_.makeMove(m);
+    if (net_) {
+      const Board before = board_;
+      board_.makeMove(m);
+      nnue::updateAccumulator(*net_, before, board_, m, accumulators_[ply], accumulators_[ply + 1]);
+    } else {
+      board_.makeMove(m);
+    }
     keys_[rootIndex_ + ply + 1] = board_.key();
     boundary_[ply + 1] = m.isDrop() ? rootIndex_ + ply + 1 : boundary_[ply];
+  }
+  // The static evaluation of the position at `ply`: the net's, from the
+  // accumulator, when the search has one for the variant; else evaluate().
+  int staticEval(int ply) const {
+    return net_ ? nnue::evaluate(*net_, accumulators_[ply], board_.sideToMove()) : evaluate(board_);
   }
   void unmakeMove(Move m) { board_.unmakeMove(m); }
   bool isRepetition(int ply) const {
@@ -144,6 +165,8 @@ class Worker {
   int id_;
   SharedState& shared_;
   Board board_;
+  const nnue::Network* net_ = nullptr;           // the net, if the search uses one for this variant
+  std::vector<nnue::Accumulator> accumulators_;  // per ply, when net_: the position's first layer
   OrderingTables& ordering_;
   int multiPv_;
   int pvIndex_ = 0;
@@ -175,7 +198,11 @@ uint64_t SharedState::totalTbHits() const {
 }
 
 Worker::Worker(int id, SharedState& shared, const Game& game, OrderingTables& ordering, int multiPv)
-    : id_(id), shared_(shared), board_(game.position()), ordering_(ordering), multiPv_(multiPv) {
+    : id_(id), shared_(shared), board_(game.position()), net_(shared.net), ordering_(ordering), multiPv_(multiPv) {
+  if (net_) {
+    accumulators_.resize(kMaxPly + 2);
+    nnue::refreshAccumulator(*net_, board_, accumulators_[0]);
+  }
   // Repetition can only reach back to the position after the last placement.
   const auto& moves = game.moves();
   const auto& keys = game.keys();
@@ -274,12 +301,12 @@ int Worker::qsearch(int alpha, int beta, int ply, int threatPlies) {
   if (winner != kNoWinner) return winner == us ? kMate - ply : -(kMate - ply);
   selDepth_ = std::max(selDepth_, ply);
   if (isRepetition(ply)) return ++horizonScores_, repetitionScore(ply);
-  if (ply >= kMaxPly - 2) return ++horizonScores_, evaluate(board_);
+  if (ply >= kMaxPly - 2) return ++horizonScores_, staticEval(ply);
   if (!winningMove(board_).isNone()) return kMate - ply - 1;
   int tbScore;
   if (probeTablebase(ply, tbScore)) return tbScore;
 
-  const int standPat = evaluate(board_);
+  const int standPat = staticEval(ply);
   if (threatPlies <= 0 || !opponentThreats(board_)) return ++horizonScores_, standPat;
 
   MovePicker picker(board_, Move::none(), ordering_, ply);
@@ -317,7 +344,7 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool cutNode) {
   // 2. Draw by repetition (first repetition of the line or of the game
   // since the last placement), scored with the contempt; the ply cap.
   if (isRepetition(ply)) return ++horizonScores_, repetitionScore(ply);
-  if (ply >= kMaxPly - 2) return ++horizonScores_, evaluate(board_);
+  if (ply >= kMaxPly - 2) return ++horizonScores_, staticEval(ply);
   const uint64_t horizonScoresBefore = horizonScores_;
 
   // 3. Mate-distance pruning: no score can beat a win at the next ply.
@@ -357,9 +384,10 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool cutNode) {
   // exact there, and a pass would make it depend on the horizon again.
   const SearchParams& params = searchParams();
   if (!pvNode && depth >= params.nullMinDepth && !threatened && beta > -kMateBound && beta < kMateBound &&
-      board_.placeableSizes(us) != 0 && depth <= pliesLeft && evaluate(board_) >= beta) {
+      board_.placeableSizes(us) != 0 && depth <= pliesLeft && staticEval(ply) >= beta) {
     const int r = params.nullReduction + depth / params.nullDepthDivisor;
     board_.setSideToMove(us ^ 1);
+    if (net_) accumulators_[ply + 1] = accumulators_[ply];  // the same pieces, the other side to move
     keys_[rootIndex_ + ply + 1] = board_.key();
     boundary_[ply + 1] = rootIndex_ + ply + 1;  // no repetition across a pass
     const int score = -search(-beta, -beta + 1, depth - 1 - r, ply + 1, !cutNode);
@@ -717,6 +745,7 @@ void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks
   SharedState shared;
   shared.tt = &tt;
   if (tablebase && tablebase->variant() == root.variant()) shared.tablebase = tablebase.get();
+  if (options.net && nnue::describes(root.variant())) shared.net = options.net.get();
   // A weakened level (search/skill.h): a shallower search of its candidate
   // moves, one of which is drawn when it ends.
   const bool weakened = options.skillLevel < kMaxSkillLevel;
@@ -793,7 +822,7 @@ void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks
         if (rm.score == -kInfinite && rm.previousScore == -kInfinite) {
           info.depth = info.selDepth = 0;
           info.score = SearchScore{};
-          info.score.value = evaluate(root);
+          info.score.value = staticEvaluation(root, shared.net);
           info.pv = {best};
         }
         info.isFinal = true;

@@ -74,6 +74,10 @@ inline constexpr int kMaxSearchThreads = 256;
 inline constexpr int kMaxMultiPv = 256;
 inline constexpr int64_t kMaxMoveOverheadMs = 10000;
 
+namespace nnue {
+struct Network;  // search/nnue/network.h
+}
+
 struct SearchOptions {
   int hashMiB = 16;
   int threads = 1;  // asked for; a search runs at most the machine's hardware threads (docs/search.md)
@@ -81,6 +85,9 @@ struct SearchOptions {
   int64_t moveOverheadMs = 30;
   int skillLevel = kMaxSkillLevel;  // below it, a weaker player (search/skill.h)
   uint64_t skillSeed = 0;           // its draws: 0 a new one each search, else reproducible
+  // The evaluation's net (4x4 Gobblet; search/nnue/network.h); null: the
+  // hand-written evaluation (search/evaluate.h), as in every other variant.
+  std::shared_ptr<const nnue::Network> net;
 };
 
 class Search {

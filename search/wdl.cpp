@@ -58,7 +58,7 @@ WinDrawLoss positionChances(const Game& game) {
     case GameResult::kPlayer1Wins:
     case GameResult::kPlayer2Wins:
       return (game.result() == GameResult::kPlayer1Wins) == (board.sideToMove() == 0) ? WinDrawLoss{1000, 0, 0}
-                                                                                       : WinDrawLoss{0, 0, 1000};
+                                                                                      : WinDrawLoss{0, 0, 1000};
   }
   if (!winningMove(board).isNone()) return {1000, 0, 0};
   return winDrawLoss(evaluate(board), false, board);

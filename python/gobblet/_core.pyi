@@ -221,6 +221,8 @@ class Engine:
     def set_tablebase(self, tablebase: Union[Tablebase, None, Literal["default"]]) -> None: ...
     skill_level: int
     skill_seed: int
+    use_nnue: bool
+    eval_file: str
     @property
     def searching(self) -> bool: ...
     @property

@@ -222,6 +222,19 @@ class PythonEngine {
     setOption("skill_seed", "Skill Seed", seed);
   }
 
+  // The evaluation (search/eval_file.h): the options Use NNUE and EvalFile.
+  bool useNnue() const { return engine_.options().useNnue; }
+  void setUseNnue(bool use) {
+    if (busy_) throw std::runtime_error("use_nnue set while the Engine is searching");
+    check(engine_.setOption("Use NNUE", use ? "true" : "false", true));
+  }
+  std::string evalFile() const { return engine_.options().evalFile.empty() ? "<default>" : engine_.options().evalFile; }
+  void setEvalFile(const std::string& path) {
+    if (busy_) throw std::runtime_error("eval_file set while the Engine is searching");
+    if (absl::Status st = engine_.setOption("EvalFile", path, true); !st.ok())
+      throw py::value_error("eval_file: " + std::string(st.message()));
+  }
+
   bool searching() const { return busy_; }
   int hashMiB() const { return engine_.options().hashMiB; }
   int threads() const { return defaultThreads_; }
@@ -468,6 +481,12 @@ over gives a result with best_move None.
                     "Playing strength, 0 (a beginner) to 20 (full strength): the option Skill Level.")
       .def_property("skill_seed", &PythonEngine::skillSeed, &PythonEngine::setSkillSeed,
                     "The weaker levels' draws: 0 new each search, another value the same moves again.")
+      .def_property("use_nnue", &PythonEngine::useNnue, &PythonEngine::setUseNnue,
+                    "Evaluate 4x4 Gobblet with the net (eval_file) instead of the hand-written evaluation: the "
+                    "option Use NNUE.")
+      .def_property("eval_file", &PythonEngine::evalFile, &PythonEngine::setEvalFile,
+                    "The net's file, or \"<default>\" for the built-in net: the option EvalFile. A file that is "
+                    "not a net of this engine raises ValueError with the reason and the net in use stays.")
       .def_property_readonly("searching", &PythonEngine::searching, "Is a search running?")
       .def_property_readonly("hash_mib", &PythonEngine::hashMiB, "The hash table's size in MiB.")
       .def_property_readonly("threads", &PythonEngine::threads, "The default number of search threads.")

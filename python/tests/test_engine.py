@@ -191,3 +191,19 @@ def test_each_line_carries_the_chances_gobblet_prints_with_uci_showwdl(cpp_progr
     # A win in one is certain.
     won = gobblet.Game("gobblet", moves=["X@a1", "X@a4", "X@b1", "X@b4", "X@c1", "X@c4"])
     assert gobblet.Engine().search(won, depth=3).lines[0].wdl == (1000, 0, 0)
+
+
+def test_the_net_evaluates_when_asked_and_a_bad_net_file_is_refused(tmp_path):
+    game = gobblet.Game("gobblet", moves=MOVES)
+    engine = gobblet.Engine()
+    assert engine.use_nnue is False and engine.eval_file == "<default>"
+    classic = engine.search(game, depth=1).lines[0].score.value
+    engine.use_nnue = True
+    with_net = engine.search(game, depth=1).lines[0].score.value
+    assert with_net != classic
+    bad = tmp_path / "bad.gnn"
+    bad.write_bytes(b"GOBNNUE\0" + bytes(100))
+    with pytest.raises(ValueError, match="eval_file: option EvalFile: net file .*version 0"):
+        engine.eval_file = str(bad)
+    assert engine.eval_file == "<default>"
+    assert engine.search(game, depth=1).lines[0].score.value == with_net

@@ -160,6 +160,11 @@ TEST(ProtocolPipe, EvalPrintsTheTermsAndTheSearchsTotal) {
     ASSERT_GE(words.size(), 5u);
     EXPECT_EQ(words[4], std::to_string(evaluate(b))) << *total;
     EXPECT_EQ(std::to_string((b.sideToMove() == 0 ? sum : -sum) + tempo), words[4]) << *total;
+    // Then the net's value (4x4 Gobblet), which the search uses with Use NNUE.
+    const auto net = e.line();
+    ASSERT_TRUE(net);
+    EXPECT_EQ(net->rfind("info string eval net ", 0), 0u) << *net;
+    EXPECT_NE(net->find("Use NNUE is off"), std::string::npos) << *net;
   }
   e.send("isready");
   EXPECT_EQ(e.line(), "readyok");

@@ -1,0 +1,204 @@
+#include "network.h"
+
+#include "default_net.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <functional>
+
+#include "absl/strings/str_cat.h"
+#include "engine/printable_text.h"
+
+namespace gobblet::nnue {
+namespace {
+
+constexpr char kMagic[8] = {'G', 'O', 'B', 'N', 'N', 'U', 'E', '\0'};
+constexpr size_t kHeaderBytes = 60;
+constexpr size_t kPayloadBytes = 2 * kHidden + 2 * kFeatures * kHidden + 4 * kL1 + kL1 * 2 * kHidden + 4 + 2 * kL1;
+
+template <typename T>
+T get(const char* at) {
+  using U = std::make_unsigned_t<T>;
+  U u = 0;
+  for (size_t i = 0; i < sizeof(T); ++i) u = static_cast<U>(u | static_cast<U>(static_cast<uint8_t>(at[i])) << (8 * i));
+  return static_cast<T>(u);
+}
+template <typename T>
+void put(std::string& out, T value) {
+  using U = std::make_unsigned_t<T>;
+  const U u = static_cast<U>(value);
+  for (size_t i = 0; i < sizeof(T); ++i) out.push_back(static_cast<char>(static_cast<uint8_t>(u >> (8 * i))));
+}
+
+uint32_t fnv1a(std::string_view bytes) {
+  uint32_t h = 2166136261u;
+  for (char c : bytes) h = (h ^ static_cast<uint8_t>(c)) * 16777619u;
+  return h;
+}
+
+// Reads `count` little-endian values of T from `at` into `out`.
+template <typename T, size_t N>
+const char* readArray(const char* at, std::array<T, N>& out) {
+  for (T& v : out) {
+    v = get<T>(at);
+    at += sizeof(T);
+  }
+  return at;
+}
+
+void addFeatures(const Network& net, const FeatureList& list, std::array<int16_t, kHidden>& row, int sign) {
+  for (int k = 0; k < list.size; ++k) {
+    const int16_t* w = &net.w0[static_cast<size_t>(list.index[k]) * kHidden];
+    if (sign > 0)
+      for (int i = 0; i < kHidden; ++i) row[i] = static_cast<int16_t>(row[i] + w[i]);
+    else
+      for (int i = 0; i < kHidden; ++i) row[i] = static_cast<int16_t>(row[i] - w[i]);
+  }
+}
+
+// The features of the parts a move changes, for one perspective.
+void changedFeatures(const Board& board, const ChangedParts& parts, int perspective, FeatureList& out) {
+  out.size = 0;
+  for (int square : parts.squares)
+    if (square >= 0) squareFeatures(board, square, perspective, out);
+  if (parts.reservePlayer >= 0) reserveFeatures(board, parts.reservePlayer, perspective, out);
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Network>> parseNetwork(std::string_view bytes, std::string_view name) {
+  auto refuse = [name](absl::string_view why) {
+    return absl::InvalidArgumentError(absl::StrCat("net file ", quoteWord(name), ": ", why));
+  };
+  if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, 8) != 0)
+    return refuse("not a gobblet net (no GOBNNUE header)");
+  const char* h = bytes.data();
+  const uint32_t version = get<uint32_t>(h + 8);
+  if (version != kNetVersion)
+    return refuse(absl::StrCat("net format version ", version, "; this engine reads version ", kNetVersion));
+  const uint32_t features = get<uint32_t>(h + 12), hidden = get<uint32_t>(h + 16), l1 = get<uint32_t>(h + 20);
+  if (features != kFeatures || hidden != kHidden || l1 != kL1)
+    return refuse(absl::StrCat("a ", features, "x", hidden, "x", l1, " net; this engine runs ", kFeatures, "x",
+                               kHidden, "x", kL1));
+  const std::string_view variant(h + 24, strnlen(h + 24, 24));
+  if (variant != "gobblet") return refuse(absl::StrCat("a net for ", quoteWord(variant), ", not for gobblet"));
+  const uint32_t payload = get<uint32_t>(h + 48), checksum = get<uint32_t>(h + 52), described = get<uint32_t>(h + 56);
+  if (payload != kPayloadBytes)
+    return refuse(absl::StrCat("its header says ", payload, " bytes of weights; the sizes make ", kPayloadBytes));
+  if (described > kMaxDescriptionBytes)
+    return refuse(absl::StrCat("a description of ", described, " bytes (at most ", kMaxDescriptionBytes, ")"));
+  if (bytes.size() != kHeaderBytes + described + payload)
+    return refuse(absl::StrCat(bytes.size(), " bytes; its header makes ", kHeaderBytes + described + payload,
+                               " (cut short or with bytes after the weights)"));
+  const std::string_view weights = bytes.substr(kHeaderBytes + described);
+  if (fnv1a(weights) != checksum) return refuse("the weights do not match their checksum (a damaged file)");
+
+  auto net = std::make_unique<Network>();
+  net->description = printableText(bytes.substr(kHeaderBytes, described), kMaxDescriptionBytes);
+  const char* at = weights.data();
+  at = readArray(at, net->b0);
+  at = readArray(at, net->w0);
+  at = readArray(at, net->b1);
+  at = readArray(at, net->w1);
+  net->b2 = get<int32_t>(at);
+  at += 4;
+  readArray(at, net->w2);
+  // An accumulator must not overflow int16: the bias and the 48 largest
+  // weights of each unit, at most.
+  std::array<int, kFeatures> magnitudes;
+  for (int i = 0; i < kHidden; ++i) {
+    for (int f = 0; f < kFeatures; ++f) magnitudes[f] = std::abs(net->w0[f * kHidden + i]);
+    std::partial_sort(magnitudes.begin(), magnitudes.begin() + kMaxActive, magnitudes.end(), std::greater<int>());
+    int bound = std::abs(net->b0[i]);
+    for (int k = 0; k < kMaxActive; ++k) bound += magnitudes[k];
+    if (bound > 32767) return refuse(absl::StrCat("hidden unit ", i, " could overflow (weights too large)"));
+  }
+  return net;
+}
+
+absl::StatusOr<std::unique_ptr<Network>> loadNetwork(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("net file ", quoteWord(path), ": cannot be opened"));
+  std::string bytes(kMaxNetFileBytes + 1, '\0');
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  bytes.resize(static_cast<size_t>(in.gcount()));
+  if (bytes.size() > kMaxNetFileBytes)
+    return absl::InvalidArgumentError(
+        absl::StrCat("net file ", quoteWord(path), ": larger than ", kMaxNetFileBytes, " bytes: not a net of this engine"));
+  return parseNetwork(bytes, path);
+}
+
+std::string serializeNetwork(const Network& net) {
+  std::string payload;
+  for (int16_t v : net.b0) put(payload, v);
+  for (int16_t v : net.w0) put(payload, v);
+  for (int32_t v : net.b1) put(payload, v);
+  for (int8_t v : net.w1) put(payload, v);
+  put(payload, net.b2);
+  for (int16_t v : net.w2) put(payload, v);
+  const std::string description = net.description.substr(0, kMaxDescriptionBytes);
+  std::string out(kMagic, 8);
+  put<uint32_t>(out, kNetVersion);
+  put<uint32_t>(out, kFeatures);
+  put<uint32_t>(out, kHidden);
+  put<uint32_t>(out, kL1);
+  std::string variant = "gobblet";
+  variant.resize(24, '\0');
+  out += variant;
+  put<uint32_t>(out, static_cast<uint32_t>(payload.size()));
+  put<uint32_t>(out, fnv1a(payload));
+  put<uint32_t>(out, static_cast<uint32_t>(description.size()));
+  return out + description + payload;
+}
+
+void refreshAccumulator(const Network& net, const Board& board, Accumulator& out) {
+  FeatureList list;
+  for (int perspective = 0; perspective < 2; ++perspective) {
+    out.values[perspective] = net.b0;
+    activeFeatures(board, perspective, list);
+    addFeatures(net, list, out.values[perspective], +1);
+  }
+}
+
+void updateAccumulator(const Network& net, const Board& beforeBoard, const Board& afterBoard, Move move,
+                       const Accumulator& before, Accumulator& after) {
+  const ChangedParts parts = changedParts(beforeBoard, move);
+  FeatureList removed, added;
+  for (int perspective = 0; perspective < 2; ++perspective) {
+    after.values[perspective] = before.values[perspective];
+    changedFeatures(beforeBoard, parts, perspective, removed);
+    changedFeatures(afterBoard, parts, perspective, added);
+    addFeatures(net, removed, after.values[perspective], -1);
+    addFeatures(net, added, after.values[perspective], +1);
+  }
+}
+
+int evaluate(const Network& net, const Accumulator& acc, int sideToMove) {
+  alignas(64) uint8_t input[2 * kHidden];
+  const std::array<int16_t, kHidden>& us = acc.values[sideToMove];
+  const std::array<int16_t, kHidden>& them = acc.values[sideToMove ^ 1];
+  for (int i = 0; i < kHidden; ++i) {
+    input[i] = static_cast<uint8_t>(std::clamp<int>(us[i], 0, kActivationOne));
+    input[kHidden + i] = static_cast<uint8_t>(std::clamp<int>(them[i], 0, kActivationOne));
+  }
+  int32_t sum = net.b2;
+  for (int j = 0; j < kL1; ++j) {
+    const int8_t* w = &net.w1[static_cast<size_t>(j) * 2 * kHidden];
+    int32_t s = 0;
+    for (int i = 0; i < 2 * kHidden; ++i) s += static_cast<int32_t>(input[i]) * w[i];
+    const int hidden = std::clamp<int32_t>((s + net.b1[j]) >> 6, 0, kActivationOne);
+    sum += hidden * net.w2[j];
+  }
+  return static_cast<int>(static_cast<int64_t>(sum) * 100 / (kActivationOne * kWeightOne));
+}
+
+std::shared_ptr<const Network> defaultNetwork() {
+  static const std::shared_ptr<const Network> net = [] {
+    auto parsed = parseNetwork(defaultNetBytes(), "(built in)");
+    return parsed.ok() ? std::shared_ptr<const Network>(std::move(*parsed)) : nullptr;
+  }();
+  return net;
+}
+
+}  // namespace gobblet::nnue

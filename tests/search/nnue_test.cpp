@@ -1,0 +1,167 @@
+// The net (search/nnue/): the built-in net parses; a net file reads back as
+// written and every damaged, cut, forged or foreign file is refused with
+// its reason; the accumulator updated move by move equals the one computed
+// from scratch, along random games; the evaluation is colour-blind; the
+// search plays with the net.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "engine/movegen.h"
+#include "search/eval_file.h"
+#include "search/nnue/network.h"
+#include "search/search.h"
+#include "tests/support/scratch_dir.h"
+#include "tests/support/whole_file.h"
+
+namespace gobblet::nnue {
+namespace {
+
+// A net with small random weights (seeded), so that every unit matters.
+std::unique_ptr<Network> randomNet(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> small(-40, 40), tiny(-100, 100);
+  auto net = std::make_unique<Network>();
+  for (auto& v : net->b0) v = static_cast<int16_t>(small(rng));
+  for (auto& v : net->w0) v = static_cast<int16_t>(small(rng));
+  for (auto& v : net->b1) v = tiny(rng) * 64;
+  for (auto& v : net->w1) v = static_cast<int8_t>(tiny(rng));
+  net->b2 = tiny(rng) * 64;
+  for (auto& v : net->w2) v = static_cast<int16_t>(tiny(rng));
+  net->description = "a random net for tests";
+  return net;
+}
+
+TEST(NnueNetwork, TheBuiltInNetParsesAndSaysWhatMadeIt) {
+  const std::shared_ptr<const Network> net = builtInNet();
+  ASSERT_NE(net, nullptr);
+  EXPECT_NE(netDescription(*net).find("tools/nnue/train.py"), std::string::npos) << netDescription(*net);
+  EXPECT_EQ(serializeNetwork(*net), std::string(readWholeFile(std::string(GOBBLET_SOURCE_DIR) +
+                                                              "/search/nnue/default.gnn")));
+}
+
+TEST(NnueNetwork, AFileReadsBackAsWritten) {
+  const auto net = randomNet(1);
+  const std::string bytes = serializeNetwork(*net);
+  auto back = parseNetwork(bytes, "t.gnn");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ((*back)->w0, net->w0);
+  EXPECT_EQ((*back)->w1, net->w1);
+  EXPECT_EQ((*back)->b2, net->b2);
+  EXPECT_EQ((*back)->description, net->description);
+  EXPECT_EQ(serializeNetwork(**back), bytes);
+}
+
+TEST(NnueNetwork, DamagedCutForgedAndForeignFilesAreRefusedWithTheReason) {
+  const std::string good = serializeNetwork(*randomNet(2));
+  auto refusal = [](const std::string& bytes) {
+    auto parsed = parseNetwork(bytes, "bad.gnn");
+    EXPECT_FALSE(parsed.ok());
+    return std::string(parsed.status().message());
+  };
+  auto with = [&good](size_t at, char value) {
+    std::string bytes = good;
+    bytes[at] = value;
+    return bytes;
+  };
+  EXPECT_NE(refusal("").find("not a gobblet net"), std::string::npos);
+  EXPECT_NE(refusal(with(0, 'X')).find("not a gobblet net"), std::string::npos);
+  EXPECT_NE(refusal(with(8, 2)).find("net format version 2"), std::string::npos);
+  EXPECT_NE(refusal(with(16, 64)).find("a 288x64x32 net; this engine runs 288x128x32"), std::string::npos);
+  EXPECT_NE(refusal(with(24, 'X')).find("a net for 'Xobblet'"), std::string::npos);
+  EXPECT_NE(refusal(with(48, 1)).find("bytes of weights"), std::string::npos);
+  EXPECT_NE(refusal(good.substr(0, good.size() - 1)).find("cut short"), std::string::npos);
+  EXPECT_NE(refusal(good + "x").find("bytes after the weights"), std::string::npos);
+  EXPECT_NE(refusal(with(good.size() - 3, static_cast<char>(good[good.size() - 3] ^ 1))).find("checksum"),
+            std::string::npos);
+  std::string longText = good;
+  longText[57] = 8;  // a description of 2048 + its own bytes
+  EXPECT_NE(refusal(longText).find("description of"), std::string::npos);
+  // Weights whose sum could overflow an accumulator, with a correct checksum.
+  auto big = randomNet(3);
+  for (int f = 0; f < kFeatures; ++f) big->w0[f * kHidden + 5] = 1000;
+  EXPECT_NE(refusal(serializeNetwork(*big)).find("hidden unit 5 could overflow"), std::string::npos);
+
+  testing::ScratchDir dir;
+  EXPECT_EQ(loadNetFile(dir.file("none.gnn")).status().code(), absl::StatusCode::kNotFound);
+  writeWholeFile(dir.file("huge.gnn"), good + std::string(kMaxNetFileBytes, '\0'));
+  auto huge = loadNetFile(dir.file("huge.gnn"));
+  ASSERT_FALSE(huge.ok());
+  EXPECT_NE(huge.status().message().find("larger than"), std::string::npos) << huge.status();
+  writeWholeFile(dir.file("good.gnn"), good);
+  EXPECT_TRUE(loadNetFile(dir.file("good.gnn")).ok());
+}
+
+// Random games of 4x4 Gobblet: after every move (drops, board moves,
+// gobbling, uncovering) the updated accumulator is the refreshed one.
+TEST(NnueAccumulator, UpdatedMoveByMoveItIsTheOneComputedFromScratch) {
+  const auto net = randomNet(4);
+  std::mt19937_64 rng(5);
+  int moves = 0, boardMoves = 0;
+  for (int game = 0; game < 40; ++game) {
+    Board board(Variant::gobblet());
+    Accumulator acc;
+    refreshAccumulator(*net, board, acc);
+    for (int ply = 0; ply < 60 && board.winner() == kNoWinner; ++ply) {
+      MoveList list;
+      generateMoves(board, list);
+      if (list.size() == 0) break;
+      const Move m = list[static_cast<int>(rng() % static_cast<uint64_t>(list.size()))];
+      const Board before = board;
+      board.makeMove(m);
+      Accumulator next, fresh;
+      updateAccumulator(*net, before, board, m, acc, next);
+      refreshAccumulator(*net, board, fresh);
+      ASSERT_EQ(next.values, fresh.values) << "game " << game << " ply " << ply;
+      acc = next;
+      ++moves;
+      boardMoves += !m.isDrop();
+    }
+  }
+  EXPECT_GT(boardMoves, 200) << "the games must move pieces on the board too";
+  EXPECT_GT(moves, 1000);
+}
+
+TEST(NnueEvaluation, APositionAndItsColourSwapEvaluateAlike) {
+  const auto net = randomNet(6);
+  std::mt19937_64 rng(7);
+  Board board(Variant::gobblet());
+  int differentFromZero = 0;
+  for (int ply = 0; ply < 30 && board.winner() == kNoWinner; ++ply) {
+    MoveList list;
+    generateMoves(board, list);
+    board.makeMove(list[static_cast<int>(rng() % static_cast<uint64_t>(list.size()))]);
+    const int value = netEvaluation(*net, board);
+    EXPECT_EQ(value, netEvaluation(*net, board.colorSwapped())) << ply;
+    differentFromZero += value != 0;
+  }
+  EXPECT_GT(differentFromZero, 10);
+}
+
+TEST(NnueSearch, TheSearchPlaysWithTheNetAndItsScoresAreTheNets) {
+  Search search;
+  SearchOptions options;
+  options.net = builtInNet();
+  ASSERT_TRUE(search.setOptions(options).ok());
+  Game game{Board(Variant::gobblet())};
+  const Search::Result r = search.searchSync(game, SearchLimits{.depth = 1});
+  ASSERT_FALSE(r.best.isNone());
+  // Depth 1 over the root's moves: the best score is the best of the net's
+  // (negated) evaluations of the positions after them (no threats at the start).
+  int best = -100000;
+  MoveList list;
+  generateMoves(game.position(), list);
+  for (Move m : list) {
+    Board after = game.position();
+    after.makeMove(m);
+    best = std::max(best, -netEvaluation(*options.net, after));
+  }
+  EXPECT_EQ(r.info.score.value, best);
+  // Without the net, the hand-written evaluation's.
+  options.net = nullptr;
+  ASSERT_TRUE(search.setOptions(options).ok());
+  EXPECT_NE(search.searchSync(game, SearchLimits{.depth = 1}).info.score.value, best);
+}
+
+}  // namespace
+}  // namespace gobblet::nnue

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""The net's whole path on tiny data: gobblet-datagen makes 40 games;
+tools/nnue/train.py trains 2 epochs with a checkpoint, goes on from it for a
+third, and writes a net; the engine loads it (EvalFile) and evaluates every
+position of the data exactly as the trainer's model of the engine's integer
+arithmetic does (the same features, the same quantisation); a damaged copy
+is refused and the net in use stays.
+
+    nnue_train_test.py BIN_DIR
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools" / "nnue"))
+sys.path.insert(0, str(ROOT / "tools" / "datagen"))
+
+try:
+    import numpy as np
+    import torch  # noqa: F401
+except ImportError as e:  # the set-up script installs python3-torch and python3-numpy
+    print(f"skipped: {e} (tools/setup.sh deps installs python3-torch)")
+    sys.exit(77)
+
+import train  # noqa: E402
+import training_data  # noqa: E402
+
+LETTERS = "SMLX"
+
+
+def position_text(record):
+    """The engine's position text (docs/notation.md) of a 4x4 record."""
+    ranks = []
+    for rank in range(3, -1, -1):
+        text, empty = "", 0
+        for file in range(4):
+            square = rank * 4 + file
+            stack = ""
+            for size in range(4):
+                for player in range(2):
+                    if int(record["pieces"][player][size]) >> square & 1:
+                        letter = LETTERS[size]
+                        stack += letter if player == 0 else letter.lower()
+            if not stack:
+                empty += 1
+                continue
+            if empty:
+                text += str(empty)
+                empty = 0
+            text += stack if len(stack) == 1 else f"[{stack}]"
+        ranks.append(text + (str(empty) if empty else ""))
+    return "/".join(ranks) + f" {int(record['stm']) + 1}"
+
+
+def engine_evaluations(program, net, positions):
+    """The `eval net` value of each position, and the engine's other answers."""
+    commands = [f"setoption name EvalFile value {net}"]
+    for text in positions:
+        commands += [f"position fen {text}", "eval"]
+    out = subprocess.run([program], input="\n".join(commands + ["quit"]) + "\n", capture_output=True, text=True,
+                         timeout=120).stdout
+    values = [int(line.split()[4]) for line in out.splitlines() if line.startswith("info string eval net ")]
+    return values, out
+
+
+def check(condition, what):
+    if not condition:
+        sys.exit(f"FAILED: {what}")
+
+
+def main():
+    bin_dir = Path(sys.argv[1])
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        data = tmp / "tiny.gdata"
+        made = subprocess.run([str(bin_dir / "gobblet-datagen"), "--out", str(data), "--games", "40", "--nodes",
+                               "2000", "--hash", "1", "--quiet"], capture_output=True, text=True, timeout=300)
+        check(made.returncode == 0, made.stderr)
+        trainer = [sys.executable, str(ROOT / "tools" / "nnue" / "train.py"), str(data), "--batch", "128",
+                   "--threads", "1", "--checkpoint", str(tmp / "ck.pt"), "--out", str(tmp / "net.gnn")]
+        first = subprocess.run(trainer + ["--epochs", "2"], capture_output=True, text=True, timeout=300)
+        check(first.returncode == 0 and "epoch 2:" in first.stdout, first.stdout + first.stderr)
+        again = subprocess.run(trainer + ["--epochs", "3"], capture_output=True, text=True, timeout=300)
+        check(again.returncode == 0 and "going on from" in again.stdout and "epoch 3:" in again.stdout
+              and "epoch 1:" not in again.stdout, again.stdout + again.stderr)
+        net_bytes = (tmp / "net.gnn").read_bytes()
+
+        _, records = training_data.read(str(data))
+        records = records[:60]
+        x = train.features_of(records)
+        x_other = x[:, train.other_perspective()]
+        want = train.quantised_eval(net_bytes, x, x_other)
+        got, out = engine_evaluations(str(bin_dir / "gobblet"), tmp / "net.gnn", [position_text(r) for r in records])
+        check("error" not in out, out[-2000:])
+        check(len(got) == len(records), f"{len(got)} evaluations of {len(records)} positions:\n{out[-2000:]}")
+        differ = [i for i in range(len(got)) if got[i] != want[i]]
+        check(not differ, f"the engine and the trainer disagree at {differ[:5]}: "
+                          f"{[(got[i], int(want[i])) for i in differ[:5]]}")
+        check(len(set(got)) > 5, f"a net that says nothing: {got}")
+
+        damaged = bytearray(net_bytes)
+        damaged[-1] ^= 1
+        (tmp / "damaged.gnn").write_bytes(bytes(damaged))
+        _, out = engine_evaluations(str(bin_dir / "gobblet"), tmp / "damaged.gnn", [])
+        check("info string error: option EvalFile: net file" in out and "checksum" in out, out[-2000:])
+    print(f"nnue_train: 4 checks passed ({len(records)} positions evaluated alike)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""Trains the engine's net (search/nnue/network.h) on gobblet-datagen files
+and writes it as a .gnn file the engine loads (EvalFile): PyTorch on the
+CPU, Debian's python3-torch. docs/nnue.md gives the commands that made the
+shipped net.
+
+    tools/nnue/train.py DATA... --out NET.gnn [--epochs N] [--batch N] [--lr X]
+                        [--lambda L] [--seed S] [--checkpoint FILE] [--max-positions N]
+
+What it learns from: the undecided, quiet positions of the files (flags in
+docs/datagen.md), each with the target
+
+    lambda * sigmoid(score / S) + (1 - lambda) * result      (result: 1 won, 0.5 drawn, 0 lost)
+
+for the side to move, S the scale that best predicts the results from the
+scores (fitted first, printed). The net's output o (centi-units / 100) is
+trained so that sigmoid(100 o / S) meets the target (mean squared error).
+Each batch is seen through one of the 8 symmetries of the board, drawn at
+random; the colour swap needs no augmentation, as the features are the
+side to move's and the other side's (search/nnue/board_features.h). The games of
+every tenth game number are held out for validation.
+
+--checkpoint FILE saves the model and the optimiser after each epoch and,
+if FILE exists, goes on from it. The export quantises as network.h says.
+"""
+
+import argparse
+import math
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "datagen"))
+import training_data  # noqa: E402
+
+FEATURES, HIDDEN, L1 = 288, 128, 32
+ONE, WEIGHT_ONE = 127, 64
+W1_LIMIT = 127 / WEIGHT_ONE
+
+
+# ---- Features (search/nnue/board_features.h) ----
+
+def square_map(symmetry):
+    """The 4x4 board's square permutation of symmetry 0..7 (rotations, then mirrored)."""
+    out = []
+    for square in range(16):
+        f, r = square % 4, square // 4
+        for _ in range(symmetry % 4):
+            f, r = r, 3 - f
+        if symmetry >= 4:
+            f = 3 - f
+        out.append(r * 4 + f)
+    return out
+
+
+def feature_permutation(symmetry):
+    """Feature index -> feature index under a symmetry (reserves stay)."""
+    squares = square_map(symmetry)
+    perm = np.arange(FEATURES)
+    for block in range(16):  # piece and top blocks: (kind, rel, size) x 16 squares
+        for sq in range(16):
+            perm[block * 16 + sq] = block * 16 + squares[sq]
+    return perm
+
+
+def other_perspective():
+    """Feature index -> the same feature seen by the other player (own and their swapped)."""
+    perm = np.arange(FEATURES)
+    for i in range(256):
+        kind, rest = divmod(i, 128)
+        rel, within = divmod(rest, 64)
+        perm[i] = kind * 128 + (1 - rel) * 64 + within
+    for i in range(32):
+        rel, within = divmod(i, 16)
+        perm[256 + i] = 256 + (1 - rel) * 16 + within
+    return perm
+
+
+def features_of(records):
+    """[N, 288] uint8: the active features of each record's position for its side to move."""
+    n = len(records)
+    x = np.zeros((n, FEATURES), dtype=np.uint8)
+    stm = records["stm"].astype(np.int64)
+    rows = np.arange(n)
+    bits = np.unpackbits(records["pieces"].astype("<u2").view(np.uint8).reshape(n, 2, 4, 2), axis=3,
+                         bitorder="little").reshape(n, 2, 4, 16)  # [n, player, size, square]
+    top_size = np.full((n, 16), -1)
+    top_owner = np.zeros((n, 16), dtype=np.int64)
+    for size in range(4):  # larger sizes overwrite: the top is the largest piece
+        for player in range(2):
+            on = bits[:, player, size, :] == 1
+            top_size = np.where(on, size, top_size)
+            top_owner = np.where(on, player, top_owner)
+    for player in range(2):
+        rel = (player != stm).astype(np.int64)  # per record
+        for size in range(4):
+            on = bits[:, player, size, :]
+            for sq in range(16):
+                x[rows, rel * 64 + size * 16 + sq] |= on[:, sq]
+            placed = on.sum(axis=1).astype(np.int64)
+            x[rows, 256 + rel * 16 + size * 4 + np.minimum(placed, 3)] = 1
+    for sq in range(16):
+        has = top_size[:, sq] >= 0
+        rel = (top_owner[:, sq] != stm).astype(np.int64)
+        index = 128 + rel * 64 + np.maximum(top_size[:, sq], 0) * 16 + sq
+        x[rows[has], index[has]] = 1
+    return x
+
+
+# ---- The model ----
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.ft = torch.nn.Linear(FEATURES, HIDDEN)
+        self.l1 = torch.nn.Linear(2 * HIDDEN, L1)
+        self.l2 = torch.nn.Linear(L1, 1)
+
+    def forward(self, us, them):
+        a = torch.cat([self.ft(us), self.ft(them)], dim=1).clamp(0, 1)
+        return self.l2(self.l1(a).clamp(0, 1)).squeeze(1)
+
+    def clip(self):
+        with torch.no_grad():
+            self.l1.weight.clamp_(-W1_LIMIT, W1_LIMIT)
+
+
+def fit_scale(score, result):
+    """The S for which sigmoid(score / S) best predicts the results (log-likelihood, draws a half)."""
+    best = (math.inf, 100.0)
+    y = (result + 1) / 2
+    for s in np.geomspace(5, 1000, 200):
+        p = np.clip(1 / (1 + np.exp(-np.clip(score / s, -60, 60))), 1e-9, 1 - 1e-9)
+        nll = -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
+        best = min(best, (nll, s))
+    return best[1]
+
+
+def quantise(net, description):
+    """The .gnn bytes of `net` (network.h's layout)."""
+    import struct
+    ft_w = net.ft.weight.detach().numpy().T  # [288, 128]
+    b0 = np.round(net.ft.bias.detach().numpy() * ONE).astype(np.int16)
+    w0 = np.round(ft_w * ONE).astype(np.int16)
+    b1 = np.round(net.l1.bias.detach().numpy() * ONE * WEIGHT_ONE).astype(np.int32)
+    w1 = np.clip(np.round(net.l1.weight.detach().numpy() * WEIGHT_ONE), -127, 127).astype(np.int8)
+    b2 = np.int32(round(float(net.l2.bias.detach().numpy()[0]) * ONE * WEIGHT_ONE))
+    w2 = np.round(net.l2.weight.detach().numpy()[0] * WEIGHT_ONE).astype(np.int16)
+    payload = (b0.astype("<i2").tobytes() + w0.astype("<i2").tobytes() + b1.astype("<i4").tobytes() +
+               w1.tobytes() + struct.pack("<i", int(b2)) + w2.astype("<i2").tobytes())
+    text = description.encode("utf-8")[:1024]
+    checksum = 2166136261
+    for byte in payload:
+        checksum = ((checksum ^ byte) * 16777619) & 0xFFFFFFFF
+    header = (b"GOBNNUE\0" + struct.pack("<IIII", 1, FEATURES, HIDDEN, L1) + b"gobblet".ljust(24, b"\0") +
+              struct.pack("<III", len(payload), checksum, len(text)))
+    return header + text + payload
+
+
+def quantised_eval(net_bytes, x_us, x_them):
+    """The engine's integer evaluation (network.h) of feature rows, in centi-units: for tests."""
+    import struct
+    header = 60
+    described = struct.unpack_from("<I", net_bytes, 56)[0]
+    at = header + described
+    def take(dtype, count):
+        nonlocal at
+        a = np.frombuffer(net_bytes, dtype=dtype, count=count, offset=at)
+        at += a.nbytes
+        return a.astype(np.int64)
+    b0, w0 = take("<i2", HIDDEN), take("<i2", FEATURES * HIDDEN).reshape(FEATURES, HIDDEN)
+    b1, w1 = take("<i4", L1), take("i1", L1 * 2 * HIDDEN).reshape(L1, 2 * HIDDEN)
+    b2, w2 = take("<i4", 1)[0], take("<i2", L1)
+    acc = np.concatenate([x_us.astype(np.int64) @ w0 + b0, x_them.astype(np.int64) @ w0 + b0], axis=1)
+    inp = np.clip(acc, 0, ONE)
+    hidden = np.clip((inp @ w1.T + b1) >> 6, 0, ONE)
+    total = hidden @ w2 + b2
+    scaled = total * 100
+    return np.sign(scaled) * (np.abs(scaled) // (ONE * WEIGHT_ONE))  # C++'s division, toward zero
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("data", nargs="+", help="gobblet-datagen files")
+    parser.add_argument("--out", required=True, help="the .gnn file to write")
+    parser.add_argument("--epochs", type=int, default=20)
+    parser.add_argument("--batch", type=int, default=8192)
+    parser.add_argument("--lr", type=float, default=2e-3)
+    parser.add_argument("--lambda", dest="blend", type=float, default=0.5, help="weight of the score in the target")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--checkpoint", help="save after each epoch; go on from it if it exists")
+    parser.add_argument("--max-positions", type=int, default=0, help="use at most this many (0: all)")
+    parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
+    args = parser.parse_args()
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+
+    parts, names = [], []
+    for path in args.data:
+        try:
+            header, records = training_data.read(path)
+        except (OSError, training_data.FormatError) as e:
+            sys.exit(f"train: {e}")
+        if header["variant"] != "gobblet":
+            sys.exit(f"train: {path}: variant {header['variant']}: the net is 4x4 Gobblet's")
+        keep = (records["flags"] & training_data.DECIDED) == 0
+        keep &= (records["flags"] & training_data.QUIET) != 0
+        parts.append(records[keep])
+        names.append(f"{os.path.basename(path)} ({header['games']} games, seed {header['seed']}, "
+                     f"nodes {header['nodes']}, depth {header['depth']})")
+    records = np.concatenate(parts)
+    if args.max_positions and len(records) > args.max_positions:
+        records = records[:args.max_positions]
+    if len(records) < 20:
+        sys.exit(f"train: {len(records)} undecided quiet positions: too few")
+    score = records["score"].astype(np.float64)
+    result = records["result"].astype(np.float64)
+    scale = fit_scale(score, result)
+    target = args.blend / (1 + np.exp(-score / scale)) + (1 - args.blend) * (result + 1) / 2
+    x = torch.from_numpy(features_of(records))
+    held = torch.from_numpy(records["game"] % 10 == 0)
+    target = torch.from_numpy(target.astype(np.float32))
+    train_rows = torch.nonzero(~held).squeeze(1)
+    valid_rows = torch.nonzero(held).squeeze(1)
+    print(f"positions: {len(records)} undecided quiet ({len(train_rows)} training, {len(valid_rows)} validation) "
+          f"from {'; '.join(names)}; score scale S = {scale:.1f}", flush=True)
+
+    other = torch.from_numpy(other_perspective())
+    symmetries = [torch.from_numpy(feature_permutation(s)) for s in range(8)]
+    net = Net()
+    optimiser = torch.optim.Adam(net.parameters(), lr=args.lr)
+    first_epoch = 0
+    if args.checkpoint and os.path.exists(args.checkpoint):
+        saved = torch.load(args.checkpoint)
+        net.load_state_dict(saved["net"])
+        optimiser.load_state_dict(saved["optimiser"])
+        first_epoch = saved["epoch"]
+        print(f"going on from {args.checkpoint} after epoch {first_epoch}", flush=True)
+
+    def loss_of(rows, symmetry):
+        batch = x[rows].float()
+        if symmetry:
+            batch = batch[:, symmetries[symmetry]]
+        out = net(batch, batch[:, other])
+        return torch.mean((torch.sigmoid(100 * out / scale) - target[rows]) ** 2)
+
+    for epoch in range(first_epoch, args.epochs):
+        began = time.time()
+        order = train_rows[torch.from_numpy(rng.permutation(len(train_rows)))]
+        total, batches = 0.0, 0
+        for start in range(0, len(order), args.batch):
+            rows = order[start:start + args.batch]
+            loss = loss_of(rows, int(rng.integers(8)))
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            net.clip()
+            total += float(loss)
+            batches += 1
+        with torch.no_grad():
+            valid = float(loss_of(valid_rows, 0)) if len(valid_rows) else float("nan")
+        print(f"epoch {epoch + 1}: training loss {total / max(batches, 1):.6f}, validation {valid:.6f} "
+              f"({time.time() - began:.1f} s)", flush=True)
+        if args.checkpoint:
+            torch.save({"net": net.state_dict(), "optimiser": optimiser.state_dict(), "epoch": epoch + 1},
+                       args.checkpoint + ".tmp")
+            os.replace(args.checkpoint + ".tmp", args.checkpoint)
+
+    description = (f"gobblet net {FEATURES}x{HIDDEN}x{L1}: tools/nnue/train.py --epochs {args.epochs} --batch "
+                   f"{args.batch} --lr {args.lr} --lambda {args.blend} --seed {args.seed} on {len(records)} "
+                   f"positions of {'; '.join(names)}; S = {scale:.1f}")
+    data = quantise(net, description)
+    with open(args.out + ".tmp", "wb") as f:
+        f.write(data)
+    os.replace(args.out + ".tmp", args.out)
+    print(f"wrote {args.out} ({len(data)} bytes)")
+
+
+if __name__ == "__main__":
+    main()
