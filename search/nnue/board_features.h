@@ -26,9 +26,9 @@ namespace gobblet::nnue {
 
 inline constexpr int kSquares = 16;
 inline constexpr int kSizes = 4;
-inline constexpr int kPieceFeatures = 2 * kSizes * kSquares;                      // 128
-inline constexpr int kTopFeatures = 2 * kSizes * kSquares;                        // 128
-inline constexpr int kReserveFeatures = 2 * kSizes * 4;                           // 32
+inline constexpr int kPieceFeatures = 2 * kSizes * kSquares;                        // 128
+inline constexpr int kTopFeatures = 2 * kSizes * kSquares;                          // 128
+inline constexpr int kReserveFeatures = 2 * kSizes * 4;                             // 32
 inline constexpr int kFeatures = kPieceFeatures + kTopFeatures + kReserveFeatures;  // 288
 inline constexpr int kMaxActive = 2 * 12 + kSquares + 2 * kSizes;                   // 48
 

@@ -79,8 +79,8 @@ absl::StatusOr<std::unique_ptr<Network>> parseNetwork(std::string_view bytes, st
     return refuse(absl::StrCat("net format version ", version, "; this engine reads version ", kNetVersion));
   const uint32_t features = get<uint32_t>(h + 12), hidden = get<uint32_t>(h + 16), l1 = get<uint32_t>(h + 20);
   if (features != kFeatures || hidden != kHidden || l1 != kL1)
-    return refuse(absl::StrCat("a ", features, "x", hidden, "x", l1, " net; this engine runs ", kFeatures, "x",
-                               kHidden, "x", kL1));
+    return refuse(absl::StrCat("a ", features, "x", hidden, "x", l1, " net; this engine runs ", kFeatures, "x", kHidden,
+                               "x", kL1));
   const std::string_view variant(h + 24, strnlen(h + 24, 24));
   if (variant != "gobblet") return refuse(absl::StrCat("a net for ", quoteWord(variant), ", not for gobblet"));
   const uint32_t payload = get<uint32_t>(h + 48), checksum = get<uint32_t>(h + 52), described = get<uint32_t>(h + 56);
@@ -124,8 +124,8 @@ absl::StatusOr<std::unique_ptr<Network>> loadNetwork(const std::string& path) {
   in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   bytes.resize(static_cast<size_t>(in.gcount()));
   if (bytes.size() > kMaxNetFileBytes)
-    return absl::InvalidArgumentError(
-        absl::StrCat("net file ", quoteWord(path), ": larger than ", kMaxNetFileBytes, " bytes: not a net of this engine"));
+    return absl::InvalidArgumentError(absl::StrCat("net file ", quoteWord(path), ": larger than ", kMaxNetFileBytes,
+                                                   " bytes: not a net of this engine"));
   return parseNetwork(bytes, path);
 }
 

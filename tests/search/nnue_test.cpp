@@ -36,8 +36,8 @@ TEST(NnueNetwork, TheBuiltInNetParsesAndSaysWhatMadeIt) {
   const std::shared_ptr<const Network> net = builtInNet();
   ASSERT_NE(net, nullptr);
   EXPECT_NE(netDescription(*net).find("tools/nnue/train.py"), std::string::npos) << netDescription(*net);
-  EXPECT_EQ(serializeNetwork(*net), std::string(readWholeFile(std::string(GOBBLET_SOURCE_DIR) +
-                                                              "/search/nnue/default.gnn")));
+  EXPECT_EQ(serializeNetwork(*net),
+            std::string(readWholeFile(std::string(GOBBLET_SOURCE_DIR) + "/search/nnue/default.gnn")));
 }
 
 TEST(NnueNetwork, AFileReadsBackAsWritten) {
