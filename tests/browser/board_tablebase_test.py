@@ -27,27 +27,9 @@ import tempfile
 
 import pytest
 
-from board_driver import By, Failure, TIMEOUT, check, run_as_script
+from board_driver import By, TIMEOUT, check, run_as_script
 
-def start_server(binary, tb_dir):
-    """`gobblet --http 127.0.0.1:0 --tablebase-dir tb_dir`: (the process, its port)."""
-    env = dict(os.environ, GOBBLET_TB_DIR=tb_dir)
-    proc = subprocess.Popen([binary, "--http", "127.0.0.1:0", "--tablebase-dir", tb_dir],
-                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env, text=True)
-    line = proc.stderr.readline()
-    m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-    if not m:
-        proc.kill()
-        raise Failure(f"the server did not announce its address: {line!r}")
-    return proc, int(m.group(1))
-
-
-def stop_server(server):
-    server.terminate()
-    try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
+from board_test import start_server, stop_server  # noqa: E402  (the board's own server helpers)
 
 
 @pytest.fixture(scope="module")
