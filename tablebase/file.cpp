@@ -77,13 +77,10 @@ namespace {
 
 // The checksum of a file: its header with the checksum field zero, then
 // everything after the header (dictionary, block table and frames). The
-// seed of the body's checksum is that of the header.
+// seed of the body's checksum is that of the header (see checksumWritten).
 uint64_t headerChecksum(FileHeader header) {
   header.checksum = 0;
   return checksumOf(reinterpret_cast<const uint8_t*>(&header), sizeof header);
-}
-uint64_t fileChecksum(const FileHeader& header, const uint8_t* body, uint64_t size) {
-  return checksumOf(body, size, headerChecksum(header));
 }
 
 // A dictionary for the blocks of `codes` (empty where zstd cannot train
@@ -106,40 +103,76 @@ std::vector<uint8_t> trainDictionary(std::span<const uint8_t> codes, uint32_t bl
   return dictionary;
 }
 
-// The body of a file (dictionary, block table, then frames) for `codes`, in
-// blocks of `blockCodes`; an error if zstd fails. Each block is a frame of
-// its own, so `threads` threads compress contiguous runs of blocks at once
-// and the runs are joined in order: the body does not depend on the
-// thread count.
-absl::StatusOr<std::vector<uint8_t>> compressCodes(std::span<const uint8_t> codes, uint32_t blockCodes,
-                                                   uint32_t* dictionaryBytes, int threads) {
-  std::vector<uint8_t> body = trainDictionary(codes, blockCodes);
-  *dictionaryBytes = static_cast<uint32_t>(body.size());
-  body.resize((body.size() + 7) / 8 * 8);  // the block table starts 8-byte aligned
-  const uint64_t blocks = (codes.size() + blockCodes - 1) / blockCodes;
-  const uint64_t tableAt = body.size(), tableBytes = 8 * (blocks + 1);
-  std::unique_ptr<ZSTD_CDict, size_t (*)(ZSTD_CDict*)> dictionary(
-      ZSTD_createCDict(body.data(), *dictionaryBytes, kCompressionLevel), ZSTD_freeCDict);
-  if (!dictionary) return absl::ResourceExhaustedError("cannot create a zstd compression context");
+// Blocks of codes compressed in order, a batch at a time, each block one
+// zstd frame with the file's dictionary: the frames of a batch are handed
+// to the caller and let go, so a writer holds one batch's frames, not the
+// file's (gobblers: 80 MB; 3x3:3,3,x: gigabytes).
+class FrameCompressor {
+ public:
+  // Blocks of `blockCodes` codes of `codes`, compressed at kCompressionLevel
+  // with `dictionary` (its bytes; none if empty) by `threads` threads,
+  // `batchBlocks` (at least 1) at a time.
+  FrameCompressor(std::span<const uint8_t> codes, uint32_t blockCodes, std::span<const uint8_t> dictionary, int threads,
+                  uint64_t batchBlocks)
+      : codes_(codes),
+        batchBlocks_(std::max<uint64_t>(1, batchBlocks)),
+        blockCodes_(blockCodes),
+        blocks_((codes.size() + blockCodes - 1) / blockCodes),
+        dictionary_(ZSTD_createCDict(dictionary.data(), dictionary.size(), kCompressionLevel), ZSTD_freeCDict),
+        runs_(static_cast<size_t>(std::max(1, threads))) {}
+
+  uint64_t blocks() const { return blocks_; }
+
+  // Compresses every block, batch by batch in order, and calls
+  // write(frames, sizes) for each run of blocks in order: `frames` holds
+  // the run's frames back to back, `sizes` each frame's size. An error if
+  // zstd fails or `write` returns one (then no further call is made). The
+  // frames do not depend on the thread count: each block is a frame of its
+  // own, and the runs of a batch are handed over in order.
+  template <typename Write>
+  absl::Status compressAll(Write&& write) {
+    if (!dictionary_) return absl::ResourceExhaustedError("cannot create a zstd compression context");
+    for (uint64_t first = 0; first < blocks_; first += batchBlocks_) {
+      const uint64_t end = std::min(blocks_, first + batchBlocks_);
+      const uint64_t runs = std::min<uint64_t>(runs_.size(), end - first);
+      for (uint64_t k = 0; k < runs; ++k) {
+        runs_[k].firstBlock = first + (end - first) * k / runs;
+        runs_[k].endBlock = first + (end - first) * (k + 1) / runs;
+      }
+      parallelFor(runs, static_cast<int>(runs), [&](int, uint64_t k) { compressRun(runs_[k]); });
+      for (uint64_t k = 0; k < runs; ++k) {
+        Run& r = runs_[k];
+        if (!r.error.empty()) return absl::InternalError(r.error);
+        if (absl::Status s = write(std::span<const uint8_t>(r.frames), std::span<const uint64_t>(r.sizes)); !s.ok())
+          return s;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+ private:
   struct Run {
     uint64_t firstBlock = 0, endBlock = 0;
-    std::vector<uint8_t> frames;
+    std::vector<uint8_t> frames;  // kept between batches (their capacity)
     std::vector<uint64_t> sizes;
     std::string error;
   };
-  const uint64_t runs = std::clamp<uint64_t>(static_cast<uint64_t>(threads), 1, std::max<uint64_t>(1, blocks));
-  std::vector<Run> run(runs);
-  auto compressRun = [&](Run& r) {
+
+  // Compresses the run's blocks into its frames; on a zstd failure, says
+  // why in r.error.
+  void compressRun(Run& r) const {
+    r.frames.clear();
+    r.sizes.clear();
     std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> context(ZSTD_createCCtx(), ZSTD_freeCCtx);
     if (!context) {
       r.error = "cannot create a zstd compression context";
       return;
     }
-    std::vector<uint8_t> frame(ZSTD_compressBound(blockCodes));
+    std::vector<uint8_t> frame(ZSTD_compressBound(blockCodes_));
     for (uint64_t b = r.firstBlock; b < r.endBlock; ++b) {
-      const uint64_t first = b * blockCodes, count = std::min<uint64_t>(blockCodes, codes.size() - first);
-      const size_t n = ZSTD_compress_usingCDict(context.get(), frame.data(), frame.size(), codes.data() + first, count,
-                                                dictionary.get());
+      const uint64_t first = b * blockCodes_, count = std::min<uint64_t>(blockCodes_, codes_.size() - first);
+      const size_t n = ZSTD_compress_usingCDict(context.get(), frame.data(), frame.size(), codes_.data() + first, count,
+                                                dictionary_.get());
       if (ZSTD_isError(n)) {
         r.error = absl::StrCat("zstd: ", ZSTD_getErrorName(n));
         return;
@@ -147,30 +180,69 @@ absl::StatusOr<std::vector<uint8_t>> compressCodes(std::span<const uint8_t> code
       r.frames.insert(r.frames.end(), frame.begin(), frame.begin() + static_cast<std::ptrdiff_t>(n));
       r.sizes.push_back(n);
     }
+  }
+
+  std::span<const uint8_t> codes_;
+  uint64_t batchBlocks_;
+  uint32_t blockCodes_;
+  uint64_t blocks_;
+  std::unique_ptr<ZSTD_CDict, size_t (*)(ZSTD_CDict*)> dictionary_;
+  std::vector<Run> runs_;
+};
+
+// The file's checksum (headerChecksum's seed, then the body) of the
+// `bodyBytes` bytes after the header of the file `f`, read back from it in
+// pieces of 16 MiB (the frames were written before the block table that
+// precedes them was known). `h` must be final but for its checksum.
+absl::StatusOr<uint64_t> checksumWritten(FILE* f, const FileHeader& h, uint64_t bodyBytes) {
+  if (std::fflush(f) != 0 || std::fseek(f, sizeof(FileHeader), SEEK_SET) != 0)
+    return absl::UnavailableError(std::strerror(errno ? errno : EIO));
+  Checksum sum(headerChecksum(h));
+  std::vector<uint8_t> piece(std::min<uint64_t>(bodyBytes, uint64_t{16} << 20));
+  for (uint64_t done = 0; done < bodyBytes;) {
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(piece.size(), bodyBytes - done));
+    if (std::fread(piece.data(), 1, want, f) != want)
+      return absl::UnavailableError(std::ferror(f) && errno ? std::strerror(errno) : "short read of the written file");
+    sum.add(piece.data(), want);
+    done += want;
+  }
+  return sum.value();
+}
+
+// Writes the file's header and body (dictionary, block table, frames) for
+// `codes` to the open file `f` (opened for update, empty), completing `h`
+// with the dictionary's size and the checksum. The frames go out a batch
+// at a time behind a block table of zeros, which is written once they are
+// all out; the checksum is then summed over the body read back (from the
+// page cache). The bytes are those of the body made whole in memory.
+absl::Status writeBody(FILE* f, FileHeader& h, std::span<const uint8_t> codes, int threads, uint64_t batchBlocks) {
+  const auto ioError = [](const char* what) {
+    return absl::UnavailableError(absl::StrCat(what, ": ", std::strerror(errno ? errno : EIO)));
   };
-  for (uint64_t k = 0; k < runs; ++k) {
-    run[k].firstBlock = blocks * k / runs;
-    run[k].endBlock = blocks * (k + 1) / runs;
-  }
-  parallelFor(runs, static_cast<int>(runs), [&](int, uint64_t k) { compressRun(run[k]); });
-  std::vector<uint64_t> table(blocks + 1, 0);
-  uint64_t framesBytes = 0;
-  for (const Run& r : run) {
-    if (!r.error.empty()) return absl::InternalError(r.error);
-    framesBytes += r.frames.size();
-  }
-  // The body is reserved whole and each run let go once copied: the frames
-  // are held about once, not twice (3x3:3,3,x's are gigabytes).
-  body.reserve(body.size() + tableBytes + framesBytes);
-  body.resize(body.size() + tableBytes);
+  std::vector<uint8_t> dictionary = trainDictionary(codes, h.blockCodes);
+  h.dictionaryBytes = static_cast<uint32_t>(dictionary.size());
+  FrameCompressor compressor(codes, h.blockCodes, dictionary, threads, batchBlocks);
+  dictionary.resize(paddedDictionaryBytes(h));  // the block table starts 8-byte aligned
+  std::vector<uint64_t> table(compressor.blocks() + 1, 0);
+  errno = 0;
+  if (std::fwrite(&h, sizeof h, 1, f) != 1 ||
+      std::fwrite(dictionary.data(), 1, dictionary.size(), f) != dictionary.size() ||
+      std::fwrite(table.data(), 8, table.size(), f) != table.size())
+    return ioError("write");
   uint64_t b = 0;
-  for (Run& r : run) {
-    for (uint64_t n : r.sizes) table[b + 1] = table[b] + n, ++b;
-    body.insert(body.end(), r.frames.begin(), r.frames.end());
-    std::vector<uint8_t>().swap(r.frames);
-  }
-  std::memcpy(body.data() + tableAt, table.data(), tableBytes);
-  return body;
+  absl::Status frames = compressor.compressAll([&](std::span<const uint8_t> bytes, std::span<const uint64_t> sizes) {
+    for (uint64_t n : sizes) table[b + 1] = table[b] + n, ++b;
+    return std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size() ? absl::OkStatus() : ioError("write");
+  });
+  if (!frames.ok()) return frames;
+  if (std::fseek(f, static_cast<long>(blockTableAt(h)), SEEK_SET) != 0 ||
+      std::fwrite(table.data(), 8, table.size(), f) != table.size())
+    return ioError("write");
+  const absl::StatusOr<uint64_t> checksum = checksumWritten(f, h, framesAt(h) - sizeof h + table.back());
+  if (!checksum.ok()) return checksum.status();
+  h.checksum = *checksum;
+  if (std::fseek(f, 0, SEEK_SET) != 0 || std::fwrite(&h, sizeof h, 1, f) != 1) return ioError("write");
+  return absl::OkStatus();
 }
 
 std::atomic<uint64_t> nextFileId{1};
@@ -195,7 +267,8 @@ absl::Status checkOutputPath(const std::string& path) {
       absl::StrCat("will not write '", path, "': it is ", what, ", and writing the file would replace it"));
 }
 
-absl::Status writeFile(const std::string& path, const Variant& variant, const Solution& result, int threads) {
+absl::Status writeFile(const std::string& path, const Variant& variant, const Solution& result, int threads,
+                       uint64_t batchBlocks) {
   if (absl::Status target = checkOutputPath(path); !target.ok()) return target;
   FileHeader h{};
   std::memcpy(h.magic, kMagic, 8);
@@ -214,11 +287,6 @@ absl::Status writeFile(const std::string& path, const Variant& variant, const So
   h.losses = result.stats.losses;
   h.startCode = result.stats.start;
   h.maxDistance = static_cast<uint8_t>(result.stats.maxDistance);
-  absl::StatusOr<std::vector<uint8_t>> body = compressCodes(
-      {result.codes.data(), static_cast<size_t>(result.codes.size())}, h.blockCodes, &h.dictionaryBytes, threads);
-  if (!body.ok()) return body.status();
-  h.checksum = fileChecksum(h, body->data(), body->size());
-
   const std::filesystem::path target(path);
   std::error_code ec;
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
@@ -228,7 +296,7 @@ absl::Status writeFile(const std::string& path, const Variant& variant, const So
   // the last rename wins with a complete file.
   static std::atomic<uint64_t> writes{0};
   const std::string tmp = absl::StrCat(path, ".part.", ::getpid(), ".", writes.fetch_add(1));
-  FILE* f = std::fopen(tmp.c_str(), "wb");
+  FILE* f = std::fopen(tmp.c_str(), "w+b");
   if (!f) return absl::UnavailableError(absl::StrCat("cannot write '", tmp, "': ", std::strerror(errno)));
   // Each failure's errno is kept at once: the calls after it (a stat, the
   // removal of the temporary file) may set errno again.
@@ -237,12 +305,16 @@ absl::Status writeFile(const std::string& path, const Variant& variant, const So
     return absl::UnavailableError(absl::StrCat("cannot write '", path, "': ", std::strerror(error ? error : EIO)));
   };
   errno = 0;
-  const bool written =
-      std::fwrite(&h, sizeof h, 1, f) == 1 && std::fwrite(body->data(), 1, body->size(), f) == body->size();
-  int error = written ? 0 : errno;
+  const absl::Status body =
+      writeBody(f, h, {result.codes.data(), static_cast<size_t>(result.codes.size())}, threads, batchBlocks);
+  int error = body.ok() ? 0 : errno;
   errno = 0;
   if (std::fclose(f) != 0 && error == 0) error = errno ? errno : EIO;  // the buffered rest could not be written
-  if (!written || error) return failed(error);
+  if (!body.ok() && !absl::IsUnavailable(body)) {                      // zstd failed, not the disk
+    std::remove(tmp.c_str());
+    return body;
+  }
+  if (!body.ok() || error) return failed(error);
   if (absl::Status target = checkOutputPath(path); !target.ok()) {  // made meanwhile
     std::remove(tmp.c_str());
     return target;

@@ -67,6 +67,9 @@ inline constexpr uint32_t kFormatVersion = 2;
 // 65 MiB, 2.4 us (median decode of random blocks).
 inline constexpr uint32_t kBlockCodes = 1024;
 inline constexpr int kCompressionLevel = 3;
+// Blocks the writer compresses before it writes their frames out: 64 MiB
+// of codes (about 13 MB of gobblers' frames).
+inline constexpr uint64_t kWriteBatchBlocks = uint64_t{1} << 16;
 // The dictionary: at most this many bytes, trained on at most this many
 // blocks spread evenly over the file.
 inline constexpr uint32_t kDictionaryBytes = 112640;
@@ -166,8 +169,11 @@ uint64_t checksumOf(const uint8_t* data, uint64_t size, uint64_t seed = 0);
 // Creates missing directories. An existing `path` that is not a regular
 // file is refused (checkOutputPath), before anything is compressed and
 // again just before the rename. The blocks are compressed by `threads`
-// threads; the file is the same for any count.
-absl::Status writeFile(const std::string& path, const Variant& variant, const Solution& result, int threads = 1);
+// threads, `batchBlocks` at a time, each batch's frames written out and let
+// go before the next (kWriteBatchBlocks but for the tests): the file is the
+// same for any count of either.
+absl::Status writeFile(const std::string& path, const Variant& variant, const Solution& result, int threads = 1,
+                       uint64_t batchBlocks = kWriteBatchBlocks);
 
 // OK if `path` does not exist or is a regular file (not followed if it is a
 // symbolic link); else an error naming what it is.
