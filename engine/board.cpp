@@ -8,13 +8,14 @@ Board::Board(const Variant& variant) : geometry_(&gobblet::geometry(variant.n)),
 
 std::array<int, 5> Board::stackCounts(int player) const {
   std::array<int, 5> counts{};
-  int below = 0;  // stacks holding <= s pieces
-  for (int s = 0; s < 4; ++s) {
+  int below = 0;  // stacks holding < s pieces
+  const int sizes = variant_.sizes;
+  for (int s = 0; s < sizes; ++s) {
     const int upTo = placed(player, s);  // stacks holding <= s pieces
     counts[s] = upTo - below;
     below = upTo;
   }
-  counts[4] = 3 - below;
+  counts[sizes] = variant_.stackCount() - below;
   return counts;
 }
 
@@ -22,7 +23,7 @@ unsigned Board::placeableSizes(int player) const {
   unsigned sizes = 0;
   if (variant_.stacks) {
     const auto counts = stackCounts(player);
-    for (int s = 0; s < 4; ++s)
+    for (int s = 0; s < variant_.sizes; ++s)
       if (counts[s + 1] > 0) sizes |= 1u << s;
   } else {
     for (int s = 0; s < variant_.sizes; ++s)
@@ -78,11 +79,11 @@ Board Board::colorSwapped() const {
 bool Board::countsValid() const {
   for (int p = 0; p < 2; ++p) {
     if (variant_.stacks) {
-      // Counts must be non-decreasing with size and at most 3 (three stacks).
+      // Counts must be non-decreasing with size and at most the stacks' number.
       int previous = 0;
       for (int s = 0; s < variant_.sizes; ++s) {
         const int c = placed(p, s);
-        if (c < previous || c > 3) return false;
+        if (c < previous || c > variant_.stackCount()) return false;
         previous = c;
       }
     } else {

@@ -10,7 +10,7 @@
 //
 // Pieces never leave the board, so the supply is derived from it: in the
 // 3x3 family a player may place any size with perSize - placed(p, s) > 0;
-// in 4x4 Gobblet a player's three external stacks follow from the per-size
+// in the 4x4 family a player's external stacks follow from the per-size
 // counts on the board (see stackCounts()).
 //
 // Player 1 is index 0, player 2 index 1. The 64-bit key is a Zobrist hash of
@@ -68,14 +68,15 @@ class Board {
   }
   int placed(int player, int size) const { return std::popcount(pieces_[player][size]); }
 
-  // 4x4 Gobblet: stackCounts(p)[k] = how many of p's three external stacks
-  // hold k pieces (so show size k-1 on top), k = 0..4. A stack holding k
-  // pieces holds sizes 0..k-1, so the stacks with k <= s number placed(p, s).
+  // The 4x4 family: stackCounts(p)[k] = how many of p's external stacks
+  // (variant().stackCount()) hold k pieces (so show size k-1 on top),
+  // k = 0..sizes (entries above sizes are 0). A stack holding k pieces holds
+  // sizes 0..k-1, so the stacks with k <= s number placed(p, s).
   std::array<int, 5> stackCounts(int player) const;
   // Bit s set: the player may place a piece of size s from the supply.
   unsigned placeableSizes(int player) const;
   // Pieces of a size the player has not yet placed (3x3: perSize - placed;
-  // 4x4: 3 - placed, of which only stack tops are placeable).
+  // 4x4: stacks - placed, of which only stack tops are placeable).
   int inHand(int player, int size) const { return variant_.perSize - placed(player, size); }
 
   // kNoWinner, or the player who has won: the side to move if it has a line

@@ -222,9 +222,11 @@ absl::StatusOr<Board> parsePosition(const Variant& v, std::string_view text) {
           return invalid(absl::StrCat("player ", p + 1, " has ", board.placed(p, s), " pieces of size ",
                                       std::string(1, kSizeLetters[s]), ", more than the supply of ", v.perSize),
                          original);
+    std::string order;  // "#S <= #M <= #L <= #X <= 3"
+    for (int s = 0; s < v.sizes; ++s) absl::StrAppend(&order, "#", std::string(1, kSizeLetters[s]), " <= ");
     return invalid(
-        "impossible stack counts: a player's pieces on the board cannot have come from three nested stacks "
-        "(for each player, #S <= #M <= #L <= #X must hold)",
+        absl::StrCat("impossible stack counts: a player's pieces on the board cannot have come from ", v.stackCount(),
+                     " nested stacks (for each player, ", order, v.stackCount(), " must hold)"),
         original);
   }
   return board;

@@ -1,6 +1,7 @@
 #include "engine/variant.h"
 
 #include <cassert>
+#include <span>
 #include <vector>
 
 #include "engine/bounded_integer.h"
@@ -14,15 +15,39 @@ namespace gobblet {
 
 namespace {
 
-// The family form's prefix, "3x3:" (kVariantFamilyForm).
+// The family forms' prefixes, "3x3:" and "4x4:".
 constexpr std::string_view kFamilyPrefix = kVariantFamilyForm.substr(0, 4);
-static_assert(kFamilyPrefix == "3x3:");
+constexpr std::string_view k4x4FamilyPrefix = kVariant4x4FamilyForm.substr(0, 4);
+static_assert(kFamilyPrefix == "3x3:" && k4x4FamilyPrefix == "4x4:");
+
+// A family form's numbers: "2,3,1" after the prefix, each in its range.
+struct FamilyField {
+  const char* name;
+  int lo, hi;
+};
+absl::StatusOr<std::vector<int>> parseFamilyNumbers(const std::string& text, const std::string& numbers,
+                                                    std::string_view prefix, std::span<const FamilyField> fields) {
+  const std::vector<std::string> parts = absl::StrSplit(numbers, ',');
+  if (parts.size() != fields.size())
+    return absl::InvalidArgumentError(
+        absl::StrCat("variant '", text, "': expected ", fields.size(), " numbers after '", std::string(prefix), "'"));
+  std::vector<int> values;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const absl::string_view number = absl::StripAsciiWhitespace(parts[i]);
+    auto n =
+        parseBoundedInteger(std::string_view(number.data(), number.size()), fields[i].lo, fields[i].hi, fields[i].name);
+    if (!n.ok()) return absl::InvalidArgumentError(absl::StrCat("variant '", text, "': ", n.status().message()));
+    values.push_back(static_cast<int>(*n));
+  }
+  return values;
+}
 
 }  // namespace
 
 std::string Variant::name() const {
   for (const NamedVariant& named : kNamedVariants)
     if (named.canonical && named.variant == *this) return std::string(named.name);
+  if (stacks) return absl::StrCat(std::string(k4x4FamilyPrefix), sizes, ",", perSize);
   return absl::StrCat(std::string(kFamilyPrefix), sizes, ",", perSize, ",", moving ? 1 : 0);
 }
 
@@ -31,7 +56,8 @@ std::string variantNamesText(int boardSide) {
   std::vector<std::string_view> names;
   for (const NamedVariant& named : kNamedVariants)
     if (boardSide == 0 || named.variant.n == boardSide) names.push_back(named.name);
-  if (boardSide != 4) names.push_back(kVariantFamilyForm);  // the family is 3x3
+  if (boardSide != 4) names.push_back(kVariantFamilyForm);
+  if (boardSide != 3) names.push_back(kVariant4x4FamilyForm);
   std::string out;
   for (size_t i = 0; i < names.size(); ++i)
     out.append(i == 0 ? "" : i + 1 == names.size() ? " or " : ", ").append(names[i]);
@@ -49,26 +75,20 @@ absl::StatusOr<Variant> Variant::parse(std::string_view textView) {
     for (std::string_view alias : named.aliases)
       if (lower == alias) return named.variant;
   }
+  // <sizes> 1..4, <stacks> 1..3.
+  static constexpr FamilyField k4x4Fields[] = {{"sizes", 1, 4}, {"stacks", 1, 3}};
+  // <sizes> 1..3, <per_size> 1..9, <move> 0 or 1.
+  static constexpr FamilyField k3x3Fields[] = {{"sizes", 1, 3}, {"per_size", 1, 9}, {"move", 0, 1}};
+  if (lower.rfind(k4x4FamilyPrefix, 0) == 0) {
+    auto values = parseFamilyNumbers(text, lower.substr(k4x4FamilyPrefix.size()), k4x4FamilyPrefix, k4x4Fields);
+    if (!values.ok()) return values.status();
+    return family4x4((*values)[0], (*values)[1]);
+  }
   if (lower.rfind(kFamilyPrefix, 0) != 0)
     return absl::InvalidArgumentError(absl::StrCat("unknown variant '", text, "' (expected ", variantNamesText(), ")"));
-  const std::vector<std::string> parts = absl::StrSplit(lower.substr(kFamilyPrefix.size()), ',');
-  if (parts.size() != 3)
-    return absl::InvalidArgumentError(
-        absl::StrCat("variant '", text, "': expected 3 numbers after '", std::string(kFamilyPrefix), "'"));
-  // <sizes> 1..3, <per_size> 1..9, <move> 0 or 1.
-  static constexpr struct {
-    const char* name;
-    int lo, hi;
-  } kFields[3] = {{"sizes", 1, 3}, {"per_size", 1, 9}, {"move", 0, 1}};
-  int values[3];
-  for (int i = 0; i < 3; ++i) {
-    const absl::string_view number = absl::StripAsciiWhitespace(parts[i]);
-    auto n = parseBoundedInteger(std::string_view(number.data(), number.size()), kFields[i].lo, kFields[i].hi,
-                                 kFields[i].name);
-    if (!n.ok()) return absl::InvalidArgumentError(absl::StrCat("variant '", text, "': ", n.status().message()));
-    values[i] = static_cast<int>(*n);
-  }
-  return family(values[0], values[1], values[2] == 1);
+  auto values = parseFamilyNumbers(text, lower.substr(kFamilyPrefix.size()), kFamilyPrefix, k3x3Fields);
+  if (!values.ok()) return values.status();
+  return family((*values)[0], (*values)[1], (*values)[2] == 1);
 }
 
 }  // namespace gobblet

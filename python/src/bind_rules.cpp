@@ -175,7 +175,7 @@ A game of the Gobblet family, by name.
       },
       py::arg("aliases") = false,
       "The names of the named variants (the default, gobblet, first); with aliases=True their other "
-      "spellings too. Any 3x3 family form \"3x3:s,p,m\" is accepted besides.");
+      "spellings too. Any 3x3 family form \"3x3:s,p,m\" and 4x4 family form \"4x4:s,k\" is accepted besides.");
 }
 
 void bindGame(py::module_& m) {

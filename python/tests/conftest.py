@@ -34,7 +34,7 @@ def documented_perft():
     """{variant name: [perft(1), perft(2), ...]} from the table in docs/notation.md."""
     table = {}
     text = (REPOSITORY / "docs" / "notation.md").read_text()
-    for match in re.finditer(r"^\| (\w+) \|((?: \d+ \|)+)\s*$", text, re.MULTILINE):
+    for match in re.finditer(r"^\| ([\w:,]+) \|((?: \d+ \|)+)\s*$", text, re.MULTILINE):
         table[match.group(1)] = [int(cell) for cell in match.group(2).split("|") if cell.strip()]
     return table
 

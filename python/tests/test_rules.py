@@ -17,6 +17,9 @@ def test_every_variant_name_the_engine_accepts_gives_its_variant():
         assert gobblet.Variant(variant.name) == variant
         assert gobblet.Variant(name.upper()) == variant
     assert gobblet.Variant("3x3:2,3,1").board_size == 3
+    family = gobblet.Variant("4x4: 2, 3")
+    assert (family.name, family.board_size, family.sizes, family.per_size) == ("4x4:2,3", 4, 2, 3)
+    assert gobblet.Variant("4x4:4,3") == gobblet.Variant("gobblet")
     assert gobblet.Game("gobblers").variant == gobblet.Variant("gobblet gobblers")
 
 
@@ -120,7 +123,7 @@ def test_stacks_and_pieces_in_hand():
         game.in_hand(1, "X")  # gobblers has three sizes
 
 
-@pytest.mark.parametrize("name", ["gobblers", "gobblet"])
+@pytest.mark.parametrize("name", ["gobblers", "gobblet", "4x4:1,1", "4x4:2,2", "4x4:3,1"])
 def test_perft_equals_the_documented_numbers(name):
     expected = documented_perft()[name]
     assert len(expected) >= 4

@@ -31,6 +31,9 @@ TEST(RulesCrossCheckSlow, StartPositionsDeep) {
   expectSamePerft(ref::Position(Variant::family(2, 3, true)), 5);
   expectSamePerft(ref::Position(Variant::family(3, 1, false)), 6);
   expectSamePerft(ref::Position(Variant::family(1, 9, true)), 6);
+  expectSamePerft(ref::Position(Variant::family4x4(2, 2)), 4);
+  expectSamePerft(ref::Position(Variant::family4x4(1, 3)), 5);
+  expectSamePerft(ref::Position(Variant::family4x4(3, 1)), 5);
 }
 
 // Perft from positions reached by random play (the reference alone picks
@@ -42,7 +45,8 @@ TEST(RulesCrossCheckSlow, MidgamePositions) {
     int depth, positions;
   };
   for (const Case& c :
-       {Case{Variant::gobblet(), 3, 40}, Case{Variant::gobblers(), 4, 60}, Case{Variant::family(3, 3, true), 4, 30}}) {
+       {Case{Variant::gobblet(), 3, 40}, Case{Variant::gobblers(), 4, 60}, Case{Variant::family(3, 3, true), 4, 30},
+        Case{Variant::family4x4(2, 2), 3, 30}, Case{Variant::family4x4(1, 2), 4, 30}}) {
     SCOPED_TRACE(c.v.name());
     for (int i = 0; i < c.positions; ++i) {
       ref::Position r(c.v);

@@ -350,8 +350,8 @@ ref::Position randomPosition(const Variant& v, Rng& rng) {
   for (int player = 0; player < 2; ++player) {
     std::vector<int> counts(v.sizes);
     if (v.stacks) {
-      int heights[3];
-      for (int& h : heights) h = uniform(rng, 5);
+      std::vector<int> heights(v.stackCount());
+      for (int& h : heights) h = uniform(rng, v.sizes + 1);
       for (int s = 0; s < v.sizes; ++s)
         for (int h : heights) counts[s] += h <= s;  // stacks whose size-s piece is out
     } else {
@@ -425,6 +425,18 @@ TEST(RulesCrossCheck, FamilyStartPerftMatchesReference) {
   }
 }
 
+// Every member of the 4x4 family (Gobblet is one), its start to depth 3.
+TEST(RulesCrossCheck, Family4x4StartPerftMatchesReference) {
+  for (int sizes = 1; sizes <= 4; ++sizes)
+    for (int stacks = 1; stacks <= 3; ++stacks) {
+      const Variant v = Variant::family4x4(sizes, stacks);
+      SCOPED_TRACE(v.name());
+      Board board(v);
+      ref::Position r(v);
+      checkPerft(board, r, 3);
+    }
+}
+
 // ---------------------------------------------------------------- random games
 
 TEST(RulesCrossCheck, GobbletRandomGames) {
@@ -483,6 +495,33 @@ TEST(RulesCrossCheck, OtherFamilyMembersRandomGames) {
   }
 }
 
+// Smaller members of the 4x4 family: the stack rules with fewer sizes and
+// stacks (one stack of one size: a game of moving one piece each).
+TEST(RulesCrossCheck, Family4x4MembersRandomGames) {
+  for (const Variant& v : {Variant::family4x4(1, 1), Variant::family4x4(1, 3), Variant::family4x4(2, 2),
+                           Variant::family4x4(3, 1), Variant::family4x4(4, 2), Variant::family4x4(2, 3)}) {
+    SCOPED_TRACE(v.name());
+    const bool lines = v.sizes * v.perSize >= 4;  // enough pieces for a line
+    // Without lines, long games, so that positions come back three times.
+    const Coverage cov =
+        playGames(v, lines ? 100 : 40, 0x4f4f + v.sizes * 16 + v.perSize, lines ? 80 : 400, 2, lines ? 40 : 160);
+    report(v.name() + " games", cov);
+    EXPECT_GT(cov.positions, 500);
+    if (v.sizes > 1) {
+      EXPECT_GT(cov.gobbleFromStack, 0);
+    }
+    if (lines) {
+      EXPECT_GT(cov.moverWins, 0);
+    } else {  // nobody can ever win: the games end by repetition
+      EXPECT_EQ(cov.moverWins, 0);
+      EXPECT_GT(cov.repetitions, 0);
+    }
+    if (v.sizes >= 2 && v.perSize >= 2) {  // a reveal needs a covered piece
+      EXPECT_GT(cov.revealMoverLoses + cov.revealMoverSurvives, 0);
+    }
+  }
+}
+
 // ---------------------------------------------------------------- random boards
 
 TEST(RulesCrossCheck, RandomGobbletPositions) {
@@ -494,8 +533,9 @@ TEST(RulesCrossCheck, RandomGobbletPositions) {
 }
 
 TEST(RulesCrossCheck, RandomFamilyPositions) {
-  for (const Variant& v : {kGobblers, kTicTacToe, Variant::family(2, 3, true), Variant::family(3, 1, false),
-                           Variant::family(1, 9, true)}) {
+  for (const Variant& v :
+       {kGobblers, kTicTacToe, Variant::family(2, 3, true), Variant::family(3, 1, false), Variant::family(1, 9, true),
+        Variant::family4x4(2, 2), Variant::family4x4(3, 1), Variant::family4x4(1, 3)}) {
     SCOPED_TRACE(v.name());
     report(v.name() + " random boards", checkRandomPositions(v, 600, 0xfa11 + v.perSize));
   }
@@ -716,6 +756,13 @@ TEST(RulesCrossCheck, ImpossibleCountsAreRejected) {
   expectRejected(kGobblet, "4/4/4/S3 2", "S out before X");
   expectRejected(kGobblet, "4/4/4/[SMLX]s3 1", "s out before x");
   expectRejected(kGobblet, "X3/X3/X3/X3 2", "four X");
+  // Smaller 4x4 members: more of a size than stacks, a size out of order,
+  // a size the member does not have.
+  const Variant twoOfTwo = Variant::family4x4(2, 2);
+  expectRejected(twoOfTwo, "M3/M3/M3/4 2", "three M from two stacks");
+  expectRejected(twoOfTwo, "4/4/4/S3 2", "S out before M");
+  expectRejected(twoOfTwo, "4/4/4/L3 2", "no L in 4x4:2,2");
+  expectRejected(Variant::family4x4(1, 1), "S3/S3/4/4 2", "two S from one stack");
 }
 
 }  // namespace

@@ -46,6 +46,23 @@ TEST(Perft, GobbletStart) {
   for (int d = 1; d <= 5; ++d) EXPECT_EQ(perft(b, d), expected[d - 1]) << "depth " << d;
 }
 
+// The 4x4 family, sizes 1..4 by stacks 1..3 (4x4:4,3 is Gobblet), depths
+// 1..5; each checked against the reference rules (rules_crosscheck tests).
+TEST(Perft, Family4x4Start) {
+  const uint64_t expected[4][3][5] = {
+      {{16, 240, 3360, 47040, 658560}, {16, 240, 6720, 181440, 4724160}, {16, 240, 6720, 181440, 5816160}},
+      {{16, 240, 6720, 184800, 4949280}, {16, 240, 10080, 406560, 15744960}, {16, 240, 10080, 406560, 17361120}},
+      {{16, 240, 6720, 184800, 6088320}, {16, 240, 10080, 406560, 17408160}, {16, 240, 10080, 406560, 19024320}},
+      {{16, 240, 6720, 184800, 6088320}, {16, 240, 10080, 406560, 17408160}, {16, 240, 10080, 406560, 19024320}},
+  };
+  for (int sizes = 1; sizes <= 4; ++sizes)
+    for (int stacks = 1; stacks <= 3; ++stacks) {
+      Board b(Variant::family4x4(sizes, stacks));
+      for (int d = 1; d <= 5; ++d)
+        EXPECT_EQ(perft(b, d), expected[sizes - 1][stacks - 1][d - 1]) << b.variant().name() << " depth " << d;
+    }
+}
+
 TEST(Perft, DivideSumsToTotalAndLeavesBoardUnchanged) {
   Board b(Variant::gobblet());
   const Board before = b;
@@ -113,6 +130,8 @@ TEST(VariantText, EveryNamedVariantParsesByEachOfItsNames) {
   }
   EXPECT_NE(variantNamesText(3).find(kVariantFamilyForm), std::string::npos);
   EXPECT_EQ(variantNamesText(4).find(kVariantFamilyForm), std::string::npos);
+  EXPECT_NE(variantNamesText(4).find(kVariant4x4FamilyForm), std::string::npos);
+  EXPECT_EQ(variantNamesText(3).find(kVariant4x4FamilyForm), std::string::npos);
   EXPECT_EQ(Variant::ticTacToe().name(), "3x3:1,5,0");  // its tablebase file is 3x3-1-5-0.gtb
 }
 
@@ -123,16 +142,42 @@ TEST(VariantText, EveryVariantRoundTripsThroughItsName) {
   for (int sizes = 1; sizes <= 3; ++sizes)
     for (int perSize = 1; perSize <= 9; ++perSize)
       for (const bool moving : {false, true}) all.push_back(Variant::family(sizes, perSize, moving));
+  for (int sizes = 1; sizes <= 4; ++sizes)
+    for (int stacks = 1; stacks <= 3; ++stacks)
+      if (!(sizes == 4 && stacks == 3)) all.push_back(Variant::family4x4(sizes, stacks));
   for (const Variant& v : all) {
     auto back = Variant::parse(v.name());
     ASSERT_TRUE(back.ok()) << v.name() << ": " << back.status();
     EXPECT_EQ(*back, v) << v.name();
-    if (v.n != 3) continue;
-    const std::string family =
-        absl::StrCat("3x3: ", v.sizes, " , ", v.perSize, ",", v.moving ? 1 : 0);  // blanks around numbers are read
-    EXPECT_EQ(Variant::parse(family).value_or(Variant::gobblet()), v) << family;
+    // Blanks around the numbers are read.
+    const std::string family = v.n == 3 ? absl::StrCat("3x3: ", v.sizes, " , ", v.perSize, ",", v.moving ? 1 : 0)
+                                        : absl::StrCat("4x4: ", v.sizes, " , ", v.perSize);
+    EXPECT_EQ(Variant::parse(family).value_or(Variant::ticTacToe()), v) << family;
   }
-  EXPECT_EQ(all.size(), 55u);
+  EXPECT_EQ(all.size(), 66u);
+  EXPECT_EQ(Variant::family4x4(4, 3), Variant::gobblet());
+  EXPECT_EQ(Variant::family4x4(2, 3).name(), "4x4:2,3");
+}
+
+// A 4x4 family form out of range or malformed is refused, naming the field.
+TEST(VariantText, Bad4x4FamilyFormsAreRefused) {
+  const struct {
+    const char* text;
+    const char* why;
+  } cases[] = {{"4x4:5,3", "sizes"},
+               {"4x4:0,3", "sizes"},
+               {"4x4:2,4", "stacks"},
+               {"4x4:2,0", "stacks"},
+               {"4x4:2", "expected 2 numbers"},
+               {"4x4:2,3,1", "expected 2 numbers"},
+               {"4x4:a,3", "sizes"},
+               {"4x4:", "expected 2 numbers"}};
+  for (const auto& c : cases) {
+    auto parsed = Variant::parse(c.text);
+    ASSERT_FALSE(parsed.ok()) << c.text << " parsed as " << parsed->name();
+    EXPECT_NE(std::string(parsed.status().message()).find(c.why), std::string::npos)
+        << c.text << ": " << parsed.status();
+  }
 }
 
 // ---- Geometry and symmetries -------------------------------------------------

@@ -94,15 +94,17 @@ int Position::onBoard(int player, int size) const {
 
 std::vector<int> Position::stackHeights(int player) const {
   if (!variant_.stacks) return {};
-  // Stack i still holds size s iff i < 3 - onBoard(s) (stacks are emptied
-  // largest piece first, so the stacks holding size s+1 are among those
-  // holding size s). A stack's sizes must then be S..(height-th size).
+  // The variant's perSize is its number of stacks, K. Stack i still holds
+  // size s iff i < K - onBoard(s) (stacks are emptied largest piece first,
+  // so the stacks holding size s+1 are among those holding size s). A
+  // stack's sizes must then be S..(height-th size).
+  const int stackNumber = variant_.perSize;
   std::vector<int> heights;
-  for (int stack = 0; stack < 3; ++stack) {
+  for (int stack = 0; stack < stackNumber; ++stack) {
     int height = 0;
     bool gap = false;
     for (int size = 0; size < variant_.sizes; ++size) {
-      const int remaining = 3 - onBoard(player, size);
+      const int remaining = stackNumber - onBoard(player, size);
       if (remaining < 0) return {};
       const bool holds = stack < remaining;
       if (holds && gap) return {};  // holds a size above a missing one

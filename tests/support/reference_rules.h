@@ -1,5 +1,5 @@
 // Reference rules: a deliberately slow, plain second implementation of the
-// rules of Gobblet (4x4) and the 3x3 family, written from the rules as they
+// rules of the 4x4 family (Gobblet) and the 3x3 family, written from the rules as they
 // are stated in words and not from engine/. The tests play the fast
 // bitboard core against it; the two agree only if both read the rules the
 // same way.
@@ -69,7 +69,7 @@ class Position {
 
   // How many pieces of this player and size are on the board (covered or not).
   int onBoard(int player, int size) const;
-  // 4x4: the heights of the player's three external stacks (a stack of
+  // 4x4: the heights of the player's external stacks (perSize of them) (a stack of
   // height k holds S..k-th size and shows the k-th size on top), derived from
   // the board; empty if the counts are impossible. 3x3: empty.
   std::vector<int> stackHeights(int player) const;
@@ -94,7 +94,7 @@ class Position {
 
   // True if the pieces respect the variant: every square strictly increasing
   // bottom to top, sizes in range, counts within the supply (3x3: at most
-  // per_size of a size per player; 4x4: counts three nested stacks can
+  // per_size of a size per player; 4x4: counts perSize nested stacks can
   // produce). Otherwise *why says what is wrong.
   bool valid(std::string* why = nullptr) const;
 
