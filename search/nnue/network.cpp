@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cstring>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 #include <fstream>
 #include <functional>
 
@@ -54,6 +57,72 @@ void addFeatures(const Network& net, const FeatureList& list, std::array<int16_t
       for (int i = 0; i < kHidden; ++i) row[i] = static_cast<int16_t>(row[i] + w[i]);
     else
       for (int i = 0; i < kHidden; ++i) row[i] = static_cast<int16_t>(row[i] - w[i]);
+  }
+}
+
+// The hidden layer's input: an accumulator row clamped to 0..127, as bytes.
+// The SIMD forms give the same bytes as the plain loop (NnueEvaluation test).
+void clampActivations(const std::array<int16_t, kHidden>& row, uint8_t* out) {
+#if defined(__SSE2__)
+  const __m128i one = _mm_set1_epi16(kActivationOne);
+  for (int i = 0; i < kHidden; i += 16) {
+    const __m128i a = _mm_min_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&row[i])), one);
+    const __m128i b = _mm_min_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&row[i + 8])), one);
+    // packus saturates the negatives to 0.
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), _mm_packus_epi16(a, b));
+  }
+#else
+  for (int i = 0; i < kHidden; ++i) out[i] = static_cast<uint8_t>(std::clamp<int>(row[i], 0, kActivationOne));
+#endif
+}
+
+// The sum of input[i] * w[i] over the 2 * kHidden inputs (0..127) and
+// weights (int8). maddubs adds two products into an int16: at most
+// 2 * 127 * 128 = 32512, so it never saturates and the sum is exact.
+int32_t dotProduct(const uint8_t* input, const int8_t* w) {
+#if defined(__AVX2__)
+  __m256i sum = _mm256_setzero_si256();
+  const __m256i ones = _mm256_set1_epi16(1);
+  for (int i = 0; i < 2 * kHidden; i += 32) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(input + i));
+    const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + i));
+    sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_maddubs_epi16(x, y), ones));
+  }
+  __m128i half = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+  half = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0x4e));
+  half = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0xb1));
+  return _mm_cvtsi128_si32(half);
+#elif defined(__SSSE3__)
+  __m128i sum = _mm_setzero_si128();
+  const __m128i ones = _mm_set1_epi16(1);
+  for (int i = 0; i < 2 * kHidden; i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(input + i));
+    const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + i));
+    sum = _mm_add_epi32(sum, _mm_madd_epi16(_mm_maddubs_epi16(x, y), ones));
+  }
+  sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0x4e));
+  sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0xb1));
+  return _mm_cvtsi128_si32(sum);
+#else
+  int32_t s = 0;
+  for (int i = 0; i < 2 * kHidden; ++i) s += static_cast<int32_t>(input[i]) * w[i];
+  return s;
+#endif
+}
+
+// Drops the features both lists hold (a move's square keeps most of its
+// pieces, and a reserve all but one of its counts): taking one away and
+// adding it back would leave the row as it was.
+void cancelCommon(FeatureList& removed, FeatureList& added) {
+  for (int r = 0; r < removed.size;) {
+    int a = 0;
+    while (a < added.size && added.index[a] != removed.index[r]) ++a;
+    if (a == added.size) {
+      ++r;
+      continue;
+    }
+    removed.index[r] = removed.index[--removed.size];
+    added.index[a] = added.index[--added.size];
   }
 }
 
@@ -169,6 +238,7 @@ void updateAccumulator(const Network& net, const Board& beforeBoard, const Board
     after.values[perspective] = before.values[perspective];
     changedFeatures(beforeBoard, parts, perspective, removed);
     changedFeatures(afterBoard, parts, perspective, added);
+    cancelCommon(removed, added);
     addFeatures(net, removed, after.values[perspective], -1);
     addFeatures(net, added, after.values[perspective], +1);
   }
@@ -176,17 +246,11 @@ void updateAccumulator(const Network& net, const Board& beforeBoard, const Board
 
 int evaluate(const Network& net, const Accumulator& acc, int sideToMove) {
   alignas(64) uint8_t input[2 * kHidden];
-  const std::array<int16_t, kHidden>& us = acc.values[sideToMove];
-  const std::array<int16_t, kHidden>& them = acc.values[sideToMove ^ 1];
-  for (int i = 0; i < kHidden; ++i) {
-    input[i] = static_cast<uint8_t>(std::clamp<int>(us[i], 0, kActivationOne));
-    input[kHidden + i] = static_cast<uint8_t>(std::clamp<int>(them[i], 0, kActivationOne));
-  }
+  clampActivations(acc.values[sideToMove], input);
+  clampActivations(acc.values[sideToMove ^ 1], input + kHidden);
   int32_t sum = net.b2;
   for (int j = 0; j < kL1; ++j) {
-    const int8_t* w = &net.w1[static_cast<size_t>(j) * 2 * kHidden];
-    int32_t s = 0;
-    for (int i = 0; i < 2 * kHidden; ++i) s += static_cast<int32_t>(input[i]) * w[i];
+    const int32_t s = dotProduct(input, &net.w1[static_cast<size_t>(j) * 2 * kHidden]);
     const int hidden = std::clamp<int32_t>((s + net.b1[j]) >> 6, 0, kActivationOne);
     sum += hidden * net.w2[j];
   }

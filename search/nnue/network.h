@@ -13,8 +13,9 @@
 //
 // Integer arithmetic throughout: the accumulator holds 127 for 1.0, the
 // hidden weights 64 for 1.0 (tools/nnue/train.py quantises them so). The
-// loops are written for the compiler's vectoriser (AVX2 and SSE on the
-// x86 tiers, SIMD128 in WebAssembly builds, plain code elsewhere).
+// hidden layer's products are summed with SSSE3 (x86-64-v2) or AVX2
+// (x86-64-v3 and up) and plain loops elsewhere, to the same integers; the
+// first layer's rows are left to the compiler's vectoriser.
 //
 // The file (.gnn), little-endian, docs/nnue.md:
 //    0  char[8]   magic "GOBNNUE\0"

@@ -5,6 +5,7 @@
 // search plays with the net.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "engine/movegen.h"
@@ -136,6 +137,45 @@ TEST(NnueEvaluation, APositionAndItsColourSwapEvaluateAlike) {
     differentFromZero += value != 0;
   }
   EXPECT_GT(differentFromZero, 10);
+}
+
+// The evaluation as docs/nnue.md states it, one product at a time.
+int plainEvaluation(const Network& net, const Accumulator& acc, int sideToMove) {
+  int input[2 * kHidden];
+  for (int i = 0; i < kHidden; ++i) {
+    input[i] = std::clamp<int>(acc.values[sideToMove][i], 0, kActivationOne);
+    input[kHidden + i] = std::clamp<int>(acc.values[sideToMove ^ 1][i], 0, kActivationOne);
+  }
+  int64_t sum = net.b2;
+  for (int j = 0; j < kL1; ++j) {
+    int64_t s = net.b1[j];
+    for (int i = 0; i < 2 * kHidden; ++i) s += input[i] * net.w1[j * 2 * kHidden + i];
+    sum += std::clamp<int64_t>(s >> 6, 0, kActivationOne) * net.w2[j];
+  }
+  return static_cast<int>(sum * 100 / (kActivationOne * kWeightOne));
+}
+
+// The SIMD sums (whatever this build uses) give the plain arithmetic's
+// integers, at the extremes too: activations far outside 0..127, and
+// hidden weights of -128 and 127 everywhere (the largest pair sums).
+TEST(NnueEvaluation, TheFastSumsAreThePlainArithmetic) {
+  std::mt19937_64 rng(11);
+  std::uniform_int_distribution<int> activation(-300, 300), weight(-128, 127);
+  for (int trial = 0; trial < 200; ++trial) {
+    auto net = randomNet(100 + trial);
+    const int extreme = trial % 4;  // 0: random weights, 1: all -128, 2: all 127, 3: alternating
+    for (size_t i = 0; i < net->w1.size(); ++i)
+      net->w1[i] = static_cast<int8_t>(extreme == 0   ? weight(rng)
+                                       : extreme == 1 ? -128
+                                       : extreme == 2 ? 127
+                                                      : (i % 2 ? 127 : -128));
+    for (auto& v : net->b1) v = weight(rng) * 64;
+    Accumulator acc;
+    for (auto& row : acc.values)
+      for (auto& v : row) v = static_cast<int16_t>(trial % 5 == 0 ? kActivationOne : activation(rng));
+    for (int side = 0; side < 2; ++side)
+      EXPECT_EQ(evaluate(*net, acc, side), plainEvaluation(*net, acc, side)) << trial << " " << side;
+  }
 }
 
 TEST(NnueSearch, TheSearchPlaysWithTheNetAndItsScoresAreTheNets) {
