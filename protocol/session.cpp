@@ -193,6 +193,10 @@ void Session::go(const Command& c) {
   const bool showWdl = engine_.options().showWdl;
   SearchCallbacks callbacks;
   callbacks.onInfo = [this, variant, showWdl](const SearchInfo& info) { emit(formatInfo(info, variant, showWdl)); };
+  callbacks.onProgress = [this](const SearchProgress& p) {
+    emit("info nodes " + std::to_string(p.nodes) + " nps " + std::to_string(p.nps) + " time " +
+         std::to_string(p.timeMs) + " hashfull " + std::to_string(p.hashfull) + " tbhits " + std::to_string(p.tbHits));
+  };
   callbacks.onError = [this](const std::string& text) { error(text); };
   callbacks.onDiagnostic = [this](const std::string& text) { emit("info string " + text); };
   callbacks.onBestMove = [this, variant, ponder](Move best, Move reply) {

@@ -91,7 +91,8 @@ struct SharedState {
   int reportedPv = 1;  // lines reported per iteration: the MultiPV asked for (a weakened level searches more)
   std::atomic<bool>* stop = nullptr;
   std::atomic<bool>* pondering = nullptr;
-  std::atomic<int64_t>* startNs = nullptr;  // steady-clock time the clock started
+  std::atomic<int64_t>* startNs = nullptr;                                 // steady-clock time the clock started
+  const std::function<void(const SearchProgress&)>* onProgress = nullptr;  // thread 0 reports, if set
   std::vector<class Worker*> workers;
 
   Clock::time_point start() const { return Clock::time_point(Clock::duration(startNs->load())); }
@@ -119,7 +120,7 @@ class Worker {
   SearchInfo lastInfo;
 
   // The info line of `rm` at `depth`, with the counts of all threads so far.
-  SearchInfo makeInfo(int depth, const RootMove& rm, int rank) const;
+  SearchInfo makeInfo(int depth, const RootMove& rm, int rank);
 
  private:
   int rootSearch(int alpha, int beta, int depth);
@@ -177,6 +178,7 @@ class Worker {
   Move pv_[kMaxPly + 2][kMaxPly + 2];
   int pvLength_[kMaxPly + 2] = {};
   int checkCounter_ = 0;
+  int64_t lastReportMs_ = 0;  // thread 0: when it last reported (a line or its progress), ms since the start
   // Counts the scores that depend on where the search stopped: static
   // evaluations at the horizon or the ply cap, TT cutoffs by entries that
   // were not solved, null-move cutoffs, and repetition draws (the engine's
@@ -270,6 +272,19 @@ void Worker::checkTime() {
   // Where the search has the only thread, `stop` can come only now
   // (search/host_yield.h; the host limits how often it really yields).
   yieldToHost();
+  if (id_ == 0 && shared_.onProgress && *shared_.onProgress) {
+    const int64_t now = elapsedMs(shared_.start());
+    if (now - lastReportMs_ >= kProgressIntervalMs) {
+      lastReportMs_ = now;
+      SearchProgress progress;
+      progress.nodes = shared_.totalNodes();
+      progress.timeMs = now;
+      progress.nps = now > 0 ? progress.nodes * 1000 / static_cast<uint64_t>(now) : 0;
+      progress.hashfull = shared_.tt->hashfull();
+      progress.tbHits = shared_.totalTbHits();
+      (*shared_.onProgress)(progress);
+    }
+  }
   if (shared_.limits.nodes && shared_.threads > 1 && shared_.totalNodes() >= shared_.limits.nodes)
     shared_.stop->store(true);
   if (shared_.budget.hardMs >= 0 && !shared_.pondering->load() && elapsedMs(shared_.start()) >= shared_.budget.hardMs)
@@ -497,7 +512,7 @@ int Worker::rootSearch(int alpha, int beta, int depth) {
   return best;
 }
 
-SearchInfo Worker::makeInfo(int depth, const RootMove& rm, int rank) const {
+SearchInfo Worker::makeInfo(int depth, const RootMove& rm, int rank) {
   SearchInfo info;
   info.depth = depth;
   info.selDepth = std::max(rm.selDepth, depth);
@@ -511,6 +526,7 @@ SearchInfo Worker::makeInfo(int depth, const RootMove& rm, int rank) const {
   }
   info.nodes = shared_.totalNodes();
   info.timeMs = elapsedMs(shared_.start());
+  lastReportMs_ = info.timeMs;  // a line was just reported: no progress report for a while
   info.nps = info.timeMs > 0 ? info.nodes * 1000 / static_cast<uint64_t>(info.timeMs) : 0;
   info.hashfull = shared_.tt->hashfull();
   info.tbHits = shared_.totalTbHits();
@@ -753,6 +769,7 @@ void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks
     limits.depth =
         limits.depth > 0 ? std::min(limits.depth, skillDepth(options.skillLevel)) : skillDepth(options.skillLevel);
   shared.reportedPv = options.multiPv;
+  shared.onProgress = &callbacks.onProgress;
   shared.limits = limits;
   shared.budget = computeTimeBudget(limits, root.sideToMove(), options.moveOverheadMs);
   const int threads = searchThreadsFor(options.threads);

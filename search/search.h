@@ -59,8 +59,23 @@ struct SearchInfo {
   bool isFinal = false;  // the summary sent once, just before the best move, with the final counts
 };
 
+// The counts of a search between two SearchInfo lines: what a front end
+// shows while a deep iteration runs (UGI: `info nodes .. nps .. time ..`).
+struct SearchProgress {
+  uint64_t nodes = 0;
+  int64_t timeMs = 0;
+  uint64_t nps = 0;
+  int hashfull = 0;  // per mille
+  uint64_t tbHits = 0;
+};
+// How long the search stays silent before it reports its progress.
+inline constexpr int64_t kProgressIntervalMs = 1000;
+
 struct SearchCallbacks {
   std::function<void(const SearchInfo&)> onInfo;
+  // After kProgressIntervalMs without an onInfo (or a progress report), from
+  // the main search thread; optional.
+  std::function<void(const SearchProgress&)> onProgress;
   std::function<void(Move best, Move ponder)> onBestMove;  // best is Move::none() on a decided position
   std::function<void(const std::string&)> onError;         // a problem the search worked around (hash not resized)
   std::function<void(const std::string&)> onDiagnostic;    // statistics for engine authors (move ordering)
