@@ -56,6 +56,10 @@ echo "== wasm: the static site in headless Chromium (no gobblet process)" >&2
 site_status=0
 "$python" tests/browser/static_site_test.py --site build/wasm/site --perft build/release/bin/gobblet-perft \
   --out build/wasm/browser || site_status=$?
+# The game review on the static site (its other tests run against gobblet --http in ctest).
+[ "$site_status" -ne 0 ] || "$python" tests/browser/board_review_test.py --bin build/release/bin/gobblet \
+  --gobblet-tb build/release/bin/gobblet-tb --site build/wasm/site --out build/wasm/browser-review \
+  -k static_site || site_status=$?
 if [ "$site_status" -eq 77 ]; then echo "== wasm: browser test skipped (see above)" >&2
 elif [ "$site_status" -ne 0 ]; then exit "$site_status"; fi
 

@@ -13,11 +13,12 @@
 // clocks.js, game_io.js (import, export, the link), move_menu.js (a move's menu),
 // list_anchor.js (the move list stays under the finger), connection.js (the
 // engine away: a banner, the controls waiting, a new session given the game),
-// search_progress.js (the time a search has run, ticking).
+// search_progress.js (the time a search has run, ticking), review_run.js
+// (the game review and "learn from your mistakes").
 
 import { takeToken } from './address.js';
 import { restoreSettings } from './settings.js';
-import { openSession } from './engine_session.js';
+import { openSession, session } from './engine_session.js';
 import { actions, setStatus } from './render.js';
 import { goTo, goToMove, attempt, showPreview, timeRanOut, promoteShown, deleteFromMove,
   commentOnMove } from './play.js';
@@ -27,6 +28,7 @@ import { whenTimeRunsOut } from './clocks.js';
 import { wireInput, SETTINGS } from './input.js';
 import { wireConnection, useToken, resume, whenConnected, notReached } from './connection.js';
 import { wireSearchProgress } from './search_progress.js';
+import { wireReview } from './review_run.js';
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -36,6 +38,7 @@ async function main() {
   const token = takeToken();  // first: out of the address (and its history entry) before anything else
   document.getElementById('not-started')?.remove();  // the scripts run: index.html's note is not for this page
   restoreSettings(SETTINGS);
+  session.level = Number(/** @type {HTMLSelectElement} */ ($('level')).value);  // (the engine's level, kept)
   // (Each needs the engine: while it is away the page says it waits, connection.js.)
   Object.assign(actions, { goTo: whenConnected(goTo), goToMove: whenConnected(goToMove),
     attempt: whenConnected(attempt), preview: whenConnected(showPreview), menu: openMoveMenu });
@@ -49,6 +52,7 @@ async function main() {
   whenTimeRunsOut(timeRanOut);
   wireConnection(askForToken);
   wireSearchProgress();
+  wireReview();
   wireInput();
   $('token-form').addEventListener('submit', (e) => {
     e.preventDefault();

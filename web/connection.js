@@ -25,7 +25,7 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 // and the help do not: a game can still be saved while the engine is away).
 const CONTROLS = ['new-game', 'variant', 'custom-variant', 'p1', 'p2', 'time', 'analyse', 'multipv', 'evaluate',
   'engine-move', 'import', 'nav-start', 'nav-back', 'nav-forward', 'nav-end', 'take-back', 'move-actions',
-  'promote', 'delete-variation'];
+  'promote', 'delete-variation', 'review'];
 const WAITING = 'Waiting for the engine: the connection to it is lost (the page reconnects by itself).';
 // Seconds before each try again: 1, 2, 4, 8, then every 15 s.
 const delayBefore = (/** @type {number} */ tryNumber) => Math.min(15, 2 ** (tryNumber - 1));
@@ -80,6 +80,7 @@ export function whenConnected(fn) {
 // starts, not waited for.
 export async function resume() {
   showVariants();
+  $('level').hidden = !session.levels;  // (an engine without `Skill Level` plays at its one strength)
   if (game.variant) {
     const refusal = await giveGame();
     if (!session.connected) return;  // (lost again meanwhile: the next try is scheduled)

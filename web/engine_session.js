@@ -12,7 +12,7 @@ import { quoted, reasonOf } from './words.js';
 import { ENGINE } from './engine_choice.js';
 import { WorkerSocket } from './worker_socket.js';
 import { parseValues } from './values.js';
-import { game, MAX_GAME_MOVES, treeSize, variationLines } from './game.js';
+import { game, MAX_GAME_MOVES, treeSize, variationLines, movesTo } from './game.js';
 import { shown } from './shown.js';
 
 /** @typedef {import('./ugi.js').Info} Info */
@@ -58,13 +58,17 @@ function socketUrl() {
   return `${scheme}//${location.host}/ugi`;
 }
 
+// `Skill Level` 20: the engine's full strength (docs/protocol.md).
+export const FULL_STRENGTH = 20;
+
 export const ugi = ENGINE === 'worker'
   ? new UgiClient(() => new WorkerSocket('engine_worker.js'), 'the WebAssembly engine of this page')
   : new UgiClient(() => new WebSocket(socketUrl()), socketUrl());
 
 /**
  * @type {{connected: boolean, variants: string[], defaultVariant: string | null, search: Search | null,
- *   chances: boolean, onClosed: () => void}}
+ *   chances: boolean, onClosed: () => void, review: {cancel: (why: string) => void} | null,
+ *   levels: boolean, level: number, skill: number}}
  */
 export const session = {
   connected: false,       // the handshake is done on the open socket
@@ -73,6 +77,10 @@ export const session = {
   defaultVariant: null,
   search: null,           // the search running: {kind, multipv, lines: Map, depth, last, onInfo, generation, done}
   onClosed: () => {},     // what the page does when the engine closes a session that was open
+  review: null,           // the game review running (review_run.js): its searches are its own (stopSearch)
+  levels: false,          // the engine has the `Skill Level` option (its handshake)
+  level: FULL_STRENGTH,   // the level the engine plays its moves at (the Engine level selector, input.js)
+  skill: FULL_STRENGTH,   // the Skill Level the engine has now (its default at a session's start)
 };
 
 ugi.onSearch = (/** @type {string} */ line) => {
@@ -129,6 +137,8 @@ export async function openSession(token) {
   session.variants = option ? option.vars : [];
   session.defaultVariant = (option && option.default) ?? null;
   session.chances = await askForChances(hello);
+  session.levels = hello.map(parseOption).some((o) => o && o.name === 'Skill Level');
+  session.skill = FULL_STRENGTH;  // (a new session: the engine's default)
   return null;
 }
 
@@ -147,10 +157,12 @@ export function positionCommand(moves) {
   return positionLine(game.start, moves);
 }
 
-// Stops the running search (if any) and waits for its bestmove.
-export async function stopSearch() {
+// Stops the running search (if any) and waits for its bestmove. A game
+// review's search (kind 'review') goes on while the position shown changes:
+// only `all` stops it (endReview, a new search).
+export async function stopSearch(all = false) {
   const s = session.search;
-  if (!s) return;
+  if (!s || (s.kind === 'review' && !all)) return;
   ugi.send('stop');
   await s.done;
 }
@@ -164,7 +176,9 @@ export async function stopSearch() {
  * @returns {Promise<SearchResult>}
  */
 export async function startSearch(kind, multipv, goLimits, onInfo, my) {
-  await stopSearch();
+  endReview(`the ${kind === 'engine' ? "engine's move" : kind === 'analysis' ? 'analysis' : 'evaluation'} needs the engine`);
+  await stopSearch(true);
+  await playAt(kind === 'engine' ? session.level : FULL_STRENGTH);
   const err = errorOf(await ugi.exec(numberOptionLine('MultiPV', multipv)));
   if (err) throw new Error(err);
   if (my !== undefined && my !== shown.generation) return { kind, lines: new Map(), depth: 0, best: null };
@@ -177,6 +191,73 @@ export async function startSearch(kind, multipv, goLimits, onInfo, my) {
   session.search = s;
   ugi.send(goLine(goLimits));
   return s.done;
+}
+
+// Ends the game review running, if any (`why`: said in its panel), and its search.
+/** @param {string} why */
+export async function endReview(why) {
+  if (session.review) session.review.cancel(why);
+  await stopSearch(true);
+}
+
+// A game review's search of the position after `moves` (kind 'review', one
+// line; it goes on while the page shows other positions): sent in one
+// batch with the position, and the engine put back on the position shown
+// at once (a search keeps its own position: docs/protocol.md), so that the
+// page's questions about the position shown are answered for it meanwhile.
+// Resolves at its bestmove (best null: the session closed, or `given up`
+// held, or another search began, before it was sent).
+/** @param {string[]} moves @param {Record<string, unknown>} goLimits @param {() => boolean} givenUp
+ * @returns {Promise<SearchResult>} */
+export async function reviewSearch(moves, goLimits, givenUp) {
+  await stopSearch(true);
+  await playAt(FULL_STRENGTH);
+  if (givenUp() || session.search) return { kind: 'review', lines: new Map(), depth: 0, best: null };
+  /** @type {(s: Search) => void} */
+  let resolve = () => {};
+  /** @type {Promise<Search>} */
+  const done = new Promise((r) => { resolve = r; });
+  /** @type {Search} */
+  const s = { kind: 'review', multipv: 1, lines: new Map(), depth: 0, onInfo: undefined, generation: -1, done, resolve };
+  session.search = s;
+  const sent = await ugi.exec(positionCommand(moves), goLine(goLimits), positionCommand(movesTo()));
+  if (!sent && session.search === s) {  // (the socket closed before it went out)
+    session.search = null;
+    s.best = null;
+    s.resolve(s);
+  }
+  return s.done;
+}
+
+// The engine's Skill Level for the next search (no search may run):
+// `level` for its moves, full strength for the analysis, the evaluation
+// and the review. Sent only when it changes, to an engine that has it.
+/** @param {number} level */
+async function playAt(level) {
+  if (!session.levels || session.skill === level) return;
+  const err = errorOf(await ugi.exec(protocolLine('setoption', 'name', 'Skill', 'Level', 'value', Math.round(level))));
+  if (!err) session.skill = level;
+}
+
+// Sets the MultiPV option (no search may run: setoption is refused then).
+/** @param {number} lines */
+export async function setLines(lines) {
+  return errorOf(await ugi.exec(numberOptionLine('MultiPV', lines)));
+}
+
+// The engine's answers about the position after `moves` — `query p1turn`,
+// `query gameover`, `query result` and, where `values`, `query values` — in
+// one batch that puts the engine back on the position shown: {side, over,
+// result, marks (null: no tablebase, or not asked)}, or null (the socket closed).
+/** @param {string[]} moves @param {boolean} values */
+export async function positionFacts(moves, values) {
+  const lines = await ugi.exec(positionCommand(moves), 'query p1turn', 'query gameover', 'query result',
+    ...(values ? ['query values'] : []), positionCommand(movesTo()));
+  if (!lines) return null;
+  const answers = lines.filter((l) => l.startsWith('response ')).map((l) => l.slice(9));
+  const [p1turn, over, result, marks] = answers;
+  if (result === undefined) return null;
+  return { side: p1turn === 'true' ? 1 : 2, over: over === 'true', result, marks: values && marks ? parseValues(marks) : null };
 }
 
 // Asks the engine about the position after `moves` (from the game's start):

@@ -10,7 +10,8 @@
 // the first children to its end: the arrow keys, the chart and the link
 // follow it. Each node keeps its comment, its annotation glyphs (PGN's
 // NAGs, as numbers), the value found for its position (for the chart
-// and the evaluation bar) and the result where a game ends there. The game
+// and the evaluation bar), the result where a game ends there and the game
+// review's judgement of its move. The game
 // keeps its PGN tags. No rules here: which moves are legal is the engine's
 // to say.
 
@@ -30,11 +31,12 @@
  * @property {number[]} nags
  * @property {Value | undefined} value
  * @property {string | undefined} result
+ * @property {import('./review.js').MoveReview | undefined} review  the game review's judgement of its move (review_run.js)
  */
 
 /** @param {string | null} move @param {TreeNode | null} parent @returns {TreeNode} */
 export function newNode(move, parent) {
-  return { move, parent, children: [], comment: '', nags: [], value: undefined, result: undefined };
+  return { move, parent, children: [], comment: '', nags: [], value: undefined, result: undefined, review: undefined };
 }
 
 /** A PGN tag: its name as written and its value (one line of text).

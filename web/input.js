@@ -32,9 +32,9 @@ const help = () => /** @type {HTMLDialogElement} */ ($('help'));
 /** @param {Event} e */
 const targetOf = (e) => /** @type {Element} */ (e.target);
 
-// The players, the engine's time, the analysis lines and the sound, kept in
+// The players, the engine's time and level, the analysis lines and the sound, kept in
 // this browser between visits (settings.js).
-export const SETTINGS = ['p1', 'p2', 'time', 'multipv', 'sound'];
+export const SETTINGS = ['p1', 'p2', 'time', 'level', 'multipv', 'sound'];
 
 // A click (or the end of a drag) on square `sq` or reserve size `size@`.
 /** @param {string} target */
@@ -294,6 +294,8 @@ export function wireInput() {
   $('custom-variant').addEventListener('change', () => newGame());
   for (const id of ['p1', 'p2']) $(id).addEventListener('change', () => { releaseEngine(); saveSettings(SETTINGS); refresh(); });
   $('time').addEventListener('change', () => { saveSettings(SETTINGS); resetClocks(); refresh(); });
+  // The engine's level: for its next move (engine_session.js sets its Skill Level before each of its searches).
+  $('level').addEventListener('change', () => { session.level = Number(selector('level').value); saveSettings(SETTINGS); });
   $('multipv').addEventListener('change', () => saveSettings(SETTINGS));
   $('sound').addEventListener('change', () => saveSettings(SETTINGS));
   $('engine-move').addEventListener('click', () => { releaseEngine(); refresh(true); });

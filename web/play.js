@@ -21,7 +21,7 @@ import { game, treeOf, setGame, movesTo, line, ply as plyShown, atEnd, goToPly, 
 import { keepGame } from './saved_game.js';
 import { shown } from './shown.js';
 import { session, stopSearch, startSearch, examine, exactValues, refusalOf, takeGame, restoreVariant, turnOf,
-  setPosition } from './engine_session.js';
+  setPosition, endReview } from './engine_session.js';
 import { goLimitsForEngine, resetClocks, startClock, chargeClock, stopClock, runningClock, flagged } from './clocks.js';
 import { setStatus, render, renderMoveList, renderTablebase, clearLines, showLines, drawGraphNow, showTablebaseHint,
   showVariant, chosenVariant } from './render.js';
@@ -162,7 +162,7 @@ export function releaseEngine() {
 // stays), no clock is charged, and the engine waits (it used to answer, and
 // the new line became the game).
 /** @param {string} move */
-function play(move) {
+export function play(move) {
   const explored = exploring();
   if (explored) shown.engineHeld = true;
   else releaseEngine();
@@ -171,6 +171,12 @@ function play(move) {
   playMove(move, explored);
   refresh(!explored);
 }
+
+// Who looks at a legal move before it is played: "learn from your
+// mistakes" (review_run.js) takes the moves tried at the position it asks
+// about (judge returns true: not played here).
+/** @type {{judge: ((move: string) => boolean) | null}} */
+export const moveHook = { judge: null };
 
 // Tries a move picked on the board: a legal one is played, anything else is
 // sent to the engine, whose error says why it is not legal.
@@ -182,6 +188,7 @@ export async function attempt(move) {
     return;
   }
   if (/** @type {View} */ (shown.view).legal.includes(move)) {
+    if (moveHook.judge && moveHook.judge(move)) return;  // ("learn from your mistakes" judges it: review_run.js)
     play(move);
     return;
   }
@@ -402,7 +409,7 @@ export function commentOn(node, text) {
  */
 export async function loadGame(candidates, start, root, ply, shared = false, record = {}) {
   ++shown.generation;  // ends background work (the value history) before the engine is switched
-  await stopSearch();
+  await endReview('another game was opened');  // (and any search: the variant is set next)
   const { taken, refusal } = await takeGame(candidates, start, root);
   if (!taken) {
     // Put the engine and the selector back on the game shown (the caller
@@ -415,6 +422,7 @@ export async function loadGame(candidates, start, root, ply, shared = false, rec
     return refusal;
   }
   shown.engineHeld = shared;
+  shown.learning = null;  // (its moves were the old game's)
   setGame(taken, start, root, ply, record);
   await markGameEnd();
   showVariant(taken);

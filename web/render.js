@@ -14,7 +14,9 @@ import { ENGINE } from './engine_choice.js';
 import { markOrder, markText, plies, lineValueText, countText, otherSide } from './values.js';
 import { drawEvalBar } from './eval_bar.js';
 import { MOVE_GLYPHS, nagText } from './pgn.js';
-import { game, line, ply as plyShown, variationOf, lineValues, firstIndex, moveNumber, inTree, pathTo } from './game.js';
+import { game, line, ply as plyShown, variationOf, lineValues, firstIndex, moveNumber, inTree, pathTo,
+  mainLine } from './game.js';
+import { CLASS_SYMBOL, summary, summaryText } from './review.js';
 import { shown, shownView } from './shown.js';
 import { session } from './engine_session.js';
 import { tablebaseLine, findLine } from './tb_line.js';
@@ -192,11 +194,14 @@ export function render() {
     if (again) again.focus();
     else focusSquare(shown.boardFocus);
   }
-  if (!shown.preview) {
+  const asked = learningAsks();
+  if (!shown.preview && asked) {
+    setStatus(asked);  // (on a phone the review panel is far below the board)
+  } else if (!shown.preview) {
     if (v.over) {
       const who = RESULT_TEXT[v.result] || v.result;
       setStatus(`${who}${v.reason ? ': ' + v.reason : ''}.`, 'over');
-    } else if (!session.search) {
+    } else if (!session.search || session.search.kind === 'review') {  // (a review searches other positions)
       setStatus(`Player ${v.pos.side} to move.`);
     }
   }
@@ -272,6 +277,7 @@ export function renderMoveList() {
   $('delete-variation').hidden = !inVariation;
   /** @type {HTMLButtonElement} */ ($('move-actions')).disabled = !game.current.parent;
   renderAnnotationFields();
+  renderReview();
   if (focusAfterRedraw) {  // (only if the focus was on the old list, now gone, or nowhere)
     focusAfterRedraw = false;
     const active = document.activeElement;
@@ -339,6 +345,10 @@ function moveButton(node) {
   b.type = 'button';
   b.className = 'move' + (node === game.current ? ' current' : '');
   b.textContent = node.move;
+  if (node.review) {  // (the game review's class: tests and styles read it; its reason on hover)
+    b.dataset.review = node.review.kind;
+    b.title = reviewTitle(node.review);
+  }
   b.addEventListener('click', () => actions.goToMove(node));
   b.addEventListener('contextmenu', (e) => {  // (right click, the menu key, Shift+F10)
     e.preventDefault();
@@ -347,14 +357,66 @@ function moveButton(node) {
   return b;
 }
 
-// The annotation glyphs of `node`'s move (!, ?!, ±, …), to follow its button: [] or [span].
+// The annotation glyphs of `node`'s move (!, ?!, ±, …; ★ where the game
+// review found it the engine's best move), to follow its button: [] or [span].
 /** @param {TreeNode} node */
 function glyphs(node) {
-  if (!node.nags.length) return [];
+  const best = node.review && node.review.kind === 'best' ? CLASS_SYMBOL.best : '';
+  if (!node.nags.length && !best) return [];
   const g = document.createElement('span');
-  g.className = 'glyph';
-  g.textContent = node.nags.map(nagText).join(' ');
+  g.className = 'glyph' + (node.review ? ` review-${node.review.kind}` : '');
+  g.textContent = [...node.nags.map(nagText), ...(best ? [best] : [])].join(' ');
+  if (node.review) g.title = reviewTitle(node.review);
   return [g];
+}
+
+// What "learn from your mistakes" says, where the position shown is the
+// one it asks about or the move just tried there; else null.
+function learningAsks() {
+  const learning = shown.learning;
+  if (!learning || !learning.text || learning.state === 'done') return null;
+  const at = learning.items[learning.index].parent;
+  return game.current === at || game.current.parent === at ? learning.text : null;
+}
+
+// The review's words on a move: "blunder: −58 points of expected score; the engine's best: X@d1".
+/** @param {import('./review.js').MoveReview} r */
+function reviewTitle(r) {
+  const loss = r.exact ? '' : `: −${Math.round(r.loss * 100)} points of expected score`;
+  const best = r.kind === 'best' ? (r.exact ? ' (the best result, the best distance)' : " (the engine's move)")
+    : r.best ? `; the ${r.exact ? "tablebase's" : "engine's"} best: ${r.best}` : '';
+  const result = r.exact && r.kind !== 'best' && r.kind !== 'good' ? (r.kind === 'blunder' ? ': the result thrown into a loss'
+    : ': a win thrown into a draw') : '';
+  return `${r.kind}${loss}${result}${best}`;
+}
+
+// The review panel: each player's accuracy and how many inaccuracies,
+// mistakes and blunders the review found on the main line (review.js), and
+// "learn from your mistakes" while it is on (shown.learning).
+export function renderReview() {
+  const moves = mainLine().slice(1);
+  const first = firstIndex();
+  for (const side of [1, 2]) {
+    const reviews = moves.filter((_, i) => (first + i) % 2 === side - 1).map((n) => n.review)
+      .filter((r) => r !== undefined);
+    const box = $(`review-${side}`);
+    box.hidden = !reviews.length;
+    box.textContent = `Player ${side}: ${summaryText(summary(/** @type {import('./review.js').MoveReview[]} */ (reviews)))}`;
+  }
+  const mistakes = moves.some((n) => n.review && (n.review.kind === 'mistake' || n.review.kind === 'blunder'));
+  /** @type {HTMLButtonElement} */ ($('learn')).disabled = !mistakes;
+  const learning = shown.learning;
+  if (learning && !learning.items.every((n) => inTree(n))) shown.learning = null;  // (a move of it deleted)
+  const box = $('learn-box');
+  box.hidden = !shown.learning;
+  if (!shown.learning) return;
+  box.dataset.state = shown.learning.state;
+  $('learn-text').textContent = shown.learning.text;
+  const asked = learningAsks();
+  if (asked && !shown.preview) setStatus(asked);
+  /** @type {HTMLButtonElement} */ ($('learn-answer')).disabled = shown.learning.state === 'done'
+    || shown.learning.state === 'checking';
+  /** @type {HTMLButtonElement} */ ($('learn-next')).disabled = shown.learning.index >= shown.learning.items.length - 1;
 }
 
 /** @param {string} text */

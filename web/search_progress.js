@@ -49,7 +49,7 @@ function noteCount(line) {
 function showProgress() {
   const s = session.search;
   const shown = $('search-progress');
-  if (!s || s.kind === 'history') {
+  if (!s || s.kind === 'history' || s.kind === 'review') {  // (a review says its own progress)
     progress.search = null;
     if (shown.textContent) shown.textContent = '';
     return;

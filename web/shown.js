@@ -6,9 +6,17 @@
 
 /** @typedef {import('./engine_session.js').View} View */
 
+/** "Learn from your mistakes" (review_run.js): the player whose moves are
+ * asked, the moves judged a mistake or a blunder (main line order), the one
+ * asked now, and where the asking stands ('try': waiting for a move,
+ * 'checking', 'right', 'wrong', 'answer': the best move shown, 'done') with its words.
+ * @typedef {{side: number, items: import('./game.js').TreeNode[], index: number,
+ *   state: 'try' | 'checking' | 'right' | 'wrong' | 'answer' | 'done', text: string}} Learning */
+
 /**
  * @type {{view: View | null, selection: {from: string} | null, preview: {moves: string[], view: View} | null,
- *   generation: number, analysing: boolean, engineHeld: boolean, boardFocus: string | null}}
+ *   generation: number, analysing: boolean, engineHeld: boolean, boardFocus: string | null,
+ *   learning: Learning | null}}
  */
 export const shown = {
   view: null,         // what the engine said about the position shown (engine_session.js examine)
@@ -18,6 +26,7 @@ export const shown = {
   analysing: false,   // the Analyse button is on
   engineHeld: false,  // a game opened (link, import, reload) or a record explored: the engine waits (play.js)
   boardFocus: null,   // the square the keyboard is on (input.js)
+  learning: null,     // "learn from your mistakes", while on (review_run.js)
 };
 
 // The engine's view of what the board shows: the preview's, else the game's.

@@ -1,0 +1,433 @@
+#!/usr/bin/python3
+"""The browser board's game review (issue 39, item 3), in headless Chromium against `gobblet
+--http 127.0.0.1:0` with the small 3x3 tablebases of board_test.py.
+
+Checks, each of which the page of before failed (it had no review):
+- A 4x4 game with a known blunder (player 2 leaves player 1's line open, player 1 wins at once):
+  "Review game" marks that move ?? (and only blunders where the engine over stdin, at the same
+  depth, finds a loss of 0.3 or more), shows its progress ("move k of n") and each player's
+  accuracy, starts no search but its own (`go depth 8 nodes 2000000`) and makes the engine play
+  no move; the PGN export holds the NAG ($4), and importing that PGN keeps the mark.
+- "Learn from your mistakes" for player 2 steps to the position before the blunder, turns down a
+  move that loses at once, and accepts the engine's best move (the stdin engine's, at the
+  review's depth), played there as a variation.
+- A longer 4x4 game: the review runs beside the board (the person steps through the game while
+  it runs) and Cancel stops it, the marks found so far kept.
+- A 3x3:2,2,1 game reviewed by its tablebase, without a search: a draw thrown into a loss is a
+  blunder (??), a win thrown into a draw a mistake (?), each mark as the engine's own `query values`
+  over stdin says.
+- The engine level (the settings' selector, kept between visits): the engine plays its moves at
+  the Skill Level chosen (`setoption name Skill Level value 3` before its search) and analyses at
+  full strength (20); the level is there again after a reload.
+- With --site DIR (the static site, build/wasm/site): the same 4x4 game reviewed there, by the
+  WebAssembly engine in its Web Worker, from a plain static server: the blunder marked, its NAG in
+  the PGN (skipped without --site; tools/test.sh's static site run gives it).
+
+pytest tests on one page of one headless Chromium (fixtures: conftest.py, and board_test.py's
+server with its tablebases). Run as a script, or with pytest itself:
+
+  board_review_test.py --bin build/release/bin/gobblet --gobblet-tb build/release/bin/gobblet-tb --out DIR
+                       [--site build/wasm/site] [-k NAME]
+
+As a script, the exit status is 0 passed, 1 failed, 77 skipped (Chromium cannot start here).
+"""
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from board_driver import Board, By, check, run_as_script
+# The server with its 3x3 tablebases (fixtures), the WebSocket recorder.
+from board_test import RECORDER, page_url, tb_dir  # noqa: F401 (fixtures are used by name)
+
+REVIEW_GO = "go depth 8 nodes 2000000"
+
+# Player 2's third move leaves a1-b1-c1's fourth square open: player 1 wins at once (L@d1).
+BLUNDER_GAME = ["X@a1", "X@d4", "X@b1", "X@d3", "X@c1", "L@a4", "L@d1"]
+BLUNDER_PLY = 6
+BLUNDER_PGN = """[Event "review test"]
+[Variant "gobblet"]
+
+1. X@a1 X@d4 2. X@b1 X@d3 3. X@c1 L@a4 4. L@d1 *
+"""
+
+
+# ---- the engine over stdin: what the page's marks are checked against ----------------------
+
+def stdin_engine(binary, tb_dir, lines, until):
+    """Runs `binary` on stdin with `lines`; returns its output lines up to the first for which
+    `until(line)` holds, per command group (a list of lists)."""
+    proc = subprocess.Popen([binary, "--tablebase-dir", tb_dir], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True)
+    answers = []
+    try:
+        for group in lines:
+            for line in group:
+                proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+            got = []
+            for line in proc.stdout:
+                got.append(line.strip())
+                if until(line):
+                    break
+            answers.append(got)
+    finally:
+        proc.stdin.write("quit\n")
+        proc.stdin.close()
+        proc.wait(timeout=10)
+    return answers
+
+
+def engine_searches(binary, tb_dir, moves):
+    """For each position of the 4x4 game `moves` (the start and after each move, up to the
+    first finished one): (best move, expected score W + D/2 of the side to move) of the review's
+    search, or None for a finished position."""
+    groups = [["setoption name UCI_ShowWDL value true", "isready"]]
+    for i in range(len(moves) + 1):
+        groups.append([f"position startpos moves {' '.join(moves[:i])}".strip(), REVIEW_GO])
+    answers = stdin_engine(binary, tb_dir, groups, lambda l: l.startswith(("bestmove", "readyok")))
+    out = []
+    for got in answers[1:]:
+        best = got[-1].split()[1]
+        infos = [l for l in got if l.startswith("info depth")]
+        if best == "(none)" or not infos:
+            out.append(None)
+            continue
+        w = infos[-1].split()
+        wdl = [int(x) for x in w[w.index("wdl") + 1:w.index("wdl") + 4]]
+        out.append((best, (wdl[0] + wdl[1] / 2) / 1000))
+    return out
+
+
+def tablebase_values(binary, tb_dir, variant, moves):
+    """`query values` for each position of the 3x3 game `moves` (before each move): dicts move -> value."""
+    groups = [[f"setoption name Variant value {variant}", "isready"]]
+    for i in range(len(moves)):
+        groups.append([f"position startpos moves {' '.join(moves[:i])}".strip(), "query values"])
+    answers = stdin_engine(binary, tb_dir, groups, lambda l: l.startswith(("response", "readyok")))
+    out = []
+    for got in answers[1:]:
+        words = got[-1].split()[1:]
+        out.append(dict(zip(words[::2], words[1::2])))
+    return out
+
+
+def exact_class(values, move):
+    """The class of `move` by the tablebase's values at its position (docs/board.md, "Game review")."""
+    def rank(v):
+        return {"w": 0, "d": 1, "l": 2}[v[0]]
+    best = min(values.values(), key=lambda v: (rank(v), int(v[1:] or 0) if v[0] == "w" else -int(v[1:] or 0)))
+    played = values[move]
+    if played[0] == best[0]:
+        return "best" if played == best or played[0] == "d" else "good"
+    return "blunder" if played[0] == "l" else "mistake"
+
+
+def self_play(binary, tb_dir, plies):
+    """A 4x4 game of the engine against itself, 3 plies deep, up to `plies` moves."""
+    proc = subprocess.Popen([binary, "--tablebase-dir", tb_dir], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True)
+    moves = []
+    for _ in range(plies):
+        proc.stdin.write(f"position startpos moves {' '.join(moves)}".strip() + "\ngo depth 3\n")
+        proc.stdin.flush()
+        best = next(line for line in proc.stdout if line.startswith("bestmove")).split()[1]
+        if best == "(none)":
+            break
+        moves.append(best)
+    proc.stdin.write("quit\n")
+    proc.stdin.close()
+    proc.wait(timeout=10)
+    return moves
+
+
+# ---- what a person reads on the page -------------------------------------------------------
+
+def io_status(b):
+    return b.d.find_element(By.ID, "io-status").text
+
+
+def import_game(b, text):
+    b.import_text(text)
+    b.wait("the import", lambda: io_status(b).startswith(("Imported", "Not imported")))
+    check(io_status(b).startswith("Imported"), f"the import was refused: {io_status(b)!r}")
+
+
+def export_pgn(b):
+    b.click(b.d.find_element(By.ID, "export-pgn"))
+    return b.d.find_element(By.ID, "io-text").get_attribute("value")
+
+
+def marks(b):
+    """The main line's moves as the list shows them: [(move, review class or '', glyph text)]."""
+    return [tuple(m) for m in b.d.execute_script("""
+      return [...document.querySelectorAll('#move-list .move[data-ply]')].map((e) => {
+        const next = e.nextElementSibling;
+        return [e.textContent.trim(), e.dataset.review || '',
+                next && next.classList.contains('glyph') ? next.textContent.trim() : ''];
+      });""")]
+
+
+def text_of(b, element_id):
+    return b.d.find_element(By.ID, element_id).text
+
+
+def review_running(b):
+    return b.d.find_element(By.ID, "review-cancel").is_displayed()
+
+
+# Every text #review-progress showed, from now on (a review of a few moves runs in well under a second).
+WATCH_PROGRESS = """
+window.__progress = [];
+new MutationObserver(() => window.__progress.push(document.getElementById('review-progress').textContent))
+  .observe(document.getElementById('review-progress'), { childList: true, characterData: true, subtree: true });
+"""
+
+
+def review(b):
+    """Clicks Review game and waits for its end; returns the texts its progress showed."""
+    b.d.execute_script(WATCH_PROGRESS)
+    b.click(b.d.find_element(By.ID, "review"))
+    b.wait("the review's end", lambda: text_of(b, "review-progress").startswith(("Review done", "Review stopped")),
+           timeout=120)
+    check(text_of(b, "review-progress").startswith("Review done"), f"the review: {text_of(b, 'review-progress')!r}")
+    return b.d.execute_script("return window.__progress")
+
+
+def open_people_game(b, variant):
+    b.load(f"#variant={variant}")
+    b.select("p1", "human")
+    b.select("p2", "human")
+    b.idle()
+
+
+def learn_state(b):
+    box = b.d.find_element(By.ID, "learn-box")
+    return box.get_attribute("data-state") if box.is_displayed() else None
+
+
+def play_by_clicking(b, side, move):
+    """Picks the piece of `move` (a drop `L@d1` from `side`'s reserve, or a board move `d4d1`) and clicks its square."""
+    if move[1] == "@":
+        b.click(b.reserve(side, move[0]))
+        b.click(b.square(move[2:4]))
+    else:
+        b.click(b.square(move[0:2]))
+        b.click(b.square(move[2:4]))
+
+
+# ---- the tests -----------------------------------------------------------------------------
+
+def test_a_4x4_blunder_is_marked_and_exported(b, binary, tb_dir):
+    open_people_game(b, "gobblet")
+    import_game(b, BLUNDER_PGN)
+    b.wait("the game", lambda: b.moves() == BLUNDER_GAME)
+    b.idle()
+    sent_before = len(b.wire("sent"))
+    progress = review(b)
+    print(f"4x4 review progress: {progress[:3]} … {progress[-1:]}")
+    check(any(re.match(r"Reviewing move \d+ of 7", p) for p in progress), f"no progress shown: {progress}")
+    shown = marks(b)
+    print(f"4x4 review marks: {shown}")
+    check(shown[BLUNDER_PLY - 1][1:] == ("blunder", "??"), f"the blunder {BLUNDER_GAME[BLUNDER_PLY - 1]} is marked {shown}")
+    # Every blunder the page marks is one by the engine over stdin at the review's depth.
+    values = engine_searches(binary, tb_dir, BLUNDER_GAME)
+    for i, (move, kind, _) in enumerate(shown):
+        before, after = values[i], values[i + 1]
+        mover_after = 1.0 if after is None else 1 - after[1]  # (a finished position: the mover won here)
+        loss = max(0.0, before[1] - mover_after)
+        if kind == "blunder":
+            check(loss >= 0.3 - 0.05, f"{move} marked a blunder, the stdin engine's loss is {loss:.3f}")
+        if loss >= 0.3 + 0.05:
+            check(kind == "blunder", f"{move}: the stdin engine's loss is {loss:.3f}, marked {kind!r}")
+    # The review searched, the engine played nothing: its only searches are the review's.
+    gos = [line for line in b.wire("sent")[sent_before:] for line in line.split("\n") if line.startswith("go")]
+    check(gos and all(g == REVIEW_GO for g in gos), f"searches sent during the review: {set(gos)}")
+    check(b.moves() == BLUNDER_GAME, f"the game changed: {b.moves()}")
+    summary = text_of(b, "review-2")
+    check(re.match(r"Player 2: accuracy \d+% · \d+ inacc\w+, \d+ mistakes?, 1 blunder$", summary),
+          f"player 2's summary: {summary!r}")
+    check(re.match(r"Player 1: accuracy \d+%", text_of(b, "review-1")), f"player 1's: {text_of(b, 'review-1')!r}")
+    # The PGN holds the NAG; imported again, the mark is there.
+    pgn = export_pgn(b)
+    check(re.search(r"\bL@a4 \$4\b", pgn), f"no $4 after L@a4 in the PGN:\n{pgn}")
+    import_game(b, pgn)
+    b.wait("the game imported again", lambda: b.moves() == BLUNDER_GAME)
+    again = marks(b)
+    check(again[BLUNDER_PLY - 1][2] == "??", f"the imported PGN lost the mark: {again}")
+
+
+def test_learn_from_your_mistakes(b, binary, tb_dir):
+    open_people_game(b, "gobblet")
+    import_game(b, BLUNDER_PGN)
+    b.wait("the game", lambda: b.moves() == BLUNDER_GAME)
+    b.idle()
+    review(b)
+    b.select("learn-side", "2")
+    b.click(b.d.find_element(By.ID, "learn"))
+    b.wait("the position before the blunder", lambda: b.body("ply") == str(BLUNDER_PLY - 1) and learn_state(b) == "try")
+    text = text_of(b, "learn-text")
+    check("L@a4" in text and "blunder" in text, f"the question: {text!r}")
+    check(b.status() == text, f"the status under the board does not ask: {b.status()!r}")
+    sent_before = len(b.wire("sent"))
+    # A move that leaves d1 open loses at once: turned down, and not played.
+    play_by_clicking(b, 2, "L@b2")
+    b.wait("the try judged", lambda: learn_state(b) in ("wrong", "right"))
+    check(learn_state(b) == "wrong", f"L@b2 was taken: {text_of(b, 'learn-text')!r}")
+    check(b.body("ply") == str(BLUNDER_PLY - 1), "a wrong try was played")
+    # The engine's best move (over stdin, at the review's depth) is right.
+    best = engine_searches(binary, tb_dir, BLUNDER_GAME[:BLUNDER_PLY - 1])[-1][0]
+    play_by_clicking(b, 2, best)
+    b.wait("the best move judged", lambda: learn_state(b) in ("wrong", "right") and "Checking" not in text_of(b, "learn-text")
+           and best in text_of(b, "learn-text"))
+    check(learn_state(b) == "right", f"the engine's best {best} was turned down: {text_of(b, 'learn-text')!r}")
+    b.wait("the move played as a variation", lambda: b.body("ply") == str(BLUNDER_PLY))
+    check(b.moves() == BLUNDER_GAME, f"the main line changed: {b.moves()}")
+    gos = [line for line in b.wire("sent")[sent_before:] for line in line.split("\n") if line.startswith("go")]
+    check(all(g == REVIEW_GO for g in gos), f"the engine searched for something else: {set(gos)}")
+    # Show answer: the best move, played at the position asked about.
+    b.click(b.d.find_element(By.ID, "learn-answer"))
+    b.wait("the answer", lambda: learn_state(b) == "answer" and b.body("ply") == str(BLUNDER_PLY))
+    answer = re.search(r"best move here: (\S+)", text_of(b, "learn-text"))
+    check(answer and answer.group(1) in [m.text for m in b.d.find_elements(By.CSS_SELECTOR, "#move-list .move")],
+          f"the answer: {text_of(b, 'learn-text')!r}")
+    b.click(b.d.find_element(By.ID, "learn-stop"))
+    b.wait("learning to end", lambda: learn_state(b) is None)
+
+
+def test_the_review_runs_beside_the_board_and_cancels(b, binary, tb_dir):
+    moves = self_play(binary, tb_dir, 40)
+    open_people_game(b, "gobblet")
+    import_game(b, "1. " + " ".join(moves) + " *")
+    b.wait("the game", lambda: len(b.moves()) == len(moves))
+    b.idle()
+    b.click(b.d.find_element(By.ID, "review"))
+    b.wait("the review under way", lambda: re.match(r"Reviewing move ([3-9]|\d\d+) of", text_of(b, "review-progress")))
+    # The board answers meanwhile: a step to the start and back to the end.
+    b.click(b.d.find_element(By.ID, "nav-start"))
+    b.wait("the start shown", lambda: b.body("ply") == "0")
+    b.click(b.d.find_element(By.ID, "nav-end"))
+    b.wait("the end shown", lambda: b.body("ply") == str(len(moves)))
+    check(review_running(b), f"the review ended on navigation: {text_of(b, 'review-progress')!r}")
+    b.click(b.d.find_element(By.ID, "review-cancel"))
+    b.wait("the review stopped", lambda: text_of(b, "review-progress").startswith("Review stopped"))
+    said = text_of(b, "review-progress")
+    print(f"cancelled: {said}")
+    check("cancelled" in said, f"the review's end: {said!r}")
+    judged = [m for m in marks(b) if m[1]]
+    check(judged and len(judged) < len(moves), f"marks after a cancel: {len(judged)} of {len(moves)}")
+    check(not review_running(b) and b.d.find_element(By.ID, "review").is_displayed(), "Review game is not back")
+
+
+def test_a_game_against_the_engine_reviewed_is_a_record(b):
+    """"Review game" while the engine thinks over its move in a game against it: the move it was
+    searching is not played, and the game is a record after the review: the engine waits at its
+    turn ("Engine, move" offered) and searches nothing but the review's positions."""
+    b.load()
+    b.new_game("gobblet", p1="human", p2="engine", time_control="movetime 3000")
+    b.idle()
+    sent_before = len(b.wire("sent"))
+    play_by_clicking(b, 1, "X@a1")
+    b.wait("the engine thinking", lambda: "thinking" in b.status())
+    b.d.execute_script(WATCH_PROGRESS)
+    b.click(b.d.find_element(By.ID, "review"))
+    b.wait("the review's end", lambda: text_of(b, "review-progress").startswith(("Review done", "Review stopped")))
+    check(text_of(b, "review-progress").startswith("Review done"), f"the review: {text_of(b, 'review-progress')!r}")
+    b.idle()
+    check("waits" in b.status() and b.d.find_element(By.ID, "engine-move").is_displayed(),
+          f"the engine does not wait at its turn: {b.status()!r}")
+    check(b.moves() == ["X@a1"], f"the engine played: {b.moves()}")
+    gos = [line for line in b.wire("sent")[sent_before:] for line in line.split("\n") if line.startswith("go")]
+    check(gos[1:] and all(g == REVIEW_GO for g in gos[1:]), f"searches after the engine's: {gos}")
+    check([m[1] != "" for m in marks(b)] == [True], f"the marks: {marks(b)}")
+
+
+def test_a_3x3_game_is_reviewed_by_the_tablebase(b, binary, tb_dir):
+    variant = "3x3:2,2,1"
+    game = ["S@a1", "M@b2", "M@c3"]  # a draw thrown into a loss, then a win into a draw
+    open_people_game(b, variant)
+    import_game(b, f'[Variant "{variant}"]\n\n1. S@a1 M@b2 2. M@c3 *\n')
+    b.wait("the game", lambda: b.moves() == game)
+    b.idle()
+    sent_before = len(b.wire("sent"))
+    review(b)
+    check("tablebase" in text_of(b, "review-progress"), f"not by the tablebase: {text_of(b, 'review-progress')!r}")
+    values = tablebase_values(binary, tb_dir, variant, game)
+    expected = [exact_class(v, m) for v, m in zip(values, game)]
+    shown = marks(b)
+    print(f"3x3 review: {shown}; the tablebase: {expected}")
+    check(expected[:2] == ["blunder", "mistake"], f"the test's game is not what it says: {values}")
+    check([m[1] for m in shown] == expected, f"the marks {shown}, the tablebase's {expected}")
+    glyph = {"blunder": "??", "mistake": "?", "best": "\u2605", "good": ""}
+    check([m[2] for m in shown] == [glyph[k] for k in expected], f"the glyphs {shown}")
+    gos = [line for line in b.wire("sent")[sent_before:] for line in line.split("\n") if line.startswith("go")]
+    check(not gos, f"a tablebase review searched: {gos}")
+    pgn = export_pgn(b)
+    check(re.search(r"1\. S@a1 \$4 M@b2 \$2 2\. M@c3 \*", pgn), f"the PGN's marks:\n{pgn}")
+
+
+def sent_lines(b, since):
+    return [line for message in b.wire("sent")[since:] for line in message.split("\n")]
+
+
+def test_the_engine_plays_at_the_level_chosen(b):
+    b.load()
+    check(b.d.find_element(By.ID, "level").is_displayed(), "no level selector")
+    b.select("level", "3")
+    b.new_game("gobblet", p1="human", p2="engine", time_control="movetime 300")
+    b.idle()
+    sent_before = len(b.wire("sent"))
+    play_by_clicking(b, 1, "X@a1")
+    b.wait("the engine's answer", lambda: len(b.moves()) == 2)
+    b.idle()
+    sent = sent_lines(b, sent_before)
+    go = next(i for i, line in enumerate(sent) if line.startswith("go "))
+    levels = [line for line in sent[:go] if line.startswith("setoption name Skill Level")]
+    check(levels[-1:] == ["setoption name Skill Level value 3"], f"before the engine's search: {sent[:go + 1]}")
+    # The analysis is at full strength.
+    sent_before = len(b.wire("sent"))
+    b.click(b.d.find_element(By.ID, "analyse"))
+    b.wait("the analysis", lambda: "go infinite" in sent_lines(b, sent_before))
+    sent = sent_lines(b, sent_before)
+    levels = [line for line in sent[:sent.index("go infinite")] if line.startswith("setoption name Skill Level")]
+    check(levels[-1:] == ["setoption name Skill Level value 20"], f"before the analysis: {sent}")
+    b.click(b.d.find_element(By.ID, "analyse"))
+    b.wait("the analysis to stop", lambda: b.d.find_element(By.ID, "analyse").text == "Analyse")
+    # Kept between visits.
+    b.load()
+    value = b.d.execute_script("return document.getElementById('level').value")
+    check(value == "3", f"the level after a reload: {value!r}")
+    b.select("level", "20")
+
+
+def test_the_static_site_reviews_a_game(request, driver, b):
+    site = request.config.getoption("site")
+    if not site:
+        pytest.skip("no --site: the static site's review is checked with --site build/wasm/site")
+    from static_site_test import StaticServer  # (its plain `python3 -m http.server`)
+    server = StaticServer(os.path.abspath(site))
+    try:
+        s = Board(driver, server.url)
+        s.load("#variant=gobblet")
+        s.select("p1", "human")
+        s.select("p2", "human")
+        s.idle()
+        import_game(s, BLUNDER_PGN)
+        s.wait("the game", lambda: s.moves() == BLUNDER_GAME)
+        s.idle()
+        progress = review(s)
+        shown = marks(s)
+        print(f"static site review: {shown}")
+        check(any(re.match(r"Reviewing move \d+ of 7", p) for p in progress), f"no progress shown: {progress}")
+        check(shown[BLUNDER_PLY - 1][1:] == ("blunder", "??"), f"the blunder is marked {shown}")
+        check(re.search(r"\bL@a4 \$4\b", export_pgn(s)), "no $4 after L@a4 in the static site's PGN")
+        check(s.moves() == BLUNDER_GAME, f"the game changed: {s.moves()}")
+    finally:
+        b.load()  # (the served page again, for the fixtures' checks)
+        server.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(run_as_script(__file__, sys.argv[1:]))

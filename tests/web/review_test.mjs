@@ -1,0 +1,133 @@
+// The game review's judgements (web/review.js): the expected score of a
+// value, the classes by the loss of it (lichess's thresholds) or by the
+// tablebase's exact values, the accuracy per player, the marks a class
+// writes (NAGs) and what "learn from your mistakes" accepts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { accuracy, classify, expectedScore, exactScore, goodEnough, moveAccuracy, nagsAfterReview, resultScore,
+  reviewByChances, reviewByTablebase, summary, summaryText, CLASS_NAG, CLASS_SYMBOL, BLUNDER, MISTAKE,
+  INACCURACY } from '../../web/review.js';
+import { parseValues } from '../../web/values.js';
+import { parseInfo } from '../../web/ugi.js';
+import { writePgn, parseGameText } from '../../web/pgn.js';
+import { treeOf } from '../../web/game.js';
+
+const close = (a, b, eps = 1e-9) => assert.ok(Math.abs(a - b) < eps, `${a} is not ${b}`);
+
+test('the expected score is W + D/2 of the chances, a proven result 1 or 0', () => {
+  close(expectedScore(parseInfo('info depth 8 score cp 9 wdl 533 87 380 pv X@d1')), 0.5765);
+  close(expectedScore({ cp: 0, wdl: [0, 1000, 0] }), 0.5);
+  close(expectedScore({ mate: 1 }), 1);
+  close(expectedScore({ mate: -4 }), 0);
+  // An engine without chances: a logistic of its centi-units (0 cp is even, more is better).
+  close(expectedScore({ cp: 0 }), 0.5);
+  assert.ok(expectedScore({ cp: 200 }) > 0.6 && expectedScore({ cp: -200 }) < 0.4);
+  assert.deepEqual(['W', 'D', 'L'].map(exactScore), [1, 0.5, 0]);
+  assert.deepEqual([resultScore('p1win', 1), resultScore('p1win', 2), resultScore('draw', 2), resultScore('p2win', 2)],
+    [1, 0, 0.5, 1]);
+});
+
+test('a move is classed by the loss of expected score: 0.1 inaccuracy, 0.2 mistake, 0.3 blunder', () => {
+  assert.deepEqual([INACCURACY, MISTAKE, BLUNDER], [0.1, 0.2, 0.3]);
+  assert.equal(classify(0, false), 'good');
+  assert.equal(classify(0.0999, false), 'good');
+  assert.equal(classify(0.1, false), 'inaccuracy');
+  assert.equal(classify(0.1999, false), 'inaccuracy');
+  assert.equal(classify(0.2, false), 'mistake');
+  assert.equal(classify(0.3, false), 'blunder');
+  assert.equal(classify(1, false), 'blunder');
+  // The engine's own move is best, whatever a search of the next position says of it.
+  assert.equal(classify(0.5, true), 'best');
+});
+
+test('a move that lets the opponent win at once is a blunder; the loss is never below 0', () => {
+  // Player 2 at 0.577 (the engine's best, X@d1), then L@a4: player 1 wins in one (player 2's score 0).
+  const after = 1 - expectedScore(parseInfo('info depth 8 score mate 1 wdl 1000 0 0 pv L@d1'));
+  const r = reviewByChances('L@a4', 0.5765, after, 'X@d1');
+  assert.equal(r.kind, 'blunder');
+  close(r.loss, 0.5765);
+  assert.equal(r.best, 'X@d1');
+  assert.equal(r.exact, false);
+  const better = reviewByChances('X@b2', 0.45, 0.47, 'X@d1');  // (a deeper look found it better)
+  assert.equal(better.loss, 0);
+  assert.equal(better.kind, 'good');
+  assert.equal(reviewByChances('X@d1', 0.45, 0.2, 'X@d1').kind, 'best');
+});
+
+test('by the tablebase: a win thrown into a draw is a mistake, into a loss (or a draw into a loss) a blunder', () => {
+  // The start of 3x3:2,2,1 (a draw; S@a1 loses), and the position after S@a1 (player 2 wins).
+  const start = parseValues('S@b1 d S@a2 d M@b2 d S@a1 l18 S@c1 l18 S@b2 l14');
+  assert.deepEqual(reviewByTablebase('S@a1', start), { kind: 'blunder', loss: 0.5, best: 'S@b1', before: 0.5, exact: true });
+  assert.equal(reviewByTablebase('M@b2', start)?.kind, 'best');  // (any draw keeps a draw)
+  const after = parseValues('M@a1 w17 S@b1 d M@b2 d S@c1 l18 S@b2 l14');
+  assert.deepEqual(reviewByTablebase('M@b2', after), { kind: 'mistake', loss: 0.5, best: 'M@a1', before: 1, exact: true });
+  assert.equal(reviewByTablebase('S@b2', after)?.kind, 'blunder');
+  assert.equal(reviewByTablebase('S@b2', after)?.loss, 1);
+  assert.equal(reviewByTablebase('M@a1', after)?.kind, 'best');
+  // A slower win keeps the result: good, not best; a quicker loss than the longest likewise.
+  const wins = parseValues('a1b1 w3 a1c1 w7 S@c3 l2 S@c2 l6');
+  assert.equal(reviewByTablebase('a1c1', wins)?.kind, 'good');
+  assert.equal(reviewByTablebase('a1c1', wins)?.loss, 0);
+  const losses = parseValues('a1b1 l3 a1c1 l7');
+  assert.equal(reviewByTablebase('a1b1', losses)?.kind, 'good');
+  assert.equal(reviewByTablebase('a1c1', losses)?.kind, 'best');
+  // Unknown values judge nothing.
+  assert.equal(reviewByTablebase('a1b1', parseValues('a1b1 ? a1c1 w3')), null);
+  assert.equal(reviewByTablebase('b2b3', wins), null);
+});
+
+test("a player's accuracy is the mean of 103.1668·e^(−4.354·loss) − 3.1669 over their moves, within 0-100", () => {
+  close(moveAccuracy(0), 100, 1e-3);
+  close(moveAccuracy(0.1), 103.1668 * Math.exp(-0.4354) - 3.1669);
+  assert.ok(moveAccuracy(0.1) > 60 && moveAccuracy(0.1) < 67);
+  assert.ok(moveAccuracy(0.3) > 20 && moveAccuracy(0.3) < 26);
+  assert.equal(moveAccuracy(1), 0);
+  assert.equal(moveAccuracy(-0.2), moveAccuracy(0));
+  assert.equal(accuracy([]), null);
+  close(accuracy([0, 1]), (moveAccuracy(0) + 0) / 2);
+  const s = summary([{ kind: 'best', loss: 0, best: 'a', before: 0.5, exact: false },
+    { kind: 'blunder', loss: 0.5, best: 'b', before: 0.5, exact: false },
+    { kind: 'inaccuracy', loss: 0.12, best: 'c', before: 0.5, exact: false }]);
+  assert.deepEqual(s.counts, { best: 1, good: 0, inaccuracy: 1, mistake: 0, blunder: 1 });
+  assert.equal(s.moves, 3);
+  assert.equal(summaryText(s), `accuracy ${Math.round(s.accuracy ?? -1)}% · 1 inaccuracy, 0 mistakes, 1 blunder`);
+  assert.equal(summaryText(summary([])), 'no move reviewed');
+});
+
+test("the marks: ?! ? ?? as NAGs 6, 2, 4 in place of the move's judgement; ★ for the engine's best", () => {
+  assert.deepEqual(CLASS_NAG, { best: 0, good: 0, inaccuracy: 6, mistake: 2, blunder: 4 });
+  assert.equal(CLASS_SYMBOL.best, '\u2605');
+  assert.deepEqual(nagsAfterReview([], 'blunder'), [4]);
+  assert.deepEqual(nagsAfterReview([1, 14], 'mistake'), [2, 14]);  // (a position's NAG stays)
+  assert.deepEqual(nagsAfterReview([4, 14], 'good'), [14]);        // (judged again: the old mark goes)
+  assert.deepEqual(nagsAfterReview([3], 'best'), [3]);             // (a person's !! stays)
+});
+
+test('the marks go into the PGN as NAGs and come back from it', () => {
+  const root = treeOf(['X@a1', 'X@d4', 'X@b1', 'X@d3', 'X@c1', 'L@a4', 'L@d1']);
+  let n = root;
+  for (let i = 0; i < 6; i++) n = n.children[0];
+  n.nags = nagsAfterReview(n.nags, 'blunder');
+  root.children[0].children[0].nags = nagsAfterReview([], 'inaccuracy');
+  globalThis.location = /** @type {any} */ ({ host: 'test' });
+  const pgn = writePgn({ variant: 'gobblet', start: null, tags: [] }, root, 'p1win');
+  assert.match(pgn, /1\. X@a1 X@d4 \$6 2\. X@b1 X@d3 3\. X@c1 L@a4 \$4 4\. L@d1 1-0/);
+  const back = parseGameText(pgn);
+  assert.ok(!('error' in back));
+  let m = back.root;
+  const nags = [];
+  while (m.children.length) { m = m.children[0]; nags.push(m.nags); }
+  assert.deepEqual(nags, [[], [6], [], [], [], [4], []]);
+  // The move-suffix glyphs read as the same NAGs.
+  const suffixed = parseGameText('1. X@a1 X@d4?! 2. X@b1 X@d3? 3. X@c1 L@a4?? *');
+  assert.ok(!('error' in suffixed));
+  const marks = [];
+  for (let k = suffixed.root; k.children.length;) { k = k.children[0]; marks.push(k.nags[0] ?? 0); }
+  assert.deepEqual(marks, [0, 6, 0, 2, 0, 4]);
+});
+
+test('learn from your mistakes: a try is right when it loses less than an inaccuracy', () => {
+  assert.equal(goodEnough(0), true);
+  assert.equal(goodEnough(0.099), true);
+  assert.equal(goodEnough(0.1), false);
+});
