@@ -1,0 +1,113 @@
+// Depth-first proof-number search (df-pn) with the 1+epsilon trick, one
+// searcher per thread over a shared ProofTable.
+//
+// The attacker is fixed for a search: nodes where the attacker is to move
+// are OR nodes (one move must win), the others AND nodes (every move of the
+// defender must lose). A node's proof number pn is the least number of
+// leaves still to prove to prove it, its disproof number dn the least to
+// disprove it:
+//   OR:  pn = min over children pn,  dn = sum over children dn
+//   AND: pn = sum over children pn,  dn = min over children dn
+// MID(n, thpn, thdn) expands the most-proving child until pn >= thpn or
+// dn >= thdn; a child's thresholds are
+//   OR:  thpn_c = min(thpn, max(pn_c + 1, ceil(pn_2 * (1 + epsilon)))),
+//        thdn_c = thdn - dn + dn_c
+// (pn_2 the second-smallest pn; AND the same with pn and dn exchanged), so
+// the search stays longer below a child than plain df-pn does.
+//
+// Leaves are judged by the rules core alone: Board::winner() (a line for
+// the attacker proves, for the defender disproves) and generateMoves() (no
+// legal move: a draw, a disproof). A new node is looked one ply ahead: if
+// its side to move has a move that makes a line, it is decided at once;
+// else both numbers start at 1, except that when its side to move is not
+// threatened with a line at once (its opponent, were it to move, would
+// have no winning move), the number against that side starts at 4 (dn at
+// an OR node, pn at an AND node): forced lines are searched first.
+//
+// Repetitions (the graph-history interaction): a child that repeats a
+// position of the current path is a disproof for the attacker, as is a path
+// longer than the depth limit. Such a disproof, and every disproof derived
+// from it, is flagged GHI: it holds for this path only. Flagged disproofs
+// are stored and reused (the search may then miss a proof: it is
+// incomplete, never unsound), but a root disproved only by flagged ones is
+// not claimed disproved. Proofs never use a repetition (a repeated child
+// is never proved), so a proof holds whatever the path.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include "engine/board.h"
+#include "engine/move.h"
+#include "proof_table.h"
+
+namespace gobblet::proof {
+
+// What the searchers of one proof may spend, shared by all of them.
+class Budget {
+ public:
+  // maxNodes 0: no limit; seconds <= 0 (or >= 1e9, or not a number): no limit; stop: also stops when it becomes true
+  // (may be null).
+  Budget(uint64_t maxNodes, double seconds, const std::atomic<bool>* stop);
+
+  // Counts `n` more nodes; true once the budget is spent (or stop was asked).
+  bool spend(uint64_t n);
+  bool spent() const { return spent_.load(std::memory_order_relaxed); }
+  uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
+  double seconds() const;
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  const uint64_t maxNodes_;
+  const Clock::time_point start_, deadline_;
+  const bool timed_;
+  const std::atomic<bool>* stop_;
+  std::atomic<uint64_t> nodes_{0};
+  std::atomic<bool> spent_{false};
+};
+
+// The moves of the side to move that make a line for it at once (the rules
+// core judges each; only moves onto a square that completes a line are tried).
+void immediateWins(const Board& board, MoveList& wins);
+
+class Searcher {
+ public:
+  // seed 0 keeps the move generator's order; another seed shuffles the
+  // children, so that threads sharing a table take different paths.
+  // `solved` (may be null) ends the search when set by another thread.
+  Searcher(ProofTable& table, Budget& budget, int attacker, uint64_t seed, int maxDepth,
+           const std::atomic<bool>* solved = nullptr);
+
+  // Searches `root` (not decided, with a legal move) until it is proved or
+  // disproved or the budget is spent. `history`: the positions before the
+  // root on the path (repetitions of them count as repetitions).
+  ProofValue search(const Board& root, const std::vector<Board>& history = {});
+
+ private:
+  struct Child {
+    Move move;
+    ProofValue value;
+    bool fixed = false;  // a repetition or beyond the depth limit: not looked up again
+  };
+  ProofValue mid(Board& board, uint32_t thpn, uint32_t thdn);
+  // The value of a position reached by a move, before it is searched.
+  ProofValue evaluate(const Board& board);
+  bool onPath(const Board& board) const;
+  bool stopped() const;
+
+  ProofTable& table_;
+  Budget& budget_;
+  const int attacker_;
+  uint64_t rng_;
+  const int maxDepth_;
+  const std::atomic<bool>* solved_;
+  uint64_t pending_ = 0;  // nodes not yet counted in the budget
+  uint64_t nodes_ = 0;    // this searcher's nodes (for the work of entries)
+  bool stop_ = false;
+  std::vector<Board> path_;
+  std::vector<std::vector<Child>> frames_;  // the children of each node on the path
+};
+
+}  // namespace gobblet::proof

@@ -1,0 +1,63 @@
+#include "proof_table.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace gobblet::proof {
+
+PackedPosition pack(const Board& board) {
+  PackedPosition p;
+  for (int s = 0; s < board.variant().sizes; ++s) {
+    p.lo |= static_cast<uint64_t>(board.pieces(0, s)) << (16 * s);
+    p.hi |= static_cast<uint64_t>(board.pieces(1, s)) << (16 * s);
+  }
+  p.stm = static_cast<uint8_t>(board.sideToMove());
+  return p;
+}
+
+ProofTable::ProofTable(size_t mebibytes) : locks_(new std::mutex[kLocks]) {
+  const size_t wanted = std::max<size_t>(1, (mebibytes << 20) / sizeof(Bucket));
+  buckets_.resize(std::bit_floor(wanted));
+}
+
+bool ProofTable::lookup(const Board& board, int attacker, ProofValue* value) const {
+  const PackedPosition p = pack(board);
+  const uint8_t tag = tagOf(board, attacker);
+  const size_t b = bucketOf(board);
+  std::lock_guard lock(locks_[b % kLocks]);
+  for (const Entry& e : buckets_[b].entries)
+    if ((e.tag & ~kGhi) == tag && e.lo == p.lo && e.hi == p.hi) {
+      *value = {e.pn, e.dn, e.dist, (e.tag & kGhi) != 0};
+      return true;
+    }
+  return false;
+}
+
+void ProofTable::store(const Board& board, int attacker, const ProofValue& value, uint64_t work) {
+  const PackedPosition p = pack(board);
+  const uint8_t tag = tagOf(board, attacker);
+  const size_t b = bucketOf(board);
+  std::lock_guard lock(locks_[b % kLocks]);
+  auto& entries = buckets_[b].entries;
+  Entry* slot = nullptr;
+  for (Entry& e : entries)
+    if ((e.tag & ~kGhi) == tag && e.lo == p.lo && e.hi == p.hi) slot = &e;
+  if (!slot) {
+    // The victim: an empty entry, else the least worth keeping (unproved before proved, then least work).
+    auto worth = [](const Entry& e) {
+      if (!(e.tag & kUsed)) return uint64_t{0};
+      return (e.pn == 0 ? uint64_t{1} << 40 : uint64_t{1} << 32) + e.work;
+    };
+    slot = &*std::min_element(entries.begin(), entries.end(),
+                              [&](const Entry& a, const Entry& c) { return worth(a) < worth(c); });
+  }
+  slot->lo = p.lo;
+  slot->hi = p.hi;
+  slot->pn = value.pn;
+  slot->dn = value.dn;
+  slot->dist = value.dist;
+  slot->work = static_cast<uint32_t>(std::min<uint64_t>(work, UINT32_MAX));
+  slot->tag = static_cast<uint8_t>(tag | (value.ghi ? kGhi : 0));
+}
+
+}  // namespace gobblet::proof

@@ -1,0 +1,62 @@
+// The prover: decides a position by proof-number search (proof/dfpn.h) and
+// writes the proof as a certificate (proof/certificate.h) that the checker
+// (proof/check.h) verifies by the rules alone.
+//
+//   ProverOptions options;            // budget, table size, threads
+//   options.maxNodes = 1'000'000;
+//   auto result = prove(board, options);
+//   if (result.ok() && result->outcome == Outcome::kWin)
+//     writeCertificate(*result->certificate, "win.proof");
+//
+// A position is searched twice at most: first "does the side to move win?",
+// then, if that is disproved, "does the other side win?". A proved answer
+// (Win, Loss) comes with its certificate; Draw is claimed only when both
+// searches are disproved without any repetition or depth limit on the way
+// (those disproofs hold for one path only), which the file cannot record.
+// Repetition: the game draws at the third occurrence of a position; a
+// proof never repeats a position (the certified strategy reaches a line
+// without ever returning to a position), so it wins whatever the rule.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "engine/board.h"
+#include "proof/certificate.h"
+
+namespace gobblet::proof {
+
+enum class Outcome { kWin, kLoss, kDraw, kUnknown };
+// "win", "loss", "draw", "unknown".
+const char* outcomeWord(Outcome outcome);
+
+struct ProverOptions {
+  uint64_t maxNodes = 0;                    // nodes searched, all threads together (0: no limit)
+  double maxSeconds = 0;                    // wall time (0: no limit)
+  size_t hashMiB = 64;                      // the transposition table
+  int threads = 1;                          // searchers sharing the table
+  int maxDepth = 200;                       // plies from the root a proof may reach
+  bool tryLoss = true;                      // after a disproved win, try to prove the loss
+  const std::atomic<bool>* stop = nullptr;  // stops the search when set (may be null)
+};
+
+struct ProofResult {
+  Outcome outcome = Outcome::kUnknown;
+  // Win or Loss: the longest game the certified strategy allows, in plies
+  // (an upper bound of the distance to the end with best play); else -1.
+  int plies = -1;
+  uint64_t nodes = 0;  // nodes searched, extraction included
+  double seconds = 0;
+  std::string note;  // Unknown: why (budget spent, disproof only along one path); Draw: how
+  // Win or Loss: the certificate (winner 0 for a win, 1 for a loss), or why it is missing.
+  std::optional<Certificate> certificate;
+  absl::Status certificateStatus;
+};
+
+// Decides `board`. InvalidArgument if the game is already over there.
+absl::StatusOr<ProofResult> prove(const Board& board, const ProverOptions& options = {});
+
+}  // namespace gobblet::proof

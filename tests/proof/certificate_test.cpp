@@ -1,0 +1,235 @@
+// The certificate file and the checker: round trips, and forged or damaged
+// certificates rejected with the reason (an illegal move, a defender move
+// left out, a leaf that is no win, a draw, a cycle, one node for two
+// positions, an unreached node, a cut file, a flipped byte, a huge count).
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+
+#include "engine/notation.h"
+#include "proof/check.h"
+#include "proof/prover.h"
+#include "tests/support/scratch_dir.h"
+
+namespace gobblet::proof {
+namespace {
+
+// The proof of the Gobblet Gobblers start (about 4500 nodes, a DAG).
+const Certificate& gobblersProof() {
+  static const Certificate c = [] {
+    ProverOptions options;
+    options.hashMiB = 16;
+    auto r = prove(Board(Variant::gobblers()), options);
+    EXPECT_TRUE(r.ok() && r->certificate.has_value());
+    return r.ok() && r->certificate ? *r->certificate : Certificate{};
+  }();
+  return c;
+}
+
+CheckReport check(const std::string& bytes, CertificateLimits limits = {}) {
+  std::istringstream in(bytes);
+  return checkCertificate(in, limits);
+}
+CheckReport check(const Certificate& c) {
+  auto bytes = encodeCertificate(c);
+  EXPECT_TRUE(bytes.ok()) << bytes.status();
+  return check(bytes.ok() ? *bytes : std::string());
+}
+
+// Recomputes the checksum of a file edited by hand (FNV-1a 64 with the field zero).
+std::string reseal(std::string bytes) {
+  for (int i = 24; i < 32; ++i) bytes[i] = 0;
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (char c : bytes) h = (h ^ static_cast<uint8_t>(c)) * 0x100000001b3ull;
+  for (int i = 0; i < 8; ++i) bytes[24 + i] = static_cast<char>(h >> (8 * i));
+  return bytes;
+}
+
+// The byte offset of each node record.
+std::vector<size_t> nodeOffsets(const std::string& bytes) {
+  size_t at = 32 + static_cast<uint8_t>(bytes[13]) + (static_cast<uint8_t>(bytes[14]) | bytes[15] << 8);
+  std::vector<size_t> offsets;
+  while (at < bytes.size()) {
+    offsets.push_back(at);
+    const size_t k =
+        bytes[at] == 'O' ? 1 : (static_cast<uint8_t>(bytes[at + 1]) | static_cast<uint8_t>(bytes[at + 2]) << 8);
+    at += 3 + 4 * k;
+  }
+  return offsets;
+}
+
+void putU32(std::string& bytes, size_t at, uint32_t v) {
+  for (int i = 0; i < 4; ++i) bytes[at + i] = static_cast<char>(v >> (8 * i));
+}
+
+TEST(Certificate, RoundTripAndAccepted) {
+  const Certificate& c = gobblersProof();
+  ASSERT_GT(c.nodes.size(), 100u);
+  EXPECT_EQ(c.variant, "gobblers");
+  EXPECT_EQ(c.position, "3/3/3 1");
+  const testing::ScratchDir dir("proof");
+  ASSERT_TRUE(writeCertificate(c, dir.file("g.proof")).ok());
+  auto back = readCertificateFile(dir.file("g.proof"));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->variant, c.variant);
+  EXPECT_EQ(back->position, c.position);
+  EXPECT_EQ(back->winner, 0);
+  ASSERT_EQ(back->nodes.size(), c.nodes.size());
+  for (size_t i = 0; i < c.nodes.size(); ++i) {
+    EXPECT_EQ(back->nodes[i].orNode, c.nodes[i].orNode);
+    EXPECT_EQ(back->nodes[i].move, c.nodes[i].move);
+    EXPECT_EQ(back->nodes[i].children, c.nodes[i].children);
+  }
+  const CheckReport report = checkCertificateFile(dir.file("g.proof"));
+  EXPECT_TRUE(report.accepted) << report.reason;
+  EXPECT_EQ(report.plies, certificatePlies(c));
+  EXPECT_GE(report.plies, 13);
+}
+
+TEST(Certificate, LossCertificateAccepted) {
+  auto r = prove(*parsePosition(Variant::gobblet(), "xxl1/x3/l3/1XX1 1"));
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->outcome, Outcome::kLoss);
+  ASSERT_TRUE(r->certificate);
+  EXPECT_EQ(r->certificate->winner, 1);
+  const CheckReport report = check(*r->certificate);
+  EXPECT_TRUE(report.accepted) << report.reason;
+  EXPECT_EQ(report.plies, 2);
+}
+
+TEST(Certificate, IllegalMoveRejected) {
+  Certificate c = gobblersProof();
+  c.nodes[0].move = Move::boardMove(0, 4, 4);
+  const CheckReport report = check(c);
+  EXPECT_FALSE(report.accepted);
+  EXPECT_NE(report.reason.find("not legal"), std::string::npos) << report.reason;
+}
+
+TEST(Certificate, MissingDefenderMoveRejected) {
+  Certificate c = gobblersProof();
+  for (CertificateNode& n : c.nodes)
+    if (!n.orNode && n.children.size() > 1) {
+      n.children.pop_back();
+      break;
+    }
+  const CheckReport report = check(c);
+  EXPECT_FALSE(report.accepted);
+  EXPECT_NE(report.reason.find("covers"), std::string::npos) << report.reason;
+}
+
+TEST(Certificate, LeafThatIsNoWinRejected) {
+  Certificate c = gobblersProof();
+  ASSERT_NE(c.nodes[0].children[0], kWonLeaf);
+  c.nodes[0].children[0] = kWonLeaf;  // the first move does not make a line
+  const CheckReport report = check(c);
+  EXPECT_FALSE(report.accepted);
+  EXPECT_NE(report.reason.find("not won"), std::string::npos) << report.reason;
+}
+
+// X O X / X O O / O X _ with X to move: the last placement fills the board
+// without a line, so the "AND node" after it has no move to cover: a draw.
+TEST(Certificate, DrawDressedAsAWinRejected) {
+  Certificate c;
+  c.variant = "3x3:1,5,0";
+  c.position = "SsS/Sss/sS1 1";
+  c.nodes.resize(2);
+  c.nodes[0].move = *parseMove(*parsePosition(Variant::ticTacToe(), c.position), "S@c1");
+  c.nodes[0].children = {1};
+  c.nodes[1].orNode = false;
+  const CheckReport report = check(c);
+  EXPECT_FALSE(report.accepted);
+  EXPECT_NE(report.reason.find("draw"), std::string::npos) << report.reason;
+}
+
+TEST(Certificate, CycleRejected) {
+  const std::string good = *encodeCertificate(gobblersProof());
+  std::string bytes = good;
+  const std::vector<size_t> offsets = nodeOffsets(bytes);
+  ASSERT_EQ(offsets.size(), gobblersProof().nodes.size());
+  // Node 1 (a child of the root) sends one of its children back to the root.
+  ASSERT_FALSE(gobblersProof().nodes[1].orNode);
+  putU32(bytes, offsets[1] + 3, 0);
+  const CheckReport report = check(reseal(bytes));
+  EXPECT_FALSE(report.accepted);
+  EXPECT_NE(report.reason.find("cycle"), std::string::npos) << report.reason;
+}
+
+TEST(Certificate, OneNodeForTwoPositionsRejected) {
+  Certificate c = gobblersProof();
+  for (CertificateNode& n : c.nodes) {
+    if (n.orNode) continue;
+    std::vector<uint32_t*> inner;
+    for (uint32_t& child : n.children)
+      if (child != kWonLeaf) inner.push_back(&child);
+    if (inner.size() < 2 || *inner[0] == *inner[1]) continue;
+    *inner[1] = *inner[0];  // two different moves of the loser lead to different positions
+    break;
+  }
+  const CheckReport report = check(c);
+  EXPECT_FALSE(report.accepted);
+  EXPECT_NE(report.reason.find("two different positions"), std::string::npos) << report.reason;
+}
+
+TEST(Certificate, UnreachedNodeRejected) {
+  Certificate c = gobblersProof();
+  c.nodes.push_back(c.nodes.back());
+  const CheckReport report = check(c);
+  EXPECT_FALSE(report.accepted);
+  EXPECT_NE(report.reason.find("not reached"), std::string::npos) << report.reason;
+}
+
+TEST(Certificate, WrongWinnerRejected) {
+  std::string bytes = *encodeCertificate(gobblersProof());
+  bytes[12] = 1;  // "the side not to move wins"
+  const CheckReport report = check(reseal(bytes));
+  EXPECT_FALSE(report.accepted);
+  EXPECT_NE(report.reason.find("AND node is wanted"), std::string::npos) << report.reason;
+}
+
+TEST(Certificate, CutFileRejected) {
+  const std::string bytes = *encodeCertificate(gobblersProof());
+  for (size_t keep : {size_t{0}, size_t{10}, size_t{31}, size_t{40}, bytes.size() / 2, bytes.size() - 1}) {
+    const CheckReport report = check(bytes.substr(0, keep));
+    EXPECT_FALSE(report.accepted) << keep;
+    EXPECT_FALSE(report.reason.empty());
+  }
+  // Cut and resealed: the count no longer fits, or the last node is cut.
+  const CheckReport report = check(reseal(bytes.substr(0, bytes.size() - 2)));
+  EXPECT_FALSE(report.accepted);
+  EXPECT_NE(report.reason.find("cut short"), std::string::npos) << report.reason;
+}
+
+TEST(Certificate, FlippedByteRejectedByTheChecksum) {
+  std::string bytes = *encodeCertificate(gobblersProof());
+  bytes[bytes.size() / 2] ^= 0x10;
+  const CheckReport report = check(bytes);
+  EXPECT_FALSE(report.accepted);
+  EXPECT_NE(report.reason.find("checksum"), std::string::npos) << report.reason;
+}
+
+TEST(Certificate, HugeNodeCountRejectedWithoutAllocating) {
+  const std::string good = *encodeCertificate(gobblersProof());
+  for (uint64_t count : {uint64_t{1} << 40, uint64_t{1} << 25}) {
+    std::string bytes = good;
+    for (int i = 0; i < 8; ++i) bytes[16 + i] = static_cast<char>(count >> (8 * i));
+    const CheckReport report = check(reseal(bytes));
+    EXPECT_FALSE(report.accepted);
+    EXPECT_TRUE(report.reason.find("over the limit") != std::string::npos ||
+                report.reason.find("cannot fit") != std::string::npos)
+        << report.reason;
+  }
+  CertificateLimits small;
+  small.maxNodes = 10;
+  EXPECT_NE(check(good, small).reason.find("over the limit"), std::string::npos);
+}
+
+TEST(Certificate, NotACertificateRejected) {
+  EXPECT_NE(check(std::string(100, 'x')).reason.find("not a certificate"), std::string::npos);
+  std::string bytes = *encodeCertificate(gobblersProof());
+  const CheckReport trailing = check(reseal(bytes + "tail"));
+  EXPECT_FALSE(trailing.accepted);
+}
+
+}  // namespace
+}  // namespace gobblet::proof

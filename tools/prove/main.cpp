@@ -1,0 +1,115 @@
+// gobblet-prove: prove a position won or lost, and check proofs.
+//
+//   gobblet-prove prove --position P [--variant V] [--moves M1,M2,...] [--nodes N] [--time S]
+//                       [--hash MIB] [--threads T] [--out FILE]
+//   gobblet-prove check FILE
+//
+// prove prints "result win|loss|draw|unknown", the plies of the certified
+// strategy, the nodes and the time, and writes the certificate of a win or
+// a loss to --out. check prints "accepted" or "rejected: <reason>" and exits
+// 0 or 1. Bad usage: one line on standard error, exit status 2. The work is
+// the proof library's (proof/).
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "engine/game.h"
+#include "engine/notation.h"
+#include "proof/check.h"
+#include "proof/prover.h"
+#include "tools/command_line/command_line.h"
+
+namespace {
+
+using namespace gobblet;
+namespace cli = gobblet::cli;
+
+cli::Program commandLine() {
+  cli::Program p;
+  p.name = "gobblet-prove";
+  p.summary = "Proves positions won or lost by proof-number search and checks the certificates it writes.";
+  p.commands = {
+      {"prove",
+       "Decides a position: win or loss for the side to move (with a certificate), draw, or unknown within the "
+       "budget.",
+       {{cli::text("--position", "P", "the position (docs/notation.md; default: the variant's start)"),
+         cli::text("--variant", "V", variantNamesText()).withDefault("gobblet"),
+         cli::text("--moves", "M1,M2,...", "then play these moves (separated by commas or spaces)"),
+         cli::integer("--nodes", "N", 1, int64_t{1} << 50, "stop after N nodes (default: no limit)"),
+         cli::text("--time", "S", "stop after S seconds (default: no limit)"),
+         cli::integer("--hash", "MIB", 1, 1 << 20, "the transposition table's size in MiB").withDefault(64),
+         cli::integer("--threads", "T", 1, 256, "searcher threads sharing the table").withDefault(1),
+         cli::integer("--max-depth", "PLIES", 2, 10000, "the longest path a proof may take").withDefault(200),
+         cli::text("--out", "FILE", "write the certificate of a win or a loss to FILE")},
+        {}}},
+      {"check",
+       "Checks a certificate by the rules alone: prints accepted or rejected and the reason; exit status 0 or 1.",
+       {{}, {cli::positional("FILE", "a certificate written by prove --out")}}},
+  };
+  return p;
+}
+
+int prove(const cli::Arguments& args, const cli::UsageFn& usage) {
+  auto variant = Variant::parse(args.text("--variant"));
+  if (!variant.ok()) return usage(variant.status().message());
+  Board start(*variant);
+  if (const std::string text = args.text("--position"); !text.empty()) {
+    auto position = parsePosition(*variant, text);
+    if (!position.ok()) return usage(position.status().message());
+    start = *position;
+  }
+  Game game(start);
+  for (const std::string& m :
+       std::vector<std::string>(absl::StrSplit(args.text("--moves"), absl::ByAnyChar(", "), absl::SkipEmpty())))
+    if (auto status = game.play(m); !status.ok()) return usage(status.message());
+  proof::ProverOptions options;
+  options.maxNodes = static_cast<uint64_t>(args.integer("--nodes"));
+  if (args.has("--time") && (!absl::SimpleAtod(args.text("--time"), &options.maxSeconds) || !(options.maxSeconds > 0)))
+    return usage("--time wants a positive number of seconds, not \"" + args.text("--time") + "\"");
+  options.hashMiB = static_cast<size_t>(args.integer("--hash"));
+  options.threads = static_cast<int>(args.integer("--threads"));
+  options.maxDepth = static_cast<int>(args.integer("--max-depth"));
+  auto result = proof::prove(game.position(), options);
+  if (!result.ok()) return usage(result.status().message());
+  std::printf("position %s\n", positionToString(game.position()).c_str());
+  std::printf("result %s\n", proof::outcomeWord(result->outcome));
+  if (result->plies >= 0) std::printf("plies %d\n", result->plies);
+  if (!result->note.empty()) std::printf("note %s\n", result->note.c_str());
+  std::printf("nodes %llu\n", static_cast<unsigned long long>(result->nodes));
+  std::printf("time %.3f\n", result->seconds);
+  if (result->certificate) {
+    std::printf("certificate %zu nodes\n", result->certificate->nodes.size());
+  } else if (!result->certificateStatus.ok()) {
+    std::printf("certificate none (%s)\n", std::string(result->certificateStatus.message()).c_str());
+  }
+  if (args.has("--out") && result->certificate) {
+    if (auto status = proof::writeCertificate(*result->certificate, args.text("--out")); !status.ok())
+      return cli::failure(commandLine(), status.message());
+  }
+  return 0;
+}
+
+int check(const cli::Arguments& args, const cli::UsageFn& usage) {
+  if (!std::ifstream(args.text("FILE"), std::ios::binary)) return usage("cannot open " + args.text("FILE"));
+  const proof::CheckReport report = proof::checkCertificateFile(args.text("FILE"));
+  if (!report.accepted) {
+    std::printf("rejected: %s\n", report.reason.c_str());
+    return 1;
+  }
+  std::printf("accepted: %s %s wins %s in at most %d plies (%llu nodes)\n", report.variant.c_str(),
+              report.winner == 0 ? "the side to move" : "the side not to move", report.position.c_str(), report.plies,
+              static_cast<unsigned long long>(report.nodes));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return cli::runMain(commandLine(), argc, argv, [](const cli::Arguments& args, const cli::UsageFn& usage) {
+    if (args.command() == "prove") return prove(args, usage);
+    return check(args, usage);
+  });
+}
