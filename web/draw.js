@@ -59,11 +59,13 @@ function drawStack(g, stack, sizes, cx, cy) {
 }
 
 // opts: {sizes (of the variant), lastMove, selected, targets: Map sq -> move, marks: Map move -> {wdl, plies}, line: [sq], sources,
-//        focus: the square the keyboard reaches the board on (tabindex 0; the others -1, reached by the arrows)}
+//        focus: the square the keyboard reaches the board on (tabindex 0; the others -1, reached by the arrows),
+//        squareValues: with no piece picked, the best value of a move to each square (the "Values" toggle), or null}
 /**
  * @param {Element} svg @param {import('./position.js').Position} pos
  * @param {{sizes: number, lastMove: string | null | undefined, selected: string | null, targets: Map<string, string>,
- *   marks: Map<string, Mark> | null, line: string[], sources: Set<string>, focus: string}} opts
+ *   marks: Map<string, Mark> | null, line: string[], sources: Set<string>, focus: string,
+ *   squareValues?: Map<string, Mark> | null}} opts
  */
 export function drawBoard(svg, pos, opts) {
   const n = pos.n;
@@ -78,8 +80,10 @@ export function drawBoard(svg, pos, opts) {
       const stackAt = pos.squares.get(sq);
       const target = opts.targets.get(sq);
       const mark = target !== undefined && opts.marks ? opts.marks.get(target) : null;
+      const best = opts.squareValues ? opts.squareValues.get(sq) : undefined;
       g.setAttribute('aria-label', `${sq}: ${describeStack(stackAt)}${opts.sources.has(sq) ? ', can move' : ''}` +
-        `${opts.targets.has(sq) ? ', target' + (mark ? ' ' + (mark.wdl === 'D' ? 'D' : mark.wdl + mark.plies) : '') : ''}`);
+        `${opts.targets.has(sq) ? ', target' + (mark ? ' ' + markWord(mark) : '') : ''}` +
+        `${best ? ', best move to it ' + markWord(best) : ''}`);
       const classes = ['cell', (f + r) % 2 ? 'light' : 'dark'];
       if (last.includes(sq)) classes.push('last');
       if (opts.selected === sq) classes.push('selected');
@@ -100,8 +104,16 @@ export function drawBoard(svg, pos, opts) {
         el('circle', { cx, cy, r: stack ? 46 : 12, class: m ? `${kind} target-${m.wdl}` : kind }, g);
         if (m) {
           const t = el('text', { x: cx0 + CELL - 6, y: cy0 + 18, class: `mark mark-${m.wdl}` }, g);
-          t.textContent = m.wdl === 'D' ? 'D' : `${m.wdl}${m.plies}`;
+          t.textContent = markWord(m);
         }
+      }
+      if (best && target === undefined) {
+        // Every move's value without a pick: the best of the moves to this
+        // square, in the corner where a picked piece's marks go, and a thin
+        // frame of its kind (solid win, grey draw, dashed loss).
+        el('rect', { x: cx0 + 4, y: cy0 + 4, width: CELL - 8, height: CELL - 8, rx: 8, class: `square-frame frame-${best.wdl}` }, g);
+        const t = el('text', { x: cx0 + CELL - 6, y: cy0 + 18, class: `mark square-value mark-${best.wdl}` }, g);
+        t.textContent = markWord(best);
       }
     }
   }
@@ -111,6 +123,12 @@ export function drawBoard(svg, pos, opts) {
     const rank = el('text', { x: -13, y: cornerOf(0, i, n)[1] + CELL / 2 + 5, class: 'coord' }, svg);
     rank.textContent = String(i + 1);
   }
+}
+
+// "W13", "L4", "D".
+/** @param {Mark} m */
+function markWord(m) {
+  return m.wdl === 'D' ? 'D' : `${m.wdl}${m.plies}`;
 }
 
 // Arrows for the engine's top lines on the board: `moves` are the first
@@ -159,7 +177,8 @@ export function drawGhost(svg, x, y = 0, size = 0, sizes = 1, player = 1) {
 // The reserve of `player`: 4x4, its three stacks (top piece each); 3x3, its pieces by size.
 /**
  * @param {HTMLElement} box @param {import('./position.js').Shape} shape @param {number[]} supply @param {number} player
- * @param {{active: boolean, sources: Set<string>, selected: string | null}} opts
+ * @param {{active: boolean, sources: Set<string>, selected: string | null, values?: Map<string, Mark> | null}} opts
+ * (values: the best value of placing each size, by its letter: the "Values" toggle, or null)
  */
 export function drawReserve(box, shape, supply, player, opts) {
   box.replaceChildren();
@@ -181,7 +200,9 @@ export function drawReserve(box, shape, supply, player, opts) {
     b.disabled = !opts.active || empty;
     b.classList.toggle('legal', legal);
     b.classList.toggle('selected', legal && opts.selected === letter + '@');
-    b.title = empty ? 'empty' : `${shape.stacks ? 'stack topped by' : 'pieces of size'} ${letter}`;
+    const best = !empty && opts.values ? opts.values.get(letter) : undefined;
+    b.title = empty ? 'empty' : `${shape.stacks ? 'stack topped by' : 'pieces of size'} ${letter}`
+      + (best ? `, best placed: ${markWord(best)}` : '');
     const svg = el('svg', { viewBox: '0 0 100 100', class: 'reserve-svg' });
     if (!empty) {
       el('circle', { cx: 50, cy: 50, r: radius(size, shape.sizes), class: `piece p${player}` }, svg);
@@ -195,6 +216,12 @@ export function drawReserve(box, shape, supply, player, opts) {
       c.className = 'count';
       c.textContent = `×${count}`;
       b.append(c);
+    }
+    if (best) {
+      const v = document.createElement('span');
+      v.className = `reserve-value mark-${best.wdl}`;
+      v.textContent = markWord(best);
+      b.append(v);
     }
     box.append(b);
   }

@@ -34,7 +34,7 @@ const targetOf = (e) => /** @type {Element} */ (e.target);
 
 // The players, the engine's time and level, the analysis lines and the sound, kept in
 // this browser between visits (settings.js).
-export const SETTINGS = ['p1', 'p2', 'time', 'level', 'multipv', 'sound'];
+export const SETTINGS = ['p1', 'p2', 'time', 'level', 'multipv', 'sound', 'all-values'];
 
 // A click (or the end of a drag) on square `sq` or reserve size `size@`.
 /** @param {string} target */
@@ -258,6 +258,13 @@ export function wireInput() {
       flipBoard();
       return;
     }
+    if (e.key === 'v' && !e.ctrlKey && !e.metaKey && !e.altKey && !target.closest('textarea, input, select, dialog')) {
+      e.preventDefault();  // every move's value on the board, without a pick (3x3 with a tablebase)
+      const box = /** @type {HTMLInputElement} */ ($('all-values'));
+      box.checked = !box.checked;
+      box.dispatchEvent(new Event('change'));
+      return;
+    }
     if (target.closest('textarea, input, select, #board, dialog')) return;
     const gameKey = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'l'].includes(e.key)
       || (e.key === ' ' && !target.closest('button, a'));
@@ -291,13 +298,18 @@ export function wireInput() {
     $('custom-variant').hidden = !custom;
     if (!custom) newGame();
   });
-  $('custom-variant').addEventListener('change', () => newGame());
+  // A name typed into "other…" (4x4:2,3, 3x3:2,2,1): a new game of it; an emptied field starts none.
+  $('custom-variant').addEventListener('change', (e) => {
+    if (/** @type {HTMLInputElement} */ (e.target).value.trim()) newGame();
+    else setStatus('Type a variant name, as 4x4:2,3 or 3x3:2,2,1.');
+  });
   for (const id of ['p1', 'p2']) $(id).addEventListener('change', () => { releaseEngine(); saveSettings(SETTINGS); refresh(); });
   $('time').addEventListener('change', () => { saveSettings(SETTINGS); resetClocks(); refresh(); });
   // The engine's level: for its next move (engine_session.js sets its Skill Level before each of its searches).
   $('level').addEventListener('change', () => { session.level = Number(selector('level').value); saveSettings(SETTINGS); });
   $('multipv').addEventListener('change', () => saveSettings(SETTINGS));
   $('sound').addEventListener('change', () => saveSettings(SETTINGS));
+  $('all-values').addEventListener('change', () => { saveSettings(SETTINGS); render(); });
   $('engine-move').addEventListener('click', () => { releaseEngine(); refresh(true); });
   wireImportExport();
 }

@@ -11,7 +11,7 @@ import { describeStack } from './position.js';
 import { drawBoard, drawReserve, drawArrows } from './draw.js';
 import { drawGraph } from './graph.js';
 import { ENGINE } from './engine_choice.js';
-import { markOrder, markText, plies, lineValueText, countText, otherSide } from './values.js';
+import { markOrder, markText, plies, lineValueText, countText, otherSide, bestByTarget, bestByPlacedSize } from './values.js';
 import { drawEvalBar } from './eval_bar.js';
 import { MOVE_GLYPHS, nagText } from './pgn.js';
 import { game, line, ply as plyShown, variationOf, lineValues, firstIndex, moveNumber, inTree, pathTo,
@@ -170,7 +170,12 @@ export function render() {
   const reserveKey = focusedReserve
     ? [/** @type {Element} */ (focusedReserve.closest('.reserve')).id, focusedReserve.dataset.size] : null;
   if (!shown.boardFocus || !v.pos.squares || !isSquareOf(shown.boardFocus, v.pos.n)) shown.boardFocus = 'a1';
+  // Every move's value without a pick (the "Values" toggle, 3x3 with a
+  // tablebase): the best move to each square, the best placement of each size.
+  const allValues = v.marks && !shown.preview && !shown.selection && !v.over
+    && /** @type {HTMLInputElement} */ ($('all-values')).checked ? v.marks : null;
   drawBoard($('board'), v.pos, {
+    squareValues: allValues && bestByTarget(allValues),
     focus: shown.boardFocus,
     sizes: shape.sizes,
     lastMove,
@@ -185,6 +190,7 @@ export function render() {
       active: !shown.preview && !v.over && v.pos.side === p,
       sources,
       selected: shown.selection ? shown.selection.from : null,
+      values: allValues && v.pos.side === p ? bestByPlacedSize(allValues) : null,
     });
     $(`side-${p}`).classList.toggle('to-move', !v.over && v.pos.side === p);
   }

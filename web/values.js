@@ -150,3 +150,32 @@ export function countText(nodes, nps) {
   const speed = nps >= 1e6 ? `${(nps / 1e6).toFixed(1)} Mn/s` : nps >= 1000 ? `${Math.round(nps / 1000)} kn/s` : '';
   return speed ? `${n}, ${speed}` : n;
 }
+
+// ---- every move's value without a pick (the board's "Values" toggle) -------
+
+// The best mark (markOrder) of the moves `key` gives the same key, as a Map
+// key -> mark; moves for which `key` gives null are left out.
+/** @param {Map<string, Mark>} marks @param {(move: string) => string | null} key */
+function bestBy(marks, key) {
+  /** @type {Map<string, Mark>} */
+  const best = new Map();
+  for (const [move, m] of marks) {
+    const k = key(move);
+    if (k === null) continue;
+    const had = best.get(k);
+    if (!had || markOrder(m, had) < 0) best.set(k, m);
+  }
+  return best;
+}
+
+// The best value of any move to each square (`L@b2`, `a1b2`: the square it ends on).
+/** @param {Map<string, Mark>} marks */
+export function bestByTarget(marks) {
+  return bestBy(marks, (move) => move.slice(-2));
+}
+
+// The best value of placing each size from the reserve (`L@b2` -> 'L').
+/** @param {Map<string, Mark>} marks */
+export function bestByPlacedSize(marks) {
+  return bestBy(marks, (move) => (move[1] === '@' ? move[0] : null));
+}
