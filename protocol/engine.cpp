@@ -150,7 +150,8 @@ Search& Engine::search() {
 }
 
 // Finds the tablebase for the current variant: the TablebasePath file if one
-// is set, else the default file if it exists. A 4x4 game has none.
+// is set, else the default file if it exists. 4x4 Gobblet itself has none;
+// the small 4x4 members have one once built.
 void Engine::attachTablebase() {
   tablebaseResolved_ = true;
   tablebase_.reset();
@@ -168,7 +169,7 @@ void Engine::attachTablebase() {
     return;
   }
   const bool isDefault = options_.tablebasePath.empty();
-  if (isDefault && v.n != 3) {
+  if (isDefault && !tb::hasIndex(v)) {
     search_->setTablebase(nullptr);
     return;
   }
@@ -216,7 +217,7 @@ absl::StatusOr<std::vector<tb::RankedMove>> Engine::exactValues() {
   if (!tablebase_)
     return absl::FailedPreconditionError(
         "no tablebase for " + options_.variant.name() +
-        (options_.variant.n == 3 ? " ('gobblet-tb build " + options_.variant.name() + "' makes one)" : ""));
+        (tb::hasIndex(options_.variant) ? " ('gobblet-tb build " + options_.variant.name() + "' makes one)" : ""));
   if (game_.result() != GameResult::kNone) return std::vector<tb::RankedMove>{};
   return tb::rankMoves(*tablebase_, game_.position());
 }

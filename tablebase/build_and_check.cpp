@@ -3,9 +3,13 @@
 // file (file.h) and the verifier (verify.h).
 #include "code.h"
 #include "file.h"
+#include "index4.h"
 #include "retrograde.h"
+#include "retrograde4.h"
 #include "tablebase/tablebase.h"
 #include "verify.h"
+
+#include "absl/strings/str_cat.h"
 
 namespace gobblet::tb {
 
@@ -41,6 +45,8 @@ FileInfo infoOf(const File& file) {
 
 }  // namespace
 
+bool hasIndex(const Variant& variant) { return variant.n == 3 || Index4(variant).fits(); }
+
 absl::StatusOr<TableCounts> build(const Variant& variant, const std::string& path, const BuildOptions& options) {
   if (options.threads < 1 || options.threads > kMaxBuildThreads)
     return absl::InvalidArgumentError("threads " + std::to_string(options.threads) + ": from 1 to " +
@@ -52,8 +58,15 @@ absl::StatusOr<TableCounts> build(const Variant& variant, const std::string& pat
   absl::Status target = writer && !path.empty() ? checkOutputPath(path) : absl::OkStatus();  // before hours of solving
   if (share) target = share->agree(target);
   if (!target.ok()) return target;
-  absl::StatusOr<Solution> solved =
-      solve(variant, options.threads, options.progress, kSharedGroupSize, options.codesDirectory, share, options.stop);
+  // The 4x4 family has its own builder (retrograde4.h), in memory, one process.
+  if (variant.n == 4 && share)
+    return absl::UnimplementedError(absl::StrCat("variant ", variant.name(), ": a 4x4 build runs in one process"));
+  if (variant.n == 4 && !options.codesDirectory.empty())
+    return absl::UnimplementedError(
+        absl::StrCat("variant ", variant.name(), ": a 4x4 build keeps its codes in memory"));
+  absl::StatusOr<Solution> solved = variant.n == 4 ? solve4(variant, options.threads, options.progress, options.stop)
+                                                   : solve(variant, options.threads, options.progress, kSharedGroupSize,
+                                                           options.codesDirectory, share, options.stop);
   if (!solved.ok()) return solved.status();
   absl::Status written =
       writer && !path.empty() ? writeFile(path, variant, *solved, options.threads) : absl::OkStatus();

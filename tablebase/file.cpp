@@ -331,8 +331,7 @@ File::~File() {
 
 void DictionaryDeleter::operator()(void* dictionary) const { ZSTD_freeDDict(static_cast<ZSTD_DDict*>(dictionary)); }
 
-absl::StatusOr<std::unique_ptr<Index>> checkHeader(std::string_view headerBytes, FileHeader* header,
-                                                   uint64_t fileSize) {
+absl::StatusOr<Numbering> checkHeader(std::string_view headerBytes, FileHeader* header, uint64_t fileSize) {
   using absl::InvalidArgumentError;
   if (fileSize < sizeof(FileHeader) || headerBytes.size() < sizeof(FileHeader))
     return InvalidArgumentError(
@@ -345,12 +344,16 @@ absl::StatusOr<std::unique_ptr<Index>> checkHeader(std::string_view headerBytes,
                                              kFormatVersion, " (rebuild it with gobblet-tb build)"));
   if (h.headerSize != sizeof(FileHeader))
     return InvalidArgumentError(absl::StrCat("header size ", h.headerSize, ", expected ", sizeof(FileHeader)));
-  if (h.n != 3 || h.sizes < 1 || h.sizes > 3 || h.perSize < 1 || h.perSize > 9 || h.moving > 1)
-    return InvalidArgumentError("the header names no 3x3 variant");
-  auto index = std::make_unique<Index>(Variant::family(h.sizes, h.perSize, h.moving == 1));
-  if (h.entries != index->size())
+  const bool of3x3 = h.n == 3 && h.sizes >= 1 && h.sizes <= 3 && h.perSize >= 1 && h.perSize <= 9 && h.moving <= 1;
+  const bool of4x4 = h.n == 4 && h.sizes >= 1 && h.sizes <= 4 && h.perSize >= 1 && h.perSize <= 3 && h.moving == 1;
+  if (!of3x3 && !of4x4) return InvalidArgumentError("the header names no variant of the 3x3 or 4x4 family");
+  Numbering index = Numbering::of(of3x3 ? Variant::family(h.sizes, h.perSize, h.moving == 1)
+                                        : Variant::family4x4(h.sizes, h.perSize));
+  if (index.index4 && !index.index4->fits())
+    return InvalidArgumentError(absl::StrCat("variant ", index.variant().name(), " has no tablebase: too large"));
+  if (h.entries != index.size())
     return InvalidArgumentError(
-        absl::StrCat("header says ", h.entries, " entries, variant ", index->variant().name(), " has ", index->size()));
+        absl::StrCat("header says ", h.entries, " entries, variant ", index.variant().name(), " has ", index.size()));
   if (h.blockCodes < kMinBlockCodes || h.blockCodes > kMaxBlockCodes)
     return InvalidArgumentError(absl::StrCat("header says ", h.blockCodes, " codes per block, ", kMinBlockCodes, " to ",
                                              kMaxBlockCodes, " are read"));
@@ -462,11 +465,11 @@ absl::StatusOr<std::shared_ptr<const File>> File::open(const std::string& path) 
   char headerBytes[sizeof(FileHeader)];
   const bool headerRead =
       fileSize >= sizeof headerBytes && readFully(fd, reinterpret_cast<uint8_t*>(headerBytes), sizeof headerBytes, 0);
-  absl::StatusOr<std::unique_ptr<Index>> index =
+  absl::StatusOr<Numbering> index =
       checkHeader(std::string_view(headerBytes, headerRead ? sizeof headerBytes : 0), &tb->header_, fileSize);
   if (!index.ok()) return failWith(index.status());
-  tb->index_ = *std::move(index);
-  tb->variant_ = tb->index_->variant();
+  tb->numbering_ = *std::move(index);
+  tb->variant_ = tb->numbering_.variant();
   const FileHeader& h = tb->header_;
   // The table's last offset gives the frames' size.
   uint64_t framesBytes = 0;

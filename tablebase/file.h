@@ -55,6 +55,7 @@
 #include "code.h"
 #include "code_array.h"
 #include "index.h"
+#include "numbering.h"
 #include "retrograde.h"
 #include "tablebase/tablebase.h"
 
@@ -116,9 +117,10 @@ inline uint64_t codesInBlock(const FileHeader& h, uint64_t b) {
 // `headerBytes` (fewer than the header's 128 if the file is shorter):
 // its magic, version, header size, variant, entries (those of the
 // variant's Index), codes per block and dictionary size, and that the
-// dictionary and the block table fit in `fileSize`. Gives the Index of the
-// header's variant (which the checks need and the reader then keeps).
-absl::StatusOr<std::unique_ptr<Index>> checkHeader(std::string_view headerBytes, FileHeader* header, uint64_t fileSize);
+// dictionary and the block table fit in `fileSize`. Gives the numbering of
+// the header's variant, of either family (which the checks need and the
+// reader then keeps).
+absl::StatusOr<Numbering> checkHeader(std::string_view headerBytes, FileHeader* header, uint64_t fileSize);
 // That the frames' size, read from the block table's last entry, is within
 // what zstd can make of the blocks and makes the file exactly `fileSize`
 // bytes.
@@ -198,12 +200,16 @@ class File : public Tablebase {
   Probe probe(const Board& board) const override;
 
   const FileHeader& header() const { return header_; }
-  const Index& index() const { return *index_; }
+  // The numbering: index() for a file of the 3x3 family, index4() for one
+  // of the 4x4 family.
+  const Numbering& numbering() const { return numbering_; }
+  const Index& index() const { return *numbering_.index3; }
+  const Index4& index4() const { return *numbering_.index4; }
   // The code of number `index` (< entries); kNoState for a hole or a
   // position not reachable from the start.
   uint8_t codeAt(uint64_t index) const;
   // The code of a state (kNoState if it is not a reachable state).
-  uint8_t codeOf(const State& st) const { return codeAt(index_->indexOf(st)); }
+  uint8_t codeOf(const State& st) const { return codeAt(index().indexOf(st)); }
   // Every code, decoded (entries bytes), for a walk over the whole table:
   // in memory, or in an unnamed file in `codesDirectory` if one is given
   // (CodeArray); an error if that cannot be made or zstd cannot allocate
@@ -231,7 +237,7 @@ class File : public Tablebase {
   std::string path_;
   Variant variant_;
   FileHeader header_{};
-  std::unique_ptr<Index> index_;
+  Numbering numbering_;
   Dictionary dictionary_;  // of the mapped dictionary, or none
   uint64_t id_ = 0;        // unique per File of the process: names it in the threads' block caches
   void* map_ = nullptr;

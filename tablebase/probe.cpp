@@ -23,9 +23,8 @@ struct BlockCache {
 }  // namespace
 
 Probe File::probe(const Board& board) const {
-  State st;
-  if (!index_->toState(board, &st)) return Probe{};
-  return probeOfCode(codeOf(st));
+  const uint64_t x = numbering_.numberOf(board);
+  return x == Numbering::kNotAState ? Probe{} : probeOfCode(codeAt(x));
 }
 
 uint8_t File::codeAt(uint64_t index) const {

@@ -27,9 +27,9 @@ absl::StatusOr<std::shared_ptr<const RangeFile>> RangeFile::open(std::string nam
     if (!bytes.ok()) return failWith(bytes.status());
     headerBytes = *std::move(bytes);
   }
-  absl::StatusOr<std::unique_ptr<Index>> index = checkHeader(headerBytes, &tb->header_, fileSize);
+  absl::StatusOr<Numbering> index = checkHeader(headerBytes, &tb->header_, fileSize);
   if (!index.ok()) return failWith(index.status());
-  tb->index_ = *std::move(index);
+  tb->numbering_ = *std::move(index);
   const FileHeader& h = tb->header_;
   // The dictionary, its padding and the block table, in one read: checkHeader
   // made sure that the file holds them.
@@ -105,9 +105,8 @@ uint8_t RangeFile::codeAt(uint64_t index) const {
 }
 
 Probe RangeFile::probe(const Board& board) const {
-  State st;
-  if (!index_->toState(board, &st)) return Probe{};
-  return probeOfCode(codeAt(index_->indexOf(st)));
+  const uint64_t x = numbering_.numberOf(board);
+  return x == Numbering::kNotAState ? Probe{} : probeOfCode(codeAt(x));
 }
 
 RangeStats RangeFile::stats() const {

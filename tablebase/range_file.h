@@ -23,6 +23,7 @@
 
 #include "file.h"
 #include "index.h"
+#include "numbering.h"
 #include "tablebase/tablebase.h"
 
 namespace gobblet::tb {
@@ -33,11 +34,12 @@ class RangeFile : public Tablebase {
   static absl::StatusOr<std::shared_ptr<const RangeFile>> open(std::string name, uint64_t fileSize, RangeReader read,
                                                                size_t cacheBlocks);
 
-  const Variant& variant() const override { return index_->variant(); }
+  const Variant& variant() const override { return numbering_.variant(); }
   Probe probe(const Board& board) const override;
 
   const FileHeader& header() const { return header_; }
-  const Index& index() const { return *index_; }
+  const Numbering& numbering() const { return numbering_; }
+  const Index& index() const { return *numbering_.index3; }
   // The code of number `index` (< entries); kNoState for a hole, a
   // position not reachable from the start, or a block that cannot be read
   // or does not decode (then counted in stats().failures).
@@ -57,7 +59,7 @@ class RangeFile : public Tablebase {
   RangeReader read_;
   size_t cacheBlocks_ = 0;
   FileHeader header_{};
-  std::unique_ptr<Index> index_;
+  Numbering numbering_;
   Dictionary dictionary_;
   std::vector<uint64_t> blockTable_;  // blocks + 1 offsets into the frames
 

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/parallel_for.h"
 #include "moves.h"
+#include "retrograde4.h"
 
 namespace gobblet::tb {
 
@@ -714,6 +715,7 @@ absl::StatusOr<Solution> Solver::run() {
 }  // namespace
 
 SolveEstimate estimateSolve(const Variant& variant, int threads) {
+  if (variant.n == 4) return estimateSolve4(variant);
   SolveEstimate e;
   const Index index(variant);
   for (int s = 0; s < static_cast<int>(index.slices().size()); ++s) e.states += index.statesIn(s);
@@ -761,6 +763,7 @@ SolveEstimate estimateSolve(const Variant& variant, int threads) {
 ClusterEstimate estimateCluster(const Variant& variant, int threads, int ranks) {
   ClusterEstimate e;
   e.perRank = estimateSolve(variant, threads);
+  if (variant.n == 4) return e;  // the 4x4 builder runs in one process
   ranks = std::max(1, ranks);
   const Index index(variant);
   const std::vector<std::vector<Group>> levels = groupsByLevel(index);

@@ -1,5 +1,6 @@
 // The tablebase library's one public header: exact values of the 3x3
-// family, solved by retrograde analysis (docs/tablebase.md describes the
+// family and of the 4x4 family's small members (4x4:<sizes>,<stacks> whose
+// numbering fits), solved by retrograde analysis (docs/tablebase.md describes the
 // method and the file format). The search, the protocol and the tools reach
 // the tablebase through this header; the other files of this folder are the
 // library's inside (numbering, building, file format, verifying).
@@ -95,6 +96,11 @@ struct RangeStats {
 // All zero for a tablebase not made by openRanges.
 RangeStats rangeStats(const Tablebase& tablebase);
 
+// Whether a variant can have a tablebase at all: its numbering fits in 64
+// bits. Every 3x3 variant and every 4x4 member but 4x4 Gobblet itself
+// (4x4:4,3); whether it fits this machine is estimateSolve's to say.
+bool hasIndex(const Variant& variant);
+
 // Where the engine looks for a variant's file without configuration:
 // $GOBBLET_TB_DIR, else $XDG_DATA_HOME/gobblet, else ~/.local/share/gobblet;
 // the file name is derived from the variant name.
@@ -141,6 +147,9 @@ struct SolveEstimate {
   uint64_t largestGroup = 0;      // numbers of the largest group
   uint64_t bytes = 0;             // expected peak memory of solve() with the codes in memory
   uint64_t bytesCodesInFile = 0;  // the same with the codes in a file (their pages in hand counted)
+  // The same figures not rounded to 64 bits (4x4 members too large to
+  // number, 4x4:4,3, have only these; the integers above are then 0).
+  double wideSlots = 0, wideStates = 0, wideBytes = 0;
 };
 SolveEstimate estimateSolve(const Variant& variant, int threads);
 
@@ -212,7 +221,9 @@ struct BuildOptions {
   const std::atomic<bool>* stop = nullptr;
 };
 
-// Solves a variant of the 3x3 family by retrograde analysis and, unless
+// Solves a variant of the 3x3 family, or a member of the 4x4 family (one
+// process, codes in memory: a share or a codes directory is refused for
+// it; a member too large to number is refused), by retrograde analysis and, unless
 // `path` is empty, writes its file there: complete or not at all (written
 // under a name of its own beside `path`, then renamed; missing directories
 // made). The file is the same for any thread count and codes directory.

@@ -43,10 +43,38 @@ class AtomicBitset {
   std::vector<std::atomic<uint64_t>> words_;
 };
 
+// The numbers of the children of `parent` (on `board`) by `moves`: the
+// 3x3 family's by numberChildren, the 4x4 family's by making each move on
+// the board and numbering the result (Index4::numberOf).
+void numberAll(const File& tb, const uint8_t* codes, const State& parent, const Board&, const MoveList& moves,
+               AtomicBitset& reached, std::array<uint64_t, MoveList::kCapacity>& children) {
+  // Every child's number first, its code and reached bit asked of the
+  // memory at once: over a 400 MB table nearly every one is a cache miss,
+  // and this way they overlap instead of waiting one after another.
+  numberChildren(tb.index(), parent, moves, [&](int i, uint64_t child) {
+    children[i] = child;
+    if (child != kNoChild) {
+      __builtin_prefetch(codes + child);
+      reached.prefetch(child);
+    }
+  });
+}
+void numberAll(const File& tb, const uint8_t*, const State4&, const Board& board, const MoveList& moves, AtomicBitset&,
+               std::array<uint64_t, MoveList::kCapacity>& children) {
+  Board b = board;
+  for (int i = 0; i < moves.size(); ++i) {
+    b.makeMove(moves[i]);
+    const uint64_t x = tb.index4().numberOf(b);
+    children[i] = x == Index4::kNotAState ? kNoChild : x;
+    b.unmakeMove(moves[i]);
+  }
+}
+
 // The code the state `parent` (on `board`) must have, given the codes of its
-// children (the moves by generateMoves, numbered by numberChildren); empty
+// children (the moves by generateMoves, numbered by numberAll); empty
 // string or what is wrong. Marks every child in `reached`.
-std::string check(const File& tb, const uint8_t* codes, const State& parent, const Board& board, uint8_t code,
+template <typename StateT>
+std::string check(const File& tb, const uint8_t* codes, const StateT& parent, const Board& board, uint8_t code,
                   AtomicBitset& reached) {
   const int winner = board.winner();
   uint8_t expected;
@@ -55,17 +83,8 @@ std::string check(const File& tb, const uint8_t* codes, const State& parent, con
   } else {
     MoveList moves;
     generateMoves(board, moves);
-    // Every child's number first, its code and reached bit asked of the
-    // memory at once: over a 400 MB table nearly every one is a cache miss,
-    // and this way they overlap instead of waiting one after another.
     std::array<uint64_t, MoveList::kCapacity> children;
-    numberChildren(tb.index(), parent, moves, [&](int i, uint64_t child) {
-      children[i] = child;
-      if (child != kNoChild) {
-        __builtin_prefetch(codes + child);
-        reached.prefetch(child);
-      }
-    });
+    numberAll(tb, codes, parent, board, moves, reached, children);
     int shortestLoss = -1, longestWin = -1;
     bool draw = moves.empty();
     for (int i = 0; i < moves.size(); ++i) {
@@ -87,10 +106,11 @@ std::string check(const File& tb, const uint8_t* codes, const State& parent, con
   return absl::StrCat("stored ", describe(code), ", its moves say ", describe(expected));
 }
 
-}  // namespace
-
-absl::Status verify(const File& tb, int threads, const VerifyProgress& progress, const std::string& codesDirectory) {
-  const Index& index = tb.index();
+// The walk of verify() over either family's numbering (IndexT: Index with
+// State, Index4 with State4).
+template <typename IndexT, typename StateT>
+absl::Status verifyWith(const File& tb, const IndexT& index, int threads, const VerifyProgress& progress,
+                        const std::string& codesDirectory) {
   const FileHeader& h = tb.header();
   const uint64_t total = index.size();
   auto failure = [&](const std::string& what) {
@@ -102,7 +122,7 @@ absl::Status verify(const File& tb, int threads, const VerifyProgress& progress,
   const absl::StatusOr<CodeArray> decoded = tb.decodeAll(codesDirectory);
   if (!decoded.ok()) return failure(std::string(decoded.status().message()));
   const uint8_t* codes = decoded->data();
-  const State startState;
+  const StateT startState;
   const uint64_t start = index.indexOf(startState);
   if (codes[start] == kNoState) return failure("the start position is not stored");
 
@@ -135,7 +155,7 @@ absl::Status verify(const File& tb, int threads, const VerifyProgress& progress,
   // state kept the two cores fighting over its cache line: 18% of the time;
   // after a failure the count no longer matters).
   auto expandChunk = [&](const Chunk& c) {
-    const Index::Slice& sl = index.slices()[c.slice];
+    const auto& sl = index.slices()[c.slice];
     bool any = false;
     uint64_t checked = 0;
     for (uint64_t w = c.begin / 64; w <= (c.end - 1) / 64 && !failed; ++w) {
@@ -147,7 +167,7 @@ absl::Status verify(const File& tb, int threads, const VerifyProgress& progress,
       for (; mine; mine &= mine - 1) {
         const uint64_t x = w * 64 + std::countr_zero(mine);
         any = true;
-        State st;
+        StateT st;
         index.decode(c.slice, x - sl.offset, &st);
         const Board board = index.toBoard(st);
         const std::string what = check(tb, codes, st, board, codes[x], reached);
@@ -167,7 +187,7 @@ absl::Status verify(const File& tb, int threads, const VerifyProgress& progress,
   for (const std::vector<int>& level : slicesOfLevel) {
     std::vector<Chunk> chunks;
     for (int s : level) {
-      const Index::Slice& sl = index.slices()[s];
+      const auto& sl = index.slices()[s];
       for (uint64_t b = sl.offset; b < sl.offset + sl.size; b += kChunk)
         chunks.push_back({s, b, std::min(sl.offset + sl.size, b + kChunk)});
     }
@@ -197,7 +217,7 @@ absl::Status verify(const File& tb, int threads, const VerifyProgress& progress,
     if (code == kNoState && !isReached) continue;
     if (!isReached || !expanded.test(x) || code == kNoState) {
       const int slice = index.sliceOfIndex(x);
-      State st;
+      StateT st;
       const bool canonical = index.stateAt(slice, x - index.slices()[slice].offset, &st);
       const std::string what = !canonical         ? "a hole of the index holds a value"
                                : !isReached       ? "stored, but not reachable from the start"
@@ -229,6 +249,13 @@ absl::Status verify(const File& tb, int threads, const VerifyProgress& progress,
   if (codes[start] != h.startCode) return mismatch("as start code", h.startCode, codes[start]);
   if (progress) progress(h.states, h.states);
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status verify(const File& tb, int threads, const VerifyProgress& progress, const std::string& codesDirectory) {
+  if (tb.numbering().index4) return verifyWith<Index4, State4>(tb, tb.index4(), threads, progress, codesDirectory);
+  return verifyWith<Index, State>(tb, tb.index(), threads, progress, codesDirectory);
 }
 
 }  // namespace gobblet::tb

@@ -78,7 +78,8 @@ std::vector<RankedMove> rankedMoves(const TablebaseHandle& handle, const Positio
 tb::TableCounts buildTablebase(const VariantArg& variantArg, const std::string& path, std::optional<int> threads,
                                const std::optional<py::function>& progress) {
   const Variant variant = toVariant(variantArg);
-  if (variant.n != 3) throw VariantError("tablebases are for the 3x3 family, not " + variant.name());
+  if (!tb::hasIndex(variant))
+    throw VariantError("tablebases are for the 3x3 family and the 4x4 family's members, not " + variant.name());
   tb::BuildOptions options;
   options.threads = threads ? *threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (options.threads < 1 || options.threads > tb::kMaxBuildThreads)

@@ -3,6 +3,10 @@
 // searched by `go`, and its rules refuse what the member lacks.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
 #include <set>
 #include <string>
 
@@ -63,6 +67,32 @@ TEST(ProtocolVariantFamily, A4x4MemberIsShownSearchedAndRuled) {
   e.send("position startpos");
   e.send("d");
   EXPECT_TRUE(e.until("variant 4x4:2,2"));
+}
+
+// A 4x4 member's tablebase in the default folder is found and used, as a
+// 3x3 variant's is (4x4 Gobblet itself has none): `query values` answers
+// from it. 4x4:2,1 is small (8,257 states, every one a draw).
+TEST(ProtocolVariantFamily, A4x4MembersTablebaseIsFoundByDefault) {
+  const std::string tbTool = std::string(GOBBLET_BIN_DIR) + "/gobblet-tb";
+  ASSERT_EQ(::access(tbTool.c_str(), X_OK), 0) << tbTool;
+  char dir[] = "/tmp/gobblet_family_tb_XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  const std::string file = std::string(dir) + "/4x4-2-1.gtb";
+  ASSERT_EQ(std::system((tbTool + " build 4x4:2,1 --out " + file + " > /dev/null 2>&1").c_str()), 0);
+  ::setenv("GOBBLET_TB_DIR", dir, 1);  // the engine started below looks there
+  EngineProcess e;
+  e.send("setoption name Variant value 4x4:2,1");
+  e.send("isready");
+  EXPECT_EQ(e.line(), "info string tablebase '" + file + "' loaded for 4x4:2,1");
+  EXPECT_EQ(e.line(), "readyok");
+  e.send("position startpos moves M@a1");
+  e.send("query values");
+  auto values = e.until("response ");
+  ASSERT_TRUE(values);
+  const std::vector<std::string> words = absl::StrSplit(values->substr(9), ' ');
+  ASSERT_EQ(words.size(), 2u * 15u) << *values;  // M to each empty square, each a draw
+  for (size_t i = 1; i < words.size(); i += 2) EXPECT_EQ(words[i], "d") << *values;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

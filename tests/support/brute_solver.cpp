@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <span>
 #include <stdexcept>
 
 #include "engine/movegen.h"
@@ -21,13 +22,27 @@ uint64_t BruteSolver::stateKey(const Board& board) {
   return best;
 }
 
-BruteSolver::BruteSolver(const Variant& variant) {
-  if (variant.n != 3) throw std::invalid_argument("BruteSolver: 3x3 variants only");
+BruteSolver::Key BruteSolver::key(const Board& board) {
+  if (board.variant().n == 3) return stateKey(board);
+  const Board b = board.sideToMove() == 0 ? board : board.colorSwapped();
+  Key best = ~Key{0};
+  for (int sym = 0; sym < 8; ++sym) {
+    const Board t = b.transformed(sym);
+    Key key = 0;
+    for (int p = 0; p < 2; ++p)
+      for (int s = 0; s < 4; ++s) key = key << 16 | (s < b.variant().sizes ? t.pieces(p, s) : 0);
+    best = std::min(best, key);
+  }
+  return best;
+}
 
-  // 1. Every reachable state, breadth first, with its distinct children.
-  std::vector<std::vector<int32_t>> children;
+BruteSolver::BruteSolver(const Variant& variant) {
+  // 1. Every reachable state, breadth first, with its distinct children
+  // (children_[first[i] .. first[i + 1]) for state i).
+  std::vector<int32_t> childList;
+  std::vector<int64_t> first{0};
   Board start(variant);
-  index_[stateKey(start)] = 0;
+  index_[key(start)] = 0;
   boards_.push_back(start);
   for (size_t i = 0; i < boards_.size(); ++i) {
     Board b = boards_[i];
@@ -36,16 +51,19 @@ BruteSolver::BruteSolver(const Variant& variant) {
     std::vector<int32_t> kids;
     for (Move m : moves) {
       b.makeMove(m);
-      const uint64_t key = stateKey(b);
-      auto [it, inserted] = index_.try_emplace(key, static_cast<int32_t>(boards_.size()));
+      auto [it, inserted] = index_.try_emplace(key(b), static_cast<int32_t>(boards_.size()));
       if (inserted) boards_.push_back(b.colorSwapped());  // player 1 to move
       kids.push_back(it->second);
       b.unmakeMove(m);
     }
     std::sort(kids.begin(), kids.end());
     kids.erase(std::unique(kids.begin(), kids.end()), kids.end());
-    children.push_back(std::move(kids));
+    childList.insert(childList.end(), kids.begin(), kids.end());
+    first.push_back(static_cast<int64_t>(childList.size()));
   }
+  const auto childrenOf = [&](int i) {
+    return std::span<const int32_t>(childList.data() + first[i], childList.data() + first[i + 1]);
+  };
 
   // 2. Decided states: the side to move has won or lost, distance 0.
   const int n = static_cast<int>(boards_.size());
@@ -65,10 +83,10 @@ BruteSolver::BruteSolver(const Variant& variant) {
   for (int d = 1; d <= longest + 1; ++d) {
     std::vector<std::pair<int, BruteValue>> found;
     for (int i = 0; i < n; ++i) {
-      if (settled[i] || children[i].empty()) continue;
+      if (settled[i] || first[i] == first[i + 1]) continue;
       bool win = false, allWins = true;
       int longestWin = 0;
-      for (int32_t c : children[i]) {
+      for (int32_t c : childrenOf(i)) {
         if (!settled[c]) {
           allWins = false;
           continue;
@@ -98,7 +116,7 @@ BruteSolver::BruteSolver(const Variant& variant) {
 }
 
 BruteValue BruteSolver::value(const Board& board, bool* found) const {
-  auto it = index_.find(stateKey(board));
+  auto it = index_.find(key(board));
   if (found) *found = it != index_.end();
   return it == index_.end() ? BruteValue{} : values_[it->second];
 }

@@ -1,10 +1,12 @@
-// BruteSolver: an independent, deliberately simple solver of small 3x3
-// variants, used by the tests to check the tablebase builder state by state.
+// BruteSolver: an independent, deliberately simple solver of small variants
+// of either family (3x3, and the 4x4 family's small members), used by the
+// tests to check the tablebase builders state by state.
 //
-// It shares no code with the builder (tablebase/): states are Boards normalised
+// It shares no code with the builders (tablebase/): states are Boards normalised
 // by hand (colours swapped so that player 1 is to move, then the smallest of
-// the 8 symmetric images by a packed key), found by a breadth-first walk
-// from the start with std::unordered_map, and solved by a plain fixpoint by
+// the 8 symmetric images by a packed key: 54 bits on 3x3, 128 on 4x4), found
+// by a breadth-first walk from the start with std::unordered_map, and solved
+// by a plain fixpoint by
 // distance: at round d a state is a win if some move leads to a loss in
 // d-1, a loss if every move leads to a win and the longest is d-1. States
 // never settled are draws (neither side can force a win), as are
@@ -28,8 +30,8 @@ struct BruteValue {
 
 class BruteSolver {
  public:
-  // Solves every state reachable from the start of `variant` (must be a 3x3
-  // variant small enough to hold a few million Boards in memory).
+  // Solves every state reachable from the start of `variant` (small enough
+  // to hold a few million Boards in memory).
   explicit BruteSolver(const Variant& variant);
 
   int64_t states() const { return static_cast<int64_t>(boards_.size()); }
@@ -46,13 +48,20 @@ class BruteSolver {
   const std::vector<BruteValue>& values() const { return values_; }
 
   // The normalised key of a position (same for colour swap + side to move
-  // and for the 8 symmetries).
+  // and for the 8 symmetries): stateKey for 3x3 positions, key for either.
   static uint64_t stateKey(const Board& board);
+  using Key = unsigned __int128;
+  static Key key(const Board& board);
 
  private:
+  struct KeyHash {
+    size_t operator()(Key k) const {
+      return std::hash<uint64_t>{}(static_cast<uint64_t>(k) ^ static_cast<uint64_t>(k >> 64) * 0x9e3779b97f4a7c15ull);
+    }
+  };
   std::vector<Board> boards_;
   std::vector<BruteValue> values_;
-  std::unordered_map<uint64_t, int32_t> index_;
+  std::unordered_map<Key, int32_t, KeyHash> index_;
   int64_t decided_ = 0, wins_ = 0, draws_ = 0, losses_ = 0;
 };
 

@@ -1,4 +1,4 @@
-// gobblet-tb: build, inspect, probe and verify 3x3 tablebases.
+// gobblet-tb: build, inspect, probe and verify tablebases of the 3x3 and 4x4 families.
 //
 //   gobblet-tb build [VARIANT] [--out FILE] [--threads N] [--codes-dir DIR]
 //   mpirun -np R gobblet-tb build ...     (the same build spread over R processes)
@@ -59,14 +59,14 @@ cli::Program commandLine() {
       cli::text("--codes-dir", "DIR",
                 "keep the codes (a byte per slot) in an unnamed file in DIR while working (default: in memory if "
                 "they fit, else in the directory of the file)");
-  const std::string variants = variantNamesText(3);  // the variants that have a tablebase
+  const std::string variants = variantNamesText();  // the variants that have a tablebase (4x4: the members that fit)
   cli::Program p;
   p.name = "gobblet-tb";
-  p.summary = "Builds, inspects, probes and verifies 3x3 tablebases.";
+  p.summary = "Builds, inspects, probes and verifies tablebases of the 3x3 and 4x4 families.";
   p.commands = {
       {"build",
-       "Solves a variant of the 3x3 family and writes its tablebase file. Under mpirun -np R (a gobblet-tb built "
-       "with MPI) the work is spread over R processes and rank 0 writes the same file.",
+       "Solves a variant of the 3x3 or 4x4 family and writes its tablebase file. Under mpirun -np R (a gobblet-tb "
+       "built with MPI; the 3x3 family only) the work is spread over R processes and rank 0 writes the same file.",
        {{cli::text("--out", "FILE", "the file to write (default: the variant's file in the default folder)"), threads,
          codesDir},
         {cli::optionalPositional("VARIANT", variants).withDefault("gobblers")}}},
@@ -172,7 +172,6 @@ int buildOn(const cli::Arguments& args, tb::BuildShare* share) {
   if (args.has("--codes-dir") && codesDir.empty()) return usage("--codes-dir takes a directory");
   auto variant = Variant::parse(variantText);
   if (!variant.ok()) return fail(variant.status());
-  if (variant->n != 3) return usage("only the 3x3 family (" + variantNamesText(3) + ") has a tablebase");
   if (out.empty()) out = tb::defaultPath(*variant);
   const tb::SolveEstimate need = tb::estimateSolve(*variant, threads);
   // (Over several ranks each chooses for its own node, and all hear if one cannot.)
@@ -264,6 +263,8 @@ int build(const cli::Arguments& args) {
 // 0.2 s of 3x3:2,2,1 overstated gobblers' time twofold), small enough to
 // wait for.
 constexpr const char* kCalibrationVariant = "3x3:2,3,1";
+// The same for the 4x4 builder (retrograde4.h).
+constexpr const char* kCalibration4x4 = "4x4:1,3";
 
 // What a cluster network is assumed to carry per rank, each way, for the
 // time of the exchanges (10 Gb/s Ethernet; nothing here to measure it on).
@@ -318,22 +319,49 @@ int estimate(const cli::Arguments& args) {
   for (const std::string& text : args.all("VARIANT")) {
     auto variant = Variant::parse(text);
     if (!variant.ok()) return fail(variant.status());
-    if (variant->n != 3) return usage("only the 3x3 family (" + variantNamesText(3) + ") has a tablebase");
     variants.push_back(*variant);
   }
   // Time: the builder's work goes with the states; measure its rate here,
-  // now (on a loaded machine the figure is the loaded one).
-  const Variant calibration = *Variant::parse(kCalibrationVariant);
-  const auto start = Clock::now();
-  tb::BuildOptions options;
-  options.threads = threads;
-  if (auto solved = tb::build(calibration, "", options); !solved.ok()) return fail(solved.status());
-  const double perState = seconds(start) / static_cast<double>(tb::estimateSolve(calibration, threads).states);
+  // now (on a loaded machine the figure is the loaded one), once per family
+  // asked for (the two builders differ).
+  const auto rate = [&](const char* name) -> absl::StatusOr<double> {
+    const Variant calibration = *Variant::parse(name);
+    const auto start = Clock::now();
+    tb::BuildOptions options;
+    options.threads = threads;
+    if (auto solved = tb::build(calibration, "", options); !solved.ok()) return solved.status();
+    return seconds(start) / static_cast<double>(tb::estimateSolve(calibration, threads).states);
+  };
+  double perState3 = 0, perState4 = 0;
+  for (const Variant& v : variants) {
+    double& perState = v.n == 3 ? perState3 : perState4;
+    if (perState > 0) continue;
+    const absl::StatusOr<double> r = rate(v.n == 3 ? kCalibrationVariant : kCalibration4x4);
+    if (!r.ok()) return fail(r.status());
+    perState = *r;
+  }
   const auto u = [](uint64_t x) { return static_cast<unsigned long long>(x); };
   for (size_t i = 0; i < variants.size(); ++i) {
     const tb::SolveEstimate e = tb::estimateSolve(variants[i], threads);
     if (i > 0) std::printf("\n");
     std::printf("variant      %s\n", variants[i].name().c_str());
+    if (variants[i].n == 4) {
+      // The 4x4 builder: codes in memory, one process; the figures may be
+      // past 64 bits.
+      if (e.slots > 0) {
+        std::printf("slots        %llu (a code byte each while solving; the file compresses them)\n", u(e.slots));
+        std::printf("states       %llu (numbers that are states, reachable or not)\n", u(e.states));
+      } else {
+        std::printf("slots        %.4g (too many to number in 64 bits: no tablebase)\n", e.wideSlots);
+        std::printf("states       %.4g (numbers that are states, reachable or not)\n", e.wideStates);
+      }
+      std::printf("memory       %.4g GiB expected peak (codes, counts and bits in memory; this machine has %.1f GiB)\n",
+                  e.wideBytes / 1073741824.0, physicalGiB());
+      std::printf("time         %.3g s expected with %d threads (%.0f ns per state, measured on %s just now)\n",
+                  perState4 * e.wideStates, threads, perState4 * 1e9, kCalibration4x4);
+      continue;
+    }
+    const double perState = perState3;
     std::printf("slots        %llu (a code byte each while solving; the file compresses them)\n", u(e.slots));
     std::printf("states       %llu (numbers that are states, reachable or not)\n", u(e.states));
     std::printf(

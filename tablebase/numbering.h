@@ -1,0 +1,43 @@
+// Numbering: the numbering of a file's variant, whichever family it is of:
+// Index (the 3x3 family) or Index4 (the 4x4 family), exactly one of them
+// set. What the file readers and the probe need of either: the numbers'
+// count and a board's number.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "engine/board.h"
+#include "engine/variant.h"
+#include "index.h"
+#include "index4.h"
+
+namespace gobblet::tb {
+
+struct Numbering {
+  std::unique_ptr<Index> index3;
+  std::unique_ptr<Index4> index4;
+
+  static constexpr uint64_t kNotAState = ~uint64_t{0};
+  // The numbering of a variant of either family (a 4x4 member whose
+  // numbering does not fit in 64 bits has Index4::fits() false).
+  static Numbering of(const Variant& variant) {
+    Numbering n;
+    if (variant.n == 3)
+      n.index3 = std::make_unique<Index>(variant);
+    else
+      n.index4 = std::make_unique<Index4>(variant);
+    return n;
+  }
+  const Variant& variant() const { return index3 ? index3->variant() : index4->variant(); }
+  uint64_t size() const { return index3 ? index3->size() : index4->size(); }
+  // The number of a board's state; kNotAState if the board is not of the
+  // variant or breaks its counts.
+  uint64_t numberOf(const Board& board) const {
+    if (index4) return index4->numberOf(board);
+    State st;
+    return index3->toState(board, &st) ? index3->indexOf(st) : kNotAState;
+  }
+};
+
+}  // namespace gobblet::tb

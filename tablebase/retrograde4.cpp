@@ -1,0 +1,293 @@
+#include "retrograde4.h"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <chrono>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "engine/movegen.h"
+#include "engine/parallel_for.h"
+
+namespace gobblet::tb {
+
+namespace {
+
+inline uint8_t load(const uint8_t& b) { return __atomic_load_n(&b, __ATOMIC_RELAXED); }
+inline bool claim(uint8_t& b, uint8_t from, uint8_t to) {
+  return __atomic_compare_exchange_n(&b, &from, to, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+inline uint16_t subtract(uint16_t& c, uint16_t v) { return __atomic_sub_fetch(&c, v, __ATOMIC_SEQ_CST); }
+
+class Bits {
+ public:
+  explicit Bits(uint64_t bits) : words_((bits + 63) / 64) {}
+  bool test(uint64_t i) const { return words_[i / 64].load(std::memory_order_relaxed) >> (i % 64) & 1; }
+  uint64_t word(uint64_t w) const { return words_[w].load(std::memory_order_relaxed); }
+  void set(uint64_t i) {
+    const uint64_t bit = uint64_t{1} << (i % 64);
+    if (!(word(i / 64) & bit)) words_[i / 64].fetch_or(bit, std::memory_order_relaxed);
+  }
+  uint64_t claim(uint64_t w, uint64_t bits) { return bits & ~words_[w].fetch_or(bits, std::memory_order_relaxed); }
+
+ private:
+  std::vector<std::atomic<uint64_t>> words_;
+};
+
+// The distinct numbers among n (sorted in place); returns how many.
+int distinct(uint64_t* items, int n) {
+  std::sort(items, items + n);
+  return static_cast<int>(std::unique(items, items + n) - items);
+}
+
+class Solver4 {
+ public:
+  Solver4(const Variant& v, int threads, const SolveProgress& progress, const std::atomic<bool>* stop)
+      : index_(v),
+        threads_(std::max(1, threads)),
+        progress_(progress),
+        stop_(stop),
+        reached_(index_.size()),
+        expanded_(index_.size()) {}
+
+  absl::StatusOr<Solution> run();
+
+ private:
+  // The slices' numbers in chunks, the threads' unit of work.
+  struct Chunk {
+    int slice;
+    uint64_t begin, end;
+  };
+  std::vector<Chunk> chunksOf(const std::vector<int>& slices) const {
+    constexpr uint64_t kChunk = 1 << 14;
+    std::vector<Chunk> chunks;
+    for (int s : slices) {
+      const Index4::Slice& sl = index_.slices()[s];
+      for (uint64_t b = sl.offset; b < sl.offset + sl.size; b += kChunk)
+        chunks.push_back({s, b, std::min(sl.offset + sl.size, b + kChunk)});
+    }
+    return chunks;
+  }
+  bool stopped() const { return stop_ != nullptr && stop_->load(std::memory_order_relaxed); }
+  void report(const char* phase, uint64_t done, uint64_t total) {
+    if (!progress_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - lastReport_ < std::chrono::milliseconds(500)) return;
+    lastReport_ = now;
+    progress_(phase, std::min(done, total), total);
+  }
+  // The distinct numbers of the reached parents of `board` (player 1 to
+  // move: the parents have player 2 to move, who made the last move) that
+  // go on; returns how many, in `out`.
+  int parents(const Board& board, uint64_t* out) const;
+
+  Index4 index_;
+  int threads_;
+  SolveProgress progress_;
+  const std::atomic<bool>* stop_;
+  CodeArray code_;
+  Bits reached_, expanded_;
+  std::vector<uint16_t> count_;
+  std::chrono::steady_clock::time_point lastReport_{};
+};
+
+int Solver4::parents(const Board& child, uint64_t* out) const {
+  int n = 0;
+  const int mover = 1;  // who made the last move
+  const Mask shown = child.visible(mover);
+  for (Mask v = shown; v; v &= v - 1) {
+    const int to = std::countr_zero(v);
+    const int s = child.top(to);
+    Board lifted = child;
+    lifted.removePiece(mover, s, to);
+    lifted.setSideToMove(mover);
+    // Back onto its stack: the parent must be a valid position that goes on,
+    // and the placement legal there.
+    if (lifted.countsValid() && lifted.winner() == kNoWinner && isLegal(lifted, Move::drop(s, to))) {
+      const uint64_t x = index_.numberOfValid(lifted);
+      if (reached_.test(x)) out[n++] = x;
+    }
+    // Back to another square.
+    for (int from = 0; from < 16; ++from) {
+      if (from == to || (lifted.sizeMask(s) & bit(from))) continue;
+      Board parent = lifted;
+      parent.addPiece(mover, s, from);
+      if (parent.winner() != kNoWinner || !isLegal(parent, Move::boardMove(s, from, to))) continue;
+      const uint64_t x = index_.numberOfValid(parent);
+      if (reached_.test(x)) out[n++] = x;
+    }
+  }
+  return distinct(out, n);
+}
+
+absl::StatusOr<Solution> Solver4::run() {
+  const absl::Status kStopped = absl::CancelledError("stopped before the end of the solve");
+  const uint64_t total = index_.size();
+  absl::StatusOr<CodeArray> codes = CodeArray::inMemory(total);
+  if (!codes.ok()) return codes.status();
+  code_ = std::move(*codes);
+  count_.assign(total, 0);
+  std::vector<std::vector<int>> levels;
+  for (int s = 0; s < static_cast<int>(index_.slices().size()); ++s) {
+    const int level = index_.slices()[s].level();
+    if (level >= static_cast<int>(levels.size())) levels.resize(level + 1);
+    levels[level].push_back(s);
+  }
+
+  // 1. Forward: reach every state from the start, level by level; a
+  //    reached state is expanded once: its children marked, and (that
+  //    pass over it being the only one) its value or child count set.
+  const uint64_t start = index_.numberOf(Board(index_.variant()));
+  reached_.set(start);
+  std::atomic<uint64_t> done{0};
+  std::atomic<bool> overflow{false};
+  for (const std::vector<int>& level : levels) {
+    const std::vector<Chunk> chunks = chunksOf(level);
+    for (bool any = true; any;) {
+      std::atomic<bool> expandedAny{false};
+      parallelFor(chunks.size(), threads_, [&](int worker, uint64_t k) {
+        const Chunk& c = chunks[k];
+        const Index4::Slice& sl = index_.slices()[c.slice];
+        uint64_t here = 0;
+        for (uint64_t w = c.begin / 64; w <= (c.end - 1) / 64; ++w) {
+          const uint64_t lo = std::max(c.begin, w * 64) - w * 64, hi = std::min(c.end, w * 64 + 64) - w * 64;
+          const uint64_t range = (hi == 64 ? ~uint64_t{0} : (uint64_t{1} << hi) - 1) & ~((uint64_t{1} << lo) - 1);
+          uint64_t mine = reached_.word(w) & ~expanded_.word(w) & range;
+          if (!mine) continue;
+          mine = expanded_.claim(w, mine);
+          for (; mine; mine &= mine - 1) {
+            const uint64_t x = w * 64 + std::countr_zero(mine);
+            State4 st;
+            index_.decode(c.slice, x - sl.offset, &st);
+            Board board = index_.toBoard(st);
+            ++here;
+            if (const int winner = board.winner(); winner != kNoWinner) {
+              code_[x] = winner == board.sideToMove() ? winCode(0) : lossCode(0);
+              continue;
+            }
+            MoveList moves;
+            generateMoves(board, moves);
+            uint64_t children[MoveList::kCapacity];
+            int n = 0;
+            for (Move m : moves) {
+              board.makeMove(m);
+              const uint64_t child = index_.numberOfValid(board);
+              board.unmakeMove(m);
+              children[n++] = child;
+              reached_.set(child);
+            }
+            const int distinctChildren = distinct(children, n);
+            if (distinctChildren > 0xffff) overflow = true;
+            count_[x] = static_cast<uint16_t>(distinctChildren);
+          }
+        }
+        if (here) {
+          expandedAny.store(true, std::memory_order_relaxed);
+          done.fetch_add(here, std::memory_order_relaxed);
+        }
+        if (worker == 0) report("reach", done.load(), total);
+      });
+      if (stopped()) return kStopped;
+      any = expandedAny.load();
+    }
+  }
+  if (overflow) return absl::OutOfRangeError("a state with more than 65535 children");
+
+  // 2. Backward, distance by distance over every slice.
+  std::vector<int> all(index_.slices().size());
+  for (size_t s = 0; s < all.size(); ++s) all[s] = static_cast<int>(s);
+  const std::vector<Chunk> chunks = chunksOf(all);
+  done = 0;
+  for (int d = 0; d <= kMaxDistance; ++d) {
+    std::atomic<bool> settledAny{false};
+    parallelFor(chunks.size(), threads_, [&](int worker, uint64_t k) {
+      const Chunk& c = chunks[k];
+      const Index4::Slice& sl = index_.slices()[c.slice];
+      uint64_t ps[MoveList::kCapacity * 17];
+      for (uint64_t x = c.begin; x < c.end; ++x) {
+        const uint8_t code = load(code_[x]);
+        const bool lost = code == lossCode(d);
+        if (!lost && code != winCode(d)) continue;
+        settledAny.store(true, std::memory_order_relaxed);
+        done.fetch_add(1, std::memory_order_relaxed);
+        State4 st;
+        index_.decode(c.slice, x - sl.offset, &st);
+        const int n = parents(index_.toBoard(st), ps);
+        for (int j = 0; j < n; ++j) {
+          uint8_t& pc = code_[ps[j]];
+          if (load(pc) != kNoState) continue;
+          if (d + 1 > kMaxDistance) {
+            overflow = true;
+            return;
+          }
+          if (lost)
+            claim(pc, kNoState, winCode(d + 1));
+          else if (subtract(count_[ps[j]], 1) == 0)
+            claim(pc, kNoState, lossCode(d + 1));
+        }
+      }
+      if (worker == 0) report("solve", done.load(), total);
+    });
+    if (overflow) return absl::OutOfRangeError(absl::StrCat("a distance exceeds ", kMaxDistance, " plies"));
+    if (stopped()) return kStopped;
+    // Nothing settled at d: nothing at d + 1 either (each is told by one at d).
+    if (!settledAny.load()) break;
+  }
+
+  // 3. What is left is a draw; the counts.
+  Solution result;
+  SolveStats& st = result.stats;
+  for (uint64_t x = 0; x < total; ++x) {
+    if (!reached_.test(x)) continue;
+    uint8_t& c = code_[x];
+    if (c == kNoState) c = kDrawCode;
+    ++st.states;
+    if (isWinCode(c))
+      ++st.wins;
+    else if (isLossCode(c))
+      ++st.losses;
+    else
+      ++st.draws;
+    if (c >= 2 && codeDistance(c) == 0) ++st.terminal;
+    st.maxDistance = std::max(st.maxDistance, codeDistance(c));
+  }
+  st.start = code_[start];
+  count_ = {};
+  result.codes = std::move(code_);
+  return result;
+}
+
+}  // namespace
+
+absl::StatusOr<Solution> solve4(const Variant& variant, int threads, const SolveProgress& progress,
+                                const std::atomic<bool>* stop) {
+  if (variant.n != 4 || !variant.stacks)
+    return absl::InvalidArgumentError(absl::StrCat("variant ", variant.name(), ": not of the 4x4 family"));
+  {
+    const Index4 index(variant);
+    if (!index.fits())
+      return absl::ResourceExhaustedError(
+          absl::StrCat("variant ", variant.name(), ": its numbering does not fit in 64 bits"));
+  }
+  Solver4 solver(variant, threads, progress, stop);
+  return solver.run();
+}
+
+SolveEstimate estimateSolve4(const Variant& variant) {
+  SolveEstimate e;
+  const Index4 index(variant);
+  e.wideSlots = static_cast<double>(index.sizeEstimate());
+  e.wideStates = static_cast<double>(index.statesEstimate());
+  e.wideBytes = e.wideSlots * (1 + 2 + 2.0 / 8);
+  if (!index.fits()) return e;
+  e.slots = index.size();
+  e.states = index.states();
+  for (const Index4::Slice& sl : index.slices()) e.largestGroup = std::max(e.largestGroup, sl.size);
+  e.bytes = e.slots * 3 + e.slots / 4;
+  e.bytesCodesInFile = e.bytes;
+  return e;
+}
+
+}  // namespace gobblet::tb

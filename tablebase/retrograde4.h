@@ -1,0 +1,51 @@
+// Retrograde solution of a member of the 4x4 family (Variant::family4x4),
+// numbered by Index4: every state reachable from the start, with
+// win/draw/loss and the distance to the end, as the same value codes
+// (code.h) and the same Solution as the 3x3 builder (retrograde.h), so the
+// file, the probe and the verifier are shared.
+//
+// The rules are the rules core's alone (engine/movegen.h): a state's
+// children are generateMoves' moves made on its Board; its parents are the
+// candidate un-moves of the opponent's visible pieces (back onto its
+// stacks, or back to another square), each kept only if the parent is a
+// valid position that goes on and the rules core says the move is legal
+// there (isLegal) -- so the 4x4 placement rule (a stack piece gobbles only
+// a piece that is one of three in a line) is the engine's, never re-stated.
+//
+//   1. Forward, level (pieces on the board) 0 up: a state is reached if a
+//      reached state that goes on has a move to it; a level is swept until
+//      a sweep expands nothing (board moves stay on the level).
+//   2. Backward: finished games are wins or losses in 0; every other
+//      reached state counts its distinct children (by number). Distance by
+//      distance d, each state settled at d tells its distinct reached
+//      parents: a loss makes an open parent a win in d+1, a win counts the
+//      parent down, and a parent counted to zero is a loss in d+1 (its
+//      longest won child is the last one settled). What is never settled
+//      is a draw. Counting distinct numbers on both sides is exact under
+//      symmetry: a parent has a move into a child's orbit exactly when the
+//      child's canonical member has an un-move into the parent's orbit.
+// Memory: a code byte, a 16-bit count and two bits per number.
+#pragma once
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "engine/variant.h"
+#include "index4.h"
+#include "retrograde.h"
+
+namespace gobblet::tb {
+
+// Solves a member of the 4x4 family with `threads` threads (>= 1); the
+// codes in memory. Fails if the member's numbering does not fit, or a
+// distance exceeds what a code holds.
+absl::StatusOr<Solution> solve4(const Variant& variant, int threads, const SolveProgress& progress = {},
+                                const std::atomic<bool>* stop = nullptr);
+
+// What solve4 takes: Index4's size and states, and a code byte, a 16-bit
+// count and two bits per number (the codes always in memory:
+// bytesCodesInFile is bytes). For a member whose numbering does not fit in
+// 64 bits the integers are 0 and only the wide figures say.
+SolveEstimate estimateSolve4(const Variant& variant);
+
+}  // namespace gobblet::tb
