@@ -9,6 +9,10 @@
 #include "tablebase/tablebase.h"
 #include "verify.h"
 
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
 #include "absl/strings/str_cat.h"
 
 namespace gobblet::tb {
@@ -45,7 +49,18 @@ FileInfo infoOf(const File& file) {
 
 }  // namespace
 
-bool hasIndex(const Variant& variant) { return variant.n == 3 || Index4(variant).fits(); }
+// Laying out a 4x4 member's numbering takes milliseconds and megabytes, and
+// every session asks on attaching its tablebase: each member is laid out
+// once a process.
+bool hasIndex(const Variant& variant) {
+  if (variant.n == 3) return true;
+  static std::mutex mutex;
+  static auto* known = new std::unordered_map<std::string, bool>();
+  const std::lock_guard lock(mutex);
+  auto [at, added] = known->try_emplace(variant.name(), false);
+  if (added) at->second = Index4(variant).fits();
+  return at->second;
+}
 
 absl::StatusOr<TableCounts> build(const Variant& variant, const std::string& path, const BuildOptions& options) {
   if (options.threads < 1 || options.threads > kMaxBuildThreads)
