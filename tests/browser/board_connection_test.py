@@ -114,7 +114,7 @@ def visible_alerts(b):
 
 def play_first_legal(b, player):
     """Player `player` drops the first legal piece of its reserve on the first lit square."""
-    b.click(b.d.find_element(By.CSS_SELECTOR, f"#reserve-{player} .reserve-piece.legal"))
+    b.click(b.find(f"#reserve-{player} .reserve-piece.legal"))
     targets = b.targets()
     check(targets, "no legal target lit after picking a piece")
     ply = int(b.body("ply"))
@@ -281,7 +281,7 @@ def test_m4_the_connection_lost_and_restored(b, server, out_dir):
         check(not e.is_enabled() and re.search(r"wait", e.get_attribute("title") or "", re.I),
               f"{control} while the engine is away: enabled {e.is_enabled()}, title {e.get_attribute('title')!r}")
     # A person clicks around: the banner stays, the board says it waits, nothing is played.
-    b.click(b.d.find_element(By.CSS_SELECTOR, "#reserve-1 .reserve-piece"))
+    b.click(b.find("#reserve-1 .reserve-piece"))
     b.click(b.square("b2"))
     b.d.execute_script("document.getElementById('new-game').click(); document.getElementById('analyse').click()")
     time.sleep(1.5)

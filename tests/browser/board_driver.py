@@ -114,14 +114,31 @@ class Board:
             "const s = document.getElementById(arguments[0]); s.value = arguments[1];"
             "s.dispatchEvent(new Event('change'));", element_id, value)
 
+    def find(self, css):
+        """The element `css` selects, remembering how it was found: the board, the reserves and the
+        move list are drawn anew on every change, so that click() can find a redrawn one again."""
+        element = self.d.find_element(By.CSS_SELECTOR, css)
+        element.found_by = css
+        return element
+
     def click(self, element):
-        element.click()
+        """Clicks `element`; if the page drew it anew meanwhile (the same control in the same place,
+        as a person sees it) and find() found it, clicks the one drawn now."""
+        for attempt in range(5):
+            try:
+                element.click()
+                return
+            except StaleElementReferenceException:
+                css = getattr(element, "found_by", None)
+                if css is None or attempt == 4:
+                    raise
+                element = self.find(css)
 
     def square(self, sq):
-        return self.d.find_element(By.CSS_SELECTOR, f'[data-sq="{sq}"]')
+        return self.find(f'[data-sq="{sq}"]')
 
     def reserve(self, player, size):
-        return self.d.find_element(By.CSS_SELECTOR, f'#reserve-{player} [data-size="{size}"]')
+        return self.find(f'#reserve-{player} [data-size="{size}"]')
 
     def targets(self):
         return [e.get_attribute("data-sq") for e in self.d.find_elements(By.CSS_SELECTOR, ".square.target")]
@@ -162,6 +179,21 @@ class Board:
         self.d.execute_script("document.getElementById('io-text').value = arguments[0];"
                               "document.getElementById('io-status').textContent = '';", text)
         self.click(self.d.find_element(By.ID, "import"))
+
+    def io_status(self):
+        """What the import/export panel says."""
+        return self.d.find_element(By.ID, "io-status").text
+
+    def import_game(self, text):
+        """Imports `text` as a person pastes it; fails unless the page says it was imported."""
+        self.import_text(text)
+        self.wait("the import", lambda: self.io_status().startswith(("Imported", "Not imported")))
+        check(self.io_status().startswith("Imported"), f"the import was refused: {self.io_status()!r}")
+
+    def export_pgn(self):
+        """The PGN the Export button gives."""
+        self.click(self.d.find_element(By.ID, "export-pgn"))
+        return self.d.execute_script("return document.getElementById('io-text').value")
 
     def console_errors(self):
         return [e for e in self.d.get_log("browser") if e.get("level") == "SEVERE"]

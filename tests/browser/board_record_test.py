@@ -46,21 +46,6 @@ def page_url(binary):
 
 # ---- helpers: what a person reads on the page ------------------------------------------------
 
-def io_status(b):
-    return b.d.find_element(By.ID, "io-status").text
-
-
-def import_game(b, text):
-    b.import_text(text)
-    b.wait("the import", lambda: io_status(b).startswith(("Imported", "Not imported")))
-    check(io_status(b).startswith("Imported"), f"the import was refused: {io_status(b)!r}")
-
-
-def export_pgn(b):
-    b.click(b.d.find_element(By.ID, "export-pgn"))
-    return b.d.execute_script("return document.getElementById('io-text').value")
-
-
 def tag_lines(pgn):
     return [l for l in pgn.splitlines() if l.startswith("[")]
 
@@ -101,7 +86,7 @@ def status_is_error(b):
 
 
 def go_to_ply(b, ply):
-    b.click(b.d.find_element(By.CSS_SELECTOR, f'#move-list .move[data-ply="{ply}"]'))
+    b.click(b.find(f'#move-list .move[data-ply="{ply}"]'))
     b.wait(f"ply {ply}", lambda: b.body("ply") == str(ply))
     b.idle()
 
@@ -109,7 +94,7 @@ def go_to_ply(b, ply):
 def play_other_move(b, player, avoid):
     """Player `player` drops the first legal piece of its reserve on the first lit square that
     does not make the move `avoid`. Returns the move."""
-    piece = b.d.find_element(By.CSS_SELECTOR, f"#reserve-{player} .reserve-piece.legal")
+    piece = b.find(f"#reserve-{player} .reserve-piece.legal")
     size = piece.get_attribute("data-size")
     b.click(piece)
     target = next(t for t in b.targets() if f"{size}@{t}" != avoid)
@@ -154,7 +139,7 @@ def test_m2_a_move_in_an_imported_finished_game_is_a_variation(b):
     b.select("p2", "engine")
     b.select("time", "movetime 300")
     b.idle()
-    import_game(b, FINISHED_PGN)
+    b.import_game(FINISHED_PGN)
     b.wait("the game", lambda: b.moves() == FINISHED_MAIN and b.body("ply") == "7")
     b.idle()
     go_to_ply(b, 4)
@@ -167,7 +152,7 @@ def test_m2_a_move_in_an_imported_finished_game_is_a_variation(b):
     check(variation_moves(b) == [[played]], f"the variations: {variation_moves(b)}")
     check(current_move(b) == [played, True], f"the move shown: {current_move(b)}")
     check("waits" in b.status(), f"the status: {b.status()!r}")
-    pgn = export_pgn(b)
+    pgn = b.export_pgn()
     print(f"after a move from ply 4: {movetext(pgn)}")
     check(movetext(pgn) == f"1. L@b2 S@a1 2. L@c3 M@a3 3. M@b3 (3. {played}) 3... S@c1 4. b3a1 1-0",
           f"the PGN's moves: {movetext(pgn)}")
@@ -185,7 +170,7 @@ def test_m2_a_finished_game_played_on_the_board_is_explored(b):
     person's other move is a variation and the engine does not answer it."""
     b.load("#variant=tictactoe")
     main = play_tictactoe_by_clicking(b)
-    result = movetext(export_pgn(b)).split()[-1]
+    result = movetext(b.export_pgn()).split()[-1]
     go_to_ply(b, 2)
     searches = bestmoves(b)
     played = play_other_move(b, 1, avoid=main[2])
@@ -194,7 +179,7 @@ def test_m2_a_finished_game_played_on_the_board_is_explored(b):
     no_engine_answer(b, searches, 3, "a move in a finished game")
     check(b.moves() == main and variation_moves(b) == [[played]],
           f"the game {main} became {b.moves()}, variations {variation_moves(b)}")
-    check(movetext(export_pgn(b)).split()[-1] == result, f"the result {result} became {movetext(export_pgn(b))}")
+    check(movetext(b.export_pgn()).split()[-1] == result, f"the result {result} became {movetext(b.export_pgn())}")
 
 
 # ---- M3: tags and result round-trip ----------------------------------------------------------------
@@ -228,15 +213,15 @@ def test_m3_tags_and_result_round_trip(b):
     with a line end is sent to the engine."""
     b.load("#variant=gobblers")
     b.idle()
-    import_game(b, TAGGED_PGN)
+    b.import_game(TAGGED_PGN)
     b.wait("the game", lambda: b.moves() == ["L@b2", "S@a1", "L@c3"])
-    first = export_pgn(b)
+    first = b.export_pgn()
     print("exported tags:\n  " + "\n  ".join(tag_lines(first)))
     check(tag_lines(first) == TAGGED_EXPORT, f"the exported tags: {tag_lines(first)}")
     check(movetext(first) == "1. L@b2 S@a1 2. L@c3 {resigned} 0-1", f"the exported moves: {movetext(first)}")
     check(not any(LINE_BREAKING.search(l) for l in first.split("\n")), f"a line end inside a line: {first!r}")
-    import_game(b, first)
-    check(export_pgn(b) == first, f"exported again:\n{export_pgn(b)}\nfirst:\n{first}")
+    b.import_game(first)
+    check(b.export_pgn() == first, f"exported again:\n{b.export_pgn()}\nfirst:\n{first}")
     broken = [m for m in b.wire("sent") if LINE_BREAKING.search(m)]
     check(not broken, f"messages with line ends sent: {broken}")
 
@@ -270,18 +255,18 @@ def test_l10_the_record_survives_a_reload(b):
     b.select("p1", "human")
     b.select("p2", "engine")
     b.idle()
-    import_game(b, RECORD_PGN)
+    b.import_game(RECORD_PGN)
     b.click(b.d.find_elements(By.CSS_SELECTOR, "#move-list .variation .move")[3])  # 1... L@a1 {big} 2. S@c3: S@c3
     b.wait("the variation's move", lambda: current_move(b) == ["S@c3", True])
     b.idle()
     b.d.find_element(By.ID, "comment").send_keys("kept across a reload" + Keys.ENTER)
     b.select("glyph", "5")
     b.wait("the comment and mark", lambda: "kept across a reload" in comments(b) and "!?" in glyphs(b))
-    before, pgn = record_seen(b), export_pgn(b)
+    before, pgn = record_seen(b), b.export_pgn()
     print(f"before the reload: {before}")
     reload(b)
     check(record_seen(b) == before, f"after a reload:\n  {record_seen(b)}\nbefore:\n  {before}")
-    check(export_pgn(b) == pgn, f"the PGN after a reload:\n{export_pgn(b)}\nbefore:\n{pgn}")
+    check(b.export_pgn() == pgn, f"the PGN after a reload:\n{b.export_pgn()}\nbefore:\n{pgn}")
     check(not status_is_error(b) and "waits" in b.status() and bestmoves(b) == 0, f"after a reload: {b.status()!r}")
     b.load(b.d.execute_script("return location.hash"))  # the tab closed, then opened again at its address
     check(record_seen(b) == before, f"the tab opened again:\n  {record_seen(b)}\nbefore:\n  {before}")
@@ -291,7 +276,7 @@ def test_l10_the_record_survives_a_reload(b):
     reload(b)
     check(b.moves() == ["M@a1"], f"the link's game after a reload: {b.moves()}")
     # New game starts afresh: a reload keeps the new game.
-    import_game(b, RECORD_PGN)
+    b.import_game(RECORD_PGN)
     b.click(b.d.find_element(By.ID, "new-game"))
     b.wait("a new game", lambda: b.body("ply") == "0" and not b.moves())
     reload(b)

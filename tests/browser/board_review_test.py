@@ -145,21 +145,6 @@ def self_play(binary, tb_dir, plies):
 
 # ---- what a person reads on the page -------------------------------------------------------
 
-def io_status(b):
-    return b.d.find_element(By.ID, "io-status").text
-
-
-def import_game(b, text):
-    b.import_text(text)
-    b.wait("the import", lambda: io_status(b).startswith(("Imported", "Not imported")))
-    check(io_status(b).startswith("Imported"), f"the import was refused: {io_status(b)!r}")
-
-
-def export_pgn(b):
-    b.click(b.d.find_element(By.ID, "export-pgn"))
-    return b.d.find_element(By.ID, "io-text").get_attribute("value")
-
-
 def marks(b):
     """The main line's moves as the list shows them: [(move, review class or '', glyph text)]."""
     return [tuple(m) for m in b.d.execute_script("""
@@ -222,7 +207,7 @@ def play_by_clicking(b, side, move):
 
 def test_a_4x4_blunder_is_marked_and_exported(b, binary, tb_dir):
     open_people_game(b, "gobblet")
-    import_game(b, BLUNDER_PGN)
+    b.import_game(BLUNDER_PGN)
     b.wait("the game", lambda: b.moves() == BLUNDER_GAME)
     b.idle()
     sent_before = len(b.wire("sent"))
@@ -251,9 +236,9 @@ def test_a_4x4_blunder_is_marked_and_exported(b, binary, tb_dir):
           f"player 2's summary: {summary!r}")
     check(re.match(r"Player 1: accuracy \d+%", text_of(b, "review-1")), f"player 1's: {text_of(b, 'review-1')!r}")
     # The PGN holds the NAG; imported again, the mark is there.
-    pgn = export_pgn(b)
+    pgn = b.export_pgn()
     check(re.search(r"\bL@a4 \$4\b", pgn), f"no $4 after L@a4 in the PGN:\n{pgn}")
-    import_game(b, pgn)
+    b.import_game(pgn)
     b.wait("the game imported again", lambda: b.moves() == BLUNDER_GAME)
     again = marks(b)
     check(again[BLUNDER_PLY - 1][2] == "??", f"the imported PGN lost the mark: {again}")
@@ -261,7 +246,7 @@ def test_a_4x4_blunder_is_marked_and_exported(b, binary, tb_dir):
 
 def test_learn_from_your_mistakes(b, binary, tb_dir):
     open_people_game(b, "gobblet")
-    import_game(b, BLUNDER_PGN)
+    b.import_game(BLUNDER_PGN)
     b.wait("the game", lambda: b.moves() == BLUNDER_GAME)
     b.idle()
     review(b)
@@ -300,7 +285,7 @@ def test_learn_from_your_mistakes(b, binary, tb_dir):
 def test_the_review_runs_beside_the_board_and_cancels(b, binary, tb_dir):
     moves = self_play(binary, tb_dir, 40)
     open_people_game(b, "gobblet")
-    import_game(b, "1. " + " ".join(moves) + " *")
+    b.import_game("1. " + " ".join(moves) + " *")
     b.wait("the game", lambda: len(b.moves()) == len(moves))
     b.idle()
     b.click(b.d.find_element(By.ID, "review"))
@@ -348,7 +333,7 @@ def test_a_3x3_game_is_reviewed_by_the_tablebase(b, binary, tb_dir):
     variant = "3x3:2,2,1"
     game = ["S@a1", "M@b2", "M@c3"]  # a draw thrown into a loss, then a win into a draw
     open_people_game(b, variant)
-    import_game(b, f'[Variant "{variant}"]\n\n1. S@a1 M@b2 2. M@c3 *\n')
+    b.import_game(f'[Variant "{variant}"]\n\n1. S@a1 M@b2 2. M@c3 *\n')
     b.wait("the game", lambda: b.moves() == game)
     b.idle()
     sent_before = len(b.wire("sent"))
@@ -364,7 +349,7 @@ def test_a_3x3_game_is_reviewed_by_the_tablebase(b, binary, tb_dir):
     check([m[2] for m in shown] == [glyph[k] for k in expected], f"the glyphs {shown}")
     gos = [line for line in b.wire("sent")[sent_before:] for line in line.split("\n") if line.startswith("go")]
     check(not gos, f"a tablebase review searched: {gos}")
-    pgn = export_pgn(b)
+    pgn = b.export_pgn()
     check(re.search(r"1\. S@a1 \$4 M@b2 \$2 2\. M@c3 \*", pgn), f"the PGN's marks:\n{pgn}")
 
 
@@ -414,7 +399,7 @@ def test_the_static_site_reviews_a_game(request, driver, b):
         s.select("p1", "human")
         s.select("p2", "human")
         s.idle()
-        import_game(s, BLUNDER_PGN)
+        s.import_game(BLUNDER_PGN)
         s.wait("the game", lambda: s.moves() == BLUNDER_GAME)
         s.idle()
         progress = review(s)
@@ -422,7 +407,7 @@ def test_the_static_site_reviews_a_game(request, driver, b):
         print(f"static site review: {shown}")
         check(any(re.match(r"Reviewing move \d+ of 7", p) for p in progress), f"no progress shown: {progress}")
         check(shown[BLUNDER_PLY - 1][1:] == ("blunder", "??"), f"the blunder is marked {shown}")
-        check(re.search(r"\bL@a4 \$4\b", export_pgn(s)), "no $4 after L@a4 in the static site's PGN")
+        check(re.search(r"\bL@a4 \$4\b", s.export_pgn()), "no $4 after L@a4 in the static site's PGN")
         check(s.moves() == BLUNDER_GAME, f"the game changed: {s.moves()}")
     finally:
         b.load()  # (the served page again, for the fixtures' checks)

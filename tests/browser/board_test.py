@@ -554,7 +554,7 @@ def test_picking_does_not_scroll_the_page(b):
         b.idle()
         b.d.execute_script("document.getElementById('board').scrollIntoView({ block: 'start' })")
         before = b.d.execute_script("return window.scrollY")
-        b.click(b.d.find_element(By.CSS_SELECTOR, "#reserve-1 .reserve-piece.legal"))
+        b.click(b.find("#reserve-1 .reserve-piece.legal"))
         b.wait("lit targets", lambda: b.targets())
         after = b.d.execute_script("return window.scrollY")
         print(f"phone width: page at {before} px before the pick, {after} px after")
@@ -607,7 +607,7 @@ def test_the_move_list_stays_under_the_finger(b):
                            " document.getElementById('move-list').getBoundingClientRect().top; }, true)")
         tops = []
         for ply in (4, 7, 5, 9, 3, 8, 2, 10):
-            b.click(b.d.find_element(By.CSS_SELECTOR, f'#move-list .move[data-ply="{ply}"]'))
+            b.click(b.find(f'#move-list .move[data-ply="{ply}"]'))
             before = b.d.execute_script("return window.__listAtTouch")
             b.wait(f"the analysis of ply {ply}", lambda: b.body("ply") == str(ply) and b.d.execute_script(
                 "return document.querySelectorAll('#lines li').length") > 0)
@@ -838,11 +838,11 @@ def branch_at_ply_8(b):
     b.idle()
     fens = {}
     for ply in (16, 10, 9, 8):
-        b.click(b.d.find_element(By.CSS_SELECTOR, f'#move-list .move[data-ply="{ply}"]'))
+        b.click(b.find(f'#move-list .move[data-ply="{ply}"]'))
         b.wait(f"ply {ply}", lambda: b.body("ply") == str(ply) and b.body("fen") != fens.get(ply + 1))
         b.idle()
         fens[ply] = b.body("fen")
-    piece = b.d.find_element(By.CSS_SELECTOR, "#reserve-1 .reserve-piece.legal")
+    piece = b.find("#reserve-1 .reserve-piece.legal")
     size = piece.get_attribute("data-size")
     b.click(piece)
     target = next(t for t in b.targets() if f"{size}@{t}" != LINE_16[8])
