@@ -1,6 +1,6 @@
-# cmake --install: the programs (bin/), the libraries of the five layers
+# cmake --install: the programs (bin/), the libraries of the six layers
 # with their public headers, a CMake package (find_package(gobblet CONFIG)
-# gives gobblet::rules, gobblet::tablebase, gobblet::search,
+# gives gobblet::rules, gobblet::tablebase, gobblet::proof, gobblet::search,
 # gobblet::protocol and, where Boost was found, gobblet::server) and a
 # pkg-config file per library, the docs and a man page per program
 # (section 6). The server's targets are exported apart, so that the package
@@ -11,7 +11,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS gobblet_rules gobblet_tablebase gobblet_search gobblet_protocol
+install(TARGETS gobblet_rules gobblet_tablebase gobblet_proof gobblet_search gobblet_protocol
         EXPORT gobbletTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
 set(GOBBLET_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/gobblet)
@@ -34,8 +34,9 @@ file(RELATIVE_PATH GOBBLET_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
 set(GOBBLET_PC_LIBRARIES
   "rules|absl_status absl_statusor absl_strings|the rules core: variants, positions, moves, notation, games, perft"
   "tablebase|gobblet-rules libzstd|the 3x3 family's exact tablebases: build, probe, verify"
+  "proof|gobblet-rules|proof-number search, proof certificates and their independent checker"
   "search|gobblet-tablebase|the alpha-beta search and its evaluation"
-  "protocol|gobblet-search|the Engine every door drives, the UGI session and the option table")
+  "protocol|gobblet-search gobblet-proof|the Engine every door drives, the UGI session and the option table")
 if(TARGET gobblet_server)
   list(APPEND GOBBLET_PC_LIBRARIES "server|gobblet-protocol|UGI over TCP and the browser board over WebSocket (Boost)")
 endif()

@@ -130,6 +130,8 @@ void setLimit(SearchLimits& l, GoLimit limit, int64_t value) {
     case GoLimit::kPonder:
       l.ponder = true;
       break;
+    case GoLimit::kProve:  // not a search limit: parseGo sets Command::prove
+      break;
   }
 }
 
@@ -156,7 +158,16 @@ absl::Status parseGo(const std::vector<Word>& words, Command& c) {
       value = *v;
     }
     setLimit(c.limits, keyword->limit, value);
+    c.prove = c.prove || keyword->limit == GoLimit::kProve;
   }
+  // The prover spends nodes or time, or runs until stopped; nothing else applies.
+  constexpr uint32_t kProveLimits =
+      1u << static_cast<int>(GoLimit::kProve) | 1u << static_cast<int>(GoLimit::kMoveTime) |
+      1u << static_cast<int>(GoLimit::kNodes) | 1u << static_cast<int>(GoLimit::kInfinite);
+  if (c.prove && (seen & ~kProveLimits) != 0)
+    for (const GoKeyword& k : kGoKeywords)
+      if (seen & ~kProveLimits & 1u << static_cast<int>(k.limit))
+        return error("go prove: " + quoteWord(k.word) + " does not apply (movetime, nodes or infinite do)");
   return absl::OkStatus();
 }
 

@@ -71,7 +71,8 @@ std::string_view queryWord(QueryKind kind);
 //               rest of the line after "value", trimmed), hasValue;
 //   kPosition:  startpos, positionText (the words after "fen" up to "moves",
 //               joined by one space), moves;
-//   kGo:        limits (player 1 = UCI white);
+//   kGo:        limits (player 1 = UCI white), prove (`go prove`: only
+//               movetime, nodes and infinite may come with it);
 //   kQuery:     query;
 //   kPerft, kBench: depth (0 = bench default);
 //   kDebug:     debugOn;
@@ -84,6 +85,7 @@ struct Command {
   std::string positionText;
   std::vector<std::string> moves;
   SearchLimits limits;
+  bool prove = false;
   QueryKind query = QueryKind::kGameOver;
   int depth = 0;
   bool debugOn = false;
@@ -107,6 +109,7 @@ enum class GoLimit {
   kMate,       // mate, in moves
   kInfinite,   // infinite (takes no value)
   kPonder,     // ponder (takes no value)
+  kProve,      // prove (takes no value): Command::prove, the prover instead of the search
 };
 
 // The words of `go`, one entry per limit: the one list of them. The parser
@@ -132,6 +135,7 @@ inline constexpr GoKeyword kGoKeywords[] = {
     {GoLimit::kMate, "mate", "", true, 1, kMaxGoDepth},
     {GoLimit::kInfinite, "infinite", "", false, 0, 0},
     {GoLimit::kPonder, "ponder", "", false, 0, 0},
+    {GoLimit::kProve, "prove", "", false, 0, 0},
 };
 
 // Parses one line (without its newline). Errors are InvalidArgument with a

@@ -443,4 +443,31 @@ absl::Status Engine::bench(int depth, BenchCallbacks callbacks) {
   return absl::OkStatus();
 }
 
+// A stop ends the proof search; the answer is then "unknown".
+absl::Status Engine::prove(const ProveLimits& limits, ProveCallbacks callbacks) {
+  if (busy()) return busyError("go prove");
+  if (absl::Status st = positionStatus(); !st.ok())
+    return absl::FailedPreconditionError("go prove: " + std::string(st.message()));
+  if (game_.result() != GameResult::kNone) return absl::FailedPreconditionError("go prove: the game is over");
+  if (!kHasThreads && limits.nodes == 0 && limits.moveTimeMs == 0)
+    return absl::InvalidArgumentError("go prove: this build runs one thread, so give movetime or nodes");
+  proof::ProverOptions options;
+  options.maxNodes = limits.nodes;
+  options.maxSeconds = static_cast<double>(limits.moveTimeMs) / 1000.0;
+  options.hashMiB = static_cast<size_t>(options_.hashMiB);
+  options.threads = kHasThreads ? options_.threads : 1;
+  options.stop = &workerStop_;
+  absl::Status started = startWorker([this, board = game_.position(), options, callbacks = std::move(callbacks)] {
+    const absl::StatusOr<proof::ProofResult> result = proof::prove(board, options);
+    Move winning = Move::none();
+    if (result.ok() && result->outcome == proof::Outcome::kWin && result->certificate &&
+        !result->certificate->nodes.empty())
+      winning = result->certificate->nodes.front().move;
+    workerBusy_ = false;
+    if (callbacks.onDone) callbacks.onDone(result, winning);
+  });
+  if (!started.ok()) return absl::ResourceExhaustedError("go prove: " + std::string(started.message()));
+  return absl::OkStatus();
+}
+
 }  // namespace gobblet

@@ -2,8 +2,8 @@
 //
 // One object per conversation owns the game (start position plus the moves
 // played), the options, the Search, the tablebase of the variant and a
-// worker thread for perft and bench. Its calls never wait for thinking:
-// go(), perft() and bench() start the work and return, and the results come
+// worker thread for perft, bench and the prover. Its calls never wait for
+// thinking: go(), perft(), bench() and prove() start the work and return, and the results come
 // back through callbacks. It knows no protocol text: the Session turns UGI
 // lines into these calls and the callbacks into lines, so stdin, TCP and
 // WebSocket all drive the same engine through the same session.
@@ -21,7 +21,7 @@
 //     ponderHit() or close();
 //   - the last onInfo before an onBestMove carries depth, score, nodes,
 //     time and nps;
-//   - every perft() / bench() that starts ends with exactly one onDone.
+//   - every perft() / bench() / prove() that starts ends with exactly one onDone.
 #pragma once
 
 #include <atomic>
@@ -38,6 +38,7 @@
 #include "absl/status/statusor.h"
 #include "engine/game.h"
 #include "engine/perft.h"
+#include "proof/prover.h"
 #include "protocol/engine_options.h"
 #include "protocol/hash_budget.h"
 #include "search/eval_file.h"
@@ -80,6 +81,19 @@ struct PerftCallbacks {
   std::function<void(Move, uint64_t)> onRootMove;  // each root move's count, as soon as it is known
   // total and milliseconds; stopped: counted of rootMoves root moves were done.
   std::function<void(uint64_t total, int64_t ms, bool stopped, size_t counted, size_t rootMoves)> onDone;
+};
+
+// `go prove`: what the prover may spend (0: no limit; with neither it runs
+// until stop()).
+struct ProveLimits {
+  uint64_t nodes = 0;
+  int64_t moveTimeMs = 0;
+};
+
+struct ProveCallbacks {
+  // The prover's answer (an error for a position it cannot take), and the
+  // move of a proved win (its certificate's first move; else Move::none()).
+  std::function<void(const absl::StatusOr<proof::ProofResult>&, Move winningMove)> onDone;
 };
 
 struct BenchCallbacks {
@@ -142,6 +156,13 @@ class Engine {
   // above the limits.
   absl::Status perft(int depth, PerftCallbacks callbacks);
   absl::Status bench(int depth, BenchCallbacks callbacks);
+  // Starts the prover (proof/prover.h) on the game's position, on the worker
+  // thread: its table takes Hash MiB, its searchers Threads. It sees the
+  // position alone, not the game's earlier positions (a proof never repeats
+  // a position of its own). Refused while busy(), at a decided position,
+  // and, in a build without threads, without a limit (stop() could not
+  // reach it).
+  absl::Status prove(const ProveLimits& limits, ProveCallbacks callbacks);
 
   EvalTerms evaluate() const;
   // The net's evaluation of the position (EvalFile's net, used by the

@@ -188,6 +188,7 @@ void Session::setOption(const Command& c) {
 // switched Ponder on: UGI defines `bestmove <move>` alone, and cutegames
 // reads nothing else.
 void Session::go(const Command& c) {
+  if (c.prove) return prove(c);
   const Variant variant = engine_.options().variant;
   const bool ponder = engine_.options().ponder;
   const bool showWdl = engine_.options().showWdl;
@@ -320,6 +321,42 @@ void Session::bench(int depth) {
     emit("bench nodes " + std::to_string(r.nodes) + " time " + std::to_string(ms) + " nps " + std::to_string(nps));
   };
   if (absl::Status st = engine_.bench(depth, std::move(callbacks)); !st.ok()) error(st);
+}
+
+// `go prove`: the prover's answer, then (a win or a loss) its score and
+// (a win) the move that wins, then bestmove: that move, else "(none)".
+//   info string proof win plies 17 nodes 9220 time 90 certificate 4818
+//   info score mate 17 nodes 9220 time 90 pv L@b2
+//   bestmove L@b2
+void Session::prove(const Command& c) {
+  const Variant variant = engine_.options().variant;
+  ProveLimits limits;
+  limits.nodes = c.limits.nodes;
+  limits.moveTimeMs = c.limits.moveTime;
+  ProveCallbacks callbacks;
+  callbacks.onDone = [this, variant](const absl::StatusOr<proof::ProofResult>& r, Move winning) {
+    if (!r.ok()) {
+      error("go prove: " + std::string(r.status().message()));
+      emit("bestmove " + moveToString(Move::none(), variant));
+      return;
+    }
+    const std::string counts =
+        " nodes " + std::to_string(r->nodes) + " time " + std::to_string(static_cast<int64_t>(r->seconds * 1000));
+    std::string line = std::string("info string proof ") + proof::outcomeWord(r->outcome);
+    if (r->plies >= 0) line += " plies " + std::to_string(r->plies);
+    line += counts;
+    if (r->certificate) line += " certificate " + std::to_string(r->certificate->nodes.size());
+    if (!r->note.empty()) line += " (" + r->note + ")";
+    emit(line);
+    if (r->outcome == proof::Outcome::kWin || r->outcome == proof::Outcome::kLoss) {
+      // In plies, as the search says mates (docs/protocol.md): at most that many.
+      const int plies = r->outcome == proof::Outcome::kWin ? r->plies : -r->plies;
+      emit("info score mate " + std::to_string(plies) + counts +
+           (winning.isNone() ? std::string() : " pv " + moveToString(winning, variant)));
+    }
+    emit("bestmove " + moveToString(winning, variant));
+  };
+  if (absl::Status st = engine_.prove(limits, std::move(callbacks)); !st.ok()) error(st);
 }
 
 // The static evaluation of the current position as a small table: each

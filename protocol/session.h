@@ -78,6 +78,7 @@ class Session {
   void handshake(bool uci);
   void setOption(const Command& c);
   void go(const Command& c);
+  void prove(const Command& c);  // `go prove`
   void query(const Command& c);  // one `response` line per question of kQueryKeywords
   void display();
   void listMoves();

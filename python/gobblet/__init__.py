@@ -17,6 +17,7 @@ from gobblet._core import (
     Line,
     PositionError,
     Probe,
+    Proof,
     RankedMove,
     Score,
     SearchResult,
@@ -27,8 +28,10 @@ from gobblet._core import (
     VariantError,
     __version__,
     build_tablebase,
+    check_certificate,
     default_tablebase_path,
     perft,
+    prove,
     variant_names,
 )
 
@@ -41,6 +44,7 @@ __all__ = [
     "Line",
     "PositionError",
     "Probe",
+    "Proof",
     "RankedMove",
     "Score",
     "SearchResult",
@@ -51,7 +55,9 @@ __all__ = [
     "VariantError",
     "__version__",
     "build_tablebase",
+    "check_certificate",
     "default_tablebase_path",
     "perft",
+    "prove",
     "variant_names",
 ]

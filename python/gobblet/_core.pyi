@@ -239,3 +239,24 @@ def build_tablebase(
     progress: Optional[Callable[[str, int, int], object]] = None,
 ) -> TableCounts: ...
 def default_tablebase_path(variant: VariantLike) -> str: ...
+
+class Proof:
+    outcome: Literal["win", "loss", "draw", "unknown"]
+    plies: Optional[int]
+    move: Optional[str]
+    nodes: int
+    seconds: float
+    note: str
+    @property
+    def certificate_nodes(self) -> int: ...
+    def write_certificate(self, path: str) -> None: ...
+
+def prove(
+    game: Game,
+    *,
+    nodes: Optional[int] = None,
+    seconds: Optional[float] = None,
+    hash_mib: int = 64,
+    threads: int = 1,
+) -> Proof: ...
+def check_certificate(path: str) -> Dict[str, Union[bool, str, int]]: ...

@@ -8,5 +8,6 @@ namespace gobblet::python {
 void bindRules(pybind11::module_& module);      // Variant, Game, perft (bind_rules.cpp)
 void bindSearch(pybind11::module_& module);     // Engine, SearchResult, Line, Score (bind_search.cpp)
 void bindTablebase(pybind11::module_& module);  // Tablebase, build_tablebase (bind_tablebase.cpp)
+void bindProof(pybind11::module_& module);      // prove, Proof, check_certificate (bind_proof.cpp)
 
 }  // namespace gobblet::python

@@ -163,6 +163,19 @@ TEST(ProtocolCommand, GoLimitsWithUgiAndUciNames) {
   c = parseOk("go");
   EXPECT_EQ(c.limits.depth, 0);
   EXPECT_EQ(c.limits.time[0], -1);
+  EXPECT_FALSE(c.prove);
+}
+
+// `go prove`: the prover, with the limits it can spend.
+TEST(ProtocolCommand, GoProve) {
+  Command c = parseOk("go prove movetime 1500 nodes 300");
+  EXPECT_TRUE(c.prove);
+  EXPECT_EQ(c.limits.moveTime, 1500);
+  EXPECT_EQ(c.limits.nodes, 300u);
+  EXPECT_TRUE(parseOk("GO INFINITE PROVE").prove);
+  EXPECT_EQ(parseError("go prove depth 3"), "go prove: 'depth' does not apply (movetime, nodes or infinite do)");
+  EXPECT_EQ(parseError("go wtime 10 prove"), "go prove: 'p1time' does not apply (movetime, nodes or infinite do)");
+  EXPECT_NE(parseError("go prove prove").find("given twice"), std::string::npos);
 }
 
 TEST(ProtocolCommand, GoErrors) {
@@ -180,27 +193,28 @@ TEST(ProtocolCommand, GoErrors) {
   EXPECT_NE(parseError("go depth 3x").find("'3x'"), std::string::npos);
 }
 
-// Every field of the limits, to tell two apart.
-std::string limitsText(const SearchLimits& l) {
-  return absl::StrCat("time ", l.time[0], " ", l.time[1], " inc ", l.inc[0], " ", l.inc[1], " movestogo ", l.movesToGo,
-                      " movetime ", l.moveTime, " depth ", l.depth, " nodes ", l.nodes, " mate ", l.mate, " infinite ",
-                      l.infinite, " ponder ", l.ponder);
+// Every field of the limits (and `go prove`'s switch), to tell two apart.
+std::string limitsText(const Command& c) {
+  const SearchLimits& l = c.limits;
+  return absl::StrCat("prove ", c.prove, " ", "time ", l.time[0], " ", l.time[1], " inc ", l.inc[0], " ", l.inc[1],
+                      " movestogo ", l.movesToGo, " movetime ", l.moveTime, " depth ", l.depth, " nodes ", l.nodes,
+                      " mate ", l.mate, " infinite ", l.infinite, " ponder ", l.ponder);
 }
 
 // Every word of kGoKeywords parses, in any case, under both its spellings
 // alike, sets a field no other limit sets, takes exactly its bounds, and is
 // refused when given twice (under either spelling).
 TEST(ProtocolCommand, EveryGoKeywordParses) {
-  const std::string unset = limitsText(SearchLimits{});
+  const std::string unset = limitsText(Command{});
   std::vector<std::string> setBy;  // the limits each keyword's largest value makes
   for (const GoKeyword& k : kGoKeywords) {
     std::vector<std::string> spellings{std::string(k.word), absl::AsciiStrToUpper(std::string(k.word))};
     if (!k.uciWord.empty()) spellings.emplace_back(k.uciWord);
     const std::string value = k.takesValue ? absl::StrCat(" ", k.max) : "";
-    const std::string expected = limitsText(parseOk("go " + std::string(k.word) + value).limits);
+    const std::string expected = limitsText(parseOk("go " + std::string(k.word) + value));
     EXPECT_NE(expected, unset) << k.word;
     for (const std::string& spelling : spellings) {
-      EXPECT_EQ(limitsText(parseOk("go " + spelling + value).limits), expected) << spelling;
+      EXPECT_EQ(limitsText(parseOk("go " + spelling + value)), expected) << spelling;
       for (const std::string& again : spellings)
         EXPECT_NE(parseError("go " + spelling + value + " " + again + value).find("twice"), std::string::npos)
             << spelling << " " << again;
@@ -215,9 +229,10 @@ TEST(ProtocolCommand, EveryGoKeywordParses) {
     EXPECT_EQ(std::count(setBy.begin(), setBy.end(), expected), 0) << k.word << " sets what another keyword sets";
     setBy.push_back(expected);
   }
-  // Together, in one line: each keeps its own field.
+  // Together, in one line: each keeps its own field (`prove` takes only a few).
   std::string all = "go";
   for (const GoKeyword& k : kGoKeywords) {
+    if (k.limit == GoLimit::kProve) continue;
     absl::StrAppend(&all, " ", std::string(k.word));
     if (k.takesValue) absl::StrAppend(&all, " ", k.max);
   }

@@ -1,0 +1,54 @@
+"""gobblet.prove() and gobblet.check_certificate(): the prover and its independent checker from Python."""
+import pytest
+
+import gobblet
+
+WIN_IN_ONE = ["X@a1", "X@a4", "X@b1", "X@b4", "X@c1", "X@c4"]  # player 1 makes rank 1 with L@d1
+
+
+def test_a_win_in_one_is_proved_and_its_move_wins():
+    game = gobblet.Game("gobblet", moves=WIN_IN_ONE)
+    proof = gobblet.prove(game, nodes=100000)
+    assert (proof.outcome, proof.plies) == ("win", 1), proof
+    game.play(proof.move)
+    assert game.result == "p1win"
+
+
+def test_gobblers_start_is_proved_and_the_certificate_checks(tmp_path):
+    game = gobblet.Game("gobblers")
+    proof = gobblet.prove(game, nodes=2000000)
+    assert proof.outcome == "win", proof.note
+    assert proof.plies >= 13 and proof.plies % 2 == 1  # the tablebase's distance is 13 plies
+    assert proof.move in game.legal_moves()
+    path = tmp_path / "gobblers.proof"
+    proof.write_certificate(str(path))
+    report = gobblet.check_certificate(str(path))
+    assert report["accepted"], report
+    assert (report["variant"], report["winner"], report["nodes"]) == ("gobblers", "side to move",
+                                                                     proof.certificate_nodes)
+    assert report["plies"] == proof.plies
+    # A certificate cut short is rejected, with the reason.
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) - 7])
+    cut = gobblet.check_certificate(str(path))
+    assert not cut["accepted"] and cut["reason"], cut
+
+
+def test_an_unproved_position_is_unknown_and_has_no_certificate(tmp_path):
+    proof = gobblet.prove(gobblet.Game("gobblet"), nodes=2000)
+    assert (proof.outcome, proof.plies, proof.move, proof.certificate_nodes) == ("unknown", None, None, 0)
+    assert proof.note
+    with pytest.raises(ValueError, match="no certificate"):
+        proof.write_certificate(str(tmp_path / "none.proof"))
+
+
+def test_bad_calls_are_clear_errors():
+    game = gobblet.Game("gobblet", moves=WIN_IN_ONE + ["L@d1"])
+    with pytest.raises(gobblet.GameOverError):
+        gobblet.prove(game)
+    with pytest.raises(ValueError, match="threads"):
+        gobblet.prove(gobblet.Game("gobblers"), threads=0)
+    with pytest.raises(ValueError, match="seconds"):
+        gobblet.prove(gobblet.Game("gobblers"), seconds=-1)
+    report = gobblet.check_certificate("/nonexistent/x.proof")
+    assert not report["accepted"] and report["reason"]
