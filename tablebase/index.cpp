@@ -164,13 +164,4 @@ bool Index::toState(const Board& board, State* st) const {
   return true;
 }
 
-Board Index::toBoard(const State& st) const {
-  Board b(variant_);
-  for (int s = 0; s < variant_.sizes; ++s) {
-    for (Mask m = st.ours[s]; m; m &= m - 1) b.addPiece(0, s, std::countr_zero(m));
-    for (Mask m = st.theirs[s]; m; m &= m - 1) b.addPiece(1, s, std::countr_zero(m));
-  }
-  return b;
-}
-
 }  // namespace gobblet::tb

@@ -33,6 +33,7 @@
 #include "engine/board.h"
 #include "engine/geometry.h"
 #include "engine/variant.h"
+#include "layer_board.h"
 
 namespace gobblet::tb {
 
@@ -190,7 +191,7 @@ class Index {
   // Board <-> state. toState fails (returns false) if the board is not of
   // this variant or breaks its piece counts.
   bool toState(const Board& board, State* st) const;
-  Board toBoard(const State& st) const;  // side to move = player 1
+  Board toBoard(const State& st) const { return boardOfLayers(variant_, st); }  // side to move = player 1
 
  private:
   Variant variant_;

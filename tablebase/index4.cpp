@@ -244,13 +244,4 @@ bool Index4::toState(const Board& board, State4* st) const {
   return true;
 }
 
-Board Index4::toBoard(const State4& st) const {
-  Board b(variant_);
-  for (int s = 0; s < variant_.sizes; ++s) {
-    for (Mask m = st.ours[s]; m; m &= m - 1) b.addPiece(0, s, std::countr_zero(m));
-    for (Mask m = st.theirs[s]; m; m &= m - 1) b.addPiece(1, s, std::countr_zero(m));
-  }
-  return b;
-}
-
 }  // namespace gobblet::tb

@@ -40,6 +40,7 @@
 #include "engine/board.h"
 #include "engine/geometry.h"
 #include "engine/variant.h"
+#include "layer_board.h"
 
 namespace gobblet::tb {
 
@@ -107,7 +108,7 @@ class Index4 {
   // Board <-> state. toState fails if the board is not of this variant or
   // breaks its counts (Board::countsValid).
   bool toState(const Board& board, State4* st) const;
-  Board toBoard(const State4& st) const;  // side to move = player 1
+  Board toBoard(const State4& st) const { return boardOfLayers(variant_, st); }  // side to move = player 1
   // The number of a board's state, kNotAState if toState fails.
   uint64_t numberOf(const Board& board) const {
     State4 st;

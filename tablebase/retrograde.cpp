@@ -695,17 +695,7 @@ absl::StatusOr<Solution> Solver::run() {
   Solution result;
   SolveStats& st = result.stats;
   for (uint64_t x = 0; x < n; ++x) {
-    const uint8_t c = code_[x];
-    if (c == kNoState) continue;
-    ++st.states;
-    if (isWinCode(c))
-      ++st.wins;
-    else if (isLossCode(c))
-      ++st.losses;
-    else
-      ++st.draws;
-    if (c >= 2 && codeDistance(c) == 0) ++st.terminal;
-    st.maxDistance = std::max(st.maxDistance, codeDistance(c));
+    if (code_[x] != kNoState) countState(st, code_[x]);
   }
   st.start = code_[index_.indexOf(State{})];
   result.codes = std::move(code_);

@@ -29,6 +29,7 @@
 // per bucket entry, twice while the threads' buckets are merged).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -51,6 +52,19 @@ struct SolveStats {
   uint8_t start = kNoState;  // code of the start position
   int maxDistance = 0;
 };
+
+// Counts one state of value code `c` (code.h; not kNoState) in `stats`.
+inline void countState(SolveStats& stats, uint8_t c) {
+  ++stats.states;
+  if (isWinCode(c))
+    ++stats.wins;
+  else if (isLossCode(c))
+    ++stats.losses;
+  else
+    ++stats.draws;
+  if (c >= 2 && codeDistance(c) == 0) ++stats.terminal;
+  stats.maxDistance = std::max(stats.maxDistance, codeDistance(c));
+}
 
 struct Solution {
   CodeArray codes;  // one value code (code.h) per number of Index

@@ -241,17 +241,8 @@ absl::StatusOr<Solution> Solver4::run() {
   SolveStats& st = result.stats;
   for (uint64_t x = 0; x < total; ++x) {
     if (!reached_.test(x)) continue;
-    uint8_t& c = code_[x];
-    if (c == kNoState) c = kDrawCode;
-    ++st.states;
-    if (isWinCode(c))
-      ++st.wins;
-    else if (isLossCode(c))
-      ++st.losses;
-    else
-      ++st.draws;
-    if (c >= 2 && codeDistance(c) == 0) ++st.terminal;
-    st.maxDistance = std::max(st.maxDistance, codeDistance(c));
+    if (code_[x] == kNoState) code_[x] = kDrawCode;
+    countState(st, code_[x]);
   }
   st.start = code_[start];
   count_ = {};

@@ -36,8 +36,11 @@ TEST(ProtocolWdl, InfoLinesCarryTheChancesWhenAsked) {
   e.send("go depth 4");
   std::vector<std::string> lines;
   ASSERT_TRUE(e.until("bestmove", Ms(20000), &lines));
-  for (const std::string& l : lines)
-    if (l.rfind("info depth", 0) == 0) EXPECT_TRUE(chancesOf(l).empty()) << l;
+  for (const std::string& l : lines) {
+    if (l.rfind("info depth", 0) == 0) {
+      EXPECT_TRUE(chancesOf(l).empty()) << l;
+    }
+  }
 
   e.send("setoption name UCI_ShowWDL value true");
   e.send("go depth 4");

@@ -53,7 +53,9 @@ Solution buildAndCompare(const Variant& v) {
   EXPECT_TRUE(writeFile(dir.file("m.gtb"), v, *solved, 2).ok());
   auto tb = File::open(dir.file("m.gtb"));
   EXPECT_TRUE(tb.ok()) << tb.status();
-  if (tb.ok()) EXPECT_TRUE(verify(**tb, 2).ok());
+  if (tb.ok()) {
+    EXPECT_TRUE(verify(**tb, 2).ok());
+  }
   return std::move(*solved);
 }
 

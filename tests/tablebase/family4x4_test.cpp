@@ -21,31 +21,17 @@
 #include "tests/support/brute_solver.h"
 #include "tests/support/scratch_dir.h"
 #include "tests/support/shell_command.h"
+#include "tests/support/tablebase_vs_brute.h"
 
 namespace gobblet::tb {
 namespace {
 
 using testing::BruteSolver;
 using testing::BruteValue;
+using testing::expectSameAsBruteForce;
 using testing::ScratchDir;
 
 Variant member(int sizes, int stacks) { return Variant::family4x4(sizes, stacks); }
-
-std::shared_ptr<const File> buildFile(const ScratchDir& dir, const Variant& variant, const std::string& name) {
-  auto solved = solve4(variant, 2);
-  EXPECT_TRUE(solved.ok()) << solved.status();
-  if (!solved.ok()) return nullptr;
-  const std::string path = dir.file(name);
-  EXPECT_TRUE(writeFile(path, variant, *solved).ok());
-  auto tb = File::open(path);
-  EXPECT_TRUE(tb.ok()) << tb.status();
-  return tb.ok() ? *tb : nullptr;
-}
-
-BruteValue toBrute(Probe p) {
-  EXPECT_NE(p.value, Value::kUnknown);
-  return BruteValue{p.value == Value::kWin ? 1 : p.value == Value::kLoss ? -1 : 0, p.distance};
-}
 
 // ---- The numbering -------------------------------------------------------------
 
@@ -115,26 +101,6 @@ TEST(Index4, BoardsOutsideTheVariantHaveNoNumber) {
 // Every state the brute-force solver reaches has the same value and distance
 // in the file, probed through each of its 8 images and its colour swap; the
 // counts agree; the verifier accepts the file.
-void expectSameAsBruteForce(const Variant& v) {
-  SCOPED_TRACE(v.name());
-  const BruteSolver brute(v);
-  const ScratchDir dir("gobblet_tb4");
-  auto tb = buildFile(dir, v, "member.gtb");
-  ASSERT_TRUE(tb);
-  EXPECT_EQ(tb->header().states, static_cast<uint64_t>(brute.states()));
-  EXPECT_EQ(tb->header().terminal, static_cast<uint64_t>(brute.decided()));
-  EXPECT_EQ(tb->header().wins, static_cast<uint64_t>(brute.wins()));
-  EXPECT_EQ(tb->header().draws, static_cast<uint64_t>(brute.draws()));
-  EXPECT_EQ(tb->header().losses, static_cast<uint64_t>(brute.losses()));
-  EXPECT_EQ(toBrute(probeOfCode(tb->header().startCode)), brute.start());
-  for (size_t i = 0; i < brute.boards().size(); ++i)
-    for (int sym = 0; sym < 8; ++sym) {
-      const Board b = brute.boards()[i].transformed(sym);
-      ASSERT_EQ(toBrute(tb->probe(b)), brute.values()[i]) << positionToString(b) << " symmetry " << sym;
-      ASSERT_EQ(toBrute(tb->probe(b.colorSwapped())), brute.values()[i]) << positionToString(b) << " swapped";
-    }
-  EXPECT_TRUE(verify(*tb, 2).ok());
-}
 
 // The members of fewer than four pieces a player: no line can ever show, so
 // every state is a draw; what is checked is the reachable set, the

@@ -35,6 +35,7 @@
 #include "tests/support/engine_client.h"
 #include "tests/support/brute_solver.h"
 #include "tests/support/scratch_dir.h"
+#include "tests/support/tablebase_vs_brute.h"
 #include "tests/support/whole_file.h"
 
 namespace gobblet::tb {
@@ -42,28 +43,11 @@ namespace {
 
 using testing::BruteSolver;
 using testing::BruteValue;
+using testing::buildTestFile;
+using testing::expectSameAsBruteForce;
 using testing::ScratchDir;
 
 // Builds `variant` into a file of `dir` and opens it.
-std::shared_ptr<const File> buildFile(const ScratchDir& dir, const Variant& variant, int threads = 2) {
-  auto solved = solve(variant, threads);
-  EXPECT_TRUE(solved.ok()) << solved.status();
-  if (!solved.ok()) return nullptr;
-  std::string name = variant.name();
-  for (char& c : name)
-    if (c == ':' || c == ',') c = '_';
-  const std::string path = dir.file(name + ".gtb");
-  EXPECT_TRUE(writeFile(path, variant, *solved).ok());
-  auto tb = File::open(path);
-  EXPECT_TRUE(tb.ok()) << tb.status();
-  return tb.ok() ? *tb : nullptr;
-}
-
-BruteValue toBrute(Probe p) {
-  EXPECT_NE(p.value, Value::kUnknown);
-  return BruteValue{p.value == Value::kWin ? 1 : p.value == Value::kLoss ? -1 : 0, p.distance};
-}
-
 // ---- The index ---------------------------------------------------------------
 
 // Every canonical number decodes to a state that numbers back to it, and
@@ -333,36 +317,9 @@ TEST(RetrogradeMoves, MovesAndUnMovesBalanceByOrbitSize) {
 
 // ---- The solution against brute force ------------------------------------------
 
-// Every state the brute-force solver reaches has the same value and
-// distance in the file, probed through each of its 16 images, and the
-// counts agree.
-void expectSameAsBruteForce(const Variant& v) {
-  SCOPED_TRACE(v.name());
-  const BruteSolver brute(v);
-  const ScratchDir dir("gobblet_tb");
-  auto tb = buildFile(dir, v);
-  ASSERT_TRUE(tb);
-  EXPECT_EQ(tb->header().states, static_cast<uint64_t>(brute.states()));
-  EXPECT_EQ(tb->header().terminal, static_cast<uint64_t>(brute.decided()));
-  EXPECT_EQ(tb->header().wins, static_cast<uint64_t>(brute.wins()));
-  EXPECT_EQ(tb->header().draws, static_cast<uint64_t>(brute.draws()));
-  EXPECT_EQ(tb->header().losses, static_cast<uint64_t>(brute.losses()));
-  EXPECT_EQ(toBrute(probeOfCode(tb->header().startCode)), brute.start());
-  // Each of the 8 images of every state, and its colour-swapped twin with
-  // the other side to move (the same state, player-relative), probes to
-  // the brute-force value of the one image the brute-force solver keeps.
-  for (size_t i = 0; i < brute.boards().size(); ++i)
-    for (int sym = 0; sym < 8; ++sym) {
-      const Board b = brute.boards()[i].transformed(sym);
-      ASSERT_EQ(toBrute(tb->probe(b)), brute.values()[i]) << positionToString(b) << " symmetry " << sym;
-      ASSERT_EQ(toBrute(tb->probe(b.colorSwapped())), brute.values()[i]) << positionToString(b) << " swapped";
-    }
-  EXPECT_TRUE(verify(*tb, 2).ok());
-}
-
 TEST(Retrograde, TicTacToeContract) {
   const ScratchDir dir("gobblet_tb");
-  auto tb = buildFile(dir, Variant::ticTacToe());
+  auto tb = buildTestFile(dir, Variant::ticTacToe());
   ASSERT_TRUE(tb);
   EXPECT_EQ(tb->header().states, 765u);
   EXPECT_EQ(tb->header().dictionaryBytes, 0u) << "three blocks are too few to train a dictionary on";
@@ -428,7 +385,7 @@ TEST(Retrograde, RefusesFourByFour) { EXPECT_FALSE(solve(Variant::gobblet(), 1).
 
 TEST(Tablebase, ProbeOfAnotherVariantIsUnknown) {
   const ScratchDir dir("gobblet_tb");
-  auto tb = buildFile(dir, Variant::ticTacToe());
+  auto tb = buildTestFile(dir, Variant::ticTacToe());
   ASSERT_TRUE(tb);
   EXPECT_EQ(tb->probe(Board(Variant::gobblers())).value, Value::kUnknown);
   EXPECT_EQ(tb->probe(Board(Variant::ticTacToe())).value, Value::kDraw);
@@ -439,7 +396,7 @@ TEST(Tablebase, ProbeOfAnotherVariantIsUnknown) {
 class TablebaseFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    tb_ = buildFile(dir_, variant_);
+    tb_ = buildTestFile(dir_, variant_);
     ASSERT_TRUE(tb_);
     bytes_ = readWholeFile(tb_->path());
     ASSERT_EQ(bytes_.size(), sizeof(FileHeader) + tb_->compressedBytes());
