@@ -246,18 +246,18 @@ export async function setLines(lines) {
 }
 
 // The engine's answers about the position after `moves` — `query p1turn`,
-// `query gameover`, `query result` and, where `values`, `query values` — in
-// one batch that puts the engine back on the position shown: {side, over,
-// result, marks (null: no tablebase, or not asked)}, or null (the socket closed).
-/** @param {string[]} moves @param {boolean} values */
-export async function positionFacts(moves, values) {
+// `query gameover`, `query result` and `query values` — in one batch that
+// puts the engine back on the position shown: {side, over, result, marks
+// (null: no tablebase for the variant)}, or null (the socket closed).
+/** @param {string[]} moves */
+export async function positionFacts(moves) {
   const lines = await ugi.exec(positionCommand(moves), 'query p1turn', 'query gameover', 'query result',
-    ...(values ? ['query values'] : []), positionCommand(movesTo()));
+    'query values', positionCommand(movesTo()));
   if (!lines) return null;
   const answers = lines.filter((l) => l.startsWith('response ')).map((l) => l.slice(9));
   const [p1turn, over, result, marks] = answers;
   if (result === undefined) return null;
-  return { side: p1turn === 'true' ? 1 : 2, over: over === 'true', result, marks: values && marks ? parseValues(marks) : null };
+  return { side: p1turn === 'true' ? 1 : 2, over: over === 'true', result, marks: marks ? parseValues(marks) : null };
 }
 
 // Asks the engine about the position after `moves` (from the game's start):

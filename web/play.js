@@ -68,8 +68,7 @@ export async function refresh(playOn = false) {
     if (playOn || atEnd()) stopClock();  // (a finished line browsed leaves the game's clock running)
     return;  // (an analysis on stays on: render.js shows the result, and it goes on at a position before)
   }
-  if (!view.shape.stacks) await tablebaseMarks(my);
-  else showTablebaseHint(null);
+  await tablebaseMarks(my);  // (every 3x3 variant and the 4x4 members with a file; 4x4 Gobblet has none)
   if (my !== shown.generation) return;
   if (flagged()) {  // over on time: browsed and analysed, no more moves
     setStatus(timeOverText(), 'over');
@@ -243,7 +242,8 @@ export function toggleAnalysis(on) {
   }
 }
 
-// 3x3: every legal move's exact value from the tablebase (`query values`).
+// Every legal move's exact value from the variant's tablebase (`query values`):
+// the 3x3 family's, and the small 4x4 members' where their file is built.
 /** @param {number} my */
 async function tablebaseMarks(my) {
   const view = /** @type {View} */ (shown.view);

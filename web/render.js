@@ -522,14 +522,18 @@ export function showStack(sq) {
   if (stackSquare && v) $('stack-info').textContent = `${stackSquare}: ${describeStack(v.pos.squares.get(stackSquare))}`;
 }
 
-// Where a 3x3 game has no tablebase, say so and how to get one (the
-// engine's words: which variant, and the command), under the analysis.
+// Where a game could have exact values but has no tablebase, say so and how
+// to get one (the engine's words: which variant, and the command), under
+// the analysis.
 /** @param {string | null} err */
 export function showTablebaseHint(err) {
   const hint = $('tb-hint');
-  const missing = err && err.startsWith('query values: no tablebase') && shown.view && !shown.view.shape.stacks;
+  // (The engine names the command that builds one; a variant that can have
+  // none, 4x4 Gobblet, gets no note.)
+  const missing = err !== null && err.startsWith('query values: no tablebase')
+    && !/^query values: no tablebase for \S+$/.test(err);
   hint.hidden = !missing;
-  if (!missing) return;
+  if (err === null || !missing) return;
   // Where a missing file goes; a file that is there but unreadable says
   // itself what to do.
   const absent = err.endsWith('makes one)');

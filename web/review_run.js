@@ -1,8 +1,9 @@
 // @ts-check
 // The game review (docs/board.md, "Game review"): every move of the main
 // line judged for its player (review.js), by the engine's chances at each
-// position (a search of a fixed depth, REVIEW_LIMITS) or, in a 3x3 game
-// with a tablebase, by its exact values (`query values`); the marks put on
+// position (a search of a fixed depth, REVIEW_LIMITS) or, where the variant
+// has a tablebase (3x3, small 4x4 members), by its exact values (`query
+// values`); the marks put on
 // the moves (their NAGs, game.js node.review); and "learn from your
 // mistakes": the position before each mistake or blunder of a player, the
 // person's tries judged, the best move shown on request.
@@ -48,10 +49,10 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 // The value of the position after `moves` for its side to move, or a
 // string (why not: the review ended meanwhile, or the engine went away).
-/** @param {string[]} moves @param {boolean} exact @param {{cancelled: string | null}} run
+/** @param {string[]} moves @param {{cancelled: string | null}} run
  * @returns {Promise<Valued | string>} */
-async function valuePosition(moves, exact, run) {
-  const facts = await positionFacts(moves, exact);
+async function valuePosition(moves, run) {
+  const facts = await positionFacts(moves);
   if (run.cancelled !== null) return run.cancelled;
   if (!facts) return 'the engine went away';
   /** @type {Valued} */
@@ -122,7 +123,6 @@ export async function reviewGame() {
   refresh();  // (the position shown again, the engine waiting: "Engine, move" offered)
   showRunning(true);
   const total = nodes.length - 1;
-  const exact = Boolean(shown.view && !shown.view.shape.stacks);  // (3x3: the tablebase's values, where there is one)
   const err = await setLines(1);
   /** @type {string | null} */
   let ended = err ? `the engine refused one line: ${err}` : null;
@@ -131,7 +131,7 @@ export async function reviewGame() {
   let before = null;
   for (let i = 0; i < nodes.length && !ended; i++) {
     progress(`Reviewing move ${Math.max(1, i)} of ${total}…`);
-    const v = await valuePosition(movesTo(nodes[i]), exact, run);
+    const v = await valuePosition(movesTo(nodes[i]), run);
     if (typeof v === 'string') {
       ended = v;
       break;
@@ -149,7 +149,7 @@ export async function reviewGame() {
   keepGame();
   if (ended === '') return;  // (a new review: it says its own)
   progress(ended ? `Review stopped at move ${done + 1} of ${total} (${ended}); the ${done} marks found are kept.`
-    : `Review done: ${total} moves judged${exact && before && nodes.some((n) => n.review && n.review.exact)
+    : `Review done: ${total} moves judged${nodes.some((n) => n.review && n.review.exact)
       ? ' by the tablebase' : ''}.`);
   if (!ended) {
     suggestLearner(nodes);
@@ -278,7 +278,7 @@ async function checkTry(learning, item, move) {
     /** @type {{cancelled: string | null}} */
     const run = { cancelled: null };
     const parent = /** @type {TreeNode} */ (item.parent);
-    const v = await valuePosition([...movesTo(parent), move], false, run);
+    const v = await valuePosition([...movesTo(parent), move], run);
     if (shown.learning !== learning) return;
     if (typeof v === 'string' || my !== shown.generation) {
       say('try', `${move} could not be checked (${typeof v === 'string' ? v : 'the position changed'}): try again.`);

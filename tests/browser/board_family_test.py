@@ -312,5 +312,50 @@ def test_every_value_on_the_board_without_a_pick(b, binary, tb_dir, out_dir):
     check(not values_toggle(b).is_selected(), "the toggle is still on")
 
 
+def tablebase_note(b):
+    """The note under the analysis about the tablebase: its text if shown, else None."""
+    e = b.d.find_element(By.ID, "tb-hint")
+    return e.text if e.is_displayed() else None
+
+
+def test_a_members_tablebase_gives_its_exact_values(b, binary, tb_dir):
+    """A 4x4 member whose file is in the server's folder has every move's exact value on the board, as
+    3x3 games have (the page asked for them only in 3x3); one without its file says how to build it;
+    4x4 Gobblet, which can have none, says nothing of it."""
+    variant = "4x4:2,1"
+    b.load()
+    open_custom(b, variant)
+    b.wait("the tablebase's values", lambda: b.d.find_elements(By.CSS_SELECTOR, "#tb-moves tbody tr"))
+    expected = engine_values(binary, tb_dir, variant, [])
+    check(len(expected) == 16, f"the engine's values (16 drops of the stack's top M): {expected}")
+    toggle = values_toggle(b)
+    if not toggle.is_selected():
+        b.click(toggle)
+    want = [{sq: best([v for m, v in expected.items() if m.endswith(sq)]) for sq in {m[-2:] for m in expected}},
+            {f"1{size}": best([v for m, v in expected.items() if m.startswith(size + "@")])
+             for size in {m[0] for m in expected}}]
+    b.wait("the values drawn", lambda: drawn_values(b) == want)
+    check(tablebase_note(b) is None, f"a note beside the values: {tablebase_note(b)!r}")
+    # After a move and the reply: the next position's values.
+    play(b, "M@b2")
+    play(b, "M@c3")
+    after = engine_values(binary, tb_dir, variant, ["M@b2", "M@c3"])
+    b.wait("the next position's values",
+           lambda: drawn_values(b)[0] == {sq: best([v for m, v in after.items() if m.endswith(sq)])
+                                          for sq in {m[-2:] for m in after}})
+    b.click(values_toggle(b))
+    # A member without its file: the note says which and how to get it.
+    open_custom(b, "4x4:1,2")
+    b.wait("the note about the missing tablebase", lambda: tablebase_note(b))
+    note = tablebase_note(b)
+    check("4x4:1,2" in note and "gobblet-tb build 4x4:1,2" in note, f"the note: {note!r}")
+    # 4x4 Gobblet: no tablebase can exist, and no note says otherwise.
+    b.select("variant", "gobblet")
+    b.wait("a gobblet game", lambda: b.body("ply") == "0" and b.body("fen") == "4/4/4/4 1" and not b.moves())
+    b.idle()
+    b.wait("the note gone", lambda: tablebase_note(b) is None)
+    check(b.d.find_element(By.ID, "tb").get_attribute("hidden") is not None, "a tablebase panel for 4x4 Gobblet")
+
+
 if __name__ == "__main__":
     sys.exit(run_as_script(__file__, sys.argv[1:]))

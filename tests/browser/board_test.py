@@ -96,9 +96,9 @@ def stop_server(server):
 
 @pytest.fixture(scope="module")
 def tb_dir(tb_binary):
-    """Small 3x3 tablebases, built here, where the server looks for them."""
+    """Small tablebases, built here, where the server looks for them (two 3x3 variants, a 4x4 member)."""
     path = tempfile.mkdtemp(prefix="gobblet-tb-")
-    for variant, name in (("3x3:2,2,1", "3x3-2-2-1.gtb"), ("tictactoe", "3x3-1-5-0.gtb")):
+    for variant, name in (("3x3:2,2,1", "3x3-2-2-1.gtb"), ("tictactoe", "3x3-1-5-0.gtb"), ("4x4:2,1", "4x4-2-1.gtb")):
         subprocess.run([tb_binary, "build", variant, "--out", os.path.join(path, name)], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     yield path
