@@ -1,4 +1,6 @@
 """gobblet.prove() and gobblet.check_certificate(): the prover and its independent checker from Python."""
+import re
+
 import pytest
 
 import gobblet
@@ -52,3 +54,36 @@ def test_bad_calls_are_clear_errors():
         gobblet.prove(gobblet.Game("gobblers"), seconds=-1)
     report = gobblet.check_certificate("/nonexistent/x.proof")
     assert not report["accepted"] and report["reason"]
+
+
+def test_the_reach_tool_on_a_tiny_game(tmp_path, cpp_program):
+    """tools/prove/reach.py (docs/proof.md, "Reach") on one decisive game and one draw: the set holds
+    the decisive game's positions with the winner to move, the prover and the search both win the
+    position one ply before the end, and the scan back from the end finds that position proved."""
+    import subprocess
+    import sys
+
+    from conftest import REPOSITORY
+
+    game = gobblet.Game("gobblet", moves=WIN_IN_ONE + ["L@d1"])
+    drawn = gobblet.Game("gobblet", moves=["X@a1", "X@d4"])
+    pgn = tmp_path / "games.pgn"
+    for number, (g, result) in enumerate(((drawn, "1/2-1/2"), (game, "1-0")), 1):
+        with pgn.open("a") as f:
+            f.write(f'[Event "gobblet-match"]\n[Round "{number}"]\n[Result "{result}"]\n[Variant "gobblet"]\n\n'
+                    + " ".join(f"{i // 2 + 1}. {m}" if i % 2 == 0 else m for i, m in enumerate(g.moves))
+                    + f" {result}\n\n")
+
+    def reach(*args):
+        return subprocess.run([sys.executable, str(REPOSITORY / "tools" / "prove" / "reach.py"), *map(str, args)],
+                              check=True, capture_output=True, text=True).stdout
+
+    positions = tmp_path / "set.txt"
+    reach("positions", "--pgn", pgn, "--out", positions, "--distances", "1,3")
+    rows = [line.split(" ; ") for line in positions.read_text().splitlines() if not line.startswith("#")]
+    assert [(r[1], r[2], r[3]) for r in rows] == [("2", "1", "1"), ("2", "3", "1")]
+    assert rows[0][0] == game.position_at(6)
+    shares = reach("shares", "--set", positions, "--budgets", "1", "--engine", cpp_program("gobblet"))
+    assert re.search(r"within 1 s: prover [12]/2 \(\d+%\), search [12]/2", shares), shares
+    scan = reach("games", "--pgn", pgn, "--seconds", "1")
+    assert re.search(r"^1 decisive games, 1 s a position: earliest proved ply median \d+, best [0-6]$", scan, re.M), scan
