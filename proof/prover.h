@@ -54,6 +54,7 @@ struct ProofResult {
   // Win or Loss: the certificate (winner 0 for a win, 1 for a loss), or why it is missing.
   std::optional<Certificate> certificate;
   absl::Status certificateStatus;
+  bool certified = false;  // the checker accepted the certificate (proof/certified.h certify())
 };
 
 // Decides `board`. InvalidArgument if the game is already over there.

@@ -112,6 +112,7 @@ absl::Status Engine::setOption(std::string_view name, std::string_view value, bo
   if (*id == OptionId::kVariant || *id == OptionId::kTablebasePath) tablebaseResolved_ = false;
   if (*id == OptionId::kVariant) {
     game_ = Game(Board(options_.variant));
+    proved_.clear();
     refusedPosition_.clear();
     if (search_) search_->newGame();
   }
@@ -256,6 +257,7 @@ void Engine::newGame() {
   if (search_) search_->wait();
   game_ = Game(Board(options_.variant));
   refusedPosition_.clear();
+  proved_.clear();
   if (search_) search_->newGame();
 }
 
@@ -342,6 +344,21 @@ void Engine::go(const SearchLimits& limits, SearchCallbacks callbacks) {
       callbacks.onBestMove(Move::none(), Move::none());
     }
     return;
+  }
+  if (!limits.infinite && !limits.ponder) {
+    if (const std::optional<ProvedMoves::Proved> proved = proved_.moveFor(game_)) {
+      // A certified win: its move, without a search.
+      SearchInfo info;
+      info.depth = proved->plies;
+      info.score.isMate = true;
+      info.score.value = proved->plies;
+      info.wdl = WinDrawLoss{1000, 0, 0};
+      info.pv = {proved->move};
+      info.isFinal = true;
+      if (callbacks.onInfo) callbacks.onInfo(info);
+      if (callbacks.onBestMove) callbacks.onBestMove(proved->move, Move::none());
+      return;
+    }
   }
   searchGame_ = std::make_unique<Game>(game_);
   auto onBestMove = std::move(callbacks.onBestMove);
@@ -445,7 +462,10 @@ absl::Status Engine::bench(int depth, BenchCallbacks callbacks) {
 
 // A stop ends the proof search; the answer is then "unknown".
 absl::Status Engine::prove(const ProveLimits& limits, ProveCallbacks callbacks) {
-  if (busy()) return busyError("go prove");
+  // As a go: a running search (which reports its best move), perft or bench ends first.
+  stop();
+  joinWorker();
+  if (search_) search_->wait();
   if (absl::Status st = positionStatus(); !st.ok())
     return absl::FailedPreconditionError("go prove: " + std::string(st.message()));
   if (game_.result() != GameResult::kNone) return absl::FailedPreconditionError("go prove: the game is over");
@@ -458,11 +478,13 @@ absl::Status Engine::prove(const ProveLimits& limits, ProveCallbacks callbacks) 
   options.threads = kHasThreads ? options_.threads : 1;
   options.stop = &workerStop_;
   absl::Status started = startWorker([this, board = game_.position(), options, callbacks = std::move(callbacks)] {
-    const absl::StatusOr<proof::ProofResult> result = proof::prove(board, options);
+    absl::StatusOr<proof::ProofResult> result = proof::prove(board, options);
+    if (result.ok()) proof::certify(*result);  // (said only once the checker accepts it)
     Move winning = Move::none();
-    if (result.ok() && result->outcome == proof::Outcome::kWin && result->certificate &&
-        !result->certificate->nodes.empty())
+    if (result.ok() && result->outcome == proof::Outcome::kWin && result->certified) {
       winning = result->certificate->nodes.front().move;
+      proved_.learn(*result->certificate, board.variant());  // (go() plays it from now on)
+    }
     workerBusy_ = false;
     if (callbacks.onDone) callbacks.onDone(result, winning);
   });

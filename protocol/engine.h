@@ -21,7 +21,11 @@
 //     ponderHit() or close();
 //   - the last onInfo before an onBestMove carries depth, score, nodes,
 //     time and nps;
-//   - every perft() / bench() / prove() that starts ends with exactly one onDone.
+//   - every perft() / bench() / prove() that starts ends with exactly one onDone;
+//   - a win prove() certified is played as one: a later go() (not infinite,
+//     not ponder) at a position of its strategy answers with the strategy's
+//     move at once (protocol/proved_moves.h), until the variant or the game
+//     is new.
 #pragma once
 
 #include <atomic>
@@ -38,9 +42,11 @@
 #include "absl/status/statusor.h"
 #include "engine/game.h"
 #include "engine/perft.h"
+#include "proof/certified.h"
 #include "proof/prover.h"
 #include "protocol/engine_options.h"
 #include "protocol/hash_budget.h"
+#include "protocol/proved_moves.h"
 #include "search/eval_file.h"
 #include "search/evaluate.h"
 #include "search/search.h"
@@ -91,8 +97,10 @@ struct ProveLimits {
 };
 
 struct ProveCallbacks {
-  // The prover's answer (an error for a position it cannot take), and the
-  // move of a proved win (its certificate's first move; else Move::none()).
+  // The prover's answer (an error for a position it cannot take), a win or
+  // a loss certified (proof/certified.h: the checker accepted its
+  // certificate), and the move of a proved win (its certificate's first
+  // move; else Move::none()).
   std::function<void(const absl::StatusOr<proof::ProofResult>&, Move winningMove)> onDone;
 };
 
@@ -159,9 +167,10 @@ class Engine {
   // Starts the prover (proof/prover.h) on the game's position, on the worker
   // thread: its table takes Hash MiB, its searchers Threads. It sees the
   // position alone, not the game's earlier positions (a proof never repeats
-  // a position of its own). Refused while busy(), at a decided position,
-  // and, in a build without threads, without a limit (stop() could not
-  // reach it).
+  // a position of its own). Like go(), it replaces a running search (which
+  // reports its best move), perft or bench. Refused without a position, at a
+  // decided one, and, in a build without threads, without a limit (stop()
+  // could not reach it).
   absl::Status prove(const ProveLimits& limits, ProveCallbacks callbacks);
 
   EvalTerms evaluate() const;
@@ -244,6 +253,9 @@ class Engine {
   std::thread worker_;
   std::atomic<bool> workerBusy_{false};
   std::atomic<bool> workerStop_{false};
+  // The last certified win of `go prove` (written by the worker, read by
+  // go() after it has joined the worker): go() plays it.
+  ProvedMoves proved_;
 };
 
 }  // namespace gobblet

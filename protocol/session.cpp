@@ -325,7 +325,7 @@ void Session::bench(int depth) {
 
 // `go prove`: the prover's answer, then (a win or a loss) its score and
 // (a win) the move that wins, then bestmove: that move, else "(none)".
-//   info string proof win plies 17 nodes 9220 time 90 certificate 4818
+//   info string proof win plies 17 nodes 9220 time 90 certificate 4818 checked
 //   info score mate 17 nodes 9220 time 90 pv L@b2
 //   bestmove L@b2
 void Session::prove(const Command& c) {
@@ -345,7 +345,8 @@ void Session::prove(const Command& c) {
     std::string line = std::string("info string proof ") + proof::outcomeWord(r->outcome);
     if (r->plies >= 0) line += " plies " + std::to_string(r->plies);
     line += counts;
-    if (r->certificate) line += " certificate " + std::to_string(r->certificate->nodes.size());
+    if (r->certificate)
+      line += " certificate " + std::to_string(r->certificate->nodes.size()) + (r->certified ? " checked" : "");
     if (!r->note.empty()) line += " (" + r->note + ")";
     emit(line);
     if (r->outcome == proof::Outcome::kWin || r->outcome == proof::Outcome::kLoss) {
@@ -356,7 +357,11 @@ void Session::prove(const Command& c) {
     }
     emit("bestmove " + moveToString(winning, variant));
   };
-  if (absl::Status st = engine_.prove(limits, std::move(callbacks)); !st.ok()) error(st);
+  // Refused (no position, a decided one): the error, and the one bestmove a go gets.
+  if (absl::Status st = engine_.prove(limits, std::move(callbacks)); !st.ok()) {
+    error(st);
+    emit("bestmove " + moveToString(Move::none(), variant));
+  }
 }
 
 // The static evaluation of the current position as a small table: each

@@ -247,6 +247,7 @@ class Proof:
     nodes: int
     seconds: float
     note: str
+    certified: bool
     @property
     def certificate_nodes(self) -> int: ...
     def write_certificate(self, path: str) -> None: ...

@@ -9,6 +9,7 @@
 #include "engine/notation.h"
 #include "errors.h"
 #include "interruptible.h"
+#include "proof/certified.h"
 #include "proof/check.h"
 #include "proof/prover.h"
 #include "python_game.h"
@@ -27,6 +28,7 @@ struct Proof {
   double seconds = 0;
   std::string note;
   std::optional<proof::Certificate> certificate;
+  bool certified = false;
 
   void writeCertificate(const std::string& path) const {
     if (!certificate) throw std::invalid_argument("no certificate: the prover proved no win or loss");
@@ -54,6 +56,7 @@ Proof prove(const PythonGame& game, std::optional<uint64_t> nodes, std::optional
     return proof::prove(board, stoppable);
   });
   if (!r.ok()) throw std::invalid_argument(std::string(r.status().message()));
+  proof::certify(*r);  // (a win or a loss only once the checker accepts its certificate)
   Proof p;
   p.outcome = proof::outcomeWord(r->outcome);
   if (r->plies >= 0) p.plies = r->plies;
@@ -61,6 +64,7 @@ Proof prove(const PythonGame& game, std::optional<uint64_t> nodes, std::optional
   p.seconds = r->seconds;
   p.note = r->note;
   p.certificate = r->certificate;
+  p.certified = r->certified;
   if (r->outcome == proof::Outcome::kWin && p.certificate && !p.certificate->nodes.empty())
     p.move = moveToString(p.certificate->nodes.front().move, board.variant());
   return p;
@@ -77,6 +81,8 @@ void bindProof(py::module_& m) {
       .def_readonly("nodes", &Proof::nodes)
       .def_readonly("seconds", &Proof::seconds)
       .def_readonly("note", &Proof::note, "Unknown: why; draw: how.")
+      .def_readonly("certified", &Proof::certified,
+                    "A win or a loss: the independent checker accepted its certificate (always, or it is no answer).")
       .def_property_readonly(
           "certificate_nodes", [](const Proof& p) { return p.certificate ? p.certificate->nodes.size() : 0; },
           "The certificate's nodes (0 without one).")
@@ -91,7 +97,7 @@ void bindProof(py::module_& m) {
         py::arg("hash_mib") = 64, py::arg("threads") = 1,
         R"doc(Decides the game's position by proof-number search (docs/proof.md): a Proof whose outcome
 is "win" (with the winning move), "loss", "draw" or "unknown" (the budget ran out, or Ctrl-C). A win or
-a loss comes with a certificate, already accepted by the independent checker. The prover sees the
+a loss comes with a certificate that the independent checker has accepted (else it is "unknown"). The prover sees the
 position alone, not the game's earlier positions. Raises GameOverError at a finished game.)doc");
 
   m.def(

@@ -22,6 +22,7 @@ def test_gobblers_start_is_proved_and_the_certificate_checks(tmp_path):
     assert proof.outcome == "win", proof.note
     assert proof.plies >= 13 and proof.plies % 2 == 1  # the tablebase's distance is 13 plies
     assert proof.move in game.legal_moves()
+    assert proof.certified  # the checker accepted it before the answer
     path = tmp_path / "gobblers.proof"
     proof.write_certificate(str(path))
     report = gobblet.check_certificate(str(path))

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/notation.h"
+#include "proof/certified.h"
 #include "proof/check.h"
 #include "proof/prover.h"
 #include "tests/support/scratch_dir.h"
@@ -229,6 +230,33 @@ TEST(Certificate, NotACertificateRejected) {
   std::string bytes = *encodeCertificate(gobblersProof());
   const CheckReport trailing = check(reseal(bytes + "tail"));
   EXPECT_FALSE(trailing.accepted);
+}
+
+// certify(): what the front ends say is a win only once the checker accepts
+// its certificate; a forged one turns the answer into "unknown", with why.
+TEST(Certify, AnAcceptedCertificateIsCertifiedAForgedOneIsNoAnswer) {
+  ProverOptions options;
+  options.hashMiB = 16;
+  auto r = prove(Board(Variant::gobblers()), options);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->outcome, Outcome::kWin);
+  ProofResult good = *r;
+  certify(good);
+  EXPECT_TRUE(good.certified);
+  EXPECT_EQ(good.outcome, Outcome::kWin);
+  EXPECT_EQ(good.plies, r->plies);
+  ProofResult forged = *r;
+  forged.certificate->nodes[0].move = Move::boardMove(0, 4, 4);  // (no piece there to move)
+  certify(forged);
+  EXPECT_FALSE(forged.certified);
+  EXPECT_EQ(forged.outcome, Outcome::kUnknown);
+  EXPECT_EQ(forged.plies, -1);
+  EXPECT_FALSE(forged.certificate);
+  EXPECT_NE(forged.note.find("the checker rejected the prover's certificate: "), std::string::npos) << forged.note;
+  ProofResult unknown;  // no certificate: nothing to check, nothing certified
+  certify(unknown);
+  EXPECT_FALSE(unknown.certified);
+  EXPECT_EQ(unknown.outcome, Outcome::kUnknown);
 }
 
 }  // namespace

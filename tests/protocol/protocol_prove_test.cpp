@@ -1,8 +1,8 @@
 // `go prove`: the prover through the protocol (docs/protocol.md). A proved
 // win names a move that the rules then confirm; a proof never claims a win
 // shorter than the true distance; a stop ends it with "unknown" and no
-// move; limits that do not apply, a decided position and a busy engine are
-// refused with a clear error.
+// move; it replaces a running search as a go does; limits that do not apply
+// and a decided position are refused with a clear error.
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -11,6 +11,10 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "engine/game.h"
+#include "engine/notation.h"
+#include "proof/prover.h"
+#include "protocol/proved_moves.h"
 #include "tests/support/engine_client.h"
 
 namespace gobblet {
@@ -44,6 +48,7 @@ TEST(ProtocolProve, AWinInOneIsProvedAndItsMoveEndsTheGame) {
   const std::string& answer = seen[seen.size() - 3];
   const std::string& score = seen[seen.size() - 2];
   EXPECT_EQ(answer.rfind("info string proof win plies 1 nodes ", 0), 0u) << answer;
+  EXPECT_EQ(answer.substr(answer.size() - 22), " certificate 1 checked") << "the checker accepted it: " << answer;
   EXPECT_EQ(score.rfind("info score mate 1 nodes ", 0), 0u) << score;
   const std::string move = best->substr(9);
   EXPECT_EQ(score.substr(score.size() - move.size() - 4), " pv " + move) << score;
@@ -72,6 +77,7 @@ TEST(ProtocolProve, GobblersStartIsAWinNoShorterThanTheTruth) {
   EXPECT_GE(plies, 13) << answer;
   EXPECT_EQ(plies % 2, 1) << "a win ends on the winner's move: " << answer;
   EXPECT_GT(numberAfter(answer, "certificate"), 0) << answer;
+  EXPECT_EQ(answer.substr(answer.size() - 8), " checked") << answer;
   EXPECT_EQ(numberAfter(seen[seen.size() - 2], "mate"), plies) << seen[seen.size() - 2];  // (plies, as the search's)
   const std::string move = best->substr(9);
   EXPECT_NE((" " + *legal + " ").find(" " + move + " "), std::string::npos) << move << " is not in " << *legal;
@@ -99,21 +105,113 @@ TEST(ProtocolProve, WhatCannotBeProvedIsRefusedWithTheReason) {
   EXPECT_EQ(e.line(), "info string error: go prove: 'depth' does not apply (movetime, nodes or infinite do)");
   e.send("go prove ponder");
   EXPECT_EQ(e.line(), "info string error: go prove: 'ponder' does not apply (movetime, nodes or infinite do)");
-  // A decided position: player 1's line is made.
+  // A decided position (player 1's line is made): the reason, and the go's one bestmove.
   e.send(std::string(kWinInOne) + " L@d1");
   e.send("go prove nodes 1000");
   EXPECT_EQ(e.line(), "info string error: go prove: the game is over");
-  // A search runs: the prover waits for a stop.
-  e.send("position startpos");
-  e.send("go infinite");
-  e.send("go prove nodes 1000");
-  const auto busy = e.until("info string error: go prove", Ms(10000));
-  ASSERT_TRUE(busy);
-  EXPECT_NE(busy->find("send stop first"), std::string::npos) << *busy;
-  e.send("stop");
-  EXPECT_TRUE(e.until("bestmove ", Ms(10000)));
+  EXPECT_EQ(e.line(), "bestmove (none)");
   e.send("isready");
-  EXPECT_TRUE(e.until("readyok", Ms(10000)));
+  EXPECT_EQ(e.line(), "readyok");
+}
+
+// As a go does, `go prove` ends a running search, which sends its bestmove first.
+TEST(ProtocolProve, AProofReplacesARunningSearch) {
+  EngineProcess e;
+  e.send(kWinInOne);
+  e.send("go infinite");
+  ASSERT_TRUE(e.until("info depth 1 ", Ms(10000)));
+  e.send("go prove nodes 100000");
+  std::vector<std::string> seen;
+  ASSERT_TRUE(e.until("info string proof ", Ms(30000), &seen));
+  ASSERT_GE(seen.size(), 2u);
+  EXPECT_EQ(seen[seen.size() - 2].rfind("bestmove ", 0), 0u) << "the search's bestmove comes first";
+  EXPECT_EQ(seen.back().rfind("info string proof win plies 1 ", 0), 0u) << seen.back();
+  EXPECT_EQ(e.until("bestmove ", Ms(10000)), std::optional<std::string>("bestmove L@d1"));
+}
+
+}  // namespace
+}  // namespace gobblet
+
+namespace gobblet {
+namespace {
+
+// A win `go prove` certified is played as one: every later `go` at a
+// position of its strategy answers with the strategy's move at once
+// (`nodes 0`: no search) and a mate score, against any replies, to the
+// win; a new game forgets it.
+TEST(ProtocolProve, AProvedWinIsPlayedAsOneToTheEnd) {
+  EngineProcess e;
+  e.send("setoption name Variant value gobblers");
+  e.send("position startpos");
+  e.send("go prove nodes 2000000");
+  std::vector<std::string> seen;
+  auto best = e.until("bestmove ", Ms(120000), &seen);
+  ASSERT_TRUE(best);
+  ASSERT_NE(*best, "bestmove (none)") << seen[seen.size() - 2];
+  std::vector<std::string> moves = {best->substr(9)};
+  int64_t lastMate = numberAfter(seen[seen.size() - 2], "mate");
+  for (int turn = 0; turn < 20; ++turn) {
+    // The other side replies with its first legal move.
+    std::string line = "position startpos moves";
+    for (const std::string& m : moves) line += " " + m;
+    e.send(line);
+    e.send("query gameover");
+    if (e.line() == "response true") break;
+    e.send("moves");
+    const auto legal = e.until("moves ", Ms(10000));
+    ASSERT_TRUE(legal);
+    moves.push_back(legal->substr(6, legal->find(' ', 6) - 6));
+    line += " " + moves.back();
+    e.send(line);
+    e.send("query gameover");
+    ASSERT_EQ(e.line(), "response false") << "the strategy let the other side end the game";
+    e.send("go movetime 60000");
+    seen.clear();
+    best = e.until("bestmove ", Ms(10000), &seen);
+    ASSERT_TRUE(best) << "no answer at once";
+    const std::string& info = seen[seen.size() - 2];
+    EXPECT_EQ(numberAfter(info, "nodes"), 0) << "searched, not the strategy's move: " << info;
+    const int64_t mate = numberAfter(info, "mate");
+    EXPECT_GT(mate, 0) << info;
+    EXPECT_LE(mate, lastMate - 2) << "the win came no nearer: " << info;
+    lastMate = mate;
+    moves.push_back(best->substr(9));
+  }
+  std::string line = "position startpos moves";
+  for (const std::string& m : moves) line += " " + m;
+  e.send(line);
+  e.send("query result");
+  EXPECT_EQ(e.line(), "response p1win") << line;
+  // A new game forgets the strategy: the start is searched.
+  e.send("ucinewgame");
+  e.send("position startpos");
+  e.send("go depth 2");
+  seen.clear();
+  ASSERT_TRUE(e.until("bestmove ", Ms(30000), &seen));
+  EXPECT_GT(numberAfter(seen[seen.size() - 2], "nodes"), 0) << seen[seen.size() - 2];
+}
+
+// The strategy is not played where the game saw one of its positions
+// before it entered it: a repetition could then draw.
+TEST(ProvedMovesTest, NotPlayedAfterTheGameSawAStrategyPosition) {
+  auto board = parsePosition(Variant::gobblet(), "4/4/4/4 1");
+  ASSERT_TRUE(board.ok());
+  Game game(*board);
+  for (const char* m : {"X@a1", "X@a4", "X@b1", "X@b4", "X@c1", "X@c4"}) ASSERT_TRUE(game.play(m).ok());
+  auto proof = proof::prove(game.position());
+  ASSERT_TRUE(proof.ok() && proof->certificate);
+  ProvedMoves proved;
+  proved.learn(*proof->certificate, Variant::gobblet());
+  const auto first = proved.moveFor(game);
+  ASSERT_TRUE(first);
+  EXPECT_EQ(moveToString(first->move, Variant::gobblet()), "L@d1");
+  EXPECT_EQ(first->plies, 1);
+  // Away and back: the same position, seen before.
+  for (const char* m : {"a1a2", "a4a3", "a2a1", "a3a4"}) ASSERT_TRUE(game.play(m).ok()) << m;
+  ASSERT_EQ(game.occurrences(), 2);
+  EXPECT_FALSE(proved.moveFor(game));
+  proved.clear();
+  EXPECT_FALSE(proved.moveFor(Game(game.start())));
 }
 
 }  // namespace

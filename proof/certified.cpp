@@ -1,0 +1,28 @@
+#include "proof/certified.h"
+
+#include <sstream>
+#include <string>
+
+namespace gobblet::proof {
+
+void certify(ProofResult& result) {
+  if (!result.certificate) return;
+  absl::StatusOr<std::string> bytes = encodeCertificate(*result.certificate);
+  CheckReport report;
+  if (bytes.ok()) {
+    std::istringstream in(*bytes);
+    report = checkCertificate(in);
+  } else {
+    report.reason = "the certificate cannot be encoded: " + std::string(bytes.status().message());
+  }
+  if (report.accepted) {
+    result.certified = true;
+    return;
+  }
+  result.outcome = Outcome::kUnknown;
+  result.note = "the checker rejected the prover's certificate: " + report.reason;
+  result.plies = -1;
+  result.certificate.reset();
+}
+
+}  // namespace gobblet::proof

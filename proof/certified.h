@@ -1,0 +1,20 @@
+// certify(): a prover's answer checked by the independent checker before
+// anyone is told. The prover (prover.h) and the checker (check.h) share no
+// code; this is where the front ends (the protocol's `go prove`, Python's
+// gobblet.prove) join them: the certificate is encoded as its file would be
+// and the checker replays those bytes by the rules alone.
+#pragma once
+
+#include "proof/check.h"
+#include "proof/prover.h"
+
+namespace gobblet::proof {
+
+// A win or a loss with a certificate the checker accepts: `result` as it is,
+// `certified` set. A certificate the checker rejects (a prover's bug): the
+// answer becomes unknown, its note the checker's reason. Anything else
+// (unknown, a draw, a win whose certificate could not be read back) stays
+// as it is, not certified.
+void certify(ProofResult& result);
+
+}  // namespace gobblet::proof

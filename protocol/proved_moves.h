@@ -1,0 +1,57 @@
+// ProvedMoves: the winning strategy of the last certified proof (`go
+// prove`), so that the engine plays a proved win as one: at any position
+// where the strategy has the winner to move, a `go` answers with the
+// strategy's move at once instead of searching.
+//
+//   certificate (proof/certificate.h), replayed from its root by the rules:
+//     OR  node (winner to move)  -> kept: position -> (move, plies to the win)
+//     AND node (loser to move)   -> every reply leads to a kept OR node or a won position
+//   plies: the longest game the strategy allows from that position (the
+//   certificate's own bound, as `go prove` reports it at the root).
+//
+// The strategy never repeats a position, so it wins whatever the
+// repetition rule, unless the game had seen some of its positions before
+// it entered the strategy: moveFor() then gives nothing (the search plays).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "engine/board.h"
+#include "engine/game.h"
+#include "engine/move.h"
+#include "proof/certificate.h"
+
+namespace gobblet {
+
+class ProvedMoves {
+ public:
+  struct Proved {
+    Move move;
+    int plies = 0;  // at most this many plies to the win, this move included
+  };
+
+  // Keeps the strategy of `certificate` (a certified one: proof/certified.h)
+  // instead of the one before; a certificate of another variant than
+  // `variant`, or that does not replay, leaves none.
+  void learn(const proof::Certificate& certificate, const Variant& variant);
+  void clear();
+
+  // The strategy's move at the game's position, if the strategy covers it
+  // and the game's positions are none of the strategy's before the game
+  // entered it and each of them once since.
+  std::optional<Proved> moveFor(const Game& game) const;
+
+ private:
+  struct Entry {
+    Board position;
+    Proved proved;
+  };
+  std::unordered_multimap<uint64_t, Entry> winnerToMove_;  // by Board::key()
+  std::unordered_set<uint64_t> keys_;                      // every position of the strategy
+};
+
+}  // namespace gobblet
