@@ -34,14 +34,15 @@ export function numberOptionLine(name, value) {
   return protocolLine('setoption', 'name', name, 'value', count(value, `${name} value`));
 }
 
-// `go …` from {infinite: true} or numeric limits ({depth}, {movetime}, {p1time, p2time, p1inc, p2inc}).
+// `go …` from {infinite: true}, {prove: true, movetime} (the prover: docs/protocol.md) or numeric
+// limits ({depth}, {movetime}, {p1time, p2time, p1inc, p2inc}).
 /** @param {Record<string, unknown>} limits */
 export function goLine(limits) {
   /** @type {(string | number)[]} */
   const words = ['go'];
   for (const [key, value] of Object.entries(limits)) {
-    if (key === 'infinite') {
-      if (value) words.push('infinite');
+    if (key === 'infinite' || key === 'prove') {  // (switches: no value)
+      if (value) words.push(key);
     } else {
       words.push(key, count(value, `go ${key}`));
     }

@@ -23,7 +23,7 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 // The controls that need the engine (the exports, the comment, Flip, Sound
 // and the help do not: a game can still be saved while the engine is away).
-const CONTROLS = ['new-game', 'variant', 'custom-variant', 'p1', 'p2', 'time', 'analyse', 'multipv', 'evaluate',
+const CONTROLS = ['new-game', 'variant', 'custom-variant', 'p1', 'p2', 'time', 'analyse', 'prove', 'multipv', 'evaluate',
   'engine-move', 'import', 'nav-start', 'nav-back', 'nav-forward', 'nav-end', 'take-back', 'move-actions',
   'promote', 'delete-variation', 'review'];
 const WAITING = 'Waiting for the engine: the connection to it is lost (the page reconnects by itself).';

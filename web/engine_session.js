@@ -23,7 +23,10 @@ import { shown } from './shown.js';
  * A search's outcome: what it was for ('engine', 'analysis', 'history'),
  * its lines by number at the latest depth, that depth, and its best move
  * (null: none, or a search not started).
- * @typedef {{kind: string, lines: Map<number, Info>, depth: number, best?: string | null}} SearchResult
+ * (A `go prove` is a search of kind 'prove': `proof` is its answer, the
+ * words after `info string proof`: "win plies 17 nodes 9221 time 92 …".)
+ * @typedef {{kind: string, lines: Map<number, Info>, depth: number, best?: string | null, proof?: string}}
+ *   SearchResult
  */
 /**
  * A search running: how many lines, the latest info, what it tells on each
@@ -90,6 +93,10 @@ ugi.onSearch = (/** @type {string} */ line) => {
     session.search = null;
     search.best = line.split(' ')[1];
     search.resolve(search);
+    return;
+  }
+  if (line.startsWith('info string proof ')) {
+    search.proof = line.slice('info string proof '.length);
     return;
   }
   const info = parseInfo(line);
@@ -167,6 +174,10 @@ export async function stopSearch(all = false) {
   await s.done;
 }
 
+// What each kind of search is called in a message.
+/** @type {Record<string, string>} */
+const SEARCH_WORDS = { engine: "engine's move", analysis: 'analysis', prove: 'proof' };
+
 // Starts a search on the position the engine holds; resolves with it at its bestmove.
 // Started for the position of generation `my` (if given): not started, and
 // resolved empty, once the page has moved on while it was being set up.
@@ -176,7 +187,7 @@ export async function stopSearch(all = false) {
  * @returns {Promise<SearchResult>}
  */
 export async function startSearch(kind, multipv, goLimits, onInfo, my) {
-  endReview(`the ${kind === 'engine' ? "engine's move" : kind === 'analysis' ? 'analysis' : 'evaluation'} needs the engine`);
+  endReview(`the ${SEARCH_WORDS[kind] || 'evaluation'} needs the engine`);
   await stopSearch(true);
   await playAt(kind === 'engine' ? session.level : FULL_STRENGTH);
   const err = errorOf(await ugi.exec(numberOptionLine('MultiPV', multipv)));

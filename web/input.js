@@ -16,6 +16,7 @@ import { setStatus, render, renderBestArrow, focusSquare, showStack, annotationT
 import { refresh, attempt, goTo, takeBack, promoteShown, deleteShown, commentOn, glyphOn, toggleAnalysis, evaluateGame,
   newGame, releaseEngine, engineSide, refusedAfterFlag, endPreview } from './play.js';
 import { wireImportExport } from './game_io.js';
+import { proveShown } from './proof.js';
 import { pageIsStacked } from './list_anchor.js';
 import { waitsForEngine } from './connection.js';
 
@@ -290,6 +291,10 @@ export function wireInput() {
     }
   });
   $('analyse').addEventListener('click', () => toggleAnalysis(!shown.analysing));
+  $('prove').addEventListener('click', () => {
+    if (shown.analysing) toggleAnalysis(false);  // (the engine does one thing at a time)
+    proveShown();
+  });
   $('evaluate').addEventListener('click', evaluateGame);
   $('multipv').addEventListener('change', () => shown.analysing && refresh());
   $('new-game').addEventListener('click', () => newGame());

@@ -20,6 +20,7 @@ import { CLASS_SYMBOL, summary, summaryText } from './review.js';
 import { shown, shownView } from './shown.js';
 import { session } from './engine_session.js';
 import { tablebaseLine, findLine } from './tb_line.js';
+import { renderProof } from './proof.js';
 
 /** @typedef {import('./game.js').TreeNode} TreeNode */
 /** @typedef {import('./engine_session.js').SearchResult} SearchResult */
@@ -223,6 +224,7 @@ export function render() {
   // The board was drawn anew: the analysis's arrows again (a pick or a
   // put-down lost them, and in 3x3, whose search says nothing more, for good).
   renderBestArrow(session.search);
+  renderProof();
 }
 
 // Arrows for the first moves of the analysis's top three lines (`s`: the

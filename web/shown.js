@@ -16,7 +16,7 @@
 /**
  * @type {{view: View | null, selection: {from: string} | null, preview: {moves: string[], view: View} | null,
  *   generation: number, analysing: boolean, engineHeld: boolean, boardFocus: string | null,
- *   learning: Learning | null}}
+ *   learning: Learning | null, proof: {generation: number, text: string, running: boolean} | null}}
  */
 export const shown = {
   view: null,         // what the engine said about the position shown (engine_session.js examine)
@@ -27,6 +27,7 @@ export const shown = {
   engineHeld: false,  // a game opened (link, import, reload) or a record explored: the engine waits (play.js)
   boardFocus: null,   // the square the keyboard is on (input.js)
   learning: null,     // "learn from your mistakes", while on (review_run.js)
+  proof: null,        // the prover's answer about the position of `generation` (proof.js)
 };
 
 // The engine's view of what the board shows: the preview's, else the game's.

@@ -179,3 +179,31 @@ export function bestByTarget(marks) {
 export function bestByPlacedSize(marks) {
   return bestBy(marks, (move) => (move[1] === '@' ? move[0] : null));
 }
+
+// The prover's answer (the words after `info string proof`: "win plies 17
+// nodes 9221 time 92 certificate 4818 checked", a note in parentheses at the
+// end) as a person reads it, for player `side` to move; `best` the proof's move.
+/**
+ * @param {string} answer @param {number} side @param {string | null | undefined} best
+ * @param {number} seconds the prover's budget @returns {string}
+ */
+export function proofText(answer, side, best, seconds) {
+  const outcome = answer.split(' ')[0];
+  const number = (/** @type {string} */ key) => {
+    const m = new RegExp(` ${key} (\\d+)`).exec(answer);
+    return m ? Number(m[1]) : null;
+  };
+  const plies = number('plies'), nodes = number('nodes'), ms = number('time'), certificate = number('certificate');
+  const note = /\((.*)\)$/.exec(answer);
+  const cost = `${(nodes || 0).toLocaleString('en')} node${nodes === 1 ? '' : 's'}, ${((ms || 0) / 1000).toFixed(1)} s`;
+  const checked = certificate && / certificate \d+ checked\b/.test(answer)
+    ? `its certificate of ${certificate.toLocaleString('en')} position${certificate === 1 ? '' : 's'} checked; ` : '';
+  const within = `at most ${plies} ${plies === 1 ? 'ply' : 'plies'}`;
+  if (outcome === 'win')
+    return `Proved: player ${side} wins in ${within}, starting with ${best} (${checked}${cost}).`;
+  if (outcome === 'loss')
+    return `Proved: player ${side} loses in ${within} whatever they play (${checked}${cost}).`;
+  if (outcome === 'draw') return `Proved: a draw (${note ? note[1] + '; ' : ''}${cost}).`;
+  return `No proof within ${seconds} s${note ? ` (${note[1]})` : ''}: the position is beyond the prover's `
+    + `reach in that time (${cost}).`;
+}

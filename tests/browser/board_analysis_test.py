@@ -286,5 +286,44 @@ def test_3x3_lines_are_exact(b, binary, tb_dir):
     stop_analysis(b)
 
 
+def proof_text(b):
+    e = b.d.find_element(By.ID, "proof")
+    return e.text if e.is_displayed() else None
+
+
+def test_prove_says_proved_win_where_the_search_gives_a_score(b, binary):
+    """The Prove button (issue 38 item 3): the engine's prover on the position shown. A win in one
+    is "Proved: player 1 wins in at most 1 ply, starting with L@d1", the move the engine's own
+    `go prove` names and one that ends the game; Prove while analysing turns the analysis off; the
+    answer belongs to its position (gone when another is shown); the 4x4 start is beyond reach and
+    says so."""
+    moves = ["X@a1", "X@a4", "X@b1", "X@b4", "X@c1", "X@c4"]
+    script = f"position startpos moves {' '.join(moves)}\ngo prove nodes 100000\n"
+    out = subprocess.run([binary], input=script + "isready\n", capture_output=True, text=True, timeout=TIMEOUT)
+    engine_best = [l.split()[1] for l in out.stdout.splitlines() if l.startswith("bestmove")]
+    check(engine_best and engine_best[0] != "(none)", f"the engine's go prove: {out.stdout!r}")
+    open_for_analysis(b, "gobblet", moves, multipv="1")
+    b.click(analysis_button(b))
+    b.wait("the analysis", lambda: depth(b) >= 1)
+    b.click(b.d.find_element(By.ID, "prove"))
+    b.wait("the proof", lambda: (proof_text(b) or "").startswith("Proved"))
+    text = proof_text(b)
+    print(f"proof shown: {text!r}")
+    check(text.startswith(f"Proved: player 1 wins in at most 1 ply, starting with {engine_best[0]} "
+                          "(its certificate of 1 position checked;"), f"the proof says {text!r}")
+    check(analysis_button(b).text == "Analyse", "the analysis is still on beside the proof")
+    # Another position: the answer was about the one before.
+    b.click(b.d.find_element(By.ID, "nav-back"))
+    b.wait("the position before", lambda: b.body("ply") == str(len(moves) - 1))
+    b.wait("the proof gone", lambda: proof_text(b) is None)
+    # The start of 4x4 Gobblet: no proof within the button's 5 s.
+    open_for_analysis(b, "gobblet", [], multipv="1")
+    b.click(b.d.find_element(By.ID, "prove"))
+    b.wait("the prover's answer", lambda: (proof_text(b) or "").startswith("No proof"), timeout=TIMEOUT + 10)
+    check(re.match(r"No proof within 5 s \(.+\): the position is beyond the prover's reach", proof_text(b)),
+          f"the answer: {proof_text(b)!r}")
+    check(b.d.find_element(By.ID, "prove").text == "Prove", "the button still says it proves")
+
+
 if __name__ == "__main__":
     sys.exit(run_as_script(__file__, sys.argv[1:]))

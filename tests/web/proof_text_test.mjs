@@ -1,0 +1,26 @@
+// The prover's answer in words (web/values.js proofText, the board's Prove
+// button): a proved win names the move and the plies, says the certificate
+// was checked only when the engine says so; no proof says why.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { proofText } from '../../web/values.js';
+
+test('a proved win names its side, plies, move and the checked certificate', () => {
+  assert.equal(proofText('win plies 17 nodes 9221 time 92 certificate 4818 checked', 1, 'L@b2', 5),
+    'Proved: player 1 wins in at most 17 plies, starting with L@b2 '
+    + '(its certificate of 4,818 positions checked; 9,221 nodes, 0.1 s).');
+  assert.equal(proofText('win plies 1 nodes 1 time 0 certificate 1 checked', 2, 'L@d1', 5),
+    'Proved: player 2 wins in at most 1 ply, starting with L@d1 (its certificate of 1 position checked; 1 node, 0.0 s).');
+});
+
+test('a certificate the engine does not say it checked is not called checked', () => {
+  assert.doesNotMatch(proofText('win plies 3 nodes 10 time 1 certificate 5', 1, 'a1b2', 5), /checked/);
+});
+
+test('a loss, and no proof with its note', () => {
+  assert.equal(proofText('loss plies 2 nodes 40 time 3 certificate 7 checked', 1, null, 5),
+    'Proved: player 1 loses in at most 2 plies whatever they play (its certificate of 7 positions checked; 40 nodes, 0.0 s).');
+  assert.equal(proofText('unknown nodes 46272 time 5000 (the budget ran out)', 2, '(none)', 5),
+    "No proof within 5 s (the budget ran out): the position is beyond the prover's reach in that time "
+    + '(46,272 nodes, 5.0 s).');
+});
