@@ -301,9 +301,15 @@ absl::StatusOr<Game> Engine::gameFrom(std::optional<std::string_view> positionTe
   }
   Game game(start);
   for (size_t i = 0; i < moves.size(); ++i)
-    if (absl::Status st = game.play(moves[i]); !st.ok())
-      return absl::InvalidArgumentError("position: move " + std::to_string(i + 1) + " " + quoteWord(moves[i]) + ": " +
-                                        std::string(st.message()));
+    if (absl::Status st = game.play(moves[i]); !st.ok()) {
+      // "position: ply 2: illegal move: … in 'X@a1'": the ply's number, and
+      // the move named once (the rules core's reason names it, if it does).
+      const std::string reason(st.message());
+      const std::string move = quoteWord(moves[i]);
+      const bool named = reason.size() > move.size() && reason.ends_with(" in " + move);
+      return absl::InvalidArgumentError("position: ply " + std::to_string(i + 1) + (named ? "" : " " + move) + ": " +
+                                        reason);
+    }
   return game;
 }
 

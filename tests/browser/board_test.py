@@ -226,7 +226,8 @@ def test_illegal_drop_is_refused(b):
     b.click(b.square("a1"))
     b.wait("the refusal", lambda: b.status().startswith("Refused"))
     print(f"illegal drop: {b.status()}")
-    check("S@a1" in b.status(), "the refusal names the move")
+    check(b.status().count("S@a1") == 1, f"the refusal names the move, once: {b.status()!r}")
+    check(re.match(r"Refused: ply \d+: ", b.status()), f"the refusal calls a ply a ply: {b.status()!r}")
     check("a piece gobbles only a smaller one: a1 shows an L" in b.status(),
           f"the refusal does not say why (the engine said only 'illegal move'): {b.status()!r}")
     check(b.body("fen") == before and len(b.moves()) == 2, "the refused move changed the game")

@@ -23,12 +23,12 @@ TEST(ProtocolGameEnd, MovesAfterThreefoldRepetitionAreRefused) {
   e.send("position startpos moves S@a1 S@c3 a1a2 c3c2 a2a1 c2c3 a1a2 c3c2 a2a1 c2c3 M@b2 S@a3 L@c3");
   auto error = e.line();
   ASSERT_TRUE(error);
-  EXPECT_EQ(*error, "info string error: position: move 11 'M@b2': the game is already over (threefold repetition)");
+  EXPECT_EQ(*error, "info string error: position: ply 11 'M@b2': the game is already over (threefold repetition)");
   // A refused command leaves no position to answer for.
   e.send("query result");
   EXPECT_EQ(e.line(),
             "info string error: query: no position: the last 'position' was refused; send a valid one (position: "
-            "move 11 'M@b2': the game is already over (threefold repetition))");
+            "ply 11 'M@b2': the game is already over (threefold repetition))");
   // The game up to its end is accepted and judged a draw.
   e.send("position startpos moves S@a1 S@c3 a1a2 c3c2 a2a1 c2c3 a1a2 c3c2 a2a1 c2c3");
   e.send("query result");
@@ -45,7 +45,7 @@ TEST(ProtocolGameEnd, NothingAnswersForAPositionAfterARefusedOne) {
   EngineProcess e;
   e.send("position startpos moves X@a1");  // a legal game first: the old code searched this one
   e.send("position startpos moves X@a1 X@a1");
-  const std::string refusal = "position: move 2 'X@a1': ";
+  const std::string refusal = "position: ply 2: illegal move: ";
   auto error = e.line();
   ASSERT_TRUE(error);
   EXPECT_EQ(error->rfind("info string error: " + refusal, 0), 0u) << *error;
@@ -95,7 +95,7 @@ TEST(ProtocolGameEnd, MovesAfterALineAreRefused) {
   EngineProcess e;
   e.send("setoption name Variant value tictactoe");
   e.send("position startpos moves S@a1 S@a2 S@b1 S@b2 S@c1 S@c3");
-  EXPECT_EQ(e.line(), "info string error: position: move 6 'S@c3': the game is already over (a line of player 1)");
+  EXPECT_EQ(e.line(), "info string error: position: ply 6 'S@c3': the game is already over (a line of player 1)");
   e.send("position startpos moves S@b2 S@a1 S@c1 S@a3 S@a2 S@c2 S@b1 S@b3 S@c3");
   e.send("query result");
   EXPECT_EQ(e.line(), "response draw");
