@@ -483,18 +483,31 @@ absl::Status Engine::prove(const ProveLimits& limits, ProveCallbacks callbacks) 
   options.hashMiB = static_cast<size_t>(options_.hashMiB);
   options.threads = kHasThreads ? options_.threads : 1;
   options.stop = &workerStop_;
-  absl::Status started = startWorker([this, board = game_.position(), options, callbacks = std::move(callbacks)] {
-    absl::StatusOr<proof::ProofResult> result = proof::prove(board, options);
-    if (result.ok()) proof::certify(*result);  // (said only once the checker accepts it)
-    Move winning = Move::none();
-    if (result.ok() && result->outcome == proof::Outcome::kWin && result->certified) {
-      winning = result->certificate->nodes.front().move;
-      proved_.learn(*result->certificate, board.variant());  // (go() plays it from now on)
-    }
-    workerBusy_ = false;
-    if (callbacks.onDone) callbacks.onDone(result, winning);
-  });
-  if (!started.ok()) return absl::ResourceExhaustedError("go prove: " + std::string(started.message()));
+  // The prover's table is the search's size, beside it: on a server it is
+  // taken from the sessions' hash budget for the proof's time, or, when the
+  // budget is spent, it is the smallest table.
+  std::shared_ptr<HashBudget> budget = limits_.hashBudget;
+  if (budget && !budget->reserve(static_cast<int64_t>(options.hashMiB))) {
+    options.hashMiB = static_cast<size_t>(declarationOf(OptionId::kHash).min);
+    budget->reserve(static_cast<int64_t>(options.hashMiB), /*force=*/true);
+  }
+  absl::Status started =
+      startWorker([this, board = game_.position(), options, budget, callbacks = std::move(callbacks)] {
+        absl::StatusOr<proof::ProofResult> result = proof::prove(board, options);
+        if (budget) budget->release(static_cast<int64_t>(options.hashMiB));  // (the table is gone)
+        if (result.ok()) proof::certify(*result);                            // (said only once the checker accepts it)
+        Move winning = Move::none();
+        if (result.ok() && result->outcome == proof::Outcome::kWin && result->certified) {
+          winning = result->certificate->nodes.front().move;
+          proved_.learn(*result->certificate, board.variant());  // (go() plays it from now on)
+        }
+        workerBusy_ = false;
+        if (callbacks.onDone) callbacks.onDone(result, winning);
+      });
+  if (!started.ok()) {
+    if (budget) budget->release(static_cast<int64_t>(options.hashMiB));
+    return absl::ResourceExhaustedError("go prove: " + std::string(started.message()));
+  }
   return absl::OkStatus();
 }
 

@@ -165,7 +165,8 @@ class Engine {
   absl::Status perft(int depth, PerftCallbacks callbacks);
   absl::Status bench(int depth, BenchCallbacks callbacks);
   // Starts the prover (proof/prover.h) on the game's position, on the worker
-  // thread: its table takes Hash MiB, its searchers Threads. It sees the
+  // thread: its table takes Hash MiB (from the hash budget while it runs, if
+  // there is one: else the smallest table), its searchers Threads. It sees the
   // position alone, not the game's earlier positions (a proof never repeats
   // a position of its own). Like go(), it replaces a running search (which
   // reports its best move), perft or bench. Refused without a position, at a

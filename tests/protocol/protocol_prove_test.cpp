@@ -216,3 +216,38 @@ TEST(ProvedMovesTest, NotPlayedAfterTheGameSawAStrategyPosition) {
 
 }  // namespace
 }  // namespace gobblet
+
+#include <future>
+#include <memory>
+
+#include "protocol/engine.h"
+
+namespace gobblet {
+namespace {
+
+// On a server, the prover's table comes from the sessions' hash budget for
+// the proof's time (the smallest table when the budget is spent) and goes
+// back to it after: no session can hold more than its share for good.
+TEST(EngineProve, TheProversTableIsTakenFromTheHashBudgetAndGivenBack) {
+  for (const int64_t total : {64, 20}) {  // room for a second table of Hash MiB, and none
+    SCOPED_TRACE(total);
+    EngineLimits limits;
+    limits.hashBudget = std::make_shared<HashBudget>(total);
+    Engine engine(limits, nullptr);
+    const int64_t hash = engine.options().hashMiB;
+    ASSERT_EQ(limits.hashBudget->leftMiB(), total - hash);
+    std::promise<void> done;
+    ProveCallbacks callbacks;
+    callbacks.onDone = [&done](const absl::StatusOr<proof::ProofResult>&, Move) { done.set_value(); };
+    ASSERT_TRUE(engine.prove(ProveLimits{}, std::move(callbacks)).ok());  // the 4x4 start: until stopped
+    // While it runs: Hash MiB more, or the smallest table (1 MiB) when that does not fit.
+    const int64_t during = total >= 2 * hash ? total - 2 * hash : total - hash - 1;
+    EXPECT_EQ(limits.hashBudget->leftMiB(), during);
+    engine.stop();
+    done.get_future().get();
+    EXPECT_EQ(limits.hashBudget->leftMiB(), total - hash) << "the prover's table was not given back";
+  }
+}
+
+}  // namespace
+}  // namespace gobblet
