@@ -12,10 +12,10 @@ void ProvedMoves::clear() {
   keys_.clear();
 }
 
-void ProvedMoves::learn(const proof::Certificate& certificate, const Variant& variant) {
+void ProvedMoves::learn(const proof::Certificate& certificate, const Variant& variant, size_t maxNodes) {
   clear();
   const auto& nodes = certificate.nodes;
-  if (nodes.empty() || certificate.variant != variant.name()) return;
+  if (nodes.empty() || nodes.size() > maxNodes || certificate.variant != variant.name()) return;
   absl::StatusOr<Board> root = parsePosition(variant, certificate.position);
   if (!root.ok()) return;
   // 1. Each node's position, replayed from the root (children come later).

@@ -34,10 +34,15 @@ class ProvedMoves {
     int plies = 0;  // at most this many plies to the win, this move included
   };
 
+  // The largest certificate kept (~130 bytes a node while it is replayed):
+  // a larger proof is still answered, and then the search plays on.
+  static constexpr size_t kMaxNodes = size_t{1} << 18;
+
   // Keeps the strategy of `certificate` (a certified one: proof/certified.h)
   // instead of the one before; a certificate of another variant than
-  // `variant`, or that does not replay, leaves none.
-  void learn(const proof::Certificate& certificate, const Variant& variant);
+  // `variant`, of more than `maxNodes` nodes, or that does not replay,
+  // leaves none.
+  void learn(const proof::Certificate& certificate, const Variant& variant, size_t maxNodes = kMaxNodes);
   void clear();
 
   // The strategy's move at the game's position, if the strategy covers it

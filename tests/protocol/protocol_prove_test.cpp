@@ -214,6 +214,21 @@ TEST(ProvedMovesTest, NotPlayedAfterTheGameSawAStrategyPosition) {
   EXPECT_FALSE(proved.moveFor(Game(game.start())));
 }
 
+// A certificate above the size kept is not learned (its memory is bounded).
+TEST(ProvedMovesTest, ALargerCertificateThanKeptIsNotLearned) {
+  auto proof = proof::prove(Board(Variant::gobblers()));
+  ASSERT_TRUE(proof.ok() && proof->certificate);
+  const size_t nodes = proof->certificate->nodes.size();
+  const Game start{Board(Variant::gobblers())};
+  ProvedMoves proved;
+  proved.learn(*proof->certificate, Variant::gobblers(), nodes - 1);
+  EXPECT_FALSE(proved.moveFor(start));
+  proved.learn(*proof->certificate, Variant::gobblers(), nodes);
+  ASSERT_TRUE(proved.moveFor(start));
+  EXPECT_EQ(proved.moveFor(start)->plies, proof->plies);  // the root's plies: the certificate's own bound
+  EXPECT_EQ(proved.moveFor(start)->move, proof->certificate->nodes.front().move);
+}
+
 }  // namespace
 }  // namespace gobblet
 
