@@ -3,9 +3,9 @@
 // while the engine searches (an analysis, or its move), with the nodes
 // searched as of the latest `info` line that counts them: between two depths
 // of a 4x4 search nothing else on the page moves for seconds (up to 9 s on
-// the static site). An engine that sends `info nodes N … time T` while a
-// depth runs (UCI engines do, every second or so) has its count shown as it
-// grows; ours counts at each depth, and the time says how old the count is.
+// the static site). The engine sends `info nodes N … time T` once a second
+// while a depth runs (as UCI engines do), so the count grows between
+// depths; the time says how old the count is.
 // The value history's short searches (Evaluate game) show nothing here.
 
 import { ugi, session } from './engine_session.js';

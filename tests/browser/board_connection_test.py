@@ -155,7 +155,9 @@ def test_l16_the_clock_starts_at_the_first_move(b):
 
 def test_l11_the_analysis_shows_progress_between_depths(b):
     """A 4x4 analysis: the time it has searched ticks on the panel (at least every second, and
-    equal to the time since Analyse within 1.5 s), while the depth itself changes only now and then."""
+    equal to the time since Analyse within 1.5 s), while the depth itself changes only now and then;
+    and within one depth the node count grows too, from the engine's `info nodes … time …` lines
+    (sent once a second while an iteration runs)."""
     load_long_game(b, plies=8)
     stats = lambda: b.d.execute_script(  # the panel's line beside the Analyse button
         "return document.getElementById('analyse').closest('.row').textContent.replace(/\\s+/g, ' ').trim()")
@@ -165,8 +167,12 @@ def test_l11_the_analysis_shows_progress_between_depths(b):
     try:
         b.wait("a first depth", lambda: depth() >= 1)
         samples = []  # (seconds since the click, the panel's line)
-        while time.monotonic() - clicked < 8:
+        counted = set()  # (depth, the time of the node count shown: "… nodes at 6.2 s")
+        while time.monotonic() - clicked < 10:
             samples.append((time.monotonic() - clicked, stats()))
+            at = re.search(r"nodes at (\d+(?:\.\d+)?) s", samples[-1][1])
+            if at:
+                counted.add((depth(), at.group(1)))
             time.sleep(0.2)
         changes = [t for (t, s), (_, before) in zip(samples[1:], samples) if s != before]
         gaps = [round(b2 - a2, 1) for a2, b2 in zip([samples[0][0]] + changes, changes + [samples[-1][0]])]
@@ -177,6 +183,9 @@ def test_l11_the_analysis_shows_progress_between_depths(b):
         seconds = [float(x) for x in re.findall(r"(\d+(?:\.\d+)?) ?s\b", samples[-1][1])]
         check(any(abs(x - samples[-1][0]) <= 1.5 for x in seconds),
               f"no time searched shown ({samples[-1][1]!r}) after {samples[-1][0]:.1f} s")
+        depths = [d for d, _ in counted]
+        check(any(depths.count(d) > 1 for d in depths),
+              f"the node count never grew within a depth (depth, counted at): {sorted(counted)}")
     finally:
         b.click(b.d.find_element(By.ID, "analyse"))
         b.wait("the analysis to stop", lambda: b.d.find_element(By.ID, "analyse").text == "Analyse")
