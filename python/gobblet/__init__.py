@@ -1,4 +1,4 @@
-"""Gobblet from Python: the gobblet engine's rules, search and 3x3 tablebases.
+"""Gobblet from Python: the gobblet engine's rules, search, tablebases and prover.
 
     >>> import gobblet
     >>> game = gobblet.Game("gobblers")
