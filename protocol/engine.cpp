@@ -351,9 +351,10 @@ void Engine::go(const SearchLimits& limits, SearchCallbacks callbacks) {
     }
     return;
   }
-  if (!limits.infinite && !limits.ponder) {
+  // A certified win, played at full strength (a weakened player plays as it would have).
+  if (!limits.infinite && !limits.ponder && options_.playingLevel() == kMaxSkillLevel) {
     if (const std::optional<ProvedMoves::Proved> proved = proved_.moveFor(game_)) {
-      // A certified win: its move, without a search.
+      // Its move, without a search.
       SearchInfo info;
       info.depth = proved->plies;
       info.score.isMate = true;

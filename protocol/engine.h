@@ -23,9 +23,9 @@
 //     time and nps;
 //   - every perft() / bench() / prove() that starts ends with exactly one onDone;
 //   - a win prove() certified is played as one: a later go() (not infinite,
-//     not ponder) at a position of its strategy answers with the strategy's
-//     move at once (protocol/proved_moves.h), until the variant or the game
-//     is new.
+//     not ponder, at full strength) at a position of its strategy answers
+//     with the strategy's move at once (protocol/proved_moves.h), until the
+//     variant or the game is new.
 #pragma once
 
 #include <atomic>

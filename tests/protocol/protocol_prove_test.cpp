@@ -182,6 +182,14 @@ TEST(ProtocolProve, AProvedWinIsPlayedAsOneToTheEnd) {
   e.send(line);
   e.send("query result");
   EXPECT_EQ(e.line(), "response p1win") << line;
+  // A weakened player (Skill Level below 20) plays as it would have: it searches.
+  e.send("setoption name Skill Level value 3");
+  e.send("position startpos moves " + moves[0] + " " + moves[1]);
+  e.send("go depth 2");
+  seen.clear();
+  ASSERT_TRUE(e.until("bestmove ", Ms(30000), &seen));
+  EXPECT_GT(numberAfter(seen[seen.size() - 2], "nodes"), 0) << "a weakened player played the proof";
+  e.send("setoption name Skill Level value 20");
   // A new game forgets the strategy: the start is searched.
   e.send("ucinewgame");
   e.send("position startpos");
