@@ -25,4 +25,9 @@ void certify(ProofResult& result) {
   result.certificate.reset();
 }
 
+Move winningMove(const ProofResult& result) {
+  if (result.outcome != Outcome::kWin || !result.certified || result.certificate->nodes.empty()) return Move::none();
+  return result.certificate->nodes.front().move;
+}
+
 }  // namespace gobblet::proof

@@ -17,4 +17,7 @@ namespace gobblet::proof {
 // as it is, not certified.
 void certify(ProofResult& result);
 
+// The first move of a certified win (its certificate's root), else Move::none().
+Move winningMove(const ProofResult& result);
+
 }  // namespace gobblet::proof

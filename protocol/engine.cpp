@@ -252,9 +252,7 @@ void Engine::prepare() {
 // The game
 
 void Engine::newGame() {
-  stop();
-  joinWorker();
-  if (search_) search_->wait();
+  endWork();
   game_ = Game(Board(options_.variant));
   refusedPosition_.clear();
   proved_.clear();
@@ -401,6 +399,12 @@ void Engine::ponderHit() {
 // ---------------------------------------------------------------------------
 // perft and bench, on the worker thread
 
+void Engine::endWork() {
+  stop();
+  joinWorker();
+  if (search_) search_->wait();
+}
+
 void Engine::joinWorker() {
   if (worker_.joinable()) worker_.join();
 }
@@ -469,10 +473,7 @@ absl::Status Engine::bench(int depth, BenchCallbacks callbacks) {
 
 // A stop ends the proof search; the answer is then "unknown".
 absl::Status Engine::prove(const ProveLimits& limits, ProveCallbacks callbacks) {
-  // As a go: a running search (which reports its best move), perft or bench ends first.
-  stop();
-  joinWorker();
-  if (search_) search_->wait();
+  endWork();  // (as a go: a running search, which reports its best move, perft or bench ends first)
   if (absl::Status st = positionStatus(); !st.ok())
     return absl::FailedPreconditionError("go prove: " + std::string(st.message()));
   if (game_.result() != GameResult::kNone) return absl::FailedPreconditionError("go prove: the game is over");
@@ -497,11 +498,8 @@ absl::Status Engine::prove(const ProveLimits& limits, ProveCallbacks callbacks) 
         absl::StatusOr<proof::ProofResult> result = proof::prove(board, options);
         if (budget) budget->release(static_cast<int64_t>(options.hashMiB));  // (the table is gone)
         if (result.ok()) proof::certify(*result);                            // (said only once the checker accepts it)
-        Move winning = Move::none();
-        if (result.ok() && result->outcome == proof::Outcome::kWin && result->certified) {
-          winning = result->certificate->nodes.front().move;
-          proved_.learn(*result->certificate, board.variant());  // (go() plays it from now on)
-        }
+        const Move winning = result.ok() ? proof::winningMove(*result) : Move::none();
+        if (!winning.isNone()) proved_.learn(*result->certificate, board.variant());  // (go() plays it from now on)
         workerBusy_ = false;
         if (callbacks.onDone) callbacks.onDone(result, winning);
       });

@@ -224,6 +224,9 @@ class Engine {
   absl::StatusOr<std::shared_ptr<const tb::Tablebase>> openTablebase(const std::string& path) const;
   void releaseHeldBestMove();
   void joinWorker();
+  // Ends what runs and waits for it: a search (which reports its best move),
+  // perft, bench or proof (their onDone), and the worker thread.
+  void endWork();
   // Runs `job` on the worker thread; an error if the system refuses the thread.
   absl::Status startWorker(std::function<void()> job);
   absl::Status busyError(std::string_view command) const;

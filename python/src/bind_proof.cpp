@@ -65,8 +65,7 @@ Proof prove(const PythonGame& game, std::optional<uint64_t> nodes, std::optional
   p.note = r->note;
   p.certificate = r->certificate;
   p.certified = r->certified;
-  if (r->outcome == proof::Outcome::kWin && p.certificate && !p.certificate->nodes.empty())
-    p.move = moveToString(p.certificate->nodes.front().move, board.variant());
+  if (const Move first = proof::winningMove(*r); !first.isNone()) p.move = moveToString(first, board.variant());
   return p;
 }
 

@@ -253,6 +253,9 @@ TEST(Certify, AnAcceptedCertificateIsCertifiedAForgedOneIsNoAnswer) {
   EXPECT_EQ(forged.plies, -1);
   EXPECT_FALSE(forged.certificate);
   EXPECT_NE(forged.note.find("the checker rejected the prover's certificate: "), std::string::npos) << forged.note;
+  EXPECT_EQ(winningMove(good), good.certificate->nodes.front().move);
+  EXPECT_TRUE(winningMove(forged).isNone());
+  EXPECT_TRUE(winningMove(*r).isNone()) << "not certified: no move to play";
   ProofResult unknown;  // no certificate: nothing to check, nothing certified
   certify(unknown);
   EXPECT_FALSE(unknown.certified);
