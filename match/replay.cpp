@@ -16,7 +16,7 @@ absl::Status verifyRecord(const GameRecord& record) {
   Referee referee(*start, 0);
   for (size_t i = 0; i < record.moves.size(); ++i)
     if (auto status = referee.play(record.moves[i]); !status.ok())
-      return absl::InvalidArgumentError(absl::StrCat("move ", i + 1, " '", record.moves[i], "': ", status.message()));
+      return absl::InvalidArgumentError(absl::StrCat("ply ", i + 1, ": ", status.message()));  // names the move
   const Verdict verdict = referee.verdict();
   const int mover = referee.game().position().sideToMove();
   auto mismatch = [&](const std::string& why) {

@@ -164,7 +164,8 @@ TEST(MatchLimits, ReplayOfManyLongRecordLinesRunsInBoundedMemory) {
   writeRepeated(path, recordLine(10000), kBigFileBytes);  // 50 KB lines: 6 million moves in all
   auto replay = runMatchInLimitedMemory("--replay " + path);
   EXPECT_EQ(replay.exitCode, 1) << replay.output.substr(0, 2000);
-  EXPECT_NE(replay.output.find(path + ":1: move 2 'X@a1'"), std::string::npos) << replay.output.substr(0, 2000);
+  EXPECT_NE(replay.output.find(path + ":1: ply 2: "), std::string::npos) << replay.output.substr(0, 2000);
+  EXPECT_NE(replay.output.find(" in 'X@a1'\n"), std::string::npos) << replay.output.substr(0, 2000);
   EXPECT_NE(replay.output.find("0 consistent, "), std::string::npos) << replay.output.substr(0, 2000);
 }
 
@@ -180,7 +181,7 @@ TEST(MatchLimits, ReplayOfOneHugeRecordLineOrPgnGameRunsInBoundedMemory) {
   EXPECT_EQ(replay.exitCode, 1) << replay.output.substr(0, 2000);
   EXPECT_NE(replay.output.find(lines + ":1: a line longer than 1048576 bytes"), std::string::npos)
       << replay.output.substr(0, 2000);
-  EXPECT_NE(replay.output.find(lines + ":2: move 2 'X@a1'"), std::string::npos) << replay.output.substr(0, 2000);
+  EXPECT_NE(replay.output.find(lines + ":2: ply 2: "), std::string::npos) << replay.output.substr(0, 2000);
   EXPECT_NE(replay.output.find("replayed 2 games: 0 consistent, 2 inconsistent"), std::string::npos)
       << replay.output.substr(0, 2000);
 
