@@ -293,7 +293,7 @@ def analyse_4x4(b, screenshot):
 _ENGINE_OPEN = """
 const [kind, where, first] = arguments;
 window.__engines = window.__engines || [];
-const e = { log: [], opened: null, closed: null, error: null, made: performance.now() };
+const e = { log: [], opened: null, build: null, closed: null, error: null, made: performance.now() };
 const keep = (data) => {
   const t = performance.now();
   for (const line of String(data).split('\\n')) if (line !== '') e.log.push([t, line]);
@@ -302,7 +302,7 @@ if (kind === 'worker') {
   e.port = new Worker(where);
   e.port.onmessage = (m) => {
     if (typeof m.data === 'string') keep(m.data);
-    else if (m.data && m.data.opened) e.opened = performance.now();
+    else if (m.data && m.data.opened) { e.opened = performance.now(); e.build = m.data.engine || null; }
     else if (m.data && 'closed' in m.data) e.closed = [performance.now(), String(m.data.closed)];
   };
   e.port.onerror = (m) => { e.error = String(m.message || 'an error in the worker'); };
@@ -327,7 +327,8 @@ class PageEngine:
     """An engine spoken to by a script of the page: 'worker' (a Web Worker running `where`, e.g.
     engine_worker.js) or 'socket' (a WebSocket to `where`, e.g. ws://127.0.0.1:PORT/ugi).
     `first`: lines sent as soon as it can take them (a worker at once, a socket once open).
-    Times are the page's clock in ms."""
+    Times are the page's clock in ms. A worker's state()["build"]: which build of the engine it
+    loaded ('jspi' or 'asyncify', web/wasm/engine_worker.js)."""
 
     def __init__(self, driver, kind, where, timeout=TIMEOUT, first=()):
         self.d = driver
@@ -339,7 +340,8 @@ class PageEngine:
     def state(self):
         return self.d.execute_script(
             "const e = window.__engines[arguments[0]];"
-            "return { opened: e.opened, closed: e.closed, error: e.error, made: e.made, count: e.log.length };",
+            "return { opened: e.opened, build: e.build, closed: e.closed, error: e.error, made: e.made,"
+            " count: e.log.length };",
             self.index)
 
     def now(self):

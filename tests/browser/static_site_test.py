@@ -17,7 +17,9 @@ WebAssembly engine equals gobblet-perft's numbers computed in this run (the
 total and every root move's count); `isready` during a `go infinite` is
 answered while the search runs and `stop` gives its bestmove promptly, from
 the 4x4 start (a search that works) and from the tic-tac-toe start (one
-that has finished and waits). A tablebase hosted beside the site (3x3:2,2,1,
+that has finished and waits); both checks for each build of the engine (JSPI
+where the browser has it, Asyncify), and the page loads only the build its
+browser runs. A tablebase hosted beside the site (3x3:2,2,1,
 built here by gobblet-tb) is read by range requests from a server that
 answers them: loaded, every legal move's score from `go depth 1` with all
 lines equal to the native engine's with the same file, and only the header,
@@ -224,10 +226,31 @@ def check_no_engine_process(server):
     check(not ugi, f"the page asked the static server for {ugi}")
 
 
+# The engine's two builds (web/wasm/engine_worker.js, docs/wasm.md "Two engines") and their files.
+BUILDS = ("jspi", "asyncify")
+ENGINE_FILES = {"jspi": ("gobblet-engine.js", "gobblet-engine.wasm"),
+                "asyncify": ("gobblet-engine-asyncify.js", "gobblet-engine-asyncify.wasm")}
+
+
+def has_jspi(b):
+    """Does the browser have JavaScript Promise Integration (Chromium 137 and later)?"""
+    return b.d.execute_script("return typeof WebAssembly.Suspending === 'function' && "
+                              "typeof WebAssembly.promising === 'function'")
+
+
+def build_worker(b, build):
+    """A fresh worker of the engine's `build` (skips 'jspi' in a browser without it), checked to run it."""
+    if build == "jspi" and not has_jspi(b):
+        pytest.skip("this Chromium has no JavaScript Promise Integration")
+    e = PageEngine(b.d, "worker", f"engine_worker.js?engine={build}")
+    check(e.state()["build"] == build, f"engine_worker.js?engine={build} runs {e.state()['build']!r}")
+    return e
+
+
 @pytest.fixture(scope="module")
 def static_server(site):
-    for name in ("index.html", "app.js", "engine_worker.js", "gobblet-engine.js", "gobblet-engine.wasm",
-                 "engine_choice.js"):
+    for name in ("index.html", "app.js", "engine_worker.js", "engine_choice.js") + ENGINE_FILES["jspi"] + \
+            ENGINE_FILES["asyncify"]:
         if not os.path.isfile(os.path.join(site, name)):
             pytest.fail(f"the site {site} has no {name} (tools/setup.sh wasm builds it)", pytrace=False)
     with open(os.path.join(site, "engine_choice.js")) as f:
@@ -273,12 +296,16 @@ def test_loads(b, static_server):
     check(not made["sockets"], f"the static site's page opened WebSockets: {made['sockets']}")
     check(made["workers"] == ["engine_worker.js"], f"the page's workers: {made['workers']}")
     served = static_server.requests
-    for needed in ("/engine_worker.js", "/gobblet-engine.js", "/gobblet-engine.wasm"):
-        check(needed in served, f"the static server never served {needed} (served: {served})")
+    # The worker loads the JSPI build where the browser has JSPI, the Asyncify build elsewhere, never both.
+    build, other = ("jspi", "asyncify") if has_jspi(b) else ("asyncify", "jspi")
+    for needed in ("engine_worker.js",) + ENGINE_FILES[build]:
+        check("/" + needed in served, f"the static server never served {needed} (served: {served})")
+    for unneeded in ENGINE_FILES[other]:
+        check("/" + unneeded not in served, f"the {build} page also fetched {unneeded} (served: {served})")
     hello = worker_handshake(b.d)
     variants = handshake_variants(hello, "the worker's engine")
     check_selector_lists(b, variants, "the worker's engine")
-    print(f"loaded: {len(served)} files served; engine: {hello[0]}; variants {variants}")
+    print(f"loaded: {len(served)} files served; engine: {hello[0]} ({build}); variants {variants}")
 
 
 def test_variants_without_errors(b):
@@ -321,9 +348,10 @@ def native_perft(binary, variant, depth):
     return perft_total(lines), divide, time.monotonic() - started
 
 
-def test_perft(b, perft_binary):
+@pytest.mark.parametrize("build", BUILDS)
+def test_perft(b, perft_binary, build):
     b.load()
-    e = PageEngine(b.d, "worker", "engine_worker.js")
+    e = build_worker(b, build)
     for variant, depth in PERFT_CASES:
         total, divide, native_s = native_perft(perft_binary, variant, depth)
         e.send(f"setoption name Variant value {variant}", "position startpos", "isready")
@@ -346,9 +374,9 @@ def test_perft(b, perft_binary):
     e.close()
 
 
-def search_then_stop(b, variant, wait_s):
-    """go infinite in a fresh worker: isready answered while it runs, stop answered at once."""
-    e = PageEngine(b.d, "worker", "engine_worker.js")
+def search_then_stop(b, build, variant, wait_s):
+    """go infinite in a fresh worker of `build`: isready answered while it runs, stop answered at once."""
+    e = build_worker(b, build)
     e.send("ugi")
     e.until(r"ugiok$")
     e.send(f"setoption name Variant value {variant}", "position startpos", "isready")
@@ -374,17 +402,18 @@ def search_then_stop(b, variant, wait_s):
     more = [l for _, l in e.log() if l.startswith("bestmove")]
     check(len(more) == 1, f"{variant}: one bestmove expected, got {more}")
     e.close()
-    print(f"go infinite {variant}: depth {max(depths)} after {wait_s:.0f} s; isready -> readyok in "
+    print(f"go infinite {variant} ({build}): depth {max(depths)} after {wait_s:.0f} s; isready -> readyok in "
           f"{ready_s * 1000:.0f} ms; stop -> {best!r} in {stop_s * 1000:.0f} ms")
     check(re.match(r"bestmove \S+", best) and best != "bestmove (none)", f"{variant}: {best!r}")
     check(ready_s < PROMPT, f"{variant}: readyok took {ready_s:.2f} s during the search")
     check(stop_s < PROMPT, f"{variant}: bestmove took {stop_s:.2f} s after stop")
 
 
-def test_stop_and_isready(b):
+@pytest.mark.parametrize("build", BUILDS)
+def test_stop_and_isready(b, build):
     b.load()
-    search_then_stop(b, "gobblet", 2.0)    # a 4x4 search: it works until the stop
-    search_then_stop(b, "tictactoe", 2.0)  # solved at once: it waits for the stop
+    search_then_stop(b, build, "gobblet", 2.0)    # a 4x4 search: it works until the stop
+    search_then_stop(b, build, "tictactoe", 2.0)  # solved at once: it waits for the stop
 
 
 TB_VARIANT, TB_FILE = "3x3:2,2,1", "3x3-2-2-1.gtb"  # a moving variant of 287 blocks, built in a second

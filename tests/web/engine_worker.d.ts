@@ -2,7 +2,8 @@
 // (gobblet-engine.js, loaded with importScripts), for the type check only.
 
 // The engine made by createGobbletEngine: its exported C function, called
-// through Emscripten's ccall (async: the search awaits yields).
+// through Emscripten's ccall (async: the search awaits yields; the JSPI
+// build's entry point returns the promise itself).
 interface GobbletEngine {
   ccall(name: 'gobblet_worker_run', returnType: 'number', argTypes: [], args: [], options: { async: true }): Promise<number>;
 }
@@ -10,6 +11,9 @@ interface GobbletEngine {
 declare function createGobbletEngine(settings: {
   print(text: string): void;
   printErr(text: string): void;
+  // Emscripten's hook that makes the instance itself (the JSPI build).
+  instantiateWasm?(imports: { env: Record<string, Function> },
+                   receive: (instance: { exports: Record<string, unknown> }) => void): {};
 }): Promise<GobbletEngine>;
 
 // What the engine reads its input from and writes its output to

@@ -41,7 +41,17 @@ EM_JS(char*, gobblet_host_take_line, (), {
 
 EM_JS(void, gobblet_host_output, (const char* line), { globalThis.gobbletHost.output(UTF8ToString(line)); });
 
+// The yield returns the host's promise. Built for JavaScript Promise
+// Integration (GOBBLET_WASM_JSPI: the worker wraps this import in
+// WebAssembly.Suspending and the entry point in WebAssembly.promising), the
+// engine's stack is suspended while it is pending, with no cost in between;
+// built with Asyncify, every function that may be on the stack then is
+// rewritten to unwind and rewind it, which slows the search (docs/wasm.md).
+#if defined(GOBBLET_WASM_JSPI)
+EM_JS(void, gobblet_host_yield, (int waiting), { return globalThis.gobbletHost.yield(waiting !== 0); });
+#else
 EM_ASYNC_JS(void, gobblet_host_yield, (int waiting), { await globalThis.gobbletHost.yield(waiting !== 0); });
+#endif
 
 // The size of the file at `url` (relative to the worker's script), from a
 // HEAD request answered within `limitMs`: >= 0 bytes; -404 for no such

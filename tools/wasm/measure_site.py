@@ -10,9 +10,11 @@
     from its creation to `ugiok` and to the `bestmove` of `go depth 1`;
 (c) WebAssembly against native search speed in one Chromium session: the
     same `go depth D` from the 4x4 start (fresh session, Hash 16, Threads 1)
-    in a Worker of the static site and over a WebSocket to the /ugi of
-    `gobblet --http` from its own page; nodes, time and nps of each one's
-    last info line, --runs times, alternating; medians and their ratio.
+    in a Worker of the static site, once with each build of the engine (JSPI
+    and Asyncify: engine_worker.js?engine=), and over a WebSocket to the /ugi
+    of `gobblet --http` from its own page; nodes, time and nps of each one's
+    last info line, --runs times, each engine first in turn; medians and
+    their ratios.
 
 Needs Chromium, chromedriver and python3-selenium (Debian's python3).
 Exit status: 0 measured, 1 failed (with the reason), 77 Chromium cannot run.
@@ -34,7 +36,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from board_driver import (Board, Failure, PageEngine, SKIP, Skipped, last_info, no_proxy_for_localhost,  # noqa: E402
                           start_browser)
 
-ENGINE_FILES = ("engine_worker.js", "gobblet-engine.js", "gobblet-engine.wasm")
+ENGINE_FILES = ("engine_worker.js", "gobblet-engine.js", "gobblet-engine.wasm", "gobblet-engine-asyncify.js",
+                "gobblet-engine-asyncify.wasm")
+# The engines of (c): the worker's two builds (web/wasm/engine_worker.js) and the native engine.
+SPEED_ENGINES = (("jspi", "WebAssembly JSPI"), ("asyncify", "WebAssembly Asyncify"),
+                 ("native", "native (--http /ugi)"))
 SEARCH_TIMEOUT = 600  # seconds for one `go depth D` on a loaded machine
 
 # Runs in every document before the page's scripts: the page's clock when it sets data-ready.
@@ -73,7 +79,10 @@ def print_weight(rows):
         print(f"    {name:24} {kib(raw):>12} {kib(packed):>12}")
     engine = [r for r in rows if r[0] in ENGINE_FILES]
     page = [r for r in rows if r[0] not in ENGINE_FILES]
-    for label, part in (("engine (worker+loader+wasm)", engine), ("page (the rest)", page), ("whole site", rows)):
+    # A browser fetches one build: the worker and the JSPI build's loader and .wasm where it has JSPI.
+    fetched = [r for r in engine if "asyncify" not in r[0]]
+    for label, part in (("engine (both builds)", engine), ("engine a JSPI browser loads", fetched),
+                        ("page (the rest)", page), ("whole site", rows)):
         raw = sum(r[1] for r in part)
         packed = sum(r[2] for r in part)
         print(f"    {label:28} {raw:>9} B raw = {kib(raw):>10}; {packed:>8} B gzip -9 = {kib(packed):>10}")
@@ -205,28 +214,29 @@ def main():
         print(f"    {'run':4} {'engine':22} {'nodes':>10} {'time ms':>8} {'nps':>10} {'wall ms':>8}")
         wasm_url = server.url
         native_url = f"http://127.0.0.1:{port}/"
-        results = {"wasm": [], "native": []}
+        results = {kind: [] for kind, _ in SPEED_ENGINES}
         for run in range(1, args.runs + 1):
-            for kind in (("wasm", "native") if run % 2 else ("native", "wasm")):
-                if kind == "wasm":
-                    Board(driver, wasm_url).load()
-                    r = search(driver, "worker", "engine_worker.js", args.depth)
-                    label = "WebAssembly (Worker)"
-                else:
+            shift = (run - 1) % len(SPEED_ENGINES)  # each engine first in turn
+            for kind, label in SPEED_ENGINES[shift:] + SPEED_ENGINES[:shift]:
+                if kind == "native":
                     Board(driver, native_url).load()
                     r = search(driver, "socket", f"ws://127.0.0.1:{port}/ugi", args.depth)
-                    label = "native (--http /ugi)"
+                else:
+                    Board(driver, wasm_url).load()
+                    r = search(driver, "worker", f"engine_worker.js?engine={kind}", args.depth)
                 results[kind].append(r)
                 print(f"    {run:<4} {label:22} {r['nodes']:>10} {r['time']:>8} {r['nps']:>10} {r['wall']:>8.0f}")
                 sys.stdout.flush()
         med = {k: {key: statistics.median(r[key] for r in v) for key in ("nodes", "time", "nps", "wall")}
                for k, v in results.items()}
-        for k in ("wasm", "native"):
+        for k, _ in SPEED_ENGINES:
             print(f"    med  {k:22} {med[k]['nodes']:>10.0f} {med[k]['time']:>8.0f} {med[k]['nps']:>10.0f} "
                   f"{med[k]['wall']:>8.0f}")
-        ratio = med["wasm"]["nps"] / med["native"]["nps"]
-        same = {r["nodes"] for r in results["wasm"]} == {r["nodes"] for r in results["native"]}
-        print(f"    WebAssembly / native nps: {ratio:.2f} (native {1 / ratio:.1f}x faster); "
+        same = len({r["nodes"] for v in results.values() for r in v}) == 1
+        for k, label in SPEED_ENGINES[:-1]:
+            ratio = med[k]["nps"] / med["native"]["nps"]
+            print(f"    {label} / native nps: {ratio:.2f} (native {1 / ratio:.1f}x faster)")
+        print(f"    JSPI / Asyncify nps: {med['jspi']['nps'] / med['asyncify']['nps']:.2f}; "
               f"same tree (node counts): {'yes' if same else 'no'}")
         errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
         if errors:

@@ -7,8 +7,21 @@
 // tools/wasm) reads its input and writes its output through
 // globalThis.gobbletHost (tools/wasm/engine_main.cpp); while it searches it
 // yields now and then, and the lines that came meanwhile are handed to it.
+//
+// Two builds of the engine (docs/wasm.md, "Two engines"): gobblet-engine
+// where the browser has JavaScript Promise Integration (the yield suspends
+// the engine's stack: WebAssembly.Suspending and WebAssembly.promising),
+// gobblet-engine-asyncify elsewhere (slower). `?engine=jspi|asyncify` in the
+// worker's URL chooses one (tools/wasm/measure_site.py, the tests); {opened}
+// says which runs.
 /* global createGobbletEngine, importScripts */
-importScripts('gobblet-engine.js');
+
+/** @type {any} */
+const wasmApi = WebAssembly;
+const hasJspi = typeof wasmApi.Suspending === 'function' && typeof wasmApi.promising === 'function';
+const asked = new URLSearchParams(self.location.search).get('engine');
+const build = asked === 'jspi' || asked === 'asyncify' ? asked : hasJspi ? 'jspi' : 'asyncify';
+importScripts(build === 'jspi' ? 'gobblet-engine.js' : 'gobblet-engine-asyncify.js');
 
 /** @type {string[]} */
 const input = [];     // lines the page sent that the engine has not taken yet
@@ -77,11 +90,40 @@ onmessage = (e) => {
   pump();
 };
 
+// The JSPI build's instantiation (Emscripten's instantiateWasm hook): the
+// yield import suspends, the entry point returns a promise. Errors end the
+// worker, saying why (Emscripten would wait for the instance forever).
+/**
+ * @param {{env: Record<string, Function>}} imports
+ * @param {(instance: {exports: Record<string, unknown>}) => void} receive
+ */
+function instantiateWithJspi(imports, receive) {
+  if (!hasJspi) {
+    end('cannot load the engine: this browser has no JavaScript Promise Integration (WebAssembly.Suspending)');
+    return {};
+  }
+  imports.env.gobblet_host_yield = new wasmApi.Suspending(imports.env.gobblet_host_yield);
+  const url = new URL('gobblet-engine.wasm', self.location.href).href;
+  const compiled = fetch(url, { credentials: 'same-origin' }).then((response) => {
+    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+    // A host that does not say application/wasm: compiled from the bytes.
+    return WebAssembly.instantiateStreaming(response.clone(), imports)
+      .catch(() => response.arrayBuffer().then((bytes) => WebAssembly.instantiate(bytes, imports)));
+  });
+  compiled.then(({ instance }) => {
+    const exports = Object.assign({}, instance.exports);
+    exports.gobblet_worker_run = wasmApi.promising(instance.exports.gobblet_worker_run);
+    receive({ exports });
+  }).catch((err) => end('cannot load the engine: ' + errorText(err)));
+  return {};
+}
+
 createGobbletEngine({
   print: (text) => console.log(text),
   printErr: (text) => console.warn(text),
+  ...(build === 'jspi' ? { instantiateWasm: instantiateWithJspi } : {}),
 }).then((module) => {
   engine = module;
-  postMessage({ opened: true });
+  postMessage({ opened: true, engine: build });
   pump();
 }, (err) => end('cannot load the engine: ' + errorText(err)));
