@@ -185,7 +185,7 @@ TEST(TrainingSet, AFileOfManyLongRecordsIsReadInBoundedMemory) {
   std::remove(path.c_str());
   EXPECT_EQ(tune.exitCode, 1) << tune.output;
   EXPECT_NE(tune.output.find("no quiet positions to fit"), std::string::npos) << tune.output;
-  EXPECT_NE(tune.output.find(":1: move 2 '"), std::string::npos) << tune.output;
+  EXPECT_NE(tune.output.find(":1: ply 2: "), std::string::npos) << tune.output;
 }
 
 // Results drawn from a known model: the fit must reach about its error and
