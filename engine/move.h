@@ -6,7 +6,6 @@
 // unmaking needs nothing but the move itself.
 #pragma once
 
-#include <array>
 #include <cstdint>
 
 namespace gobblet {
@@ -40,15 +39,15 @@ class Move {
 class MoveList {
  public:
   static constexpr int kCapacity = 256;
-  void push(Move m) { moves_[size_++] = m; }
+  void push(Move m) { slots_.moves[size_++] = m; }
   int size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  Move operator[](int i) const { return moves_[i]; }
-  Move& operator[](int i) { return moves_[i]; }
-  const Move* begin() const { return moves_.data(); }
-  const Move* end() const { return moves_.data() + size_; }
-  Move* begin() { return moves_.data(); }
-  Move* end() { return moves_.data() + size_; }
+  Move operator[](int i) const { return slots_.moves[i]; }
+  Move& operator[](int i) { return slots_.moves[i]; }
+  const Move* begin() const { return slots_.moves; }
+  const Move* end() const { return slots_.moves + size_; }
+  Move* begin() { return slots_.moves; }
+  Move* end() { return slots_.moves + size_; }
   bool contains(Move m) const {
     for (Move x : *this)
       if (x == m) return true;
@@ -57,7 +56,13 @@ class MoveList {
   void clear() { size_ = 0; }
 
  private:
-  std::array<Move, kCapacity> moves_;
+  // Left uninitialised (only the first size_ are ever read): a list is made
+  // at every node of a search, and filling its 512 bytes with Move() each
+  // time was a memset call per list in the WebAssembly engine.
+  union Slots {
+    Slots() {}
+    Move moves[kCapacity];
+  } slots_;
   int size_ = 0;
 };
 
