@@ -330,12 +330,24 @@ class PageEngine:
     Times are the page's clock in ms. A worker's state()["build"]: which build of the engine it
     loaded ('jspi' or 'asyncify', web/wasm/engine_worker.js)."""
 
-    def __init__(self, driver, kind, where, timeout=TIMEOUT, first=()):
+    def __init__(self, driver, kind, where, timeout=TIMEOUT, first=(), wait_open=True):
         self.d = driver
         self.kind = kind
         self.index = driver.execute_script(_ENGINE_OPEN, kind, where, list(first))
         self.read = 0  # lines of the log already returned by lines()
-        self.wait_for(lambda: self.state()["opened"] is not None, f"the {kind} engine to open", timeout)
+        if wait_open:
+            self.wait_for(lambda: self.state()["opened"] is not None, f"the {kind} engine to open", timeout)
+
+    def wait_closed(self, timeout=TIMEOUT):
+        """Waits until the engine has closed or failed; returns why (its closing note or error)."""
+        end = time.monotonic() + timeout
+        while True:
+            st = self.state()
+            if st["closed"] or st["error"]:
+                return st["closed"][1] if st["closed"] else st["error"]
+            if time.monotonic() > end:
+                raise Failure(f"the {self.kind} engine did not close within {timeout} s (opened: {st['opened']})")
+            time.sleep(0.05)
 
     def state(self):
         return self.d.execute_script(

@@ -19,7 +19,9 @@ answered while the search runs and `stop` gives its bestmove promptly, from
 the 4x4 start (a search that works) and from the tic-tac-toe start (one
 that has finished and waits); both checks for each build of the engine (JSPI
 where the browser has it, Asyncify), and the page loads only the build its
-browser runs. A tablebase hosted beside the site (3x3:2,2,1,
+browser runs; a browser without JSPI (simulated) gets the Asyncify build by
+itself and the page plays, and `?engine=jspi` there ends the worker with the
+reason. A tablebase hosted beside the site (3x3:2,2,1,
 built here by gobblet-tb) is read by range requests from a server that
 answers them: loaded, every legal move's score from `go depth 1` with all
 lines equal to the native engine's with the same file, and only the header,
@@ -414,6 +416,41 @@ def test_stop_and_isready(b, build):
     b.load()
     search_then_stop(b, build, "gobblet", 2.0)    # a 4x4 search: it works until the stop
     search_then_stop(b, build, "tictactoe", 2.0)  # solved at once: it waits for the stop
+
+
+def test_a_browser_without_jspi_gets_the_asyncify_build(b, site):
+    """A browser without JavaScript Promise Integration (simulated: a copy of the site whose worker
+    script first deletes WebAssembly.Suspending and .promising) gets the Asyncify build by itself,
+    and the page plays; forcing the JSPI build there ends the worker, saying why."""
+    work = tempfile.mkdtemp(prefix="gobblet-site-")
+    server = None
+    try:
+        copy = os.path.join(work, "site")
+        shutil.copytree(site, copy)
+        worker = os.path.join(copy, "engine_worker.js")
+        with open(worker) as f:
+            script = f.read()
+        with open(worker, "w") as f:
+            f.write("delete WebAssembly.Suspending; delete WebAssembly.promising;\n" + script)
+        server = StaticServer(copy)
+        page = Board(b.d, server.url)
+        page.load()
+        check(page.body("fen") == "4/4/4/4 1", f"the page without JSPI did not start: {page.body('fen')!r}")
+        fetched = [r for r in server.requests if "gobblet-engine" in r]
+        check("/gobblet-engine-asyncify.wasm" in fetched and "/gobblet-engine.wasm" not in fetched,
+              f"the page without JSPI fetched {fetched}")
+        e = PageEngine(b.d, "worker", "engine_worker.js", first=["ugi"])
+        check(e.state()["build"] == "asyncify", f"without JSPI the worker runs {e.state()['build']!r}")
+        e.until(r"ugiok$", "ugiok from the Asyncify build")
+        e.close()
+        closed = PageEngine(b.d, "worker", "engine_worker.js?engine=jspi", wait_open=False).wait_closed()
+        print(f"without JSPI: the page's worker fetched {fetched}; ?engine=jspi: {closed!r}")
+        check(closed and "no JavaScript Promise Integration" in closed,
+              f"?engine=jspi without JSPI: {closed!r}")
+    finally:
+        if server:
+            server.stop()
+        shutil.rmtree(work, ignore_errors=True)
 
 
 TB_VARIANT, TB_FILE = "3x3:2,2,1", "3x3-2-2-1.gtb"  # a moving variant of 287 blocks, built in a second
