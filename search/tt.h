@@ -31,6 +31,13 @@
 
 namespace gobblet {
 
+// floor(key * count / 2^64) for a count below 2^32, from two 64-bit
+// products (neither overflows: (2^32 - 1)^2 + 2^32 - 1 < 2^64).
+constexpr uint64_t scaleKey(uint64_t key, uint32_t count) {
+  const uint64_t low = (key & 0xffffffffu) * count;
+  return ((key >> 32) * count + (low >> 32)) >> 32;
+}
+
 enum Bound : uint8_t { kBoundNone = 0, kBoundUpper = 1, kBoundLower = 2, kBoundExact = 3 };
 
 struct TTData {
@@ -81,7 +88,15 @@ class TranspositionTable {
   };
   static_assert(sizeof(Cluster) == 64);
 
-  size_t index(uint64_t key) const { return static_cast<size_t>((static_cast<unsigned __int128>(key) * count_) >> 64); }
+  // The cluster of `key`: floor(key * count_ / 2^64); scaleKey() where
+  // size_t has 32 bits (WebAssembly: a 128-bit product is a call there).
+  size_t index(uint64_t key) const {
+    if constexpr (sizeof(size_t) == 4) {
+      return static_cast<size_t>(scaleKey(key, static_cast<uint32_t>(count_)));
+    } else {
+      return static_cast<size_t>((static_cast<unsigned __int128>(key) * count_) >> 64);
+    }
+  }
 
   // The clusters live in an anonymous mapping (so that a failed allocation
   // is a plain error, also under sanitizers, whose malloc aborts instead),

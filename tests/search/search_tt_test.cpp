@@ -3,10 +3,26 @@
 // win/loss scores.
 #include <gtest/gtest.h>
 
+#include <iterator>
+#include <random>
+
 #include "search/tt.h"
 
 namespace gobblet {
 namespace {
+
+// The WebAssembly engine's cluster index (32-bit size_t) is the 128-bit
+// product's: the same table slots, so the same search, as natively.
+TEST(TranspositionTable, ScaleKeyIsTheHighHalfOfTheProduct) {
+  std::mt19937_64 rng(7);
+  const uint32_t counts[] = {1, 2, 3, 1000, 65536, 262143, 0x7fffffffu, 0xfffffffeu, 0xffffffffu};
+  for (int i = 0; i < 200000; ++i) {
+    const uint64_t key = i < 16 ? ~uint64_t{0} - i : rng();
+    const uint32_t count = i % 2 ? counts[i / 2 % std::size(counts)] : static_cast<uint32_t>(rng());
+    const uint64_t expected = static_cast<uint64_t>((static_cast<unsigned __int128>(key) * count) >> 64);
+    ASSERT_EQ(scaleKey(key, count), expected) << "key " << key << " count " << count;
+  }
+}
 
 TEST(TranspositionTable, StoresAndProbesWithKeyVerification) {
   TranspositionTable tt;
