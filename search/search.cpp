@@ -418,7 +418,7 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool cutNode) {
   const int oldAlpha = alpha;
   int best = -kInfinite, moveCount = 0;
   Move bestMove = Move::none();
-  Move quiets[64];
+  uint16_t quiets[64];  // raw moves: an array of Move would be zero-filled at every node
   int quietCount = 0;
   for (Move m = picker.next(); !m.isNone(); m = picker.next()) {
     ++moveCount;
@@ -454,13 +454,13 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool cutNode) {
           const int bonus = std::min(depth * depth * params.historyDepthFactor, params.historyMaxBonus);
           ordering_.addKiller(ply, m);
           ordering_.update(us, m, bonus);
-          for (int i = 0; i < quietCount; ++i) ordering_.update(us, quiets[i], -bonus);
+          for (int i = 0; i < quietCount; ++i) ordering_.update(us, Move::fromRaw(quiets[i]), -bonus);
           break;
         }
         alpha = score;
       }
     }
-    if (m != bestMove && quietCount < 64) quiets[quietCount++] = m;
+    if (m != bestMove && quietCount < 64) quiets[quietCount++] = m.raw();
   }
 
   // 10. No legal move: a draw.
