@@ -13,8 +13,8 @@
     in a Worker of the static site, once with each build of the engine (JSPI
     and Asyncify: engine_worker.js?engine=), and over a WebSocket to the /ugi
     of `gobblet --http` from its own page; nodes, time and nps of each one's
-    last info line, --runs times, each engine first in turn; medians and
-    their ratios.
+    last info line, --runs times, each engine first in turn; medians, their
+    ratios and the median of each run's ratio.
 
 Needs Chromium, chromedriver and python3-selenium (Debian's python3).
 Exit status: 0 measured, 1 failed (with the reason), 77 Chromium cannot run.
@@ -233,9 +233,12 @@ def main():
             print(f"    med  {k:22} {med[k]['nodes']:>10.0f} {med[k]['time']:>8.0f} {med[k]['nps']:>10.0f} "
                   f"{med[k]['wall']:>8.0f}")
         same = len({r["nodes"] for v in results.values() for r in v}) == 1
+        # Ratios within each run (its engines ran minutes apart, not a whole measurement): robust to
+        # the machine's speed drifting between runs, which moves the medians of the columns.
         for k, label in SPEED_ENGINES[:-1]:
             ratio = med[k]["nps"] / med["native"]["nps"]
-            print(f"    {label} / native nps: {ratio:.2f} (native {1 / ratio:.1f}x faster)")
+            per_run = statistics.median(a["nps"] / n["nps"] for a, n in zip(results[k], results["native"]))
+            print(f"    {label} / native nps: {ratio:.2f} of the medians, {per_run:.2f} median of the runs' ratios")
         print(f"    JSPI / Asyncify nps: {med['jspi']['nps'] / med['asyncify']['nps']:.2f}; "
               f"same tree (node counts): {'yes' if same else 'no'}")
         errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
