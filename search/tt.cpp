@@ -88,10 +88,17 @@ absl::Status TranspositionTable::resize(size_t mib) {
 // are handed back to the kernel (MADV_DONTNEED: a private anonymous page
 // reads as zeros afterwards), so a new game neither writes the whole table
 // nor keeps it resident; memset (a vector at a time; per-entry atomic stores
-// were ~10% of a bench) only if the kernel refuses.
+// were ~10% of a bench) if the kernel refuses, and always in WebAssembly,
+// whose madvise does nothing yet says it succeeded (a new game there kept
+// the old entries: tests/browser/static_site_test.py checks it).
 void TranspositionTable::clear() {
   static_assert(std::atomic<uint64_t>::is_always_lock_free && sizeof(Entry) == 16);
-  if (clusters_ && madvise(mapping_, mappingBytes_, MADV_DONTNEED) != 0)
+#if defined(__EMSCRIPTEN__)
+  constexpr bool kDontNeedZeroes = false;
+#else
+  constexpr bool kDontNeedZeroes = true;
+#endif
+  if (clusters_ && !(kDontNeedZeroes && madvise(mapping_, mappingBytes_, MADV_DONTNEED) == 0))
     std::memset(static_cast<void*>(clusters_), 0, count_ * sizeof(Cluster));
   generation_ = 0;
 }

@@ -418,6 +418,33 @@ def test_stop_and_isready(b, build):
     search_then_stop(b, build, "tictactoe", 2.0)  # solved at once: it waits for the stop
 
 
+def searched_nodes(e, depth):
+    """The nodes of `go depth D` from the 4x4 start in the worker `e`, from its last info line."""
+    e.send("position startpos", f"go depth {depth}")
+    got = [l for _, l in e.until(r"(bestmove|info string error)", f"the bestmove of go depth {depth}",
+                                  TIMEOUT * 3)]
+    check(got[-1].startswith("bestmove"), f"go depth {depth}: {got[-1]}")
+    nodes = [int(m.group(1)) for m in (re.search(r"^info depth.* nodes (\d+)", l) for l in got) if m]
+    check(nodes, f"go depth {depth}: no info line with nodes in {got}")
+    return nodes[-1]
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_a_new_game_searches_as_a_fresh_engine(b, build):
+    """After ucinewgame the same search visits the same tree as in a fresh worker: the hash table is
+    emptied (WebAssembly's madvise does nothing, so clearing by it left the old entries)."""
+    b.load()
+    e = build_worker(b, build)
+    e.send("ugi", "setoption name Hash value 16", "isready")
+    e.until(r"readyok$")
+    fresh = searched_nodes(e, 9)
+    e.send("ucinewgame")
+    again = searched_nodes(e, 9)
+    e.close()
+    print(f"go depth 9 ({build}): {fresh} nodes fresh, {again} after ucinewgame")
+    check(again == fresh, f"after ucinewgame go depth 9 searched {again} nodes, a fresh worker {fresh}")
+
+
 def test_a_browser_without_jspi_gets_the_asyncify_build(b, site):
     """A browser without JavaScript Promise Integration (simulated: a copy of the site whose worker
     script first deletes WebAssembly.Suspending and .promising) gets the Asyncify build by itself,
