@@ -53,6 +53,23 @@ target_compile_definitions(gobblet_zstd PRIVATE ZSTD_DISABLE_ASM)
 target_compile_options(gobblet_zstd PRIVATE -w)
 add_library(zstd::libzstd_shared ALIAS gobblet_zstd)
 
+# Profile-guided optimisation of the project's own code (docs/wasm.md):
+# the counts of the native bench run that `tools/setup.sh wasm` makes with
+# the same clang. Its checksum is in the flags, so that a new profile
+# recompiles what the old one shaped.
+set(GOBBLET_WASM_PROFILE "" CACHE FILEPATH "clang profile (.profdata) of gobblet-bench (tools/setup.sh wasm)")
+if(GOBBLET_WASM_PROFILE)
+  if(NOT EXISTS "${GOBBLET_WASM_PROFILE}")
+    message(FATAL_ERROR "GOBBLET_WASM_PROFILE=${GOBBLET_WASM_PROFILE}: no such file (`tools/setup.sh wasm` makes it)")
+  endif()
+  file(MD5 "${GOBBLET_WASM_PROFILE}" profile_md5)
+  # Files the bench does not run (the protocol's, the tablebase builder's)
+  # have no counts: said once here rather than per file.
+  add_compile_options(-fprofile-instr-use=${GOBBLET_WASM_PROFILE} -Wno-profile-instr-unprofiled
+                      -Wno-profile-instr-out-of-date)
+  add_compile_definitions(GOBBLET_WASM_PROFILE_MD5=${profile_md5})
+endif()
+
 find_package(Threads REQUIRED)  # (the headers; no thread is ever started)
 include(cmake/public_headers.cmake)
 set(GOBBLET_ARCH wasm32)  # (the name in --version and `id name`)

@@ -50,16 +50,37 @@ wasm_sources() {
   zstd_source="$(ls -d "$PWD/$dir"/libzstd-*/ | head -1)"
 }
 
+# The profile that the WebAssembly engine is optimised by (clang's
+# profile-guided optimisation, docs/wasm.md "Profile-guided"): the native
+# engine built by the clang that emscripten runs, instrumented, runs
+# gobblet-bench; its counts, merged, tell the WebAssembly compile which
+# branches are taken and what is hot. Made anew from the sources each time
+# (the run is deterministic: unchanged sources give the same file).
+wasm_profile() {
+  local dir=build/wasm-profile version
+  version="$(emcc -v 2>&1 | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1)"
+  CC="clang-$version" CXX="clang++-$version" cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DGOBBLET_BENCHMARKS=OFF -DCMAKE_CXX_FLAGS=-fprofile-instr-generate \
+    -DCMAKE_EXE_LINKER_FLAGS=-fprofile-instr-generate >&2
+  cmake --build "$dir" -j "$jobs" --target gobblet-bench >&2
+  rm -f "$dir"/bench.profraw
+  LLVM_PROFILE_FILE="$PWD/$dir/bench.profraw" "$dir"/bin/gobblet-bench --quiet >&2
+  "llvm-profdata-$version" merge -o "$dir"/bench.profdata "$dir"/bench.profraw
+  wasm_profile_file="$PWD/$dir/bench.profdata"
+}
+
 case "$kind" in
   # The build kinds are CMakePresets.json's.
   release|asan|tsan|no-boost) cmake --preset "$kind" >&2
                               cmake --build --preset "$kind" -j "$jobs" >&2 ;;
   wasm) wasm_sources
+        wasm_profile
         # Debian's emscripten runs its JavaScript optimizer with the
         # system's node, which finds its modules (acorn) only here.
         export NODE_PATH=/usr/share/nodejs
         emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release \
-          -DGOBBLET_ABSEIL_SOURCE="$abseil_source" -DGOBBLET_ZSTD_SOURCE="$zstd_source" >&2
+          -DGOBBLET_ABSEIL_SOURCE="$abseil_source" -DGOBBLET_ZSTD_SOURCE="$zstd_source" \
+          -DGOBBLET_WASM_PROFILE="$wasm_profile_file" >&2
         cmake --build build/wasm -j "$jobs" >&2 ;;
   *) echo "usage: tools/setup.sh [release|asan|tsan|no-boost|wasm|deps]" >&2; exit 2 ;;
 esac

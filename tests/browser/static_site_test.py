@@ -418,21 +418,47 @@ def test_stop_and_isready(b, build):
     search_then_stop(b, build, "tictactoe", 2.0)  # solved at once: it waits for the stop
 
 
+def native_search(binary, script):
+    """The lines of the native engine `binary` given `script` (which ends with a go), up to its bestmove."""
+    proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    proc.stdin.write(script)
+    proc.stdin.flush()
+    lines = []
+    for line in proc.stdout:
+        lines.append(line.strip())
+        if line.startswith("bestmove"):
+            break
+    proc.stdin.write("quit\n")
+    proc.stdin.close()
+    proc.wait(timeout=TIMEOUT)
+    return lines
+
+
+def nodes_of(lines, what):
+    """The nodes of the last info line with nodes among `lines`."""
+    nodes = [int(m.group(1)) for m in (re.search(r"^info depth.* nodes (\d+)", l) for l in lines) if m]
+    check(nodes, f"{what}: no info line with nodes in {lines}")
+    return nodes[-1]
+
+
 def searched_nodes(e, depth):
     """The nodes of `go depth D` from the 4x4 start in the worker `e`, from its last info line."""
     e.send("position startpos", f"go depth {depth}")
     got = [l for _, l in e.until(r"(bestmove|info string error)", f"the bestmove of go depth {depth}",
                                   TIMEOUT * 3)]
     check(got[-1].startswith("bestmove"), f"go depth {depth}: {got[-1]}")
-    nodes = [int(m.group(1)) for m in (re.search(r"^info depth.* nodes (\d+)", l) for l in got) if m]
-    check(nodes, f"go depth {depth}: no info line with nodes in {got}")
-    return nodes[-1]
+    return nodes_of(got, f"go depth {depth}")
 
 
 @pytest.mark.parametrize("build", BUILDS)
-def test_a_new_game_searches_as_a_fresh_engine(b, build):
-    """After ucinewgame the same search visits the same tree as in a fresh worker: the hash table is
-    emptied (WebAssembly's madvise does nothing, so clearing by it left the old entries)."""
+def test_the_search_is_the_native_one(b, perft_binary, build):
+    """go depth 9 from the 4x4 start searches the native engine's tree (the same node count: the
+    build's flags, the profile included, change how fast, never what), in a fresh worker and again
+    after ucinewgame (the hash table emptied: WebAssembly's madvise does nothing, so clearing by it
+    left the old entries)."""
+    native = nodes_of(native_search(os.path.join(os.path.dirname(perft_binary), "gobblet"),
+                                    "setoption name Hash value 16\nposition startpos\ngo depth 9\n"),
+                      "the native go depth 9")
     b.load()
     e = build_worker(b, build)
     e.send("ugi", "setoption name Hash value 16", "isready")
@@ -441,8 +467,9 @@ def test_a_new_game_searches_as_a_fresh_engine(b, build):
     e.send("ucinewgame")
     again = searched_nodes(e, 9)
     e.close()
-    print(f"go depth 9 ({build}): {fresh} nodes fresh, {again} after ucinewgame")
-    check(again == fresh, f"after ucinewgame go depth 9 searched {again} nodes, a fresh worker {fresh}")
+    print(f"go depth 9 ({build}): {fresh} nodes fresh, {again} after ucinewgame; native {native}")
+    check(fresh == native, f"go depth 9 searched {fresh} nodes in a fresh worker, {native} natively")
+    check(again == native, f"after ucinewgame go depth 9 searched {again} nodes, natively {native}")
 
 
 def test_a_browser_without_jspi_gets_the_asyncify_build(b, site):
@@ -495,19 +522,9 @@ def scores_of(lines):
 
 
 def native_tb_scores(binary, tb, moves):
-    script = (f"setoption name Variant value {TB_VARIANT}\nsetoption name TablebasePath value {tb}\n"
-              f"setoption name MultiPV value 64\nposition startpos moves {' '.join(moves)}\ngo depth 1\n")
-    proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    proc.stdin.write(script)
-    proc.stdin.flush()
-    lines = []
-    for line in proc.stdout:
-        lines.append(line.strip())
-        if line.startswith("bestmove"):
-            break
-    proc.stdin.write("quit\n")
-    proc.stdin.close()
-    proc.wait(timeout=TIMEOUT)
+    lines = native_search(binary, f"setoption name Variant value {TB_VARIANT}\n"
+                                  f"setoption name TablebasePath value {tb}\nsetoption name MultiPV value 64\n"
+                                  f"position startpos moves {' '.join(moves)}\ngo depth 1\n")
     check(any(re.search(r"tbhits [1-9]", l) for l in lines), f"the native engine used no tablebase: {lines}")
     return scores_of(lines)
 
