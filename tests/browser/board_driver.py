@@ -323,6 +323,13 @@ return window.__engines.length - 1;
 """
 
 
+# The static site's engine (docs/wasm.md, "Two engines"): the files of each build, which the
+# worker script (engine_worker.js) loads one of.
+WORKER_SCRIPT = "engine_worker.js"
+ENGINE_BUILD_FILES = {"jspi": ("gobblet-engine.js", "gobblet-engine.wasm"),
+                      "asyncify": ("gobblet-engine-asyncify.js", "gobblet-engine-asyncify.wasm")}
+
+
 class PageEngine:
     """An engine spoken to by a script of the page: 'worker' (a Web Worker running `where`, e.g.
     engine_worker.js) or 'socket' (a WebSocket to `where`, e.g. ws://127.0.0.1:PORT/ugi).
@@ -340,14 +347,10 @@ class PageEngine:
 
     def wait_closed(self, timeout=TIMEOUT):
         """Waits until the engine has closed or failed; returns why (its closing note or error)."""
-        end = time.monotonic() + timeout
-        while True:
+        def why():
             st = self.state()
-            if st["closed"] or st["error"]:
-                return st["closed"][1] if st["closed"] else st["error"]
-            if time.monotonic() > end:
-                raise Failure(f"the {self.kind} engine did not close within {timeout} s (opened: {st['opened']})")
-            time.sleep(0.05)
+            return (st["closed"][1] if st["closed"] else st["error"]) if st["closed"] or st["error"] else None
+        return self._poll(why, "the engine to close", timeout, closing_fails=False)
 
     def state(self):
         return self.d.execute_script(
@@ -371,17 +374,21 @@ class PageEngine:
             "return window.__engines[arguments[0]].log.slice(arguments[1])", self.index, start)]
 
     def wait_for(self, condition, what, timeout=TIMEOUT):
+        """Polls condition() until it is true (returns its value); fails if the engine closes first."""
+        return self._poll(condition, what, timeout, closing_fails=True)
+
+    def _poll(self, condition, what, timeout, closing_fails):
         end = time.monotonic() + timeout
         while True:
             value = condition()
             if value:
                 return value
             st = self.state()
-            if st["error"] or st["closed"]:
+            if closing_fails and (st["error"] or st["closed"]):
                 raise Failure(f"waiting for {what}: the {self.kind} engine failed or closed: "
                               f"{st['error'] or st['closed']}; last lines: {self.log(max(0, st['count'] - 5))}")
             if time.monotonic() > end:
-                raise Failure(f"gave up waiting for {what} after {timeout} s; "
+                raise Failure(f"gave up waiting for {what} after {timeout} s (opened: {st['opened']}); "
                               f"last lines: {self.log(max(0, st['count'] - 5))}")
             time.sleep(0.05)
 

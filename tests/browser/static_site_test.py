@@ -62,8 +62,9 @@ import urllib.request
 
 import pytest
 
-from board_driver import (Board, By, PageEngine, TIMEOUT, analyse_4x4, check, check_game_end, check_selector_lists,
-                          handshake_variants, load_without_errors, perft_total, play_game_by_clicking, run_as_script)
+from board_driver import (ENGINE_BUILD_FILES, WORKER_SCRIPT, Board, By, PageEngine, TIMEOUT, analyse_4x4, check,
+                          check_game_end, check_selector_lists, handshake_variants, load_without_errors, perft_total,
+                          play_game_by_clicking, run_as_script)
 
 # Runs in every document before the page's scripts: records every WebSocket and Worker the page
 # makes (window.__made), so the test can tell which engine the page talks to.
@@ -228,10 +229,8 @@ def check_no_engine_process(server):
     check(not ugi, f"the page asked the static server for {ugi}")
 
 
-# The engine's two builds (web/wasm/engine_worker.js, docs/wasm.md "Two engines") and their files.
+# The engine's two builds (web/wasm/engine_worker.js, docs/wasm.md "Two engines") (their files: ENGINE_BUILD_FILES).
 BUILDS = ("jspi", "asyncify")
-ENGINE_FILES = {"jspi": ("gobblet-engine.js", "gobblet-engine.wasm"),
-                "asyncify": ("gobblet-engine-asyncify.js", "gobblet-engine-asyncify.wasm")}
 
 
 def has_jspi(b):
@@ -244,15 +243,15 @@ def build_worker(b, build):
     """A fresh worker of the engine's `build` (skips 'jspi' in a browser without it), checked to run it."""
     if build == "jspi" and not has_jspi(b):
         pytest.skip("this Chromium has no JavaScript Promise Integration")
-    e = PageEngine(b.d, "worker", f"engine_worker.js?engine={build}")
-    check(e.state()["build"] == build, f"engine_worker.js?engine={build} runs {e.state()['build']!r}")
+    e = PageEngine(b.d, "worker", f"{WORKER_SCRIPT}?engine={build}")
+    check(e.state()["build"] == build, f"{WORKER_SCRIPT}?engine={build} runs {e.state()['build']!r}")
     return e
 
 
 @pytest.fixture(scope="module")
 def static_server(site):
-    for name in ("index.html", "app.js", "engine_worker.js", "engine_choice.js") + ENGINE_FILES["jspi"] + \
-            ENGINE_FILES["asyncify"]:
+    for name in ("index.html", "app.js", WORKER_SCRIPT, "engine_choice.js") + ENGINE_BUILD_FILES["jspi"] + \
+            ENGINE_BUILD_FILES["asyncify"]:
         if not os.path.isfile(os.path.join(site, name)):
             pytest.fail(f"the site {site} has no {name} (tools/setup.sh wasm builds it)", pytrace=False)
     with open(os.path.join(site, "engine_choice.js")) as f:
@@ -273,7 +272,7 @@ def after_each(request):
 
 
 def worker_handshake(d):
-    e = PageEngine(d, "worker", "engine_worker.js")
+    e = PageEngine(d, "worker", WORKER_SCRIPT)
     e.send("ugi")
     lines = [l for _, l in e.until(r"ugiok$", "the worker's ugiok")]
     e.close()
@@ -282,7 +281,7 @@ def worker_handshake(d):
 
 def worker_answer(d, variant, moves, query):
     """What the WebAssembly engine answers to `query` after `moves`, without the word 'response'."""
-    e = PageEngine(d, "worker", "engine_worker.js")
+    e = PageEngine(d, "worker", WORKER_SCRIPT)
     e.send(f"setoption name Variant value {variant}", f"position startpos moves {' '.join(moves)}", query, "isready")
     lines = [l for _, l in e.until(r"readyok$", f"the worker's answer to {query!r}")]
     e.close()
@@ -296,13 +295,13 @@ def test_loads(b, static_server):
     load_without_errors(b)
     made = b.d.execute_script("return window.__made")
     check(not made["sockets"], f"the static site's page opened WebSockets: {made['sockets']}")
-    check(made["workers"] == ["engine_worker.js"], f"the page's workers: {made['workers']}")
+    check(made["workers"] == [WORKER_SCRIPT], f"the page's workers: {made['workers']}")
     served = static_server.requests
     # The worker loads the JSPI build where the browser has JSPI, the Asyncify build elsewhere, never both.
     build, other = ("jspi", "asyncify") if has_jspi(b) else ("asyncify", "jspi")
-    for needed in ("engine_worker.js",) + ENGINE_FILES[build]:
+    for needed in (WORKER_SCRIPT,) + ENGINE_BUILD_FILES[build]:
         check("/" + needed in served, f"the static server never served {needed} (served: {served})")
-    for unneeded in ENGINE_FILES[other]:
+    for unneeded in ENGINE_BUILD_FILES[other]:
         check("/" + unneeded not in served, f"the {build} page also fetched {unneeded} (served: {served})")
     hello = worker_handshake(b.d)
     variants = handshake_variants(hello, "the worker's engine")
@@ -317,7 +316,7 @@ def test_variants_without_errors(b):
     variants = [v for v in b.selector_variants() if v != "custom"] + ["3x3:2,2,1"]
     complaints = []
     for variant in variants:
-        e = PageEngine(b.d, "worker", "engine_worker.js")
+        e = PageEngine(b.d, "worker", WORKER_SCRIPT)
         e.send("ugi", f"setoption name Variant value {variant}", "uginewgame", "position startpos", "isready")
         lines = [l for _, l in e.until(r"readyok$", f"readyok after choosing {variant}")]
         e.close()
@@ -481,7 +480,7 @@ def test_a_browser_without_jspi_gets_the_asyncify_build(b, site):
     try:
         copy = os.path.join(work, "site")
         shutil.copytree(site, copy)
-        worker = os.path.join(copy, "engine_worker.js")
+        worker = os.path.join(copy, WORKER_SCRIPT)
         with open(worker) as f:
             script = f.read()
         with open(worker, "w") as f:
@@ -493,11 +492,11 @@ def test_a_browser_without_jspi_gets_the_asyncify_build(b, site):
         fetched = [r for r in server.requests if "gobblet-engine" in r]
         check("/gobblet-engine-asyncify.wasm" in fetched and "/gobblet-engine.wasm" not in fetched,
               f"the page without JSPI fetched {fetched}")
-        e = PageEngine(b.d, "worker", "engine_worker.js", first=["ugi"])
+        e = PageEngine(b.d, "worker", WORKER_SCRIPT, first=["ugi"])
         check(e.state()["build"] == "asyncify", f"without JSPI the worker runs {e.state()['build']!r}")
         e.until(r"ugiok$", "ugiok from the Asyncify build")
         e.close()
-        closed = PageEngine(b.d, "worker", "engine_worker.js?engine=jspi", wait_open=False).wait_closed()
+        closed = PageEngine(b.d, "worker", f"{WORKER_SCRIPT}?engine=jspi", wait_open=False).wait_closed()
         print(f"without JSPI: the page's worker fetched {fetched}; ?engine=jspi: {closed!r}")
         check(closed and "no JavaScript Promise Integration" in closed,
               f"?engine=jspi without JSPI: {closed!r}")
@@ -544,7 +543,7 @@ def engine_with_tablebase(b, server, missing):
     """The page's worker engine, from `server`, with TB_VARIANT chosen and its hosted tablebase
     loaded (`missing` says what it means if not)."""
     b.d.get(server.url + "index.html")
-    e = PageEngine(b.d, "worker", "engine_worker.js")
+    e = PageEngine(b.d, "worker", WORKER_SCRIPT)
     e.send(f"setoption name Variant value {TB_VARIANT}", "setoption name MultiPV value 64", "isready")
     lines = [l for _, l in e.until(r"readyok$", "readyok after choosing the variant")]
     loaded = f"info string tablebase 'tablebases/{TB_FILE}' loaded for {TB_VARIANT}"
@@ -584,7 +583,7 @@ def test_hosted_tablebase(b, perft_binary, site):
         plain = StaticServer(copy)
         servers.append(plain)
         b.d.get(plain.url + "index.html")
-        e = PageEngine(b.d, "worker", "engine_worker.js")
+        e = PageEngine(b.d, "worker", WORKER_SCRIPT)
         e.send(f"setoption name Variant value {TB_VARIANT}", "isready")
         lines = [l for _, l in e.until(r"readyok$", "readyok after choosing the variant")]
         check(any("does not answer HTTP range requests" in l for l in lines),

@@ -33,11 +33,10 @@ import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "browser"))
 
-from board_driver import (Board, Failure, PageEngine, SKIP, Skipped, last_info, no_proxy_for_localhost,  # noqa: E402
-                          start_browser)
+from board_driver import (ENGINE_BUILD_FILES, WORKER_SCRIPT, Board, Failure, PageEngine, SKIP, Skipped,  # noqa: E402
+                          last_info, no_proxy_for_localhost, start_browser)
 
-ENGINE_FILES = ("engine_worker.js", "gobblet-engine.js", "gobblet-engine.wasm", "gobblet-engine-asyncify.js",
-                "gobblet-engine-asyncify.wasm")
+ENGINE_FILES = (WORKER_SCRIPT,) + ENGINE_BUILD_FILES["jspi"] + ENGINE_BUILD_FILES["asyncify"]
 # The engines of (c): the worker's two builds (web/wasm/engine_worker.js) and the native engine.
 SPEED_ENGINES = (("jspi", "WebAssembly JSPI"), ("asyncify", "WebAssembly Asyncify"),
                  ("native", "native (--http /ugi)"))
@@ -80,7 +79,7 @@ def print_weight(rows):
     engine = [r for r in rows if r[0] in ENGINE_FILES]
     page = [r for r in rows if r[0] not in ENGINE_FILES]
     # A browser fetches one build: the worker and the JSPI build's loader and .wasm where it has JSPI.
-    fetched = [r for r in engine if "asyncify" not in r[0]]
+    fetched = [r for r in engine if r[0] in (WORKER_SCRIPT,) + ENGINE_BUILD_FILES["jspi"]]
     for label, part in (("engine (both builds)", engine), ("engine a JSPI browser loads", fetched),
                         ("page (the rest)", page), ("whole site", rows)):
         raw = sum(r[1] for r in part)
@@ -140,7 +139,7 @@ def first_move(d, url, cold):
     ready = d.execute_script("return window.__readyAt")
     if ready is None:
         raise Failure("the page got ready but its ready time was not recorded")
-    e = PageEngine(d, "worker", "engine_worker.js", first=["ugi", "position startpos", "go depth 1"])
+    e = PageEngine(d, "worker", WORKER_SCRIPT, first=["ugi", "position startpos", "go depth 1"])
     ugiok = e.until(r"ugiok$", "ugiok of a fresh worker")[-1][0]
     best = e.until(r"bestmove", "the bestmove of go depth 1")[-1][0]
     made = e.state()["made"]
@@ -223,7 +222,7 @@ def main():
                     r = search(driver, "socket", f"ws://127.0.0.1:{port}/ugi", args.depth)
                 else:
                     Board(driver, wasm_url).load()
-                    r = search(driver, "worker", f"engine_worker.js?engine={kind}", args.depth)
+                    r = search(driver, "worker", f"{WORKER_SCRIPT}?engine={kind}", args.depth)
                 results[kind].append(r)
                 print(f"    {run:<4} {label:22} {r['nodes']:>10} {r['time']:>8} {r['nps']:>10} {r['wall']:>8.0f}")
                 sys.stdout.flush()
