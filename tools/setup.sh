@@ -54,8 +54,10 @@ wasm_sources() {
 # profile-guided optimisation, docs/wasm.md "Profile-guided"): the native
 # engine built by the clang that emscripten runs, instrumented, runs
 # gobblet-bench; its counts, merged, tell the WebAssembly compile which
-# branches are taken and what is hot. Made anew from the sources each time
-# (the run is deterministic: unchanged sources give the same file).
+# branches are taken and what is hot. The counts vary a little from run to
+# run (the search's clock checks), so the bench runs again only when its
+# program was rebuilt (a source changed): otherwise the WebAssembly build,
+# which recompiles for a new profile, has nothing to do.
 wasm_profile() {
   local dir=build/wasm-profile version
   version="$(emcc -v 2>&1 | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1)"
@@ -63,10 +65,13 @@ wasm_profile() {
     -DGOBBLET_BENCHMARKS=OFF -DCMAKE_CXX_FLAGS=-fprofile-instr-generate \
     -DCMAKE_EXE_LINKER_FLAGS=-fprofile-instr-generate >&2
   cmake --build "$dir" -j "$jobs" --target gobblet-bench >&2
-  rm -f "$dir"/bench.profraw
-  LLVM_PROFILE_FILE="$PWD/$dir/bench.profraw" "$dir"/bin/gobblet-bench --quiet >&2
-  "llvm-profdata-$version" merge -o "$dir"/bench.profdata "$dir"/bench.profraw
   wasm_profile_file="$PWD/$dir/bench.profdata"
+  if [ ! -f "$wasm_profile_file" ] || [ "$dir"/bin/gobblet-bench -nt "$wasm_profile_file" ]; then
+    rm -f "$dir"/bench.profraw
+    LLVM_PROFILE_FILE="$PWD/$dir/bench.profraw" "$dir"/bin/gobblet-bench --quiet >&2
+    "llvm-profdata-$version" merge -o "$wasm_profile_file.new" "$dir"/bench.profraw
+    mv "$wasm_profile_file.new" "$wasm_profile_file"
+  fi
 }
 
 case "$kind" in
