@@ -16,7 +16,7 @@ import { drawEvalBar } from './eval_bar.js';
 import { MOVE_GLYPHS, nagText } from './pgn.js';
 import { game, line, ply as plyShown, variationOf, lineValues, firstIndex, moveNumber, inTree, pathTo,
   mainLine } from './game.js';
-import { CLASS_SYMBOL, summary, summaryText } from './review.js';
+import { CLASS_SYMBOL, lossText, summary, summaryText } from './review.js';
 import { shown, shownView } from './shown.js';
 import { session } from './engine_session.js';
 import { tablebaseLine, findLine } from './tb_line.js';
@@ -390,7 +390,7 @@ function learningAsks() {
 // The review's words on a move: "blunder: −58 points of expected score; the engine's best: X@d1".
 /** @param {import('./review.js').MoveReview} r */
 function reviewTitle(r) {
-  const loss = r.exact ? '' : `: −${Math.round(r.loss * 100)} points of expected score`;
+  const loss = r.exact ? '' : `: ${lossText(r.loss)} of expected score`;
   const best = r.kind === 'best' ? (r.exact ? ' (the best result, the best distance)' : " (the engine's move)")
     : r.best ? `; the ${r.exact ? "tablebase's" : "engine's"} best: ${r.best}` : '';
   const result = r.exact && r.kind !== 'best' && r.kind !== 'good' ? (r.kind === 'blunder' ? ': the result thrown into a loss'

@@ -171,3 +171,11 @@ export function goodEnough(loss) {
 export function classWords(kind) {
   return kind === 'inaccuracy' ? 'an inaccuracy' : kind === 'best' ? "the engine's best move" : `a ${kind}`;
 }
+
+// A loss of expected score in points (hundredths), as the review's words
+// say it: "−58 points"; under half a point, "less than a point" (not "−0").
+/** @param {number} loss */
+export function lossText(loss) {
+  const points = Math.round(loss * 100);
+  return points > 0 ? `\u2212${points} point${points === 1 ? '' : 's'}` : 'less than a point';
+}

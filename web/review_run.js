@@ -20,7 +20,7 @@
 import { game, mainLine, movesTo, firstIndex, moveNumber, pathTo, goToNode } from './game.js';
 import { session, endReview, reviewSearch, positionFacts, setLines } from './engine_session.js';
 import { expectedScore, exactScore, resultScore, reviewByChances, reviewByTablebase, nagsAfterReview, goodEnough,
-  classWords, CLASS_SYMBOL } from './review.js';
+  classWords, lossText, CLASS_SYMBOL } from './review.js';
 import { markOrder } from './values.js';
 import { shown } from './shown.js';
 import { goToMove, play, moveHook, toggleAnalysis, refresh } from './play.js';
@@ -241,7 +241,7 @@ export function showAnswer() {
   if (!best) return;
   goToNode(/** @type {TreeNode} */ (item.parent));
   say('answer', `The ${item.review && item.review.exact ? "tablebase's" : "engine's"} best move here: ${best} `
-    + '(played as a variation).');
+    + `(played as a variation).${learning.index < learning.items.length - 1 ? '' : ' That was the last one.'}`);
   play(best);
 }
 
@@ -287,11 +287,11 @@ async function checkTry(learning, item, move) {
     loss = move === r.best ? 0 : Math.max(0, r.before - scoreAfter(v, learning.side));
   }
   if (goodEnough(loss)) {
-    say('right', `Right: ${move} is as good as the best${loss > 0 ? ` (−${Math.round(loss * 100)} points)` : ''}.`
+    say('right', `Right: ${move} is as good as the best${loss > 0 ? ` (${lossText(loss)})` : ''}.`
       + (learning.index < learning.items.length - 1 ? ' Next mistake →' : ' That was the last one.'));
     play(move);
   } else {
-    say('wrong', `${move} is not good enough: −${Math.round(loss * 100)} points of expected score against the best. `
+    say('wrong', `${move} is not good enough: ${lossText(loss)} of expected score against the best. `
       + 'Try again, or Show answer.');
   }
 }

@@ -4,7 +4,7 @@
 // writes (NAGs) and what "learn from your mistakes" accepts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accuracy, classify, expectedScore, exactScore, goodEnough, moveAccuracy, nagsAfterReview, resultScore,
+import { accuracy, classify, expectedScore, exactScore, goodEnough, lossText, moveAccuracy, nagsAfterReview, resultScore,
   reviewByChances, reviewByTablebase, summary, summaryText, CLASS_NAG, CLASS_SYMBOL, BLUNDER, MISTAKE,
   INACCURACY } from '../../web/review.js';
 import { parseValues } from '../../web/values.js';
@@ -130,4 +130,11 @@ test('learn from your mistakes: a try is right when it loses less than an inaccu
   assert.equal(goodEnough(0), true);
   assert.equal(goodEnough(0.099), true);
   assert.equal(goodEnough(0.1), false);
+});
+
+test('a loss is said in points, and one under half a point is not "−0"', () => {
+  assert.equal(lossText(0.58), '\u221258 points');
+  assert.equal(lossText(0.01), '\u22121 point');
+  assert.equal(lossText(0.004), 'less than a point');
+  assert.equal(lossText(0), 'less than a point');
 });
