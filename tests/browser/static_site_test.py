@@ -229,7 +229,7 @@ def check_no_engine_process(server):
     check(not ugi, f"the page asked the static server for {ugi}")
 
 
-# The engine's two builds (web/wasm/engine_worker.js, docs/wasm.md "Two engines") (their files: ENGINE_BUILD_FILES).
+# The engine's two builds (web/wasm/engine_worker.js, docs/wasm.md "Two engines"); their files: ENGINE_BUILD_FILES.
 BUILDS = ("jspi", "asyncify")
 
 
@@ -418,17 +418,25 @@ def test_stop_and_isready(b, build):
 
 
 def native_search(binary, script):
-    """The lines of the native engine `binary` given `script` (which ends with a go), up to its bestmove."""
+    """The lines of the native engine `binary` given `script` (which ends with a go), up to its bestmove
+    (an engine silent for PERFT_TIMEOUT s is killed: the lines so far)."""
     proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    proc.stdin.write(script)
-    proc.stdin.flush()
+    watchdog = threading.Timer(PERFT_TIMEOUT, proc.kill)
+    watchdog.start()
     lines = []
-    for line in proc.stdout:
-        lines.append(line.strip())
-        if line.startswith("bestmove"):
-            break
-    proc.stdin.write("quit\n")
-    proc.stdin.close()
+    try:
+        proc.stdin.write(script)
+        proc.stdin.flush()
+        for line in proc.stdout:
+            lines.append(line.strip())
+            if line.startswith("bestmove"):
+                break
+        proc.stdin.write("quit\n")
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass  # (it ended first: its lines say how)
+    finally:
+        watchdog.cancel()
     proc.wait(timeout=TIMEOUT)
     return lines
 
