@@ -40,7 +40,7 @@ absl::Status parseListenAddress(const std::string& text, ServerConfig& config) {
 ConnectionServer::ConnectionServer(ServerConfig config)
     : config_(std::move(config)),
       slots_(config_.maxSessions, config_.maxPendingAuth, authenticationRequired(config_.connection.token)),
-      acceptor_(io_),
+      acceptor_(asio::make_strand(io_)),  // its handlers and stop()'s close on one strand
       signals_(io_) {
   if (config_.hashBudgetMiB > 0) config_.session.hashBudget = std::make_shared<HashBudget>(config_.hashBudgetMiB);
 }
@@ -117,7 +117,7 @@ void ConnectionServer::runIo() {
 
 void ConnectionServer::stop() {
   if (stopping_.exchange(true)) return;
-  asio::post(io_, [this] {
+  asio::post(acceptor_.get_executor(), [this] {  // (the acceptor's strand: not beside an accept)
     boost::system::error_code ignored;
     acceptor_.close(ignored);
     signals_.cancel(ignored);
