@@ -21,6 +21,7 @@
 #include "thread_pool.h"
 #include "timeman.h"
 #include "tt.h"
+#include "nnue/accumulator_stack.h"
 #include "nnue/network.h"
 
 namespace gobblet {
@@ -131,20 +132,15 @@ class Worker {
   void checkTime();
   bool stopped() const { return shared_.stop->load(std::memory_order_relaxed); }
   void makeMove(Move m, int ply) {
-    if (net_) {
-      const Board before = board_;
-      board_.makeMove(m);
-      nnue::updateAccumulator(*net_, before, board_, m, accumulators_[ply], accumulators_[ply + 1]);
-    } else {
-      board_.makeMove(m);
-    }
+    if (net_) accumulators_.push(ply, board_, m);  // computed if the search evaluates a node below
+    board_.makeMove(m);
     keys_[rootIndex_ + ply + 1] = board_.key();
     boundary_[ply + 1] = m.isDrop() ? rootIndex_ + ply + 1 : boundary_[ply];
   }
   // The static evaluation of the position at `ply`: the net's, from the
   // accumulator, when the search has one for the variant; else evaluate().
-  int staticEval(int ply) const {
-    return net_ ? nnue::evaluate(*net_, accumulators_[ply], board_.sideToMove()) : evaluate(board_);
+  int staticEval(int ply) {
+    return net_ ? nnue::evaluate(*net_, accumulators_.at(ply, board_), board_.sideToMove()) : evaluate(board_);
   }
   void unmakeMove(Move m) { board_.unmakeMove(m); }
   bool isRepetition(int ply) const {
@@ -166,8 +162,8 @@ class Worker {
   int id_;
   SharedState& shared_;
   Board board_;
-  const nnue::Network* net_ = nullptr;           // the net, if the search uses one for this variant
-  std::vector<nnue::Accumulator> accumulators_;  // per ply, when net_: the position's first layer
+  const nnue::Network* net_ = nullptr;   // the net, if the search uses one for this variant
+  nnue::AccumulatorStack accumulators_;  // when net_: the first layer of the line's positions, per ply
   OrderingTables& ordering_;
   int multiPv_;
   int pvIndex_ = 0;
@@ -201,10 +197,7 @@ uint64_t SharedState::totalTbHits() const {
 
 Worker::Worker(int id, SharedState& shared, const Game& game, OrderingTables& ordering, int multiPv)
     : id_(id), shared_(shared), board_(game.position()), net_(shared.net), ordering_(ordering), multiPv_(multiPv) {
-  if (net_) {
-    accumulators_.resize(kMaxPly + 2);
-    nnue::refreshAccumulator(*net_, board_, accumulators_[0]);
-  }
+  if (net_) accumulators_.start(*net_, board_, kMaxPly + 1);
   // Repetition can only reach back to the position after the last placement.
   const auto& moves = game.moves();
   const auto& keys = game.keys();
@@ -401,8 +394,8 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool cutNode) {
   if (!pvNode && depth >= params.nullMinDepth && !threatened && beta > -kMateBound && beta < kMateBound &&
       board_.placeableSizes(us) != 0 && depth <= pliesLeft && staticEval(ply) >= beta) {
     const int r = params.nullReduction + depth / params.nullDepthDivisor;
+    if (net_) accumulators_.push(ply, board_, Move::none());  // a pass
     board_.setSideToMove(us ^ 1);
-    if (net_) accumulators_[ply + 1] = accumulators_[ply];  // the same pieces, the other side to move
     keys_[rootIndex_ + ply + 1] = board_.key();
     boundary_[ply + 1] = rootIndex_ + ply + 1;  // no repetition across a pass
     const int score = -search(-beta, -beta + 1, depth - 1 - r, ply + 1, !cutNode);

@@ -14,8 +14,9 @@
 // Integer arithmetic throughout: the accumulator holds 127 for 1.0, the
 // hidden weights 64 for 1.0 (tools/nnue/train.py quantises them so). The
 // hidden layer's products are summed with SSSE3 (x86-64-v2) or AVX2
-// (x86-64-v3 and up) and plain loops elsewhere, to the same integers; the
-// first layer's rows are left to the compiler's vectoriser.
+// (x86-64-v3 and up) and plain loops elsewhere, to the same integers; an
+// update of the first layer's sums adds and takes away its rows in SSE2 or
+// AVX2 registers, in one pass (plain loops elsewhere).
 //
 // The file (.gnn), little-endian, docs/nnue.md:
 //    0  char[8]   magic "GOBNNUE\0"

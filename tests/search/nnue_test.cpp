@@ -6,10 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <random>
 
 #include "engine/movegen.h"
 #include "search/eval_file.h"
+#include "search/nnue/accumulator_stack.h"
 #include "search/nnue/network.h"
 #include "search/search.h"
 #include "tests/support/scratch_dir.h"
@@ -121,6 +123,58 @@ TEST(NnueAccumulator, UpdatedMoveByMoveItIsTheOneComputedFromScratch) {
   }
   EXPECT_GT(boardMoves, 200) << "the games must move pieces on the board too";
   EXPECT_GT(moves, 1000);
+}
+
+// The lazy accumulators along a search's walk: from random roots (drops
+// and board moves), moves and passes are pushed, taken back and others
+// pushed from the same ply, and the accumulators are asked for at random
+// nodes only (so that a request computes several plies, or none): each is
+// the refreshed one of its position.
+TEST(NnueAccumulatorStack, TheLazyAccumulatorsAreTheRefreshedOnes) {
+  const auto net = randomNet(8);
+  std::mt19937_64 rng(9);
+  constexpr int kMaxPly = 12;
+  int checked = 0, passes = 0, boardMoves = 0;
+  for (int walk = 0; walk < 30; ++walk) {
+    Board root(Variant::gobblet());
+    for (int ply = static_cast<int>(rng() % 24); ply > 0 && root.winner() == kNoWinner; --ply) {
+      MoveList list;
+      generateMoves(root, list);
+      root.makeMove(list[static_cast<int>(rng() % static_cast<uint64_t>(list.size()))]);
+    }
+    if (root.winner() != kNoWinner) continue;
+    AccumulatorStack stack;
+    stack.start(*net, root, kMaxPly);
+    std::function<void(const Board&, int)> visit = [&](const Board& board, int ply) {
+      if (rng() % 3 == 0) {
+        Accumulator fresh;
+        refreshAccumulator(*net, board, fresh);
+        ASSERT_EQ(stack.at(ply, board).values, fresh.values) << "walk " << walk << " ply " << ply;
+        ++checked;
+      }
+      if (ply == kMaxPly || board.winner() != kNoWinner) return;
+      MoveList list;
+      generateMoves(board, list);
+      for (int child = 1 + static_cast<int>(rng() % 2); child > 0 && list.size() > 0; --child) {
+        Board next = board;
+        if (rng() % 8 == 0) {  // a pass, as the null move makes
+          stack.push(ply, board, Move::none());
+          next.setSideToMove(board.sideToMove() ^ 1);
+          ++passes;
+        } else {
+          const Move m = list[static_cast<int>(rng() % static_cast<uint64_t>(list.size()))];
+          stack.push(ply, board, m);
+          next.makeMove(m);
+          boardMoves += !m.isDrop();
+        }
+        visit(next, ply + 1);
+      }
+    };
+    visit(root, 0);
+  }
+  EXPECT_GT(checked, 300);
+  EXPECT_GT(passes, 30);
+  EXPECT_GT(boardMoves, 100);
 }
 
 TEST(NnueEvaluation, APositionAndItsColourSwapEvaluateAlike) {
