@@ -6,6 +6,7 @@ shipped net.
 
     tools/nnue/train.py DATA... --out NET.gnn [--epochs N] [--batch N] [--lr X]
                         [--lambda L] [--seed S] [--checkpoint FILE] [--max-positions N]
+                        [--lr-decay G] [--device cpu|cuda]
 
 What it learns from: the undecided, quiet positions of the files (flags in
 docs/datagen.md), each with the target
@@ -19,6 +20,10 @@ Each batch is seen through one of the 8 symmetries of the board, drawn at
 random; the colour swap needs no augmentation, as the features are the
 side to move's and the other side's (search/nnue/board_features.h). The games of
 every tenth game number are held out for validation.
+
+--device cuda trains on a GPU where PyTorch has one (the net and its
+export are the same arithmetic; Debian's python3-torch is CPU-only).
+--lr-decay G multiplies the learning rate by G after each epoch.
 
 --checkpoint FILE saves the model and the optimiser after each epoch and,
 if FILE exists, goes on from it. The export quantises as network.h says.
@@ -142,13 +147,15 @@ def fit_scale(score, result):
 def quantise(net, description):
     """The .gnn bytes of `net` (network.h's layout)."""
     import struct
-    ft_w = net.ft.weight.detach().numpy().T  # [288, 128]
-    b0 = np.round(net.ft.bias.detach().numpy() * ONE).astype(np.int16)
+    def values(tensor):
+        return tensor.detach().cpu().numpy()
+    ft_w = values(net.ft.weight).T  # [288, 128]
+    b0 = np.round(values(net.ft.bias) * ONE).astype(np.int16)
     w0 = np.round(ft_w * ONE).astype(np.int16)
-    b1 = np.round(net.l1.bias.detach().numpy() * ONE * WEIGHT_ONE).astype(np.int32)
-    w1 = np.clip(np.round(net.l1.weight.detach().numpy() * WEIGHT_ONE), -127, 127).astype(np.int8)
-    b2 = np.int32(round(float(net.l2.bias.detach().numpy()[0]) * ONE * WEIGHT_ONE))
-    w2 = np.round(net.l2.weight.detach().numpy()[0] * WEIGHT_ONE).astype(np.int16)
+    b1 = np.round(values(net.l1.bias) * ONE * WEIGHT_ONE).astype(np.int32)
+    w1 = np.clip(np.round(values(net.l1.weight) * WEIGHT_ONE), -127, 127).astype(np.int8)
+    b2 = np.int32(round(float(values(net.l2.bias)[0]) * ONE * WEIGHT_ONE))
+    w2 = np.round(values(net.l2.weight)[0] * WEIGHT_ONE).astype(np.int16)
     payload = (b0.astype("<i2").tobytes() + w0.astype("<i2").tobytes() + b1.astype("<i4").tobytes() +
                w1.tobytes() + struct.pack("<i", int(b2)) + w2.astype("<i2").tobytes())
     text = description.encode("utf-8")[:1024]
@@ -194,7 +201,13 @@ def main():
     parser.add_argument("--checkpoint", help="save after each epoch; go on from it if it exists")
     parser.add_argument("--max-positions", type=int, default=0, help="use at most this many (0: all)")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
+    parser.add_argument("--lr-decay", type=float, default=1.0, help="learning rate factor after each epoch")
+    parser.add_argument("--device", default="cpu", help="cpu, or cuda where PyTorch has a GPU")
     args = parser.parse_args()
+    if args.device != "cpu" and not (args.device.startswith("cuda") and torch.cuda.is_available()):
+        sys.exit(f"train: device {args.device!r}: this PyTorch has {'a GPU' if torch.cuda.is_available() else 'no GPU'}"
+                 "; use --device cpu or cuda")
+    device = torch.device(args.device)
     if args.threads:
         torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -222,23 +235,26 @@ def main():
     result = records["result"].astype(np.float64)
     scale = fit_scale(score, result)
     target = args.blend / (1 + np.exp(-score / scale)) + (1 - args.blend) * (result + 1) / 2
-    x = torch.from_numpy(features_of(records))
+    x = torch.from_numpy(features_of(records)).to(device)
     held = torch.from_numpy(records["game"] % 10 == 0)
-    target = torch.from_numpy(target.astype(np.float32))
+    target = torch.from_numpy(target.astype(np.float32)).to(device)
     train_rows = torch.nonzero(~held).squeeze(1)
     valid_rows = torch.nonzero(held).squeeze(1)
     print(f"positions: {len(records)} undecided quiet ({len(train_rows)} training, {len(valid_rows)} validation) "
           f"from {'; '.join(names)}; score scale S = {scale:.1f}", flush=True)
 
-    other = torch.from_numpy(other_perspective())
-    symmetries = [torch.from_numpy(feature_permutation(s)) for s in range(8)]
-    net = Net()
+    other = torch.from_numpy(other_perspective()).to(device)
+    symmetries = [torch.from_numpy(feature_permutation(s)).to(device) for s in range(8)]
+    net = Net().to(device)
     optimiser = torch.optim.Adam(net.parameters(), lr=args.lr)
+    schedule = torch.optim.lr_scheduler.ExponentialLR(optimiser, gamma=args.lr_decay)
     first_epoch = 0
     if args.checkpoint and os.path.exists(args.checkpoint):
-        saved = torch.load(args.checkpoint)
+        saved = torch.load(args.checkpoint, map_location=device)
         net.load_state_dict(saved["net"])
         optimiser.load_state_dict(saved["optimiser"])
+        if "schedule" in saved:
+            schedule.load_state_dict(saved["schedule"])
         first_epoch = saved["epoch"]
         print(f"going on from {args.checkpoint} after epoch {first_epoch}", flush=True)
 
@@ -251,7 +267,7 @@ def main():
 
     for epoch in range(first_epoch, args.epochs):
         began = time.time()
-        order = train_rows[torch.from_numpy(rng.permutation(len(train_rows)))]
+        order = train_rows[torch.from_numpy(rng.permutation(len(train_rows)))].to(device)
         total, batches = 0.0, 0
         for start in range(0, len(order), args.batch):
             rows = order[start:start + args.batch]
@@ -262,17 +278,19 @@ def main():
             net.clip()
             total += float(loss)
             batches += 1
+        schedule.step()
         with torch.no_grad():
-            valid = float(loss_of(valid_rows, 0)) if len(valid_rows) else float("nan")
+            valid = float(loss_of(valid_rows.to(device), 0)) if len(valid_rows) else float("nan")
         print(f"epoch {epoch + 1}: training loss {total / max(batches, 1):.6f}, validation {valid:.6f} "
               f"({time.time() - began:.1f} s)", flush=True)
         if args.checkpoint:
-            torch.save({"net": net.state_dict(), "optimiser": optimiser.state_dict(), "epoch": epoch + 1},
+            torch.save({"net": net.state_dict(), "optimiser": optimiser.state_dict(),
+                        "schedule": schedule.state_dict(), "epoch": epoch + 1},
                        args.checkpoint + ".tmp")
             os.replace(args.checkpoint + ".tmp", args.checkpoint)
 
     description = (f"gobblet net {FEATURES}x{HIDDEN}x{L1}: tools/nnue/train.py --epochs {args.epochs} --batch "
-                   f"{args.batch} --lr {args.lr} --lambda {args.blend} --seed {args.seed} on {len(records)} "
+                   f"{args.batch} --lr {args.lr} --lr-decay {args.lr_decay} --lambda {args.blend} --seed {args.seed} on {len(records)} "
                    f"positions of {'; '.join(names)}; S = {scale:.1f}")
     data = quantise(net, description)
     with open(args.out + ".tmp", "wb") as f:
