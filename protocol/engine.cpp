@@ -130,7 +130,7 @@ absl::Status Engine::applySearchOptions() {
   o.moveOverheadMs = options_.moveOverheadMs;
   o.skillLevel = options_.playingLevel();
   o.skillSeed = options_.skillSeed;
-  if (options_.useNnue) o.net = net_;
+  if (options_.searchUsesNet()) o.net = net_;
   if (absl::Status status = search_->setOptions(o); !status.ok())
     return absl::ResourceExhaustedError("option Hash: " + std::string(status.message()));
   return absl::OkStatus();

@@ -22,7 +22,7 @@
 //   UCI_Elo        spin    max      (the measured Elo of levels 0 and 20)
 //   UCI_ShowWDL    check   false                 info lines carry wdl W D L (search/wdl.h)
 //   EvalFile       string  <default>             the net file (search/eval_file.h); <default> the built-in net
-//   Use NNUE       check   false                 evaluate 4x4 Gobblet with the net
+//   Use NNUE       check   true                  evaluate 4x4 Gobblet with the net (full strength only)
 #pragma once
 
 #include <cstdint>
@@ -94,7 +94,7 @@ inline constexpr OptionDeclaration kOptionTable[] = {
      "info lines carry the chances of their score: wdl W D L, per mille, for the side to move"},
     {OptionId::kEvalFile, "EvalFile", OptionType::kString, 0, 0, 0, "<default>",
      "the evaluation's net file (with Use NNUE); <default> = the net built into the engine"},
-    {OptionId::kUseNnue, "Use NNUE", OptionType::kCheck, 0, 0, 0, "",
+    {OptionId::kUseNnue, "Use NNUE", OptionType::kCheck, 1, 0, 0, "",
      "evaluate 4x4 Gobblet with the net (EvalFile) instead of the hand-written evaluation"},
 };
 
@@ -140,6 +140,10 @@ struct EngineOptions {
   bool useNnue = declarationOf(OptionId::kUseNnue).defaultValue != 0;
   // The level the search plays at: UCI_Elo's with UCI_LimitStrength, else Skill Level.
   int playingLevel() const { return limitStrength ? skillLevelForElo(elo) : skillLevel; }
+  // Whether the search evaluates 4x4 Gobblet with the net: Use NNUE at full
+  // strength (the lower levels were measured with the hand-written
+  // evaluation, search/skill.h, and keep it).
+  bool searchUsesNet() const { return useNnue && playingLevel() == kMaxSkillLevel; }
 };
 
 // Validates and applies one option (name case-insensitive, as in UCI). On an

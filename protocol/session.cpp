@@ -390,7 +390,10 @@ void Session::eval() {
   if (const std::optional<int> net = engine_.netEvaluation())
     emit("info string eval net " + std::to_string(*net) + " (" +
          (engine_.options().evalFile.empty() ? std::string("the built-in net") : "EvalFile") + ", side to move; " +
-         (engine_.options().useNnue ? "the search uses it" : "Use NNUE is off: the search uses the total above") + ")");
+         (engine_.options().searchUsesNet() ? "the search uses it"
+          : engine_.options().useNnue       ? "a Skill Level below full strength: the search uses the total above"
+                                            : "Use NNUE is off: the search uses the total above") +
+         ")");
 }
 
 }  // namespace gobblet

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/notation.h"
+#include "search/eval_file.h"
 #include "search/search.h"
 
 namespace gobblet {
@@ -71,6 +72,7 @@ BenchResult runBench(int depth, std::function<void(const std::string&)> log, con
   SearchOptions options;
   options.hashMiB = 16;
   options.threads = 1;
+  options.net = builtInNet();  // the default evaluation: the built-in net for 4x4 Gobblet
   if (absl::Status status = search.setOptions(options); !status.ok() && log)
     log("error: " + std::string(status.message()) + " (the node count is not the signature)");
   const auto t0 = std::chrono::steady_clock::now();

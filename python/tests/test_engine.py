@@ -193,14 +193,15 @@ def test_each_line_carries_the_chances_gobblet_prints_with_uci_showwdl(cpp_progr
     assert gobblet.Engine().search(won, depth=3).lines[0].wdl == (1000, 0, 0)
 
 
-def test_the_net_evaluates_when_asked_and_a_bad_net_file_is_refused(tmp_path):
+def test_the_net_evaluates_by_default_and_a_bad_net_file_is_refused(tmp_path):
     game = gobblet.Game("gobblet", moves=MOVES)
     engine = gobblet.Engine()
-    assert engine.use_nnue is False and engine.eval_file == "<default>"
-    classic = engine.search(game, depth=1).lines[0].score.value
-    engine.use_nnue = True
+    assert engine.use_nnue is True and engine.eval_file == "<default>"
     with_net = engine.search(game, depth=1).lines[0].score.value
+    engine.use_nnue = False
+    classic = engine.search(game, depth=1).lines[0].score.value
     assert with_net != classic
+    engine.use_nnue = True
     bad = tmp_path / "bad.gnn"
     bad.write_bytes(b"GOBNNUE\0" + bytes(100))
     with pytest.raises(ValueError, match="eval_file: option EvalFile: net file .*version 0"):

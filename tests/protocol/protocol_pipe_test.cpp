@@ -119,9 +119,11 @@ TEST(ProtocolPipe, PositionWithMovesAndDisplay) {
   EXPECT_EQ(*moves, expected);
 }
 
-// `eval` prints the evaluation's terms as a table of info strings; the nets
-// add up to the sum row, and the total is the search's evaluate() of the
-// position, from the side to move's view.
+// `eval` prints the hand-written evaluation's terms as a table of info
+// strings; the nets add up to the sum row, and the total is evaluate() of
+// the position, from the side to move's view. Then the net's value, and
+// which of the two the search uses: the net by default, the total with Use
+// NNUE off or at a Skill Level below full strength.
 TEST(ProtocolPipe, EvalPrintsTheTermsAndTheSearchsTotal) {
   EngineProcess e;
   for (const std::vector<std::string>& moves :
@@ -160,14 +162,51 @@ TEST(ProtocolPipe, EvalPrintsTheTermsAndTheSearchsTotal) {
     ASSERT_GE(words.size(), 5u);
     EXPECT_EQ(words[4], std::to_string(evaluate(b))) << *total;
     EXPECT_EQ(std::to_string((b.sideToMove() == 0 ? sum : -sum) + tempo), words[4]) << *total;
-    // Then the net's value (4x4 Gobblet), which the search uses with Use NNUE.
+    // Then the net's value (4x4 Gobblet), which the search uses by default.
     const auto net = e.line();
     ASSERT_TRUE(net);
     EXPECT_EQ(net->rfind("info string eval net ", 0), 0u) << *net;
-    EXPECT_NE(net->find("Use NNUE is off"), std::string::npos) << *net;
+    EXPECT_NE(net->find("the search uses it"), std::string::npos) << *net;
+  }
+  for (const auto& [option, says] : {std::pair<std::string, std::string>{"Skill Level value 19", "a Skill Level below"},
+                                     {"Skill Level value 20", "the search uses it"},
+                                     {"Use NNUE value false", "Use NNUE is off"}}) {
+    e.send("setoption name " + option);
+    e.send("eval");
+    const auto net = e.until("info string eval net ");
+    ASSERT_TRUE(net) << option;
+    EXPECT_NE(net->find(says), std::string::npos) << option << ": " << *net;
   }
   e.send("isready");
   EXPECT_EQ(e.line(), "readyok");
+}
+
+// The search evaluates with the net at full strength only: a level below it
+// searches the same tree with Use NNUE on as off (the levels' Elo was
+// measured with the hand-written evaluation), while at full strength the
+// two evaluations make different trees.
+TEST(ProtocolPipe, LevelsBelowFullStrengthSearchWithTheHandWrittenEvaluation) {
+  auto nodes = [](int level, bool nnue) {
+    EngineProcess e;
+    e.send("setoption name Skill Level value " + std::to_string(level));
+    e.send("setoption name Skill Seed value 5");
+    e.send(std::string("setoption name Use NNUE value ") + (nnue ? "true" : "false"));
+    e.send("position startpos moves X@a1 X@d4 L@b1");
+    e.send("go depth 5");
+    std::vector<std::string> seen;
+    EXPECT_TRUE(e.until("bestmove ", Ms(20000), &seen));
+    std::string count;
+    for (const auto& l : seen) {
+      const size_t at = l.find(" nodes ");
+      if (l.rfind("info depth ", 0) == 0 && at != std::string::npos)
+        count = l.substr(at + 7, l.find(' ', at + 7) - at - 7);
+    }
+    return count;
+  };
+  const std::string level19 = nodes(19, false);
+  ASSERT_FALSE(level19.empty());
+  EXPECT_EQ(nodes(19, true), level19);
+  EXPECT_NE(nodes(20, true), nodes(20, false));
 }
 
 // A bad position or move is refused whole, naming what is wrong; then there

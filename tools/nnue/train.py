@@ -276,7 +276,7 @@ def main():
             loss.backward()
             optimiser.step()
             net.clip()
-            total += float(loss)
+            total += loss.item()
             batches += 1
         schedule.step()
         with torch.no_grad():

@@ -20,6 +20,7 @@
 #include "engine/game.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "search/eval_file.h"
 #include "search/evaluate.h"
 #include "search/search.h"
 #include "tools/command_line/command_line.h"
@@ -93,6 +94,7 @@ int play(const cli::Program& program, const cli::Arguments& args, const cli::Usa
   SearchOptions options;
   options.threads = threads;
   options.moveOverheadMs = 0;
+  options.net = builtInNet();  // the engine's default evaluation (4x4 Gobblet: the net)
   if (absl::Status status = search.setOptions(options); !status.ok()) {
     return cli::failure(program, status.message());
   }
