@@ -70,6 +70,11 @@ if(GOBBLET_WASM_PROFILE)
   add_compile_definitions(GOBBLET_WASM_PROFILE_MD5=${profile_md5})
 endif()
 
+# WebAssembly SIMD for the project's code (the net's sums in
+# search/nnue/network.cpp; the worker tells a browser without it).
+add_compile_options(-msimd128)
+add_link_options(-msimd128)
+
 find_package(Threads REQUIRED)  # (the headers; no thread is ever started)
 include(cmake/public_headers.cmake)
 set(GOBBLET_ARCH wasm32)  # (the name in --version and `id name`)

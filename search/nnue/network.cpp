@@ -6,6 +6,8 @@
 #include <cstring>
 #if defined(__SSE2__)
 #include <immintrin.h>
+#elif defined(__wasm_simd128__)
+#include <wasm_simd128.h>
 #endif
 #include <fstream>
 #include <functional>
@@ -102,6 +104,21 @@ void applyChanges(const Network& net, const std::array<int16_t, kHidden>& before
     }
     for (int k = 0; k < kRegs; ++k) _mm_storeu_si128(reinterpret_cast<__m128i*>(&after[t + k * kLanes]), r[k]);
   }
+#elif defined(__wasm_simd128__)
+  constexpr int kLanes = 8, kRegs = 8, kTile = kLanes * kRegs;  // as SSE2: half the row at a time
+  for (int t = 0; t < kHidden; t += kTile) {
+    v128_t r[kRegs];
+    for (int k = 0; k < kRegs; ++k) r[k] = wasm_v128_load(&before[t + k * kLanes]);
+    for (int n = 0; n < removed.size; ++n) {
+      const int16_t* w = featureRow(net, removed.index[n]) + t;
+      for (int k = 0; k < kRegs; ++k) r[k] = wasm_i16x8_sub(r[k], wasm_v128_load(w + k * kLanes));
+    }
+    for (int n = 0; n < added.size; ++n) {
+      const int16_t* w = featureRow(net, added.index[n]) + t;
+      for (int k = 0; k < kRegs; ++k) r[k] = wasm_i16x8_add(r[k], wasm_v128_load(w + k * kLanes));
+    }
+    for (int k = 0; k < kRegs; ++k) wasm_v128_store(&after[t + k * kLanes], r[k]);
+  }
 #else
   after = before;
   addFeatures(net, removed, after, -1);
@@ -123,6 +140,14 @@ void clampActivations(const Accumulator& acc, int sideToMove, uint8_t* out) {
       const __m128i b = _mm_min_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&row[i + 8])), one);
       // packus saturates the negatives to 0.
       _mm_storeu_si128(reinterpret_cast<__m128i*>(to + i), _mm_packus_epi16(a, b));
+    }
+#elif defined(__wasm_simd128__)
+    const v128_t one = wasm_i16x8_splat(kActivationOne);
+    for (int i = 0; i < kHidden; i += 16) {
+      const v128_t a = wasm_i16x8_min(wasm_v128_load(&row[i]), one);
+      const v128_t b = wasm_i16x8_min(wasm_v128_load(&row[i + 8]), one);
+      // The unsigned narrowing saturates the negatives to 0.
+      wasm_v128_store(to + i, wasm_u8x16_narrow_i16x8(a, b));
     }
 #else
     for (int i = 0; i < kHidden; ++i) to[i] = static_cast<uint8_t>(std::clamp<int>(row[i], 0, kActivationOne));
@@ -200,6 +225,39 @@ int32_t hiddenAndOutput(const Network& net, const uint8_t* input) {
   sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0x4e));
   sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0xb1));
   return net.b2 + _mm_cvtsi128_si32(sum);
+#elif defined(__wasm_simd128__)
+  // As the SSSE3 form, with 16-bit products: the inputs and weights widened
+  // to int16 and each pair of products added into an int32 (dot: exact).
+  constexpr size_t kRow = 2 * kHidden;
+  v128_t sum = wasm_i32x4_splat(0);
+  const v128_t zero = wasm_i16x8_splat(0), one = wasm_i16x8_splat(kActivationOne);
+  for (int j = 0; j < kL1; j += 4) {
+    const int8_t* w = &net.w1[static_cast<size_t>(j) * kRow];
+    v128_t s[4] = {wasm_i32x4_splat(0), wasm_i32x4_splat(0), wasm_i32x4_splat(0), wasm_i32x4_splat(0)};
+    for (size_t i = 0; i < kRow; i += 16) {
+      const v128_t x = wasm_v128_load(input + i);
+      const v128_t xl = wasm_u16x8_extend_low_u8x16(x), xh = wasm_u16x8_extend_high_u8x16(x);
+      for (size_t r = 0; r < 4; ++r) {
+        const v128_t y = wasm_v128_load(w + r * kRow + i);
+        s[r] = wasm_i32x4_add(s[r], wasm_i32x4_add(wasm_i32x4_dot_i16x8(xl, wasm_i16x8_extend_low_i8x16(y)),
+                                                   wasm_i32x4_dot_i16x8(xh, wasm_i16x8_extend_high_i8x16(y))));
+      }
+    }
+    // The four rows' lanes summed: a transpose by shuffles, then adds.
+    const v128_t s01 =
+        wasm_i32x4_add(wasm_i32x4_shuffle(s[0], s[1], 0, 4, 1, 5), wasm_i32x4_shuffle(s[0], s[1], 2, 6, 3, 7));
+    const v128_t s23 =
+        wasm_i32x4_add(wasm_i32x4_shuffle(s[2], s[3], 0, 4, 1, 5), wasm_i32x4_shuffle(s[2], s[3], 2, 6, 3, 7));
+    v128_t h = wasm_i32x4_add(wasm_i32x4_shuffle(s01, s23, 0, 1, 4, 5), wasm_i32x4_shuffle(s01, s23, 2, 3, 6, 7));
+    h = wasm_i32x4_shr(wasm_i32x4_add(h, wasm_v128_load(&net.b1[j])), 6);
+    // Narrowed with saturation (the clamp then gives what it gives on the
+    // int32), clamped, times the output weights (the upper half zero).
+    const v128_t hidden = wasm_i16x8_min(wasm_i16x8_max(wasm_i16x8_narrow_i32x4(h, wasm_i32x4_splat(0)), zero), one);
+    const v128_t w2 = wasm_v128_load64_zero(&net.w2[j]);
+    sum = wasm_i32x4_add(sum, wasm_i32x4_dot_i16x8(hidden, w2));
+  }
+  return net.b2 + wasm_i32x4_extract_lane(sum, 0) + wasm_i32x4_extract_lane(sum, 1) + wasm_i32x4_extract_lane(sum, 2) +
+         wasm_i32x4_extract_lane(sum, 3);
 #else
   int32_t sum = net.b2;
   for (int j = 0; j < kL1; ++j) {

@@ -48,6 +48,7 @@ runs and no /ugi was asked for. Run as a script, or with pytest itself:
 script, the exit status is 0 passed, 1 failed, 77 skipped (Chromium or
 Selenium missing, or Chromium cannot start here).
 """
+import contextlib
 import http.server
 import io
 import os
@@ -479,10 +480,10 @@ def test_the_search_is_the_native_one(b, perft_binary, build):
     check(again == native, f"after ucinewgame go depth 9 searched {again} nodes, natively {native}")
 
 
-def test_a_browser_without_jspi_gets_the_asyncify_build(b, site):
-    """A browser without JavaScript Promise Integration (simulated: a copy of the site whose worker
-    script first deletes WebAssembly.Suspending and .promising) gets the Asyncify build by itself,
-    and the page plays; forcing the JSPI build there ends the worker, saying why."""
+@contextlib.contextmanager
+def site_whose_worker_first_runs(site, prefix):
+    """A StaticServer of a copy of the site whose worker script begins with `prefix` (a browser
+    without some feature, simulated)."""
     work = tempfile.mkdtemp(prefix="gobblet-site-")
     server = None
     try:
@@ -492,8 +493,20 @@ def test_a_browser_without_jspi_gets_the_asyncify_build(b, site):
         with open(worker) as f:
             script = f.read()
         with open(worker, "w") as f:
-            f.write("delete WebAssembly.Suspending; delete WebAssembly.promising;\n" + script)
+            f.write(prefix + "\n" + script)
         server = StaticServer(copy)
+        yield server
+    finally:
+        if server:
+            server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def test_a_browser_without_jspi_gets_the_asyncify_build(b, site):
+    """A browser without JavaScript Promise Integration (simulated: a copy of the site whose worker
+    script first deletes WebAssembly.Suspending and .promising) gets the Asyncify build by itself,
+    and the page plays; forcing the JSPI build there ends the worker, saying why."""
+    with site_whose_worker_first_runs(site, "delete WebAssembly.Suspending; delete WebAssembly.promising;") as server:
         page = Board(b.d, server.url)
         page.load()
         check(page.body("fen") == "4/4/4/4 1", f"the page without JSPI did not start: {page.body('fen')!r}")
@@ -508,10 +521,19 @@ def test_a_browser_without_jspi_gets_the_asyncify_build(b, site):
         print(f"without JSPI: the page's worker fetched {fetched}; ?engine=jspi: {closed!r}")
         check(closed and "no JavaScript Promise Integration" in closed,
               f"?engine=jspi without JSPI: {closed!r}")
-    finally:
-        if server:
-            server.stop()
-        shutil.rmtree(work, ignore_errors=True)
+
+
+def test_a_browser_without_simd_is_told_so(b, site):
+    """Both builds use WebAssembly SIMD: in a browser without it (simulated: the worker's
+    WebAssembly.validate answers false for every module) the worker ends at once, saying what the
+    browser lacks, and fetches no engine."""
+    with site_whose_worker_first_runs(site, "WebAssembly.validate = () => false;") as server:
+        b.d.get(server.url)  # the page (its own worker ends likewise)
+        closed = PageEngine(b.d, "worker", WORKER_SCRIPT, wait_open=False).wait_closed()
+        fetched = [r for r in server.requests if r.endswith(".wasm")]
+        print(f"without SIMD: {closed!r}; fetched {fetched}")
+        check(closed and "no WebAssembly SIMD" in closed, f"without SIMD: {closed!r}")
+        check(not fetched, f"without SIMD the worker fetched {fetched}")
 
 
 TB_VARIANT, TB_FILE = "3x3:2,2,1", "3x3-2-2-1.gtb"  # a moving variant of 287 blocks, built in a second

@@ -22,6 +22,17 @@ const hasJspi = typeof wasmApi.Suspending === 'function' && typeof wasmApi.promi
 const asked = new URLSearchParams(self.location.search).get('engine');
 const build = asked === 'jspi' || asked === 'asyncify' ? asked : hasJspi ? 'jspi' : 'asyncify';
 importScripts(build === 'jspi' ? 'gobblet-engine.js' : 'gobblet-engine-asyncify.js');
+// Both builds use WebAssembly SIMD (the net's sums, search/nnue/network.cpp;
+// Chrome 91, Firefox 89 and Safari 16.4 on have it): a module whose one
+// function returns a v128 constant validates only where it is there.
+const hasSimd = WebAssembly.validate(new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,  // magic, version 1
+  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b,        // types: () -> v128
+  0x03, 0x02, 0x01, 0x00,                          // one function of type 0
+  0x0a, 0x16, 0x01, 0x14, 0x00, 0xfd, 0x0c,        // its code: v128.const ...
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  // ... 0
+  0x0b,                                            // end
+]));
 
 /** @type {string[]} */
 const input = [];     // lines the page sent that the engine has not taken yet
@@ -118,12 +129,16 @@ function instantiateWithJspi(imports, receive) {
   return {};
 }
 
-createGobbletEngine({
-  print: (text) => console.log(text),
-  printErr: (text) => console.warn(text),
-  ...(build === 'jspi' ? { instantiateWasm: instantiateWithJspi } : {}),
-}).then((module) => {
-  engine = module;
-  postMessage({ opened: true, engine: build });
-  pump();
-}, (err) => end('cannot load the engine: ' + errorText(err)));
+if (!hasSimd) {
+  end('cannot load the engine: this browser has no WebAssembly SIMD (Chrome 91, Firefox 89, Safari 16.4 and later have it)');
+} else {
+  createGobbletEngine({
+    print: (text) => console.log(text),
+    printErr: (text) => console.warn(text),
+    ...(build === 'jspi' ? { instantiateWasm: instantiateWithJspi } : {}),
+  }).then((module) => {
+    engine = module;
+    postMessage({ opened: true, engine: build });
+    pump();
+  }, (err) => end('cannot load the engine: ' + errorText(err)));
+}
