@@ -29,7 +29,7 @@ inline constexpr int kSkillCandidates = 4;
 // build/release/bin OUT 20 2+0.02 1`): a uniformly random mover is 0.
 inline constexpr int kSkillLevelElo[kMaxSkillLevel + 1] = {608,  692,  988,  1188, 1176, 1335, 1369,
                                                            1390, 1428, 1427, 1526, 1501, 1478, 1538,
-                                                           1549, 1506, 1642, 1722, 1738, 1815, 1937};
+                                                           1549, 1506, 1642, 1722, 1738, 1815, 2157};
 // The level of UCI_LimitStrength with UCI_Elo `elo`: the strongest level
 // whose measured Elo is at most `elo` (level 0 below them all).
 int skillLevelForElo(int elo);
