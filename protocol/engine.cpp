@@ -326,6 +326,8 @@ std::optional<int> Engine::netEvaluation() const {
   return gobblet::netEvaluation(*net_, game_.position());
 }
 
+WinDrawLoss Engine::chances() const { return positionChances(game_, options_.searchUsesNet() ? net_.get() : nullptr); }
+
 // ---------------------------------------------------------------------------
 // Searching
 

@@ -50,6 +50,7 @@
 #include "search/eval_file.h"
 #include "search/evaluate.h"
 #include "search/search.h"
+#include "search/wdl.h"
 
 namespace gobblet {
 
@@ -178,6 +179,9 @@ class Engine {
   // The net's evaluation of the position (EvalFile's net, used by the
   // search with Use NNUE), if the variant is the net's (4x4 Gobblet).
   std::optional<int> netEvaluation() const;
+  // The chances of the position without a search (`query wdl`), by the
+  // evaluation the search uses (search/wdl.h).
+  WinDrawLoss chances() const;
 
   // The tablebase the search probes and exactValues() reads. By default
   // the variant's own: the TablebasePath option's file, else the default

@@ -270,7 +270,7 @@ void Session::query(const Command& c) {
       break;
     }
     case QueryKind::kWdl:  // the chances of the position itself, without a search
-      emit("response " + chancesText(positionChances(game)));
+      emit("response " + chancesText(engine_.chances()));
       break;
   }
 }

@@ -4,6 +4,8 @@
 #include <bit>
 #include <cmath>
 
+#include "nnue/board_features.h"
+#include "search/eval_file.h"
 #include "search/evaluate.h"
 #include "search/tactics.h"
 #include "wdl_model.h"
@@ -48,7 +50,7 @@ WinDrawLoss winDrawLoss(int value, bool decided, const Board& board) {
   return {win, 1000 - win - loss, loss};
 }
 
-WinDrawLoss positionChances(const Game& game) {
+WinDrawLoss positionChances(const Game& game, const nnue::Network* net) {
   Board board = game.position();
   switch (game.result()) {
     case GameResult::kNone:
@@ -61,7 +63,8 @@ WinDrawLoss positionChances(const Game& game) {
                                                                                       : WinDrawLoss{0, 0, 1000};
   }
   if (!winningMove(board).isNone()) return {1000, 0, 0};
-  return winDrawLoss(evaluate(board), false, board);
+  const int value = net && nnue::describes(board.variant()) ? netEvaluation(*net, board) : evaluate(board);
+  return winDrawLoss(value, false, board);
 }
 
 }  // namespace gobblet

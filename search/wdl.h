@@ -30,8 +30,14 @@ struct WinDrawLoss {
 // a game already over: its winner is on the board).
 WinDrawLoss winDrawLoss(int value, bool decided, const Board& board);
 
+namespace nnue {
+struct Network;  // search/nnue/network.h
+}
+
 // The chances of a game's position without a search (`query wdl`): a game
-// over by its result; a win in one as a win; else the static evaluation's.
-WinDrawLoss positionChances(const Game& game);
+// over by its result; a win in one as a win; else the static evaluation's,
+// the one the search uses: `net`'s where it is given and the variant is
+// its own, else evaluate()'s.
+WinDrawLoss positionChances(const Game& game, const nnue::Network* net = nullptr);
 
 }  // namespace gobblet

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_split.h"
+#include "engine/game.h"
+#include "search/wdl.h"
 #include "tests/support/engine_client.h"
 
 namespace gobblet {
@@ -76,6 +78,39 @@ TEST(ProtocolWdl, InfoLinesCarryTheChancesWhenAsked) {
   ASSERT_EQ(words.size(), 4u) << *start;
   EXPECT_EQ(words[0], "response");
   EXPECT_EQ(std::stoi(words[1]) + std::stoi(words[2]) + std::stoi(words[3]), 1000) << *start;
+}
+
+// `query wdl` gives the chances of the evaluation the search uses: the
+// net's by default, the hand-written total with Use NNUE off (both as
+// `eval` prints them).
+TEST(ProtocolWdl, QueryChancesAreThoseOfTheSearchsEvaluation) {
+  const std::vector<std::string> moves = {"X@a1", "X@d4", "L@b1", "d4b1", "M@c3"};
+  Game game{Board(Variant::gobblet())};
+  std::string command = "position startpos moves";
+  for (const auto& m : moves) {
+    ASSERT_TRUE(game.play(m).ok()) << m;
+    command += " " + m;
+  }
+  EngineProcess e;
+  e.send(command);
+  e.send("eval");
+  std::vector<std::string> seen;
+  const auto net = e.until("info string eval net ", Ms(5000), &seen);
+  ASSERT_TRUE(net);
+  int total = 0, netValue = 0;
+  for (const auto& l : seen)
+    if (l.rfind("info string eval total ", 0) == 0) total = std::stoi(l.substr(23));
+  netValue = std::stoi(net->substr(21));
+  ASSERT_NE(total, netValue) << "the position should tell the two evaluations apart";
+  auto expected = [&](int value) {
+    const WinDrawLoss c = winDrawLoss(value, false, game.position());
+    return "response " + std::to_string(c.win) + " " + std::to_string(c.draw) + " " + std::to_string(c.loss);
+  };
+  e.send("query wdl");
+  EXPECT_EQ(e.line(), expected(netValue));
+  e.send("setoption name Use NNUE value false");
+  e.send("query wdl");
+  EXPECT_EQ(e.line(), expected(total));
 }
 
 }  // namespace
