@@ -102,6 +102,8 @@ struct SearchOptions {
   uint64_t skillSeed = 0;           // its draws: 0 a new one each search, else reproducible
   // The evaluation's net (4x4 Gobblet; search/nnue/network.h); null: the
   // hand-written evaluation (search/evaluate.h), as in every other variant.
+  // The engine's default (protocol/engine.h, Use NNUE) is the built-in net,
+  // builtInNet() of search/eval_file.h.
   std::shared_ptr<const nnue::Network> net;
 };
 
