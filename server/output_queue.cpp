@@ -67,4 +67,13 @@ void returnFreedMemory() {
 #endif
 }
 
+void mapLargeBlocksApart() {
+#if defined(__GLIBC__)
+  // Fixed bounds (glibc no longer moves them), the trimming one back at its
+  // default in case a block freed before had raised it.
+  mallopt(M_MMAP_THRESHOLD, 64 * 1024);
+  mallopt(M_TRIM_THRESHOLD, 128 * 1024);
+#endif
+}
+
 }  // namespace gobblet

@@ -1,5 +1,7 @@
 #include "server/session_reaper.h"
 
+#include "server/output_queue.h"
+
 namespace gobblet {
 
 SessionReaper::SessionReaper() : thread_([this] { run(); }) {}
@@ -34,6 +36,14 @@ void SessionReaper::run() {
     if (job.session) job.session->close();
     job.session.reset();
     if (job.then) job.then();
+    bool drained = false;
+    {
+      std::lock_guard lock(mutex_);
+      drained = jobs_.empty();
+    }
+    // What the sessions freed below mapLargeBlocksApart()'s bound stays in
+    // glibc's arenas until trimmed: once no session waits, it goes back.
+    if (drained) returnFreedMemory();
   }
 }
 

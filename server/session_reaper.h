@@ -5,7 +5,8 @@
 // its Session here instead of ending it on its strand, so that the I/O
 // threads keep serving the other clients meanwhile. One background thread
 // closes and destroys the sessions in the order they come (freeing their
-// hash tables), then runs each one's `then` callback.
+// hash tables), then runs each one's `then` callback; when none is left
+// waiting, it hands the freed memory back to the system.
 //
 // Ownership: the reaper belongs to whoever serves the connections (the
 // TcpServer), never to what it reaps. Its destructor joins its thread, so
