@@ -58,7 +58,10 @@ def interrupt(call):
     sends it SIGINT (Ctrl-C) 0.3 s after it started, and returns what it
     printed ("interrupted\n" if the call raised KeyboardInterrupt) and the
     seconds from the signal to its exit."""
-    script = ("import gobblet\nprint('started', flush=True)\ntry:\n    " + call +
+    # The child takes Ctrl-C as an interactive Python does, even where it
+    # was started with SIGINT ignored (a background job of a script).
+    script = ("import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
+              "import gobblet\nprint('started', flush=True)\ntry:\n    " + call +
               "\nexcept KeyboardInterrupt:\n    print('interrupted', flush=True)\n")
     child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
                              env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
