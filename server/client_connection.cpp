@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "server/process_memory.h"
+
 namespace gobblet {
 
 namespace asio = boost::asio;

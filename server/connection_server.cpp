@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "engine/parallel_for.h"
-#include "server/output_queue.h"
+#include "server/process_memory.h"
 #include "server/token_auth.h"
 
 namespace gobblet {
@@ -44,7 +44,7 @@ ConnectionServer::ConnectionServer(ServerConfig config)
       acceptor_(asio::make_strand(io_)),  // its handlers and stop()'s close on one strand
       signals_(io_) {
   if (config_.hashBudgetMiB > 0) config_.session.hashBudget = std::make_shared<HashBudget>(config_.hashBudgetMiB);
-  mapLargeBlocksApart();  // sessions come and go: their freed memory goes back (output_queue.h)
+  mapLargeBlocksApart();  // sessions come and go: their freed memory goes back (process_memory.h)
 }
 
 ConnectionServer::~ConnectionServer() { stop(); }

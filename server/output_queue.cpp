@@ -2,10 +2,6 @@
 
 #include <cstring>
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
 namespace gobblet {
 
 namespace {
@@ -55,25 +51,6 @@ void OutputQueue::keepOnlyFront() {
 void OutputQueue::clear() {
   std::deque<std::string>().swap(lines_);  // also frees the deque's own blocks
   heapBytes_ = 0;
-}
-
-// Called once per dropped client whose queue held over 1 MiB (8 MiB of
-// unread output gets a client dropped): trimming walks every arena, a few
-// milliseconds at most for this server's heap, which such a client pays for
-// with its own flood.
-void returnFreedMemory() {
-#if defined(__GLIBC__)
-  malloc_trim(0);
-#endif
-}
-
-void mapLargeBlocksApart() {
-#if defined(__GLIBC__)
-  // Fixed bounds (glibc no longer moves them), the trimming one back at its
-  // default in case a block freed before had raised it.
-  mallopt(M_MMAP_THRESHOLD, 64 * 1024);
-  mallopt(M_TRIM_THRESHOLD, 128 * 1024);
-#endif
 }
 
 }  // namespace gobblet

@@ -1,6 +1,6 @@
 #include "server/session_reaper.h"
 
-#include "server/output_queue.h"
+#include "server/process_memory.h"
 
 namespace gobblet {
 
