@@ -130,7 +130,7 @@ absl::Status Engine::applySearchOptions() {
   o.moveOverheadMs = options_.moveOverheadMs;
   o.skillLevel = options_.playingLevel();
   o.skillSeed = options_.skillSeed;
-  if (options_.searchUsesNet()) o.net = net_;
+  o.net = searchNet();
   if (absl::Status status = search_->setOptions(o); !status.ok())
     return absl::ResourceExhaustedError("option Hash: " + std::string(status.message()));
   return absl::OkStatus();
@@ -322,11 +322,13 @@ absl::Status Engine::positionStatus() const {
 EvalTerms Engine::evaluate() const { return evaluateTerms(game_.position()); }
 
 std::optional<int> Engine::netEvaluation() const {
-  if (!net_ || !(game_.position().variant() == Variant::gobblet())) return std::nullopt;
+  if (!net_ || !netEvaluates(game_.position().variant())) return std::nullopt;
   return gobblet::netEvaluation(*net_, game_.position());
 }
 
-WinDrawLoss Engine::chances() const { return positionChances(game_, options_.searchUsesNet() ? net_.get() : nullptr); }
+WinDrawLoss Engine::chances() const { return positionChances(game_, searchNet().get()); }
+
+std::shared_ptr<const nnue::Network> Engine::searchNet() const { return options_.searchUsesNet() ? net_ : nullptr; }
 
 // ---------------------------------------------------------------------------
 // Searching

@@ -234,6 +234,8 @@ class Engine {
   // Runs `job` on the worker thread; an error if the system refuses the thread.
   absl::Status startWorker(std::function<void()> job);
   absl::Status busyError(std::string_view command) const;
+  // The net the search evaluates with (Use NNUE, the playing level); null: the hand-written evaluation.
+  std::shared_ptr<const nnue::Network> searchNet() const;
 
   EngineLimits limits_;
   NoticeCallback notice_;

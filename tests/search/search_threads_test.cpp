@@ -188,8 +188,9 @@ TEST(SearchThreads, RefusedHelpersLeaveASearchWithFewerThreads) {
   search.wait();
   EXPECT_FALSE(best.isNone());
   EXPECT_EQ(search.lastStats().threads, 1);
-  if (std::thread::hardware_concurrency() >= 2)  // else one thread is all a search takes
+  if (std::thread::hardware_concurrency() >= 2) {  // else one thread is all a search takes
     EXPECT_NE(error.find("searching with 1"), std::string::npos) << error;
+  }
 }
 
 }  // namespace

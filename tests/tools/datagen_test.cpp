@@ -8,6 +8,7 @@
 #include <set>
 
 #include "engine/movegen.h"
+#include "search/eval_file.h"
 #include "tests/support/scratch_dir.h"
 #include "tests/support/shell_command.h"
 #include "tests/support/whole_file.h"
@@ -28,13 +29,16 @@ DataSettings smallSettings() {
   return s;
 }
 
-// Makes `path` with `games` games of `settings`, `threads` at once.
-void makeFile(const std::string& path, const DataSettings& settings, uint64_t games, int threads) {
+// Makes `path` with `games` games of `settings`, `threads` at once, searched
+// with `net` (null: the hand-written evaluation).
+void makeFile(const std::string& path, const DataSettings& settings, uint64_t games, int threads,
+              std::shared_ptr<const nnue::Network> net = nullptr) {
   auto writer = TrainingDataWriter::open(path, settings);
   ASSERT_TRUE(writer.ok()) << writer.status();
   GenerateOptions options;
   options.games = games;
   options.threads = threads;
+  options.net = net;
   auto done = generate(*writer, options);
   ASSERT_TRUE(done.ok()) << done.status();
   EXPECT_EQ(done->gamesFinished, games);
@@ -45,6 +49,7 @@ TEST(TrainingData, HeaderAndRecordsReadBackAsWritten) {
   DataHeader header;
   header.settings = smallSettings();
   header.settings.variant = Variant::gobblers();
+  header.settings.net = 0xfedcba9876543210ull;
   header.gamesFinished = 123456789012ull;
   const auto bytes = encodeHeader(header);
   auto back = decodeHeader(bytes.data(), bytes.size());
@@ -234,6 +239,53 @@ TEST(SelfPlay, GoingOnWithOtherSettingsIsRefusedNamingThem) {
   EXPECT_NE(refused.status().message().find("not a gobblet training data file"), std::string::npos);
 }
 
+// Games searched with a net are the net's (other scores than the
+// hand-written evaluation's from the same openings), the file names the net,
+// and going on with another evaluation, or a net the settings do not name,
+// is refused.
+TEST(SelfPlay, ANetsGamesAreSearchedWithItAndTheFileNamesIt) {
+  ScratchDir dir;
+  const std::shared_ptr<const nnue::Network> net = builtInNet();
+  ASSERT_NE(net, nullptr);
+  DataSettings withNet = smallSettings();
+  withNet.net = netFingerprint(*net);
+  EXPECT_NE(withNet.net, 0u);
+  makeFile(dir.file("net.bin"), withNet, 2, 1, net);
+  makeFile(dir.file("classic.bin"), smallSettings(), 2, 1);
+  auto byNet = readTrainingData(dir.file("net.bin"));
+  auto byHand = readTrainingData(dir.file("classic.bin"));
+  ASSERT_TRUE(byNet.ok() && byHand.ok());
+  EXPECT_EQ(byNet->header.settings.net, withNet.net);
+  EXPECT_EQ(byHand->header.settings.net, 0u);
+  ASSERT_FALSE(byNet->records.empty() || byHand->records.empty());
+  // The same opening, so the same first position; its score is the evaluation's.
+  EXPECT_EQ(byNet->records[0].pieces, byHand->records[0].pieces);
+  EXPECT_NE(byNet->records[0].score, byHand->records[0].score);
+
+  auto refused = TrainingDataWriter::open(dir.file("net.bin"), smallSettings());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("--net: the net "), std::string::npos) << refused.status();
+  EXPECT_NE(refused.status().message().find("the hand-written evaluation asked"), std::string::npos)
+      << refused.status();
+
+  auto writer = TrainingDataWriter::open(dir.file("classic.bin"), smallSettings());
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  GenerateOptions options;
+  options.games = 3;
+  options.net = net;  // the file was made with the hand-written evaluation
+  auto done = generate(*writer, options);
+  ASSERT_FALSE(done.ok());
+  EXPECT_NE(done.status().message().find("not the one the file's settings name"), std::string::npos) << done.status();
+
+  DataSettings gobblers = withNet;
+  gobblers.variant = Variant::gobblers();
+  auto other = TrainingDataWriter::open(dir.file("gobblers.bin"), gobblers);
+  ASSERT_TRUE(other.ok()) << other.status();
+  done = generate(*other, options);
+  ASSERT_FALSE(done.ok());
+  EXPECT_NE(done.status().message().find("4x4 Gobblet only"), std::string::npos) << done.status();
+}
+
 TEST(DatagenProgram, WritesTheFileItSaysAndRefusesSearchesWithoutALimit) {
   ScratchDir dir;
   const std::string program = std::string(GOBBLET_BIN_DIR) + "/gobblet-datagen";
@@ -247,6 +299,27 @@ TEST(DatagenProgram, WritesTheFileItSaysAndRefusesSearchesWithoutALimit) {
   run = gobblet::testing::runCommand(program + " --out " + path + " --games 3 --nodes 0 2>&1");
   EXPECT_EQ(run.exitCode, 2) << run.output;
   EXPECT_NE(run.output.find("never end"), std::string::npos) << run.output;
+}
+
+TEST(DatagenProgram, SearchesWithTheNetItIsGivenAndRefusesABadOne) {
+  ScratchDir dir;
+  const std::string program = std::string(GOBBLET_BIN_DIR) + "/gobblet-datagen";
+  const std::string path = dir.file("games.bin");
+  auto run = gobblet::testing::runCommand(program + " --out " + path +
+                                          " --games 1 --nodes 2000 --hash 1 --net built-in --quiet 2>&1");
+  EXPECT_EQ(run.exitCode, 0) << run.output;
+  auto data = readTrainingData(path);
+  ASSERT_TRUE(data.ok()) << data.status();
+  EXPECT_EQ(data->header.settings.net, netFingerprint(*builtInNet()));
+  writeWholeFile(dir.file("bad.gnn"), "not a net");
+  run = gobblet::testing::runCommand(program + " --out " + dir.file("other.bin") + " --games 1 --net " +
+                                     dir.file("bad.gnn") + " 2>&1");
+  EXPECT_EQ(run.exitCode, 1) << run.output;
+  EXPECT_NE(run.output.find("bad.gnn"), std::string::npos) << run.output;
+  run = gobblet::testing::runCommand(program + " --out " + dir.file("other.bin") +
+                                     " --games 1 --variant gobblers --net built-in 2>&1");
+  EXPECT_EQ(run.exitCode, 2) << run.output;
+  EXPECT_NE(run.output.find("4x4 Gobblet only"), std::string::npos) << run.output;
 }
 
 // SIGTERM ends a run with what the file holds and how to go on; the same

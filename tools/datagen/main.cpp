@@ -4,7 +4,7 @@
 //
 //   gobblet-datagen --out FILE --games N [--threads T] [--nodes N] [--depth D]
 //                   [--random-plies P] [--ply-limit L] [--hash MiB] [--seed S]
-//                   [--variant V] [--quiet]
+//                   [--variant V] [--net built-in|FILE] [--quiet]
 //
 // If FILE exists, the run goes on where it stopped (same settings asked).
 // Progress goes to standard error every two seconds; SIGINT or SIGTERM end
@@ -19,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "engine/variant.h"
+#include "search/eval_file.h"
 #include "tools/command_line/command_line.h"
 #include "tools/datagen/self_play.h"
 
@@ -55,6 +56,8 @@ cli::Program commandLine() {
       cli::integer("--seed", "S", 0, INT64_MAX, "seed of the random openings")
           .withDefault(static_cast<int64_t>(d.seed)),
       cli::text("--variant", "V", "the variant of the games").withDefault(d.variant.name()),
+      cli::text("--net", "NET",
+                "search with a net: built-in (the engine's), or a net file (default: the hand-written evaluation)"),
       cli::flag("--quiet", "no progress lines"),
   };
   p.notes =
@@ -96,6 +99,21 @@ int runDatagen(const cli::Program& program, const cli::Arguments& args, const cl
   settings.randomPlies = static_cast<uint32_t>(args.integer("--random-plies"));
   settings.plyLimit = static_cast<uint32_t>(args.integer("--ply-limit"));
   settings.hashMiB = static_cast<uint32_t>(args.integer("--hash"));
+  std::shared_ptr<const nnue::Network> net;
+  if (args.has("--net")) {
+    const std::string name = args.text("--net");
+    if (name == "built-in") {
+      net = builtInNet();
+    } else {
+      auto loaded = loadNetFile(name);
+      if (!loaded.ok()) return cli::failure(program, loaded.status().message());
+      net = *loaded;
+    }
+    if (!net) return cli::failure(program, "the built-in net does not parse");
+    if (!netEvaluates(settings.variant))
+      return usage(absl::StrCat("--net: a net evaluates 4x4 Gobblet only, not ", settings.variant.name()));
+    settings.net = netFingerprint(*net);
+  }
   const std::string out = args.text("--out");
   const bool quiet = args.has("--quiet");
 
@@ -105,6 +123,7 @@ int runDatagen(const cli::Program& program, const cli::Arguments& args, const cl
   GenerateOptions options;
   options.games = static_cast<uint64_t>(args.integer("--games"));
   options.threads = static_cast<int>(args.integer("--threads"));
+  options.net = net;
   options.stop = &gStop;
   if (startGames > 0 && !quiet)
     std::fprintf(stderr, "going on with %s: %llu games, %llu positions\n", out.c_str(),

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "match/openings.h"
+#include "search/eval_file.h"
 #include "search/tactics.h"
 
 namespace gobblet::datagen {
@@ -79,6 +80,10 @@ absl::StatusOr<PlayedGame> playGame(const DataSettings& settings, uint64_t game,
 absl::StatusOr<Progress> generate(TrainingDataWriter& writer, const GenerateOptions& options) {
   const auto began = std::chrono::steady_clock::now();
   const DataSettings settings = writer.settings();
+  if ((options.net ? netFingerprint(*options.net) : 0) != settings.net)
+    return absl::InvalidArgumentError("the net given is not the one the file's settings name");
+  if (options.net && !netEvaluates(settings.variant))
+    return absl::InvalidArgumentError(absl::StrCat("a net evaluates 4x4 Gobblet only, not ", settings.variant.name()));
   Progress progress;
   progress.gamesFinished = writer.gamesFinished();
   progress.records = writer.records();
@@ -99,6 +104,7 @@ absl::StatusOr<Progress> generate(TrainingDataWriter& writer, const GenerateOpti
     SearchOptions searchOptions;
     searchOptions.threads = 1;
     searchOptions.hashMiB = static_cast<int>(settings.hashMiB);
+    searchOptions.net = options.net;
     const absl::Status set = search.setOptions(searchOptions);
     for (;;) {
       uint64_t game;

@@ -20,6 +20,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -56,12 +57,17 @@ struct Progress {
 struct GenerateOptions {
   uint64_t games = 0;  // the file's games when done (those already in it count)
   int threads = 1;     // games played at once
+  // The net the searches evaluate with (null: the hand-written evaluation);
+  // it must be the one the file's settings name (DataSettings::net).
+  std::shared_ptr<const nnue::Network> net;
   const std::atomic<bool>* stop = nullptr;
   std::function<void(const Progress&)> onProgress;  // after each game written
 };
 
 // Plays and writes games gamesFinished() .. options.games - 1. A failed
-// write ends the run with that error (the file keeps its finished games).
+// write ends the run with that error (the file keeps its finished games);
+// a net that is not the settings' one, or a net for a variant it does not
+// describe, is refused (InvalidArgument) before any game.
 absl::StatusOr<Progress> generate(TrainingDataWriter& writer, const GenerateOptions& options);
 
 }  // namespace gobblet::datagen

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "engine/printable_text.h"
 
 namespace gobblet::datagen {
@@ -42,6 +43,12 @@ std::string firstDifference(const DataSettings& file, const DataSettings& wanted
   if (file.randomPlies != wanted.randomPlies) return differs("--random-plies", file.randomPlies, wanted.randomPlies);
   if (file.plyLimit != wanted.plyLimit) return differs("--ply-limit", file.plyLimit, wanted.plyLimit);
   if (file.hashMiB != wanted.hashMiB) return differs("--hash", file.hashMiB, wanted.hashMiB);
+  if (file.net != wanted.net) {
+    auto evaluation = [](uint64_t net) {
+      return net == 0 ? std::string("the hand-written evaluation") : absl::StrFormat("the net %016x", net);
+    };
+    return absl::StrCat("--net: ", evaluation(file.net), " in the file, ", evaluation(wanted.net), " asked");
+  }
   return "";
 }
 
@@ -93,6 +100,7 @@ std::array<uint8_t, kHeaderSize> encodeHeader(const DataHeader& header) {
   put<uint32_t>(&b[72], s.randomPlies);
   put<uint32_t>(&b[76], s.plyLimit);
   put<uint32_t>(&b[80], s.hashMiB);
+  put<uint64_t>(&b[84], s.net);
   return b;
 }
 
@@ -121,6 +129,7 @@ absl::StatusOr<DataHeader> decodeHeader(const uint8_t* b, size_t size) {
   h.settings.randomPlies = get<uint32_t>(b + 72);
   h.settings.plyLimit = get<uint32_t>(b + 76);
   h.settings.hashMiB = get<uint32_t>(b + 80);
+  h.settings.net = get<uint64_t>(b + 84);
   return h;
 }
 

@@ -17,7 +17,10 @@
 //    72  u32      random plies      } of each game's opening
 //    76  u32      ply limit         } a game that reaches it is a draw
 //    80  u32      hash MiB          } of each game's search
-//    84  u8[12]   0
+//    84  u64      net               } the evaluation searched with: 0 the
+//                                   } hand-written one, else the net's
+//                                   } netFingerprint() (search/eval_file.h)
+//    92  u8[4]    0
 //
 //   records (32 bytes each), game by game, in the order of the games
 //     0  u16[2][4] pieces[player][size]: bit i = square i (docs/notation.md)
@@ -63,6 +66,7 @@ struct DataSettings {
   uint32_t randomPlies = 8;  // of each opening
   uint32_t plyLimit = 400;   // a game that reaches it is a draw
   uint32_t hashMiB = 4;
+  uint64_t net = 0;  // the evaluation: 0 the hand-written one, else netFingerprint() of the net
   friend bool operator==(const DataSettings&, const DataSettings&) = default;
 };
 

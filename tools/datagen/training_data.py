@@ -16,7 +16,7 @@ QUIET = 2
 HEADER = np.dtype([("magic", "S8"), ("version", "<u4"), ("header_size", "<u4"), ("record_size", "<u4"),
                    ("zero", "<u4"), ("variant", "S24"), ("games", "<u8"), ("seed", "<u8"), ("nodes", "<u4"),
                    ("depth", "<u4"), ("random_plies", "<u4"), ("ply_limit", "<u4"), ("hash", "<u4"),
-                   ("reserved", "V12")])
+                   ("net", "<u8"), ("reserved", "V4")])
 RECORD = np.dtype([("pieces", "<u2", (2, 4)), ("score", "<i2"), ("stm", "u1"), ("result", "i1"), ("depth", "u1"),
                    ("flags", "u1"), ("ply", "<u2"), ("game", "<u4"), ("move", "<u2"), ("zero", "<u2")])
 assert HEADER.itemsize == HEADER_SIZE and RECORD.itemsize == RECORD_SIZE
