@@ -706,11 +706,14 @@ void Search::go(const Game& game, const SearchLimits& limits, SearchCallbacks ca
   s.pondering = limits.ponder;
   s.startNs = Clock::now().time_since_epoch().count();
   s.running = true;
-  // Every line carries its chances (search/wdl.h), from the root's phase.
+  // Every line carries its chances (search/wdl.h), from the root's phase
+  // and by the model of the evaluation searched with.
+  const ScoreScale scale =
+      options.net && nnue::describes(game.position().variant()) ? ScoreScale::kNet : ScoreScale::kHandWritten;
   if (callbacks.onInfo)
-    callbacks.onInfo = [onInfo = std::move(callbacks.onInfo), root = game.position()](const SearchInfo& info) {
+    callbacks.onInfo = [onInfo = std::move(callbacks.onInfo), root = game.position(), scale](const SearchInfo& info) {
       SearchInfo withChances = info;
-      withChances.wdl = winDrawLoss(info.score.value, info.score.isMate, root);
+      withChances.wdl = winDrawLoss(info.score.value, info.score.isMate, root, scale);
       onInfo(withChances);
     };
   s.pool.start(0, [&s, game, limits, callbacks = std::move(callbacks), options, tablebase = s.tablebase] {

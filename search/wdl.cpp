@@ -4,11 +4,11 @@
 #include <bit>
 #include <cmath>
 
-#include "nnue/board_features.h"
 #include "search/eval_file.h"
 #include "search/evaluate.h"
 #include "search/tactics.h"
-#include "wdl_model.h"
+#include "wdl_model_hand_written.h"
+#include "wdl_model_net.h"
 
 namespace gobblet {
 namespace {
@@ -27,7 +27,7 @@ double phase(const Board& board) {
 
 }  // namespace
 
-WinDrawLoss winDrawLoss(int value, bool decided, const Board& board) {
+WinDrawLoss winDrawLoss(int value, bool decided, const Board& board, ScoreScale scale) {
   if (decided) {
     if (value > 0) return {1000, 0, 0};
     if (value < 0) return {0, 0, 1000};
@@ -40,8 +40,9 @@ WinDrawLoss winDrawLoss(int value, bool decided, const Board& board) {
   const double t = phase(board);
   // The fit keeps a >= 0 and b > 0 over [0, 1]; the bounds guard a model
   // written by hand.
-  const double a = std::max(cubic(wdl_model::kA, t), 0.0);
-  const double b = std::max(cubic(wdl_model::kB, t), 1.0);
+  const bool net = scale == ScoreScale::kNet;
+  const double a = std::max(cubic(net ? wdl_model::net::kA : wdl_model::hand_written::kA, t), 0.0);
+  const double b = std::max(cubic(net ? wdl_model::net::kB : wdl_model::hand_written::kB, t), 1.0);
   const double x = value;
   const double w = 1 / (1 + std::exp((a - x) / b));
   const double l = 1 / (1 + std::exp((a + x) / b));
@@ -63,8 +64,9 @@ WinDrawLoss positionChances(const Game& game, const nnue::Network* net) {
                                                                                       : WinDrawLoss{0, 0, 1000};
   }
   if (!winningMove(board).isNone()) return {1000, 0, 0};
-  const int value = net && nnue::describes(board.variant()) ? netEvaluation(*net, board) : evaluate(board);
-  return winDrawLoss(value, false, board);
+  if (net && netEvaluates(board.variant()))
+    return winDrawLoss(netEvaluation(*net, board), false, board, ScoreScale::kNet);
+  return winDrawLoss(evaluate(board), false, board, ScoreScale::kHandWritten);
 }
 
 }  // namespace gobblet

@@ -2,9 +2,11 @@
 // view, in per mille (W + D + L = 1000), as `info ... wdl W D L` reports
 // them (UCI_ShowWDL) and the board shows them.
 //
-// The model (search/wdl_model.h, fitted by tools/datagen/fit_wdl.py to the
-// results of self-play games; docs/search.md, "Win/draw/loss"): with x the
-// score in centi-units and t the share of the variant's pieces on the board,
+// The model (fitted by tools/datagen/fit_wdl.py to the results of self-play
+// games, one fit for each evaluation's scale: search/wdl_model_net.h and
+// search/wdl_model_hand_written.h; docs/search.md, "Win/draw/loss"): with x
+// the score in centi-units and t the share of the variant's pieces on the
+// board,
 //
 //   W = 1 / (1 + exp((a(t) - x) / b(t)))    L = 1 / (1 + exp((a(t) + x) / b(t)))    D = 1 - W - L
 //
@@ -25,10 +27,15 @@ struct WinDrawLoss {
   friend bool operator==(const WinDrawLoss&, const WinDrawLoss&) = default;
 };
 
+// Which evaluation a score comes from: a net's scores and the hand-written
+// evaluation's mean other chances, and each has its own fitted model.
+enum class ScoreScale { kHandWritten, kNet };
+
 // The chances of a score (the side to move's view) in `board`: `value`
-// centi-units, or if `decided` plies to the end (> 0 a win, < 0 a loss, 0
-// a game already over: its winner is on the board).
-WinDrawLoss winDrawLoss(int value, bool decided, const Board& board);
+// centi-units of `scale`'s evaluation, or if `decided` plies to the end
+// (> 0 a win, < 0 a loss, 0 a game already over: its winner is on the
+// board).
+WinDrawLoss winDrawLoss(int value, bool decided, const Board& board, ScoreScale scale);
 
 namespace nnue {
 struct Network;  // search/nnue/network.h

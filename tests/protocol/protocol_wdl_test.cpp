@@ -102,15 +102,15 @@ TEST(ProtocolWdl, QueryChancesAreThoseOfTheSearchsEvaluation) {
     if (l.rfind("info string eval total ", 0) == 0) total = std::stoi(l.substr(23));
   netValue = std::stoi(net->substr(21));
   ASSERT_NE(total, netValue) << "the position should tell the two evaluations apart";
-  auto expected = [&](int value) {
-    const WinDrawLoss c = winDrawLoss(value, false, game.position());
+  auto expected = [&](int value, ScoreScale scale) {
+    const WinDrawLoss c = winDrawLoss(value, false, game.position(), scale);
     return "response " + std::to_string(c.win) + " " + std::to_string(c.draw) + " " + std::to_string(c.loss);
   };
   e.send("query wdl");
-  EXPECT_EQ(e.line(), expected(netValue));
+  EXPECT_EQ(e.line(), expected(netValue, ScoreScale::kNet));
   e.send("setoption name Use NNUE value false");
   e.send("query wdl");
-  EXPECT_EQ(e.line(), expected(total));
+  EXPECT_EQ(e.line(), expected(total, ScoreScale::kHandWritten));
 }
 
 }  // namespace

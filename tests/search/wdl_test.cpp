@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/game.h"
+#include "search/eval_file.h"
 #include "search/search.h"
 #include "search/wdl.h"
 
@@ -29,39 +30,40 @@ std::vector<Board> boardsByPhase() {
 }
 
 TEST(WinDrawLoss, ChancesAddUpAreMonotoneAndSymmetric) {
-  for (const Board& board : boardsByPhase()) {
-    ASSERT_TRUE(board.countsValid());
-    WinDrawLoss previous = winDrawLoss(-3000, false, board);
-    EXPECT_EQ(previous, (WinDrawLoss{0, 0, 1000}));
-    for (int x = -3000; x <= 3000; x += 5) {
-      const WinDrawLoss c = winDrawLoss(x, false, board);
-      EXPECT_EQ(c.win + c.draw + c.loss, 1000) << x;
-      EXPECT_GE(c.win, 0);
-      EXPECT_GE(c.draw, 0);
-      EXPECT_GE(c.loss, 0);
-      EXPECT_GE(c.win, previous.win) << "W falls at " << x;
-      EXPECT_LE(c.loss, previous.loss) << "L grows at " << x;
-      const WinDrawLoss mirrored = winDrawLoss(-x, false, board);
-      EXPECT_EQ(c.win, mirrored.loss) << x;
-      EXPECT_EQ(c.loss, mirrored.win) << x;
-      previous = c;
+  for (const ScoreScale scale : {ScoreScale::kHandWritten, ScoreScale::kNet})
+    for (const Board& board : boardsByPhase()) {
+      ASSERT_TRUE(board.countsValid());
+      WinDrawLoss previous = winDrawLoss(-3000, false, board, scale);
+      EXPECT_EQ(previous, (WinDrawLoss{0, 0, 1000}));
+      for (int x = -3000; x <= 3000; x += 5) {
+        const WinDrawLoss c = winDrawLoss(x, false, board, scale);
+        EXPECT_EQ(c.win + c.draw + c.loss, 1000) << x;
+        EXPECT_GE(c.win, 0);
+        EXPECT_GE(c.draw, 0);
+        EXPECT_GE(c.loss, 0);
+        EXPECT_GE(c.win, previous.win) << "W falls at " << x;
+        EXPECT_LE(c.loss, previous.loss) << "L grows at " << x;
+        const WinDrawLoss mirrored = winDrawLoss(-x, false, board, scale);
+        EXPECT_EQ(c.win, mirrored.loss) << x;
+        EXPECT_EQ(c.loss, mirrored.win) << x;
+        previous = c;
+      }
+      EXPECT_EQ(previous, (WinDrawLoss{1000, 0, 0}));
+      // An even score is as likely won as lost, and a better one more won.
+      const WinDrawLoss even = winDrawLoss(0, false, board, scale);
+      EXPECT_EQ(even.win, even.loss);
+      EXPECT_GT(winDrawLoss(30, false, board, scale).win, even.win);
     }
-    EXPECT_EQ(previous, (WinDrawLoss{1000, 0, 0}));
-    // An even score is as likely won as lost, and a better one more won.
-    const WinDrawLoss even = winDrawLoss(0, false, board);
-    EXPECT_EQ(even.win, even.loss);
-    EXPECT_GT(winDrawLoss(30, false, board).win, even.win);
-  }
 }
 
 TEST(WinDrawLoss, ADecidedScoreIsCertain) {
   const Board start(Variant::gobblet());
-  EXPECT_EQ(winDrawLoss(7, true, start), (WinDrawLoss{1000, 0, 0}));
-  EXPECT_EQ(winDrawLoss(-4, true, start), (WinDrawLoss{0, 0, 1000}));
+  EXPECT_EQ(winDrawLoss(7, true, start, ScoreScale::kNet), (WinDrawLoss{1000, 0, 0}));
+  EXPECT_EQ(winDrawLoss(-4, true, start, ScoreScale::kHandWritten), (WinDrawLoss{0, 0, 1000}));
   // A game over: player 1 has a line, player 2 to move has lost.
   Game game{Board(Variant::gobblet())};
   for (const char* m : {"X@a1", "X@a4", "X@b1", "X@b4", "X@c1", "X@c4", "L@d1"}) ASSERT_TRUE(game.play(m).ok()) << m;
-  EXPECT_EQ(winDrawLoss(0, true, game.position()), (WinDrawLoss{0, 0, 1000}));
+  EXPECT_EQ(winDrawLoss(0, true, game.position(), ScoreScale::kNet), (WinDrawLoss{0, 0, 1000}));
   EXPECT_EQ(positionChances(game), (WinDrawLoss{0, 0, 1000}));
 }
 
@@ -81,10 +83,24 @@ TEST(WinDrawLoss, EveryLineOfASearchCarriesTheChancesOfItsScore) {
   int lines = 0;
   search.searchSync(game, SearchLimits{.depth = 5}, [&](const SearchInfo& info) {
     ++lines;
-    EXPECT_EQ(info.wdl, winDrawLoss(info.score.value, info.score.isMate, game.position())) << info.depth;
+    EXPECT_EQ(info.wdl, winDrawLoss(info.score.value, info.score.isMate, game.position(), ScoreScale::kHandWritten))
+        << info.depth;
     EXPECT_EQ(info.wdl.win + info.wdl.draw + info.wdl.loss, 1000);
   });
   EXPECT_GE(lines, 5);
+  // Searched with the net, a line's chances are the net's model's: the
+  // two models give other chances for the same score.
+  SearchOptions withNet;
+  withNet.net = builtInNet();
+  ASSERT_TRUE(search.setOptions(withNet).ok());
+  int otherThanHandWritten = 0;
+  search.searchSync(game, SearchLimits{.depth = 5}, [&](const SearchInfo& info) {
+    const Board& root = game.position();
+    EXPECT_EQ(info.wdl, winDrawLoss(info.score.value, info.score.isMate, root, ScoreScale::kNet)) << info.depth;
+    if (info.wdl != winDrawLoss(info.score.value, info.score.isMate, root, ScoreScale::kHandWritten))
+      ++otherThanHandWritten;
+  });
+  EXPECT_GT(otherThanHandWritten, 0);
   // A won position: every line says 1000 0 0.
   Game won{Board(Variant::gobblet())};
   for (const char* m : {"X@a1", "X@a4", "X@b1", "X@b4", "X@c1", "X@c4"}) ASSERT_TRUE(won.play(m).ok()) << m;

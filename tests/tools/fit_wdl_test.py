@@ -3,7 +3,8 @@
 from a planted model are fitted back to it (the chances within 0.03 over a
 grid of scores and phases); a file of another variant and a file that is
 not training data are refused with the reason; the --out header reads as
-C++ (two arrays of four)."""
+C++ (two arrays of four) in the namespace of the evaluation the games were
+searched with, and files of two evaluations are refused."""
 
 import json
 import re
@@ -28,7 +29,7 @@ def chances(a, b, x, t):
     return 1 / (1 + np.exp((av - x) / bv)), 1 / (1 + np.exp((av + x) / bv))
 
 
-def write_file(path, n, variant=b"gobblet", seed=5):
+def write_file(path, n, variant=b"gobblet", seed=5, net=0):
     rng = np.random.default_rng(seed)
     header = np.zeros(1, dtype=training_data.HEADER)
     header["magic"] = training_data.MAGIC
@@ -37,6 +38,7 @@ def write_file(path, n, variant=b"gobblet", seed=5):
     header["record_size"] = training_data.RECORD_SIZE
     header["variant"] = variant
     header["games"] = n  # one record a game
+    header["net"] = net
     records = np.zeros(n, dtype=training_data.RECORD)
     placed = rng.integers(0, 25, n)
     x = rng.uniform(-200, 200, n)
@@ -86,6 +88,16 @@ def main():
         check(re.search(r"inline constexpr double kA\[4\] = \{[-0-9., ]+\};", text), text)
         check(re.search(r"inline constexpr double kB\[4\] = \{[-0-9., ]+\};", text), text)
         check("planted.gdata" in text, "the header names its data")
+        check("namespace gobblet::wdl_model::hand_written {" in text, "the hand-written evaluation's model")
+
+        by_net = Path(tmp) / "net.gdata"
+        write_file(by_net, 2000, net=0x81A9A05B15D0F081)
+        out = run(by_net, "--out", header, "--steps", "50")
+        check(out.returncode == 0, out.stderr)
+        text = header.read_text()
+        check("namespace gobblet::wdl_model::net {" in text and "net 81a9a05b15d0f081" in text, text)
+        out = run(data, by_net)
+        check(out.returncode != 0 and "different evaluations" in out.stderr, out.stderr)
 
         other = Path(tmp) / "gobblers.gdata"
         write_file(other, 200, variant=b"gobblers")
@@ -95,7 +107,7 @@ def main():
         junk.write_bytes(b"GOBDATA\0" + bytes([2, 0, 0, 0]) + bytes(200))
         out = run(junk)
         check(out.returncode != 0 and "format version 2" in out.stderr, out.stderr)
-    print(f"fit_wdl: 4 checks passed (largest error of the chances {worst:.3f})")
+    print(f"fit_wdl: 6 checks passed (largest error of the chances {worst:.3f})")
 
 
 if __name__ == "__main__":

@@ -15,12 +15,16 @@ positions that are not decided (a forced result is 1000 0 0 or 0 0 1000
 without a model), each with its game's result, by Adam steps on the mean
 negative log-likelihood.
 
-    tools/datagen/fit_wdl.py DATA... [--steps N] [--out search/wdl_model.h] [--json]
+    tools/datagen/fit_wdl.py DATA... [--steps N] [--out HEADER] [--json]
 
 prints the positions used, the log-likelihood before and after, the
 coefficients, a table of score -> W/D/L at four phases, and how well the
 predicted win chance matches the games (by tenths); with --out it writes
-the coefficients as search/wdl_model.h is written.
+the coefficients as a C++ header. Each evaluation has its own model: the
+files' games must all have been searched with the hand-written evaluation
+(the header's namespace is wdl_model::hand_written, the engine's
+search/wdl_model_hand_written.h) or all with a net (wdl_model::net,
+search/wdl_model_net.h).
 """
 
 import argparse
@@ -102,7 +106,7 @@ def per_mille(coefficients, x, t):
     return W, 1000 - W - L, L
 
 
-def header_text(coefficients, provenance):
+def header_text(coefficients, provenance, evaluation):
     a = ", ".join(f"{c * SCALE:.4f}" for c in coefficients[:4])
     b = ", ".join(f"{c * SCALE:.4f}" for c in coefficients[4:])
     lines = ["// The win/draw/loss model of search/wdl.h: written by tools/datagen/fit_wdl.py.",
@@ -115,10 +119,10 @@ def header_text(coefficients, provenance):
             line = "//"
         line += " " + word
     lines.append(line)
-    lines += ["#pragma once", "", "namespace gobblet::wdl_model {", "",
+    lines += ["#pragma once", "", f"namespace gobblet::wdl_model::{evaluation} {{", "",
               "// a(t) and b(t), centi-units: a0 + a1 t + a2 t^2 + a3 t^3, t the share of the pieces on the board.",
               f"inline constexpr double kA[4] = {{{a}}};", f"inline constexpr double kB[4] = {{{b}}};", "",
-              "}  // namespace gobblet::wdl_model", ""]
+              f"}}  // namespace gobblet::wdl_model::{evaluation}", ""]
     return "\n".join(lines)
 
 
@@ -126,11 +130,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("data", nargs="+", help="gobblet-datagen files")
     parser.add_argument("--steps", type=int, default=3000, help="Adam steps (default 3000)")
-    parser.add_argument("--out", help="write the model there, as search/wdl_model.h is written")
+    parser.add_argument("--out", help="write the model there as a C++ header (search/wdl_model_net.h, "
+                                      "search/wdl_model_hand_written.h)")
     parser.add_argument("--json", action="store_true", help="print the coefficients as JSON only")
     args = parser.parse_args()
 
-    xs, ts, rs, games, names = [], [], [], 0, []
+    xs, ts, rs, games, names, nets = [], [], [], 0, [], set()
     for path in args.data:
         try:
             header, records = training_data.read(path)
@@ -144,8 +149,15 @@ def main():
         ts.append(training_data.pieces_on_board(undecided) / PIECES[header["variant"]])
         rs.append(undecided["result"].astype(np.int64))
         games += header["games"]
+        nets.add(header["net"])
         names.append(f"{os.path.basename(path)} (seed {header['seed']}, nodes {header['nodes']}, "
-                     f"depth {header['depth']}, random plies {header['random_plies']})")
+                     f"depth {header['depth']}, random plies {header['random_plies']}"
+                     + (f", net {header['net']:016x})" if header["net"] else ", hand-written evaluation)"))
+    if len(nets) > 1:
+        sys.exit("fit_wdl: the files' games were searched with different evaluations "
+                 f"({', '.join(f'{n:016x}' if n else 'hand-written' for n in sorted(nets))}): "
+                 "each evaluation's scores have their own model; fit each alone")
+    evaluation = "net" if nets.pop() else "hand_written"
     x, t, result = np.concatenate(xs), np.concatenate(ts), np.concatenate(rs)
     if len(x) < 100:
         sys.exit(f"fit_wdl: {len(x)} undecided positions: too few to fit")
@@ -181,9 +193,9 @@ def main():
                       f"{before:.5f} -> {after:.5f}.")
         temporary = args.out + ".tmp"
         with open(temporary, "w") as f:
-            f.write(header_text(c, provenance))
+            f.write(header_text(c, provenance, evaluation))
         os.replace(temporary, args.out)
-        print(f"wrote {args.out}")
+        print(f"wrote {args.out} (wdl_model::{evaluation})")
 
 
 if __name__ == "__main__":
