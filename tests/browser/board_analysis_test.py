@@ -168,8 +168,14 @@ def test_one_view_one_unit(b):
     check(s["barSays"] == f"player 1 wins {loss}%, draw {draw}%, player 2 wins {win}%",
           f"the bar says {s['barSays']!r} where the best line (player 2's) says {best!r}")
     check(s["barText"] == f"{loss}%", f"the bar's number {s['barText']!r}: player 1's chance is {loss}%")
-    check(int(s["barNow"]) == round(percent_of(loss) + percent_of(draw) / 2),
-          f"the bar's fill {s['barNow']} for player 1's {loss}% and the draws' {draw}%")
+    # The fill is player 1's points, a draw half, from the engine's per mille (not from the rounded
+    # percentages, which can put it a point off), rounded half up as the page's Math.round does.
+    wdl = last_wdl(s["infos"], 1)
+    check(wdl is not None, f"no wdl in the engine's lines: {s['infos'][-3:]}")
+    check_rounded((win, draw, loss), wdl, "the best line")
+    points = (2 * wdl[2] + wdl[1] + 10) // 20
+    check(int(s["barNow"]) == points,
+          f"the bar's fill {s['barNow']} for player 1's {wdl[2]} and the draws' {wdl[1]} per mille")
     check("cp" not in best + s["barText"] + s["barSays"], "a score in cp beside the chances")
 
 
