@@ -22,17 +22,19 @@ jobs="$(nproc)"
 python=/usr/bin/python3  # Debian's, which sees the packages setup.sh installs
 exclude=()
 [ "${1:-}" = "--fast" ] && exclude=(-LE slow)
+# A step's heading, with the time since the start (where the suite's time goes).
+stage() { echo "== $1 ($((SECONDS / 60)) min $((SECONDS % 60)) s in)" >&2; }
 
 tools/setup.sh deps
-echo "== format: .clang-format" >&2
+stage "format: .clang-format"
 tools/format_check.sh
 
 tools/setup.sh release
-echo "== release: all tests" >&2
+stage "release: all tests"
 ctest --test-dir build/release --output-on-failure -j "$jobs" "${exclude[@]}"
 
 tools/setup.sh no-boost
-echo "== no Boost: the protocol's tests" >&2
+stage "no Boost: the protocol's tests"
 # (Boost's headers may be installed: no file of that build may have read one.)
 # (grep without -q reads it all: under pipefail an early exit would kill ninja and pass the check.)
 if ninja -C build/no-boost -t deps | grep '/boost/' >/dev/null; then
@@ -42,7 +44,7 @@ if ninja -C build/no-boost -t deps | grep '/boost/' >/dev/null; then
 fi
 ctest --preset no-boost -j "$jobs"
 
-echo "== python module: pip install into a fresh venv, then its pytest suite" >&2
+stage "python module: pip install into a fresh venv, then its pytest suite"
 venv="$(mktemp -d)"
 trap 'rm -rf "$venv"' EXIT
 rm -rf build/lib.* build/temp.* build/bdist.* gobblet.egg-info  # a fresh build, as from a clone
@@ -52,7 +54,7 @@ rm -rf build/lib.* build/temp.* build/bdist.* gobblet.egg-info  # a fresh build,
   "$OLDPWD/python/tests" && bin/python -c 'import gobblet, sys; assert gobblet.__file__.startswith(sys.prefix), gobblet.__file__')
 
 tools/setup.sh wasm
-echo "== wasm: the static site in headless Chromium (no gobblet process)" >&2
+stage "wasm: the static site in headless Chromium (no gobblet process)"
 site_status=0
 "$python" tests/browser/static_site_test.py --site build/wasm/site --perft build/release/bin/gobblet-perft \
   --out build/wasm/browser || site_status=$?
@@ -60,17 +62,18 @@ site_status=0
 [ "$site_status" -ne 0 ] || "$python" tests/browser/board_review_test.py --bin build/release/bin/gobblet \
   --gobblet-tb build/release/bin/gobblet-tb --site build/wasm/site --out build/wasm/browser-review \
   -k static_site || site_status=$?
-if [ "$site_status" -eq 77 ]; then echo "== wasm: browser test skipped (see above)" >&2
+if [ "$site_status" -eq 77 ]; then stage "wasm: browser test skipped (see above)"
 elif [ "$site_status" -ne 0 ]; then exit "$site_status"; fi
 
 [ "${1:-}" = "--fast" ] || tools/package_check.sh
 
 tools/setup.sh asan
-echo "== asan+ubsan: fast tests" >&2
+stage "asan+ubsan: fast tests"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build/asan --output-on-failure -j "$jobs" -L fast
 
 tools/setup.sh tsan
-echo "== tsan: concurrency tests" >&2
+stage "tsan: concurrency tests"
 TSAN_OPTIONS=halt_on_error=1:abort_on_error=1:second_deadlock_stack=1 \
   ctest --test-dir build/tsan --output-on-failure -j "$jobs" -L concurrency
+stage "all passed"
