@@ -33,7 +33,7 @@ try:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
-    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.common.exceptions import ElementClickInterceptedException, StaleElementReferenceException
 except ImportError:
     SELENIUM_MISSING = "python3-selenium is not installed (tools/setup.sh installs it)"
     By = Keys = None
@@ -123,11 +123,18 @@ class Board:
 
     def click(self, element):
         """Clicks `element`; if the page drew it anew meanwhile (the same control in the same place,
-        as a person sees it) and find() found it, clicks the one drawn now."""
+        as a person sees it) and find() found it, clicks the one drawn now. If the page moved it
+        between the driver's aim and its click (a line of the engine's output drawn just then: the
+        click lands beside it), clicks again once it stands still, as a person would; a control that
+        stays covered fails on the fifth try."""
         for attempt in range(5):
             try:
                 element.click()
                 return
+            except ElementClickInterceptedException:
+                if attempt == 4:
+                    raise
+                time.sleep(0.2)
             except StaleElementReferenceException:
                 css = getattr(element, "found_by", None)
                 if css is None or attempt == 4:
