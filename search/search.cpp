@@ -45,6 +45,12 @@ int staticEvaluation(const Board& board, const nnue::Network* net) {
   return nnue::evaluate(*net, acc, board.sideToMove());
 }
 
+// The net a search of `root` evaluates with: the options' net where it
+// describes the root's variant, else none (the hand-written evaluation).
+const nnue::Network* netFor(const SearchOptions& options, const Board& root) {
+  return options.net && nnue::describes(root.variant()) ? options.net.get() : nullptr;
+}
+
 // An upper bound on the plies left in the game: without board moves every
 // ply places a piece from a hand, so the pieces in hand bound it.
 int maxPliesLeft(const Board& board) {
@@ -708,8 +714,7 @@ void Search::go(const Game& game, const SearchLimits& limits, SearchCallbacks ca
   s.running = true;
   // Every line carries its chances (search/wdl.h), from the root's phase
   // and by the model of the evaluation searched with.
-  const ScoreScale scale =
-      options.net && nnue::describes(game.position().variant()) ? ScoreScale::kNet : ScoreScale::kHandWritten;
+  const ScoreScale scale = netFor(options, game.position()) ? ScoreScale::kNet : ScoreScale::kHandWritten;
   if (callbacks.onInfo)
     callbacks.onInfo = [onInfo = std::move(callbacks.onInfo), root = game.position(), scale](const SearchInfo& info) {
       SearchInfo withChances = info;
@@ -757,7 +762,7 @@ void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks
   SharedState shared;
   shared.tt = &tt;
   if (tablebase && tablebase->variant() == root.variant()) shared.tablebase = tablebase.get();
-  if (options.net && nnue::describes(root.variant())) shared.net = options.net.get();
+  shared.net = netFor(options, root);
   // A weakened level (search/skill.h): a shallower search of its candidate
   // moves, one of which is drawn when it ends.
   const bool weakened = options.skillLevel < kMaxSkillLevel;
