@@ -346,8 +346,12 @@ TEST(ProtocolPipe, PonderThenPonderHit) {
 // already given it that search for free). Here the pondering (2 s) is past
 // the hard limit of a 10 s clock (1.48 s), so it answers at once, and its
 // last `info` counts the pondering (a restarted clock reports under 1.5 s).
+// The engine is ready before the 2 s start: its start-up (slow under a
+// sanitizer on a loaded machine, 0.5 s seen) must not eat into them.
 TEST(ProtocolPipe, PonderHitCountsTheTimeSpentPondering) {
   EngineProcess e;
+  e.send("isready");
+  ASSERT_TRUE(e.until("readyok", Ms(30000)));
   e.send("position startpos moves X@a1");
   e.send("go ponder p1time 10000 p2time 10000");
   std::this_thread::sleep_for(Ms(2000));
