@@ -28,6 +28,12 @@ if(GOBBLET_PACKAGE_TIERS)
 else()
   set(GOBBLET_PROGRAM_DIR ${CMAKE_INSTALL_BINDIR})
 endif()
+# The tier whose build also makes the MPI programs (GOBBLET_PACKAGE_MPI,
+# cmake/mpi.cmake): the lowest shipped (the tiers' names sort in the order of
+# what they need: x86-64 first), so that they run on every processor.
+set(GOBBLET_MPI_TIER ${GOBBLET_ARCH} ${GOBBLET_PACKAGE_TIERS})
+list(SORT GOBBLET_MPI_TIER)
+list(GET GOBBLET_MPI_TIER 0 GOBBLET_MPI_TIER)
 
 function(gobblet_install_program target)
   install(TARGETS ${target} RUNTIME DESTINATION ${GOBBLET_PROGRAM_DIR} COMPONENT runtime)
@@ -50,6 +56,12 @@ function(gobblet_install_tiers)
       message(FATAL_ERROR "GOBBLET_PACKAGE_TIERS: ${tier} is not a tier other than GOBBLET_ARCH")
     endif()
     set(dir ${CMAKE_BINARY_DIR}/tier-${tier})
+    set(targets ${programs})
+    set(mpi_apart OFF)
+    if(GOBBLET_PACKAGE_MPI AND tier STREQUAL GOBBLET_MPI_TIER)
+      set(mpi_apart ON)
+      list(APPEND targets gobblet-tb-mpi gobblet-match-mpi)
+    endif()
     string(STRIP "${CMAKE_EXE_LINKER_FLAGS} -s" tier_linker_flags)
     # The same settings as this build but the tier; stripped (-s), as CPack
     # strips only this build's own targets. USES_TERMINAL_BUILD: Ninja's
@@ -59,6 +71,7 @@ function(gobblet_install_tiers)
       BINARY_DIR ${dir}
       CMAKE_ARGS -DGOBBLET_ARCH=${tier} -DBUILD_TESTING=OFF -DGOBBLET_PACKAGE_TIERS=
                  -DGOBBLET_HARDENING=${GOBBLET_HARDENING} -DGOBBLET_MPI=${GOBBLET_MPI} -DGOBBLET_PACKAGE_MPI=OFF
+                 -DGOBBLET_MPI_PROGRAMS_APART=${mpi_apart}
       CMAKE_CACHE_ARGS
         -DCMAKE_BUILD_TYPE:STRING=${CMAKE_BUILD_TYPE}
         -DCMAKE_CXX_COMPILER:FILEPATH=${CMAKE_CXX_COMPILER}
@@ -73,7 +86,7 @@ function(gobblet_install_tiers)
         # lintian: custom-library-search-path); every library they need is on
         # the system's own path.
         -DCMAKE_SKIP_BUILD_RPATH:BOOL=ON
-      BUILD_COMMAND ${CMAKE_COMMAND} --build ${dir} --target ${programs}
+      BUILD_COMMAND ${CMAKE_COMMAND} --build ${dir} --target ${targets}
       INSTALL_COMMAND ""
       BUILD_ALWAYS ON
       USES_TERMINAL_BUILD ON)
@@ -81,6 +94,10 @@ function(gobblet_install_tiers)
       install(PROGRAMS ${dir}/bin/${program} DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/gobblet/${tier}
               COMPONENT runtime)
     endforeach()
+    if(mpi_apart)
+      install(PROGRAMS ${dir}/bin/mpi/gobblet-tb ${dir}/bin/mpi/gobblet-match
+              DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/gobblet/mpi COMPONENT mpi)
+    endif()
   endforeach()
   gobblet_install_mpi_programs()
   install(TARGETS gobblet-tier-launcher RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/gobblet COMPONENT runtime)
@@ -97,42 +114,15 @@ endfunction()
 
 # GOBBLET_PACKAGE_MPI: gobblet-match and gobblet-tb built once more, with
 # MPI, into <libexecdir>/gobblet/mpi/ (component "mpi": the package
-# gobblet-mpi), for the lowest tier shipped (x86-64 in the Debian package):
-# the tier launcher runs them, whatever the processor, instead of the
-# tier's own when the program is started by an MPI launcher (mpirun, srun)
-# and they are installed; without them the programs refuse to run as one of
-# several ranks, naming the package.
+# gobblet-mpi), for the lowest tier shipped (x86-64 in the Debian package),
+# by that tier's build (cmake/mpi.cmake, GOBBLET_MPI_PROGRAMS_APART): the
+# tier launcher runs them, whatever the processor, instead of the tier's own
+# when the program is started by an MPI launcher (mpirun, srun) and they are
+# installed; without them the programs refuse to run as one of several
+# ranks, naming the package. Here: where this build is that tier's.
 function(gobblet_install_mpi_programs)
-  if(NOT GOBBLET_PACKAGE_MPI)
-    return()
+  if(GOBBLET_MPI_PROGRAMS_APART)
+    install(TARGETS gobblet-tb-mpi gobblet-match-mpi RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/gobblet/mpi
+            COMPONENT mpi)
   endif()
-  # The tiers' names sort in the order of what they need: x86-64 first.
-  set(tiers ${GOBBLET_ARCH} ${GOBBLET_PACKAGE_TIERS})
-  list(SORT tiers)
-  list(GET tiers 0 mpi_tier)
-  set(dir ${CMAKE_BINARY_DIR}/mpi-programs)
-  string(STRIP "${CMAKE_EXE_LINKER_FLAGS} -s" mpi_linker_flags)
-  ExternalProject_Add(gobblet_mpi_programs
-    SOURCE_DIR ${PROJECT_SOURCE_DIR}
-    BINARY_DIR ${dir}
-    CMAKE_ARGS -DGOBBLET_ARCH=${mpi_tier} -DBUILD_TESTING=OFF -DGOBBLET_PACKAGE_TIERS=
-               -DGOBBLET_HARDENING=${GOBBLET_HARDENING} -DGOBBLET_MPI=ON -DGOBBLET_MPI_REQUIRED=ON
-               -DGOBBLET_PACKAGE_MPI=OFF
-    CMAKE_CACHE_ARGS
-      -DCMAKE_BUILD_TYPE:STRING=${CMAKE_BUILD_TYPE}
-      -DCMAKE_CXX_COMPILER:FILEPATH=${CMAKE_CXX_COMPILER}
-      -DCMAKE_CXX_COMPILER_LAUNCHER:STRING=${CMAKE_CXX_COMPILER_LAUNCHER}
-      -DCMAKE_TOOLCHAIN_FILE:FILEPATH=${CMAKE_TOOLCHAIN_FILE}
-      -DCMAKE_PREFIX_PATH:STRING=${CMAKE_PREFIX_PATH}
-      -DCMAKE_CXX_FLAGS:STRING=${CMAKE_CXX_FLAGS}
-      -DCMAKE_EXE_LINKER_FLAGS:STRING=${mpi_linker_flags}
-      -DCMAKE_INSTALL_PREFIX:PATH=${CMAKE_INSTALL_PREFIX}
-      -DCMAKE_SKIP_BUILD_RPATH:BOOL=ON
-    BUILD_COMMAND ${CMAKE_COMMAND} --build ${dir} --target gobblet-tb gobblet-match
-    INSTALL_COMMAND ""
-    BUILD_ALWAYS ON
-    USES_TERMINAL_BUILD ON)
-  foreach(program gobblet-tb gobblet-match)
-    install(PROGRAMS ${dir}/bin/${program} DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/gobblet/mpi COMPONENT mpi)
-  endforeach()
 endfunction()
