@@ -29,10 +29,12 @@ tools/setup.sh deps
 stage "format: .clang-format"
 tools/format_check.sh
 
+stage "release: build"
 tools/setup.sh release
 stage "release: all tests"
 ctest --test-dir build/release --output-on-failure -j "$jobs" "${exclude[@]}"
 
+stage "no Boost: build"
 tools/setup.sh no-boost
 stage "no Boost: the protocol's tests"
 # (Boost's headers may be installed: no file of that build may have read one.)
@@ -53,6 +55,7 @@ rm -rf build/lib.* build/temp.* build/bdist.* gobblet.egg-info  # a fresh build,
 (cd "$venv" && GOBBLET_BIN_DIR="$OLDPWD/build/release/bin" bin/python -m pytest -q -p no:cacheprovider \
   "$OLDPWD/python/tests" && bin/python -c 'import gobblet, sys; assert gobblet.__file__.startswith(sys.prefix), gobblet.__file__')
 
+stage "wasm: build (the native profile, abseil and zstd, the engine)"
 tools/setup.sh wasm
 stage "wasm: the static site in headless Chromium (no gobblet process)"
 site_status=0
@@ -65,13 +68,18 @@ site_status=0
 if [ "$site_status" -eq 77 ]; then stage "wasm: browser test skipped (see above)"
 elif [ "$site_status" -ne 0 ]; then exit "$site_status"; fi
 
-[ "${1:-}" = "--fast" ] || tools/package_check.sh
+if [ "${1:-}" != "--fast" ]; then
+  stage "package check"
+  tools/package_check.sh
+fi
 
+stage "asan+ubsan: build"
 tools/setup.sh asan
 stage "asan+ubsan: fast tests"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build/asan --output-on-failure -j "$jobs" -L fast
 
+stage "tsan: build"
 tools/setup.sh tsan
 stage "tsan: concurrency tests"
 TSAN_OPTIONS=halt_on_error=1:abort_on_error=1:second_deadlock_stack=1 \
