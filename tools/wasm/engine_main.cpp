@@ -67,7 +67,9 @@ EM_JS(double, gobblet_host_file_size, (const char* url, double limitMs), {
     xhr.timeout = limitMs;
     xhr.send();
     if (xhr.status !== 200) return xhr.status ? -xhr.status : -1;
-    if (!/(^|[ ,])bytes($|[ ,])/.test(xhr.getResponseHeader('Accept-Ranges') || '')) return -3;
+    // (String(null) is "null": no header reads as no "bytes". No empty quotes
+    // here: C's preprocessor, which passes this text, warns of them.)
+    if (!/(^|[ ,])bytes($|[ ,])/.test(String(xhr.getResponseHeader('Accept-Ranges')))) return -3;
     const length = Number(xhr.getResponseHeader('Content-Length'));
     return Number.isSafeInteger(length) && length >= 0 ? length : -1;
   } catch (e) {
