@@ -109,7 +109,9 @@ TEST(ParallelFor, WorkIsDoneWhenThreadsCannotBeStarted) {
     // Which worker takes a chunk is not fixed: the threads started may take
     // every chunk before the caller asks. With none started, the caller
     // does it all.
-    if (allowed == 0) EXPECT_EQ(workers, std::set<int>{0}) << "the calling thread does the work";
+    if (allowed == 0) {
+      EXPECT_EQ(workers, std::set<int>{0}) << "the calling thread does the work";
+    }
     for (int w : workers) EXPECT_LE(w, allowed);
   }
 }

@@ -267,6 +267,8 @@ int runMatch(const cli::Program& program, const cli::MpiLaunch& launch, int argc
   if (launch.srunTasksWithoutMpi > 0)
     return cli::failure(program, cli::srunWithoutMpiError("gobblet-match", launch.srunTasksWithoutMpi));
 #ifndef GOBBLET_MATCH_MPI
+  (void)argc;  // MPI_Init's alone
+  (void)argv;
   // Built without MPI, each rank would play the whole match on its own.
   if (launch.launched && launch.size > 1)
     return cli::failure(program, "started as one of " + std::to_string(launch.size) +
