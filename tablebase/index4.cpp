@@ -178,28 +178,33 @@ int Index4::sliceOfIndex(uint64_t index) const {
 
 uint64_t Index4::indexOf(const State4& st) const {
   std::array<uint8_t, 8> mat{};
-  for (int s = 0; s < 4; ++s) {
+  std::array<uint32_t, 4> ranks{};
+  for (int s = 0; s < variant_.sizes; ++s) {
     mat[2 * s] = static_cast<uint8_t>(std::popcount(st.ours[s]));
     mat[2 * s + 1] = static_cast<uint8_t>(std::popcount(st.theirs[s]));
+    ranks[s] = rankOf(st.ours[s], st.theirs[s]);
   }
   const int slice = sliceOf(mat);
   assert(slice >= 0 && "a state of the variant's counts");
+  return numberOfRanks(slice, ranks);
+}
+
+uint64_t Index4::numberOfRanks(int slice, const std::array<uint32_t, 4>& ranks) const {
   const Slice& sl = slices_[slice];
-  const Class& lead = classes_[classOf(mat[2 * sl.lead], mat[2 * sl.lead + 1])];
-  const uint32_t leadRank = rankOf(st.ours[sl.lead], st.theirs[sl.lead]);
-  // The other layers' ranks once, their images' ranks from the tables.
+  const Class& lead = classes_[classOf(sl.material[2 * sl.lead], sl.material[2 * sl.lead + 1])];
+  const uint32_t leadRank = ranks[sl.lead];
+  // The other layers' images' ranks from the tables.
   const uint32_t* symRank[3];
-  uint32_t rank[3];
   for (int k = 0; k < sl.others; ++k) {
     const int s = sl.other[k];
-    symRank[k] = classes_[classOf(mat[2 * s], mat[2 * s + 1])].symRank.data();
-    rank[k] = rankOf(st.ours[s], st.theirs[s]);
+    symRank[k] = classes_[classOf(sl.material[2 * s], sl.material[2 * s + 1])].symRank.data();
   }
   uint64_t best = ~uint64_t{0};
   for (unsigned syms = lead.canonSyms[leadRank]; syms; syms &= syms - 1) {
     const int sym = std::countr_zero(syms);
     uint64_t r = 0;
-    for (int k = 0; k < sl.others; ++k) r = r * sl.radix[k] + symRank[k][sym * size_t{sl.radix[k]} + rank[k]];
+    for (int k = 0; k < sl.others; ++k)
+      r = r * sl.radix[k] + symRank[k][sym * size_t{sl.radix[k]} + ranks[sl.other[k]]];
     best = std::min(best, r);
   }
   return sl.offset + uint64_t{lead.orbitRank[leadRank]} * sl.plane + best;

@@ -95,6 +95,12 @@ class Index4 {
   // The number of a state (any of its 8 images gives the same); the state
   // must respect the variant's counts (toState checks a board's).
   uint64_t indexOf(const State4& st) const;
+  // indexOf in two steps, for the builder, whose children and parents of a
+  // state differ from it in one layer each: a layer's rank within its class
+  // (its ours and theirs masks), and the number of the state of `slice`
+  // whose layer of size s has rank ranks[s] (sizes the variant lacks: 0).
+  uint32_t layerRank(Mask ours, Mask theirs) const { return rankOf(ours, theirs); }
+  uint64_t numberOfRanks(int slice, const std::array<uint32_t, 4>& ranks) const;
   // The state numbered `index` in `slice`, without checking that it is
   // canonical; stateAt checks (false for a hole).
   void decode(int slice, uint64_t index, State4* st) const;

@@ -1,6 +1,7 @@
 #include "retrograde4.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <chrono>
@@ -10,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/movegen.h"
 #include "engine/parallel_for.h"
+#include "verify.h"
 
 namespace gobblet::tb {
 
@@ -19,7 +21,7 @@ inline uint8_t load(const uint8_t& b) { return __atomic_load_n(&b, __ATOMIC_RELA
 inline bool claim(uint8_t& b, uint8_t from, uint8_t to) {
   return __atomic_compare_exchange_n(&b, &from, to, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 }
-inline uint16_t subtract(uint16_t& c, uint16_t v) { return __atomic_sub_fetch(&c, v, __ATOMIC_SEQ_CST); }
+inline uint8_t subtract(uint8_t& c, uint8_t v) { return __atomic_sub_fetch(&c, v, __ATOMIC_SEQ_CST); }
 
 class Bits {
  public:
@@ -31,15 +33,123 @@ class Bits {
     if (!(word(i / 64) & bit)) words_[i / 64].fetch_or(bit, std::memory_order_relaxed);
   }
   uint64_t claim(uint64_t w, uint64_t bits) { return bits & ~words_[w].fetch_or(bits, std::memory_order_relaxed); }
+  void prefetch(uint64_t i) const { __builtin_prefetch(&words_[i / 64]); }
 
  private:
   std::vector<std::atomic<uint64_t>> words_;
 };
 
-// The distinct numbers among n (sorted in place); returns how many.
-int distinct(uint64_t* items, int n) {
-  std::sort(items, items + n);
-  return static_cast<int>(std::unique(items, items + n) - items);
+// A set of numbers for one state's children or parents: open addressing
+// in a table of twice the most a state has (MoveList::kCapacity children;
+// at most 16 visible pieces times 16 squares of parents), emptied in O(1)
+// by a new generation. Faster than sorting the ~60 numbers of a state.
+class DistinctSet {
+ public:
+  void clear() {
+    if (++generation_ == 0) {  // after 2^32 clears: stamps from the start
+      stamps_.fill(0);
+      generation_ = 1;
+    }
+  }
+  // True if x was not in the set (it is now).
+  bool insert(uint64_t x) {
+    for (uint32_t h = static_cast<uint32_t>(x * 0x9e3779b97f4a7c15 >> (64 - kBits));; h = (h + 1) & (kSlots - 1)) {
+      if (stamps_[h] != generation_) {
+        stamps_[h] = generation_;
+        keys_[h] = x;
+        return true;
+      }
+      if (keys_[h] == x) return false;
+    }
+  }
+
+ private:
+  static constexpr int kBits = 9, kSlots = 1 << kBits;
+  static_assert(kSlots >= 2 * MoveList::kCapacity && kSlots >= 2 * 16 * 16);
+  std::array<uint64_t, kSlots> keys_{};
+  std::array<uint32_t, kSlots> stamps_{};
+  uint32_t generation_ = 0;
+};
+
+// The numbers of a state's parents: the state's layers as its parents
+// see them (the other side to move), ranked once; a parent differs from
+// them only in the layer its un-move changes, so it is numbered by ranking
+// that layer alone (Index4::numberOfRanks) -- the number
+// Index4::numberOfValid gives the parent's Board. (Its children are
+// numbered the same way by numberChildren, verify.h.)
+class ParentNumbers {
+ public:
+  ParentNumbers(const Index4& index, const State4& st) : index_(index), st_(st) {
+    for (int s = 0; s < index.variant().sizes; ++s) {
+      material_[2 * s] = static_cast<uint8_t>(std::popcount(st.theirs[s]));
+      material_[2 * s + 1] = static_cast<uint8_t>(std::popcount(st.ours[s]));
+      ranks_[s] = index.layerRank(st.theirs[s], st.ours[s]);
+    }
+    boardMoveSlice_ = index.sliceOf(material_);
+  }
+  // The parent in which the other side's piece of size s on `to` stood on
+  // square `from`, or (from < 0) was on its stack; the parent must be a
+  // valid position of the variant (the caller asked the rules core).
+  uint64_t parent(int s, int from, int to) {
+    Mask moved = static_cast<Mask>(st_.theirs[s] & ~bit(to));
+    int slice = boardMoveSlice_;
+    if (from >= 0) {
+      moved = static_cast<Mask>(moved | bit(from));
+    } else {
+      if (dropSlice_[s] < 0) {
+        std::array<uint8_t, 8> fewer = material_;
+        --fewer[2 * s];
+        dropSlice_[s] = index_.sliceOf(fewer);
+      }
+      slice = dropSlice_[s];
+    }
+    std::array<uint32_t, 4> ranks = ranks_;
+    ranks[s] = index_.layerRank(moved, st_.ours[s]);
+    return index_.numberOfRanks(slice, ranks);
+  }
+
+ private:
+  const Index4& index_;
+  const State4& st_;
+  std::array<uint8_t, 8> material_{};  // the parents', before the un-move
+  std::array<uint32_t, 4> ranks_{};
+  int boardMoveSlice_ = -1;
+  std::array<int, 4> dropSlice_{-1, -1, -1, -1};  // -1: not yet looked up
+};
+
+// The distinct numbers of the parents of `st` (player 1 to move on its
+// board; the parents have player 2 to move, who made the last move) that
+// are valid positions that go on; returns how many, in `out` (room for
+// 16 * 16).
+int parentsOf(const Index4& index, const State4& st, DistinctSet& seen, uint64_t* out) {
+  const Board child = index.toBoard(st);
+  ParentNumbers numbers(index, st);
+  seen.clear();
+  int n = 0;
+  const auto add = [&](uint64_t x) {
+    if (seen.insert(x)) out[n++] = x;
+  };
+  const int mover = 1;  // who made the last move
+  for (Mask v = child.visible(mover); v; v &= v - 1) {
+    const int to = std::countr_zero(v);
+    const int s = child.top(to);
+    Board lifted = child;
+    lifted.removePiece(mover, s, to);
+    lifted.setSideToMove(mover);
+    // Back onto its stack: the parent must be a valid position that goes on,
+    // and the placement legal there.
+    if (lifted.countsValid() && lifted.winner() == kNoWinner && isLegal(lifted, Move::drop(s, to)))
+      add(numbers.parent(s, -1, to));
+    // Back to another square.
+    for (int from = 0; from < 16; ++from) {
+      if (from == to || (lifted.sizeMask(s) & bit(from))) continue;
+      Board parent = lifted;
+      parent.addPiece(mover, s, from);
+      if (parent.winner() != kNoWinner || !isLegal(parent, Move::boardMove(s, from, to))) continue;
+      add(numbers.parent(s, from, to));
+    }
+  }
+  return n;
 }
 
 class Solver4 {
@@ -78,10 +188,6 @@ class Solver4 {
     lastReport_ = now;
     progress_(phase, std::min(done, total), total);
   }
-  // The distinct numbers of the reached parents of `board` (player 1 to
-  // move: the parents have player 2 to move, who made the last move) that
-  // go on; returns how many, in `out`.
-  int parents(const Board& board, uint64_t* out) const;
 
   Index4 index_;
   int threads_;
@@ -89,38 +195,12 @@ class Solver4 {
   const std::atomic<bool>* stop_;
   CodeArray code_;
   Bits reached_, expanded_;
-  std::vector<uint16_t> count_;
+  // Distinct children not yet settled; a byte holds them: a 4x4 member has
+  // at most 16 squares times 3 sizes of drops and 12 visible pieces times
+  // 15 squares of board moves, 228 (4x4 Gobblet itself).
+  std::vector<uint8_t> count_;
   std::chrono::steady_clock::time_point lastReport_{};
 };
-
-int Solver4::parents(const Board& child, uint64_t* out) const {
-  int n = 0;
-  const int mover = 1;  // who made the last move
-  const Mask shown = child.visible(mover);
-  for (Mask v = shown; v; v &= v - 1) {
-    const int to = std::countr_zero(v);
-    const int s = child.top(to);
-    Board lifted = child;
-    lifted.removePiece(mover, s, to);
-    lifted.setSideToMove(mover);
-    // Back onto its stack: the parent must be a valid position that goes on,
-    // and the placement legal there.
-    if (lifted.countsValid() && lifted.winner() == kNoWinner && isLegal(lifted, Move::drop(s, to))) {
-      const uint64_t x = index_.numberOfValid(lifted);
-      if (reached_.test(x)) out[n++] = x;
-    }
-    // Back to another square.
-    for (int from = 0; from < 16; ++from) {
-      if (from == to || (lifted.sizeMask(s) & bit(from))) continue;
-      Board parent = lifted;
-      parent.addPiece(mover, s, from);
-      if (parent.winner() != kNoWinner || !isLegal(parent, Move::boardMove(s, from, to))) continue;
-      const uint64_t x = index_.numberOfValid(parent);
-      if (reached_.test(x)) out[n++] = x;
-    }
-  }
-  return distinct(out, n);
-}
 
 absl::StatusOr<Solution> Solver4::run() {
   const absl::Status kStopped = absl::CancelledError("stopped before the end of the solve");
@@ -142,7 +222,8 @@ absl::StatusOr<Solution> Solver4::run() {
   const uint64_t start = index_.numberOf(Board(index_.variant()));
   reached_.set(start);
   std::atomic<uint64_t> done{0};
-  std::atomic<bool> overflow{false};
+  std::atomic<bool> overflow{false}, outside{false};
+  std::vector<DistinctSet> seen(threads_);  // a worker's
   for (const std::vector<int>& level : levels) {
     const std::vector<Chunk> chunks = chunksOf(level);
     for (bool any = true; any;) {
@@ -169,18 +250,26 @@ absl::StatusOr<Solution> Solver4::run() {
             }
             MoveList moves;
             generateMoves(board, moves);
+            // The children's reached bits asked of the memory at once (as in
+            // the solve below), then set.
             uint64_t children[MoveList::kCapacity];
-            int n = 0;
-            for (Move m : moves) {
-              board.makeMove(m);
-              const uint64_t child = index_.numberOfValid(board);
-              board.unmakeMove(m);
-              children[n++] = child;
-              reached_.set(child);
+            numberChildren(index_, st, moves, [&](int i, uint64_t child) {
+              children[i] = child;
+              if (child != kNoChild) reached_.prefetch(child);
+            });
+            DistinctSet& distinct = seen[worker];
+            distinct.clear();
+            int distinctChildren = 0;
+            for (int i = 0; i < moves.size(); ++i) {
+              if (children[i] == kNoChild) {  // the rules core's move, so never
+                outside = true;
+                break;
+              }
+              reached_.set(children[i]);
+              distinctChildren += distinct.insert(children[i]);
             }
-            const int distinctChildren = distinct(children, n);
-            if (distinctChildren > 0xffff) overflow = true;
-            count_[x] = static_cast<uint16_t>(distinctChildren);
+            if (distinctChildren > 0xff) overflow = true;
+            count_[x] = static_cast<uint8_t>(distinctChildren);
           }
         }
         if (here) {
@@ -193,7 +282,8 @@ absl::StatusOr<Solution> Solver4::run() {
       any = expandedAny.load();
     }
   }
-  if (overflow) return absl::OutOfRangeError("a state with more than 65535 children");
+  if (overflow) return absl::OutOfRangeError("a state with more than 255 children");
+  if (outside) return absl::InternalError("a legal move led outside the variant's numbering");
 
   // 2. Backward, distance by distance over every slice.
   std::vector<int> all(index_.slices().size());
@@ -205,16 +295,27 @@ absl::StatusOr<Solution> Solver4::run() {
     parallelFor(chunks.size(), threads_, [&](int worker, uint64_t k) {
       const Chunk& c = chunks[k];
       const Index4::Slice& sl = index_.slices()[c.slice];
-      uint64_t ps[MoveList::kCapacity * 17];
+      uint64_t ps[16 * 16];
+      uint64_t settled = 0;
       for (uint64_t x = c.begin; x < c.end; ++x) {
         const uint8_t code = load(code_[x]);
         const bool lost = code == lossCode(d);
         if (!lost && code != winCode(d)) continue;
-        settledAny.store(true, std::memory_order_relaxed);
-        done.fetch_add(1, std::memory_order_relaxed);
+        ++settled;
         State4 st;
         index_.decode(c.slice, x - sl.offset, &st);
-        const int n = parents(index_.toBoard(st), ps);
+        // The parents' reached bits, then their codes and counts, asked of
+        // the memory at once: each is a cache miss over a large table, and
+        // so they overlap instead of waiting one after another.
+        const int all = parentsOf(index_, st, seen[worker], ps);
+        for (int j = 0; j < all; ++j) reached_.prefetch(ps[j]);
+        int n = 0;
+        for (int j = 0; j < all; ++j)
+          if (reached_.test(ps[j])) ps[n++] = ps[j];
+        for (int j = 0; j < n; ++j) {
+          __builtin_prefetch(&code_[ps[j]], 1);
+          if (!lost) __builtin_prefetch(&count_[ps[j]], 1);
+        }
         for (int j = 0; j < n; ++j) {
           uint8_t& pc = code_[ps[j]];
           if (load(pc) != kNoState) continue;
@@ -227,6 +328,10 @@ absl::StatusOr<Solution> Solver4::run() {
           else if (subtract(count_[ps[j]], 1) == 0)
             claim(pc, kNoState, lossCode(d + 1));
         }
+      }
+      if (settled) {
+        settledAny.store(true, std::memory_order_relaxed);
+        done.fetch_add(settled, std::memory_order_relaxed);
       }
       if (worker == 0) report("solve", done.load(), total);
     });
@@ -252,6 +357,13 @@ absl::StatusOr<Solution> Solver4::run() {
 
 }  // namespace
 
+std::vector<uint64_t> parentNumbers4(const Index4& index, const State4& st) {
+  DistinctSet seen;
+  uint64_t out[16 * 16];
+  const int n = parentsOf(index, st, seen, out);
+  return std::vector<uint64_t>(out, out + n);
+}
+
 absl::StatusOr<Solution> solve4(const Variant& variant, int threads, const SolveProgress& progress,
                                 const std::atomic<bool>* stop) {
   if (variant.n != 4 || !variant.stacks)
@@ -271,12 +383,12 @@ SolveEstimate estimateSolve4(const Variant& variant) {
   const Index4 index(variant);
   e.wideSlots = static_cast<double>(index.sizeEstimate());
   e.wideStates = static_cast<double>(index.statesEstimate());
-  e.wideBytes = e.wideSlots * (1 + 2 + 2.0 / 8);
+  e.wideBytes = e.wideSlots * (1 + 1 + 2.0 / 8);
   if (!index.fits()) return e;
   e.slots = index.size();
   e.states = index.states();
   for (const Index4::Slice& sl : index.slices()) e.largestGroup = std::max(e.largestGroup, sl.size);
-  e.bytes = e.slots * 3 + e.slots / 4;
+  e.bytes = e.slots * 2 + e.slots / 4;
   e.bytesCodesInFile = e.bytes;
   return e;
 }

@@ -5,12 +5,15 @@
 // file, the probe and the verifier are shared.
 //
 // The rules are the rules core's alone (engine/movegen.h): a state's
-// children are generateMoves' moves made on its Board; its parents are the
-// candidate un-moves of the opponent's visible pieces (back onto its
-// stacks, or back to another square), each kept only if the parent is a
-// valid position that goes on and the rules core says the move is legal
-// there (isLegal) -- so the 4x4 placement rule (a stack piece gobbles only
-// a piece that is one of three in a line) is the engine's, never re-stated.
+// children are generateMoves' moves (numbered by the one layer each
+// changes: numberChildren, verify.h, tested against Board::makeMove); its
+// parents are the candidate un-moves of the opponent's visible pieces
+// (back onto its stacks, or back to another square), each kept only if the
+// parent is a valid position that goes on and the rules core says the
+// move is legal there (isLegal) -- so the 4x4 placement rule (a stack
+// piece gobbles only a piece that is one of three in a line) is the
+// engine's, never re-stated. A parent is numbered by the one layer its
+// un-move changes too.
 //
 //   1. Forward, level (pieces on the board) 0 up: a state is reached if a
 //      reached state that goes on has a move to it; a level is swept until
@@ -24,10 +27,11 @@
 //      is a draw. Counting distinct numbers on both sides is exact under
 //      symmetry: a parent has a move into a child's orbit exactly when the
 //      child's canonical member has an un-move into the parent's orbit.
-// Memory: a code byte, a 16-bit count and two bits per number.
+// Memory: a code byte, a byte of count and two bits per number.
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "engine/variant.h"
@@ -42,7 +46,12 @@ namespace gobblet::tb {
 absl::StatusOr<Solution> solve4(const Variant& variant, int threads, const SolveProgress& progress = {},
                                 const std::atomic<bool>* stop = nullptr);
 
-// What solve4 takes: Index4's size and states, and a code byte, a 16-bit
+// The distinct numbers of the parents the builder finds for `st` (player 1
+// to move on its board): the valid positions that go on from which a
+// legal move of player 2 leads to st's orbit. For the tests.
+std::vector<uint64_t> parentNumbers4(const Index4& index, const State4& st);
+
+// What solve4 takes: Index4's size and states, and a code byte, a byte of
 // count and two bits per number (the codes always in memory:
 // bytesCodesInFile is bytes). For a member whose numbering does not fit in
 // 64 bits the integers are 0 and only the wide figures say.

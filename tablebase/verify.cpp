@@ -43,15 +43,14 @@ class AtomicBitset {
   std::vector<std::atomic<uint64_t>> words_;
 };
 
-// The numbers of the children of `parent` (on `board`) by `moves`: the
-// 3x3 family's by numberChildren, the 4x4 family's by making each move on
-// the board and numbering the result (Index4::numberOf).
-void numberAll(const File& tb, const uint8_t* codes, const State& parent, const Board&, const MoveList& moves,
+// The numbers of the children of `parent` by `moves` (numberChildren).
+template <typename IndexT, typename StateT>
+void numberAll(const IndexT& index, const uint8_t* codes, const StateT& parent, const MoveList& moves,
                AtomicBitset& reached, std::array<uint64_t, MoveList::kCapacity>& children) {
   // Every child's number first, its code and reached bit asked of the
   // memory at once: over a 400 MB table nearly every one is a cache miss,
   // and this way they overlap instead of waiting one after another.
-  numberChildren(tb.index(), parent, moves, [&](int i, uint64_t child) {
+  numberChildren(index, parent, moves, [&](int i, uint64_t child) {
     children[i] = child;
     if (child != kNoChild) {
       __builtin_prefetch(codes + child);
@@ -59,22 +58,12 @@ void numberAll(const File& tb, const uint8_t* codes, const State& parent, const 
     }
   });
 }
-void numberAll(const File& tb, const uint8_t*, const State4&, const Board& board, const MoveList& moves, AtomicBitset&,
-               std::array<uint64_t, MoveList::kCapacity>& children) {
-  Board b = board;
-  for (int i = 0; i < moves.size(); ++i) {
-    b.makeMove(moves[i]);
-    const uint64_t x = tb.index4().numberOf(b);
-    children[i] = x == Index4::kNotAState ? kNoChild : x;
-    b.unmakeMove(moves[i]);
-  }
-}
 
 // The code the state `parent` (on `board`) must have, given the codes of its
 // children (the moves by generateMoves, numbered by numberAll); empty
 // string or what is wrong. Marks every child in `reached`.
-template <typename StateT>
-std::string check(const File& tb, const uint8_t* codes, const StateT& parent, const Board& board, uint8_t code,
+template <typename IndexT, typename StateT>
+std::string check(const IndexT& index, const uint8_t* codes, const StateT& parent, const Board& board, uint8_t code,
                   AtomicBitset& reached) {
   const int winner = board.winner();
   uint8_t expected;
@@ -84,7 +73,7 @@ std::string check(const File& tb, const uint8_t* codes, const StateT& parent, co
     MoveList moves;
     generateMoves(board, moves);
     std::array<uint64_t, MoveList::kCapacity> children;
-    numberAll(tb, codes, parent, board, moves, reached, children);
+    numberAll(index, codes, parent, moves, reached, children);
     int shortestLoss = -1, longestWin = -1;
     bool draw = moves.empty();
     for (int i = 0; i < moves.size(); ++i) {
@@ -170,7 +159,7 @@ absl::Status verifyWith(const File& tb, const IndexT& index, int threads, const 
         StateT st;
         index.decode(c.slice, x - sl.offset, &st);
         const Board board = index.toBoard(st);
-        const std::string what = check(tb, codes, st, board, codes[x], reached);
+        const std::string what = check(index, codes, st, board, codes[x], reached);
         if (!what.empty()) {
           std::lock_guard<std::mutex> lock(errorMutex);
           if (!failed) error = absl::StrCat("entry ", x, " (", positionToString(board), "): ", what);

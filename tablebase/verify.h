@@ -26,6 +26,7 @@
 #include "engine/move.h"
 #include "file.h"
 #include "index.h"
+#include "index4.h"
 
 namespace gobblet::tb {
 
@@ -65,6 +66,54 @@ void numberChildren(const Index& index, const State& parent, const MoveList& mov
     code[s] = index.layerCode(parent.theirs[s], mover);
     const int added = std::popcount(mover) - std::popcount(parent.ours[s]);
     numbered(i, index.indexOfCodes(key + added * index.theirsPieceKey(s), code));
+  }
+}
+
+// The same for the 4x4 family (Index4, State4), which the 4x4 builder
+// (retrograde4.cpp) numbers its children with too: the layers the move
+// leaves alone are ranked once per parent, the moved one per move
+// (Index4::layerRank, numberOfRanks). kNoChild where a move is of a size the
+// variant lacks, lands on a piece of its size, moves a piece the mover has
+// not there, or breaks the variant's counts.
+template <typename Numbered>
+void numberChildren(const Index4& index, const State4& parent, const MoveList& moves, Numbered&& numbered) {
+  const int sizes = index.variant().sizes;
+  std::array<uint8_t, 8> material{};  // the children's, before the move
+  std::array<uint32_t, 4> ranks{};
+  for (int s = 0; s < sizes; ++s) {
+    material[2 * s] = static_cast<uint8_t>(std::popcount(parent.theirs[s]));
+    material[2 * s + 1] = static_cast<uint8_t>(std::popcount(parent.ours[s]));
+    ranks[s] = index.layerRank(parent.theirs[s], parent.ours[s]);
+  }
+  const int boardMoveSlice = index.sliceOf(material);
+  std::array<int, 4> dropSlice{-2, -2, -2, -2};  // -2: not yet looked up
+  for (int i = 0; i < moves.size(); ++i) {
+    const Move m = moves[i];
+    const int s = m.size();
+    if (s >= sizes || ((parent.ours[s] | parent.theirs[s]) & bit(m.to())) ||
+        (!m.isDrop() && !(parent.ours[s] & bit(m.from())))) {
+      numbered(i, kNoChild);
+      continue;
+    }
+    Mask mover = static_cast<Mask>(parent.ours[s] | bit(m.to()));
+    int slice = boardMoveSlice;
+    if (m.isDrop()) {
+      if (dropSlice[s] == -2) {
+        std::array<uint8_t, 8> more = material;
+        ++more[2 * s + 1];
+        dropSlice[s] = index.sliceOf(more);
+      }
+      slice = dropSlice[s];
+    } else {
+      mover = static_cast<Mask>(mover & ~bit(m.from()));
+    }
+    if (slice < 0) {
+      numbered(i, kNoChild);
+      continue;
+    }
+    std::array<uint32_t, 4> childRanks = ranks;
+    childRanks[s] = index.layerRank(parent.theirs[s], mover);
+    numbered(i, index.numberOfRanks(slice, childRanks));
   }
 }
 

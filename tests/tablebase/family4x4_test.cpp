@@ -9,6 +9,7 @@
 
 #include <bit>
 #include <random>
+#include <set>
 #include <string>
 
 #include "engine/movegen.h"
@@ -94,6 +95,115 @@ TEST(Index4, BoardsOutsideTheVariantHaveNoNumber) {
   EXPECT_EQ(index.numberOf(b), Index4::kNotAState);
   EXPECT_EQ(index.numberOf(Board(member(2, 2))), Index4::kNotAState);
   EXPECT_EQ(index.numberOf(Board(Variant::gobblers())), Index4::kNotAState);
+}
+
+// ---- Neighbours: the builder's and the verifier's numbering of moves -----------
+
+// Random games of members with lines, up to four sizes and three stacks.
+template <typename Visit>
+void forPositionsOfRandomGames(const Variant& v, int games, Visit&& visit) {
+  std::mt19937 rng(29);
+  for (int game = 0; game < games; ++game) {
+    Board b(v);
+    for (int ply = 0; ply < 40 && b.winner() == kNoWinner; ++ply) {
+      MoveList moves;
+      generateMoves(b, moves);
+      if (moves.empty()) break;
+      visit(b, moves);
+      b.makeMove(moves[static_cast<int>(rng() % moves.size())]);
+    }
+  }
+}
+std::vector<Variant> membersWithLines() { return {member(2, 2), member(4, 1), member(2, 3), member(3, 2)}; }
+
+// numberChildren (verify.h: the verifier's and the builder's) numbers
+// each move's child as the rules core's Board after makeMove, including
+// board moves that uncover a smaller piece.
+TEST(Verify4NumberChildren, MatchesTheRulesCoreBoard) {
+  for (const Variant& v : membersWithLines()) {
+    SCOPED_TRACE(v.name());
+    const Index4 index(v);
+    int uncovering = 0, drops = 0;
+    forPositionsOfRandomGames(v, 60, [&](Board& b, const MoveList& moves) {
+      State4 st;
+      ASSERT_TRUE(index.toState(b, &st));
+      std::array<uint64_t, MoveList::kCapacity> children;
+      numberChildren(index, st, moves, [&](int i, uint64_t child) { children[i] = child; });
+      for (int i = 0; i < moves.size(); ++i) {
+        const Move m = moves[i];
+        drops += m.isDrop();
+        bool covers = false;
+        for (int s = 0; s < m.size(); ++s) covers |= (b.sizeMask(s) & bit(m.from())) != 0;
+        uncovering += !m.isDrop() && covers;
+        b.makeMove(m);
+        const uint64_t expected = index.numberOf(b);
+        b.unmakeMove(m);
+        ASSERT_EQ(children[i], expected) << positionToString(b) << " " << moveToString(m, v);
+      }
+    });
+    EXPECT_GT(drops, 0);
+    if (v.sizes > 1) {
+      EXPECT_GT(uncovering, 0);
+    }
+  }
+  // Moves no rules core makes: onto a piece of its size, of a piece the
+  // mover has not there, of a size the variant lacks, a drop past a stack.
+  const Index4 index(member(2, 1));
+  State4 st;
+  st.ours[1] = 0b1;
+  st.theirs[1] = 0b10;
+  MoveList moves;
+  moves.push(Move::boardMove(1, 0, 1));
+  moves.push(Move::boardMove(1, 5, 6));
+  moves.push(Move::drop(2, 7));
+  moves.push(Move::drop(1, 7));
+  uint64_t children[4];
+  numberChildren(index, st, moves, [&](int i, uint64_t child) { children[i] = child; });
+  for (uint64_t child : children) EXPECT_EQ(child, kNoChild);
+}
+
+// The builder's parents of a state (parentNumbers4) are exactly the
+// positions with a move into its orbit: every position of a random game
+// is among the parents of each of its children, and each parent found,
+// decoded, has a legal move to that child (by the rules core's Board).
+TEST(Retrograde4, ParentsAreThePositionsWithAMoveIntoTheState) {
+  for (const Variant& v : membersWithLines()) {
+    SCOPED_TRACE(v.name());
+    const Index4 index(v);
+    int checked = 0;
+    forPositionsOfRandomGames(v, 12, [&](Board& b, const MoveList& moves) {
+      const uint64_t self = index.numberOf(b);
+      for (int i = 0; i < moves.size(); i += 3) {  // a third of the moves
+        b.makeMove(moves[i]);
+        State4 child;
+        ASSERT_TRUE(index.toState(b, &child));
+        const uint64_t childNumber = index.numberOf(b);
+        b.unmakeMove(moves[i]);
+        const std::vector<uint64_t> parents = parentNumbers4(index, child);
+        ASSERT_NE(std::find(parents.begin(), parents.end(), self), parents.end())
+            << positionToString(b) << " " << moveToString(moves[i], v);
+        ASSERT_EQ(std::set<uint64_t>(parents.begin(), parents.end()).size(), parents.size());
+        for (uint64_t p : parents) {
+          State4 ps;
+          const int slice = index.sliceOfIndex(p);
+          ASSERT_TRUE(index.stateAt(slice, p - index.slices()[slice].offset, &ps)) << p;
+          Board parent = index.toBoard(ps);
+          ASSERT_EQ(parent.winner(), kNoWinner);
+          MoveList parentMoves;
+          generateMoves(parent, parentMoves);
+          bool leads = false;
+          for (Move m : parentMoves) {
+            parent.makeMove(m);
+            leads |= index.numberOf(parent) == childNumber;
+            parent.unmakeMove(m);
+          }
+          ASSERT_TRUE(leads) << positionToString(parent) << " has no move to " << childNumber;
+          ++checked;
+        }
+      }
+    });
+    EXPECT_GT(checked, 100);
+  }
 }
 
 // ---- The solution against brute force ------------------------------------------
