@@ -15,6 +15,7 @@
 #   3. ASan + UBSan build: the fast tests.
 #   4. ThreadSanitizer build: the tests labelled concurrency (TCP and
 #      WebSocket servers, search threads, match runner processes).
+#   (The builds of 3 and 4 run beside steps 1-2, at the lowest priority.)
 # Usage: tools/test.sh [--fast]   (--fast skips the slow label in step 1, and step 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +32,17 @@ tools/format_check.sh
 
 stage "release: build"
 tools/setup.sh release
+# The sanitizer builds (steps 3 and 4) run from here on beside steps 1-2,
+# at the lowest priority: they take the CPU the tests leave idle (the
+# release tests keep 1.5 of 2 cores busy; Chromium, pytest and the package
+# tools less) and yield it to them. Their output goes to a log shown if
+# they fail; a process group of their own, so that an early exit stops
+# their compilers too.
+sanitizer_log="$(mktemp)"
+setsid nice -n 19 bash -c 'tools/setup.sh asan && tools/setup.sh tsan' >"$sanitizer_log" 2>&1 &
+sanitizer_builds=$!
+stop_sanitizer_builds() { kill -- "-$sanitizer_builds" 2>/dev/null || true; }
+trap 'stop_sanitizer_builds; rm -f "$sanitizer_log"' EXIT
 stage "release: all tests"
 ctest --test-dir build/release --output-on-failure -j "$jobs" "${exclude[@]}"
 
@@ -48,7 +60,7 @@ ctest --preset no-boost -j "$jobs"
 
 stage "python module: pip install into a fresh venv, then its pytest suite"
 venv="$(mktemp -d)"
-trap 'rm -rf "$venv"' EXIT
+trap 'stop_sanitizer_builds; rm -rf "$venv" "$sanitizer_log"' EXIT
 rm -rf build/lib.* build/temp.* build/bdist.* gobblet.egg-info  # a fresh build, as from a clone
 "$python" -m venv --system-site-packages "$venv"
 "$venv/bin/pip" install --no-build-isolation --no-index -q . >&2
@@ -73,14 +85,16 @@ if [ "${1:-}" != "--fast" ]; then
   tools/package_check.sh
 fi
 
-stage "asan+ubsan: build"
-tools/setup.sh asan
+stage "asan+ubsan and tsan: builds (begun beside the release tests)"
+if ! wait "$sanitizer_builds"; then
+  tail -n 60 "$sanitizer_log" >&2
+  echo "the sanitizer builds failed (the end of their log above)" >&2
+  exit 1
+fi
 stage "asan+ubsan: fast tests"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build/asan --output-on-failure -j "$jobs" -L fast
 
-stage "tsan: build"
-tools/setup.sh tsan
 stage "tsan: concurrency tests"
 TSAN_OPTIONS=halt_on_error=1:abort_on_error=1:second_deadlock_stack=1 \
   ctest --test-dir build/tsan --output-on-failure -j "$jobs" -L concurrency
