@@ -7,11 +7,14 @@
 // search (the engine's alpha-beta on a sample of won and drawn positions):
 // 4x4:2,2, the smallest member in which a line can show (21 million
 // states; the brute-force solver takes 42 minutes and 6.2 GB on the loaded
-// 2-core machine), and the members too large for it, 4x4:4,1 and 4x4:2,3:
+// 2-core machine), and the members too large for it, 4x4:4,1 and (a file
+// built and verified by gobblet-tb) 4x4:2,3:
 //   family4x4_slowtest --gtest_also_run_disabled_tests --gtest_filter='*TwoSizesTwoStacks*'
 //   family4x4_slowtest --gtest_also_run_disabled_tests --gtest_filter='*FourSizesOneStack*'
+//   GOBBLET_TB4_FILE=4x4-2-3.gtb family4x4_slowtest --gtest_filter='*GivenFile*'
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -134,9 +137,19 @@ TEST(Family4x4Tablebase, DISABLED_FourSizesOneStackVerifiedAndSearched) {
   EXPECT_EQ(solved.stats.start, kDrawCode);
 }
 
-// Three stacks of two sizes (6.3 billion states; about an hour and 14 GiB).
-TEST(Family4x4Tablebase, DISABLED_TwoSizesThreeStacksVerifiedAndSearched) {
-  buildVerifyAndSearch(Variant::family4x4(2, 3));
+// The search's check of a file built and verified by gobblet-tb (4x4:2,3:
+// 6.3 billion states, about an hour to build and 14 GiB; its codes decoded
+// take 6.4 GB here): GOBBLET_TB4_FILE=4x4-2-3.gtb family4x4_slowtest
+// --gtest_filter='*GivenFile*'.
+TEST(Family4x4Tablebase, GivenFileAgreesWithSearch) {
+  const char* path = std::getenv("GOBBLET_TB4_FILE");
+  if (path == nullptr) GTEST_SKIP() << "set GOBBLET_TB4_FILE to a 4x4 member's file";
+  auto tb = File::open(path);
+  ASSERT_TRUE(tb.ok()) << tb.status();
+  ASSERT_EQ((*tb)->variant().n, 4) << path;
+  const absl::StatusOr<CodeArray> codes = (*tb)->decodeAll();
+  ASSERT_TRUE(codes.ok()) << codes.status();
+  expectSearchAgrees((*tb)->variant(), *codes);
 }
 
 }  // namespace

@@ -362,6 +362,8 @@ int estimate(const cli::Arguments& args) {
                   e.wideBytes / 1073741824.0, physicalGiB());
       std::printf("time         %.3g s expected with %d threads (%.0f ns per state, measured on %s just now)\n",
                   perState4 * e.wideStates, threads, perState4 * 1e9, kCalibration4x4);
+      if (args.has("--ranks"))
+        std::printf("ranks        none: the 4x4 builder runs in one process (docs/tablebase.md, \"A cluster plan\")\n");
       continue;
     }
     const double perState = perState3;
