@@ -36,11 +36,15 @@ tools/setup.sh release
 # at the lowest priority: they take the CPU the tests leave idle (the
 # release tests keep 1.5 of 2 cores busy; Chromium, pytest and the package
 # tools less) and yield it to them. Their output goes to a log shown if
-# they fail; a process group of their own, so that an early exit stops
-# their compilers too.
+# they fail. A process group of their own (set -m), so that an early exit
+# stops their compilers too; not a session of their own (setsid): the
+# kernel's autogroups would then share the CPU between the sessions
+# fairly, whatever the nice value (the release tests took 8.3 min, not 5.3).
 sanitizer_log="$(mktemp)"
-setsid nice -n 19 bash -c 'tools/setup.sh asan && tools/setup.sh tsan' >"$sanitizer_log" 2>&1 &
+set -m
+nice -n 19 bash -c 'tools/setup.sh asan && tools/setup.sh tsan' >"$sanitizer_log" 2>&1 &
 sanitizer_builds=$!
+set +m
 stop_sanitizer_builds() { kill -- "-$sanitizer_builds" 2>/dev/null || true; }
 trap 'stop_sanitizer_builds; rm -f "$sanitizer_log"' EXIT
 stage "release: all tests"
