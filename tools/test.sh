@@ -39,7 +39,7 @@ tools/setup.sh release
 # they fail. A process group of their own (set -m), so that an early exit
 # stops their compilers too; not a session of their own (setsid): the
 # kernel's autogroups would then share the CPU between the sessions
-# fairly, whatever the nice value (the release tests took 8.3 min, not 5.3).
+# fairly, whatever the nice value.
 sanitizer_log="$(mktemp)"
 set -m
 nice -n 19 bash -c 'tools/setup.sh asan && tools/setup.sh tsan' >"$sanitizer_log" 2>&1 &
