@@ -14,6 +14,7 @@
 //   GOBBLET_TB4_FILE=4x4-2-3.gtb family4x4_slowtest --gtest_filter='*GivenFile*'
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <string>
@@ -73,21 +74,34 @@ TEST(Family4x4Tablebase, ThreeSizesOneStackMatchesBruteForce) {
 // By search: the engine's alpha-beta (which opens no 4x4 tablebase) on 40
 // random positions the table says are won in 1 answers "score mate 1" at
 // depth 3, and on 40 it says are drawn shows no mate score at depth 5 (a
-// forced win or loss within 5 plies would contradict the table).
+// forced win or loss within 5 plies would contradict the table); where the
+// member has them (among 20 million numbers drawn), on up to 20 won in 3
+// plies "mate 2" at depth 5 and on up to 20 lost in 2 "mate -1" at depth 4.
 void expectSearchAgrees(const Variant& v, const CodeArray& codes) {
   const Index4 index(v);
   std::mt19937_64 rng(38);
-  std::vector<std::string> wins, draws;
-  while (wins.size() < 40 || draws.size() < 40) {
+  std::vector<std::string> wins, draws, winsIn3, lossesIn2;
+  for (int tries = 0;
+       tries < 20'000'000 && (wins.size() < 40 || draws.size() < 40 || winsIn3.size() < 20 || lossesIn2.size() < 20);
+       ++tries) {
     const uint64_t x = rng() % codes.size();
     const uint8_t code = codes[x];
+    if (code == kNoState) continue;
+    std::vector<std::string>* into = code == winCode(1)    ? &wins
+                                     : code == kDrawCode   ? &draws
+                                     : code == winCode(3)  ? &winsIn3
+                                     : code == lossCode(2) ? &lossesIn2
+                                                           : nullptr;
+    if (into == nullptr || into->size() >= (into == &wins || into == &draws ? 40u : 20u)) continue;
     const int slice = index.sliceOfIndex(x);
     State4 st;
-    if (code == kNoState || !index.stateAt(slice, x - index.slices()[slice].offset, &st)) continue;
-    const std::string fen = positionToString(index.toBoard(st));
-    if (code == winCode(1) && wins.size() < 40) wins.push_back(fen);
-    if (code == kDrawCode && draws.size() < 40) draws.push_back(fen);
+    if (!index.stateAt(slice, x - index.slices()[slice].offset, &st)) continue;
+    into->push_back(positionToString(index.toBoard(st)));
   }
+  ASSERT_EQ(wins.size(), 40u);
+  ASSERT_EQ(draws.size(), 40u);
+  std::printf("search check of %s: 40 won in 1, 40 drawn, %zu won in 3, %zu lost in 2\n", v.name().c_str(),
+              winsIn3.size(), lossesIn2.size());
   testing::EngineProcess engine;
   ASSERT_TRUE(engine.started());
   engine.send("setoption name Variant value " + v.name());
@@ -103,6 +117,8 @@ void expectSearchAgrees(const Variant& v, const CodeArray& codes) {
   };
   for (const std::string& fen : wins) EXPECT_EQ(score(fen, 3), "mate 1") << fen;
   for (const std::string& fen : draws) EXPECT_EQ(score(fen, 5).rfind("mate", 0), std::string::npos) << fen;
+  for (const std::string& fen : winsIn3) EXPECT_EQ(score(fen, 5), "mate 2") << fen;
+  for (const std::string& fen : lossesIn2) EXPECT_EQ(score(fen, 4), "mate -1") << fen;
 }
 
 // Builds `v`, writes and verifies its file, and asks the search.
