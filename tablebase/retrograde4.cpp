@@ -307,10 +307,10 @@ absl::StatusOr<Solution> Solver4::run() {
         // The parents' reached bits, then their codes and counts, asked of
         // the memory at once: each is a cache miss over a large table, and
         // so they overlap instead of waiting one after another.
-        const int all = parentsOf(index_, st, seen[worker], ps);
-        for (int j = 0; j < all; ++j) reached_.prefetch(ps[j]);
+        const int found = parentsOf(index_, st, seen[worker], ps);
+        for (int j = 0; j < found; ++j) reached_.prefetch(ps[j]);
         int n = 0;
-        for (int j = 0; j < all; ++j)
+        for (int j = 0; j < found; ++j)
           if (reached_.test(ps[j])) ps[n++] = ps[j];
         for (int j = 0; j < n; ++j) {
           __builtin_prefetch(&code_[ps[j]], 1);
