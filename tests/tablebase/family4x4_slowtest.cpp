@@ -76,7 +76,8 @@ TEST(Family4x4Tablebase, ThreeSizesOneStackMatchesBruteForce) {
 // depth 3, and on 40 it says are drawn shows no mate score at depth 5 (a
 // forced win or loss within 5 plies would contradict the table); where the
 // member has them (among 20 million numbers drawn), on up to 20 won in 3
-// plies "mate 2" at depth 5 and on up to 20 lost in 2 "mate -1" at depth 4.
+// plies "mate 3" at depth 5 and on up to 20 lost in 2 "mate -2" at depth 4
+// (mate scores count plies).
 void expectSearchAgrees(const Variant& v, const CodeArray& codes) {
   const Index4 index(v);
   std::mt19937_64 rng(38);
@@ -117,8 +118,8 @@ void expectSearchAgrees(const Variant& v, const CodeArray& codes) {
   };
   for (const std::string& fen : wins) EXPECT_EQ(score(fen, 3), "mate 1") << fen;
   for (const std::string& fen : draws) EXPECT_EQ(score(fen, 5).rfind("mate", 0), std::string::npos) << fen;
-  for (const std::string& fen : winsIn3) EXPECT_EQ(score(fen, 5), "mate 2") << fen;
-  for (const std::string& fen : lossesIn2) EXPECT_EQ(score(fen, 4), "mate -1") << fen;
+  for (const std::string& fen : winsIn3) EXPECT_EQ(score(fen, 5), "mate 3") << fen;
+  for (const std::string& fen : lossesIn2) EXPECT_EQ(score(fen, 4), "mate -2") << fen;
 }
 
 // Builds `v`, writes and verifies its file, and asks the search.
