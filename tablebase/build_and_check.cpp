@@ -73,12 +73,22 @@ absl::StatusOr<TableCounts> build(const Variant& variant, const std::string& pat
   absl::Status target = writer && !path.empty() ? checkOutputPath(path) : absl::OkStatus();  // before hours of solving
   if (share) target = share->agree(target);
   if (!target.ok()) return target;
-  // The 4x4 family has its own builder (retrograde4.h), in memory, one process.
-  if (variant.n == 4 && share)
-    return absl::UnimplementedError(absl::StrCat("variant ", variant.name(), ": a 4x4 build runs in one process"));
+  // The 4x4 family has its own builder (retrograde4.h), codes in memory;
+  // over ranks each holds its range of the numbers.
   if (variant.n == 4 && !options.codesDirectory.empty())
     return absl::UnimplementedError(
         absl::StrCat("variant ", variant.name(), ": a 4x4 build keeps its codes in memory"));
+  if (variant.n == 4 && share) {
+    absl::StatusOr<SolvedPart> part = solve4Part(variant, options.threads, *share, options.progress);
+    // The file is written only once every rank has its part.
+    if (absl::Status all = share->agree(part.status()); !all.ok()) return all;
+    absl::Status written =
+        path.empty() ? absl::OkStatus() : writeFileOfRanks(path, variant, *part, options.threads, *share);
+    written = share->agree(written);
+    if (!written.ok()) return written;
+    const SolveStats& s = part->stats;
+    return countsOf(s.states, s.terminal, s.wins, s.draws, s.losses, s.start, s.maxDistance);
+  }
   absl::StatusOr<Solution> solved = variant.n == 4 ? solve4(variant, options.threads, options.progress, options.stop)
                                                    : solve(variant, options.threads, options.progress, kSharedGroupSize,
                                                            options.codesDirectory, share, options.stop);

@@ -83,24 +83,43 @@ uint64_t headerChecksum(FileHeader header) {
   return checksumOf(reinterpret_cast<const uint8_t*>(&header), sizeof header);
 }
 
-// A dictionary for the blocks of `codes` (empty where zstd cannot train
-// one: a variant with too few blocks to learn from).
-std::vector<uint8_t> trainDictionary(std::span<const uint8_t> codes, uint32_t blockCodes) {
-  const uint64_t blocks = codes.size() / blockCodes;  // whole blocks only
-  const uint64_t step = std::max<uint64_t>(1, (blocks + kDictionarySampleBlocks - 1) / kDictionarySampleBlocks);
-  std::vector<uint8_t> samples;
-  std::vector<size_t> sizes;
-  for (uint64_t b = 0; b < blocks; b += step) {
-    samples.insert(samples.end(), codes.begin() + static_cast<std::ptrdiff_t>(b * blockCodes),
-                   codes.begin() + static_cast<std::ptrdiff_t>((b + 1) * blockCodes));
-    sizes.push_back(blockCodes);
-  }
+// The dictionary's sample: every step-th of a file's `wholeBlocks` blocks
+// (those of blockCodes codes), from block 0, at most kDictionarySampleBlocks.
+uint64_t sampleStep(uint64_t wholeBlocks) {
+  return std::max<uint64_t>(1, (wholeBlocks + kDictionarySampleBlocks - 1) / kDictionarySampleBlocks);
+}
+
+// A dictionary trained on `samples`, whole blocks of `blockCodes` codes
+// back to back (empty where zstd cannot train one: a variant with too few
+// blocks to learn from).
+std::vector<uint8_t> trainOn(const std::vector<uint8_t>& samples, uint32_t blockCodes) {
+  const std::vector<size_t> sizes(samples.size() / blockCodes, blockCodes);
   std::vector<uint8_t> dictionary(kDictionaryBytes);
   const size_t n = sizes.size() < 8 ? 0
                                     : ZDICT_trainFromBuffer(dictionary.data(), dictionary.size(), samples.data(),
                                                             sizes.data(), static_cast<unsigned>(sizes.size()));
   dictionary.resize(sizes.size() < 8 || ZDICT_isError(n) ? 0 : n);
   return dictionary;
+}
+
+// The sample blocks (sampleStep) of a file of `wholeBlocks` whole blocks
+// among the whole blocks of `codes` codes from block firstBlock on.
+std::vector<uint64_t> sampleBlocks(uint64_t firstBlock, uint64_t codes, uint64_t wholeBlocks, uint32_t blockCodes) {
+  const uint64_t step = sampleStep(wholeBlocks), end = std::min(wholeBlocks, firstBlock + codes / blockCodes);
+  std::vector<uint64_t> blocks;
+  for (uint64_t b = (firstBlock + step - 1) / step * step; b < end; b += step) blocks.push_back(b);
+  return blocks;
+}
+
+// The codes of those sample blocks of `codes` (block firstBlock on), back to back.
+std::vector<uint8_t> samplesOf(std::span<const uint8_t> codes, uint64_t firstBlock, uint64_t wholeBlocks,
+                               uint32_t blockCodes) {
+  std::vector<uint8_t> samples;
+  for (uint64_t b : sampleBlocks(firstBlock, codes.size(), wholeBlocks, blockCodes)) {
+    const auto at = codes.begin() + static_cast<std::ptrdiff_t>((b - firstBlock) * blockCodes);
+    samples.insert(samples.end(), at, at + blockCodes);
+  }
+  return samples;
 }
 
 // Blocks of codes compressed in order, a batch at a time, each block one
@@ -209,32 +228,35 @@ absl::StatusOr<uint64_t> checksumWritten(FILE* f, const FileHeader& h, uint64_t 
   return sum.value();
 }
 
-// Writes the file's header and body (dictionary, block table, frames) for
-// `codes` to the open file `f` (opened for update, empty), completing `h`
-// with the dictionary's size and the checksum. The frames go out a batch
-// at a time behind a block table of zeros, which is written once they are
-// all out; the checksum is then summed over the body read back (from the
-// page cache). The bytes are those of the body made whole in memory.
-absl::Status writeBody(FILE* f, FileHeader& h, std::span<const uint8_t> codes, int threads, uint64_t batchBlocks) {
+// Writes the file's header and body (dictionary, block table, frames) of
+// `blocks` blocks to the open file `f` (opened for update, empty),
+// completing `h` with the dictionary's size and the checksum. The frames
+// come from frames(write), which calls write(frames, sizes) for each run of
+// blocks in order (FrameCompressor::compressAll); they go out a run at a
+// time behind a block table of zeros, which is written once they are all
+// out; the checksum is then summed over the body read back (from the page
+// cache). The bytes are those of the body made whole in memory.
+template <typename Frames>
+absl::Status writeBody(FILE* f, FileHeader& h, std::vector<uint8_t> dictionary, uint64_t blocks, Frames&& frames) {
   const auto ioError = [](const char* what) {
     return absl::UnavailableError(absl::StrCat(what, ": ", std::strerror(errno ? errno : EIO)));
   };
-  std::vector<uint8_t> dictionary = trainDictionary(codes, h.blockCodes);
   h.dictionaryBytes = static_cast<uint32_t>(dictionary.size());
-  FrameCompressor compressor(codes, h.blockCodes, dictionary, threads, batchBlocks);
   dictionary.resize(paddedDictionaryBytes(h));  // the block table starts 8-byte aligned
-  std::vector<uint64_t> table(compressor.blocks() + 1, 0);
+  std::vector<uint64_t> table(blocks + 1, 0);
   errno = 0;
   if (std::fwrite(&h, sizeof h, 1, f) != 1 ||
       std::fwrite(dictionary.data(), 1, dictionary.size(), f) != dictionary.size() ||
       std::fwrite(table.data(), 8, table.size(), f) != table.size())
     return ioError("write");
   uint64_t b = 0;
-  absl::Status frames = compressor.compressAll([&](std::span<const uint8_t> bytes, std::span<const uint64_t> sizes) {
+  absl::Status written = frames([&](std::span<const uint8_t> bytes, std::span<const uint64_t> sizes) {
+    if (sizes.size() > blocks - b) return absl::InternalError("more frames than blocks");
     for (uint64_t n : sizes) table[b + 1] = table[b] + n, ++b;
     return std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size() ? absl::OkStatus() : ioError("write");
   });
-  if (!frames.ok()) return frames;
+  if (!written.ok()) return written;
+  if (b != blocks) return absl::InternalError(absl::StrCat(b, " frames for ", blocks, " blocks"));
   if (std::fseek(f, static_cast<long>(blockTableAt(h)), SEEK_SET) != 0 ||
       std::fwrite(table.data(), 8, table.size(), f) != table.size())
     return ioError("write");
@@ -242,6 +264,69 @@ absl::Status writeBody(FILE* f, FileHeader& h, std::span<const uint8_t> codes, i
   if (!checksum.ok()) return checksum.status();
   h.checksum = *checksum;
   if (std::fseek(f, 0, SEEK_SET) != 0 || std::fwrite(&h, sizeof h, 1, f) != 1) return ioError("write");
+  return absl::OkStatus();
+}
+
+// The header of a file of `entries` codes of `variant` with counts
+// `stats`; the dictionary's size and the checksum are writeBody's.
+FileHeader headerOf(const Variant& variant, uint64_t entries, const SolveStats& stats) {
+  FileHeader h{};
+  std::memcpy(h.magic, kMagic, 8);
+  h.version = kFormatVersion;
+  h.headerSize = sizeof(FileHeader);
+  h.n = variant.n;
+  h.sizes = variant.sizes;
+  h.perSize = variant.perSize;
+  h.moving = variant.moving ? 1 : 0;
+  h.blockCodes = kBlockCodes;
+  h.entries = entries;
+  h.states = stats.states;
+  h.terminal = stats.terminal;
+  h.wins = stats.wins;
+  h.draws = stats.draws;
+  h.losses = stats.losses;
+  h.startCode = stats.start;
+  h.maxDistance = static_cast<uint8_t>(stats.maxDistance);
+  return h;
+}
+
+// Writes `path` complete or not at all: body(f) writes it to a new file
+// under a name of this call's, which is renamed to `path` if body
+// succeeds and removed if not. Missing directories are made.
+template <typename Body>
+absl::Status writeAtomically(const std::string& path, Body&& body) {
+  const std::filesystem::path target(path);
+  std::error_code ec;
+  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
+  if (ec) return absl::UnavailableError(absl::StrCat("cannot create directory for '", path, "': ", ec.message()));
+  // A temporary name of this writer alone (process id and a per-process
+  // counter): two writers of one target never share a temporary file, and
+  // the last rename wins with a complete file.
+  static std::atomic<uint64_t> writes{0};
+  const std::string tmp = absl::StrCat(path, ".part.", ::getpid(), ".", writes.fetch_add(1));
+  FILE* f = std::fopen(tmp.c_str(), "w+b");
+  if (!f) return absl::UnavailableError(absl::StrCat("cannot write '", tmp, "': ", std::strerror(errno)));
+  // Each failure's errno is kept at once: the calls after it (a stat, the
+  // removal of the temporary file) may set errno again.
+  const auto failed = [&](int error) {
+    std::remove(tmp.c_str());
+    return absl::UnavailableError(absl::StrCat("cannot write '", path, "': ", std::strerror(error ? error : EIO)));
+  };
+  errno = 0;
+  const absl::Status written = body(f);
+  int error = written.ok() ? 0 : errno;
+  errno = 0;
+  if (std::fclose(f) != 0 && error == 0) error = errno ? errno : EIO;  // the buffered rest could not be written
+  if (!written.ok() && !absl::IsUnavailable(written)) {                // zstd or a rank failed, not the disk
+    std::remove(tmp.c_str());
+    return written;
+  }
+  if (!written.ok() || error) return failed(error);
+  if (absl::Status target = checkOutputPath(path); !target.ok()) {  // made meanwhile
+    std::remove(tmp.c_str());
+    return target;
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) return failed(errno);
   return absl::OkStatus();
 }
 
@@ -270,57 +355,122 @@ absl::Status checkOutputPath(const std::string& path) {
 absl::Status writeFile(const std::string& path, const Variant& variant, const Solution& result, int threads,
                        uint64_t batchBlocks) {
   if (absl::Status target = checkOutputPath(path); !target.ok()) return target;
-  FileHeader h{};
-  std::memcpy(h.magic, kMagic, 8);
-  h.version = kFormatVersion;
-  h.headerSize = sizeof(FileHeader);
-  h.n = variant.n;
-  h.sizes = variant.sizes;
-  h.perSize = variant.perSize;
-  h.moving = variant.moving ? 1 : 0;
-  h.blockCodes = kBlockCodes;
-  h.entries = result.codes.size();
-  h.states = result.stats.states;
-  h.terminal = result.stats.terminal;
-  h.wins = result.stats.wins;
-  h.draws = result.stats.draws;
-  h.losses = result.stats.losses;
-  h.startCode = result.stats.start;
-  h.maxDistance = static_cast<uint8_t>(result.stats.maxDistance);
-  const std::filesystem::path target(path);
-  std::error_code ec;
-  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
-  if (ec) return absl::UnavailableError(absl::StrCat("cannot create directory for '", path, "': ", ec.message()));
-  // A temporary name of this writer alone (process id and a per-process
-  // counter): two writers of one target never share a temporary file, and
-  // the last rename wins with a complete file.
-  static std::atomic<uint64_t> writes{0};
-  const std::string tmp = absl::StrCat(path, ".part.", ::getpid(), ".", writes.fetch_add(1));
-  FILE* f = std::fopen(tmp.c_str(), "w+b");
-  if (!f) return absl::UnavailableError(absl::StrCat("cannot write '", tmp, "': ", std::strerror(errno)));
-  // Each failure's errno is kept at once: the calls after it (a stat, the
-  // removal of the temporary file) may set errno again.
-  const auto failed = [&](int error) {
-    std::remove(tmp.c_str());
-    return absl::UnavailableError(absl::StrCat("cannot write '", path, "': ", std::strerror(error ? error : EIO)));
-  };
-  errno = 0;
-  const absl::Status body =
-      writeBody(f, h, {result.codes.data(), static_cast<size_t>(result.codes.size())}, threads, batchBlocks);
-  int error = body.ok() ? 0 : errno;
-  errno = 0;
-  if (std::fclose(f) != 0 && error == 0) error = errno ? errno : EIO;  // the buffered rest could not be written
-  if (!body.ok() && !absl::IsUnavailable(body)) {                      // zstd failed, not the disk
-    std::remove(tmp.c_str());
-    return body;
+  FileHeader h = headerOf(variant, result.codes.size(), result.stats);
+  const std::span<const uint8_t> codes(result.codes.data(), static_cast<size_t>(result.codes.size()));
+  return writeAtomically(path, [&](FILE* f) {
+    std::vector<uint8_t> dictionary =
+        trainOn(samplesOf(codes, 0, codes.size() / h.blockCodes, h.blockCodes), h.blockCodes);
+    FrameCompressor compressor(codes, h.blockCodes, dictionary, threads, batchBlocks);
+    return writeBody(f, h, std::move(dictionary), compressor.blocks(),
+                     [&](auto&& write) { return compressor.compressAll(write); });
+  });
+}
+
+static_assert(RankRanges::kUnit == kBlockCodes, "a rank's range is a whole number of blocks");
+
+namespace {
+// A rank's frames to rank 0, run by run (writeFileOfRanks): a message of
+// two words, the run's blocks and its frames' bytes, then the frames'
+// sizes and the frames; {0, 0} ends the rank's frames, {kFailed, 0} ends
+// them after a failure of the rank's.
+constexpr uint64_t kFailed = ~uint64_t{0};
+
+// Takes rank `from`'s frames, run by run, to its end message, passing each
+// run to write(frames, sizes) until one fails; an error if the rank failed,
+// sent more blocks than `blocks`, or write failed.
+template <typename Write>
+absl::Status receiveFrames(BuildShare& share, int from, uint64_t blocks, Write&& write) {
+  absl::Status status;
+  std::vector<uint64_t> sizes;
+  std::vector<uint8_t> frames;
+  for (uint64_t got = 0;;) {
+    uint64_t head[2];
+    if (absl::Status s = share.receiveBytes(from, reinterpret_cast<uint8_t*>(head), sizeof head); !s.ok()) return s;
+    if (head[0] == 0) break;
+    if (head[0] == kFailed) return absl::AbortedError(absl::StrCat("rank ", from, " could not compress its blocks"));
+    sizes.resize(head[0]);
+    frames.resize(head[1]);
+    if (absl::Status s = share.receiveBytes(from, reinterpret_cast<uint8_t*>(sizes.data()), 8 * head[0]); !s.ok())
+      return s;
+    if (absl::Status s = share.receiveBytes(from, frames.data(), head[1]); !s.ok()) return s;
+    got += head[0];
+    if (got > blocks && status.ok())
+      status = absl::InternalError(absl::StrCat("rank ", from, " sent ", got, " blocks, it has ", blocks));
+    if (status.ok()) status = write(std::span<const uint8_t>(frames), std::span<const uint64_t>(sizes));
   }
-  if (!body.ok() || error) return failed(error);
-  if (absl::Status target = checkOutputPath(path); !target.ok()) {  // made meanwhile
-    std::remove(tmp.c_str());
-    return target;
+  return status;
+}
+}  // namespace
+
+absl::Status writeFileOfRanks(const std::string& path, const Variant& variant, const SolvedPart& part, int threads,
+                              BuildShare& share, uint64_t batchBlocks) {
+  const RankRanges ranges(part.entries, share.ranks());
+  const uint32_t blockCodes = kBlockCodes;
+  const uint64_t wholeBlocks = part.entries / blockCodes;
+  const auto firstBlockOf = [&](int r) { return ranges.first(r) / blockCodes; };
+  const auto codesOf = [&](int r) { return ranges.first(r + 1) - ranges.first(r); };
+  const std::span<const uint8_t> codes(part.codes.data(), static_cast<size_t>(part.codes.size()));
+  const bool writer = share.rank() == 0;
+  // 1. The dictionary: every rank's sample blocks gathered on rank 0 in
+  //    order (the blocks one process samples), trained there, and sent to
+  //    every rank.
+  std::vector<uint8_t> samples = samplesOf(codes, firstBlockOf(share.rank()), wholeBlocks, blockCodes);
+  if (writer) {
+    for (int r = 1; r < share.ranks(); ++r) {
+      const uint64_t at = samples.size();
+      samples.resize(at + sampleBlocks(firstBlockOf(r), codesOf(r), wholeBlocks, blockCodes).size() * blockCodes);
+      if (absl::Status s = share.receiveBytes(r, samples.data() + at, samples.size() - at); !s.ok()) return s;
+    }
+  } else if (absl::Status s = share.sendBytes(0, samples.data(), samples.size()); !s.ok()) {
+    return s;
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) return failed(errno);
-  return absl::OkStatus();
+  std::vector<uint8_t> dictionary = writer ? trainOn(samples, blockCodes) : std::vector<uint8_t>();
+  samples = {};
+  uint64_t dictionaryBytes = dictionary.size();
+  if (absl::Status s = share.reduceWords(&dictionaryBytes, 1, BuildShare::Reduce::kSum); !s.ok()) return s;
+  dictionary.resize(dictionaryBytes);
+  if (absl::Status s = share.shareBytes(dictionary.data(), {{0, dictionaryBytes, 0}}); !s.ok()) return s;
+  // 2. Each rank compresses its own blocks; rank 0 writes its frames, then
+  //    every other rank's in rank order as they come. Every rank's frames
+  //    are taken to the end even after a failure, so that no rank waits
+  //    forever on a send.
+  FrameCompressor compressor(codes, blockCodes, dictionary, threads, batchBlocks);
+  if (!writer) {
+    absl::Status compressed =
+        compressor.compressAll([&](std::span<const uint8_t> frames, std::span<const uint64_t> sizes) {
+          const uint64_t head[2] = {sizes.size(), frames.size()};
+          if (absl::Status s = share.sendBytes(0, reinterpret_cast<const uint8_t*>(head), sizeof head); !s.ok())
+            return s;
+          if (absl::Status s = share.sendBytes(0, reinterpret_cast<const uint8_t*>(sizes.data()), 8 * sizes.size());
+              !s.ok())
+            return s;
+          return share.sendBytes(0, frames.data(), frames.size());
+        });
+    const uint64_t end[2] = {compressed.ok() ? 0 : kFailed, 0};
+    if (absl::Status s = share.sendBytes(0, reinterpret_cast<const uint8_t*>(end), sizeof end); !s.ok()) return s;
+    return compressed;
+  }
+  int received = 1;  // the ranks whose frames rank 0 has taken
+  absl::Status written = checkOutputPath(path);
+  if (written.ok()) {
+    FileHeader h = headerOf(variant, part.entries, part.stats);
+    written = writeAtomically(path, [&](FILE* f) {
+      return writeBody(f, h, dictionary, (part.entries + blockCodes - 1) / blockCodes, [&](auto&& write) {
+        if (absl::Status s = compressor.compressAll(write); !s.ok()) return s;
+        for (; received < share.ranks(); ++received) {
+          const int r = received;
+          if (absl::Status s = receiveFrames(share, r, (codesOf(r) + blockCodes - 1) / blockCodes, write); !s.ok()) {
+            ++received;
+            return s;
+          }
+        }
+        return absl::OkStatus();
+      });
+    });
+  }
+  for (; received < share.ranks(); ++received)
+    receiveFrames(share, received, 0, [](auto&&, auto&&) { return absl::OkStatus(); }).IgnoreError();
+  return written;
 }
 
 uint64_t File::filesOpened() { return openedFiles.load(std::memory_order_relaxed); }

@@ -57,6 +57,7 @@
 #include "index.h"
 #include "numbering.h"
 #include "retrograde.h"
+#include "retrograde4.h"
 #include "tablebase/tablebase.h"
 
 namespace gobblet::tb {
@@ -176,6 +177,18 @@ uint64_t checksumOf(const uint8_t* data, uint64_t size, uint64_t seed = 0);
 // same for any count of either.
 absl::Status writeFile(const std::string& path, const Variant& variant, const Solution& result, int threads = 1,
                        uint64_t batchBlocks = kWriteBatchBlocks);
+
+// The same file written from a build over ranks (solve4Part): collective,
+// each rank passing its part. Rank 0 trains the dictionary on the sample
+// blocks every rank sends it, each rank compresses its own blocks with it,
+// and rank 0 writes them in order (rank 0's, then rank 1's as they come,
+// ...): the file byte for byte the one writeFile makes of the whole
+// codes, and no rank holds more than its part and a batch of frames. Only
+// rank 0 touches `path`; its error is its own (every rank hears of it
+// through BuildShare::agree), and it takes every rank's frames to the end
+// even after one.
+absl::Status writeFileOfRanks(const std::string& path, const Variant& variant, const SolvedPart& part, int threads,
+                              BuildShare& share, uint64_t batchBlocks = kWriteBatchBlocks);
 
 // OK if `path` does not exist or is a regular file (not followed if it is a
 // symbolic link); else an error naming what it is.

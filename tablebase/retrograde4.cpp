@@ -5,6 +5,7 @@
 #include <atomic>
 #include <bit>
 #include <chrono>
+#include <cmath>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -154,32 +155,42 @@ int parentsOf(const Index4& index, const State4& st, DistinctSet& seen, uint64_t
 
 class Solver4 {
  public:
-  Solver4(const Variant& v, int threads, const SolveProgress& progress, const std::atomic<bool>* stop)
+  // This process's part: every number if `share` is null, else the range
+  // RankRanges gives its rank.
+  Solver4(const Variant& v, int threads, const SolveProgress& progress, const std::atomic<bool>* stop,
+          BuildShare* share)
       : index_(v),
         threads_(std::max(1, threads)),
         progress_(progress),
-        stop_(stop),
-        reached_(index_.size()),
-        expanded_(index_.size()) {}
+        stop_(share ? nullptr : stop),
+        share_(share),
+        ranges_(index_.size(), share ? share->ranks() : 1),
+        rank_(share ? share->rank() : 0),
+        first_(ranges_.first(rank_)),
+        end_(ranges_.first(rank_ + 1)),
+        reached_(end_ - first_),
+        expanded_(end_ - first_),
+        outbox_(threads_, std::vector<std::vector<uint64_t>>(ranges_.ranks())) {}
 
-  absl::StatusOr<Solution> run();
+  absl::StatusOr<SolvedPart> run();
 
  private:
-  // The slices' numbers in chunks, the threads' unit of work.
+  // The slices' numbers of this part in chunks, the threads' unit of work.
   struct Chunk {
     int slice;
     uint64_t begin, end;
   };
   std::vector<Chunk> chunksOf(const std::vector<int>& slices) const {
-    constexpr uint64_t kChunk = 1 << 14;
+    const uint64_t chunk = share_ ? uint64_t{1} << 12 : uint64_t{1} << 14;
     std::vector<Chunk> chunks;
     for (int s : slices) {
       const Index4::Slice& sl = index_.slices()[s];
-      for (uint64_t b = sl.offset; b < sl.offset + sl.size; b += kChunk)
-        chunks.push_back({s, b, std::min(sl.offset + sl.size, b + kChunk)});
+      const uint64_t lo = std::max(sl.offset, first_), hi = std::min(sl.offset + sl.size, end_);
+      for (uint64_t b = lo; b < hi; b += chunk) chunks.push_back({s, b, std::min(hi, b + chunk)});
     }
     return chunks;
   }
+  bool mine(uint64_t x) const { return x >= first_ && x < end_; }
   bool stopped() const { return stop_ != nullptr && stop_->load(std::memory_order_relaxed); }
   void report(const char* phase, uint64_t done, uint64_t total) {
     if (!progress_) return;
@@ -188,27 +199,108 @@ class Solver4 {
     lastReport_ = now;
     progress_(phase, std::min(done, total), total);
   }
+  // True on every rank if `mine` is on any.
+  absl::StatusOr<bool> anyRank(bool mine) {
+    uint64_t v = mine;
+    if (share_)
+      if (absl::Status s = share_->reduceWords(&v, 1, BuildShare::Reduce::kSum); !s.ok()) return s;
+    return v != 0;
+  }
+  // Runs work(worker, chunk) over `chunks` by the threads, in rounds; over
+  // ranks, a round ends when its words in the outbox reach 8 MiB, they go
+  // to their owners, which pass each to deliver(worker, word), and rounds
+  // go on until every rank has run out of chunks. One process: one round.
+  template <typename Work, typename Deliver>
+  absl::Status inRounds(const std::vector<Chunk>& chunks, Work&& work, Deliver&& deliver);
+  // A parent (this part's number x, reached, of an open code or not) told
+  // that a child of it is lost (a win for it) or won, at distance d.
+  void tell(uint64_t x, bool lost, int d) {
+    uint8_t& pc = code_[x];
+    if (load(pc) != kNoState) return;
+    if (d + 1 > kMaxDistance) {
+      overflow_ = true;
+      return;
+    }
+    if (lost)
+      claim(pc, kNoState, winCode(d + 1));
+    else if (subtract(count_[x], 1) == 0)
+      claim(pc, kNoState, lossCode(d + 1));
+  }
 
   Index4 index_;
   int threads_;
   SolveProgress progress_;
   const std::atomic<bool>* stop_;
+  BuildShare* share_;
+  RankRanges ranges_;
+  int rank_;
+  uint64_t first_, end_;  // this part's numbers; the arrays below are indexed from first_
   CodeArray code_;
   Bits reached_, expanded_;
   // Distinct children not yet settled; a byte holds them: a 4x4 member has
   // at most 16 squares times 3 sizes of drops and 12 visible pieces times
   // 15 squares of board moves, 228 (4x4 Gobblet itself).
   std::vector<uint8_t> count_;
+  // outbox_[worker][rank]: the words for another rank's numbers this round.
+  std::vector<std::vector<std::vector<uint64_t>>> outbox_;
+  std::atomic<bool> overflow_{false};
   std::chrono::steady_clock::time_point lastReport_{};
 };
 
-absl::StatusOr<Solution> Solver4::run() {
+template <typename Work, typename Deliver>
+absl::Status Solver4::inRounds(const std::vector<Chunk>& chunks, Work&& work, Deliver&& deliver) {
+  // Over ranks a round ends once its words for other ranks reach this
+  // (8 MiB; a chunk adds at most 2^12 states' 228 children).
+  constexpr uint64_t kRoundWords = uint64_t{1} << 20;
+  std::vector<std::vector<uint64_t>> toEach(ranges_.ranks());
+  std::vector<uint64_t> received;
+  for (size_t next = 0;;) {
+    std::atomic<size_t> cursor{next};
+    std::atomic<uint64_t> words{0};
+    parallelFor(threads_, threads_, [&](int worker, uint64_t) {
+      std::vector<std::vector<uint64_t>>& box = outbox_[worker];
+      while (!share_ || words.load(std::memory_order_relaxed) < kRoundWords) {
+        const size_t k = cursor.fetch_add(1);
+        if (k >= chunks.size()) break;
+        uint64_t before = 0, after = 0;
+        for (const std::vector<uint64_t>& b : box) before += b.size();
+        work(worker, chunks[k]);
+        for (const std::vector<uint64_t>& b : box) after += b.size();
+        words.fetch_add(after - before, std::memory_order_relaxed);
+      }
+    });
+    next = std::min(cursor.load(), chunks.size());
+    if (!share_) return absl::OkStatus();
+    for (int r = 0; r < ranges_.ranks(); ++r) {
+      toEach[r].clear();
+      for (std::vector<std::vector<uint64_t>>& box : outbox_) {
+        toEach[r].insert(toEach[r].end(), box[r].begin(), box[r].end());
+        box[r].clear();
+      }
+    }
+    if (absl::Status s = share_->exchangeWords(toEach, &received); !s.ok()) return s;
+    constexpr uint64_t kPiece = 1 << 14;
+    parallelFor((received.size() + kPiece - 1) / kPiece, threads_, [&](int worker, uint64_t k) {
+      for (uint64_t i = k * kPiece; i < std::min<uint64_t>(received.size(), (k + 1) * kPiece); ++i)
+        deliver(worker, received[i]);
+    });
+    absl::StatusOr<bool> more = anyRank(next < chunks.size());
+    if (!more.ok()) return more.status();
+    if (!*more) return absl::OkStatus();
+  }
+}
+
+absl::StatusOr<SolvedPart> Solver4::run() {
   const absl::Status kStopped = absl::CancelledError("stopped before the end of the solve");
-  const uint64_t total = index_.size();
-  absl::StatusOr<CodeArray> codes = CodeArray::inMemory(total);
-  if (!codes.ok()) return codes.status();
-  code_ = std::move(*codes);
-  count_.assign(total, 0);
+  const uint64_t total = index_.size(), size = end_ - first_;
+  absl::Status made;
+  if (absl::StatusOr<CodeArray> codes = CodeArray::inMemory(size); codes.ok())
+    code_ = std::move(*codes);
+  else
+    made = codes.status();
+  if (share_) made = share_->agree(made);
+  if (!made.ok()) return made;
+  count_.assign(size, 0);
   std::vector<std::vector<int>> levels;
   for (int s = 0; s < static_cast<int>(index_.slices().size()); ++s) {
     const int level = index_.slices()[s].level();
@@ -217,10 +309,11 @@ absl::StatusOr<Solution> Solver4::run() {
   }
 
   // 1. Forward: reach every state from the start, level by level; a
-  //    reached state is expanded once: its children marked, and (that
-  //    pass over it being the only one) its value or child count set.
+  //    reached state is expanded once: its children marked (over ranks:
+  //    sent to their owner), and (that pass over it being the only one)
+  //    its value or child count set.
   const uint64_t start = index_.numberOf(Board(index_.variant()));
-  reached_.set(start);
+  if (mine(start)) reached_.set(start - first_);
   std::atomic<uint64_t> done{0};
   std::atomic<bool> overflow{false}, outside{false};
   std::vector<DistinctSet> seen(threads_);  // a worker's
@@ -228,24 +321,24 @@ absl::StatusOr<Solution> Solver4::run() {
     const std::vector<Chunk> chunks = chunksOf(level);
     for (bool any = true; any;) {
       std::atomic<bool> expandedAny{false};
-      parallelFor(chunks.size(), threads_, [&](int worker, uint64_t k) {
-        const Chunk& c = chunks[k];
+      const auto expand = [&](int worker, const Chunk& c) {
         const Index4::Slice& sl = index_.slices()[c.slice];
         uint64_t here = 0;
-        for (uint64_t w = c.begin / 64; w <= (c.end - 1) / 64; ++w) {
-          const uint64_t lo = std::max(c.begin, w * 64) - w * 64, hi = std::min(c.end, w * 64 + 64) - w * 64;
+        for (uint64_t w = (c.begin - first_) / 64; w <= (c.end - 1 - first_) / 64; ++w) {
+          const uint64_t at = first_ + w * 64;  // first_ is a multiple of 64
+          const uint64_t lo = std::max(c.begin, at) - at, hi = std::min(c.end, at + 64) - at;
           const uint64_t range = (hi == 64 ? ~uint64_t{0} : (uint64_t{1} << hi) - 1) & ~((uint64_t{1} << lo) - 1);
-          uint64_t mine = reached_.word(w) & ~expanded_.word(w) & range;
-          if (!mine) continue;
-          mine = expanded_.claim(w, mine);
-          for (; mine; mine &= mine - 1) {
-            const uint64_t x = w * 64 + std::countr_zero(mine);
+          uint64_t todo = reached_.word(w) & ~expanded_.word(w) & range;
+          if (!todo) continue;
+          todo = expanded_.claim(w, todo);
+          for (; todo; todo &= todo - 1) {
+            const uint64_t x = at + std::countr_zero(todo);
             State4 st;
             index_.decode(c.slice, x - sl.offset, &st);
             Board board = index_.toBoard(st);
             ++here;
             if (const int winner = board.winner(); winner != kNoWinner) {
-              code_[x] = winner == board.sideToMove() ? winCode(0) : lossCode(0);
+              code_[x - first_] = winner == board.sideToMove() ? winCode(0) : lossCode(0);
               continue;
             }
             MoveList moves;
@@ -255,103 +348,135 @@ absl::StatusOr<Solution> Solver4::run() {
             uint64_t children[MoveList::kCapacity];
             numberChildren(index_, st, moves, [&](int i, uint64_t child) {
               children[i] = child;
-              if (child != kNoChild) reached_.prefetch(child);
+              if (mine(child)) reached_.prefetch(child - first_);
             });
             DistinctSet& distinct = seen[worker];
             distinct.clear();
             int distinctChildren = 0;
             for (int i = 0; i < moves.size(); ++i) {
-              if (children[i] == kNoChild) {  // the rules core's move, so never
+              const uint64_t child = children[i];
+              if (child == kNoChild) {  // the rules core's move, so never
                 outside = true;
                 break;
               }
-              reached_.set(children[i]);
-              distinctChildren += distinct.insert(children[i]);
+              if (!distinct.insert(child)) continue;
+              ++distinctChildren;
+              if (mine(child))
+                reached_.set(child - first_);
+              else
+                outbox_[worker][ranges_.owner(child)].push_back(child);
             }
             if (distinctChildren > 0xff) overflow = true;
-            count_[x] = static_cast<uint8_t>(distinctChildren);
+            count_[x - first_] = static_cast<uint8_t>(distinctChildren);
           }
         }
         if (here) {
           expandedAny.store(true, std::memory_order_relaxed);
           done.fetch_add(here, std::memory_order_relaxed);
         }
-        if (worker == 0) report("reach", done.load(), total);
-      });
+        if (worker == 0) report("reach", done.load(), size);
+      };
+      const auto reach = [&](int, uint64_t child) { reached_.set(child - first_); };
+      if (absl::Status s = inRounds(chunks, expand, reach); !s.ok()) return s;
       if (stopped()) return kStopped;
-      any = expandedAny.load();
+      absl::StatusOr<bool> more = anyRank(expandedAny.load());
+      if (!more.ok()) return more.status();
+      any = *more;
     }
   }
-  if (overflow) return absl::OutOfRangeError("a state with more than 255 children");
-  if (outside) return absl::InternalError("a legal move led outside the variant's numbering");
+  for (auto [failed, status] :
+       {std::pair{overflow.load(), absl::OutOfRangeError("a state with more than 255 children")},
+        {outside.load(), absl::InternalError("a legal move led outside the variant's numbering")}}) {
+    absl::StatusOr<bool> anywhere = anyRank(failed);  // so that every rank stops here
+    if (!anywhere.ok()) return anywhere.status();
+    if (*anywhere) return status;
+  }
 
-  // 2. Backward, distance by distance over every slice.
+  // 2. Backward, distance by distance over every slice: a state settled
+  //    at d tells its distinct reached parents (over ranks: a parent of
+  //    another rank's is sent to it, with the child's value in the low bit).
   std::vector<int> all(index_.slices().size());
   for (size_t s = 0; s < all.size(); ++s) all[s] = static_cast<int>(s);
   const std::vector<Chunk> chunks = chunksOf(all);
   done = 0;
   for (int d = 0; d <= kMaxDistance; ++d) {
     std::atomic<bool> settledAny{false};
-    parallelFor(chunks.size(), threads_, [&](int worker, uint64_t k) {
-      const Chunk& c = chunks[k];
+    const auto settle = [&](int worker, const Chunk& c) {
       const Index4::Slice& sl = index_.slices()[c.slice];
       uint64_t ps[16 * 16];
       uint64_t settled = 0;
       for (uint64_t x = c.begin; x < c.end; ++x) {
-        const uint8_t code = load(code_[x]);
+        const uint8_t code = load(code_[x - first_]);
         const bool lost = code == lossCode(d);
         if (!lost && code != winCode(d)) continue;
         ++settled;
         State4 st;
         index_.decode(c.slice, x - sl.offset, &st);
-        // The parents' reached bits, then their codes and counts, asked of
-        // the memory at once: each is a cache miss over a large table, and
-        // so they overlap instead of waiting one after another.
+        // This part's parents' reached bits, then their codes and counts,
+        // asked of the memory at once: each is a cache miss over a large
+        // table, and so they overlap instead of waiting one after another.
         const int found = parentsOf(index_, st, seen[worker], ps);
-        for (int j = 0; j < found; ++j) reached_.prefetch(ps[j]);
         int n = 0;
-        for (int j = 0; j < found; ++j)
-          if (reached_.test(ps[j])) ps[n++] = ps[j];
-        for (int j = 0; j < n; ++j) {
+        for (int j = 0; j < found; ++j) {
+          if (mine(ps[j])) {
+            ps[n] = ps[j] - first_;
+            reached_.prefetch(ps[n++]);
+          } else {
+            outbox_[worker][ranges_.owner(ps[j])].push_back(ps[j] << 1 | lost);
+          }
+        }
+        int m = 0;
+        for (int j = 0; j < n; ++j)
+          if (reached_.test(ps[j])) ps[m++] = ps[j];
+        for (int j = 0; j < m; ++j) {
           __builtin_prefetch(&code_[ps[j]], 1);
           if (!lost) __builtin_prefetch(&count_[ps[j]], 1);
         }
-        for (int j = 0; j < n; ++j) {
-          uint8_t& pc = code_[ps[j]];
-          if (load(pc) != kNoState) continue;
-          if (d + 1 > kMaxDistance) {
-            overflow = true;
-            return;
-          }
-          if (lost)
-            claim(pc, kNoState, winCode(d + 1));
-          else if (subtract(count_[ps[j]], 1) == 0)
-            claim(pc, kNoState, lossCode(d + 1));
-        }
+        for (int j = 0; j < m; ++j) tell(ps[j], lost, d);
       }
       if (settled) {
         settledAny.store(true, std::memory_order_relaxed);
         done.fetch_add(settled, std::memory_order_relaxed);
       }
-      if (worker == 0) report("solve", done.load(), total);
-    });
-    if (overflow) return absl::OutOfRangeError(absl::StrCat("a distance exceeds ", kMaxDistance, " plies"));
+      if (worker == 0) report("solve", done.load(), size);
+    };
+    const auto told = [&](int, uint64_t word) {
+      const uint64_t x = (word >> 1) - first_;
+      if (reached_.test(x)) tell(x, word & 1, d);
+    };
+    if (absl::Status s = inRounds(chunks, settle, told); !s.ok()) return s;
+    absl::StatusOr<bool> tooLong = anyRank(overflow_.load());
+    if (!tooLong.ok()) return tooLong.status();
+    if (*tooLong) return absl::OutOfRangeError(absl::StrCat("a distance exceeds ", kMaxDistance, " plies"));
     if (stopped()) return kStopped;
     // Nothing settled at d: nothing at d + 1 either (each is told by one at d).
-    if (!settledAny.load()) break;
+    absl::StatusOr<bool> any = anyRank(settledAny.load());
+    if (!any.ok()) return any.status();
+    if (!*any) break;
   }
 
-  // 3. What is left is a draw; the counts.
-  Solution result;
+  // 3. What is left is a draw; the counts (over ranks: summed).
+  SolvedPart result;
   SolveStats& st = result.stats;
-  for (uint64_t x = 0; x < total; ++x) {
+  for (uint64_t x = 0; x < size; ++x) {
     if (!reached_.test(x)) continue;
     if (code_[x] == kNoState) code_[x] = kDrawCode;
     countState(st, code_[x]);
   }
-  st.start = code_[start];
+  if (mine(start)) st.start = code_[start - first_];
+  if (share_) {
+    uint64_t sums[] = {st.states, st.terminal, st.wins, st.draws, st.losses};
+    uint64_t most[] = {static_cast<uint64_t>(st.maxDistance), st.start};
+    if (absl::Status s = share_->reduceWords(sums, 5, BuildShare::Reduce::kSum); !s.ok()) return s;
+    if (absl::Status s = share_->reduceWords(most, 2, BuildShare::Reduce::kMax); !s.ok()) return s;
+    st.states = sums[0], st.terminal = sums[1], st.wins = sums[2], st.draws = sums[3], st.losses = sums[4];
+    st.maxDistance = static_cast<int>(most[0]);
+    st.start = static_cast<uint8_t>(most[1]);
+  }
   count_ = {};
   result.codes = std::move(code_);
+  result.first = first_;
+  result.entries = total;
   return result;
 }
 
@@ -364,18 +489,38 @@ std::vector<uint64_t> parentNumbers4(const Index4& index, const State4& st) {
   return std::vector<uint64_t>(out, out + n);
 }
 
-absl::StatusOr<Solution> solve4(const Variant& variant, int threads, const SolveProgress& progress,
-                                const std::atomic<bool>* stop) {
+RankRanges::RankRanges(uint64_t numbers, int ranks) : numbers_(numbers), ranks_(std::max(1, ranks)) {
+  const uint64_t each = (numbers + ranks_ - 1) / ranks_;
+  per_ = std::max<uint64_t>(kUnit, (each + kUnit - 1) / kUnit * kUnit);
+}
+
+namespace {
+// The checks solve4 and solve4Part make before any work.
+absl::Status checkMember(const Variant& variant) {
   if (variant.n != 4 || !variant.stacks)
     return absl::InvalidArgumentError(absl::StrCat("variant ", variant.name(), ": not of the 4x4 family"));
-  {
-    const Index4 index(variant);
-    if (!index.fits())
-      return absl::ResourceExhaustedError(
-          absl::StrCat("variant ", variant.name(), ": its numbering does not fit in 64 bits"));
-  }
-  Solver4 solver(variant, threads, progress, stop);
-  return solver.run();
+  if (!Index4(variant).fits())
+    return absl::ResourceExhaustedError(
+        absl::StrCat("variant ", variant.name(), ": its numbering does not fit in 64 bits"));
+  return absl::OkStatus();
+}
+}  // namespace
+
+absl::StatusOr<Solution> solve4(const Variant& variant, int threads, const SolveProgress& progress,
+                                const std::atomic<bool>* stop) {
+  if (absl::Status s = checkMember(variant); !s.ok()) return s;
+  absl::StatusOr<SolvedPart> whole = Solver4(variant, threads, progress, stop, nullptr).run();
+  if (!whole.ok()) return whole.status();
+  Solution result;
+  result.codes = std::move(whole->codes);
+  result.stats = whole->stats;
+  return result;
+}
+
+absl::StatusOr<SolvedPart> solve4Part(const Variant& variant, int threads, BuildShare& share,
+                                      const SolveProgress& progress) {
+  if (absl::Status s = checkMember(variant); !s.ok()) return s;  // the same answer on every rank
+  return Solver4(variant, threads, progress, nullptr, &share).run();
 }
 
 SolveEstimate estimateSolve4(const Variant& variant) {
@@ -391,6 +536,20 @@ SolveEstimate estimateSolve4(const Variant& variant) {
   e.bytes = e.slots * 2 + e.slots / 4;
   e.bytesCodesInFile = e.bytes;
   return e;
+}
+
+ClusterEstimate4 estimateCluster4(const Variant& variant, int ranks) {
+  constexpr double kWordsPerState = 27, kMpiBytes = 80.0 * (1 << 20), kRoundBytes = 8.0 * (1 << 20);
+  const SolveEstimate e = estimateSolve4(variant);
+  const double r = std::max(1, ranks);
+  ClusterEstimate4 c;
+  const double share = std::ceil(e.wideSlots / r / RankRanges::kUnit) * RankRanges::kUnit / e.wideSlots;
+  c.bytesPerRank = e.wideBytes * std::min(1.0, share);
+  if (ranks > 1) {
+    c.bytesPerRank += 2 * kRoundBytes + (r - 1) * kRoundBytes + kMpiBytes;
+    c.bytesSentPerRank = e.wideStates / r * kWordsPerState * 8 * (r - 1) / r;
+  }
+  return c;
 }
 
 }  // namespace gobblet::tb

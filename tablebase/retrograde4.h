@@ -30,6 +30,7 @@
 // Memory: a code byte, a byte of count and two bits per number.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -45,6 +46,44 @@ namespace gobblet::tb {
 // distance exceeds what a code holds.
 absl::StatusOr<Solution> solve4(const Variant& variant, int threads, const SolveProgress& progress = {},
                                 const std::atomic<bool>* stop = nullptr);
+
+// The numbers of a 4x4 build over ranks (solve4Part): rank r owns
+// [first(r), first(r + 1)), ranges of one size (the last one shorter, and
+// those after the numbers end empty), each a whole number of the file's
+// blocks of codes (and so of 64-bit words of bits), so that a rank
+// compresses its own blocks.
+//
+//   numbers:  | rank 0: per | rank 1: per | ... | rank R-1: the rest |
+class RankRanges {
+ public:
+  static constexpr uint64_t kUnit = 1024;  // file.h's kBlockCodes
+  RankRanges(uint64_t numbers, int ranks);
+  int ranks() const { return ranks_; }
+  uint64_t first(int rank) const { return std::min(numbers_, per_ * static_cast<uint64_t>(rank)); }
+  int owner(uint64_t number) const { return static_cast<int>(number / per_); }
+
+ private:
+  uint64_t numbers_;
+  int ranks_;
+  uint64_t per_;
+};
+
+// One rank's part of a solved member: the codes of its range.
+struct SolvedPart {
+  CodeArray codes;  // the codes of numbers [first, first + codes.size())
+  uint64_t first = 0;
+  uint64_t entries = 0;  // numbers in the member's numbering (all ranks')
+  SolveStats stats;      // of the whole table
+};
+
+// Solves a member of the 4x4 family over share.ranks() processes, this
+// one holding only its range (RankRanges) of the codes, counts and bits:
+// each rank expands and settles its own states; a child or a parent of
+// another rank's is sent to it, in rounds of at most about 8 MiB of
+// messages a rank (BuildShare::exchangeWords). Collective; every rank gets the same
+// stats, and its part of the codes: together the codes solve4 gives.
+absl::StatusOr<SolvedPart> solve4Part(const Variant& variant, int threads, BuildShare& share,
+                                      const SolveProgress& progress = {});
 
 // The distinct numbers of the parents the builder finds for `st` (player 1
 // to move on its board): the valid positions that go on from which a

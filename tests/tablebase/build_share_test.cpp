@@ -6,77 +6,22 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <barrier>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "tablebase/file.h"
 #include "tablebase/retrograde.h"
+#include "tablebase/retrograde4.h"
+#include "tests/support/scratch_dir.h"
+#include "tests/support/shell_command.h"
+#include "tests/support/thread_share.h"
 #include "tablebase/tablebase.h"
 
 namespace gobblet::tb {
 namespace {
-
-// What the ranks of one solve share: a barrier, and each rank's arrays
-// while an exchange runs.
-struct World {
-  explicit World(int n) : ranks(n), sync(n), words(n), bytes(n), failing(n) {}
-  int ranks;
-  std::barrier<> sync;
-  std::vector<uint64_t*> words;
-  std::vector<uint8_t*> bytes;
-  std::vector<int> failing;
-  uint64_t wordsOred = 0, bytesShared = 0;  // by rank 0, for the test
-};
-
-// A rank of a World. `failAt`: the call of agree() at which this rank
-// reports a failure of its own (0: never).
-class ThreadShare : public BuildShare {
- public:
-  ThreadShare(World& world, int rank, int failAt = 0) : world_(world), rank_(rank), failAt_(failAt) {}
-  int rank() const override { return rank_; }
-  int ranks() const override { return world_.ranks; }
-  absl::Status orWords(uint64_t* words, const std::vector<Range>& ranges) override {
-    world_.words[rank_] = words;
-    world_.sync.arrive_and_wait();
-    if (rank_ == 0)
-      for (const Range& r : ranges)
-        for (uint64_t w = r.offset; w < r.offset + r.size; ++w) {
-          uint64_t v = 0;
-          for (uint64_t* other : world_.words) v |= other[w];
-          for (uint64_t* other : world_.words) other[w] = v;
-          ++world_.wordsOred;
-        }
-    world_.sync.arrive_and_wait();
-    return absl::OkStatus();
-  }
-  absl::Status shareBytes(uint8_t* bytes, const std::vector<Range>& ranges) override {
-    world_.bytes[rank_] = bytes;
-    world_.sync.arrive_and_wait();  // every owner's bytes are final and in place
-    for (const Range& r : ranges) {
-      if (r.owner != rank_) std::copy_n(world_.bytes[r.owner] + r.offset, r.size, bytes + r.offset);
-      if (rank_ == 0) world_.bytesShared += r.size;
-    }
-    world_.sync.arrive_and_wait();
-    return absl::OkStatus();
-  }
-  absl::Status agree(const absl::Status& given) override {
-    absl::Status mine = given;
-    if (++calls_ == failAt_) mine = absl::InternalError(absl::StrCat("rank ", rank_, " fails"));
-    world_.failing[rank_] = mine.ok() ? world_.ranks : rank_;
-    world_.sync.arrive_and_wait();
-    const int lowest = *std::min_element(world_.failing.begin(), world_.failing.end());
-    world_.sync.arrive_and_wait();
-    if (!mine.ok()) return mine;
-    if (lowest < world_.ranks) return absl::AbortedError(absl::StrCat("rank ", lowest, " failed"));
-    return absl::OkStatus();
-  }
-
- private:
-  World& world_;
-  int rank_, failAt_, calls_ = 0;
-};
 
 // Solves `v` on `ranks` ranks of `threads` threads each (every group on
 // the shared path if `sharedGroupSize` is 1); every rank's answer.
@@ -149,6 +94,60 @@ TEST(BuildShare, AFailingRankStopsEveryRank) {
     EXPECT_TRUE(absl::IsAborted(results[r].status())) << results[r].status();
     EXPECT_EQ(results[r].status().message(), "rank 1 failed");
   }
+}
+
+// The 4x4 builder over ranks (solve4Part): each rank ends with the
+// one-process codes of its range and the whole table's counts, and the
+// file the ranks write together (writeFileOfRanks: rank 0 writes, in
+// batches of three blocks) is byte for byte the one-process file. (The
+// members small enough here have no lines; family4x4_slowtest does the
+// same for 4x4:2,2, which has wins and losses.)
+TEST(BuildShare4x4, EachRankHasItsRangeAndTheRanksWriteTheSameFile) {
+  const ::gobblet::testing::ScratchDir dir("gobblet_share4");
+  for (auto [name, ranksList] : {std::pair<const char*, std::vector<int>>{"4x4:1,3", {2, 3, 5}}, {"4x4:3,1", {3}}}) {
+    const Variant v = *Variant::parse(name);
+    auto one = solve4(v, 2);
+    ASSERT_TRUE(one.ok()) << one.status();
+    const std::string oneFile = dir.file("one.gtb");
+    ASSERT_TRUE(writeFile(oneFile, v, *one, 2, 3).ok());
+    for (int ranks : ranksList) {
+      SCOPED_TRACE(absl::StrCat(name, " over ", ranks, " ranks"));
+      const std::string file = dir.file(absl::StrCat(ranks, ".gtb"));
+      const auto parts = build4OnRanks(v, ranks, file, 3);
+      const RankRanges ranges(one->codes.size(), ranks);
+      for (int r = 0; r < ranks; ++r) {
+        ASSERT_TRUE(parts[r].ok()) << parts[r].status();
+        const SolvedPart& p = *parts[r];
+        EXPECT_EQ(p.first, ranges.first(r));
+        ASSERT_EQ(p.codes.size(), ranges.first(r + 1) - ranges.first(r));
+        EXPECT_TRUE(std::equal(p.codes.begin(), p.codes.end(), one->codes.begin() + p.first)) << "rank " << r;
+        EXPECT_EQ(p.entries, one->codes.size());
+        EXPECT_EQ(p.stats.states, one->stats.states);
+        EXPECT_EQ(p.stats.draws, one->stats.draws);
+        EXPECT_EQ(p.stats.start, one->stats.start);
+      }
+      EXPECT_EQ(::gobblet::testing::runCommand("cmp " + oneFile + " " + file).exitCode, 0) << "files differ";
+    }
+  }
+}
+
+// Rank 0 cannot write the file (its path is a directory): rank 0 says so,
+// the other ranks' frames are still taken (none waits forever), and no
+// file is left.
+TEST(BuildShare4x4, AnUnwritablePathFailsOnRankZeroAndNoRankWaits) {
+  const ::gobblet::testing::ScratchDir dir("gobblet_share4_fail");
+  const Variant v = *Variant::parse("4x4:2,1");
+  const std::string path = dir.file("taken");
+  std::filesystem::create_directory(path);
+  const auto written = onRanks<absl::Status>(3, [&](ThreadShare& share) {
+    absl::StatusOr<SolvedPart> part = solve4Part(v, 1, share);
+    return part.ok() ? writeFileOfRanks(path, v, *part, 1, share, 1) : part.status();
+  });
+  EXPECT_FALSE(written[0].ok());
+  EXPECT_NE(written[0].message().find("it is a directory"), std::string::npos) << written[0];
+  EXPECT_TRUE(written[1].ok()) << written[1];
+  EXPECT_TRUE(written[2].ok()) << written[2];
+  EXPECT_TRUE(std::filesystem::is_directory(path));
 }
 
 // The cluster estimate: one rank does all the work and exchanges nothing;

@@ -29,6 +29,8 @@
 #include "tests/support/brute_solver.h"
 #include "tests/support/engine_client.h"
 #include "tests/support/scratch_dir.h"
+#include "tests/support/shell_command.h"
+#include "tests/support/thread_share.h"
 
 namespace gobblet::tb {
 namespace {
@@ -137,6 +139,26 @@ Solution buildVerifyAndSearch(const Variant& v) {
   }
   expectSearchAgrees(v, solved->codes);
   return std::move(*solved);
+}
+
+// 4x4:2,2 (wins and losses, so the ranks tell each other's parents too)
+// built over three ranks (threads of this test, BuildShare4x4 in
+// build_share_test for the small members): each rank holds its range, and
+// the file the ranks write is byte for byte the one-process file.
+TEST(Family4x4Tablebase, TwoSizesTwoStacksOverThreeRanksWritesTheSameFile) {
+  const Variant v = Variant::family4x4(2, 2);
+  const testing::ScratchDir dir("gobblet_tb4_ranks");
+  auto one = solve4(v, 2);
+  ASSERT_TRUE(one.ok()) << one.status();
+  ASSERT_TRUE(writeFile(dir.file("one.gtb"), v, *one, 2).ok());
+  const auto parts = build4OnRanks(v, 3, dir.file("three.gtb"));
+  for (int r = 0; r < 3; ++r) {
+    ASSERT_TRUE(parts[r].ok()) << parts[r].status();
+    EXPECT_EQ(parts[r]->stats.wins, 2'389'476u);
+    EXPECT_EQ(parts[r]->stats.losses, 53'984u);
+    EXPECT_LT(parts[r]->codes.size(), one->codes.size() / 3 + 1024);
+  }
+  EXPECT_EQ(testing::runCommand("cmp " + dir.file("one.gtb") + " " + dir.file("three.gtb")).exitCode, 0);
 }
 
 TEST(Family4x4Tablebase, DISABLED_TwoSizesTwoStacksMatchesBruteForceAndSearch) {

@@ -43,8 +43,9 @@ std::string line(const std::string& out, const std::string& key) {
 
 class MpiBuild : public ::testing::TestWithParam<const char*> {};
 
-// Tic-tac-toe, placing only, pieces that move, and a mid-size one (5 M
-// states): a one-process build, then 2 and 3 ranks of one thread each.
+// Tic-tac-toe, placing only, pieces that move, a mid-size one (5 M
+// states) and a 4x4 member: a one-process build, then 2 and 3 ranks of one
+// thread each.
 TEST_P(MpiBuild, SameFileOnOneTwoAndThreeRanks) {
   if (const std::string why = whyNoMpi(); !why.empty()) GTEST_SKIP() << why;
   const std::string variant = GetParam();
@@ -68,7 +69,9 @@ TEST_P(MpiBuild, SameFileOnOneTwoAndThreeRanks) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Variants, MpiBuild, ::testing::Values("tictactoe", "3x3:2,2,0", "3x3:2,2,1", "3x3:2,3,1"),
+// 4x4:3,1: the 4x4 builder, whose ranks each hold their range of the numbers.
+INSTANTIATE_TEST_SUITE_P(Variants, MpiBuild,
+                         ::testing::Values("tictactoe", "3x3:2,2,0", "3x3:2,2,1", "3x3:2,3,1", "4x4:3,1"),
                          [](const auto& info) {
                            std::string name = info.param;
                            for (char& c : name)
@@ -83,22 +86,26 @@ void expectOnly(const std::string& dir, const std::string& keep) {
 }
 
 // Rank 1 of 3 fails in the middle of the solve (the test hook
-// GOBBLET_TB_TEST_FAIL_RANK): every rank stops with an error, the job's
+// GOBBLET_TB_TEST_FAIL_RANK; in a 4x4 build, once the ranks have solved
+// their parts, before the file): every rank stops with an error, the job's
 // status is not 0, and no file is left, under its name or any other.
 TEST(MpiBuildFailure, AFailingRankEndsEveryRankAndLeavesNoFile) {
   if (const std::string why = whyNoMpi(); !why.empty()) GTEST_SKIP() << why;
-  const testing::ScratchDir dir("gobblet_mpi_fail");
-  const std::string out = dir.file("x.gtb");
-  const testing::CommandResult r =
-      testing::runCommand("GOBBLET_TB_TEST_FAIL_RANK=1 timeout 120 " + mpirun(3, "GOBBLET_TB_TEST_FAIL_RANK") + kTool +
-                          " build 3x3:2,2,1 --threads 1 --out " + out + " 2>&1");
-  EXPECT_NE(r.exitCode, 0) << r.output;
-  EXPECT_NE(r.exitCode, 124) << "timed out: a rank waited for the failed one\n" << r.output;
-  EXPECT_NE(r.output.find("rank 1: simulated failure while solving"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("rank 0: stopped, rank 1 failed"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("rank 2: stopped, rank 1 failed"), std::string::npos) << r.output;
-  EXPECT_FALSE(std::filesystem::exists(out));
-  expectOnly(dir.path(), "");
+  for (const char* variant : {"3x3:2,2,1", "4x4:2,1"}) {
+    SCOPED_TRACE(variant);
+    const testing::ScratchDir dir("gobblet_mpi_fail");
+    const std::string out = dir.file("x.gtb");
+    const testing::CommandResult r =
+        testing::runCommand("GOBBLET_TB_TEST_FAIL_RANK=1 timeout 120 " + mpirun(3, "GOBBLET_TB_TEST_FAIL_RANK") +
+                            kTool + " build " + variant + " --threads 1 --out " + out + " 2>&1");
+    EXPECT_NE(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.exitCode, 124) << "timed out: a rank waited for the failed one\n" << r.output;
+    EXPECT_NE(r.output.find("rank 1: simulated failure while solving"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("rank 0: stopped, rank 1 failed"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("rank 2: stopped, rank 1 failed"), std::string::npos) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(out));
+    expectOnly(dir.path(), "");
+  }
 }
 
 // Rank 0 cannot write its file (the directory is a regular file): an error

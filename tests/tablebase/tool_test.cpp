@@ -137,13 +137,17 @@ TEST(GobbletTb, EstimateGivesExactSizes) {
   EXPECT_NE(out.find("memory "), std::string::npos) << out;
   EXPECT_NE(out.find("time "), std::string::npos) << out;
   // The 4x4 family: exact for a member that can be numbered, the sizes
-  // alone for 4x4 Gobblet, whose numbering would not fit in 64 bits; its
-  // builder has no ranks, which --ranks says instead of a cluster's figures.
+  // alone for 4x4 Gobblet, whose numbering would not fit in 64 bits; over
+  // ranks each holds its range of the numbers (2.25 bytes a slot).
   const std::string small = run(kTool + " estimate 4x4:2,2 --threads 1 --ranks 2", false, &status);
   ASSERT_EQ(status, 0) << small;
   EXPECT_NE(small.find("slots        21825349 "), std::string::npos) << small;
   EXPECT_NE(small.find("states       21084553 "), std::string::npos) << small;
-  EXPECT_NE(small.find("ranks        none: the 4x4 builder runs in one process"), std::string::npos) << small;
+  EXPECT_NE(small.find("ranks        2 of 1 threads each"), std::string::npos) << small;
+  const std::string big = run(kTool + " estimate 4x4:3,2 --threads 1 --ranks 32 --memory-per-rank 64", false, &status);
+  ASSERT_EQ(status, 0) << big;
+  EXPECT_NE(big.find("per rank     memory 16.04 GiB: 1/32 of"), std::string::npos) << big;
+  EXPECT_NE(big.find("with 64 GiB per rank: fits"), std::string::npos) << big;
   const std::string game = run(kTool + " estimate gobblet --threads 1", false, &status);
   ASSERT_EQ(status, 0) << game;
   EXPECT_NE(game.find("slots        1.703e+20 (too many to number in 64 bits: no tablebase)"), std::string::npos)

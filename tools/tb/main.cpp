@@ -66,7 +66,8 @@ cli::Program commandLine() {
   p.commands = {
       {"build",
        "Solves a variant of the 3x3 or 4x4 family and writes its tablebase file. Under mpirun -np R (a gobblet-tb "
-       "built with MPI; the 3x3 family only) the work is spread over R processes and rank 0 writes the same file.",
+       "built with MPI) the work is spread over R processes and rank 0 writes the same file; a 4x4 member's "
+       "memory too: each rank holds 1/R of it.",
        {{cli::text("--out", "FILE", "the file to write (default: the variant's file in the default folder)"), threads,
          codesDir},
         {cli::optionalPositional("VARIANT", variants).withDefault("gobblers")}}},
@@ -313,6 +314,30 @@ void printCluster(const Variant& variant, const cli::Arguments& args, int thread
       kLinkBytesPerSecond / 1e9);
 }
 
+// The same for a 4x4 member, whose ranks each hold their range of the
+// numbers (retrograde4.h: estimateCluster4): the states' work split evenly.
+void printCluster4(const Variant& variant, const cli::Arguments& args, int threads, double perState) {
+  const int ranks = static_cast<int>(args.integer("--ranks"));
+  const tb::ClusterEstimate4 c = tb::estimateCluster4(variant, ranks);
+  const double node =
+      args.has("--memory-per-rank") ? static_cast<double>(args.integer("--memory-per-rank")) : physicalGiB();
+  const double perRank = c.bytesPerRank / 1073741824.0;
+  std::printf("ranks        %d of %d threads each (mpirun -np %d gobblet-tb build %s --threads %d)\n", ranks, threads,
+              ranks, variant.name().c_str(), threads);
+  std::printf(
+      "per rank     memory %.4g GiB: 1/%d of the codes, counts and bits, message buffers and MPI's own;\n"
+      "             with %.0f GiB per rank: %s\n",
+      perRank, ranks, node, perRank <= 0.9 * node ? "fits" : "does NOT fit");
+  std::printf("exchanged    per rank: %.4g GiB out and about as much in (children and parents of other ranks)\n",
+              c.bytesSentPerRank / 1073741824.0);
+  const double compute = perState * tb::estimateSolve(variant, threads).wideStates / ranks;
+  const double network = c.bytesSentPerRank / kLinkBytesPerSecond;  // as much in as out, at once
+  std::printf(
+      "time         %.3g s expected (%.3g h): %.3g s of solving (1/%d of the states) and %.3g s of exchanges at "
+      "%.2f GB/s each way per rank (assumed)\n",
+      compute + network, (compute + network) / 3600, compute, ranks, network, kLinkBytesPerSecond / 1e9);
+}
+
 // One block per variant, blank lines between: the machine's speed is
 // measured once for all of them.
 int estimate(const cli::Arguments& args) {
@@ -362,8 +387,7 @@ int estimate(const cli::Arguments& args) {
                   e.wideBytes / 1073741824.0, physicalGiB());
       std::printf("time         %.3g s expected with %d threads (%.0f ns per state, measured on %s just now)\n",
                   perState4 * e.wideStates, threads, perState4 * 1e9, kCalibration4x4);
-      if (args.has("--ranks"))
-        std::printf("ranks        none: the 4x4 builder runs in one process (docs/tablebase.md, \"A cluster plan\")\n");
+      if (args.has("--ranks")) printCluster4(variants[i], args, threads, perState4);
       continue;
     }
     const double perState = perState3;

@@ -118,6 +118,71 @@ absl::Status MpiShare::agree(const absl::Status& given) {
   return absl::OkStatus();
 }
 
+absl::Status MpiShare::reduceWords(uint64_t* values, size_t n, Reduce op) {
+  if (MPI_Allreduce(MPI_IN_PLACE, values, static_cast<int>(n), MPI_UINT64_T, op == Reduce::kSum ? MPI_SUM : MPI_MAX,
+                    MPI_COMM_WORLD) != MPI_SUCCESS)
+    return absl::UnavailableError(absl::StrCat("rank ", rank_, ": MPI_Allreduce failed"));
+  return absl::OkStatus();
+}
+
+absl::Status MpiShare::exchangeWords(const std::vector<std::vector<uint64_t>>& toEach,
+                                     std::vector<uint64_t>* received) {
+  constexpr uint64_t kMostWords = uint64_t{1} << 28;  // int counts hold 2^31 - 1
+  std::vector<int> sendCounts(ranks_, 0), receiveCounts(ranks_, 0);
+  for (int r = 0; r < ranks_; ++r) {
+    if (r == rank_) continue;
+    if (toEach[r].size() > kMostWords)
+      return absl::ResourceExhaustedError(absl::StrCat("rank ", rank_, ": ", toEach[r].size(), " words for rank ", r,
+                                                       " in one exchange, at most ", kMostWords));
+    sendCounts[r] = static_cast<int>(toEach[r].size());
+  }
+  if (MPI_Alltoall(sendCounts.data(), 1, MPI_INT, receiveCounts.data(), 1, MPI_INT, MPI_COMM_WORLD) != MPI_SUCCESS)
+    return absl::UnavailableError(absl::StrCat("rank ", rank_, ": MPI_Alltoall failed"));
+  uint64_t total = 0;
+  for (int r = 0; r < ranks_; ++r) total += receiveCounts[r];
+  received->resize(total);
+  // Each rank's words straight from its vector into its place: no copy.
+  std::vector<MPI_Request> requests;
+  uint64_t at = 0;
+  for (int r = 0; r < ranks_; ++r) {
+    if (r == rank_) continue;
+    requests.emplace_back();
+    MPI_Irecv(received->data() + at, receiveCounts[r], MPI_UINT64_T, r, 1, MPI_COMM_WORLD, &requests.back());
+    at += receiveCounts[r];
+    requests.emplace_back();
+    MPI_Isend(toEach[r].data(), sendCounts[r], MPI_UINT64_T, r, 1, MPI_COMM_WORLD, &requests.back());
+    out_ += toEach[r].size() * 8;
+  }
+  if (MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+    return absl::UnavailableError(absl::StrCat("rank ", rank_, ": an exchange of words failed"));
+  in_ += total * 8;
+  return absl::OkStatus();
+}
+
+absl::Status MpiShare::sendBytes(int to, const uint8_t* bytes, uint64_t size) {
+  constexpr uint64_t kPiece = uint64_t{1} << 30;
+  for (uint64_t done = 0; done < size || done == 0; done += kPiece) {
+    const int n = static_cast<int>(std::min(kPiece, size - done));
+    if (MPI_Send(bytes + done, n, MPI_BYTE, to, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+      return absl::UnavailableError(absl::StrCat("rank ", rank_, ": MPI_Send to rank ", to, " failed"));
+    if (size == 0) break;
+  }
+  out_ += size;
+  return absl::OkStatus();
+}
+
+absl::Status MpiShare::receiveBytes(int from, uint8_t* bytes, uint64_t size) {
+  constexpr uint64_t kPiece = uint64_t{1} << 30;
+  for (uint64_t done = 0; done < size || done == 0; done += kPiece) {
+    const int n = static_cast<int>(std::min(kPiece, size - done));
+    if (MPI_Recv(bytes + done, n, MPI_BYTE, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+      return absl::UnavailableError(absl::StrCat("rank ", rank_, ": MPI_Recv from rank ", from, " failed"));
+    if (size == 0) break;
+  }
+  in_ += size;
+  return absl::OkStatus();
+}
+
 std::vector<uint64_t> MpiShare::gather(uint64_t value) {
   std::vector<uint64_t> all(ranks_);
   unsigned long long v = value;

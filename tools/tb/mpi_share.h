@@ -35,6 +35,14 @@ class MpiShare : public BuildShare {
   absl::Status orWords(uint64_t* words, const std::vector<Range>& ranges) override;
   absl::Status shareBytes(uint8_t* bytes, const std::vector<Range>& ranges) override;
   absl::Status agree(const absl::Status& mine) override;
+  absl::Status reduceWords(uint64_t* values, size_t n, Reduce op) override;  // MPI_Allreduce
+  // MPI_Alltoall of the counts, then MPI_Isend and MPI_Irecv of each
+  // rank's words (tag 1) straight from and into their vectors.
+  absl::Status exchangeWords(const std::vector<std::vector<uint64_t>>& toEach,
+                             std::vector<uint64_t>* received) override;
+  // MPI_Send / MPI_Recv (tag 0), in pieces of at most 1 GiB.
+  absl::Status sendBytes(int to, const uint8_t* bytes, uint64_t size) override;
+  absl::Status receiveBytes(int from, uint8_t* bytes, uint64_t size) override;
 
   // Payload bytes this rank sent and received in the exchanges (a word
   // OR-ed counts once each way; a broadcast range counts once out on its
@@ -55,6 +63,7 @@ class MpiShare : public BuildShare {
   int agreements_ = 0;  // calls of agree(), for GOBBLET_TB_TEST_FAIL_RANK
   int failRank_ = -1;   // GOBBLET_TB_TEST_FAIL_RANK: this rank fails at its fourth agreement: after the
                         // codes directory, the output path and the codes array, the first level solved
+                        // (a 4x4 build: the parts solved, before the file)
   uint64_t out_ = 0, in_ = 0;
   std::vector<uint8_t> stage_;
 };
