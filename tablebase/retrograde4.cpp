@@ -158,7 +158,7 @@ class Solver4 {
   // This process's part: every number if `share` is null, else the range
   // RankRanges gives its rank.
   Solver4(const Variant& v, int threads, const SolveProgress& progress, const std::atomic<bool>* stop,
-          BuildShare* share)
+          BuildShare* share, uint64_t roundWords = kRoundWords)
       : index_(v),
         threads_(std::max(1, threads)),
         progress_(progress),
@@ -170,7 +170,8 @@ class Solver4 {
         end_(ranges_.first(rank_ + 1)),
         reached_(end_ - first_),
         expanded_(end_ - first_),
-        outbox_(threads_, std::vector<std::vector<uint64_t>>(ranges_.ranks())) {}
+        outbox_(threads_, std::vector<std::vector<uint64_t>>(ranges_.ranks())),
+        roundWords_(roundWords) {}
 
   absl::StatusOr<SolvedPart> run();
 
@@ -243,15 +244,13 @@ class Solver4 {
   std::vector<uint8_t> count_;
   // outbox_[worker][rank]: the words for another rank's numbers this round.
   std::vector<std::vector<std::vector<uint64_t>>> outbox_;
+  uint64_t roundWords_;  // a round ends once the outboxes hold this many words
   std::atomic<bool> overflow_{false};
   std::chrono::steady_clock::time_point lastReport_{};
 };
 
 template <typename Work, typename Deliver>
 absl::Status Solver4::inRounds(const std::vector<Chunk>& chunks, Work&& work, Deliver&& deliver) {
-  // Over ranks a round ends once its words for other ranks reach this
-  // (8 MiB; a chunk adds at most 2^12 states' 228 children).
-  constexpr uint64_t kRoundWords = uint64_t{1} << 20;
   std::vector<std::vector<uint64_t>> toEach(ranges_.ranks());
   std::vector<uint64_t> received;
   for (size_t next = 0;;) {
@@ -259,7 +258,7 @@ absl::Status Solver4::inRounds(const std::vector<Chunk>& chunks, Work&& work, De
     std::atomic<uint64_t> words{0};
     parallelFor(threads_, threads_, [&](int worker, uint64_t) {
       std::vector<std::vector<uint64_t>>& box = outbox_[worker];
-      while (!share_ || words.load(std::memory_order_relaxed) < kRoundWords) {
+      while (!share_ || words.load(std::memory_order_relaxed) < roundWords_) {
         const size_t k = cursor.fetch_add(1);
         if (k >= chunks.size()) break;
         uint64_t before = 0, after = 0;
@@ -518,9 +517,9 @@ absl::StatusOr<Solution> solve4(const Variant& variant, int threads, const Solve
 }
 
 absl::StatusOr<SolvedPart> solve4Part(const Variant& variant, int threads, BuildShare& share,
-                                      const SolveProgress& progress) {
+                                      const SolveProgress& progress, uint64_t roundWords) {
   if (absl::Status s = checkMember(variant); !s.ok()) return s;  // the same answer on every rank
-  return Solver4(variant, threads, progress, nullptr, &share).run();
+  return Solver4(variant, threads, progress, nullptr, &share, std::max<uint64_t>(1, roundWords)).run();
 }
 
 SolveEstimate estimateSolve4(const Variant& variant) {

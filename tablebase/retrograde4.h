@@ -76,14 +76,20 @@ struct SolvedPart {
   SolveStats stats;      // of the whole table
 };
 
+// Over ranks, a round of the solve ends once its messages for the other
+// ranks reach this many words (8 MiB; a chunk of 2^12 states adds at most
+// 228 words a state).
+inline constexpr uint64_t kRoundWords = uint64_t{1} << 20;
+
 // Solves a member of the 4x4 family over share.ranks() processes, this
 // one holding only its range (RankRanges) of the codes, counts and bits:
 // each rank expands and settles its own states; a child or a parent of
-// another rank's is sent to it, in rounds of at most about 8 MiB of
-// messages a rank (BuildShare::exchangeWords). Collective; every rank gets the same
-// stats, and its part of the codes: together the codes solve4 gives.
+// another rank's is sent to it, in rounds of about `roundWords` words a
+// rank (BuildShare::exchangeWords; kRoundWords but for the tests, which
+// make many rounds of a small member). Collective; every rank gets the
+// same stats, and its part of the codes: together the codes solve4 gives.
 absl::StatusOr<SolvedPart> solve4Part(const Variant& variant, int threads, BuildShare& share,
-                                      const SolveProgress& progress = {});
+                                      const SolveProgress& progress = {}, uint64_t roundWords = kRoundWords);
 
 // The distinct numbers of the parents the builder finds for `st` (player 1
 // to move on its board): the valid positions that go on from which a

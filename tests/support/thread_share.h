@@ -24,8 +24,7 @@ namespace gobblet::tb {
 // What the ranks of one solve share: a barrier, and each rank's arrays
 // while an exchange runs.
 struct World {
-  explicit World(int n)
-      : ranks(n), sync(n), words(n), bytes(n), failing(n), toEach(n), mail(n * n) {}
+  explicit World(int n) : ranks(n), sync(n), words(n), bytes(n), failing(n), toEach(n), mail(n * n) {}
   int ranks;
   std::barrier<> sync;
   std::vector<uint64_t*> words;
@@ -99,7 +98,8 @@ class ThreadShare : public BuildShare {
     world_.sync.arrive_and_wait();
     received->clear();
     for (int r = 0; r < world_.ranks; ++r)
-      if (r != rank_) received->insert(received->end(), (*world_.toEach[r])[rank_].begin(), (*world_.toEach[r])[rank_].end());
+      if (r != rank_)
+        received->insert(received->end(), (*world_.toEach[r])[rank_].begin(), (*world_.toEach[r])[rank_].end());
     world_.sync.arrive_and_wait();
     return absl::OkStatus();
   }
@@ -147,12 +147,13 @@ std::vector<Result> onRanks(int ranks, Part&& part) {
 }
 
 // A member of the 4x4 family built over `ranks` thread ranks into `path`
-// (solve4Part, then writeFileOfRanks in batches of `batchBlocks`): each
-// rank's part, or the first error.
+// (solve4Part in rounds of `roundWords`, then writeFileOfRanks in batches
+// of `batchBlocks`): each rank's part, or the first error.
 inline std::vector<absl::StatusOr<SolvedPart>> build4OnRanks(const Variant& v, int ranks, const std::string& path,
-                                                              uint64_t batchBlocks = kWriteBatchBlocks) {
+                                                             uint64_t roundWords = kRoundWords,
+                                                             uint64_t batchBlocks = kWriteBatchBlocks) {
   return onRanks<absl::StatusOr<SolvedPart>>(ranks, [&](ThreadShare& share) -> absl::StatusOr<SolvedPart> {
-    absl::StatusOr<SolvedPart> part = solve4Part(v, 1 + share.rank() % 2, share);
+    absl::StatusOr<SolvedPart> part = solve4Part(v, 1 + share.rank() % 2, share, {}, roundWords);
     if (!part.ok()) return part.status();
     if (absl::Status s = writeFileOfRanks(path, v, *part, 2, share, batchBlocks); !s.ok()) return s;
     return part;
