@@ -33,6 +33,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -101,6 +102,33 @@ class Index4 {
   // whose layer of size s has rank ranks[s] (sizes the variant lacks: 0).
   uint32_t layerRank(Mask ours, Mask theirs) const { return rankOf(ours, theirs); }
   uint64_t numberOfRanks(int slice, const std::array<uint32_t, 4>& ranks) const;
+  // A state's layers as the other side sees them (each layer's two masks
+  // swapped): what its children (after a move) and its parents (before an
+  // un-move) share with it but for the one layer the move changes. The
+  // material's entry 2s is the other side's pieces of size s, 2s + 1 the
+  // side to move's.
+  struct Flipped {
+    std::array<uint8_t, 8> material{};
+    std::array<uint32_t, 4> ranks{};  // layerRank of each size's swapped masks
+    int slice = -1;                   // of `material`
+    // The slice of `material` with one piece of size s more (delta +1) or
+    // fewer (-1) at entry `entry` (2s or 2s + 1); -1 if that is no slice.
+    int sliceWith(const Index4& index, int entry, int delta) const {
+      std::array<uint8_t, 8> changed = material;
+      changed[entry] = static_cast<uint8_t>(changed[entry] + delta);
+      return index.sliceOf(changed);
+    }
+  };
+  Flipped flipped(const State4& st) const {
+    Flipped f;
+    for (int s = 0; s < variant().sizes; ++s) {
+      f.material[2 * s] = static_cast<uint8_t>(std::popcount(st.theirs[s]));
+      f.material[2 * s + 1] = static_cast<uint8_t>(std::popcount(st.ours[s]));
+      f.ranks[s] = layerRank(st.theirs[s], st.ours[s]);
+    }
+    f.slice = sliceOf(f.material);
+    return f;
+  }
   // The state numbered `index` in `slice`, without checking that it is
   // canonical; stateAt checks (false for a hole).
   void decode(int slice, uint64_t index, State4* st) const;

@@ -80,31 +80,20 @@ class DistinctSet {
 // numbered the same way by numberChildren, verify.h.)
 class ParentNumbers {
  public:
-  ParentNumbers(const Index4& index, const State4& st) : index_(index), st_(st) {
-    for (int s = 0; s < index.variant().sizes; ++s) {
-      material_[2 * s] = static_cast<uint8_t>(std::popcount(st.theirs[s]));
-      material_[2 * s + 1] = static_cast<uint8_t>(std::popcount(st.ours[s]));
-      ranks_[s] = index.layerRank(st.theirs[s], st.ours[s]);
-    }
-    boardMoveSlice_ = index.sliceOf(material_);
-  }
+  ParentNumbers(const Index4& index, const State4& st) : index_(index), st_(st), parents_(index.flipped(st)) {}
   // The parent in which the other side's piece of size s on `to` stood on
   // square `from`, or (from < 0) was on its stack; the parent must be a
   // valid position of the variant (the caller asked the rules core).
   uint64_t parent(int s, int from, int to) {
     Mask moved = static_cast<Mask>(st_.theirs[s] & ~bit(to));
-    int slice = boardMoveSlice_;
+    int slice = parents_.slice;
     if (from >= 0) {
       moved = static_cast<Mask>(moved | bit(from));
     } else {
-      if (dropSlice_[s] < 0) {
-        std::array<uint8_t, 8> fewer = material_;
-        --fewer[2 * s];
-        dropSlice_[s] = index_.sliceOf(fewer);
-      }
+      if (dropSlice_[s] < 0) dropSlice_[s] = parents_.sliceWith(index_, 2 * s, -1);
       slice = dropSlice_[s];
     }
-    std::array<uint32_t, 4> ranks = ranks_;
+    std::array<uint32_t, 4> ranks = parents_.ranks;
     ranks[s] = index_.layerRank(moved, st_.ours[s]);
     return index_.numberOfRanks(slice, ranks);
   }
@@ -112,9 +101,7 @@ class ParentNumbers {
  private:
   const Index4& index_;
   const State4& st_;
-  std::array<uint8_t, 8> material_{};  // the parents', before the un-move
-  std::array<uint32_t, 4> ranks_{};
-  int boardMoveSlice_ = -1;
+  const Index4::Flipped parents_;                 // the parents' layers, before the un-move
   std::array<int, 4> dropSlice_{-1, -1, -1, -1};  // -1: not yet looked up
 };
 

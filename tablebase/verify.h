@@ -78,15 +78,8 @@ void numberChildren(const Index& index, const State& parent, const MoveList& mov
 template <typename Numbered>
 void numberChildren(const Index4& index, const State4& parent, const MoveList& moves, Numbered&& numbered) {
   const int sizes = index.variant().sizes;
-  std::array<uint8_t, 8> material{};  // the children's, before the move
-  std::array<uint32_t, 4> ranks{};
-  for (int s = 0; s < sizes; ++s) {
-    material[2 * s] = static_cast<uint8_t>(std::popcount(parent.theirs[s]));
-    material[2 * s + 1] = static_cast<uint8_t>(std::popcount(parent.ours[s]));
-    ranks[s] = index.layerRank(parent.theirs[s], parent.ours[s]);
-  }
-  const int boardMoveSlice = index.sliceOf(material);
-  std::array<int, 4> dropSlice{-2, -2, -2, -2};  // -2: not yet looked up
+  const Index4::Flipped children = index.flipped(parent);  // the children's layers, before the move
+  std::array<int, 4> dropSlice{-2, -2, -2, -2};            // -2: not yet looked up
   for (int i = 0; i < moves.size(); ++i) {
     const Move m = moves[i];
     const int s = m.size();
@@ -96,13 +89,9 @@ void numberChildren(const Index4& index, const State4& parent, const MoveList& m
       continue;
     }
     Mask mover = static_cast<Mask>(parent.ours[s] | bit(m.to()));
-    int slice = boardMoveSlice;
+    int slice = children.slice;
     if (m.isDrop()) {
-      if (dropSlice[s] == -2) {
-        std::array<uint8_t, 8> more = material;
-        ++more[2 * s + 1];
-        dropSlice[s] = index.sliceOf(more);
-      }
+      if (dropSlice[s] == -2) dropSlice[s] = children.sliceWith(index, 2 * s + 1, +1);
       slice = dropSlice[s];
     } else {
       mover = static_cast<Mask>(mover & ~bit(m.from()));
@@ -111,7 +100,7 @@ void numberChildren(const Index4& index, const State4& parent, const MoveList& m
       numbered(i, kNoChild);
       continue;
     }
-    std::array<uint32_t, 4> childRanks = ranks;
+    std::array<uint32_t, 4> childRanks = children.ranks;
     childRanks[s] = index.layerRank(parent.theirs[s], mover);
     numbered(i, index.numberOfRanks(slice, childRanks));
   }
