@@ -524,15 +524,16 @@ SolveEstimate estimateSolve4(const Variant& variant) {
   return e;
 }
 
-ClusterEstimate4 estimateCluster4(const Variant& variant, int ranks) {
-  constexpr double kWordsPerState = 27, kMpiBytes = 80.0 * (1 << 20), kRoundBytes = 8.0 * (1 << 20);
+ClusterEstimate4 estimateCluster4(const Variant& variant, int threads, int ranks) {
+  constexpr double kWordsPerState = 40, kMpiBytes = 80.0 * (1 << 20);
+  const double roundBytes = 8.0 * kRoundWords + std::max(1, threads) * 4096.0 * kWordsPerState * 8;
   const SolveEstimate e = estimateSolve4(variant);
   const double r = std::max(1, ranks);
   ClusterEstimate4 c;
   const double share = std::ceil(e.wideSlots / r / RankRanges::kUnit) * RankRanges::kUnit / e.wideSlots;
   c.bytesPerRank = e.wideBytes * std::min(1.0, share);
   if (ranks > 1) {
-    c.bytesPerRank += 2 * kRoundBytes + (r - 1) * kRoundBytes + kMpiBytes;
+    c.bytesPerRank += 2 * roundBytes + (r - 1) * roundBytes + kMpiBytes;
     c.bytesSentPerRank = e.wideStates / r * kWordsPerState * 8 * (r - 1) / r;
   }
   return c;

@@ -77,8 +77,8 @@ struct SolvedPart {
 };
 
 // Over ranks, a round of the solve ends once its messages for the other
-// ranks reach this many words (8 MiB; a chunk of 2^12 states adds at most
-// 228 words a state).
+// ranks reach this many words (8 MiB), and each thread has finished its
+// chunk (2^12 states, at most 228 words a state, about 40 on average).
 inline constexpr uint64_t kRoundWords = uint64_t{1} << 20;
 
 // Solves a member of the 4x4 family over share.ranks() processes, this

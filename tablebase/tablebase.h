@@ -172,19 +172,20 @@ struct ClusterEstimate {
 ClusterEstimate estimateCluster(const Variant& variant, int threads, int ranks);
 
 // What a 4x4 member's build (the ranks each own a range of the
-// numbers) takes on each of `ranks` ranks: the largest range's
-// codes, counts and bits, the message buffers (a round's 8 MiB out, twice,
-// and as much from each other rank) and about 80 MiB of MPI's own (Open
+// numbers) takes on each of `ranks` ranks of `threads` threads: the
+// largest range's codes, counts and bits, the message buffers (a round's
+// words out, twice, and as much from each other rank: 8 MiB, and each
+// thread's last chunk of 4,096 states) and about 80 MiB of MPI's own (Open
 // MPI on one machine); and what a rank sends (and about as much it
 // receives): each reached state's children and each won or lost state's
-// parents that are another rank's, a word each: 27 words a state in all,
-// measured on 4x4:2,2 and 4x4:4,1 (rank 0's exchanged bytes over 2 and 3
-// ranks), (ranks - 1) / ranks of them another rank's.
+// parents that are another rank's, a word each: 40 words a state in all
+// (measured: 39 on 4x4:4,1, 27 on 4x4:2,2, from every rank's bytes sent
+// over 2 and 3 ranks), (ranks - 1) / ranks of them another rank's.
 struct ClusterEstimate4 {
   double bytesPerRank = 0;
   double bytesSentPerRank = 0;
 };
-ClusterEstimate4 estimateCluster4(const Variant& variant, int ranks);
+ClusterEstimate4 estimateCluster4(const Variant& variant, int threads, int ranks);
 
 // One process's part of a build spread over several processes, "ranks"
 // (gobblet-tb build under mpirun implements it with MPI: tools/tb/mpi_share.cpp;
@@ -221,8 +222,8 @@ class BuildShare {
   virtual absl::Status reduceWords(uint64_t* values, size_t n, Reduce op) = 0;
   // All to all: toEach[r] (toEach has ranks() entries; this rank's own is
   // ignored) goes to rank r, and `received` becomes what every other rank
-  // sent this one, in rank order. At most 2^28 words to or from a rank in
-  // one call.
+  // sent this one, in rank order. At most 2^28 words to a rank in one
+  // call: beyond, an error on every rank.
   virtual absl::Status exchangeWords(const std::vector<std::vector<uint64_t>>& toEach,
                                      std::vector<uint64_t>* received) = 0;
   // Point to point: `size` bytes to rank `to`, which takes them with

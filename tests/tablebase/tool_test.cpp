@@ -146,7 +146,7 @@ TEST(GobbletTb, EstimateGivesExactSizes) {
   EXPECT_NE(small.find("ranks        2 of 1 threads each"), std::string::npos) << small;
   const std::string big = run(kTool + " estimate 4x4:3,2 --threads 1 --ranks 32 --memory-per-rank 64", false, &status);
   ASSERT_EQ(status, 0) << big;
-  EXPECT_NE(big.find("per rank     memory 16.04 GiB: 1/32 of"), std::string::npos) << big;
+  EXPECT_NE(big.find("per rank     memory 16.08 GiB: 1/32 of"), std::string::npos) << big;
   EXPECT_NE(big.find("with 64 GiB per rank: fits"), std::string::npos) << big;
   const std::string game = run(kTool + " estimate gobblet --threads 1", false, &status);
   ASSERT_EQ(status, 0) << game;

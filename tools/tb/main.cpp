@@ -318,7 +318,7 @@ void printCluster(const Variant& variant, const cli::Arguments& args, int thread
 // numbers (retrograde4.h: estimateCluster4): the states' work split evenly.
 void printCluster4(const Variant& variant, const cli::Arguments& args, int threads, double perState) {
   const int ranks = static_cast<int>(args.integer("--ranks"));
-  const tb::ClusterEstimate4 c = tb::estimateCluster4(variant, ranks);
+  const tb::ClusterEstimate4 c = tb::estimateCluster4(variant, threads, ranks);
   const double node =
       args.has("--memory-per-rank") ? static_cast<double>(args.integer("--memory-per-rank")) : physicalGiB();
   const double perRank = c.bytesPerRank / 1073741824.0;

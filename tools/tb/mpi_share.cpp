@@ -127,30 +127,40 @@ absl::Status MpiShare::reduceWords(uint64_t* values, size_t n, Reduce op) {
 
 absl::Status MpiShare::exchangeWords(const std::vector<std::vector<uint64_t>>& toEach,
                                      std::vector<uint64_t>* received) {
-  constexpr uint64_t kMostWords = uint64_t{1} << 28;  // int counts hold 2^31 - 1
-  std::vector<int> sendCounts(ranks_, 0), receiveCounts(ranks_, 0);
+  // A rank with too many words for a rank (int counts hold 2^31 - 1) says
+  // so in every count it sends, so that all ranks fail here together
+  // instead of some waiting for words that never come.
+  constexpr uint64_t kMostWords = uint64_t{1} << 28, kTooMany = ~uint64_t{0};
+  std::vector<uint64_t> sendCounts(ranks_, 0), receiveCounts(ranks_, 0);
+  bool tooMany = false;
   for (int r = 0; r < ranks_; ++r) {
-    if (r == rank_) continue;
-    if (toEach[r].size() > kMostWords)
-      return absl::ResourceExhaustedError(absl::StrCat("rank ", rank_, ": ", toEach[r].size(), " words for rank ", r,
-                                                       " in one exchange, at most ", kMostWords));
-    sendCounts[r] = static_cast<int>(toEach[r].size());
+    if (r != rank_) sendCounts[r] = toEach[r].size();
+    tooMany |= sendCounts[r] > kMostWords;
   }
-  if (MPI_Alltoall(sendCounts.data(), 1, MPI_INT, receiveCounts.data(), 1, MPI_INT, MPI_COMM_WORLD) != MPI_SUCCESS)
+  if (tooMany) std::fill(sendCounts.begin(), sendCounts.end(), kTooMany);
+  if (MPI_Alltoall(sendCounts.data(), 1, MPI_UINT64_T, receiveCounts.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD) !=
+      MPI_SUCCESS)
     return absl::UnavailableError(absl::StrCat("rank ", rank_, ": MPI_Alltoall failed"));
+  for (int r = 0; r < ranks_; ++r)
+    if (r != rank_ && receiveCounts[r] == kTooMany) tooMany = true;
+  if (tooMany)
+    return absl::ResourceExhaustedError(
+        absl::StrCat("rank ", rank_, ": a rank has more than ", kMostWords, " words for another in one exchange"));
   uint64_t total = 0;
   for (int r = 0; r < ranks_; ++r) total += receiveCounts[r];
   received->resize(total);
   // Each rank's words straight from its vector into its place: no copy.
   std::vector<MPI_Request> requests;
+  requests.reserve(2 * ranks_);
   uint64_t at = 0;
   for (int r = 0; r < ranks_; ++r) {
     if (r == rank_) continue;
     requests.emplace_back();
-    MPI_Irecv(received->data() + at, receiveCounts[r], MPI_UINT64_T, r, 1, MPI_COMM_WORLD, &requests.back());
+    MPI_Irecv(received->data() + at, static_cast<int>(receiveCounts[r]), MPI_UINT64_T, r, 1, MPI_COMM_WORLD,
+              &requests.back());
     at += receiveCounts[r];
     requests.emplace_back();
-    MPI_Isend(toEach[r].data(), sendCounts[r], MPI_UINT64_T, r, 1, MPI_COMM_WORLD, &requests.back());
+    MPI_Isend(toEach[r].data(), static_cast<int>(sendCounts[r]), MPI_UINT64_T, r, 1, MPI_COMM_WORLD, &requests.back());
     out_ += toEach[r].size() * 8;
   }
   if (MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE) != MPI_SUCCESS)
