@@ -88,3 +88,7 @@ def test_the_reach_tool_on_a_tiny_game(tmp_path, cpp_program):
     assert re.search(r"within 1 s: prover [12]/2 \(\d+%\), search [12]/2", shares), shares
     scan = reach("games", "--pgn", pgn, "--seconds", "1")
     assert re.search(r"^1 decisive games, 1 s a position: earliest proved ply median \d+, best [0-6]$", scan, re.M), scan
+    assert re.search(r"^   2      7 ", scan, re.M), scan  # game 2 of the file, 7 plies
+    # A scan split over processes: the one decisive game skipped leaves none.
+    skipped = reach("games", "--pgn", pgn, "--seconds", "1", "--skip", "1")
+    assert "decisive games" not in skipped and not re.search(r"^ +2 ", skipped, re.M), skipped

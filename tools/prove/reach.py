@@ -9,10 +9,10 @@ positions of real self-play games, and how early in a game the prover proves its
       per position, the time the prover (one thread, 64 MiB) takes to prove the win and the time
       the search (`go movetime`, one thread, Hash 64) takes to report a mate for the side to move,
       each given the largest budget; prints the share of the set each proves within each budget.
-  reach.py games --pgn GAMES.pgn --seconds 60 [--games N]
-      per decisive game, the earliest ply from which the prover, given that many seconds a
-      position, proves the game's result, stepping back from the end one ply at a time until a
-      position is not proved; prints each game's and the median and best.
+  reach.py games --pgn GAMES.pgn --seconds 60 [--games N] [--skip K]
+      per decisive game (the first N after the first K), the earliest ply from which the prover,
+      given that many seconds a position, proves the game's result, stepping back from the end one
+      ply at a time until a position is not proved; prints each game's and the median and best.
 
 GAMES.pgn is gobblet-match's --record (PGN). Needs the gobblet Python module
 (PYTHONPATH=build/py/python, docs/python.md). Tiny inputs are checked by tests/tools/reach_test.py.
@@ -51,8 +51,10 @@ def read_games(path):
     return games
 
 
-def decisive(games, limit):
-    chosen = [(i + 1, winner, moves) for i, (winner, moves) in enumerate(games) if winner]
+def decisive(games, limit, skip=0):
+    """The decisive games as (number in the file, winner, moves): the first `limit` (0: all) after
+    the first `skip`."""
+    chosen = [(i + 1, winner, moves) for i, (winner, moves) in enumerate(games) if winner][skip:]
     return chosen[:limit] if limit else chosen
 
 
@@ -134,7 +136,7 @@ def cmd_shares(args):
 
 def cmd_games(args):
     earliest = []
-    chosen = decisive(read_games(args.pgn), args.games)
+    chosen = decisive(read_games(args.pgn), args.games, args.skip)
     print("game  plies  earliest proved ply  (plies before the end)")
     for number, winner, moves in chosen:
         game = gobblet.Game("gobblet", moves=moves)
@@ -173,6 +175,8 @@ def main(argv):
     p.add_argument("--pgn", required=True)
     p.add_argument("--seconds", type=float, default=60)
     p.add_argument("--games", type=int, default=0, help="the first N decisive games (0: all)")
+    p.add_argument("--skip", type=int, default=0,
+                   help="leave out the first K decisive games (a scan split over processes or days)")
     p.set_defaults(run=cmd_games)
     args = parser.parse_args(argv)
     start = time.monotonic()
