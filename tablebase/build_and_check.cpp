@@ -78,27 +78,26 @@ absl::StatusOr<TableCounts> build(const Variant& variant, const std::string& pat
   if (variant.n == 4 && !options.codesDirectory.empty())
     return absl::UnimplementedError(
         absl::StrCat("variant ", variant.name(), ": a 4x4 build keeps its codes in memory"));
+  SolveStats stats;
+  absl::Status written;
   if (variant.n == 4 && share) {
     absl::StatusOr<SolvedPart> part = solve4Part(variant, options.threads, *share, options.progress);
     // The file is written only once every rank has its part.
     if (absl::Status all = share->agree(part.status()); !all.ok()) return all;
-    absl::Status written =
-        path.empty() ? absl::OkStatus() : writeFileOfRanks(path, variant, *part, options.threads, *share);
-    written = share->agree(written);
-    if (!written.ok()) return written;
-    const SolveStats& s = part->stats;
-    return countsOf(s.states, s.terminal, s.wins, s.draws, s.losses, s.start, s.maxDistance);
+    written = path.empty() ? absl::OkStatus() : writeFileOfRanks(path, variant, *part, options.threads, *share);
+    stats = part->stats;
+  } else {
+    absl::StatusOr<Solution> solved = variant.n == 4
+                                          ? solve4(variant, options.threads, options.progress, options.stop)
+                                          : solve(variant, options.threads, options.progress, kSharedGroupSize,
+                                                  options.codesDirectory, share, options.stop);
+    if (!solved.ok()) return solved.status();
+    written = writer && !path.empty() ? writeFile(path, variant, *solved, options.threads) : absl::OkStatus();
+    stats = solved->stats;
   }
-  absl::StatusOr<Solution> solved = variant.n == 4 ? solve4(variant, options.threads, options.progress, options.stop)
-                                                   : solve(variant, options.threads, options.progress, kSharedGroupSize,
-                                                           options.codesDirectory, share, options.stop);
-  if (!solved.ok()) return solved.status();
-  absl::Status written =
-      writer && !path.empty() ? writeFile(path, variant, *solved, options.threads) : absl::OkStatus();
   if (share) written = share->agree(written);
   if (!written.ok()) return written;
-  const SolveStats& s = solved->stats;
-  return countsOf(s.states, s.terminal, s.wins, s.draws, s.losses, s.start, s.maxDistance);
+  return countsOf(stats.states, stats.terminal, stats.wins, stats.draws, stats.losses, stats.start, stats.maxDistance);
 }
 
 absl::StatusOr<FileInfo> inspect(const std::string& path) {

@@ -274,6 +274,16 @@ constexpr const char* kCalibration4x4 = "4x4:3,1";
 // time of the exchanges (10 Gb/s Ethernet; nothing here to measure it on).
 constexpr double kLinkBytesPerSecond = 1.25e9;
 
+// estimate --ranks: the first line of a build over R ranks (of either
+// builder); gives a node's memory in GiB, --memory-per-rank or this
+// machine's.
+double printRanks(const Variant& variant, const cli::Arguments& args, int threads) {
+  const int ranks = static_cast<int>(args.integer("--ranks"));
+  std::printf("ranks        %d of %d threads each (mpirun -np %d gobblet-tb build %s --threads %d)\n", ranks, threads,
+              ranks, variant.name().c_str(), threads);
+  return args.has("--memory-per-rank") ? static_cast<double>(args.integer("--memory-per-rank")) : physicalGiB();
+}
+
 // estimate --ranks: the lines of a build over R ranks, each a node of the
 // memory --memory-per-rank (else this machine's) and of --threads threads
 // at this machine's measured speed.
@@ -282,11 +292,8 @@ void printCluster(const Variant& variant, const cli::Arguments& args, int thread
   const tb::ClusterEstimate c = tb::estimateCluster(variant, threads, ranks);
   const tb::SolveEstimate& e = c.perRank;
   const uint64_t stage = 64ull << 20;  // MpiShare's staging buffer
-  const double node =
-      args.has("--memory-per-rank") ? static_cast<double>(args.integer("--memory-per-rank")) : physicalGiB();
+  const double node = printRanks(variant, args, threads);
   const double inMemory = gib(e.bytes + stage), inFile = gib(e.bytesCodesInFile + stage);
-  std::printf("ranks        %d of %d threads each (mpirun -np %d gobblet-tb build %s --threads %d)\n", ranks, threads,
-              ranks, variant.name().c_str(), threads);
   std::printf(
       "per rank     memory %.2f GiB with the codes in memory, %.2f GiB with them in a file (+ %.1f GiB of "
       "disk);\n             every rank holds every slot's code and reached bit, so this is one process's\n",
@@ -319,11 +326,8 @@ void printCluster(const Variant& variant, const cli::Arguments& args, int thread
 void printCluster4(const Variant& variant, const cli::Arguments& args, int threads, double perState) {
   const int ranks = static_cast<int>(args.integer("--ranks"));
   const tb::ClusterEstimate4 c = tb::estimateCluster4(variant, threads, ranks);
-  const double node =
-      args.has("--memory-per-rank") ? static_cast<double>(args.integer("--memory-per-rank")) : physicalGiB();
+  const double node = printRanks(variant, args, threads);
   const double perRank = c.bytesPerRank / 1073741824.0;
-  std::printf("ranks        %d of %d threads each (mpirun -np %d gobblet-tb build %s --threads %d)\n", ranks, threads,
-              ranks, variant.name().c_str(), threads);
   std::printf(
       "per rank     memory %.4g GiB: 1/%d of the codes, counts and bits, message buffers and MPI's own;\n"
       "             with %.0f GiB per rank: %s\n",
