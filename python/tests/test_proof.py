@@ -92,3 +92,18 @@ def test_the_reach_tool_on_a_tiny_game(tmp_path, cpp_program):
     # A scan split over processes: the one decisive game skipped leaves none.
     skipped = reach("games", "--pgn", pgn, "--seconds", "1", "--skip", "1")
     assert "decisive games" not in skipped and not re.search(r"^ +2 ", skipped, re.M), skipped
+    # The pieces joined: each game once, in order, the summary over all.
+    rest = tmp_path / "rest.txt"
+    rest.write_text("game  plies  earliest proved ply  (plies before the end)\n  9     40                   30  (10)\n")
+    (tmp_path / "scan.txt").write_text(scan)
+    joined = reach("join", "--seconds", "1", rest, tmp_path / "scan.txt", rest)
+    assert re.findall(r"^ +(\d+) ", joined, re.M) == ["2", "9"], joined
+    assert re.search(r"^2 decisive games, 1 s a position: earliest proved ply median \d+(\.5)?, best [0-6]$", joined,
+                     re.M), joined
+    assert re.search(r"^plies before the end proved: median \d+(\.5)?, most 10$", joined, re.M), joined
+    rest.write_text("  9     40                   31  (9)\n")
+    other = tmp_path / "other.txt"
+    other.write_text("  9     40                   30  (10)\n")
+    refused = subprocess.run([sys.executable, str(REPOSITORY / "tools" / "prove" / "reach.py"), "join", "--seconds", "1",
+                              str(rest), str(other)], capture_output=True, text=True)
+    assert refused.returncode != 0 and "game 9 twice" in refused.stderr, refused

@@ -13,9 +13,12 @@ positions of real self-play games, and how early in a game the prover proves its
       per decisive game (the first N after the first K), the earliest ply from which the prover,
       given that many seconds a position, proves the game's result, stepping back from the end one
       ply at a time until a position is not proved; prints each game's and the median and best.
+  reach.py join --seconds 60 OUTPUT.txt...
+      the rows of several `games` outputs (a scan split with --skip, or stopped and taken up
+      again), each game once, in order, and the summary over all of them.
 
 GAMES.pgn is gobblet-match's --record (PGN). Needs the gobblet Python module
-(PYTHONPATH=build/py/python, docs/python.md). Tiny inputs are checked by tests/tools/reach_test.py.
+(PYTHONPATH=build/py/python, docs/python.md). Tiny inputs are checked by python/tests/test_proof.py.
 """
 import argparse
 import re
@@ -134,10 +137,26 @@ def cmd_shares(args):
               f"search {c}/{len(rows)} ({100 * c / len(rows):.0f}%)")
 
 
+GAMES_HEADER = "game  plies  earliest proved ply  (plies before the end)"
+
+
+def game_row(number, plies, earliest):
+    return f"{number:4} {plies:6}  {earliest:19}  ({plies - earliest})"
+
+
+def print_summary(rows, seconds):
+    """The summary of `games` rows [(game, plies, earliest proved ply)]."""
+    earliest = [e for _, _, e in rows]
+    before = [plies - e for _, plies, e in rows]
+    print(f"{len(rows)} decisive games, {seconds:g} s a position: earliest proved ply median "
+          f"{statistics.median(earliest):g}, best {min(earliest)}")
+    print(f"plies before the end proved: median {statistics.median(before):g}, most {max(before)}")
+
+
 def cmd_games(args):
-    earliest = []
+    rows = []
     chosen = decisive(read_games(args.pgn), args.games, args.skip)
-    print("game  plies  earliest proved ply  (plies before the end)")
+    print(GAMES_HEADER)
     for number, winner, moves in chosen:
         game = gobblet.Game("gobblet", moves=moves)
         first = None
@@ -150,11 +169,33 @@ def cmd_games(args):
             if proof.outcome != want:
                 break
             first = ply
-        earliest.append(first if first is not None else len(moves))
-        print(f"{number:4} {len(moves):6}  {earliest[-1]:19}  ({len(moves) - earliest[-1]})", flush=True)
-    if earliest:
-        print(f"{len(earliest)} decisive games, {args.seconds:g} s a position: earliest proved ply median "
-              f"{statistics.median(earliest):g}, best {min(earliest)}")
+        rows.append((number, len(moves), first if first is not None else len(moves)))
+        print(game_row(*rows[-1]), flush=True)
+    if rows:
+        print_summary(rows, args.seconds)
+
+
+def cmd_join(args):
+    games = {}
+    for path in args.outputs:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                m = re.fullmatch(r" *(\d+) +(\d+) +(\d+) +\((\d+)\)\n?", line)
+                if not m:
+                    continue
+                number, plies, earliest, before = map(int, m.groups())
+                if before != plies - earliest or earliest > plies:
+                    raise SystemExit(f"reach.py: {path}: a row that does not add up: {line.strip()}")
+                if games.get(number, (plies, earliest)) != (plies, earliest):
+                    raise SystemExit(f"reach.py: game {number} twice, with different rows")
+                games[number] = (plies, earliest)
+    if not games:
+        raise SystemExit("reach.py: no rows of `reach.py games` in " + ", ".join(args.outputs))
+    rows = [(number, *games[number]) for number in sorted(games)]
+    print(GAMES_HEADER)
+    for row in rows:
+        print(game_row(*row))
+    print_summary(rows, args.seconds)
 
 
 def main(argv):
@@ -178,6 +219,10 @@ def main(argv):
     p.add_argument("--skip", type=int, default=0,
                    help="leave out the first K decisive games (a scan split over processes or days)")
     p.set_defaults(run=cmd_games)
+    p = sub.add_parser("join")
+    p.add_argument("--seconds", type=float, required=True, help="the seconds a position the outputs were made with")
+    p.add_argument("outputs", nargs="+")
+    p.set_defaults(run=cmd_join)
     args = parser.parse_args(argv)
     start = time.monotonic()
     args.run(args)
