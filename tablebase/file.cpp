@@ -11,6 +11,7 @@
 #include <cstring>
 #include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <span>
 #include <utility>
 
@@ -84,9 +85,11 @@ uint64_t headerChecksum(FileHeader header) {
 }
 
 // The dictionary's sample: every step-th of a file's `wholeBlocks` blocks
-// (those of blockCodes codes), from block 0, at most kDictionarySampleBlocks.
-uint64_t sampleStep(uint64_t wholeBlocks) {
-  return std::max<uint64_t>(1, (wholeBlocks + kDictionarySampleBlocks - 1) / kDictionarySampleBlocks);
+// (those of blockCodes codes), from block 0, at most kDictionarySampleCodes
+// codes.
+uint64_t sampleStep(uint64_t wholeBlocks, uint32_t blockCodes) {
+  const uint64_t most = std::max<uint64_t>(1, kDictionarySampleCodes / blockCodes);
+  return std::max<uint64_t>(1, (wholeBlocks + most - 1) / most);
 }
 
 // A dictionary trained on `samples`, whole blocks of `blockCodes` codes
@@ -105,25 +108,27 @@ std::vector<uint8_t> trainOn(const std::vector<uint8_t>& samples, uint32_t block
 // The sample blocks (sampleStep) of a file of `wholeBlocks` whole blocks
 // among the whole blocks of `codes` codes from block firstBlock on.
 std::vector<uint64_t> sampleBlocks(uint64_t firstBlock, uint64_t codes, uint64_t wholeBlocks, uint32_t blockCodes) {
-  const uint64_t step = sampleStep(wholeBlocks), end = std::min(wholeBlocks, firstBlock + codes / blockCodes);
+  const uint64_t step = sampleStep(wholeBlocks, blockCodes),
+                 end = std::min(wholeBlocks, firstBlock + codes / blockCodes);
   std::vector<uint64_t> blocks;
   for (uint64_t b = (firstBlock + step - 1) / step * step; b < end; b += step) blocks.push_back(b);
   return blocks;
 }
 
-// The codes of those sample blocks of `codes` (block firstBlock on), back to back.
+// The stored symbols (code.h, storedSymbol) of those sample blocks of
+// `codes` (block firstBlock on), back to back.
 std::vector<uint8_t> samplesOf(std::span<const uint8_t> codes, uint64_t firstBlock, uint64_t wholeBlocks,
                                uint32_t blockCodes) {
   std::vector<uint8_t> samples;
   for (uint64_t b : sampleBlocks(firstBlock, codes.size(), wholeBlocks, blockCodes)) {
     const auto at = codes.begin() + static_cast<std::ptrdiff_t>((b - firstBlock) * blockCodes);
-    samples.insert(samples.end(), at, at + blockCodes);
+    std::transform(at, at + blockCodes, std::back_inserter(samples), storedSymbol);
   }
   return samples;
 }
 
-// Blocks of codes compressed in order, a batch at a time, each block one
-// zstd frame with the file's dictionary: the frames of a batch are handed
+// Blocks of codes compressed in order, a batch at a time, each block (its
+// stored symbols) one zstd frame with the file's dictionary: the frames of a batch are handed
 // to the caller and let go, so a writer holds one batch's frames, not the
 // file's (gobblers: 80 MB; 3x3:3,3,x: gigabytes).
 class FrameCompressor {
@@ -187,11 +192,12 @@ class FrameCompressor {
       r.error = "cannot create a zstd compression context";
       return;
     }
-    std::vector<uint8_t> frame(ZSTD_compressBound(blockCodes_));
+    std::vector<uint8_t> frame(ZSTD_compressBound(blockCodes_)), symbols(blockCodes_);
     for (uint64_t b = r.firstBlock; b < r.endBlock; ++b) {
       const uint64_t first = b * blockCodes_, count = std::min<uint64_t>(blockCodes_, codes_.size() - first);
-      const size_t n = ZSTD_compress_usingCDict(context.get(), frame.data(), frame.size(), codes_.data() + first, count,
-                                                dictionary_.get());
+      std::transform(codes_.begin() + first, codes_.begin() + first + count, symbols.begin(), storedSymbol);
+      const size_t n =
+          ZSTD_compress_usingCDict(context.get(), frame.data(), frame.size(), symbols.data(), count, dictionary_.get());
       if (ZSTD_isError(n)) {
         r.error = absl::StrCat("zstd: ", ZSTD_getErrorName(n));
         return;
@@ -489,9 +495,10 @@ absl::StatusOr<Numbering> checkHeader(std::string_view headerBytes, FileHeader* 
   std::memcpy(header, headerBytes.data(), sizeof(FileHeader));
   const FileHeader& h = *header;
   if (std::memcmp(h.magic, kMagic, 8) != 0) return InvalidArgumentError("not a gobblet tablebase (bad magic)");
-  if (h.version != kFormatVersion)
-    return InvalidArgumentError(absl::StrCat("format version ", h.version, ", this program reads version ",
-                                             kFormatVersion, " (rebuild it with gobblet-tb build)"));
+  if (h.version < kOldestFormatVersion || h.version > kFormatVersion)
+    return InvalidArgumentError(absl::StrCat("format version ", h.version, ", this program reads versions ",
+                                             kOldestFormatVersion, " to ", kFormatVersion,
+                                             " (rebuild it with gobblet-tb build)"));
   if (h.headerSize != sizeof(FileHeader))
     return InvalidArgumentError(absl::StrCat("header size ", h.headerSize, ", expected ", sizeof(FileHeader)));
   const bool of3x3 = h.n == 3 && h.sizes >= 1 && h.sizes <= 3 && h.perSize >= 1 && h.perSize <= 9 && h.moving <= 1;
@@ -748,14 +755,45 @@ bool File::decodeBlock(uint64_t b, uint8_t* out, void* context) const {
   return decodeFrame(dictionary_, frames_ + begin, end - begin, out, codesInBlock(header_, b), context);
 }
 
-absl::StatusOr<CodeArray> File::decodeAll(const std::string& codesDirectory) const {
+namespace {
+// Replaces each kRuledSymbol of codes[0, count), those of the numbers from
+// `first` on, by the code it stands for (codeOfSymbol), walking the slices
+// along.
+template <typename IndexT>
+void resolveRuled(const IndexT& index, uint8_t* codes, uint64_t first, uint64_t count) {
+  const auto& slices = index.slices();
+  int slice = index.sliceOfIndex(first);
+  for (uint64_t k = 0; k < count; ++k) {
+    const uint64_t x = first + k;
+    while (x >= slices[slice].offset + slices[slice].size) ++slice;
+    codes[k] = codeOfSymbol(codes[k], [&] { return Numbering::outcomeIn(index, slice, x); });
+  }
+}
+}  // namespace
+
+absl::StatusOr<CodeArray> File::decodeAll(const std::string& codesDirectory, int threads) const {
   absl::StatusOr<CodeArray> codes = CodeArray::inMemoryOrFile(header_.entries, codesDirectory);
   if (!codes.ok()) return codes.status();
-  std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> context(ZSTD_createDCtx(), ZSTD_freeDCtx);
-  if (!context) return absl::ResourceExhaustedError("cannot create a zstd decompression context");
-  for (uint64_t b = 0; b < blocks(); ++b)
-    if (!decodeBlock(b, codes->data() + b * header_.blockCodes, context.get()))
-      return absl::DataLossError(absl::StrCat("block ", b, " does not decode"));  // checked at open: never
+  threads = std::max(1, threads);
+  std::vector<std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)>> contexts;
+  for (int t = 0; t < threads; ++t) {
+    contexts.emplace_back(ZSTD_createDCtx(), ZSTD_freeDCtx);
+    if (!contexts.back()) return absl::ResourceExhaustedError("cannot create a zstd decompression context");
+  }
+  std::atomic<bool> failed{false};
+  parallelFor(blocks(), threads, 64, [&](int worker, uint64_t b) {
+    uint8_t* out = codes->data() + b * header_.blockCodes;
+    if (!decodeBlock(b, out, contexts[worker].get())) {
+      failed = true;
+      return;
+    }
+    if (header_.version < 3) return;
+    if (numbering_.index4)
+      resolveRuled(*numbering_.index4, out, b * header_.blockCodes, codesInBlock(header_, b));
+    else
+      resolveRuled(*numbering_.index3, out, b * header_.blockCodes, codesInBlock(header_, b));
+  });
+  if (failed) return absl::DataLossError("a block does not decode");  // checked at open: never
   return codes;
 }
 

@@ -1,10 +1,13 @@
 // The tablebase file: a fixed header, a zstd dictionary, a block table, and
 // the codes (one byte per number of Index, tablebase/code.h) in
 // blocks of `blockCodes` numbers, each block compressed on its own as one
-// zstd frame with the dictionary, so that a probe decodes one block (1.5 to
-// 1.7 us) and not the file. The dictionary is trained on the file's own
-// blocks; it carries the entropy tables, so a block is small and quick to
-// decode (without it, 1,024 codes take 60% longer to decode).
+// zstd frame with the dictionary, so that a probe decodes one block and not
+// the file. The dictionary is trained on the file's own blocks; it carries
+// the entropy tables, so a block is small and quick to decode (without it,
+// 1,024 codes take 60% longer to decode). Version 3 stores the codes 2, 3
+// and 4 as one symbol that the state's outcome resolves (code.h,
+// kRuledSymbol): the reader decodes the number's state for that symbol
+// alone.
 //
 //   offset  size  field
 //        0     8  magic "GOBBLTB\n"
@@ -26,8 +29,9 @@
 //        ...      the frames
 //
 // blocks = ceil(entries / codes per block). All integers little-endian.
-// Version 1 (one uncompressed byte per number, 395 MiB for gobblers) is
-// refused with its version named. A reader refuses a file whose magic,
+// Version 2 (the codes stored as they are) is read as well; version 1 (one
+// uncompressed byte per number, 395 MiB for gobblers) is refused with its
+// version named. A reader refuses a file whose magic,
 // version, variant, size, block table or checksum does not match, or a
 // block that does not decode to its codes, saying which, and anything that
 // is not a regular file (without blocking on a FIFO); the zero fields are
@@ -62,20 +66,23 @@
 
 namespace gobblet::tb {
 
-inline constexpr uint32_t kFormatVersion = 2;
-// Codes per block: gobblers' 1,024 one-byte codes compress to about 200
-// bytes (79 MiB in all, zstd level 3 with a dictionary) and decode in 1.5 us
-// on a loaded 2-core machine. Blocks of 512: 99 MiB, 1.0 us; of 2,048:
-// 65 MiB, 2.4 us (median decode of random blocks).
-inline constexpr uint32_t kBlockCodes = 1024;
+// The version written; kOldestFormatVersion to it are read.
+inline constexpr uint32_t kFormatVersion = 3, kOldestFormatVersion = 2;
+// Codes per block: gobblers' file (zstd level 3 with a dictionary, the
+// symbols of version 3) is 37 MB with blocks of 4,096 codes, 0.87 bits a
+// state; 42.5 MB (1.00) with blocks of 2,048, 49.7 MB with 1,024, 80 MB
+// with 1,024 codes as they are (version 2). A block of 4,096 decodes in a
+// few microseconds.
+inline constexpr uint32_t kBlockCodes = 4096;
 inline constexpr int kCompressionLevel = 3;
 // Blocks the writer compresses before it writes their frames out: 64 MiB
-// of codes (about 13 MB of gobblers' frames).
-inline constexpr uint64_t kWriteBatchBlocks = uint64_t{1} << 16;
-// The dictionary: at most this many bytes, trained on at most this many
-// blocks spread evenly over the file.
+// of codes (about 6 MB of gobblers' frames).
+inline constexpr uint64_t kWriteBatchBlocks = uint64_t{1} << 14;
+// The dictionary: at most this many bytes, trained on whole blocks spread
+// evenly over the file, at most this many codes of them (zstd's training
+// takes several times their size in memory and time).
 inline constexpr uint32_t kDictionaryBytes = 112640;
-inline constexpr uint64_t kDictionarySampleBlocks = 20000;
+inline constexpr uint64_t kDictionarySampleCodes = 20000 * 1024;
 // A reader's bounds on the header's block size: small blocks would make
 // the block table and the decoding at open huge, large ones every probe.
 inline constexpr uint32_t kMinBlockCodes = 256, kMaxBlockCodes = 1u << 16;
@@ -106,6 +113,13 @@ inline uint64_t blockTableAt(const FileHeader& h) { return sizeof(FileHeader) + 
 inline uint64_t framesAt(const FileHeader& h) { return blockTableAt(h) + 8 * (blocksOf(h) + 1); }
 inline uint64_t codesInBlock(const FileHeader& h, uint64_t b) {
   return std::min<uint64_t>(h.blockCodes, h.entries - b * h.blockCodes);
+}
+
+// The code that a file's stored symbol of number x stands for: the symbol
+// itself in version 2, codeOfSymbol (code.h) in version 3, which decodes x's
+// state for kRuledSymbol alone.
+inline uint8_t codeOfStored(const FileHeader& h, const Numbering& numbering, uint8_t symbol, uint64_t x) {
+  return h.version < 3 ? symbol : codeOfSymbol(symbol, [&] { return numbering.outcomeAt(x); });
 }
 
 // ---- The checks of a file's layout, shared by the readers of a whole file
@@ -221,13 +235,14 @@ class File : public Tablebase {
   // The code of number `index` (< entries); kNoState for a hole or a
   // position not reachable from the start.
   uint8_t codeAt(uint64_t index) const;
+
   // The code of a state (kNoState if it is not a reachable state).
   uint8_t codeOf(const State& st) const { return codeAt(index().indexOf(st)); }
-  // Every code, decoded (entries bytes), for a walk over the whole table:
-  // in memory, or in an unnamed file in `codesDirectory` if one is given
-  // (CodeArray); an error if that cannot be made or zstd cannot allocate
-  // its context.
-  absl::StatusOr<CodeArray> decodeAll(const std::string& codesDirectory = {}) const;
+  // Every code, decoded (entries bytes) by `threads` threads, for a walk
+  // over the whole table: in memory, or in an unnamed file in
+  // `codesDirectory` if one is given (CodeArray); an error if that cannot
+  // be made or zstd cannot allocate its contexts.
+  absl::StatusOr<CodeArray> decodeAll(const std::string& codesDirectory = {}, int threads = 1) const;
   // Bytes of the dictionary, block table and frames (the file without its header).
   uint64_t compressedBytes() const { return mapSize_; }
   const std::string& path() const { return path_; }

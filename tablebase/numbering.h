@@ -1,16 +1,18 @@
 // Numbering: the numbering of a file's variant, whichever family it is of:
 // Index (the 3x3 family) or Index4 (the 4x4 family), exactly one of them
 // set. What the file readers and the probe need of either: the numbers'
-// count and a board's number.
+// count, a board's number, and the outcome of a number's state.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 
 #include "engine/board.h"
 #include "engine/variant.h"
 #include "index.h"
 #include "index4.h"
+#include "layer_board.h"
 
 namespace gobblet::tb {
 
@@ -37,6 +39,19 @@ struct Numbering {
     if (index4) return index4->numberOf(board);
     State st;
     return index3->toState(board, &st) ? index3->indexOf(st) : kNotAState;
+  }
+  // outcomeOfLayers of the state numbered x (< size(); a hole's number
+  // gives its decoded layers' outcome).
+  int outcomeAt(uint64_t x) const {
+    if (index4) return outcomeIn(*index4, index4->sliceOfIndex(x), x);
+    return outcomeIn(*index3, index3->sliceOfIndex(x), x);
+  }
+  // The same for number x of `slice` (the slice that holds x).
+  template <typename IndexT>
+  static int outcomeIn(const IndexT& index, int slice, uint64_t x) {
+    std::conditional_t<std::is_same_v<IndexT, Index>, State, State4> st;
+    index.decode(slice, x - index.slices()[slice].offset, &st);
+    return outcomeOfLayers(index.variant(), st);
   }
 };
 

@@ -1,7 +1,8 @@
 // The probe: a position's value read from a tablebase file (see
 // tablebase/tablebase.h). The board is numbered (index.h), the number's
 // block decoded into a buffer of the calling thread, which keeps the last
-// block it decoded, and the code read from it (code.h).
+// block it decoded, and the code read from it (code.h; a version-3 file's
+// kRuledSymbol resolved by the state's outcome).
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -41,7 +42,7 @@ uint8_t File::codeAt(uint64_t index) const {
     cache.file = id_;
     cache.block = b;
   }
-  return cache.codes[index - b * header_.blockCodes];
+  return codeOfStored(header_, numbering_, cache.codes[index - b * header_.blockCodes], index);
 }
 
 }  // namespace gobblet::tb

@@ -83,7 +83,7 @@ uint8_t RangeFile::codeAt(uint64_t index) const {
     std::lock_guard<std::mutex> lock(mutex_);
     if (auto it = cached_.find(b); it != cached_.end()) {
       recent_.splice(recent_.begin(), recent_, it->second);
-      return it->second->codes[at];
+      return codeOfStored(header_, numbering_, it->second->codes[at], index);
     }
   }
   // Read and decoded without the lock: other threads' probes go on meanwhile.
@@ -93,7 +93,7 @@ uint8_t RangeFile::codeAt(uint64_t index) const {
     ++stats_.failures;  // not cached: the next probe of the block reads it again
     return kNoState;
   }
-  const uint8_t code = codes[at];
+  const uint8_t code = codeOfStored(header_, numbering_, codes[at], index);
   if (cacheBlocks_ == 0 || cached_.contains(b)) return code;  // (another thread cached it meanwhile)
   recent_.push_front(Cached{b, std::move(codes)});
   cached_[b] = recent_.begin();

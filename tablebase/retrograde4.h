@@ -56,7 +56,7 @@ absl::StatusOr<Solution> solve4(const Variant& variant, int threads, const Solve
 //   numbers:  | rank 0: per | rank 1: per | ... | rank R-1: the rest |
 class RankRanges {
  public:
-  static constexpr uint64_t kUnit = 1024;  // file.h's kBlockCodes
+  static constexpr uint64_t kUnit = 4096;  // file.h's kBlockCodes
   RankRanges(uint64_t numbers, int ranks);
   int ranks() const { return ranks_; }
   uint64_t first(int rank) const { return std::min(numbers_, per_ * static_cast<uint64_t>(rank)); }

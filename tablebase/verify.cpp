@@ -108,7 +108,7 @@ absl::Status verifyWith(const File& tb, const IndexT& index, int threads, const 
 
   // 1. Every code, decoded once (the walk reads them in no block order).
   //    The start must be stored: the walk begins there.
-  const absl::StatusOr<CodeArray> decoded = tb.decodeAll(codesDirectory);
+  const absl::StatusOr<CodeArray> decoded = tb.decodeAll(codesDirectory, threads);
   if (!decoded.ok()) return failure(std::string(decoded.status().message()));
   const uint8_t* codes = decoded->data();
   const StateT startState;

@@ -86,16 +86,16 @@ TEST(CompareFiles, FindsAChangedDistance) {
 }
 
 // The writer writes its frames out a batch of blocks at a time: the same
-// bytes for any batch size and thread count (gobblers' 404,400 blocks make
+// bytes for any batch size and thread count (gobblers' 101,100 blocks make
 // 7 batches of the default), and they decode to the solution.
 TEST(StreamingWriter, BatchSizeDoesNotChangeTheFile) {
   const ScratchDir dir("gobblet_tb_compare");
   const Variant variant = *Variant::parse("3x3:2,2,1");
   auto solved = solve(variant, 2);
   ASSERT_TRUE(solved.ok()) << solved.status();
-  ASSERT_GT(solved->codes.size(), 100u * kBlockCodes);
+  ASSERT_GT(solved->codes.size(), 60u * kBlockCodes);
   std::string first;
-  for (uint64_t batch : {kWriteBatchBlocks, uint64_t{1}, uint64_t{7}, uint64_t{100}}) {
+  for (uint64_t batch : {kWriteBatchBlocks, uint64_t{1}, uint64_t{7}, uint64_t{40}}) {
     for (int threads : {1, 3}) {
       const std::string path = dir.file(absl::StrCat("b", batch, "t", threads, ".gtb"));
       ASSERT_TRUE(writeFile(path, variant, *solved, threads, batch).ok()) << batch;

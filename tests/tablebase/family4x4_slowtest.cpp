@@ -156,7 +156,7 @@ TEST(Family4x4Tablebase, TwoSizesTwoStacksOverThreeRanksWritesTheSameFile) {
     ASSERT_TRUE(parts[r].ok()) << parts[r].status();
     EXPECT_EQ(parts[r]->stats.wins, 2'389'476u);
     EXPECT_EQ(parts[r]->stats.losses, 53'984u);
-    EXPECT_LT(parts[r]->codes.size(), one->codes.size() / 3 + 1024);
+    EXPECT_LT(parts[r]->codes.size(), one->codes.size() / 3 + RankRanges::kUnit);
   }
   EXPECT_EQ(testing::runCommand("cmp " + dir.file("one.gtb") + " " + dir.file("three.gtb")).exitCode, 0);
 }

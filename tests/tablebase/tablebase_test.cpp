@@ -26,6 +26,7 @@
 
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "tablebase/compare.h"
 #include "tablebase/retrograde.h"
 #include "tablebase/moves.h"
 #include "tablebase/tablebase.h"
@@ -483,10 +484,11 @@ TEST_F(TablebaseFileTest, RefusesWrongFile) {
   EXPECT_NE(openError(bad).find("magic"), std::string::npos);
   bad = bytes_;
   bad[8] = 99;  // version
-  EXPECT_NE(openError(bad).find("format version 99, this program reads version 2"), std::string::npos);
+  EXPECT_NE(openError(bad).find("format version 99, this program reads versions 2 to 3"), std::string::npos)
+      << openError(bad);
   bad = bytes_;
   bad[8] = 1;  // the uncompressed format of before
-  EXPECT_NE(openError(bad).find("format version 1, this program reads version 2 (rebuild it"), std::string::npos)
+  EXPECT_NE(openError(bad).find("format version 1, this program reads versions 2 to 3 (rebuild it"), std::string::npos)
       << openError(bad);
   bad = bytes_;
   bad[12] = 64;  // header size
@@ -498,6 +500,37 @@ TEST_F(TablebaseFileTest, RefusesWrongFile) {
   bad[16] = 4;  // n
   EXPECT_NE(openError(bad).find("variant"), std::string::npos);
   EXPECT_NE(openError(std::string(4096, '\0')).find("magic"), std::string::npos);
+}
+
+// A file of format version 2 (the codes stored as they are, blocks of
+// 1,024: 3x3:2,2,0 as gobblet-tb wrote it before version 3) is still read,
+// value for value as the solution and a version-3 file of today; the
+// version-3 file stores 2, 3 and 4 as one symbol (code.h), so it is smaller.
+TEST(TablebaseFileFormat, Version2FilesAreStillRead) {
+  const Variant v = *Variant::parse("3x3:2,2,0");
+  auto old = File::open(std::string(GOBBLET_SOURCE_DIR) + "/tests/tablebase/data/3x3-2-2-0-version2.gtb");
+  ASSERT_TRUE(old.ok()) << old.status();
+  EXPECT_EQ((*old)->header().version, 2u);
+  EXPECT_EQ((*old)->header().blockCodes, 1024u);
+  auto solved = solve(v, 1);
+  ASSERT_TRUE(solved.ok());
+  ASSERT_TRUE(*(*old)->decodeAll() == solved->codes);
+  uint64_t ruled = 0;
+  for (uint64_t x = 0; x < solved->codes.size(); ++x) {
+    ASSERT_EQ((*old)->codeAt(x), solved->codes[x]) << x;
+    ruled += storedSymbol(solved->codes[x]) == kRuledSymbol && solved->codes[x] != kRuledSymbol;
+  }
+  EXPECT_GT(ruled, 1000u) << "this variant should have losses in 0 and wins in 1";
+  const ScratchDir dir("gobblet_tb_v2");
+  ASSERT_TRUE(writeFile(dir.file("now.gtb"), v, *solved).ok());
+  auto now = File::open(dir.file("now.gtb"));
+  ASSERT_TRUE(now.ok()) << now.status();
+  EXPECT_EQ((*now)->header().version, kFormatVersion);
+  const absl::StatusOr<FileComparison> same = compareFiles(**old, **now, 2);
+  ASSERT_TRUE(same.ok()) << same.status();
+  EXPECT_EQ(same->differing, 0u) << describeComparison(*same);
+  EXPECT_EQ(same->numbers, solved->codes.size());
+  EXPECT_LT((*now)->compressedBytes(), (*old)->compressedBytes());
 }
 
 // The compressed layout: every probe answers what the solution holds, the

@@ -222,7 +222,9 @@ int buildOn(const cli::Arguments& args, tb::BuildShare* share) {
   }
   std::error_code ec;
   const uintmax_t bytes = std::filesystem::file_size(out, ec);
-  std::printf("file         %s (%llu bytes, %.2f bits per slot)\n", out.c_str(), static_cast<unsigned long long>(bytes),
+  std::printf("file         %s (%llu bytes, %.2f bits per state, %.2f per slot)\n", out.c_str(),
+              static_cast<unsigned long long>(bytes),
+              8.0 * static_cast<double>(bytes) / static_cast<double>(std::max<uint64_t>(1, counts->states)),
               8.0 * static_cast<double>(bytes) / static_cast<double>(need.slots));
   return 0;
 }
