@@ -226,7 +226,8 @@ def main(argv):
     args = parser.parse_args(argv)
     start = time.monotonic()
     args.run(args)
-    print(f"({time.monotonic() - start:.0f} s)")
+    if args.command != "join":  # (join's time says nothing of the scan's)
+        print(f"({time.monotonic() - start:.0f} s)")
 
 
 if __name__ == "__main__":
