@@ -311,14 +311,17 @@ def test_a_game_against_the_engine_reviewed_is_a_record(b):
     searching is not played, and the game is a record after the review: the engine waits at its
     turn ("Engine, move" offered) and searches nothing but the review's positions."""
     b.load()
-    b.new_game("gobblet", p1="human", p2="engine", time_control="movetime 3000")
+    # The page's longest thinking (5 min + 3 s: seconds a move), so that the click finds the search
+    # running (3 s a move on a loaded machine once let the move be played first); the review stops it.
+    b.new_game("gobblet", p1="human", p2="engine", time_control="clock 300000 3000")
     b.idle()
     sent_before = len(b.wire("sent"))
     play_by_clicking(b, 1, "X@a1")
     b.wait("the engine thinking", lambda: "thinking" in b.status())
     b.d.execute_script(WATCH_PROGRESS)
     b.click(b.d.find_element(By.ID, "review"))
-    b.wait("the review's end", lambda: text_of(b, "review-progress").startswith(("Review done", "Review stopped")))
+    b.wait("the review's end", lambda: text_of(b, "review-progress").startswith(("Review done", "Review stopped")),
+           timeout=120)
     check(text_of(b, "review-progress").startswith("Review done"), f"the review: {text_of(b, 'review-progress')!r}")
     b.idle()
     check("waits" in b.status() and b.d.find_element(By.ID, "engine-move").is_displayed(),
