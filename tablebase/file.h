@@ -4,7 +4,7 @@
 // zstd frame with the dictionary, so that a probe decodes one block and not
 // the file. The dictionary is trained on the file's own blocks; it carries
 // the entropy tables, so a block is small and quick to decode (without it,
-// 1,024 codes take 60% longer to decode). Version 3 stores the codes 2, 3
+// a block of 1,024 codes as they are took 60% longer to decode). Version 3 stores the codes 2, 3
 // and 4 as one symbol that the state's outcome resolves (code.h,
 // kRuledSymbol): the reader decodes the number's state for that symbol
 // alone.

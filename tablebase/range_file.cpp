@@ -78,12 +78,18 @@ std::vector<uint8_t> RangeFile::fetchBlock(uint64_t b) const {
 }
 
 uint8_t RangeFile::codeAt(uint64_t index) const {
+  // The stored symbol, under the lock; the code it stands for (a state
+  // decoded for kRuledSymbol) outside it.
+  return codeOfStored(header_, numbering_, symbolAt(index), index);
+}
+
+uint8_t RangeFile::symbolAt(uint64_t index) const {
   const uint64_t b = index / header_.blockCodes, at = index - b * header_.blockCodes;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (auto it = cached_.find(b); it != cached_.end()) {
       recent_.splice(recent_.begin(), recent_, it->second);
-      return codeOfStored(header_, numbering_, it->second->codes[at], index);
+      return it->second->codes[at];
     }
   }
   // Read and decoded without the lock: other threads' probes go on meanwhile.
@@ -93,15 +99,15 @@ uint8_t RangeFile::codeAt(uint64_t index) const {
     ++stats_.failures;  // not cached: the next probe of the block reads it again
     return kNoState;
   }
-  const uint8_t code = codeOfStored(header_, numbering_, codes[at], index);
-  if (cacheBlocks_ == 0 || cached_.contains(b)) return code;  // (another thread cached it meanwhile)
+  const uint8_t symbol = codes[at];
+  if (cacheBlocks_ == 0 || cached_.contains(b)) return symbol;  // (another thread cached it meanwhile)
   recent_.push_front(Cached{b, std::move(codes)});
   cached_[b] = recent_.begin();
   if (recent_.size() > cacheBlocks_) {
     cached_.erase(recent_.back().block);
     recent_.pop_back();
   }
-  return code;
+  return symbol;
 }
 
 Probe RangeFile::probe(const Board& board) const {

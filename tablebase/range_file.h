@@ -54,6 +54,9 @@ class RangeFile : public Tablebase {
   // Reads block b's frame and decodes it; empty if it cannot be read or
   // does not decode.
   std::vector<uint8_t> fetchBlock(uint64_t b) const;
+  // The stored symbol of number `index` (file.h), from the cache or its
+  // block fetched; kNoState if the block cannot be had.
+  uint8_t symbolAt(uint64_t index) const;
 
   std::string name_;
   RangeReader read_;

@@ -83,7 +83,7 @@ using RangeReader = std::function<absl::StatusOr<std::string>(uint64_t offset, u
 // DataLoss for the file's bytes (the reader's more or fewer bytes than
 // asked included), or the reader's own error, its code kept.
 absl::StatusOr<std::shared_ptr<const Tablebase>> openRanges(std::string name, uint64_t fileSize, RangeReader read,
-                                                            size_t cacheBlocks = 4096);
+                                                            size_t cacheBlocks = 1024);
 
 // What a tablebase of openRanges has read through its reader since it was
 // opened (the reads of the opening included), for measuring that probes

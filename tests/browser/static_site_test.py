@@ -536,7 +536,7 @@ def test_a_browser_without_simd_is_told_so(b, site):
         check(not fetched, f"without SIMD the worker fetched {fetched}")
 
 
-TB_VARIANT, TB_FILE = "3x3:2,2,1", "3x3-2-2-1.gtb"  # a moving variant of 287 blocks, built in a second
+TB_VARIANT, TB_FILE = "3x3:2,2,1", "3x3-2-2-1.gtb"  # a moving variant of 72 blocks, built in a second
 TB_POSITIONS = [[], ["S@b2", "M@a1"], ["S@b2", "M@a1", "M@b2", "S@c3"]]
 
 

@@ -159,6 +159,13 @@ TEST(Family4x4Tablebase, TwoSizesTwoStacksOverThreeRanksWritesTheSameFile) {
     EXPECT_LT(parts[r]->codes.size(), one->codes.size() / 3 + RankRanges::kUnit);
   }
   EXPECT_EQ(testing::runCommand("cmp " + dir.file("one.gtb") + " " + dir.file("three.gtb")).exitCode, 0);
+  // The file's merged symbols (code.h) decode to the codes, on 4x4 states.
+  auto file = File::open(dir.file("three.gtb"));
+  ASSERT_TRUE(file.ok()) << file.status();
+  const absl::StatusOr<CodeArray> decoded = (*file)->decodeAll({}, 2);
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  EXPECT_TRUE(*decoded == one->codes);
+  for (uint64_t x = 0; x < one->codes.size(); x += 97) ASSERT_EQ((*file)->codeAt(x), one->codes[x]) << x;
 }
 
 TEST(Family4x4Tablebase, DISABLED_TwoSizesTwoStacksMatchesBruteForceAndSearch) {

@@ -15,7 +15,9 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "tablebase/file.h"
+#include "tablebase/index.h"
 #include "tablebase/index4.h"
+#include "tablebase/numbering.h"
 #include "tablebase/retrograde4.h"
 #include "tablebase/tablebase.h"
 #include "tablebase/verify.h"
@@ -83,6 +85,41 @@ TEST(Index4, EveryNumberRoundTrips) {
       states += inSlice;
     }
     EXPECT_EQ(states, index.states());
+  }
+}
+
+// The outcome a version-3 file's reader resolves its merged symbol by
+// (Numbering::outcomeAt, code.h) is Board::winner's for the side to move,
+// on both families' numberings (a number decodes to layers, a hole's too): a member of each with lines, and finished
+// games of both kinds among the samples.
+TEST(Numbering, OutcomeAtIsTheBoardsWinner) {
+  for (const Variant v : {member(2, 2), Variant::gobblers()}) {
+    SCOPED_TRACE(v.name());
+    const Numbering numbering = Numbering::of(v);
+    int seen[3] = {0, 0, 0};
+    const uint64_t step = numbering.size() / 100000 | 1;  // about 100,000 numbers spread over the index
+    for (uint64_t x = 0; x < numbering.size(); x += step) {
+      Board b(v);
+      if (numbering.index4) {
+        const Index4& index = *numbering.index4;
+        const int s = index.sliceOfIndex(x);
+        State4 st;
+        index.decode(s, x - index.slices()[s].offset, &st);
+        b = index.toBoard(st);
+      } else {
+        const Index& index = *numbering.index3;
+        const int s = index.sliceOfIndex(x);
+        State st;
+        index.decode(s, x - index.slices()[s].offset, &st);
+        b = index.toBoard(st);
+      }
+      const int winner = b.winner(), expected = winner == kNoWinner ? 0 : winner == b.sideToMove() ? 1 : -1;
+      ASSERT_EQ(numbering.outcomeAt(x), expected) << x << " " << positionToString(b);
+      ++seen[expected + 1];
+    }
+    EXPECT_GT(seen[0], 100);
+    EXPECT_GT(seen[1], 100);
+    EXPECT_GT(seen[2], 100);
   }
 }
 

@@ -4,7 +4,7 @@
 // (the contract: 341,024,631 states, start won in 13 plies by player 1),
 // verify, then probe through the API. Several minutes of build and of
 // verification on the shared 2-core machine (docs/tablebase.md has the
-// figures); about 1 GB of memory and 80 MiB of disk.
+// figures); about 1 GB of memory and 40 MB of disk.
 // Then a mid-size variant against brute force (about 2 minutes).
 #include <gtest/gtest.h>
 

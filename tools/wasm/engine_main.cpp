@@ -106,8 +106,8 @@ namespace {
 namespace tb = gobblet::tb;
 
 // How long the site may take to answer one request, in seconds: the HEAD,
-// the header or a block (about 200 bytes) within kAnswerWithinS; a longer
-// read (the open's dictionary and block table, 3.2 MB for gobblers: 17 s) a
+// the header or a block (about 400 bytes) within kAnswerWithinS; a longer
+// read (the open's dictionary and block table, 0.9 MB for gobblers: 4 s) a
 // second more per whole kSlowestBytesPerS bytes, so that a slow connection
 // still opens a file.
 constexpr double kAnswerWithinS = 5;
