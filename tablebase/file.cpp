@@ -251,15 +251,17 @@ absl::Status writeBody(FILE* f, FileHeader& h, std::vector<uint8_t> dictionary, 
   dictionary.resize(paddedDictionaryBytes(h));  // the block table starts 8-byte aligned
   std::vector<uint64_t> table(blocks + 1, 0);
   errno = 0;
+  // (No dictionary: a vector copied empty has no data() to give fwrite.)
   if (std::fwrite(&h, sizeof h, 1, f) != 1 ||
-      std::fwrite(dictionary.data(), 1, dictionary.size(), f) != dictionary.size() ||
+      (!dictionary.empty() && std::fwrite(dictionary.data(), 1, dictionary.size(), f) != dictionary.size()) ||
       std::fwrite(table.data(), 8, table.size(), f) != table.size())
     return ioError("write");
   uint64_t b = 0;
   absl::Status written = frames([&](std::span<const uint8_t> bytes, std::span<const uint64_t> sizes) {
     if (sizes.size() > blocks - b) return absl::InternalError("more frames than blocks");
     for (uint64_t n : sizes) table[b + 1] = table[b] + n, ++b;
-    return std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size() ? absl::OkStatus() : ioError("write");
+    return bytes.empty() || std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size() ? absl::OkStatus()
+                                                                                          : ioError("write");
   });
   if (!written.ok()) return written;
   if (b != blocks) return absl::InternalError(absl::StrCat(b, " frames for ", blocks, " blocks"));
