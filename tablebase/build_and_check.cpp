@@ -86,11 +86,14 @@ absl::StatusOr<TableCounts> build(const Variant& variant, const std::string& pat
     if (absl::Status all = share->agree(part.status()); !all.ok()) return all;
     written = path.empty() ? absl::OkStatus() : writeFileOfRanks(path, variant, *part, options.threads, *share);
     stats = part->stats;
+  } else if (variant.n == 4) {
+    absl::StatusOr<Solution> solved = solve4(variant, options.threads, options.progress, options.stop);
+    if (!solved.ok()) return solved.status();
+    written = writer && !path.empty() ? writeFile(path, variant, *solved, options.threads) : absl::OkStatus();
+    stats = solved->stats;
   } else {
-    absl::StatusOr<Solution> solved = variant.n == 4
-                                          ? solve4(variant, options.threads, options.progress, options.stop)
-                                          : solve(variant, options.threads, options.progress, kSharedGroupSize,
-                                                  options.codesDirectory, share, options.stop);
+    absl::StatusOr<PackedSolution> solved = solvePacked(variant, options.threads, options.progress, kSharedGroupSize,
+                                                        options.codesDirectory, share, options.stop);
     if (!solved.ok()) return solved.status();
     written = writer && !path.empty() ? writeFile(path, variant, *solved, options.threads) : absl::OkStatus();
     stats = solved->stats;

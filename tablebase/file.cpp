@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <algorithm>
+#include <functional>
 #include <filesystem>
 #include <iterator>
 #include <span>
@@ -115,14 +116,29 @@ std::vector<uint64_t> sampleBlocks(uint64_t firstBlock, uint64_t codes, uint64_t
   return blocks;
 }
 
-// The stored symbols (code.h, storedSymbol) of those sample blocks of
-// `codes` (block firstBlock on), back to back.
-std::vector<uint8_t> samplesOf(std::span<const uint8_t> codes, uint64_t firstBlock, uint64_t wholeBlocks,
+// What a writer compresses: `size` numbers' stored symbols (code.h,
+// storedSymbol), read(first, count, out) putting those of numbers
+// first..first+count-1 (counted from the source's first) in out.
+struct SymbolSource {
+  uint64_t size = 0;
+  std::function<void(uint64_t, uint64_t, uint8_t*)> read;
+};
+
+SymbolSource symbolsOf(std::span<const uint8_t> codes) {
+  return {codes.size(), [codes](uint64_t first, uint64_t count, uint8_t* out) {
+            std::transform(codes.begin() + static_cast<std::ptrdiff_t>(first),
+                           codes.begin() + static_cast<std::ptrdiff_t>(first + count), out, storedSymbol);
+          }};
+}
+
+// The stored symbols of those sample blocks of `source` (block firstBlock
+// on), back to back.
+std::vector<uint8_t> samplesOf(const SymbolSource& source, uint64_t firstBlock, uint64_t wholeBlocks,
                                uint32_t blockCodes) {
   std::vector<uint8_t> samples;
-  for (uint64_t b : sampleBlocks(firstBlock, codes.size(), wholeBlocks, blockCodes)) {
-    const auto at = codes.begin() + static_cast<std::ptrdiff_t>((b - firstBlock) * blockCodes);
-    std::transform(at, at + blockCodes, std::back_inserter(samples), storedSymbol);
+  for (uint64_t b : sampleBlocks(firstBlock, source.size, wholeBlocks, blockCodes)) {
+    samples.resize(samples.size() + blockCodes);
+    source.read((b - firstBlock) * blockCodes, blockCodes, samples.data() + samples.size() - blockCodes);
   }
   return samples;
 }
@@ -136,12 +152,12 @@ class FrameCompressor {
   // Blocks of `blockCodes` codes of `codes`, compressed at kCompressionLevel
   // with `dictionary` (its bytes; none if empty) by `threads` threads,
   // `batchBlocks` (at least 1) at a time.
-  FrameCompressor(std::span<const uint8_t> codes, uint32_t blockCodes, std::span<const uint8_t> dictionary, int threads,
+  FrameCompressor(const SymbolSource& codes, uint32_t blockCodes, std::span<const uint8_t> dictionary, int threads,
                   uint64_t batchBlocks)
       : codes_(codes),
         batchBlocks_(std::max<uint64_t>(1, batchBlocks)),
         blockCodes_(blockCodes),
-        blocks_((codes.size() + blockCodes - 1) / blockCodes),
+        blocks_((codes.size + blockCodes - 1) / blockCodes),
         dictionary_(ZSTD_createCDict(dictionary.data(), dictionary.size(), kCompressionLevel), ZSTD_freeCDict),
         runs_(static_cast<size_t>(std::max(1, threads))) {}
 
@@ -194,8 +210,8 @@ class FrameCompressor {
     }
     std::vector<uint8_t> frame(ZSTD_compressBound(blockCodes_)), symbols(blockCodes_);
     for (uint64_t b = r.firstBlock; b < r.endBlock; ++b) {
-      const uint64_t first = b * blockCodes_, count = std::min<uint64_t>(blockCodes_, codes_.size() - first);
-      std::transform(codes_.begin() + first, codes_.begin() + first + count, symbols.begin(), storedSymbol);
+      const uint64_t first = b * blockCodes_, count = std::min<uint64_t>(blockCodes_, codes_.size - first);
+      codes_.read(first, count, symbols.data());
       const size_t n =
           ZSTD_compress_usingCDict(context.get(), frame.data(), frame.size(), symbols.data(), count, dictionary_.get());
       if (ZSTD_isError(n)) {
@@ -207,7 +223,7 @@ class FrameCompressor {
     }
   }
 
-  std::span<const uint8_t> codes_;
+  const SymbolSource& codes_;
   uint64_t batchBlocks_;
   uint32_t blockCodes_;
   uint64_t blocks_;
@@ -360,18 +376,35 @@ absl::Status checkOutputPath(const std::string& path) {
       absl::StrCat("will not write '", path, "': it is ", what, ", and writing the file would replace it"));
 }
 
-absl::Status writeFile(const std::string& path, const Variant& variant, const Solution& result, int threads,
-                       uint64_t batchBlocks) {
+namespace {
+absl::Status writeSymbols(const std::string& path, const Variant& variant, const SymbolSource& codes,
+                          const SolveStats& stats, int threads, uint64_t batchBlocks) {
   if (absl::Status target = checkOutputPath(path); !target.ok()) return target;
-  FileHeader h = headerOf(variant, result.codes.size(), result.stats);
-  const std::span<const uint8_t> codes(result.codes.data(), static_cast<size_t>(result.codes.size()));
+  FileHeader h = headerOf(variant, codes.size, stats);
   return writeAtomically(path, [&](FILE* f) {
     std::vector<uint8_t> dictionary =
-        trainOn(samplesOf(codes, 0, codes.size() / h.blockCodes, h.blockCodes), h.blockCodes);
+        trainOn(samplesOf(codes, 0, codes.size / h.blockCodes, h.blockCodes), h.blockCodes);
     FrameCompressor compressor(codes, h.blockCodes, dictionary, threads, batchBlocks);
     return writeBody(f, h, std::move(dictionary), compressor.blocks(),
                      [&](auto&& write) { return compressor.compressAll(write); });
   });
+}
+}  // namespace
+
+absl::Status writeFile(const std::string& path, const Variant& variant, const Solution& result, int threads,
+                       uint64_t batchBlocks) {
+  return writeSymbols(
+      path, variant, symbolsOf(std::span<const uint8_t>(result.codes.data(), static_cast<size_t>(result.codes.size()))),
+      result.stats, threads, batchBlocks);
+}
+
+absl::Status writeFile(const std::string& path, const Variant& variant, const PackedSolution& result, int threads,
+                       uint64_t batchBlocks) {
+  const PackedCodes& packed = result.codes;
+  const SymbolSource codes{packed.size(), [&packed](uint64_t first, uint64_t count, uint8_t* out) {
+                             packed.storedSymbols(first, count, out);
+                           }};
+  return writeSymbols(path, variant, codes, result.stats, threads, batchBlocks);
 }
 
 static_assert(RankRanges::kUnit == kBlockCodes, "a rank's range is a whole number of blocks");
@@ -417,7 +450,8 @@ absl::Status writeFileOfRanks(const std::string& path, const Variant& variant, c
   const uint64_t wholeBlocks = part.entries / blockCodes;
   const auto firstBlockOf = [&](int r) { return ranges.first(r) / blockCodes; };
   const auto codesOf = [&](int r) { return ranges.first(r + 1) - ranges.first(r); };
-  const std::span<const uint8_t> codes(part.codes.data(), static_cast<size_t>(part.codes.size()));
+  const SymbolSource codes =
+      symbolsOf(std::span<const uint8_t>(part.codes.data(), static_cast<size_t>(part.codes.size())));
   const bool writer = share.rank() == 0;
   // 1. The dictionary: every rank's sample blocks gathered on rank 0 in
   //    order (the blocks one process samples), trained there, and sent to

@@ -191,6 +191,10 @@ uint64_t checksumOf(const uint8_t* data, uint64_t size, uint64_t seed = 0);
 // same for any count of either.
 absl::Status writeFile(const std::string& path, const Variant& variant, const Solution& result, int threads = 1,
                        uint64_t batchBlocks = kWriteBatchBlocks);
+// The same file from the builder's packed codes (the same answer gives the
+// same bytes).
+absl::Status writeFile(const std::string& path, const Variant& variant, const PackedSolution& result, int threads = 1,
+                       uint64_t batchBlocks = kWriteBatchBlocks);
 
 // The same file written from a build over ranks (solve4Part): collective,
 // each rank passing its part. Rank 0 trains the dictionary on the sample

@@ -52,36 +52,6 @@ struct SmallSet {
   void add(uint64_t v) { items[size++] = v; }
 };
 
-// A bit per number of the index, set by several threads at once (groups
-// of one level share words at their edges).
-class ReachedBits {
- public:
-  explicit ReachedBits(uint64_t bits) : words_((bits + 63) / 64) {}
-  bool test(uint64_t i) const { return words_[i / 64].load(std::memory_order_relaxed) >> (i % 64) & 1; }
-  void prefetch(uint64_t i) const { __builtin_prefetch(&words_[i / 64]); }
-  // Bits first..first+count-1 (count <= 64), bit k for first + k.
-  uint64_t bits(uint64_t first, uint64_t count) const {
-    const uint64_t w = first / 64, shift = first % 64;
-    uint64_t v = words_[w].load(std::memory_order_relaxed) >> shift;
-    if (shift && shift + count > 64) v |= words_[w + 1].load(std::memory_order_relaxed) << (64 - shift);
-    return count == 64 ? v : v & ((uint64_t{1} << count) - 1);
-  }
-  // The words themselves, for exchanging them between processes while no
-  // thread works on them (an atomic word is a word: static_assert below).
-  uint64_t* words() { return reinterpret_cast<uint64_t*>(words_.data()); }
-  // Sets bit i; true if it was clear.
-  bool set(uint64_t i) {
-    const uint64_t bit = uint64_t{1} << (i % 64);
-    if (words_[i / 64].load(std::memory_order_relaxed) & bit) return false;
-    return !(words_[i / 64].fetch_or(bit, std::memory_order_relaxed) & bit);
-  }
-
- private:
-  std::vector<std::atomic<uint64_t>> words_;
-};
-
-static_assert(sizeof(std::atomic<uint64_t>) == sizeof(uint64_t) && std::atomic<uint64_t>::is_always_lock_free);
-
 // A material (a0,b0,a1,b1,a2,b2) seen from the other side: ours and
 // theirs exchanged per size.
 std::array<uint8_t, 6> colourSwapped(const std::array<uint8_t, 6>& m) { return {m[1], m[0], m[3], m[2], m[5], m[4]}; }
@@ -173,13 +143,18 @@ std::vector<std::vector<Group>> groupsByLevel(const Index& index) {
   return levels;
 }
 
-// The ranges of numbers (bytes of the codes) of a level's groups, with
+// The ranges of open bytes (packed_codes.h) of a level's groups, with
 // their owners, in order, neighbours of one owner joined.
-std::vector<BuildShare::Range> codeRanges(const std::vector<Group>& groups, const std::vector<int>& owner) {
+std::vector<BuildShare::Range> openRanges(const PackedCodes& codes, const std::vector<Group>& groups,
+                                          const std::vector<int>& owner) {
   std::vector<BuildShare::Range> ranges;
+  auto add = [&](uint64_t offset, uint64_t size, int rank) {
+    const uint64_t first = codes.openRank(offset);
+    ranges.push_back({first, codes.openRank(offset + size) - first, rank});
+  };
   for (size_t k = 0; k < groups.size(); ++k) {
-    ranges.push_back({groups[k].firstOffset, groups[k].firstSize, owner[k]});
-    if (groups[k].second >= 0) ranges.push_back({groups[k].secondOffset, groups[k].secondSize, owner[k]});
+    add(groups[k].firstOffset, groups[k].firstSize, owner[k]);
+    if (groups[k].second >= 0) add(groups[k].secondOffset, groups[k].secondSize, owner[k]);
   }
   std::sort(ranges.begin(), ranges.end(), [](const auto& a, const auto& b) { return a.offset < b.offset; });
   std::vector<BuildShare::Range> joined;
@@ -193,13 +168,14 @@ std::vector<BuildShare::Range> codeRanges(const std::vector<Group>& groups, cons
   return joined;
 }
 
-// The words of the reached bits that hold a level's numbers, in order,
-// overlapping ones joined (a word at the edge of two slices holds bits of
-// both; OR-ing it is right whichever rank set which bit).
-std::vector<BuildShare::Range> bitRanges(const std::vector<Group>& groups) {
+// The symbol words (packed_codes.h) that hold a level's numbers, in order,
+// overlapping ones joined (a word at the edge of two slices holds symbols
+// of both; OR-ing it is right whichever rank set which symbol).
+std::vector<BuildShare::Range> symbolWordRanges(const std::vector<Group>& groups) {
+  constexpr uint64_t kPer = PackedCodes::kPerWord;
   std::vector<BuildShare::Range> ranges;
   auto add = [&](uint64_t offset, uint64_t size) {
-    if (size) ranges.push_back({offset / 64, (offset + size + 63) / 64 - offset / 64, 0});
+    if (size) ranges.push_back({offset / kPer, (offset + size + kPer - 1) / kPer - offset / kPer, 0});
   };
   for (const Group& g : groups) {
     add(g.firstOffset, g.firstSize);
@@ -228,10 +204,9 @@ class Solver {
         threads_(std::max(1, threads)),
         sharedGroupSize_(sharedGroupSize),
         codesDirectory_(codesDirectory),
-        progress_(progress),
-        reached_(index_.size()) {}
+        progress_(progress) {}
 
-  absl::StatusOr<Solution> run();
+  absl::StatusOr<PackedSolution> run();
 
  private:
   using Buckets = std::vector<std::vector<Entry>>;
@@ -243,6 +218,14 @@ class Solver {
   void forGroups(int level, Body&& body);
 
   void reachGroup(const Group& g, int workers);
+  // Marks number x, state st, reached with its symbol; the kind of ruled
+  // state it is counted in `ruled` (games won, lost, wins in 1).
+  void markReached(uint64_t x, const State& st, std::array<uint64_t, 3>& ruled);
+  void addRuled(const std::array<uint64_t, 3>& ruled) {
+    wonGames_.fetch_add(ruled[0], std::memory_order_relaxed);
+    lostGames_.fetch_add(ruled[1], std::memory_order_relaxed);
+    winsInOne_.fetch_add(ruled[2], std::memory_order_relaxed);
+  }
   uint64_t reachedBits(const Group& g, uint64_t begin, uint64_t end) const;
   bool sliceReached(int slice) const;
   bool parentSliceReached(int slice) const;
@@ -267,8 +250,12 @@ class Solver {
   std::string codesDirectory_;  // empty: the codes in memory
   SolveProgress progress_;
 
-  CodeArray code_;  // the answer, per number; final once the number's level is solved
-  ReachedBits reached_;
+  // The answer: reached states are marked by the forward pass with their
+  // symbol (ruled or open); an open state's byte is final once its level
+  // is solved.
+  PackedCodes codes_;
+  // The ruled states this process marked: games won, games lost, wins in 1.
+  std::atomic<uint64_t> wonGames_{0}, lostGames_{0}, winsInOne_{0};
   std::vector<std::vector<Group>> levelGroups_;  // the groups this process solves, per level
   std::vector<std::vector<Group>> allGroups_;    // with a share: every rank's,
   std::vector<std::vector<int>> owner_;          // and which rank solves each
@@ -332,6 +319,7 @@ void Solver::reachGroup(const Group& g, int workers) {
   for (int sweep = 0;; ++sweep) {
     std::atomic<bool> markedAny{false};
     parallelFor(words, workers, 256, [&](int, uint64_t w) {
+      std::array<uint64_t, 3> ruled{};
       const uint64_t begin = w * 64, end = std::min(g.size(), begin + 64);
       uint64_t open = ~(known[w] | reachedBits(g, begin, end));
       if (end - begin < 64) open &= (uint64_t{1} << (end - begin)) - 1;
@@ -373,41 +361,55 @@ void Solver::reachGroup(const Group& g, int workers) {
           known[w] |= bit;
           continue;
         }
-        reached_.prefetch(a.first);
+        codes_.prefetch(a.first);
         ++n;
       }
       for (int k = 0; k < n; ++k) {
         Asking& a = asking[k];
-        bool reached = reached_.test(a.first), boardParent = false;
+        bool reached = codes_.symbol(a.first) != PackedCodes::kNone, boardParent = false;
         if (!reached) {
           SmallSet parents;
           forEachParent(rules_, a.st, [&](const State& p, bool placed, int over) {
             const uint64_t x = number(a, p, placed, over);
             if (x == kNone) return;
             boardParent |= !placed;
-            reached_.prefetch(x);
+            codes_.prefetch(x);
             parents.add(x);
           });
-          for (int j = 0; j < parents.size && !reached; ++j) reached = reached_.test(parents.items[j]);
+          for (int j = 0; j < parents.size && !reached; ++j)
+            reached = codes_.symbol(parents.items[j]) != PackedCodes::kNone;
         }
         if (reached) {
-          reached_.set(g.global(begin + std::countr_zero(a.bit)));
+          markReached(g.global(begin + std::countr_zero(a.bit)), a.st, ruled);
           known[w] |= a.bit;
           markedAny.store(true, std::memory_order_relaxed);
         } else if (!boardParent) {
           known[w] |= a.bit;  // every parent one level down, none reached: never reached
         }
       }
+      if (ruled[0] | ruled[1] | ruled[2]) addRuled(ruled);
     });
     if (!markedAny.load()) break;
   }
+}
+
+void Solver::markReached(uint64_t x, const State& st, std::array<uint64_t, 3>& ruled) {
+  int kind = -1;  // ruled[kind], or open
+  if (const int over = outcome(rules_, st); over != 0) {
+    kind = over > 0 ? 0 : 1;
+  } else {
+    bool winInOne = false;
+    forEachChild(rules_, st, [&](const State&, bool, int childOver) { return winInOne = childOver < 0; });
+    if (winInOne) kind = 2;
+  }
+  if (codes_.mark(x, kind < 0 ? PackedCodes::kOpen : PackedCodes::kRuled) && kind >= 0) ++ruled[kind];
 }
 
 // Whether some state of `slice` is reached.
 bool Solver::sliceReached(int slice) const {
   const Index::Slice& sl = index_.slices()[slice];
   for (uint64_t i = 0; i < sl.size; i += 64)
-    if (reached_.bits(sl.offset + i, std::min<uint64_t>(64, sl.size - i))) return true;
+    if (codes_.statesIn(sl.offset + i, std::min<uint64_t>(64, sl.size - i))) return true;
   return false;
 }
 
@@ -428,9 +430,10 @@ bool Solver::parentSliceReached(int slice) const {
 // The reached bits of the group's numbers begin..end-1 (at most 64), bit
 // k for number begin + k.
 uint64_t Solver::reachedBits(const Group& g, uint64_t begin, uint64_t end) const {
-  if (end <= g.firstSize || begin >= g.firstSize) return reached_.bits(g.global(begin), end - begin);
+  if (end <= g.firstSize || begin >= g.firstSize) return codes_.statesIn(g.global(begin), end - begin);
   uint64_t bits = 0;
-  for (uint64_t i = begin; i < end; ++i) bits |= uint64_t{reached_.test(g.global(i))} << (i - begin);
+  for (uint64_t i = begin; i < end; ++i)
+    bits |= uint64_t{codes_.symbol(g.global(i)) != PackedCodes::kNone} << (i - begin);
   return bits;
 }
 
@@ -459,8 +462,25 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
   if (n > kMaxGroupSize)
     return absl::ResourceExhaustedError(
         absl::StrCat("a group of ", n, " numbers: more than the builder's ", kMaxGroupSize));
-  std::vector<uint16_t> count(n, 0);
-  std::vector<uint8_t> maxWin(n, 0);
+  // The finished games and wins in 1 were settled by the forward pass
+  // (ruled symbols) and are never told to their parents: each parent
+  // judges its finished children by their lines, and reads which of its
+  // children in the group are won in 1 in step 1. A win in 1 (a move to a
+  // finished game the mover wins) is the shortest win there is, so no
+  // bucket could settle such a state sooner. Of gobblers' 185 M unfinished
+  // states 153 M are won in 1: telling their parents took more of the
+  // solve than all the rest. What is left are the open states (their
+  // bytes, kNoState so far); the working arrays hold one entry per open
+  // state of the group: its place among them (`slot`).
+  uint8_t* open = codes_.openBytes();
+  const uint64_t firstBase = codes_.openRank(g.firstOffset),
+                 firstOpen = codes_.openRank(g.firstOffset + g.firstSize) - firstBase;
+  const uint64_t secondBase = g.second >= 0 ? codes_.openRank(g.secondOffset) : 0,
+                 secondOpen = g.second >= 0 ? codes_.openRank(g.secondOffset + g.secondSize) - secondBase : 0;
+  // The slot of local number i, given its open byte's place r.
+  auto slot = [&](uint64_t i, uint64_t r) { return i < g.firstSize ? r - firstBase : firstOpen + (r - secondBase); };
+  std::vector<uint16_t> count(firstOpen + secondOpen, 0);
+  std::vector<uint8_t> maxWin(firstOpen + secondOpen, 0);
   std::vector<Buckets> local(workers, Buckets(kBuckets));
   Buckets buckets(kBuckets);
   std::atomic<bool> overflow{false};
@@ -471,33 +491,22 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
         l[d].clear();
       }
   };
-  // 1. Finished games and wins in 1, settled at once and never told to
-  // their parents: each parent judges its finished children by their
-  // lines, and reads which of its children in the group are won in 1 in
-  // step 2. A win in 1 (a move to a finished game the mover wins) is the
-  // shortest win there is, so no bucket could settle such a state sooner.
-  // Of gobblers' 185 M unfinished states 153 M are won in 1: telling their
-  // parents took more of the solve than all the rest.
-  parallelFor(n, workers, 1 << 14, [&](int, uint64_t i) {
-    const uint64_t x = g.global(i);
-    if (!reached_.test(x)) return;
-    const State st = stateOf(g, i);
-    if (const int over = outcome(rules_, st); over != 0) {
-      store(code_[x], over > 0 ? winCode(0) : lossCode(0));
-      return;
-    }
-    bool winInOne = false;
-    forEachChild(rules_, st, [&](const State&, bool, int over) { return winInOne = over < 0; });
-    if (winInOne) store(code_[x], winCode(1));
-  });
-  // 2. Seeds: every other reached state. Children that are finished games
-  // are known from their lines, without a number (one the mover loses is
-  // a won child, distance 0). Children one level up are numbered (their
+  // The final code of a child one level up that is no finished game.
+  auto codeAbove = [&](uint64_t x) {
+    const uint8_t symbol = codes_.symbol(x);
+    return symbol == PackedCodes::kNone    ? kNoState
+           : symbol == PackedCodes::kRuled ? winCode(1)
+                                           : load(open[codes_.openRank(x)]);
+  };
+  // 1. Seeds: every open state. Children that are finished games are
+  // known from their lines, without a number (one the mover loses is a
+  // won child, distance 0). Children one level up are numbered (their
   // codes are final); so are the children in the group, of which those won
   // in 1 are final too and the others are counted.
   parallelFor(n, workers, 1 << 14, [&](int t, uint64_t i) {
     const uint64_t x = g.global(i);
-    if (!reached_.test(x) || load(code_[x]) != kNoState) return;  // finished, or won in 1
+    if (!codes_.isOpen(x)) return;
+    const uint64_t r = codes_.openRank(x);
     const State st = stateOf(g, i);
     bool anyMove = false, openAbove = false;
     int exitWin = kNoExitWin, longestWin = 0, inGroup = 0;
@@ -509,18 +518,19 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
         longestWin = 1;  // over < 0 would have made this state a win in 1
         return;
       }
-      const uint64_t x = placed ? index_.indexOf(c) : index_.indexIn(boardLayout, c);
-      __builtin_prefetch(&code_[x]);
-      (placed ? above : inside).add(x);
+      const uint64_t y = placed ? index_.indexOf(c) : index_.indexIn(boardLayout, c);
+      codes_.prefetch(y);
+      if (placed) codes_.prefetchOpen(y);
+      (placed ? above : inside).add(y);
     });
     for (int k = 0; k < inside.size; ++k) {
-      if (load(code_[inside.items[k]]) == winCode(1))
+      if (codes_.symbol(inside.items[k]) == PackedCodes::kRuled)  // won in 1
         longestWin = std::max(longestWin, 2);
       else
         ++inGroup;
     }
     for (int k = 0; k < above.size; ++k) {
-      const uint8_t c = code_[above.items[k]];  // one level up: final
+      const uint8_t c = codeAbove(above.items[k]);  // one level up: final
       if (isWinCode(c)) {
         longestWin = std::max(longestWin, codeDistance(c) + 1);
       } else {
@@ -529,23 +539,24 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
       }
     }
     // A move up that is not to a won state keeps the count above zero for good.
-    count[i] = static_cast<uint16_t>(inGroup * index_.orbitSize(st) + (openAbove ? 1 : 0));
-    maxWin[i] = static_cast<uint8_t>(longestWin);
+    const uint64_t at = slot(i, r);
+    count[at] = static_cast<uint16_t>(inGroup * index_.orbitSize(st) + (openAbove ? 1 : 0));
+    maxWin[at] = static_cast<uint8_t>(longestWin);
     if (exitWin != kNoExitWin) {
       if (exitWin > kMaxDistance)
         overflow = true;
       else
         local[t][exitWin].push_back(static_cast<Entry>(i) | kWinIfOpen);
-    } else if (count[i] == 0) {
+    } else if (count[at] == 0) {
       if (!anyMove)
-        store(code_[x], kDrawCode);  // no legal move
+        store(open[r], kDrawCode);  // no legal move
       else
         local[t][longestWin].push_back(static_cast<Entry>(i) | kLoss);
     }
   });
   merge();
   if (overflow) return absl::OutOfRangeError(absl::StrCat("a distance exceeds ", kMaxDistance, " plies"));
-  // 3. Distance by distance: settle the whole bucket, then tell the
+  // 2. Distance by distance: settle the whole bucket, then tell the
   // parents (a win in d through a child one level up must not be taken by
   // a win in d+1 claimed in this same bucket).
   for (int d = 0; d < kBuckets - 1; ++d) {
@@ -554,71 +565,82 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
     if (items.empty()) continue;
     parallelFor(items.size(), workers, 4096, [&](int, uint64_t k) {
       const Entry e = items[k];
-      const uint64_t x = g.global(e & kNumberMask);
-      if ((e & ~kNumberMask) == kWinIfOpen && !claim(code_[x], kNoState, winCode(d))) items[k] = kDropped;
-      if ((e & ~kNumberMask) == kLoss) store(code_[x], lossCode(d));
+      uint8_t& byte = open[codes_.openRank(g.global(e & kNumberMask))];
+      if ((e & ~kNumberMask) == kWinIfOpen && !claim(byte, kNoState, winCode(d))) items[k] = kDropped;
+      if ((e & ~kNumberMask) == kLoss) store(byte, lossCode(d));
     });
     parallelFor(items.size(), workers, 1024, [&](int t, uint64_t k) {
       if (items[k] == kDropped) return;
       const uint64_t i = items[k] & kNumberMask;
       const State st = stateOf(g, i);
-      const bool lost = isLossCode(load(code_[g.global(i)]));
+      const bool lost = isLossCode(load(open[codes_.openRank(g.global(i))]));
       const uint16_t weight = static_cast<uint16_t>(lost ? 0 : index_.orbitSize(st));
       SmallSet parents;
       const Index::Layout& parentLayout = index_.layout(g.boardMoveSlice(i));
       forEachParent(rules_, st, [&](const State& p, bool placed, int over) {
         if (placed || over != 0) return;  // a level down, or a finished game
         const uint64_t x = index_.indexIn(parentLayout, p);
-        reached_.prefetch(x);
-        __builtin_prefetch(&code_[x]);
+        codes_.prefetch(x);
+        codes_.prefetchOpen(x);
         parents.add(x);
       });
-      // An unreached parent is not solved; a settled one needs nothing
-      // more. The others' counts are asked of the memory together.
-      int open = 0;
+      // A parent that is not open (unreached, or ruled) needs nothing, nor
+      // does a settled one. The others' counts are asked of the memory
+      // together.
+      int unsettled = 0;
+      uint64_t slots[256], locals[256];  // parents.items becomes the open bytes' places
       for (int j = 0; j < parents.size; ++j) {
         const uint64_t px = parents.items[j];
-        if (!reached_.test(px) || load(code_[px]) != kNoState) continue;
-        parents.items[open++] = px;
+        if (!codes_.isOpen(px)) continue;
+        const uint64_t r = codes_.openRank(px);
+        if (load(open[r]) != kNoState) continue;
+        const uint64_t p = g.local(px);
+        parents.items[unsettled] = r;
+        locals[unsettled] = p;
+        slots[unsettled] = slot(p, r);
         if (!lost) {
-          __builtin_prefetch(&count[g.local(px)]);
-          __builtin_prefetch(&maxWin[g.local(px)]);
+          __builtin_prefetch(&count[slots[unsettled]]);
+          __builtin_prefetch(&maxWin[slots[unsettled]]);
         }
+        ++unsettled;
       }
-      for (int j = 0; j < open; ++j) {
-        const uint64_t px = parents.items[j];
-        if (load(code_[px]) != kNoState) continue;  // settled meanwhile
+      for (int j = 0; j < unsettled; ++j) {
+        uint8_t& byte = open[parents.items[j]];
+        if (load(byte) != kNoState) continue;  // settled meanwhile
         if (d + 1 > kMaxDistance) {
           overflow = true;
           return;
         }
-        const uint64_t p = g.local(px);
+        const uint64_t p = locals[j], at = slots[j];
         if (lost) {
-          if (claim(code_[px], kNoState, winCode(d + 1))) local[t][d + 1].push_back(static_cast<Entry>(p) | kSettled);
+          if (claim(byte, kNoState, winCode(d + 1))) local[t][d + 1].push_back(static_cast<Entry>(p) | kSettled);
         } else {
           // Every decrement follows its max: whoever takes the count to
           // zero sees the final longest win.
-          atomicMax(maxWin[p], static_cast<uint8_t>(d + 1));
-          if (subtract(count[p], weight) == 0 && load(code_[px]) == kNoState)
-            local[t][load(maxWin[p])].push_back(static_cast<Entry>(p) | kLoss);
+          atomicMax(maxWin[at], static_cast<uint8_t>(d + 1));
+          if (subtract(count[at], weight) == 0 && load(byte) == kNoState)
+            local[t][load(maxWin[at])].push_back(static_cast<Entry>(p) | kLoss);
         }
       }
     });
     merge();
     if (overflow) return absl::OutOfRangeError(absl::StrCat("a distance exceeds ", kMaxDistance, " plies"));
   }
-  // 4. What is left is a draw.
-  parallelFor(n, workers, 1 << 16, [&](int, uint64_t i) {
-    const uint64_t x = g.global(i);
-    if (reached_.test(x) && code_[x] == kNoState) code_[x] = kDrawCode;
-  });
+  // 3. What is left is a draw.
+  auto drawRest = [&](uint64_t first, uint64_t size) {
+    parallelFor(size, workers, 1 << 16, [&](int, uint64_t k) {
+      if (open[first + k] == kNoState) open[first + k] = kDrawCode;
+    });
+  };
+  drawRest(firstBase, firstOpen);
+  drawRest(secondBase, secondOpen);
   return absl::OkStatus();
 }
 
 absl::Status Solver::shareLevel(int level, bool codes) {
   const std::vector<Group>& groups = allGroups_[level];
-  const absl::Status s = codes ? share_->shareBytes(code_.data(), codeRanges(groups, owner_[level]))
-                               : share_->orWords(reached_.words(), bitRanges(groups));
+  const absl::Status s = codes ? share_->shareBytes(codes_.openBytes(), openRanges(codes_, groups, owner_[level]))
+                               : share_->orWords(codes_.words(), symbolWordRanges(groups));
   uint64_t done = 0;
   for (int l = 0; l < static_cast<int>(allGroups_.size()); ++l)
     if (codes ? l >= level : l <= level)
@@ -628,7 +650,7 @@ absl::Status Solver::shareLevel(int level, bool codes) {
   return s;
 }
 
-absl::StatusOr<Solution> Solver::run() {
+absl::StatusOr<PackedSolution> Solver::run() {
   const absl::Status kStopped = absl::CancelledError("stopped before the end of the solve");
   const uint64_t n = index_.size();
   // Groups by level, largest first (the threads take them in that order);
@@ -645,28 +667,39 @@ absl::StatusOr<Solution> Solver::run() {
         if (owner_[level][k] == share_->rank()) levelGroups_[level].push_back(allGroups_[level][k]);
     }
   }
-  absl::StatusOr<CodeArray> codes = CodeArray::inMemoryOrFile(n, codesDirectory_);
+  absl::StatusOr<PackedCodes> codes = PackedCodes::create(n, codesDirectory_);
   if (share_) {
     if (absl::Status all = share_->agree(codes.status()); !all.ok()) return all;
   }
   if (!codes.ok()) return codes.status();
-  code_ = std::move(*codes);
+  codes_ = std::move(*codes);
 
-  // 1. Forward: reachability, level 0 up.
+  // 1. Forward: reachability, level 0 up, each reached state marked with
+  // its symbol (a finished game or a win in 1 is ruled, the rest open).
   phase_ = "reach";
   phaseTotal_ = n;
   phaseDone_ = 0;
-  reached_.set(index_.indexOf(State{}));
+  std::array<uint64_t, 3> ruled{};
+  const uint64_t start = index_.indexOf(State{});
+  markReached(start, State{}, ruled);
+  if (!share_ || share_->rank() == 0) addRuled(ruled);  // every rank marks it
   for (int level = 0; level <= maxLevel; ++level) {
     forGroups(level, [&](const Group& g, int workers) { reachGroup(g, workers); });
     if (stopped()) return kStopped;
     if (share_)
       if (absl::Status s = shareLevel(level, false); !s.ok()) return s;
   }
+  ruled = {wonGames_.load(), lostGames_.load(), winsInOne_.load()};
+  if (share_)
+    if (absl::Status s = share_->reduceWords(ruled.data(), ruled.size(), BuildShare::Reduce::kSum); !s.ok()) return s;
   phaseDone_ = phaseTotal_;
   report(true);
+  // The open states' bytes, now that no symbol changes.
+  absl::Status indexed = codes_.indexOpen(codesDirectory_);
+  if (share_) indexed = share_->agree(indexed);
+  if (!indexed.ok()) return indexed;
 
-  // 2. Backward: values and distances, fullest level first.
+  // 2. Backward: values and distances of the open states, fullest level first.
   phase_ = "solve";
   phaseTotal_ = n;
   phaseDone_ = 0;
@@ -692,14 +725,47 @@ absl::StatusOr<Solution> Solver::run() {
   phaseDone_ = phaseTotal_;
   report(true);
 
-  Solution result;
+  // The counts: the ruled states as the forward pass counted them, the
+  // open ones from their bytes.
+  PackedSolution result;
   SolveStats& st = result.stats;
-  for (uint64_t x = 0; x < n; ++x) {
-    if (code_[x] != kNoState) countState(st, code_[x]);
-  }
-  st.start = code_[index_.indexOf(State{})];
-  result.codes = std::move(code_);
+  st.states = st.terminal = ruled[0] + ruled[1];
+  st.wins = ruled[0];
+  st.losses = ruled[1];
+  st.states += ruled[2];
+  st.wins += ruled[2];
+  if (ruled[2]) st.maxDistance = 1;
+  const uint8_t* open = codes_.openBytes();
+  for (uint64_t r = 0; r < codes_.openCount(); ++r)
+    if (open[r] != kNoState) countState(st, open[r]);
+  st.start = codes_.symbol(start) == PackedCodes::kOpen ? open[codes_.openRank(start)]
+             : codes_.symbol(start) == PackedCodes::kRuled
+                 ? codeOfSymbol(kRuledSymbol, [&] { return outcome(rules_, State{}); })
+                 : kNoState;
+  result.codes = std::move(codes_);
   return result;
+}
+
+// The codes of a packed solution a byte a number (code.h), in memory or in
+// a file of `codesDirectory`: each ruled symbol resolved by its state's
+// outcome.
+absl::StatusOr<CodeArray> unpack(const Index& index, const MoveRules& rules, const PackedCodes& packed, int threads,
+                                 const std::string& codesDirectory) {
+  absl::StatusOr<CodeArray> codes = CodeArray::inMemoryOrFile(index.size(), codesDirectory);
+  if (!codes.ok()) return codes.status();
+  CodeArray& out = *codes;
+  parallelFor(index.slices().size(), std::max(1, threads), [&](int, uint64_t s) {
+    const Index::Slice& sl = index.slices()[s];
+    packed.storedSymbols(sl.offset, sl.size, out.data() + sl.offset);
+    for (uint64_t i = 0; i < sl.size; ++i) {
+      uint8_t& c = out[sl.offset + i];
+      if (c != kRuledSymbol) continue;
+      State st;
+      index.decode(static_cast<int>(s), i, &st);
+      c = codeOfSymbol(c, [&] { return outcome(rules, st); });
+    }
+  });
+  return codes;
 }
 
 }  // namespace
@@ -742,11 +808,17 @@ SolveEstimate estimateSolve(const Variant& variant, int threads) {
   }
   std::sort(inHand.rbegin(), inHand.rend());
   for (size_t k = 0; k < sizes.size() && k < atOnce; ++k) together += sizes[k], togetherInHand += inHand[k];
-  // A count (2 bytes) and a longest win per number, a bucket entry per
-  // number (twice while the threads' buckets are merged).
+  // The packed codes (packed_codes.h): 2 bits a number, a directory word
+  // per 256 numbers, and a byte per open state, counted at its worst: every
+  // state open. The working arrays: a count (2 bytes) and a longest win
+  // per open state, a bucket entry per open state (twice while the
+  // threads' buckets are merged), counted at a number each.
   const uint64_t working = std::max(alone, together) * (3 + 2 * 4);
-  e.bytes = e.slots + e.slots / 8 + working;
-  e.bytesCodesInFile = e.slots / 8 + working + std::max(aloneInHand, togetherInHand);
+  const uint64_t directory = e.slots / PackedCodes::kPerLine * 8;
+  e.bytes = e.slots / 4 + directory + e.states + working;
+  // In a file, the symbols and open bytes of the groups in hand.
+  const uint64_t inHandMost = std::max(aloneInHand, togetherInHand);
+  e.bytesCodesInFile = directory + working + inHandMost / 4 + std::min(inHandMost, e.states);
   return e;
 }
 
@@ -766,7 +838,7 @@ ClusterEstimate estimateCluster(const Variant& variant, int threads, int ranks) 
     for (size_t k = 0; k < groups.size(); ++k) load[owner[k]] += groups[k].size(), all += groups[k].size();
     for (int r = 0; r < ranks; ++r) owned[r] += load[r];
     critical += *std::max_element(load.begin(), load.end());
-    for (const auto& r : bitRanges(groups)) e.bitBytes += r.size * 8;
+    for (const auto& r : symbolWordRanges(groups)) e.bitBytes += r.size * 8;
   }
   const uint64_t most = *std::max_element(owned.begin(), owned.end());
   const uint64_t least = *std::min_element(owned.begin(), owned.end());
@@ -777,13 +849,28 @@ ClusterEstimate estimateCluster(const Variant& variant, int threads, int ranks) 
   return e;
 }
 
-absl::StatusOr<Solution> solve(const Variant& variant, int threads, const SolveProgress& progress,
-                               uint64_t sharedGroupSize, const std::string& codesDirectory, BuildShare* share,
-                               const std::atomic<bool>* stop) {
+absl::StatusOr<PackedSolution> solvePacked(const Variant& variant, int threads, const SolveProgress& progress,
+                                           uint64_t sharedGroupSize, const std::string& codesDirectory,
+                                           BuildShare* share, const std::atomic<bool>* stop) {
   if (variant.n != 3 || variant.stacks)
     return absl::InvalidArgumentError(absl::StrCat("variant ", variant.name(), ": only the 3x3 family is solved"));
   Solver solver(variant, threads, progress, sharedGroupSize, codesDirectory, share, stop);
   return solver.run();
+}
+
+absl::StatusOr<Solution> solve(const Variant& variant, int threads, const SolveProgress& progress,
+                               uint64_t sharedGroupSize, const std::string& codesDirectory, BuildShare* share,
+                               const std::atomic<bool>* stop) {
+  absl::StatusOr<PackedSolution> packed =
+      solvePacked(variant, threads, progress, sharedGroupSize, codesDirectory, share, stop);
+  if (!packed.ok()) return packed.status();
+  Solution result;
+  result.stats = packed->stats;
+  const Index index(variant);
+  absl::StatusOr<CodeArray> codes = unpack(index, MoveRules(variant), packed->codes, threads, codesDirectory);
+  if (!codes.ok()) return codes.status();
+  result.codes = std::move(*codes);
+  return result;
 }
 
 }  // namespace gobblet::tb

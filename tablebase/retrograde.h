@@ -23,10 +23,15 @@
 //      win counts down each parent's moves and the parent whose count
 //      reaches zero is a loss as long as its longest won child plus one.
 //      What is never settled is a draw: neither side can force a win.
-// Memory: the codes (a byte per number, in memory or in a file: see
-// code_array.h), the reached bits, and the working arrays of the groups
-// being solved (3 bytes per number: a 16-bit count and a longest win; 4
-// per bucket entry, twice while the threads' buckets are merged).
+// The forward pass marks each reached state with its symbol
+// (packed_codes.h): a finished game or a win in 1 is "ruled", its code told
+// by its state; the rest are "open", and only those take a byte and the
+// backward pass's work.
+// Memory: the packed codes (2 bits per number, a byte per open state, in
+// memory or in files: see packed_codes.h and code_array.h), and the
+// working arrays of the groups being solved (3 bytes per open state: a
+// 16-bit count and a longest win; 4 per bucket entry, twice while the
+// threads' buckets are merged).
 #pragma once
 
 #include <algorithm>
@@ -42,6 +47,7 @@
 #include "code.h"
 #include "code_array.h"
 #include "index.h"
+#include "packed_codes.h"
 
 namespace gobblet::tb {
 
@@ -71,6 +77,12 @@ struct Solution {
   SolveStats stats;
 };
 
+// The builder's own answer: the codes packed (packed_codes.h).
+struct PackedSolution {
+  PackedCodes codes;
+  SolveStats stats;
+};
+
 // A group of at least this many numbers is solved by all threads together
 // (atomic updates); smaller ones by one thread each, several at once.
 inline constexpr uint64_t kSharedGroupSize = uint64_t{1} << 22;
@@ -78,8 +90,8 @@ inline constexpr uint64_t kSharedGroupSize = uint64_t{1} << 22;
 // Solves a 3x3 variant with `threads` threads (>= 1). Fails if a distance
 // exceeds what a code can hold. `sharedGroupSize` is kSharedGroupSize but
 // for the tests, which lower it to take the shared path on small variants.
-// The codes are kept in memory if `codesDirectory` is empty, else in an
-// unnamed file there (CodeArray::inFile): the answer is the same. With a
+// The codes are kept in memory if `codesDirectory` is empty, else in
+// unnamed files there (CodeArray::inFile): the answer is the same. With a
 // `share` (tablebase.h: BuildShare) this process solves its part of each
 // level's groups and exchanges the results with the other ranks after each
 // level; every rank returns the whole answer, the same as without. Once
@@ -88,5 +100,11 @@ inline constexpr uint64_t kSharedGroupSize = uint64_t{1} << 22;
 absl::StatusOr<Solution> solve(const Variant& variant, int threads, const SolveProgress& progress = {},
                                uint64_t sharedGroupSize = kSharedGroupSize, const std::string& codesDirectory = {},
                                BuildShare* share = nullptr, const std::atomic<bool>* stop = nullptr);
+// The same, the codes left packed (what `gobblet-tb build` writes: solve()
+// unpacks them, a byte a number).
+absl::StatusOr<PackedSolution> solvePacked(const Variant& variant, int threads, const SolveProgress& progress = {},
+                                           uint64_t sharedGroupSize = kSharedGroupSize,
+                                           const std::string& codesDirectory = {}, BuildShare* share = nullptr,
+                                           const std::atomic<bool>* stop = nullptr);
 
 }  // namespace gobblet::tb

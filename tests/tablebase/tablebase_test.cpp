@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <random>
 #include <set>
 #include <string>
@@ -32,6 +33,7 @@
 #include "tablebase/tablebase.h"
 #include "tablebase/file.h"
 #include "tablebase/index.h"
+#include "tablebase/packed_codes.h"
 #include "tablebase/verify.h"
 #include "tests/support/engine_client.h"
 #include "tests/support/brute_solver.h"
@@ -149,7 +151,7 @@ TEST(TablebaseIndex, OrbitSizeCountsTheDistinctImages) {
   }
 }
 
-// The builder holds a code byte per number: gobblers' must fit in 512 MiB.
+// The numbering of gobblers: 729 slices, fewer than 2^29 numbers.
 TEST(TablebaseIndex, GobblersCodeArrayFitsTheBuilderBudget) {
   const Index index(Variant::gobblers());
   EXPECT_EQ(index.slices().size(), 729u);  // (0..2 pieces) ^ (3 sizes x 2 players)
@@ -373,13 +375,106 @@ TEST(Retrograde, CodesInAFileAreTheCodesInMemory) {
     EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
   }
   // The estimate with the codes in a file counts fewer bytes: the codes in
-  // hand are a few groups', not every slot's.
-  const SolveEstimate e = estimateSolve(v, 2);
+  // hand are a few groups', not every slot's (gobblers: estimated only).
+  const SolveEstimate e = estimateSolve(Variant::gobblers(), 2);
   EXPECT_LT(e.bytesCodesInFile, e.bytes);
-  EXPECT_GE(e.bytesCodesInFile, e.slots / 8 + e.largestGroup);
+  EXPECT_GE(e.bytesCodesInFile, e.slots / PackedCodes::kPerLine * 8 + e.largestGroup);
   auto missing = solve(v, 1, {}, kSharedGroupSize, dir.file("not-there"));
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(std::string(missing.status().message()).find("not-there"), std::string::npos) << missing.status();
+}
+
+// The packed codes against a plain array of symbols: marking once, the
+// states of any 64 numbers, the open ranks of every number (and one past
+// the last), and the stored symbols of any range.
+TEST(PackedCodes, MatchAPlainArrayOfSymbols) {
+  for (uint64_t n : {uint64_t{1}, uint64_t{255}, uint64_t{256}, uint64_t{5000}}) {
+    SCOPED_TRACE(n);
+    auto packed = PackedCodes::create(n, "");
+    ASSERT_TRUE(packed.ok()) << packed.status();
+    std::mt19937_64 rng(n);
+    std::vector<uint8_t> plain(n, PackedCodes::kNone);
+    for (uint64_t x = 0; x < n; ++x) {
+      const uint64_t r = rng() % 10;
+      plain[x] = r < 5 ? PackedCodes::kNone : r < 8 ? PackedCodes::kRuled : PackedCodes::kOpen;
+    }
+    std::vector<uint64_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), rng);
+    for (uint64_t x : order)
+      if (plain[x] != PackedCodes::kNone) {
+        EXPECT_TRUE(packed->mark(x, plain[x]));
+        EXPECT_FALSE(packed->mark(x, PackedCodes::kOpen));  // set already: unchanged
+      }
+    for (uint64_t x = 0; x < n; ++x) ASSERT_EQ(packed->symbol(x), plain[x]) << x;
+    for (int k = 0; k < 200; ++k) {
+      const uint64_t first = rng() % n, count = 1 + rng() % std::min<uint64_t>(64, n - first);
+      uint64_t want = 0;
+      for (uint64_t i = 0; i < count; ++i) want |= uint64_t{plain[first + i] != PackedCodes::kNone} << i;
+      ASSERT_EQ(packed->statesIn(first, count), want) << first << " " << count;
+    }
+    ASSERT_TRUE(packed->indexOpen("").ok());
+    uint64_t open = 0;
+    for (uint64_t x = 0; x <= n; ++x) {
+      ASSERT_EQ(packed->openRank(x), open) << x;
+      if (x < n && plain[x] == PackedCodes::kOpen) {
+        EXPECT_EQ(packed->openBytes()[open], kNoState);
+        packed->openBytes()[open] = static_cast<uint8_t>(5 + open % 100);
+        ++open;
+      }
+    }
+    EXPECT_EQ(packed->openCount(), open);
+    std::vector<uint8_t> stored(n);
+    for (uint64_t x = 0, r = 0; x < n; ++x)
+      stored[x] = plain[x] == PackedCodes::kNone    ? kNoState
+                  : plain[x] == PackedCodes::kRuled ? kRuledSymbol
+                                                    : static_cast<uint8_t>(5 + r++ % 100);
+    for (uint64_t x = 0; x < n; ++x) ASSERT_EQ(packed->storedSymbol(x), stored[x]) << x;
+    for (int k = 0; k < 50; ++k) {
+      const uint64_t first = rng() % n, count = rng() % (n - first + 1);
+      std::vector<uint8_t> got(count);
+      packed->storedSymbols(first, count, got.data());
+      ASSERT_TRUE(std::equal(got.begin(), got.end(), stored.begin() + static_cast<std::ptrdiff_t>(first)));
+    }
+  }
+}
+
+// The builder's packed codes and the same codes a byte a number (solve())
+// make one file, byte for byte, with the same counts; in memory or with
+// the codes in files.
+TEST(Retrograde, PackedAndUnpackedCodesWriteOneFile) {
+  const ScratchDir dir("gobblet_tb_packed");
+  for (const char* name : {"3x3:2,2,1", "3x3:3,1,1"}) {
+    SCOPED_TRACE(name);
+    const Variant v = *Variant::parse(name);
+    auto packed = solvePacked(v, 2);
+    auto inFiles = solvePacked(v, 2, {}, 1, dir.path());
+    auto plain = solve(v, 2);
+    ASSERT_TRUE(packed.ok() && inFiles.ok() && plain.ok());
+    ASSERT_TRUE(writeFile(dir.file("packed.gtb"), v, *packed).ok());
+    ASSERT_TRUE(writeFile(dir.file("in-files.gtb"), v, *inFiles).ok());
+    ASSERT_TRUE(writeFile(dir.file("plain.gtb"), v, *plain).ok());
+    EXPECT_EQ(readWholeFile(dir.file("packed.gtb")), readWholeFile(dir.file("plain.gtb")));
+    EXPECT_EQ(readWholeFile(dir.file("in-files.gtb")), readWholeFile(dir.file("plain.gtb")));
+    for (const PackedSolution* p : {&*packed, &*inFiles}) {
+      EXPECT_EQ(p->stats.states, plain->stats.states);
+      EXPECT_EQ(p->stats.terminal, plain->stats.terminal);
+      EXPECT_EQ(p->stats.wins, plain->stats.wins);
+      EXPECT_EQ(p->stats.draws, plain->stats.draws);
+      EXPECT_EQ(p->stats.losses, plain->stats.losses);
+      EXPECT_EQ(p->stats.start, plain->stats.start);
+      EXPECT_EQ(p->stats.maxDistance, plain->stats.maxDistance);
+    }
+    // The counts themselves, from the codes a byte a number.
+    SolveStats counted;
+    for (uint8_t c : plain->codes)
+      if (c != kNoState) countState(counted, c);
+    EXPECT_EQ(counted.states, plain->stats.states);
+    EXPECT_EQ(counted.terminal, plain->stats.terminal);
+    EXPECT_EQ(counted.wins, plain->stats.wins);
+    EXPECT_EQ(counted.losses, plain->stats.losses);
+    EXPECT_EQ(counted.maxDistance, plain->stats.maxDistance);
+  }
 }
 
 TEST(Retrograde, RefusesFourByFour) { EXPECT_FALSE(solve(Variant::gobblet(), 1).ok()); }

@@ -397,7 +397,8 @@ int estimate(const cli::Arguments& args) {
       continue;
     }
     const double perState = perState3;
-    std::printf("slots        %llu (a code byte each while solving; the file compresses them)\n", u(e.slots));
+    std::printf("slots        %llu (2 bits each while solving, a byte per open state; the file compresses them)\n",
+                u(e.slots));
     std::printf("states       %llu (numbers that are states, reachable or not)\n", u(e.states));
     std::printf(
         "memory       %.2f GiB expected peak (%.2f GiB with the codes in a file; this machine has %.1f GiB;\n"

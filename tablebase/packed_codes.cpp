@@ -1,0 +1,63 @@
+#include "packed_codes.h"
+
+#include <algorithm>
+
+namespace gobblet::tb {
+
+namespace {
+// The low bits of a word's 32 symbols, as 32 bits (bit k: symbol k's low bit).
+uint64_t lowBits(uint64_t w) {
+  w &= 0x5555555555555555ull;
+  w = (w | w >> 1) & 0x3333333333333333ull;
+  w = (w | w >> 2) & 0x0F0F0F0F0F0F0F0Full;
+  w = (w | w >> 4) & 0x00FF00FF00FF00FFull;
+  w = (w | w >> 8) & 0x0000FFFF0000FFFFull;
+  return (w | w >> 16) & 0xFFFFFFFFull;
+}
+}  // namespace
+
+absl::StatusOr<PackedCodes> PackedCodes::create(uint64_t size, const std::string& directory) {
+  PackedCodes p;
+  p.size_ = size;
+  // A line more than the numbers fill: openRank(size) reads one past them.
+  const uint64_t lines = (size + kPerLine - 1) / kPerLine + 1;
+  absl::StatusOr<CodeArray> words = CodeArray::inMemoryOrFile(lines * kPerLine / 4, directory);
+  if (!words.ok()) return words.status();
+  p.symbolWords_ = std::move(*words);
+  return p;
+}
+
+uint64_t PackedCodes::statesIn(uint64_t first, uint64_t count) const {
+  // Every symbol that is not kNone has its low bit set.
+  const uint64_t w = first / kPerWord, s = first % kPerWord, last = (first + count - 1) / kPerWord;
+  uint64_t bits = lowBits(word(w)) >> s;
+  for (uint64_t k = w + 1, at = kPerWord - s; k <= last; ++k, at += kPerWord) bits |= lowBits(word(k)) << at;
+  return count == 64 ? bits : bits & ((uint64_t{1} << count) - 1);
+}
+
+absl::Status PackedCodes::indexOpen(const std::string& directory) {
+  const uint64_t lines = (size_ + kPerLine - 1) / kPerLine;
+  before_.assign(lines + 1, 0);
+  uint64_t open = 0;
+  for (uint64_t line = 0; line < lines; ++line) {
+    before_[line] = open;
+    for (uint64_t k = line * (kPerLine / kPerWord); k < (line + 1) * (kPerLine / kPerWord); ++k)
+      open += std::popcount(word(k) & kHighBits);
+  }
+  before_[lines] = open;
+  absl::StatusOr<CodeArray> bytes = CodeArray::inMemoryOrFile(std::max<uint64_t>(1, open), directory);
+  if (!bytes.ok()) return bytes.status();
+  open_ = std::move(*bytes);
+  openCount_ = open;
+  return absl::OkStatus();
+}
+
+void PackedCodes::storedSymbols(uint64_t first, uint64_t count, uint8_t* out) const {
+  uint64_t rank = count ? openRank(first) : 0;
+  for (uint64_t x = first; x < first + count; ++x) {
+    const uint8_t s = symbol(x);
+    *out++ = s == kNone ? kNoState : s == kRuled ? kRuledSymbol : open_[rank++];
+  }
+}
+
+}  // namespace gobblet::tb
