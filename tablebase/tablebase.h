@@ -135,12 +135,14 @@ struct TableCounts {
 using SolveProgress = std::function<void(const std::string& phase, uint64_t done, uint64_t total)>;
 
 // What solving a variant takes: the exact size of its numbering and the
-// builder's memory model: a reached bit per number, the working arrays of
-// the groups solved at once (a count and a longest win per number and a
-// 4-byte bucket entry: the largest shared group alone, or as many of the
-// largest other groups as threads), and a code byte per number, either all
-// in memory or (codes in a file) those of the groups in hand: a group and
-// the groups one level up its placements lead to.
+// 3x3 builder's memory model, at its worst (every state open, a state whose
+// code its outcome does not tell): a directory word per 256 numbers, the
+// working arrays of the groups solved at once (a count and a longest win
+// per open state and a 4-byte bucket entry: the largest shared group
+// alone, or as many of the largest other groups as threads), and the
+// packed codes (2 bits a number, a byte per open state), either all in
+// memory or (codes in a file) those of the groups in hand: a group and the
+// groups one level up its placements lead to.
 struct SolveEstimate {
   uint64_t slots = 0;             // numbers of the Index (states and holes)
   uint64_t states = 0;            // numbers that are states (up to symmetry; reachable or not)
@@ -154,15 +156,15 @@ struct SolveEstimate {
 SolveEstimate estimateSolve(const Variant& variant, int threads);
 
 // A build spread over `ranks` processes (BuildShare) of `threads` threads
-// each. Each rank holds what one process holds (reached bits and codes for
-// every slot, the working arrays of the groups it solves at once: counted
+// each. Each rank holds what one process holds (the packed codes of every
+// number, the working arrays of the groups it solves at once: counted
 // at the largest groups, which may be dealt to any rank), so a rank's
 // memory and disk are those of estimateSolve; what spreading buys is time.
 struct ClusterEstimate {
   SolveEstimate perRank;      // memory of one rank
-  uint64_t codeBytesIn = 0;   // code bytes a rank receives (the groups of the other ranks), the most of any rank
-  uint64_t codeBytesOut = 0;  // code bytes a rank owns and sends to each other rank, the most of any rank
-  uint64_t bitBytes = 0;      // reached-bit bytes each rank ORs with the others (every level's slices)
+  uint64_t codeBytesIn = 0;   // open bytes a rank receives (the other ranks' groups, every state open), the most
+  uint64_t codeBytesOut = 0;  // open bytes a rank owns and sends to each other rank, the most of any rank
+  uint64_t bitBytes = 0;      // symbol bytes each rank ORs with the others (every level's slices)
   // The work of the slowest rank summed over the levels of both passes,
   // as a share of all the work (1 on one rank; at least 1 / ranks): the
   // levels wait for their largest groups.
@@ -189,8 +191,8 @@ ClusterEstimate4 estimateCluster4(const Variant& variant, int threads, int ranks
 
 // One process's part of a build spread over several processes, "ranks"
 // (gobblet-tb build under mpirun implements it with MPI: tools/tb/mpi_share.cpp;
-// the library knows no MPI). Every rank holds the whole reached bitset and
-// the whole code array; the groups of each level are dealt out to the
+// the library knows no MPI). Every rank holds the whole packed codes (the
+// 3x3 builder's symbols and open bytes); the groups of each level are dealt out to the
 // ranks (largest first, each to the least loaded rank: the same deal on
 // every rank), each rank solves its own, and after each level the results
 // are exchanged through this interface, so every rank enters the next level

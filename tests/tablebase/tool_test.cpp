@@ -196,9 +196,9 @@ TEST(GobbletTb, EstimateForRanks) {
   EXPECT_NE(one.find("0.00 GiB of codes in"), std::string::npos) << one;
   EXPECT_NE(one.find("(100.0% of the work"), std::string::npos) << one;
   const std::string small =
-      run(kTool + " estimate 3x3:3,4,1 --threads 2 --ranks 4 --memory-per-rank 32", false, &status);
+      run(kTool + " estimate 3x3:3,4,1 --threads 2 --ranks 4 --memory-per-rank 16", false, &status);
   ASSERT_EQ(status, 0) << small;
-  EXPECT_NE(small.find("with 32 GiB per rank: does NOT fit"), std::string::npos) << small;
+  EXPECT_NE(small.find("with 16 GiB per rank: does NOT fit"), std::string::npos) << small;
   run(kTool + " estimate gobblers --ranks 0", false, &status);
   EXPECT_EQ(status, 2) << "--ranks 0 is a usage error";
   run(kTool + " estimate gobblers --memory-per-rank 64", false, &status);

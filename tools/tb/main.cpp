@@ -298,7 +298,7 @@ void printCluster(const Variant& variant, const cli::Arguments& args, int thread
   const double inMemory = gib(e.bytes + stage), inFile = gib(e.bytesCodesInFile + stage);
   std::printf(
       "per rank     memory %.2f GiB with the codes in memory, %.2f GiB with them in a file (+ %.1f GiB of "
-      "disk);\n             every rank holds every slot's code and reached bit, so this is one process's\n",
+      "disk);\n             every rank holds every number's symbol and open byte, so this is one process's\n",
       inMemory, inFile, gib(e.slots));
   if (inMemory <= 0.9 * node)
     std::printf("             with %.0f GiB per rank: the codes in memory, no disk\n", node);
@@ -311,7 +311,7 @@ void printCluster(const Variant& variant, const cli::Arguments& args, int thread
   const double bytesPerRank = static_cast<double>(c.codeBytesIn + c.codeBytesOut + 2 * c.bitBytes);
   std::printf(
       "exchanged    per rank: %.2f GiB of codes in, up to %.2f GiB out (broadcast to the %d others), "
-      "%.2f GiB of reached bits OR-ed,\n             in %llu exchanges per pass\n",
+      "%.2f GiB of symbols OR-ed,\n             in %llu exchanges per pass\n",
       gib(c.codeBytesIn), gib(c.codeBytesOut), ranks - 1, gib(c.bitBytes), static_cast<unsigned long long>(c.levels));
   const double compute = perState * static_cast<double>(e.states) * c.criticalShare;
   const double network = ranks > 1 ? bytesPerRank / kLinkBytesPerSecond : 0;
