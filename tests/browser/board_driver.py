@@ -96,9 +96,14 @@ class Board:
                                  ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition())
         except Exception as e:
             io = self.d.find_element(By.ID, "io-status").text
+            # Where the page stands, and (where the test records the WebSocket) its last words with
+            # the engine: whether a click was taken, or an answer is still awaited.
+            ply = self.d.execute_script("return document.body.dataset.ply")
+            sent, received = self.wire("sent"), self.wire("received")
+            wire = f"; last sent: {sent[-6:]}; last received: {received[-6:]}" if sent is not None else ""
             raise Failure(f"gave up waiting for {what} after {time.monotonic() - start:.1f} s "
                           f"({type(e).__name__}); status: {self.status()!r}; import/export: {io!r}; "
-                          f"moves: {self.moves()}")
+                          f"moves: {self.moves()}; ply shown: {ply}{wire}")
 
     def status(self):
         try:
