@@ -791,22 +791,6 @@ bool File::decodeBlock(uint64_t b, uint8_t* out, void* context) const {
   return decodeFrame(dictionary_, frames_ + begin, end - begin, out, codesInBlock(header_, b), context);
 }
 
-namespace {
-// Replaces each kRuledSymbol of codes[0, count), those of the numbers from
-// `first` on, by the code it stands for (codeOfSymbol), walking the slices
-// along.
-template <typename IndexT>
-void resolveRuled(const IndexT& index, uint8_t* codes, uint64_t first, uint64_t count) {
-  const auto& slices = index.slices();
-  int slice = index.sliceOfIndex(first);
-  for (uint64_t k = 0; k < count; ++k) {
-    const uint64_t x = first + k;
-    while (x >= slices[slice].offset + slices[slice].size) ++slice;
-    codes[k] = codeOfSymbol(codes[k], [&] { return Numbering::outcomeIn(index, slice, x); });
-  }
-}
-}  // namespace
-
 absl::StatusOr<CodeArray> File::decodeAll(const std::string& codesDirectory, int threads) const {
   absl::StatusOr<CodeArray> codes = CodeArray::inMemoryOrFile(header_.entries, codesDirectory);
   if (!codes.ok()) return codes.status();
@@ -825,9 +809,9 @@ absl::StatusOr<CodeArray> File::decodeAll(const std::string& codesDirectory, int
     }
     if (header_.version < 3) return;
     if (numbering_.index4)
-      resolveRuled(*numbering_.index4, out, b * header_.blockCodes, codesInBlock(header_, b));
+      Numbering::resolveRuled(*numbering_.index4, out, b * header_.blockCodes, codesInBlock(header_, b));
     else
-      resolveRuled(*numbering_.index3, out, b * header_.blockCodes, codesInBlock(header_, b));
+      Numbering::resolveRuled(*numbering_.index3, out, b * header_.blockCodes, codesInBlock(header_, b));
   });
   if (failed) return absl::DataLossError("a block does not decode");  // checked at open: never
   return codes;

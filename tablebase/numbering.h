@@ -10,6 +10,7 @@
 
 #include "engine/board.h"
 #include "engine/variant.h"
+#include "code.h"
 #include "index.h"
 #include "index4.h"
 #include "layer_board.h"
@@ -52,6 +53,20 @@ struct Numbering {
     std::conditional_t<std::is_same_v<IndexT, Index>, State, State4> st;
     index.decode(slice, x - index.slices()[slice].offset, &st);
     return outcomeOfLayers(index.variant(), st);
+  }
+  // Replaces each kRuledSymbol of codes[0, count), those of the numbers
+  // from `first` on, by the code it stands for (code.h: codeOfSymbol),
+  // walking the slices along.
+  template <typename IndexT>
+  static void resolveRuled(const IndexT& index, uint8_t* codes, uint64_t first, uint64_t count) {
+    if (count == 0) return;
+    const auto& slices = index.slices();
+    int slice = index.sliceOfIndex(first);
+    for (uint64_t k = 0; k < count; ++k) {
+      const uint64_t x = first + k;
+      while (x >= slices[slice].offset + slices[slice].size) ++slice;
+      codes[k] = codeOfSymbol(codes[k], [&] { return outcomeIn(index, slice, x); });
+    }
   }
 };
 

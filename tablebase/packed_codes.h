@@ -79,8 +79,9 @@ class PackedCodes {
   // What a version-3 file stores for number x (code.h: storedSymbol):
   // kNoState, kRuledSymbol, or its open byte.
   uint8_t storedSymbol(uint64_t x) const {
-    const uint8_t s = symbol(x);
-    return s == kNone ? kNoState : s == kRuled ? kRuledSymbol : open_[openRank(x)];
+    uint8_t s;
+    storedSymbols(x, 1, &s);
+    return s;
   }
   // The stored symbols of numbers first..first+count-1, into out.
   void storedSymbols(uint64_t first, uint64_t count, uint8_t* out) const;

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/parallel_for.h"
 #include "moves.h"
+#include "numbering.h"
 #include "retrograde4.h"
 
 namespace gobblet::tb {
@@ -748,8 +749,8 @@ absl::StatusOr<PackedSolution> Solver::run() {
 
 // The codes of a packed solution a byte a number (code.h), in memory or in
 // a file of `codesDirectory`: each ruled symbol resolved by its state's
-// outcome.
-absl::StatusOr<CodeArray> unpack(const Index& index, const MoveRules& rules, const PackedCodes& packed, int threads,
+// outcome, as a file's reader resolves it.
+absl::StatusOr<CodeArray> unpack(const Index& index, const PackedCodes& packed, int threads,
                                  const std::string& codesDirectory) {
   absl::StatusOr<CodeArray> codes = CodeArray::inMemoryOrFile(index.size(), codesDirectory);
   if (!codes.ok()) return codes.status();
@@ -757,13 +758,7 @@ absl::StatusOr<CodeArray> unpack(const Index& index, const MoveRules& rules, con
   parallelFor(index.slices().size(), std::max(1, threads), [&](int, uint64_t s) {
     const Index::Slice& sl = index.slices()[s];
     packed.storedSymbols(sl.offset, sl.size, out.data() + sl.offset);
-    for (uint64_t i = 0; i < sl.size; ++i) {
-      uint8_t& c = out[sl.offset + i];
-      if (c != kRuledSymbol) continue;
-      State st;
-      index.decode(static_cast<int>(s), i, &st);
-      c = codeOfSymbol(c, [&] { return outcome(rules, st); });
-    }
+    Numbering::resolveRuled(index, out.data() + sl.offset, sl.offset, sl.size);
   });
   return codes;
 }
@@ -867,7 +862,7 @@ absl::StatusOr<Solution> solve(const Variant& variant, int threads, const SolveP
   Solution result;
   result.stats = packed->stats;
   const Index index(variant);
-  absl::StatusOr<CodeArray> codes = unpack(index, MoveRules(variant), packed->codes, threads, codesDirectory);
+  absl::StatusOr<CodeArray> codes = unpack(index, packed->codes, threads, codesDirectory);
   if (!codes.ok()) return codes.status();
   result.codes = std::move(*codes);
   return result;
