@@ -11,7 +11,7 @@ kind="${1:-release}"
 
 packages=(g++ cmake ninja-build libboost-dev libabsl-dev googletest libgtest-dev libbenchmark-dev libzstd-dev
           clang libclang-rt-14-dev chromium chromium-driver python3-selenium
-          dpkg-dev lintian clang-format
+          dpkg-dev lintian clang-format ccache
           pybind11-dev python3-pybind11 python3-dev python3-pytest python3-venv python3-setuptools python3-pip python3-numpy python3-torch
           emscripten openmpi-bin libopenmpi-dev pkg-config nodejs node-typescript)
 missing=()
