@@ -48,13 +48,24 @@ BruteSolver::BruteSolver(const Variant& variant) {
     Board b = boards_[i];
     MoveList moves;
     generateMoves(b, moves);
-    std::vector<int32_t> kids;
+    // The children's keys first, their slots of the map fetched all at once
+    // (each is a cache miss), then looked up.
+    std::vector<Key> keys;
     for (Move m : moves) {
       b.makeMove(m);
-      auto [it, inserted] = index_.try_emplace(key(b), static_cast<int32_t>(boards_.size()));
-      if (inserted) boards_.push_back(b.colorSwapped());  // player 1 to move
-      kids.push_back(it->second);
+      keys.push_back(key(b));
+      index_.prefetch(keys.back());
       b.unmakeMove(m);
+    }
+    std::vector<int32_t> kids;
+    for (size_t k = 0; k < keys.size(); ++k) {
+      auto [it, inserted] = index_.try_emplace(keys[k], static_cast<int32_t>(boards_.size()));
+      if (inserted) {  // player 1 to move
+        b.makeMove(moves[k]);
+        boards_.push_back(b.colorSwapped());
+        b.unmakeMove(moves[k]);
+      }
+      kids.push_back(it->second);
     }
     std::sort(kids.begin(), kids.end());
     kids.erase(std::unique(kids.begin(), kids.end()), kids.end());

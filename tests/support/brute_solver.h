@@ -5,7 +5,7 @@
 // It shares no code with the builders (tablebase/): states are Boards normalised
 // by hand (colours swapped so that player 1 is to move, then the smallest of
 // the 8 symmetric images by a packed key: 54 bits on 3x3, 128 on 4x4), found
-// by a breadth-first walk from the start with std::unordered_map, and solved
+// by a breadth-first walk from the start with a hash map (abseil's), and solved
 // by a plain fixpoint by
 // distance: at round d a state is a win if some move leads to a loss in
 // d-1, a loss if every move leads to a win and the longest is d-1. States
@@ -14,8 +14,9 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
+
+#include "absl/container/flat_hash_map.h"
 
 #include "engine/board.h"
 #include "engine/variant.h"
@@ -56,12 +57,16 @@ class BruteSolver {
  private:
   struct KeyHash {
     size_t operator()(Key k) const {
-      return std::hash<uint64_t>{}(static_cast<uint64_t>(k) ^ static_cast<uint64_t>(k >> 64) * 0x9e3779b97f4a7c15ull);
+      // (Every bit mixed in: the map takes a slot from the high bits of
+      // the hash and a tag from its low 7.)
+      uint64_t x = static_cast<uint64_t>(k) ^ static_cast<uint64_t>(k >> 64) * 0x9e3779b97f4a7c15ull;
+      x = (x ^ x >> 31) * 0xbf58476d1ce4e5b9ull;
+      return x ^ x >> 29;
     }
   };
   std::vector<Board> boards_;
   std::vector<BruteValue> values_;
-  std::unordered_map<Key, int32_t, KeyHash> index_;
+  absl::flat_hash_map<Key, int32_t, KeyHash> index_;
   int64_t decided_ = 0, wins_ = 0, draws_ = 0, losses_ = 0;
 };
 
