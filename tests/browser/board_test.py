@@ -1275,14 +1275,20 @@ def test_the_engine_clock_and_the_flag(b):
     again, and "Engine, move" is not offered meanwhile. A flag ends the game: no move
     is taken after it, the engine plays none (it played at 0:00 and the person could go on)."""
     b.load()
-    b.new_game("gobblet", p1="human", p2="engine", time_control="clock 60000 1000")  # (4x4: it thinks ~7 s)
-    b.idle()
-    b.click(b.reserve(1, "X"))
-    b.click(b.square("b2"))
-    b.wait("the engine to think", lambda: "thinking" in b.status())
-    b.click(b.d.find_element(By.ID, "nav-back"))
-    b.wait("ply 0", lambda: b.body("ply") == "0")
-    check(len(b.moves()) == 1, "the engine answered before the browsing: no check made")
+    # (On a loaded machine the engine's answer can come before the click back lands: then the
+    # position after it is shown, and the game is begun again; three tries.)
+    for attempt in range(3):
+        b.new_game("gobblet", p1="human", p2="engine", time_control="clock 60000 1000")  # (4x4: it thinks ~7 s)
+        b.idle()
+        b.click(b.reserve(1, "X"))
+        b.click(b.square("b2"))
+        b.wait("the engine to think", lambda: "thinking" in b.status())
+        b.click(b.d.find_element(By.ID, "nav-back"))
+        b.wait("ply 0, or the engine's answer", lambda: b.body("ply") == "0" or len(b.moves()) == 2)
+        if b.body("ply") == "0":
+            break
+        print(f"try {attempt + 1}: the engine answered ({b.moves()}) before the click back landed")
+    check(b.body("ply") == "0" and len(b.moves()) == 1, "the engine answered before the browsing each time: no check made")
     before = clock_seconds(b, 2)
     time.sleep(2.6)
     check(clock_seconds(b, 2) >= before - 1, f"the engine's clock ran while it did not search: {before} s, then "
