@@ -12,7 +12,7 @@
 #   2. The shipped build (tools/package_check.sh): no test dependencies,
 #      cmake --install + examples/cpp, the Debian packages (lintian, run
 #      from their unpacked files).
-#   3. ASan + UBSan build: the fast tests.
+#   3. ASan + UBSan build: the fast tests (but the scripts': -LE script).
 #   4. ThreadSanitizer build: the tests labelled concurrency (TCP and
 #      WebSocket servers, search threads, match runner processes).
 #   (The builds of 3 and 4 run beside steps 1-2, at the lowest priority.)
@@ -97,7 +97,7 @@ if ! wait "$sanitizer_builds"; then
 fi
 stage "asan+ubsan: fast tests"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build/asan --output-on-failure -j "$jobs" -L fast
+  ctest --test-dir build/asan --output-on-failure -j "$jobs" -L fast -LE script
 
 stage "tsan: concurrency tests"
 TSAN_OPTIONS=halt_on_error=1:abort_on_error=1:second_deadlock_stack=1 \
