@@ -317,10 +317,18 @@ void Solver::reachGroup(const Group& g, int workers) {
   // Reached, a hole, or never to be reached (no parent by board move left
   // to ask); a word belongs to one thread at a time.
   std::vector<uint64_t> known(words, 0);
+  // What each worker marked, on a cache line of its own (shared counters
+  // and flags written for each word kept their lines moving between cores).
+  struct alignas(64) Tally {
+    std::array<uint64_t, 3> ruled{};
+    bool marked = false;
+  };
+  std::vector<Tally> tallies(std::max(1, workers));
   for (int sweep = 0;; ++sweep) {
-    std::atomic<bool> markedAny{false};
-    parallelFor(words, workers, 256, [&](int, uint64_t w) {
-      std::array<uint64_t, 3> ruled{};
+    for (Tally& t : tallies) t.marked = false;
+    parallelFor(words, workers, 256, [&](int worker, uint64_t w) {
+      Tally& tally = tallies[worker];
+      std::array<uint64_t, 3>& ruled = tally.ruled;
       const uint64_t begin = w * 64, end = std::min(g.size(), begin + 64);
       uint64_t open = ~(known[w] | reachedBits(g, begin, end));
       if (end - begin < 64) open &= (uint64_t{1} << (end - begin)) - 1;
@@ -383,15 +391,15 @@ void Solver::reachGroup(const Group& g, int workers) {
         if (reached) {
           markReached(g.global(begin + std::countr_zero(a.bit)), a.st, ruled);
           known[w] |= a.bit;
-          markedAny.store(true, std::memory_order_relaxed);
+          tally.marked = true;
         } else if (!boardParent) {
           known[w] |= a.bit;  // every parent one level down, none reached: never reached
         }
       }
-      if (ruled[0] | ruled[1] | ruled[2]) addRuled(ruled);
     });
-    if (!markedAny.load()) break;
+    if (std::none_of(tallies.begin(), tallies.end(), [](const Tally& t) { return t.marked; })) break;
   }
+  for (const Tally& t : tallies) addRuled(t.ruled);
 }
 
 void Solver::markReached(uint64_t x, const State& st, std::array<uint64_t, 3>& ruled) {
