@@ -28,9 +28,14 @@ struct MoveRules {
   // Bit m of the 512: mask m holds a line (Geometry::hasLine, kept here in
   // 64 bytes: the builder asks it for nearly every child and parent).
   std::array<uint64_t, 8> lines{};
+  // winSquares[m]: the squares q outside m for which m | q holds a line.
+  std::array<uint16_t, 512> winSquares{};
   explicit MoveRules(const Variant& v) : sizes(v.sizes), perSize(v.perSize), moving(v.moving) {
     for (Mask m = 0; m < 512; ++m)
       if (geometry(3).hasLine(m)) lines[m / 64] |= uint64_t{1} << (m % 64);
+    for (Mask m = 0; m < 512; ++m)
+      for (int q = 0; q < 9; ++q)
+        if (!(m >> q & 1) && hasLine(static_cast<Mask>(m | 1u << q))) winSquares[m] |= static_cast<uint16_t>(1u << q);
   }
   bool hasLine(Mask m) const { return lines[m / 64] >> (m % 64) & 1; }
 };
@@ -111,6 +116,38 @@ inline void forEachChild(const MoveRules& r, const State& st, Emit&& emit) {
       }
     }
   }
+}
+
+// Whether the side to move of `st` (a game not over) has a move that wins
+// at once: whether forEachChild would emit a child with over < 0. Asked of
+// every reached state; found from masks, without making the children.
+//   * A placement of size s wins if a square where s may go completes a
+//     line of the mover's visible pieces.
+//   * A board move of a visible piece of size s from f to t wins if t
+//     completes a line of what the mover shows without f (and with what f
+//     uncovers, if it is the mover's), and the opponent then shows no line:
+//     lifting f may uncover one, which only covering it with t undoes.
+inline bool hasWinInOne(const MoveRules& r, const State& st) {
+  Mask al[4];
+  atLeastMasks(st, al);
+  const Visible v = visible(st);
+  const Mask completing = r.winSquares[v.ours];
+  for (int s = 0; s < r.sizes; ++s) {
+    const Mask targets = static_cast<Mask>(0x1ff & ~al[s]);
+    if (std::popcount(st.ours[s]) < r.perSize && (completing & targets)) return true;
+    if (!r.moving) continue;
+    for (Mask from = static_cast<Mask>(st.ours[s] & ~al[s + 1]); from; from &= from - 1) {
+      const Mask f = static_cast<Mask>(from & -from);
+      const Visible under = shownUnder(st, s, f);
+      const Mask moverLeft = static_cast<Mask>((v.ours & ~f) | under.ours),
+                 otherLeft = static_cast<Mask>(v.theirs | under.theirs);
+      Mask wins = static_cast<Mask>(r.winSquares[moverLeft] & targets);
+      if (wins && !r.hasLine(otherLeft)) return true;
+      for (; wins; wins &= wins - 1)
+        if (!r.hasLine(static_cast<Mask>(otherLeft & ~(wins & -wins)))) return true;
+    }
+  }
+  return false;
 }
 
 // Calls emit(parent, placed, over) for every state (game not over or over:

@@ -407,9 +407,7 @@ void Solver::markReached(uint64_t x, const State& st, std::array<uint64_t, 3>& r
   if (const int over = outcome(rules_, st); over != 0) {
     kind = over > 0 ? 0 : 1;
   } else {
-    bool winInOne = false;
-    forEachChild(rules_, st, [&](const State&, bool, int childOver) { return winInOne = childOver < 0; });
-    if (winInOne) kind = 2;
+    if (hasWinInOne(rules_, st)) kind = 2;
   }
   if (codes_.mark(x, kind < 0 ? PackedCodes::kOpen : PackedCodes::kRuled) && kind >= 0) ++ruled[kind];
 }
