@@ -29,7 +29,7 @@ std::shared_ptr<const tb::File> openBenchFile() {
   if (path.empty()) {
     const Variant v = Variant::family(2, 2, true);
     path = (std::filesystem::temp_directory_path() / "gobblet-tb-bench.gtb").string();
-    auto solved = tb::solve(v, 2);
+    auto solved = tb::solvePacked(v, 2);
     if (!solved.ok() || !tb::writeFile(path, v, *solved).ok()) return nullptr;
   }
   auto table = tb::File::open(path);
