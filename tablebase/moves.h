@@ -17,6 +17,7 @@
 #include <bit>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "index.h"
 
@@ -156,9 +157,15 @@ inline bool hasWinInOne(const MoveRules& r, const State& st) {
 // of one of its visible pieces (placed = true, the parent is one level
 // emptier) or a board move of one (placed = false). An emit that returns
 // bool stops the walk by returning true.
-template <typename Emit>
+//
+// With kLiveOnly, only the parents that are games going on (over == 0):
+// those the builder asks. A piece whose lifting leaves its owner a line has
+// none (every un-move of it, placement or board move, leaves that line), so
+// its un-moves are not made: in a finished game most are such.
+template <bool kLiveOnly = false, typename Emit>
 inline void forEachParent(const MoveRules& r, const State& st, Emit&& emit) {
   auto call = [&](const State& p, bool placed, int over) {
+    if (kLiveOnly && over != 0) return false;
     if constexpr (std::is_same_v<decltype(emit(p, placed, over)), bool>)
       return emit(p, placed, over);
     else
@@ -175,6 +182,7 @@ inline void forEachParent(const MoveRules& r, const State& st, Emit&& emit) {
       const Visible under = shownUnder(st, s, t);
       const Mask moverLeft = static_cast<Mask>((v.theirs & ~t) | under.theirs),
                  otherLeft = static_cast<Mask>(v.ours | under.ours);
+      if (kLiveOnly && r.hasLine(moverLeft)) continue;
       State p{st.theirs, st.ours};
       p.ours[s] ^= t;
       if (call(p, true, outcome(r, Visible{moverLeft, otherLeft}))) return;
@@ -188,6 +196,12 @@ inline void forEachParent(const MoveRules& r, const State& st, Emit&& emit) {
       }
     }
   }
+}
+
+// forEachParent's live parents only (see there).
+template <typename Emit>
+inline void forEachLiveParent(const MoveRules& r, const State& st, Emit&& emit) {
+  forEachParent<true>(r, st, std::forward<Emit>(emit));
 }
 
 }  // namespace gobblet::tb

@@ -362,7 +362,7 @@ void Solver::reachGroup(const Group& g, int workers) {
         }
         a.first = kNone;
         a.boardLayout = &index_.layout(g.boardMoveSlice(i));
-        forEachParent(rules_, a.st, [&](const State& p, bool placed, int over) {
+        forEachLiveParent(rules_, a.st, [&](const State& p, bool placed, int over) {
           a.first = number(a, p, placed, over);
           return a.first != kNone;
         });
@@ -378,7 +378,7 @@ void Solver::reachGroup(const Group& g, int workers) {
         bool reached = codes_.symbol(a.first) != PackedCodes::kNone, boardParent = false;
         if (!reached) {
           SmallSet parents;
-          forEachParent(rules_, a.st, [&](const State& p, bool placed, int over) {
+          forEachLiveParent(rules_, a.st, [&](const State& p, bool placed, int over) {
             const uint64_t x = number(a, p, placed, over);
             if (x == kNone) return;
             boardParent |= !placed;
@@ -584,7 +584,7 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
       const uint16_t weight = static_cast<uint16_t>(lost ? 0 : index_.orbitSize(st));
       SmallSet parents;
       const Index::Layout& parentLayout = index_.layout(g.boardMoveSlice(i));
-      forEachParent(rules_, st, [&](const State& p, bool placed, int over) {
+      forEachLiveParent(rules_, st, [&](const State& p, bool placed, int over) {
         if (placed || over != 0) return;  // a level down, or a finished game
         const uint64_t x = index_.indexIn(parentLayout, p);
         codes_.prefetch(x);

@@ -248,6 +248,36 @@ TEST(RetrogradeMoves, WinInOneMatchesTheChildren) {
   }
 }
 
+// forEachLiveParent emits forEachParent's parents that are games going on,
+// in its order: every state of small variants, every 499th number of
+// gobblers (finished games among them, whose parents are mostly over).
+TEST(RetrogradeMoves, LiveParentsAreTheParentsNotOver) {
+  for (const auto& [name, step] : std::vector<std::pair<const char*, uint64_t>>{
+           {"3x3:1,4,1", 1}, {"3x3:2,2,1", 1}, {"3x3:2,3,0", 1}, {"3x3:3,1,1", 1}, {"gobblers", 499}}) {
+    const Variant v = *Variant::parse(name);
+    const Index index(v);
+    const MoveRules rules(v);
+    uint64_t overParents = 0;
+    for (int slice = 0; slice < static_cast<int>(index.slices().size()); ++slice) {
+      for (uint64_t i = 0; i < index.slices()[slice].size; i += step) {
+        State st;
+        if (!index.stateAt(slice, i, &st)) continue;
+        std::vector<std::pair<State, bool>> all, live;
+        forEachParent(rules, st, [&](const State& p, bool placed, int over) {
+          if (over == 0) all.emplace_back(p, placed);
+          overParents += over != 0;
+        });
+        forEachLiveParent(rules, st, [&](const State& p, bool placed, int over) {
+          ASSERT_EQ(over, 0);
+          live.emplace_back(p, placed);
+        });
+        ASSERT_EQ(live, all) << name << " " << positionToString(index.toBoard(st));
+      }
+    }
+    EXPECT_GT(overParents, 0u) << name;
+  }
+}
+
 // The verifier numbers the children of a state by the rules core's moves as
 // the rules core's board reaches them (Board::makeMove, Index::toState and
 // indexOf), for every legal move of random games: drops, drops over

@@ -1,4 +1,5 @@
-// gobblet-tb-bench: probe latency of a tablebase file (Google Benchmark).
+// gobblet-tb-bench: probe latency of a tablebase file, and what the 3x3
+// builder's reach pass spends a number on (Google Benchmark).
 //
 // The file is $GOBBLET_TB_FILE, else the default gobblers file if it
 // exists, else a 3x3:2,2,1 tablebase built into a temporary file. Probes
@@ -14,6 +15,8 @@
 
 #include "engine/movegen.h"
 #include "file.h"
+#include "index.h"
+#include "moves.h"
 #include "retrograde.h"
 
 namespace {
@@ -81,6 +84,45 @@ void BM_Probe(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_Probe)->Arg(4096)->Arg(1 << 20);
+
+// The reach pass's work on one number of gobblers, step by step (each
+// step adds to the one before; the differences are each step's cost):
+//   0  decode the number into a state
+//   1  and tell a hole of the numbering
+//   2  and make its first parent that is no finished game
+//   3  and number that parent
+//   4  and rule the state: finished, won in 1, or open
+// over consecutive numbers of gobblers' largest slice, as a sweep goes. The
+// sweep adds the parents' symbols (memory misses, prefetched), the marks,
+// and for one number in eleven the other parents.
+void BM_ReachStep(benchmark::State& state) {
+  static const tb::Index index(Variant::gobblers());
+  static const tb::MoveRules rules(Variant::gobblers());
+  int slice = 0;
+  for (int s = 0; s < static_cast<int>(index.slices().size()); ++s)
+    if (index.slices()[s].size > index.slices()[slice].size) slice = s;
+  const uint64_t size = index.slices()[slice].size, offset = index.slices()[slice].offset;
+  const int step = static_cast<int>(state.range(0));
+  uint64_t i = 0, sum = 0;
+  for (auto _ : state) {
+    tb::State st;
+    index.decode(slice, i, &st);
+    sum += st.ours[0] ^ st.theirs[2];
+    if (step >= 1 && index.isCanonical(slice, st, offset + i)) {
+      if (step >= 2)
+        tb::forEachLiveParent(rules, st, [&](const tb::State& p, bool placed, int over) {
+          if (over != 0) return false;
+          sum += step >= 3 ? (placed ? index.indexOf(p) : 1) : p.ours[1];
+          return true;
+        });
+      if (step >= 4) sum += tb::outcome(rules, st) != 0 ? 1 : tb::hasWinInOne(rules, st) ? 2 : 3;
+    }
+    if (++i == size) i = 0;
+  }
+  benchmark::DoNotOptimize(sum);
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ReachStep)->DenseRange(0, 4);
 
 }  // namespace
 
