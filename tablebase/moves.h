@@ -74,6 +74,13 @@ inline Visible shownUnder(const State& st, int size, Mask sq) {
   return {};
 }
 
+// What the two sides show once the top piece of `sq`, of size `size`, is
+// lifted off (shown is visible(st)): the square shows what lies under it.
+inline Visible lifted(const State& st, const Visible& shown, int size, Mask sq) {
+  const Visible under = shownUnder(st, size, sq);
+  return {static_cast<Mask>((shown.ours & ~sq) | under.ours), static_cast<Mask>((shown.theirs & ~sq) | under.theirs)};
+}
+
 // Calls emit(child, placed, over) for every move of a state that is not
 // over; placed tells a placement (the child is one level fuller) from a
 // board move, over is outcome(child), found from the squares the move
@@ -105,9 +112,8 @@ inline void forEachChild(const MoveRules& r, const State& st, Emit&& emit) {
     if (!r.moving) continue;
     for (Mask from = static_cast<Mask>(st.ours[s] & ~al[s + 1]); from; from &= from - 1) {
       const Mask f = static_cast<Mask>(from & -from);
-      const Visible under = shownUnder(st, s, f);
-      const Mask moverLeft = static_cast<Mask>((v.ours & ~f) | under.ours),
-                 otherLeft = static_cast<Mask>(v.theirs | under.theirs);
+      const Visible left = lifted(st, v, s, f);
+      const Mask moverLeft = left.ours, otherLeft = left.theirs;
       for (Mask t = targets; t; t &= t - 1) {
         const Mask to = static_cast<Mask>(t & -t);
         State c{st.theirs, st.ours};
@@ -139,13 +145,11 @@ inline bool hasWinInOne(const MoveRules& r, const State& st) {
     if (!r.moving) continue;
     for (Mask from = static_cast<Mask>(st.ours[s] & ~al[s + 1]); from; from &= from - 1) {
       const Mask f = static_cast<Mask>(from & -from);
-      const Visible under = shownUnder(st, s, f);
-      const Mask moverLeft = static_cast<Mask>((v.ours & ~f) | under.ours),
-                 otherLeft = static_cast<Mask>(v.theirs | under.theirs);
-      Mask wins = static_cast<Mask>(r.winSquares[moverLeft] & targets);
-      if (wins && !r.hasLine(otherLeft)) return true;
+      const Visible left = lifted(st, v, s, f);
+      Mask wins = static_cast<Mask>(r.winSquares[left.ours] & targets);
+      if (wins && !r.hasLine(left.theirs)) return true;
       for (; wins; wins &= wins - 1)
-        if (!r.hasLine(static_cast<Mask>(otherLeft & ~(wins & -wins)))) return true;
+        if (!r.hasLine(static_cast<Mask>(left.theirs & ~(wins & -wins)))) return true;
     }
   }
   return false;
@@ -179,9 +183,8 @@ inline void forEachParent(const MoveRules& r, const State& st, Emit&& emit) {
     for (Mask to = static_cast<Mask>(st.theirs[s] & ~al[s + 1]); to; to &= to - 1) {
       const Mask t = static_cast<Mask>(to & -to);
       // The parent is seen from the mover: its ours are st's theirs.
-      const Visible under = shownUnder(st, s, t);
-      const Mask moverLeft = static_cast<Mask>((v.theirs & ~t) | under.theirs),
-                 otherLeft = static_cast<Mask>(v.ours | under.ours);
+      const Visible left = lifted(st, v, s, t);
+      const Mask moverLeft = left.theirs, otherLeft = left.ours;
       if (kLiveOnly && r.hasLine(moverLeft)) continue;
       State p{st.theirs, st.ours};
       p.ours[s] ^= t;
