@@ -344,12 +344,11 @@ void Solver::reachGroup(const Group& g, int workers) {
       constexpr uint64_t kNone = ~uint64_t{0};
       Asking asking[64];
       int n = 0;
-      // After the first sweep only parents by board move can have been
-      // reached since (the level below is final and was asked in full).
-      auto number = [&](const Asking& a, const State& p, bool placed, int over) {
-        return over != 0 || (placed && sweep > 0) ? kNone
-               : placed                           ? index_.indexOf(p)
-                                                  : index_.indexIn(*a.boardLayout, p);
+      // The number of a live parent to ask. After the first sweep only
+      // parents by board move can have been reached since (the level below
+      // is final and was asked in full).
+      auto number = [&](const Asking& a, const State& p, bool placed) {
+        return placed && sweep > 0 ? kNone : placed ? index_.indexOf(p) : index_.indexIn(*a.boardLayout, p);
       };
       for (; open; open &= open - 1) {
         const uint64_t bit = open & -open, i = begin + std::countr_zero(open);
@@ -362,8 +361,8 @@ void Solver::reachGroup(const Group& g, int workers) {
         }
         a.first = kNone;
         a.boardLayout = &index_.layout(g.boardMoveSlice(i));
-        forEachLiveParent(rules_, a.st, [&](const State& p, bool placed, int over) {
-          a.first = number(a, p, placed, over);
+        forEachLiveParent(rules_, a.st, [&](const State& p, bool placed, int) {
+          a.first = number(a, p, placed);
           return a.first != kNone;
         });
         if (a.first == kNone) {  // nothing left to ask: never reached
@@ -378,8 +377,8 @@ void Solver::reachGroup(const Group& g, int workers) {
         bool reached = codes_.symbol(a.first) != PackedCodes::kNone, boardParent = false;
         if (!reached) {
           SmallSet parents;
-          forEachLiveParent(rules_, a.st, [&](const State& p, bool placed, int over) {
-            const uint64_t x = number(a, p, placed, over);
+          forEachLiveParent(rules_, a.st, [&](const State& p, bool placed, int) {
+            const uint64_t x = number(a, p, placed);
             if (x == kNone) return;
             boardParent |= !placed;
             codes_.prefetch(x);
@@ -404,11 +403,10 @@ void Solver::reachGroup(const Group& g, int workers) {
 
 void Solver::markReached(uint64_t x, const State& st, std::array<uint64_t, 3>& ruled) {
   int kind = -1;  // ruled[kind], or open
-  if (const int over = outcome(rules_, st); over != 0) {
+  if (const int over = outcome(rules_, st); over != 0)
     kind = over > 0 ? 0 : 1;
-  } else {
-    if (hasWinInOne(rules_, st)) kind = 2;
-  }
+  else if (hasWinInOne(rules_, st))
+    kind = 2;
   if (codes_.mark(x, kind < 0 ? PackedCodes::kOpen : PackedCodes::kRuled) && kind >= 0) ++ruled[kind];
 }
 
@@ -584,8 +582,8 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
       const uint16_t weight = static_cast<uint16_t>(lost ? 0 : index_.orbitSize(st));
       SmallSet parents;
       const Index::Layout& parentLayout = index_.layout(g.boardMoveSlice(i));
-      forEachLiveParent(rules_, st, [&](const State& p, bool placed, int over) {
-        if (placed || over != 0) return;  // a level down, or a finished game
+      forEachLiveParent(rules_, st, [&](const State& p, bool placed, int) {
+        if (placed) return;  // a level down
         const uint64_t x = index_.indexIn(parentLayout, p);
         codes_.prefetch(x);
         codes_.prefetchOpen(x);

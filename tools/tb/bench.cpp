@@ -110,9 +110,8 @@ void BM_ReachStep(benchmark::State& state) {
     sum += st.ours[0] ^ st.theirs[2];
     if (step >= 1 && index.isCanonical(slice, st, offset + i)) {
       if (step >= 2)
-        tb::forEachLiveParent(rules, st, [&](const tb::State& p, bool placed, int over) {
-          if (over != 0) return false;
-          sum += step >= 3 ? (placed ? index.indexOf(p) : 1) : p.ours[1];
+        tb::forEachLiveParent(rules, st, [&](const tb::State& p, bool, int) {
+          sum += step >= 3 ? index.indexOf(p) : p.ours[1];
           return true;
         });
       if (step >= 4) sum += tb::outcome(rules, st) != 0 ? 1 : tb::hasWinInOne(rules, st) ? 2 : 3;
