@@ -188,6 +188,38 @@ class Index {
     }
   }
 
+  // decode for a caller going through a slice's numbers in order. A row is
+  // the ny consecutive numbers that share their lead orbit and x layer (the
+  // y layer runs through its class by rank): `row` keeps the last row's two
+  // layers, decoded once, and whether its lead can make holes (a lead that
+  // no symmetry but the identity leaves alone makes none: isCanonical need
+  // not be asked).
+  struct Row {
+    int slice = -1;
+    uint32_t row = ~0u;
+    State layers;               // the lead and x layers of the row (y empty)
+    bool mayHoldHoles = false;  // a symmetry other than the identity leaves its lead alone
+  };
+  void decodeInRow(int slice, uint64_t index, Row* row, State* st) const {
+    const Slice& sl = slices_[slice];
+    const uint32_t i = static_cast<uint32_t>(index), r = i / sl.ny;
+    if (row->slice != slice || row->row != r) {
+      const uint16_t lead = byRank_[sl.leadCodes + r / sl.nx], x = byRank_[sl.xCodes + r % sl.nx];
+      row->slice = slice;
+      row->row = r;
+      row->layers = State{};
+      row->layers.ours[sl.lead] = codeOurs_[lead];
+      row->layers.theirs[sl.lead] = codeTheirs_[lead];
+      row->layers.ours[sl.x] = codeOurs_[x];
+      row->layers.theirs[sl.x] = codeTheirs_[x];
+      row->mayHoldHoles = canonSyms_[lead] != 1;
+    }
+    const uint16_t y = byRank_[sl.yCodes + (i - r * sl.ny)];
+    *st = row->layers;
+    st->ours[sl.y] = codeOurs_[y];
+    st->theirs[sl.y] = codeTheirs_[y];
+  }
+
   // Board <-> state. toState fails (returns false) if the board is not of
   // this variant or breaks its piece counts.
   bool toState(const Board& board, State* st) const;

@@ -201,6 +201,29 @@ inline void forEachParent(const MoveRules& r, const State& st, Emit&& emit) {
   }
 }
 
+// The first parent by placement that is a game going on, in
+// forEachParent's order (sizes up, squares up): true with the size and the
+// square of the opponent's piece whose placement made `st`. The reach pass
+// asks this parent first and numbers it from its layers' codes, without
+// making it (forEachLiveParent makes every parent it meets, also the
+// board-move parents it emits before).
+inline bool firstLivePlacementParent(const MoveRules& r, const State& st, int* size, Mask* square) {
+  Mask al[4];
+  atLeastMasks(st, al);
+  const Visible v = visible(st);
+  for (int s = 0; s < r.sizes; ++s) {
+    for (Mask to = static_cast<Mask>(st.theirs[s] & ~al[s + 1]); to; to &= to - 1) {
+      const Mask t = static_cast<Mask>(to & -to);
+      const Visible left = lifted(st, v, s, t);
+      if (r.hasLine(left.theirs) || r.hasLine(left.ours)) continue;
+      *size = s;
+      *square = t;
+      return true;
+    }
+  }
+  return false;
+}
+
 // forEachParent's live parents only (see there).
 template <typename Emit>
 inline void forEachLiveParent(const MoveRules& r, const State& st, Emit&& emit) {

@@ -230,6 +230,7 @@ class Solver {
   uint64_t reachedBits(const Group& g, uint64_t begin, uint64_t end) const;
   bool sliceReached(int slice) const;
   bool parentSliceReached(int slice) const;
+  int placementParentSlice(int slice, int size) const;
   absl::Status solveGroup(const Group& g, int workers);
   State stateOf(const Group& g, uint64_t i) const {
     State st;
@@ -324,6 +325,13 @@ void Solver::reachGroup(const Group& g, int workers) {
     bool marked = false;
   };
   std::vector<Tally> tallies(std::max(1, workers));
+  // The numberings of the group's slices' parents by placement, by the
+  // size of the piece placed (null: the opponent has none of that size).
+  std::array<std::array<const Index::Layout*, 3>, 2> placementLayouts{};
+  for (int k = 0; k < 2; ++k)
+    for (int s = 0; s < 3; ++s)
+      if (const int p = placementParentSlice(k == 0 ? g.first : g.second, s); p >= 0)
+        placementLayouts[k][s] = &index_.layout(p);
   for (int sweep = 0;; ++sweep) {
     for (Tally& t : tallies) t.marked = false;
     parallelFor(words, workers, 256, [&](int worker, uint64_t w) {
@@ -343,6 +351,7 @@ void Solver::reachGroup(const Group& g, int workers) {
       };
       constexpr uint64_t kNone = ~uint64_t{0};
       Asking asking[64];
+      Index::Row row;
       int n = 0;
       // The number of a live parent to ask. After the first sweep only
       // parents by board move can have been reached since (the level below
@@ -354,17 +363,28 @@ void Solver::reachGroup(const Group& g, int workers) {
         const uint64_t bit = open & -open, i = begin + std::countr_zero(open);
         Asking& a = asking[n];
         a.bit = bit;
-        a.st = stateOf(g, i);
-        if (sweep == 0 && !index_.isCanonical(g.sliceOfLocal(i), a.st, g.global(i))) {  // a hole of the index
+        index_.decodeInRow(g.sliceOfLocal(i), g.inSlice(i), &row, &a.st);
+        if (sweep == 0 && row.mayHoldHoles && !index_.isCanonical(g.sliceOfLocal(i), a.st, g.global(i))) {  // a hole
           known[w] |= bit;
           continue;
         }
         a.first = kNone;
         a.boardLayout = &index_.layout(g.boardMoveSlice(i));
-        forEachLiveParent(rules_, a.st, [&](const State& p, bool placed, int) {
-          a.first = number(a, p, placed);
-          return a.first != kNone;
-        });
+        int size;
+        Mask square;
+        if (sweep == 0 && firstLivePlacementParent(rules_, a.st, &size, &square)) {
+          // Numbered from its layers' codes (the parent is seen from the
+          // opponent, without the piece placed) in its slice's numbering.
+          std::array<uint16_t, 3> code;
+          for (int s = 0; s < 3; ++s)
+            code[s] = index_.layerCode(s == size ? a.st.theirs[s] ^ square : a.st.theirs[s], a.st.ours[s]);
+          a.first = index_.indexIn(*placementLayouts[i >= g.firstSize][size], code);
+        } else {
+          forEachLiveParent(rules_, a.st, [&](const State& p, bool placed, int) {
+            a.first = number(a, p, placed);
+            return a.first != kNone;
+          });
+        }
         if (a.first == kNone) {  // nothing left to ask: never reached
           known[w] |= bit;
           continue;
@@ -419,17 +439,24 @@ bool Solver::sliceReached(int slice) const {
 }
 
 // Whether some state is reached in a slice that leads to `slice` by a
-// placement (one level down: the opponent's material with one piece fewer
-// of a size, as the side to move).
+// placement (one level down).
 bool Solver::parentSliceReached(int slice) const {
-  const auto& m = index_.slices()[slice].material;
-  for (int s = 0; s < 3; ++s) {
-    if (m[2 * s + 1] == 0) continue;
-    std::array<uint8_t, 6> parent = colourSwapped(m);
-    --parent[2 * s];
-    if (const int p = index_.sliceOf(parent); p >= 0 && sliceReached(p)) return true;
-  }
+  for (int s = 0; s < 3; ++s)
+    if (const int p = placementParentSlice(slice, s); p >= 0 && sliceReached(p)) return true;
   return false;
+}
+
+// The slice of the parents by placement of `slice`'s states whose last
+// move placed a piece of `size` (the opponent's material with that piece
+// less, as the side to move), or -1 if there is none (no slice, or the
+// opponent has no piece of that size on the board).
+int Solver::placementParentSlice(int slice, int size) const {
+  if (slice < 0) return -1;
+  const std::array<uint8_t, 6>& m = index_.slices()[slice].material;
+  if (m[2 * size + 1] == 0) return -1;
+  std::array<uint8_t, 6> parent = colourSwapped(m);
+  --parent[2 * size];
+  return index_.sliceOf(parent);
 }
 
 // The reached bits of the group's numbers begin..end-1 (at most 64), bit

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -99,6 +100,40 @@ TEST(TablebaseIndex, RoundTripAndSymmetry) {
       }
     }
     EXPECT_GT(canonical, 0u) << name;
+  }
+}
+
+// decodeInRow, which keeps a row's lead and x layers between calls, decodes
+// what decode does, going through the numbers in order or skipping some and
+// from slice to slice; a row whose lead it says makes no holes holds none.
+TEST(TablebaseIndex, DecodeInRowIsDecode) {
+  for (const char* name : {"tictactoe", "3x3:2,2,1", "3x3:3,1,1", "gobblers"}) {
+    const Index index(*Variant::parse(name));
+    for (const uint64_t step : {uint64_t{1}, uint64_t{37}}) {
+      Index::Row row;
+      uint64_t rowsWithHoles = 0, rows = 0;
+      for (int s = 0; s < static_cast<int>(index.slices().size()); ++s) {
+        const auto& sl = index.slices()[s];
+        // gobblers: its largest slices in part (one number in 64 rows).
+        const uint64_t size = std::string(name) == "gobblers" ? std::min<uint64_t>(sl.size, 64ull * sl.ny) : sl.size;
+        for (uint64_t i = 0; i < size; i += step) {
+          State byRow, st;
+          const uint32_t before = row.row;
+          index.decodeInRow(s, i, &row, &byRow);
+          index.decode(s, i, &st);
+          ASSERT_EQ(byRow, st) << name << " slice " << s << " number " << i;
+          if (!row.mayHoldHoles) {
+            ASSERT_TRUE(index.isCanonical(s, st, sl.offset + i)) << name << " slice " << s;
+          }
+          if (row.row != before) {
+            ++rows;
+            rowsWithHoles += row.mayHoldHoles;
+          }
+        }
+      }
+      EXPECT_GT(rowsWithHoles, 0u) << name;
+      EXPECT_LT(rowsWithHoles, rows) << name;
+    }
   }
 }
 
@@ -279,6 +314,34 @@ TEST(RetrogradeMoves, LiveParentsAreTheParentsNotOver) {
   });
   ASSERT_EQ(overParents.size(), 5u);
   for (const auto& [name, count] : overParents) EXPECT_GT(count, 0u) << name;
+}
+
+// firstLivePlacementParent names the piece of the first parent by
+// placement that forEachLiveParent emits, and there is one exactly when it
+// emits one.
+TEST(RetrogradeMoves, FirstLivePlacementParentIsTheWalksFirst) {
+  std::map<std::string, std::pair<uint64_t, uint64_t>> asked;  // variant -> with one, without
+  forSampledStates([&](const char* name, const Index& index, const MoveRules& rules, const State& st) {
+    std::optional<State> first;
+    forEachLiveParent(rules, st, [&](const State& p, bool placed, int) {
+      if (placed) first = p;
+      return placed;
+    });
+    int size = -1;
+    Mask square = 0;
+    ASSERT_EQ(firstLivePlacementParent(rules, st, &size, &square), first.has_value())
+        << name << " " << positionToString(index.toBoard(st));
+    ++(first ? asked[name].first : asked[name].second);
+    if (!first) return;
+    State p{st.theirs, st.ours};
+    p.ours[size] ^= square;
+    ASSERT_EQ(p, *first) << name << " " << positionToString(index.toBoard(st));
+  });
+  ASSERT_EQ(asked.size(), 5u);
+  for (const auto& [name, counts] : asked) {
+    EXPECT_GT(counts.first, 0u) << name;
+    EXPECT_GT(counts.second, 0u) << name;
+  }
 }
 
 // The verifier numbers the children of a state by the rules core's moves as
