@@ -92,9 +92,13 @@ BENCHMARK(BM_Probe)->Arg(4096)->Arg(1 << 20);
 //   2  and make its first parent that is no finished game
 //   3  and number that parent
 //   4  and rule the state: finished, won in 1, or open
-// over consecutive numbers of gobblers' largest slice, as a sweep goes. The
-// sweep adds the parents' symbols (memory misses, prefetched), the marks,
-// and for one number in eleven the other parents.
+// over consecutive numbers of gobblers' largest slice, by the general walks
+// (decode, isCanonical, forEachLiveParent, indexOf): the path of the later
+// sweeps and of a state with no live parent by placement. The first sweep
+// goes faster (retrograde.cpp: Index::decodeInRow, a hole test only in rows
+// whose lead can make one, firstLivePlacementParent numbered from codes);
+// it adds the parents' symbols (memory misses, prefetched), the marks, and
+// for one number in eleven the other parents.
 void BM_ReachStep(benchmark::State& state) {
   static const tb::Index index(Variant::gobblers());
   static const tb::MoveRules rules(Variant::gobblers());
