@@ -224,6 +224,36 @@ inline bool firstLivePlacementParent(const MoveRules& r, const State& st, int* s
   return false;
 }
 
+// The first parent by board move that is a game going on, in
+// forEachParent's order (sizes up, squares up, then the squares it came
+// from up): true with the size of the opponent's piece, the square it went
+// to and the square it came from. The reach pass asks it of the states
+// whose last move can have been no placement from a game going on (most
+// are games won by the side to move, which only lifting a piece can show).
+inline bool firstLiveBoardParent(const MoveRules& r, const State& st, int* size, Mask* to, Mask* from) {
+  if (!r.moving) return false;
+  Mask al[4];
+  atLeastMasks(st, al);
+  const Visible v = visible(st);
+  for (int s = 0; s < r.sizes; ++s) {
+    const Mask sources = static_cast<Mask>(0x1ff & ~al[s]);
+    for (Mask tos = static_cast<Mask>(st.theirs[s] & ~al[s + 1]); tos; tos &= tos - 1) {
+      const Mask t = static_cast<Mask>(tos & -tos);
+      const Visible left = lifted(st, v, s, t);
+      if (r.hasLine(left.theirs)) continue;  // every un-move of this piece leaves that line
+      for (Mask fs = sources; fs; fs &= fs - 1) {
+        const Mask f = static_cast<Mask>(fs & -fs);
+        if (r.hasLine(static_cast<Mask>(left.theirs | f)) || r.hasLine(static_cast<Mask>(left.ours & ~f))) continue;
+        *size = s;
+        *to = t;
+        *from = f;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 // forEachParent's live parents only (see there).
 template <typename Emit>
 inline void forEachLiveParent(const MoveRules& r, const State& st, Emit&& emit) {

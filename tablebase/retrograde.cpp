@@ -298,14 +298,16 @@ void Solver::report(bool force) {
 // Forward: which of the group's states are reached, given every level
 // below. A state is reached if one of its parents is a reached game that
 // goes on (the start is marked first): its parents by placement are one
-// level down (known), its parents by board move in the group. So sweeps go
-// over the group's numbers not known yet, asking each one's parents until
-// one is reached, until a sweep marks nothing. Asking the parents stops at
-// the first reached one (nearly always the first asked), where marking
-// every child of every reached state numbered all 3.3 G moves of gobblers.
-// Later sweeps ask only parents by board move, and a state none of whose
-// parents is in the group is settled as never reached after the first
-// (so a variant without board moves takes one sweep).
+// level down (final), its parents by board move in the group. The first
+// sweep asks the parents by placement only, the first live one before the
+// others (nearly always it is reached, where marking every child of every
+// reached state numbered all 3.3 G moves of gobblers). The later sweeps ask
+// the parents by board move of the states still open, until a sweep marks
+// nothing: most are games won by the side to move (77 M of gobblers' 97 M
+// with no live parent by placement), which only a board move lifting a
+// piece can show, and their parents are in the group's other slice, which
+// the first sweep has settled by then. A state with no live parent left to
+// ask is settled as never reached (without board moves, after the first).
 void Solver::reachGroup(const Group& g, int workers) {
   // A group that holds no reached state (the start is marked before) and
   // none of whose parents one level down is reached stays out of reach (a
@@ -346,19 +348,12 @@ void Solver::reachGroup(const Group& g, int workers) {
       struct Asking {
         uint64_t bit;
         State st;
-        uint64_t first;                    // the first parent's number, kNone if none
+        uint64_t first;                    // the first parent's number
         const Index::Layout* boardLayout;  // the numbering of its parents by board move (their slice)
       };
-      constexpr uint64_t kNone = ~uint64_t{0};
       Asking asking[64];
       Index::Row row;
       int n = 0;
-      // The number of a live parent to ask. After the first sweep only
-      // parents by board move can have been reached since (the level below
-      // is final and was asked in full).
-      auto number = [&](const Asking& a, const State& p, bool placed) {
-        return placed && sweep > 0 ? kNone : placed ? index_.indexOf(p) : index_.indexIn(*a.boardLayout, p);
-      };
       for (; open; open &= open - 1) {
         const uint64_t bit = open & -open, i = begin + std::countr_zero(open);
         Asking& a = asking[n];
@@ -368,39 +363,38 @@ void Solver::reachGroup(const Group& g, int workers) {
           known[w] |= bit;
           continue;
         }
-        a.first = kNone;
         a.boardLayout = &index_.layout(g.boardMoveSlice(i));
+        // The first live parent of the sweep's kind, numbered from its
+        // layers' codes (it is seen from the opponent: the piece moved is
+        // taken off its square, or put back where it came from) in its
+        // slice's numbering.
         int size;
-        Mask square;
-        if (sweep == 0 && firstLivePlacementParent(rules_, a.st, &size, &square)) {
-          // Numbered from its layers' codes (the parent is seen from the
-          // opponent, without the piece placed) in its slice's numbering.
-          std::array<uint16_t, 3> code;
-          for (int s = 0; s < 3; ++s)
-            code[s] = index_.layerCode(s == size ? a.st.theirs[s] ^ square : a.st.theirs[s], a.st.ours[s]);
-          a.first = index_.indexIn(*placementLayouts[i >= g.firstSize][size], code);
+        Mask to, from = 0;
+        const Index::Layout* layout;
+        if (sweep == 0 ? firstLivePlacementParent(rules_, a.st, &size, &to)
+                       : firstLiveBoardParent(rules_, a.st, &size, &to, &from)) {
+          layout = sweep == 0 ? placementLayouts[i >= g.firstSize][size] : a.boardLayout;
         } else {
-          forEachLiveParent(rules_, a.st, [&](const State& p, bool placed, int) {
-            a.first = number(a, p, placed);
-            return a.first != kNone;
-          });
-        }
-        if (a.first == kNone) {  // nothing left to ask: never reached
-          known[w] |= bit;
+          // None: never reached, unless (first sweep) a board move can
+          // have made it.
+          if (sweep > 0 || !rules_.moving) known[w] |= bit;
           continue;
         }
+        std::array<uint16_t, 3> code;
+        for (int s = 0; s < 3; ++s)
+          code[s] = index_.layerCode(s == size ? a.st.theirs[s] ^ to ^ from : a.st.theirs[s], a.st.ours[s]);
+        a.first = index_.indexIn(*layout, code);
         codes_.prefetch(a.first);
         ++n;
       }
       for (int k = 0; k < n; ++k) {
         Asking& a = asking[k];
-        bool reached = codes_.symbol(a.first) != PackedCodes::kNone, boardParent = false;
-        if (!reached) {
+        bool reached = codes_.symbol(a.first) != PackedCodes::kNone;
+        if (!reached) {  // the sweep's other parents
           SmallSet parents;
           forEachLiveParent(rules_, a.st, [&](const State& p, bool placed, int) {
-            const uint64_t x = number(a, p, placed);
-            if (x == kNone) return;
-            boardParent |= !placed;
+            if (placed != (sweep == 0)) return;
+            const uint64_t x = placed ? index_.indexOf(p) : index_.indexIn(*a.boardLayout, p);
             codes_.prefetch(x);
             parents.add(x);
           });
@@ -411,12 +405,15 @@ void Solver::reachGroup(const Group& g, int workers) {
           markReached(g.global(begin + std::countr_zero(a.bit)), a.st, ruled);
           known[w] |= a.bit;
           tally.marked = true;
-        } else if (!boardParent) {
+        } else if (sweep == 0 && !rules_.moving) {
           known[w] |= a.bit;  // every parent one level down, none reached: never reached
         }
       }
     });
-    if (std::none_of(tallies.begin(), tallies.end(), [](const Tally& t) { return t.marked; })) break;
+    // The first sweep is followed by one at least (the states it left open
+    // ask their parents by board move), the others until one marks nothing.
+    if (!rules_.moving) break;
+    if (sweep > 0 && std::none_of(tallies.begin(), tallies.end(), [](const Tally& t) { return t.marked; })) break;
   }
   for (const Tally& t : tallies) addRuled(t.ruled);
 }

@@ -344,6 +344,35 @@ TEST(RetrogradeMoves, FirstLivePlacementParentIsTheWalksFirst) {
   }
 }
 
+// firstLiveBoardParent names the move of the first parent by board move
+// that forEachLiveParent emits, and there is one exactly when it emits one.
+TEST(RetrogradeMoves, FirstLiveBoardParentIsTheWalksFirst) {
+  std::map<std::string, std::pair<uint64_t, uint64_t>> asked;  // variant -> with one, without
+  forSampledStates([&](const char* name, const Index& index, const MoveRules& rules, const State& st) {
+    std::optional<State> first;
+    forEachLiveParent(rules, st, [&](const State& p, bool placed, int) {
+      if (!placed) first = p;
+      return !placed;
+    });
+    int size = -1;
+    Mask to = 0, from = 0;
+    ASSERT_EQ(firstLiveBoardParent(rules, st, &size, &to, &from), first.has_value())
+        << name << " " << positionToString(index.toBoard(st));
+    ++(first ? asked[name].first : asked[name].second);
+    if (!first) return;
+    State p{st.theirs, st.ours};
+    p.ours[size] ^= static_cast<Mask>(to | from);
+    ASSERT_EQ(p, *first) << name << " " << positionToString(index.toBoard(st));
+  });
+  ASSERT_EQ(asked.size(), 5u);
+  for (const auto& [name, counts] : asked) {
+    if (Variant::parse(name)->moving) {
+      EXPECT_GT(counts.first, 0u) << name;
+    }
+    EXPECT_GT(counts.second, 0u) << name;
+  }
+}
+
 // The verifier numbers the children of a state by the rules core's moves as
 // the rules core's board reaches them (Board::makeMove, Index::toState and
 // indexOf), for every legal move of random games: drops, drops over
