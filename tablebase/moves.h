@@ -81,19 +81,43 @@ inline Visible lifted(const State& st, const Visible& shown, int size, Mask sq) 
   return {static_cast<Mask>((shown.ours & ~sq) | under.ours), static_cast<Mask>((shown.theirs & ~sq) | under.theirs)};
 }
 
-// Calls emit(child, placed, over) for every move of a state that is not
-// over; placed tells a placement (the child is one level fuller) from a
-// board move, over is outcome(child), found from the squares the move
-// changes (the builder asks it of billions of children). An emit that
-// returns bool stops the walk by returning true.
+// A move or un-move names the piece it moves: its size, the square it goes
+// to and the square it comes from (0: from the hand, a placement). The
+// walks below emit them as such, so that a caller numbering the neighbours
+// codes only the layer that changes; childOf / parentOf make the states.
+//
+// The state a move of `st` leads to, seen from the opponent.
+inline State childOf(const State& st, int size, Mask to, Mask from) {
+  State c{st.theirs, st.ours};
+  c.theirs[size] ^= static_cast<Mask>(to | from);
+  return c;
+}
+// The state whose move (seen from its mover, the opponent of st's side to
+// move) led to `st`.
+inline State parentOf(const State& st, int size, Mask to, Mask from) {
+  State p{st.theirs, st.ours};
+  p.ours[size] ^= static_cast<Mask>(to | from);
+  return p;
+}
+
+// emit(args...), and whether it asks the walk to stop: an emit that
+// returns bool stops it by returning true.
+template <typename Emit, typename... Args>
+inline bool emitStops(Emit& emit, const Args&... args) {
+  if constexpr (std::is_same_v<std::invoke_result_t<Emit&, const Args&...>, bool>) {
+    return emit(args...);
+  } else {
+    emit(args...);
+    return false;
+  }
+}
+
+// Calls emit(size, to, from, over) for every move of a state that is not
+// over (from == 0: a placement, whose child is one level fuller), over
+// being outcome(child), found from the squares the move changes (the
+// builder asks it of billions of children).
 template <typename Emit>
-inline void forEachChild(const MoveRules& r, const State& st, Emit&& emit) {
-  auto call = [&](const State& c, bool placed, int over) {
-    if constexpr (std::is_same_v<decltype(emit(c, placed, over)), bool>)
-      return emit(c, placed, over);
-    else
-      return emit(c, placed, over), false;
-  };
+inline void forEachMove(const MoveRules& r, const State& st, Emit&& emit) {
   Mask al[4];
   atLeastMasks(st, al);
   const Visible v = visible(st);
@@ -102,11 +126,9 @@ inline void forEachChild(const MoveRules& r, const State& st, Emit&& emit) {
     if (std::popcount(st.ours[s]) < r.perSize) {
       for (Mask t = targets; t; t &= t - 1) {
         const Mask to = static_cast<Mask>(t & -t);
-        State c{st.theirs, st.ours};
-        c.theirs[s] |= to;
         // The mover's piece goes on top: only the mover can show a new line
         // (the state was not over).
-        if (call(c, true, r.hasLine(static_cast<Mask>(v.ours | to)) ? -1 : 0)) return;
+        if (emitStops(emit, s, to, Mask{0}, r.hasLine(static_cast<Mask>(v.ours | to)) ? -1 : 0)) return;
       }
     }
     if (!r.moving) continue;
@@ -116,13 +138,20 @@ inline void forEachChild(const MoveRules& r, const State& st, Emit&& emit) {
       const Mask moverLeft = left.ours, otherLeft = left.theirs;
       for (Mask t = targets; t; t &= t - 1) {
         const Mask to = static_cast<Mask>(t & -t);
-        State c{st.theirs, st.ours};
-        c.theirs[s] ^= static_cast<Mask>(f | to);
-        if (call(c, false, outcome(r, Visible{static_cast<Mask>(otherLeft & ~to), static_cast<Mask>(moverLeft | to)})))
+        if (emitStops(emit, s, to, f,
+                      outcome(r, Visible{static_cast<Mask>(otherLeft & ~to), static_cast<Mask>(moverLeft | to)})))
           return;
       }
     }
   }
+}
+
+// forEachMove with the children made: emit(child, placed, over).
+template <typename Emit>
+inline void forEachChild(const MoveRules& r, const State& st, Emit&& emit) {
+  forEachMove(r, st, [&](int size, Mask to, Mask from, int over) {
+    return emitStops(emit, childOf(st, size, to, from), from == 0, over);
+  });
 }
 
 // Whether the side to move of `st` (a game not over) has a move that wins
@@ -155,83 +184,22 @@ inline bool hasWinInOne(const MoveRules& r, const State& st) {
   return false;
 }
 
-// Calls emit(parent, placed, over) for every state (game not over or over:
-// over is outcome(parent), found from the squares the un-move changes) one
-// of whose moves leads to `st`: the opponent's last move was the placement
-// of one of its visible pieces (placed = true, the parent is one level
-// emptier) or a board move of one (placed = false). An emit that returns
-// bool stops the walk by returning true.
+// The kinds of un-moves a walk over a state's parents emits.
+enum Unmoves { kPlacements = 1, kBoardMoves = 2, kAllUnmoves = 3 };
+
+// Calls emit(size, to, from, over) for every un-move of `st`: the
+// opponent's last move, of its visible piece of `size` now on `to`, was a
+// placement (from == 0, the parent is one level emptier) or a board move
+// from `from`; over is outcome(parent), found from the squares the un-move
+// changes. In forEachParent's order: sizes up, squares `to` up, the
+// placement before the board moves, squares `from` up.
 //
-// With kLiveOnly, only the parents that are games going on (over == 0):
-// those the builder asks. A piece whose lifting leaves its owner a line has
-// none (every un-move of it, placement or board move, leaves that line), so
-// its un-moves are not made: in a finished game most are such.
-template <bool kLiveOnly = false, typename Emit>
-inline void forEachParent(const MoveRules& r, const State& st, Emit&& emit) {
-  auto call = [&](const State& p, bool placed, int over) {
-    if (kLiveOnly && over != 0) return false;
-    if constexpr (std::is_same_v<decltype(emit(p, placed, over)), bool>)
-      return emit(p, placed, over);
-    else
-      return emit(p, placed, over), false;
-  };
-  Mask al[4];
-  atLeastMasks(st, al);
-  const Visible v = visible(st);
-  for (int s = 0; s < r.sizes; ++s) {
-    const Mask sources = static_cast<Mask>(0x1ff & ~al[s]);
-    for (Mask to = static_cast<Mask>(st.theirs[s] & ~al[s + 1]); to; to &= to - 1) {
-      const Mask t = static_cast<Mask>(to & -to);
-      // The parent is seen from the mover: its ours are st's theirs.
-      const Visible left = lifted(st, v, s, t);
-      const Mask moverLeft = left.theirs, otherLeft = left.ours;
-      if (kLiveOnly && r.hasLine(moverLeft)) continue;
-      State p{st.theirs, st.ours};
-      p.ours[s] ^= t;
-      if (call(p, true, outcome(r, Visible{moverLeft, otherLeft}))) return;
-      if (!r.moving) continue;
-      for (Mask from = sources; from; from &= from - 1) {
-        const Mask f = static_cast<Mask>(from & -from);
-        State q{st.theirs, st.ours};
-        q.ours[s] ^= static_cast<Mask>(t | f);
-        if (call(q, false, outcome(r, Visible{static_cast<Mask>(moverLeft | f), static_cast<Mask>(otherLeft & ~f)})))
-          return;
-      }
-    }
-  }
-}
-
-// The first parent by placement that is a game going on, in
-// forEachParent's order (sizes up, squares up): true with the size and the
-// square of the opponent's piece whose placement made `st`. The reach pass
-// asks this parent first and numbers it from its layers' codes, without
-// making it (forEachLiveParent makes every parent it meets, also the
-// board-move parents it emits before).
-inline bool firstLivePlacementParent(const MoveRules& r, const State& st, int* size, Mask* square) {
-  Mask al[4];
-  atLeastMasks(st, al);
-  const Visible v = visible(st);
-  for (int s = 0; s < r.sizes; ++s) {
-    for (Mask to = static_cast<Mask>(st.theirs[s] & ~al[s + 1]); to; to &= to - 1) {
-      const Mask t = static_cast<Mask>(to & -to);
-      const Visible left = lifted(st, v, s, t);
-      if (r.hasLine(left.theirs) || r.hasLine(left.ours)) continue;
-      *size = s;
-      *square = t;
-      return true;
-    }
-  }
-  return false;
-}
-
-// The first parent by board move that is a game going on, in
-// forEachParent's order (sizes up, squares up, then the squares it came
-// from up): true with the size of the opponent's piece, the square it went
-// to and the square it came from. The reach pass asks it of the states
-// whose last move can have been no placement from a game going on (most
-// are games won by the side to move, which only lifting a piece can show).
-inline bool firstLiveBoardParent(const MoveRules& r, const State& st, int* size, Mask* to, Mask* from) {
-  if (!r.moving) return false;
+// With kLiveOnly, only the un-moves from games going on (over == 0): those
+// the builder asks. A piece whose lifting leaves its owner a line has none
+// (every un-move of it, placement or board move, leaves that line), so its
+// un-moves are not tried: in a finished game most are such.
+template <bool kLiveOnly = false, int kKinds = kAllUnmoves, typename Emit>
+inline void forEachUnmove(const MoveRules& r, const State& st, Emit&& emit) {
   Mask al[4];
   atLeastMasks(st, al);
   const Visible v = visible(st);
@@ -239,25 +207,52 @@ inline bool firstLiveBoardParent(const MoveRules& r, const State& st, int* size,
     const Mask sources = static_cast<Mask>(0x1ff & ~al[s]);
     for (Mask tos = static_cast<Mask>(st.theirs[s] & ~al[s + 1]); tos; tos &= tos - 1) {
       const Mask t = static_cast<Mask>(tos & -tos);
+      // The parent is seen from the mover: its ours are st's theirs.
       const Visible left = lifted(st, v, s, t);
-      if (r.hasLine(left.theirs)) continue;  // every un-move of this piece leaves that line
-      for (Mask fs = sources; fs; fs &= fs - 1) {
-        const Mask f = static_cast<Mask>(fs & -fs);
-        if (r.hasLine(static_cast<Mask>(left.theirs | f)) || r.hasLine(static_cast<Mask>(left.ours & ~f))) continue;
-        *size = s;
-        *to = t;
-        *from = f;
-        return true;
+      const Mask moverLeft = left.theirs, otherLeft = left.ours;
+      if (kLiveOnly && r.hasLine(moverLeft)) continue;
+      if constexpr ((kKinds & kPlacements) != 0) {
+        const int over = outcome(r, Visible{moverLeft, otherLeft});
+        if ((!kLiveOnly || over == 0) && emitStops(emit, s, t, Mask{0}, over)) return;
+      }
+      if ((kKinds & kBoardMoves) == 0 || !r.moving) continue;
+      for (Mask from = sources; from; from &= from - 1) {
+        const Mask f = static_cast<Mask>(from & -from);
+        const int over = outcome(r, Visible{static_cast<Mask>(moverLeft | f), static_cast<Mask>(otherLeft & ~f)});
+        if ((!kLiveOnly || over == 0) && emitStops(emit, s, t, f, over)) return;
       }
     }
   }
-  return false;
+}
+
+// forEachUnmove with the parents made: emit(parent, placed, over).
+template <bool kLiveOnly = false, typename Emit>
+inline void forEachParent(const MoveRules& r, const State& st, Emit&& emit) {
+  forEachUnmove<kLiveOnly>(r, st, [&](int size, Mask to, Mask from, int over) {
+    return emitStops(emit, parentOf(st, size, to, from), from == 0, over);
+  });
 }
 
 // forEachParent's live parents only (see there).
 template <typename Emit>
 inline void forEachLiveParent(const MoveRules& r, const State& st, Emit&& emit) {
   forEachParent<true>(r, st, std::forward<Emit>(emit));
+}
+
+// The first un-move of a kind from a game going on, in forEachUnmove's
+// order: true with its size and squares (from == 0 for a placement). The
+// reach pass asks this parent first and numbers it from its layers' codes,
+// without making it.
+template <int kKinds>
+inline bool firstLiveUnmove(const MoveRules& r, const State& st, int* size, Mask* to, Mask* from) {
+  bool found = false;
+  forEachUnmove<true, kKinds>(r, st, [&](int s, Mask t, Mask f, int) {
+    *size = s;
+    *to = t;
+    *from = f;
+    return found = true;
+  });
+  return found;
 }
 
 }  // namespace gobblet::tb

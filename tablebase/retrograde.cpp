@@ -78,6 +78,26 @@ struct Group {
   uint64_t inSlice(uint64_t i) const { return i < firstSize ? i : i - firstSize; }
 };
 
+// The layer codes of a neighbour of `st` (a parent or a child, seen from
+// the other side), given `exchanged`, st's codes with its sides exchanged:
+// only the layer of the piece moved (size, to, from) changes. A parent's
+// mover is st's opponent, a child's is st's side to move.
+std::array<uint16_t, 3> parentCodes(const Index& index, const State& st, const std::array<uint16_t, 3>& exchanged,
+                                    int size, Mask to, Mask from) {
+  std::array<uint16_t, 3> code = exchanged;
+  code[size] = index.layerCode(static_cast<Mask>(st.theirs[size] ^ to ^ from), st.ours[size]);
+  return code;
+}
+std::array<uint16_t, 3> childCodes(const Index& index, const State& st, const std::array<uint16_t, 3>& exchanged,
+                                   int size, Mask to, Mask from) {
+  std::array<uint16_t, 3> code = exchanged;
+  code[size] = index.layerCode(st.theirs[size], static_cast<Mask>(st.ours[size] ^ to ^ from));
+  return code;
+}
+std::array<uint16_t, 3> exchangedCodes(const Index& index, const State& st) {
+  return index.layerCodes(State{st.theirs, st.ours});
+}
+
 // The groups of an index, each made once (from the lower of its two
 // slices), in slice order.
 std::vector<Group> groupsOf(const Index& index) {
@@ -348,8 +368,17 @@ void Solver::reachGroup(const Group& g, int workers) {
       struct Asking {
         uint64_t bit;
         State st;
-        uint64_t first;                    // the first parent's number
-        const Index::Layout* boardLayout;  // the numbering of its parents by board move (their slice)
+        uint64_t first;                     // the first parent's number
+        const Index::Layout* boardLayout;   // the numbering of its parents by board move (their slice)
+        std::array<uint16_t, 3> exchanged;  // the layer codes of st with its sides exchanged
+      };
+      // The number of a parent, from its layers' codes (it is seen from the
+      // opponent: the piece moved is taken off its square, or put back
+      // where it came from) in its slice's numbering.
+      auto parentNumber = [&](const Asking& a, int size, Mask to, Mask from) {
+        const uint64_t i = begin + std::countr_zero(a.bit);
+        return index_.indexIn(from == 0 ? *placementLayouts[i >= g.firstSize][size] : *a.boardLayout,
+                              parentCodes(index_, a.st, a.exchanged, size, to, from));
       };
       Asking asking[64];
       Index::Row row;
@@ -364,26 +393,18 @@ void Solver::reachGroup(const Group& g, int workers) {
           continue;
         }
         a.boardLayout = &index_.layout(g.boardMoveSlice(i));
-        // The first live parent of the sweep's kind, numbered from its
-        // layers' codes (it is seen from the opponent: the piece moved is
-        // taken off its square, or put back where it came from) in its
-        // slice's numbering.
+        // The first live parent of the sweep's kind.
         int size;
-        Mask to, from = 0;
-        const Index::Layout* layout;
-        if (sweep == 0 ? firstLivePlacementParent(rules_, a.st, &size, &to)
-                       : firstLiveBoardParent(rules_, a.st, &size, &to, &from)) {
-          layout = sweep == 0 ? placementLayouts[i >= g.firstSize][size] : a.boardLayout;
-        } else {
+        Mask to, from;
+        if (!(sweep == 0 ? firstLiveUnmove<kPlacements>(rules_, a.st, &size, &to, &from)
+                         : firstLiveUnmove<kBoardMoves>(rules_, a.st, &size, &to, &from))) {
           // None: never reached, unless (first sweep) a board move can
           // have made it.
           if (sweep > 0 || !rules_.moving) known[w] |= bit;
           continue;
         }
-        std::array<uint16_t, 3> code;
-        for (int s = 0; s < 3; ++s)
-          code[s] = index_.layerCode(s == size ? a.st.theirs[s] ^ to ^ from : a.st.theirs[s], a.st.ours[s]);
-        a.first = index_.indexIn(*layout, code);
+        a.exchanged = exchangedCodes(index_, a.st);
+        a.first = parentNumber(a, size, to, from);
         codes_.prefetch(a.first);
         ++n;
       }
@@ -392,12 +413,15 @@ void Solver::reachGroup(const Group& g, int workers) {
         bool reached = codes_.symbol(a.first) != PackedCodes::kNone;
         if (!reached) {  // the sweep's other parents
           SmallSet parents;
-          forEachLiveParent(rules_, a.st, [&](const State& p, bool placed, int) {
-            if (placed != (sweep == 0)) return;
-            const uint64_t x = placed ? index_.indexOf(p) : index_.indexIn(*a.boardLayout, p);
+          auto ask = [&](int size, Mask to, Mask from, int) {
+            const uint64_t x = parentNumber(a, size, to, from);
             codes_.prefetch(x);
             parents.add(x);
-          });
+          };
+          if (sweep == 0)
+            forEachUnmove<true, kPlacements>(rules_, a.st, ask);
+          else
+            forEachUnmove<true, kBoardMoves>(rules_, a.st, ask);
           for (int j = 0; j < parents.size && !reached; ++j)
             reached = codes_.symbol(parents.items[j]) != PackedCodes::kNone;
         }
@@ -541,13 +565,20 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
     int exitWin = kNoExitWin, longestWin = 0, inGroup = 0;
     SmallSet above, inside;
     const Index::Layout& boardLayout = index_.layout(g.boardMoveSlice(i));
-    forEachChild(rules_, st, [&](const State& c, bool placed, int over) {
+    // The children's numbers from their layers' codes; a placement's child
+    // has one piece more on the mover's side of st's exchanged material.
+    const std::array<uint16_t, 3> exchanged = exchangedCodes(index_, st);
+    const int exchangedKey = index_.keyOf(State{st.theirs, st.ours});
+    forEachMove(rules_, st, [&](int size, Mask to, Mask from, int over) {
       anyMove = true;
       if (over != 0) {
         longestWin = 1;  // over < 0 would have made this state a win in 1
         return;
       }
-      const uint64_t y = placed ? index_.indexOf(c) : index_.indexIn(boardLayout, c);
+      const bool placed = from == 0;
+      const std::array<uint16_t, 3> code = childCodes(index_, st, exchanged, size, to, from);
+      const uint64_t y = placed ? index_.indexOfCodes(exchangedKey + index_.theirsPieceKey(size), code)
+                                : index_.indexIn(boardLayout, code);
       codes_.prefetch(y);
       if (placed) codes_.prefetchOpen(y);
       (placed ? above : inside).add(y);
@@ -606,9 +637,10 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
       const uint16_t weight = static_cast<uint16_t>(lost ? 0 : index_.orbitSize(st));
       SmallSet parents;
       const Index::Layout& parentLayout = index_.layout(g.boardMoveSlice(i));
-      forEachLiveParent(rules_, st, [&](const State& p, bool placed, int) {
-        if (placed) return;  // a level down
-        const uint64_t x = index_.indexIn(parentLayout, p);
+      const std::array<uint16_t, 3> exchanged = exchangedCodes(index_, st);
+      // Its parents by board move (those by placement are a level down).
+      forEachUnmove<true, kBoardMoves>(rules_, st, [&](int size, Mask to, Mask from, int) {
+        const uint64_t x = index_.indexIn(parentLayout, parentCodes(index_, st, exchanged, size, to, from));
         codes_.prefetch(x);
         codes_.prefetchOpen(x);
         parents.add(x);

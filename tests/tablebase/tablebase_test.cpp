@@ -316,60 +316,40 @@ TEST(RetrogradeMoves, LiveParentsAreTheParentsNotOver) {
   for (const auto& [name, count] : overParents) EXPECT_GT(count, 0u) << name;
 }
 
-// firstLivePlacementParent names the piece of the first parent by
-// placement that forEachLiveParent emits, and there is one exactly when it
-// emits one.
-TEST(RetrogradeMoves, FirstLivePlacementParentIsTheWalksFirst) {
-  std::map<std::string, std::pair<uint64_t, uint64_t>> asked;  // variant -> with one, without
+// firstLiveUnmove names the piece of the first parent of its kind (by
+// placement, by board move) that forEachLiveParent emits, and there is one
+// exactly when it emits one.
+TEST(RetrogradeMoves, FirstLiveUnmoveIsTheWalksFirst) {
+  // variant -> with a parent by placement, without, with one by board move, without
+  std::map<std::string, std::array<uint64_t, 4>> asked;
   forSampledStates([&](const char* name, const Index& index, const MoveRules& rules, const State& st) {
-    std::optional<State> first;
-    forEachLiveParent(rules, st, [&](const State& p, bool placed, int) {
-      if (placed) first = p;
-      return placed;
-    });
-    int size = -1;
-    Mask square = 0;
-    ASSERT_EQ(firstLivePlacementParent(rules, st, &size, &square), first.has_value())
-        << name << " " << positionToString(index.toBoard(st));
-    ++(first ? asked[name].first : asked[name].second);
-    if (!first) return;
-    State p{st.theirs, st.ours};
-    p.ours[size] ^= square;
-    ASSERT_EQ(p, *first) << name << " " << positionToString(index.toBoard(st));
-  });
-  ASSERT_EQ(asked.size(), 5u);
-  for (const auto& [name, counts] : asked) {
-    EXPECT_GT(counts.first, 0u) << name;
-    EXPECT_GT(counts.second, 0u) << name;
-  }
-}
-
-// firstLiveBoardParent names the move of the first parent by board move
-// that forEachLiveParent emits, and there is one exactly when it emits one.
-TEST(RetrogradeMoves, FirstLiveBoardParentIsTheWalksFirst) {
-  std::map<std::string, std::pair<uint64_t, uint64_t>> asked;  // variant -> with one, without
-  forSampledStates([&](const char* name, const Index& index, const MoveRules& rules, const State& st) {
-    std::optional<State> first;
-    forEachLiveParent(rules, st, [&](const State& p, bool placed, int) {
-      if (!placed) first = p;
-      return !placed;
-    });
-    int size = -1;
-    Mask to = 0, from = 0;
-    ASSERT_EQ(firstLiveBoardParent(rules, st, &size, &to, &from), first.has_value())
-        << name << " " << positionToString(index.toBoard(st));
-    ++(first ? asked[name].first : asked[name].second);
-    if (!first) return;
-    State p{st.theirs, st.ours};
-    p.ours[size] ^= static_cast<Mask>(to | from);
-    ASSERT_EQ(p, *first) << name << " " << positionToString(index.toBoard(st));
-  });
-  ASSERT_EQ(asked.size(), 5u);
-  for (const auto& [name, counts] : asked) {
-    if (Variant::parse(name)->moving) {
-      EXPECT_GT(counts.first, 0u) << name;
+    for (const bool placement : {true, false}) {
+      std::optional<State> first;
+      forEachLiveParent(rules, st, [&](const State& p, bool placed, int) {
+        if (placed == placement) first = p;
+        return placed == placement;
+      });
+      int size = -1;
+      Mask to = 0, from = 0;
+      const bool found = placement ? firstLiveUnmove<kPlacements>(rules, st, &size, &to, &from)
+                                   : firstLiveUnmove<kBoardMoves>(rules, st, &size, &to, &from);
+      ASSERT_EQ(found, first.has_value()) << name << " " << positionToString(index.toBoard(st));
+      ++asked[name][(placement ? 0 : 2) + (first ? 0 : 1)];
+      if (!first) continue;
+      ASSERT_EQ(from == 0, placement);
+      State p{st.theirs, st.ours};
+      p.ours[size] ^= static_cast<Mask>(to | from);
+      ASSERT_EQ(p, *first) << name << " " << positionToString(index.toBoard(st));
     }
-    EXPECT_GT(counts.second, 0u) << name;
+  });
+  ASSERT_EQ(asked.size(), 5u);
+  for (const auto& [name, counts] : asked) {
+    EXPECT_GT(counts[0], 0u) << name;
+    EXPECT_GT(counts[1], 0u) << name;
+    if (Variant::parse(name)->moving) {
+      EXPECT_GT(counts[2], 0u) << name;
+    }
+    EXPECT_GT(counts[3], 0u) << name;
   }
 }
 
