@@ -191,14 +191,22 @@ class Index {
   // decode for a caller going through a slice's numbers in order. A row is
   // the ny consecutive numbers that share their lead orbit and x layer (the
   // y layer runs through its class by rank): `row` keeps the last row's two
-  // layers, decoded once, and whether its lead can make holes (a lead that
-  // no symmetry but the identity leaves alone makes none: isCanonical need
-  // not be asked).
+  // layers, decoded once, and tells its holes (isHoleInRow) without indexOf.
+  //
+  // A number of a row is a hole when a symmetry σ other than the identity
+  // that leaves the (canonical) lead alone numbers it lower:
+  // (rank σx, rank σy) < (rank x, rank y). Per row, σ with rank σx < rank x
+  // makes every number of it a hole, σ with rank σx > rank x none; only
+  // those that leave x alone (rank σx = rank x) leave it to y. A lead that
+  // no σ leaves alone makes no holes.
   struct Row {
     int slice = -1;
     uint32_t row = ~0u;
-    State layers;               // the lead and x layers of the row (y empty)
-    bool mayHoldHoles = false;  // a symmetry other than the identity leaves its lead alone
+    State layers;           // the lead and x layers of the row (y empty)
+    bool allHoles = false;  // every number of the row is a hole
+    uint8_t ySyms = 0;      // the σ (above) left to the y layer to decide
+    uint16_t y = 0;         // the last number's y layer code,
+    uint16_t yRank = 0;     // and its rank
   };
   void decodeInRow(int slice, uint64_t index, Row* row, State* st) const {
     const Slice& sl = slices_[slice];
@@ -212,12 +220,28 @@ class Index {
       row->layers.theirs[sl.lead] = codeTheirs_[lead];
       row->layers.ours[sl.x] = codeOurs_[x];
       row->layers.theirs[sl.x] = codeTheirs_[x];
-      row->mayHoldHoles = canonSyms_[lead] != 1;
+      row->allHoles = false;
+      row->ySyms = 0;
+      const uint16_t xRank = rank_[x];
+      for (unsigned syms = canonSyms_[lead] & ~1u; syms; syms &= syms - 1) {  // bit 0: the identity
+        const int sym = std::countr_zero(syms);
+        const uint16_t image = symRank_[static_cast<size_t>(sym) * kLayerCodes + x];
+        row->allHoles |= image < xRank;
+        if (image == xRank) row->ySyms |= static_cast<uint8_t>(1u << sym);
+      }
     }
-    const uint16_t y = byRank_[sl.yCodes + (i - r * sl.ny)];
+    row->yRank = static_cast<uint16_t>(i - r * sl.ny);
+    row->y = byRank_[sl.yCodes + row->yRank];
     *st = row->layers;
-    st->ours[sl.y] = codeOurs_[y];
-    st->theirs[sl.y] = codeTheirs_[y];
+    st->ours[sl.y] = codeOurs_[row->y];
+    st->theirs[sl.y] = codeTheirs_[row->y];
+  }
+  // Whether the number decodeInRow decoded last is a hole (see Row).
+  bool isHoleInRow(const Row& row) const {
+    if (row.allHoles) return true;
+    for (unsigned syms = row.ySyms; syms; syms &= syms - 1)
+      if (symRank_[static_cast<size_t>(std::countr_zero(syms)) * kLayerCodes + row.y] < row.yRank) return true;
+    return false;
   }
 
   // Board <-> state. toState fails (returns false) if the board is not of

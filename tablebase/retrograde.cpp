@@ -388,7 +388,7 @@ void Solver::reachGroup(const Group& g, int workers) {
         Asking& a = asking[n];
         a.bit = bit;
         index_.decodeInRow(g.sliceOfLocal(i), g.inSlice(i), &row, &a.st);
-        if (sweep == 0 && row.mayHoldHoles && !index_.isCanonical(g.sliceOfLocal(i), a.st, g.global(i))) {  // a hole
+        if (sweep == 0 && index_.isHoleInRow(row)) {
           known[w] |= bit;
           continue;
         }

@@ -94,10 +94,9 @@ BENCHMARK(BM_Probe)->Arg(4096)->Arg(1 << 20);
 //   4  and rule the state: finished, won in 1, or open
 // over consecutive numbers of gobblers' largest slice, by the general walks
 // (decode, isCanonical, forEachLiveParent, indexOf). The reach pass goes
-// faster (retrograde.cpp: Index::decodeInRow, a hole test only in rows
-// whose lead can make one, firstLiveUnmove numbered from the layers'
-// codes); it adds the parents' symbols (memory misses, prefetched), the
-// marks, and for the states whose first parent is not reached the others.
+// faster (retrograde.cpp: Index::decodeInRow, holes told per row by
+// Index::isHoleInRow, firstLiveUnmove numbered from the layers' codes); it adds the parents' symbols (memory misses,
+// prefetched), the marks, and for the states whose first parent is not reached the others.
 void BM_ReachStep(benchmark::State& state) {
   static const tb::Index index(Variant::gobblers());
   static const tb::MoveRules rules(Variant::gobblers());
