@@ -27,11 +27,10 @@ absl::StatusOr<PackedCodes> PackedCodes::create(uint64_t size, const std::string
   return p;
 }
 
-uint64_t PackedCodes::statesIn(uint64_t first, uint64_t count) const {
-  // Every symbol that is not kNone has its low bit set.
+uint64_t PackedCodes::bitsIn(uint64_t first, uint64_t count, unsigned bit) const {
   const uint64_t w = first / kPerWord, s = first % kPerWord, last = (first + count - 1) / kPerWord;
-  uint64_t bits = lowBits(word(w)) >> s;
-  for (uint64_t k = w + 1, at = kPerWord - s; k <= last; ++k, at += kPerWord) bits |= lowBits(word(k)) << at;
+  uint64_t bits = lowBits(word(w) >> bit) >> s;
+  for (uint64_t k = w + 1, at = kPerWord - s; k <= last; ++k, at += kPerWord) bits |= lowBits(word(k) >> bit) << at;
   return count == 64 ? bits : bits & ((uint64_t{1} << count) - 1);
 }
 

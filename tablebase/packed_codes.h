@@ -51,7 +51,9 @@ class PackedCodes {
     return !(__atomic_fetch_or(&words()[x / kPerWord], bits, __ATOMIC_RELAXED) & (uint64_t{3} << shift(x)));
   }
   // Bit k set if number first + k holds a state (count <= 64).
-  uint64_t statesIn(uint64_t first, uint64_t count) const;
+  uint64_t statesIn(uint64_t first, uint64_t count) const { return bitsIn(first, count, 0); }
+  // Bit k set if number first + k is open (count <= 64).
+  uint64_t openIn(uint64_t first, uint64_t count) const { return bitsIn(first, count, 1); }
   void prefetch(uint64_t x) const { __builtin_prefetch(&symbolWords_.data()[x / kPerWord * 8]); }
 
   // The symbol words, for exchanging them between processes while no
@@ -89,6 +91,10 @@ class PackedCodes {
  private:
   static constexpr uint64_t kHighBits = 0xAAAAAAAAAAAAAAAAull;
   static unsigned shift(uint64_t x) { return static_cast<unsigned>(2 * (x % kPerWord)); }
+  // Bit `bit` (0: low, 1: high) of the symbols of numbers first..first+count-1
+  // (count <= 64), bit k for number first + k. Every symbol but kNone has its
+  // low bit set, only kOpen its high bit.
+  uint64_t bitsIn(uint64_t first, uint64_t count, unsigned bit) const;
   uint64_t word(uint64_t w) const { return __atomic_load_n(&words()[w], __ATOMIC_RELAXED); }
   const uint64_t* words() const { return reinterpret_cast<const uint64_t*>(symbolWords_.data()); }
 

@@ -247,7 +247,9 @@ class Solver {
     lostGames_.fetch_add(ruled[1], std::memory_order_relaxed);
     winsInOne_.fetch_add(ruled[2], std::memory_order_relaxed);
   }
-  uint64_t reachedBits(const Group& g, uint64_t begin, uint64_t end) const;
+  uint64_t reachedBits(const Group& g, uint64_t begin, uint64_t end) const { return groupBits(g, begin, end, false); }
+  uint64_t openBits(const Group& g, uint64_t begin, uint64_t end) const { return groupBits(g, begin, end, true); }
+  uint64_t groupBits(const Group& g, uint64_t begin, uint64_t end, bool open) const;
   bool sliceReached(int slice) const;
   bool parentSliceReached(int slice) const;
   int placementParentSlice(int slice, int size) const;
@@ -480,13 +482,16 @@ int Solver::placementParentSlice(int slice, int size) const {
   return index_.sliceOf(parent);
 }
 
-// The reached bits of the group's numbers begin..end-1 (at most 64), bit
-// k for number begin + k.
-uint64_t Solver::reachedBits(const Group& g, uint64_t begin, uint64_t end) const {
-  if (end <= g.firstSize || begin >= g.firstSize) return codes_.statesIn(g.global(begin), end - begin);
+// The reached (or open) bits of the group's numbers begin..end-1 (at most
+// 64), bit k for number begin + k.
+uint64_t Solver::groupBits(const Group& g, uint64_t begin, uint64_t end, bool open) const {
+  if (end <= g.firstSize || begin >= g.firstSize)
+    return open ? codes_.openIn(g.global(begin), end - begin) : codes_.statesIn(g.global(begin), end - begin);
   uint64_t bits = 0;
-  for (uint64_t i = begin; i < end; ++i)
-    bits |= uint64_t{codes_.symbol(g.global(i)) != PackedCodes::kNone} << (i - begin);
+  for (uint64_t i = begin; i < end; ++i) {
+    const uint8_t symbol = codes_.symbol(g.global(i));
+    bits |= uint64_t{open ? symbol == PackedCodes::kOpen : symbol != PackedCodes::kNone} << (i - begin);
+  }
   return bits;
 }
 
@@ -556,9 +561,8 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
   // won child, distance 0). Children one level up are numbered (their
   // codes are final); so are the children in the group, of which those won
   // in 1 are final too and the others are counted.
-  parallelFor(n, workers, 1 << 14, [&](int t, uint64_t i) {
+  auto seed = [&](int t, uint64_t i) {
     const uint64_t x = g.global(i);
-    if (!codes_.isOpen(x)) return;
     const uint64_t r = codes_.openRank(x);
     const State st = stateOf(g, i);
     bool anyMove = false, openAbove = false;
@@ -613,6 +617,11 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
       else
         local[t][longestWin].push_back(static_cast<Entry>(i) | kLoss);
     }
+  };
+  parallelFor((n + 63) / 64, workers, 256, [&](int t, uint64_t w) {
+    const uint64_t begin = w * 64;
+    for (uint64_t bits = openBits(g, begin, std::min(n, begin + 64)); bits; bits &= bits - 1)
+      seed(t, begin + std::countr_zero(bits));
   });
   merge();
   if (overflow) return absl::OutOfRangeError(absl::StrCat("a distance exceeds ", kMaxDistance, " plies"));

@@ -527,7 +527,7 @@ TEST(Retrograde, CodesInAFileAreTheCodesInMemory) {
 }
 
 // The packed codes against a plain array of symbols: marking once, the
-// states of any 64 numbers, the open ranks of every number (and one past
+// states and the open numbers of any 64 numbers, the open ranks of every number (and one past
 // the last), and the stored symbols of any range.
 TEST(PackedCodes, MatchAPlainArrayOfSymbols) {
   for (uint64_t n : {uint64_t{1}, uint64_t{255}, uint64_t{256}, uint64_t{5000}}) {
@@ -551,9 +551,13 @@ TEST(PackedCodes, MatchAPlainArrayOfSymbols) {
     for (uint64_t x = 0; x < n; ++x) ASSERT_EQ(packed->symbol(x), plain[x]) << x;
     for (int k = 0; k < 200; ++k) {
       const uint64_t first = rng() % n, count = 1 + rng() % std::min<uint64_t>(64, n - first);
-      uint64_t want = 0;
-      for (uint64_t i = 0; i < count; ++i) want |= uint64_t{plain[first + i] != PackedCodes::kNone} << i;
-      ASSERT_EQ(packed->statesIn(first, count), want) << first << " " << count;
+      uint64_t states = 0, opens = 0;
+      for (uint64_t i = 0; i < count; ++i) {
+        states |= uint64_t{plain[first + i] != PackedCodes::kNone} << i;
+        opens |= uint64_t{plain[first + i] == PackedCodes::kOpen} << i;
+      }
+      ASSERT_EQ(packed->statesIn(first, count), states) << first << " " << count;
+      ASSERT_EQ(packed->openIn(first, count), opens) << first << " " << count;
     }
     ASSERT_TRUE(packed->indexOpen("").ok());
     uint64_t open = 0;
