@@ -31,12 +31,18 @@ struct MoveRules {
   std::array<uint64_t, 8> lines{};
   // winSquares[m]: the squares q outside m for which m | q holds a line.
   std::array<uint16_t, 512> winSquares{};
+  // lineBreakers[m]: the squares q for which m without q holds no line (all
+  // nine if m holds none).
+  std::array<uint16_t, 512> lineBreakers{};
   explicit MoveRules(const Variant& v) : sizes(v.sizes), perSize(v.perSize), moving(v.moving) {
     for (Mask m = 0; m < 512; ++m)
       if (geometry(3).hasLine(m)) lines[m / 64] |= uint64_t{1} << (m % 64);
     for (Mask m = 0; m < 512; ++m)
       for (int q = 0; q < 9; ++q)
         if (!(m >> q & 1) && hasLine(static_cast<Mask>(m | 1u << q))) winSquares[m] |= static_cast<uint16_t>(1u << q);
+    for (Mask m = 0; m < 512; ++m)
+      for (int q = 0; q < 9; ++q)
+        if (!hasLine(static_cast<Mask>(m & ~(1u << q)))) lineBreakers[m] |= static_cast<uint16_t>(1u << q);
   }
   bool hasLine(Mask m) const { return lines[m / 64] >> (m % 64) & 1; }
 };
@@ -216,10 +222,16 @@ inline void forEachUnmove(const MoveRules& r, const State& st, Emit&& emit) {
         if ((!kLiveOnly || over == 0) && emitStops(emit, s, t, Mask{0}, over)) return;
       }
       if ((kKinds & kBoardMoves) == 0 || !r.moving) continue;
-      for (Mask from = sources; from; from &= from - 1) {
-        const Mask f = static_cast<Mask>(from & -from);
-        const int over = outcome(r, Visible{static_cast<Mask>(moverLeft | f), static_cast<Mask>(otherLeft & ~f)});
-        if ((!kLiveOnly || over == 0) && emitStops(emit, s, t, f, over)) return;
+      // The piece came from f: the mover shows f again, the other side no
+      // longer. Live only if neither then shows a line: f completes none of
+      // the mover's and breaks every one of the other side's.
+      const Mask from =
+          kLiveOnly ? static_cast<Mask>(sources & ~r.winSquares[moverLeft] & r.lineBreakers[otherLeft]) : sources;
+      for (Mask fs = from; fs; fs &= fs - 1) {
+        const Mask f = static_cast<Mask>(fs & -fs);
+        const int over =
+            kLiveOnly ? 0 : outcome(r, Visible{static_cast<Mask>(moverLeft | f), static_cast<Mask>(otherLeft & ~f)});
+        if (emitStops(emit, s, t, f, over)) return;
       }
     }
   }

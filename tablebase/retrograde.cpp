@@ -576,7 +576,7 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
     forEachMove(rules_, st, [&](int size, Mask to, Mask from, int over) {
       anyMove = true;
       if (over != 0) {
-        longestWin = 1;  // over < 0 would have made this state a win in 1
+        longestWin = std::max(longestWin, 1);  // over < 0 would have made this state a win in 1
         return;
       }
       const bool placed = from == 0;
