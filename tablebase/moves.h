@@ -130,11 +130,12 @@ inline void forEachMove(const MoveRules& r, const State& st, Emit&& emit) {
   for (int s = 0; s < r.sizes; ++s) {
     const Mask targets = static_cast<Mask>(0x1ff & ~al[s]);
     if (std::popcount(st.ours[s]) < r.perSize) {
+      // The mover's piece goes on top: only the mover can show a new line
+      // (the state was not over), where `to` completes one.
+      const Mask winning = r.winSquares[v.ours];
       for (Mask t = targets; t; t &= t - 1) {
         const Mask to = static_cast<Mask>(t & -t);
-        // The mover's piece goes on top: only the mover can show a new line
-        // (the state was not over).
-        if (emitStops(emit, s, to, Mask{0}, r.hasLine(static_cast<Mask>(v.ours | to)) ? -1 : 0)) return;
+        if (emitStops(emit, s, to, Mask{0}, (to & winning) ? -1 : 0)) return;
       }
     }
     if (!r.moving) continue;
@@ -142,11 +143,14 @@ inline void forEachMove(const MoveRules& r, const State& st, Emit&& emit) {
       const Mask f = static_cast<Mask>(from & -from);
       const Visible left = lifted(st, v, s, f);
       const Mask moverLeft = left.ours, otherLeft = left.theirs;
+      // The child is over for the other side (+1) where `to` leaves a line
+      // of its, shown by lifting f, uncovered; else for the mover (-1)
+      // where the mover then shows a line (outcome's order).
+      const Mask otherWins = static_cast<Mask>(~r.lineBreakers[otherLeft]);
+      const Mask moverWins = r.hasLine(moverLeft) ? Mask{0x1ff} : r.winSquares[moverLeft];
       for (Mask t = targets; t; t &= t - 1) {
         const Mask to = static_cast<Mask>(t & -t);
-        if (emitStops(emit, s, to, f,
-                      outcome(r, Visible{static_cast<Mask>(otherLeft & ~to), static_cast<Mask>(moverLeft | to)})))
-          return;
+        if (emitStops(emit, s, to, f, (to & otherWins) ? 1 : (to & moverWins) ? -1 : 0)) return;
       }
     }
   }
