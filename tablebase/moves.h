@@ -145,9 +145,10 @@ inline void forEachMove(const MoveRules& r, const State& st, Emit&& emit) {
       const Mask moverLeft = left.ours, otherLeft = left.theirs;
       // The child is over for the other side (+1) where `to` leaves a line
       // of its, shown by lifting f, uncovered; else for the mover (-1)
-      // where the mover then shows a line (outcome's order).
+      // where `to` completes a line of what the mover shows without f
+      // (which holds none: it is part of what the mover shows now).
       const Mask otherWins = static_cast<Mask>(~r.lineBreakers[otherLeft]);
-      const Mask moverWins = r.hasLine(moverLeft) ? Mask{0x1ff} : r.winSquares[moverLeft];
+      const Mask moverWins = r.winSquares[moverLeft];
       for (Mask t = targets; t; t &= t - 1) {
         const Mask to = static_cast<Mask>(t & -t);
         if (emitStops(emit, s, to, f, (to & otherWins) ? 1 : (to & moverWins) ? -1 : 0)) return;
@@ -170,9 +171,10 @@ inline void forEachChild(const MoveRules& r, const State& st, Emit&& emit) {
 //   * A placement of size s wins if a square where s may go completes a
 //     line of the mover's visible pieces.
 //   * A board move of a visible piece of size s from f to t wins if t
-//     completes a line of what the mover shows without f (and with what f
-//     uncovers, if it is the mover's), and the opponent then shows no line:
-//     lifting f may uncover one, which only covering it with t undoes.
+//     completes a line of what the mover shows without f (which holds none:
+//     it is part of what the mover shows now), and the opponent then shows
+//     no line: lifting f may uncover one, which only covering it with t
+//     undoes (t among its lineBreakers).
 inline bool hasWinInOne(const MoveRules& r, const State& st) {
   Mask al[4];
   atLeastMasks(st, al);
@@ -185,10 +187,7 @@ inline bool hasWinInOne(const MoveRules& r, const State& st) {
     for (Mask from = static_cast<Mask>(st.ours[s] & ~al[s + 1]); from; from &= from - 1) {
       const Mask f = static_cast<Mask>(from & -from);
       const Visible left = lifted(st, v, s, f);
-      Mask wins = static_cast<Mask>(r.winSquares[left.ours] & targets);
-      if (wins && !r.hasLine(left.theirs)) return true;
-      for (; wins; wins &= wins - 1)
-        if (!r.hasLine(static_cast<Mask>(left.theirs & ~(wins & -wins)))) return true;
+      if (r.winSquares[left.ours] & targets & r.lineBreakers[left.theirs]) return true;
     }
   }
   return false;
