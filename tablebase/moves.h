@@ -118,10 +118,11 @@ inline bool emitStops(Emit& emit, const Args&... args) {
   }
 }
 
-// Calls emit(size, to, from, over) for every move of a state that is not
-// over (from == 0: a placement, whose child is one level fuller), over
-// being outcome(child), found from the squares the move changes (the
-// builder asks it of billions of children).
+// Calls emit(size, to, from, over, shown) for every move of a state that
+// is not over (from == 0: a placement, whose child is one level fuller):
+// shown is what the child's two sides show (visible(child)), over is
+// outcome(child), both found from the squares the move changes (the
+// builder asks them of billions of children).
 template <typename Emit>
 inline void forEachMove(const MoveRules& r, const State& st, Emit&& emit) {
   Mask al[4];
@@ -135,7 +136,9 @@ inline void forEachMove(const MoveRules& r, const State& st, Emit&& emit) {
       const Mask winning = r.winSquares[v.ours];
       for (Mask t = targets; t; t &= t - 1) {
         const Mask to = static_cast<Mask>(t & -t);
-        if (emitStops(emit, s, to, Mask{0}, (to & winning) ? -1 : 0)) return;
+        if (emitStops(emit, s, to, Mask{0}, (to & winning) ? -1 : 0,
+                      Visible{static_cast<Mask>(v.theirs & ~to), static_cast<Mask>(v.ours | to)}))
+          return;
       }
     }
     if (!r.moving) continue;
@@ -151,7 +154,12 @@ inline void forEachMove(const MoveRules& r, const State& st, Emit&& emit) {
       const Mask moverWins = r.winSquares[moverLeft];
       for (Mask t = targets; t; t &= t - 1) {
         const Mask to = static_cast<Mask>(t & -t);
-        if (emitStops(emit, s, to, f, (to & otherWins) ? 1 : (to & moverWins) ? -1 : 0)) return;
+        if (emitStops(emit, s, to, f,
+                      (to & otherWins)   ? 1
+                      : (to & moverWins) ? -1
+                                         : 0,
+                      Visible{static_cast<Mask>(otherLeft & ~to), static_cast<Mask>(moverLeft | to)}))
+          return;
       }
     }
   }
@@ -160,9 +168,28 @@ inline void forEachMove(const MoveRules& r, const State& st, Emit&& emit) {
 // forEachMove with the children made: emit(child, placed, over).
 template <typename Emit>
 inline void forEachChild(const MoveRules& r, const State& st, Emit&& emit) {
-  forEachMove(r, st, [&](int size, Mask to, Mask from, int over) {
+  forEachMove(r, st, [&](int size, Mask to, Mask from, int over, const Visible&) {
     return emitStops(emit, childOf(st, size, to, from), from == 0, over);
   });
+}
+
+// The squares on which the opponent of st's side to move could place a
+// piece it still holds, on st's tops (al: st's atLeastMasks). A child of
+// st, or a parent by board move, has the opponent to move with the same
+// pieces in hand and st's tops but on the squares the move changed: such a
+// neighbour is won in 1 (by a placement) if one of these squares outside
+// the changed ones completes a line of what the opponent shows there
+// (placementWinsAround).
+inline Mask opponentPlacementSquares(const MoveRules& r, const State& st, const Mask al[4]) {
+  Mask squares = 0;
+  for (int s = 0; s < r.sizes; ++s)
+    if (std::popcount(st.theirs[s]) < r.perSize) squares |= static_cast<Mask>(~al[s] & 0x1ff);
+  return squares;
+}
+// Whether that neighbour, which shows `shown` (its side to move's pieces as
+// shown.ours), its move having changed `changed`, is surely won in 1.
+inline bool placementWinsAround(const MoveRules& r, Mask opponentSquares, const Visible& shown, Mask changed) {
+  return (r.winSquares[shown.ours] & opponentSquares & ~changed) != 0;
 }
 
 // Whether the side to move of `st` (a game not over) has a move that wins
@@ -196,11 +223,11 @@ inline bool hasWinInOne(const MoveRules& r, const State& st) {
 // The kinds of un-moves a walk over a state's parents emits.
 enum Unmoves { kPlacements = 1, kBoardMoves = 2, kAllUnmoves = 3 };
 
-// Calls emit(size, to, from, over) for every un-move of `st`: the
+// Calls emit(size, to, from, over, shown) for every un-move of `st`: the
 // opponent's last move, of its visible piece of `size` now on `to`, was a
 // placement (from == 0, the parent is one level emptier) or a board move
-// from `from`; over is outcome(parent), found from the squares the un-move
-// changes. In forEachParent's order: sizes up, squares `to` up, the
+// from `from`; shown is visible(parent), over is outcome(parent), both
+// found from the squares the un-move changes. In forEachParent's order: sizes up, squares `to` up, the
 // placement before the board moves, squares `from` up.
 //
 // With kLiveOnly, only the un-moves from games going on (over == 0): those
@@ -222,7 +249,7 @@ inline void forEachUnmove(const MoveRules& r, const State& st, Emit&& emit) {
       if (kLiveOnly && r.hasLine(moverLeft)) continue;
       if constexpr ((kKinds & kPlacements) != 0) {
         const int over = outcome(r, Visible{moverLeft, otherLeft});
-        if ((!kLiveOnly || over == 0) && emitStops(emit, s, t, Mask{0}, over)) return;
+        if ((!kLiveOnly || over == 0) && emitStops(emit, s, t, Mask{0}, over, Visible{moverLeft, otherLeft})) return;
       }
       if ((kKinds & kBoardMoves) == 0 || !r.moving) continue;
       // The piece came from f: the mover shows f again, the other side no
@@ -234,7 +261,9 @@ inline void forEachUnmove(const MoveRules& r, const State& st, Emit&& emit) {
         const Mask f = static_cast<Mask>(fs & -fs);
         const int over =
             kLiveOnly ? 0 : outcome(r, Visible{static_cast<Mask>(moverLeft | f), static_cast<Mask>(otherLeft & ~f)});
-        if (emitStops(emit, s, t, f, over)) return;
+        if (emitStops(emit, s, t, f, over,
+                      Visible{static_cast<Mask>(moverLeft | f), static_cast<Mask>(otherLeft & ~f)}))
+          return;
       }
     }
   }
@@ -243,7 +272,7 @@ inline void forEachUnmove(const MoveRules& r, const State& st, Emit&& emit) {
 // forEachUnmove with the parents made: emit(parent, placed, over).
 template <bool kLiveOnly = false, typename Emit>
 inline void forEachParent(const MoveRules& r, const State& st, Emit&& emit) {
-  forEachUnmove<kLiveOnly>(r, st, [&](int size, Mask to, Mask from, int over) {
+  forEachUnmove<kLiveOnly>(r, st, [&](int size, Mask to, Mask from, int over, const Visible&) {
     return emitStops(emit, parentOf(st, size, to, from), from == 0, over);
   });
 }
@@ -261,7 +290,7 @@ inline void forEachLiveParent(const MoveRules& r, const State& st, Emit&& emit) 
 template <int kKinds>
 inline bool firstLiveUnmove(const MoveRules& r, const State& st, int* size, Mask* to, Mask* from) {
   bool found = false;
-  forEachUnmove<true, kKinds>(r, st, [&](int s, Mask t, Mask f, int) {
+  forEachUnmove<true, kKinds>(r, st, [&](int s, Mask t, Mask f, int, const Visible&) {
     *size = s;
     *to = t;
     *from = f;

@@ -415,7 +415,7 @@ void Solver::reachGroup(const Group& g, int workers) {
         bool reached = codes_.symbol(a.first) != PackedCodes::kNone;
         if (!reached) {  // the sweep's other parents
           SmallSet parents;
-          auto ask = [&](int size, Mask to, Mask from, int) {
+          auto ask = [&](int size, Mask to, Mask from, int, const Visible&) {
             const uint64_t x = parentNumber(a, size, to, from);
             codes_.prefetch(x);
             parents.add(x);
@@ -573,10 +573,19 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
     // has one piece more on the mover's side of st's exchanged material.
     const std::array<uint16_t, 3> exchanged = exchangedCodes(index_, st);
     const int exchangedKey = index_.keyOf(State{st.theirs, st.ours});
-    forEachMove(rules_, st, [&](int size, Mask to, Mask from, int over) {
+    Mask al[4];
+    atLeastMasks(st, al);
+    const Mask opponentSquares = opponentPlacementSquares(rules_, st, al);
+    forEachMove(rules_, st, [&](int size, Mask to, Mask from, int over, const Visible& shown) {
       anyMove = true;
       if (over != 0) {
         longestWin = std::max(longestWin, 1);  // over < 0 would have made this state a win in 1
+        return;
+      }
+      // A child its mover wins by a placement is won in 1 (ruled), known
+      // without its number.
+      if (placementWinsAround(rules_, opponentSquares, shown, static_cast<Mask>(to | from))) {
+        longestWin = std::max(longestWin, 2);
         return;
       }
       const bool placed = from == 0;
@@ -647,8 +656,14 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
       SmallSet parents;
       const Index::Layout& parentLayout = index_.layout(g.boardMoveSlice(i));
       const std::array<uint16_t, 3> exchanged = exchangedCodes(index_, st);
-      // Its parents by board move (those by placement are a level down).
-      forEachUnmove<true, kBoardMoves>(rules_, st, [&](int size, Mask to, Mask from, int) {
+      // Its parents by board move (those by placement are a level down),
+      // but those their mover wins by a placement: won in 1 (ruled) or never
+      // reached, they need nothing.
+      Mask al[4];
+      atLeastMasks(st, al);
+      const Mask opponentSquares = opponentPlacementSquares(rules_, st, al);
+      forEachUnmove<true, kBoardMoves>(rules_, st, [&](int size, Mask to, Mask from, int, const Visible& shown) {
+        if (placementWinsAround(rules_, opponentSquares, shown, static_cast<Mask>(to | from))) return;
         const uint64_t x = index_.indexIn(parentLayout, parentCodes(index_, st, exchanged, size, to, from));
         codes_.prefetch(x);
         codes_.prefetchOpen(x);

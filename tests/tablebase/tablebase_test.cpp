@@ -306,6 +306,29 @@ TEST(RetrogradeMoves, WinInOneMatchesTheChildren) {
   }
 }
 
+// The mask-level walks' `shown` and `over` are what the child or parent
+// they name shows, and its outcome.
+TEST(RetrogradeMoves, WalksShowWhatTheNeighbourShows) {
+  std::map<std::string, uint64_t> asked;
+  forSampledStates([&](const char* name, const Index& index, const MoveRules& rules, const State& st) {
+    auto same = [](const Visible& a, const Visible& b) { return a.ours == b.ours && a.theirs == b.theirs; };
+    if (outcome(rules, st) == 0)
+      forEachMove(rules, st, [&](int size, Mask to, Mask from, int over, const Visible& shown) {
+        const State c = childOf(st, size, to, from);
+        ASSERT_TRUE(same(shown, visible(c))) << name << " " << positionToString(index.toBoard(st));
+        ASSERT_EQ(over, outcome(rules, c)) << name << " " << positionToString(index.toBoard(st));
+        ++asked[name];
+      });
+    forEachUnmove(rules, st, [&](int size, Mask to, Mask from, int over, const Visible& shown) {
+      const State p = parentOf(st, size, to, from);
+      ASSERT_TRUE(same(shown, visible(p))) << name << " " << positionToString(index.toBoard(st));
+      ASSERT_EQ(over, outcome(rules, p)) << name << " " << positionToString(index.toBoard(st));
+      ++asked[name];
+    });
+  });
+  ASSERT_EQ(asked.size(), 5u);
+}
+
 // forEachLiveParent emits forEachParent's parents that are games going on,
 // in its order (among the states, finished games, whose parents are mostly
 // over).
