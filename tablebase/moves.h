@@ -174,13 +174,15 @@ inline void forEachChild(const MoveRules& r, const State& st, Emit&& emit) {
 }
 
 // The squares on which the opponent of st's side to move could place a
-// piece it still holds, on st's tops (al: st's atLeastMasks). A child of
+// piece it still holds, on st's tops. A child of
 // st, or a parent by board move, has the opponent to move with the same
 // pieces in hand and st's tops but on the squares the move changed: such a
 // neighbour is won in 1 (by a placement) if one of these squares outside
 // the changed ones completes a line of what the opponent shows there
 // (placementWinsAround).
-inline Mask opponentPlacementSquares(const MoveRules& r, const State& st, const Mask al[4]) {
+inline Mask opponentPlacementSquares(const MoveRules& r, const State& st) {
+  Mask al[4];
+  atLeastMasks(st, al);
   Mask squares = 0;
   for (int s = 0; s < r.sizes; ++s)
     if (std::popcount(st.theirs[s]) < r.perSize) squares |= static_cast<Mask>(~al[s] & 0x1ff);

@@ -573,9 +573,7 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
     // has one piece more on the mover's side of st's exchanged material.
     const std::array<uint16_t, 3> exchanged = exchangedCodes(index_, st);
     const int exchangedKey = index_.keyOf(State{st.theirs, st.ours});
-    Mask al[4];
-    atLeastMasks(st, al);
-    const Mask opponentSquares = opponentPlacementSquares(rules_, st, al);
+    const Mask opponentSquares = opponentPlacementSquares(rules_, st);
     forEachMove(rules_, st, [&](int size, Mask to, Mask from, int over, const Visible& shown) {
       anyMove = true;
       if (over != 0) {
@@ -659,9 +657,7 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
       // Its parents by board move (those by placement are a level down),
       // but those their mover wins by a placement: won in 1 (ruled) or never
       // reached, they need nothing.
-      Mask al[4];
-      atLeastMasks(st, al);
-      const Mask opponentSquares = opponentPlacementSquares(rules_, st, al);
+      const Mask opponentSquares = opponentPlacementSquares(rules_, st);
       forEachUnmove<true, kBoardMoves>(rules_, st, [&](int size, Mask to, Mask from, int, const Visible& shown) {
         if (placementWinsAround(rules_, opponentSquares, shown, static_cast<Mask>(to | from))) return;
         const uint64_t x = index_.indexIn(parentLayout, parentCodes(index_, st, exchanged, size, to, from));
