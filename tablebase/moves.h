@@ -70,21 +70,36 @@ inline int outcome(const MoveRules& r, const Visible& v) {
 }
 inline int outcome(const MoveRules& r, const State& st) { return outcome(r, visible(st)); }
 
-// What square `sq` shows once its top piece, of size `size`, is lifted:
-// ours / theirs of the next smaller size there, else nothing.
-inline Visible shownUnder(const State& st, int size, Mask sq) {
-  for (int s = size - 1; s >= 0; --s) {
-    if (st.ours[s] & sq) return {sq, 0};
-    if (st.theirs[s] & sq) return {0, sq};
-  }
-  return {};
+// What a state shows, found once for all its moves or un-moves (the
+// builder walks billions): where the tops of each size are, whose they
+// are, and what each square shows once its top is lifted.
+//
+//   atLeast[s]  the squares whose top has size >= s (atLeast[3] = 0)
+//   shown       visible(st): the squares where ours / theirs are on top
+//   under       the squares where the piece right under the top is ours /
+//               theirs (neither: the top is alone)
+struct Tops {
+  Mask atLeast[4];
+  Visible shown, under;
+};
+inline Tops topsOf(const State& st) {
+  Tops t;
+  atLeastMasks(st, t.atLeast);
+  t.shown = visible(st);
+  // Under a large top the medium piece, else the small one; under a medium
+  // top the small one.
+  const Mask large = t.atLeast[2], mediumTop = static_cast<Mask>(t.atLeast[1] & ~large),
+             noMedium = static_cast<Mask>(~(st.ours[1] | st.theirs[1]));
+  t.under.ours = static_cast<Mask>((large & (st.ours[1] | (st.ours[0] & noMedium))) | (mediumTop & st.ours[0]));
+  t.under.theirs = static_cast<Mask>((large & (st.theirs[1] | (st.theirs[0] & noMedium))) | (mediumTop & st.theirs[0]));
+  return t;
 }
 
-// What the two sides show once the top piece of `sq`, of size `size`, is
-// lifted off (shown is visible(st)): the square shows what lies under it.
-inline Visible lifted(const State& st, const Visible& shown, int size, Mask sq) {
-  const Visible under = shownUnder(st, size, sq);
-  return {static_cast<Mask>((shown.ours & ~sq) | under.ours), static_cast<Mask>((shown.theirs & ~sq) | under.theirs)};
+// What the two sides show once the top piece of `sq` is lifted off: the
+// square shows what lies under it.
+inline Visible lifted(const Tops& t, Mask sq) {
+  return {static_cast<Mask>((t.shown.ours & ~sq) | (t.under.ours & sq)),
+          static_cast<Mask>((t.shown.theirs & ~sq) | (t.under.theirs & sq))};
 }
 
 // A move or un-move names the piece it moves: its size, the square it goes
@@ -124,10 +139,9 @@ inline bool emitStops(Emit& emit, const Args&... args) {
 // outcome(child), both found from the squares the move changes (the
 // builder asks them of billions of children).
 template <typename Emit>
-inline void forEachMove(const MoveRules& r, const State& st, Emit&& emit) {
-  Mask al[4];
-  atLeastMasks(st, al);
-  const Visible v = visible(st);
+inline void forEachMove(const MoveRules& r, const State& st, const Tops& tops, Emit&& emit) {
+  const Mask* al = tops.atLeast;
+  const Visible& v = tops.shown;
   for (int s = 0; s < r.sizes; ++s) {
     const Mask targets = static_cast<Mask>(0x1ff & ~al[s]);
     if (std::popcount(st.ours[s]) < r.perSize) {
@@ -144,7 +158,7 @@ inline void forEachMove(const MoveRules& r, const State& st, Emit&& emit) {
     if (!r.moving) continue;
     for (Mask from = static_cast<Mask>(st.ours[s] & ~al[s + 1]); from; from &= from - 1) {
       const Mask f = static_cast<Mask>(from & -from);
-      const Visible left = lifted(st, v, s, f);
+      const Visible left = lifted(tops, f);
       const Mask moverLeft = left.ours, otherLeft = left.theirs;
       // The child is over for the other side (+1) where `to` leaves a line
       // of its, shown by lifting f, uncovered; else for the mover (-1)
@@ -165,6 +179,11 @@ inline void forEachMove(const MoveRules& r, const State& st, Emit&& emit) {
   }
 }
 
+template <typename Emit>
+inline void forEachMove(const MoveRules& r, const State& st, Emit&& emit) {
+  forEachMove(r, st, topsOf(st), std::forward<Emit>(emit));
+}
+
 // forEachMove with the children made: emit(child, placed, over).
 template <typename Emit>
 inline void forEachChild(const MoveRules& r, const State& st, Emit&& emit) {
@@ -180,13 +199,15 @@ inline void forEachChild(const MoveRules& r, const State& st, Emit&& emit) {
 // neighbour is won in 1 (by a placement) if one of these squares outside
 // the changed ones completes a line of what the opponent shows there
 // (placementWinsAround).
-inline Mask opponentPlacementSquares(const MoveRules& r, const State& st) {
-  Mask al[4];
-  atLeastMasks(st, al);
+inline Mask opponentPlacementSquares(const MoveRules& r, const State& st, const Tops& tops) {
+  const Mask* al = tops.atLeast;
   Mask squares = 0;
   for (int s = 0; s < r.sizes; ++s)
     if (std::popcount(st.theirs[s]) < r.perSize) squares |= static_cast<Mask>(~al[s] & 0x1ff);
   return squares;
+}
+inline Mask opponentPlacementSquares(const MoveRules& r, const State& st) {
+  return opponentPlacementSquares(r, st, topsOf(st));
 }
 // Whether that neighbour, which shows `shown` (its side to move's pieces as
 // shown.ours), its move having changed `changed`, is surely won in 1.
@@ -204,10 +225,9 @@ inline bool placementWinsAround(const MoveRules& r, Mask opponentSquares, const 
 //     it is part of what the mover shows now), and the opponent then shows
 //     no line: lifting f may uncover one, which only covering it with t
 //     undoes (t among its lineBreakers).
-inline bool hasWinInOne(const MoveRules& r, const State& st) {
-  Mask al[4];
-  atLeastMasks(st, al);
-  const Visible v = visible(st);
+inline bool hasWinInOne(const MoveRules& r, const State& st, const Tops& tops) {
+  const Mask* al = tops.atLeast;
+  const Visible& v = tops.shown;
   const Mask completing = r.winSquares[v.ours];
   for (int s = 0; s < r.sizes; ++s) {
     const Mask targets = static_cast<Mask>(0x1ff & ~al[s]);
@@ -215,11 +235,26 @@ inline bool hasWinInOne(const MoveRules& r, const State& st) {
     if (!r.moving) continue;
     for (Mask from = static_cast<Mask>(st.ours[s] & ~al[s + 1]); from; from &= from - 1) {
       const Mask f = static_cast<Mask>(from & -from);
-      const Visible left = lifted(st, v, s, f);
+      const Visible left = lifted(tops, f);
       if (r.winSquares[left.ours] & targets & r.lineBreakers[left.theirs]) return true;
     }
   }
   return false;
+}
+inline bool hasWinInOne(const MoveRules& r, const State& st) { return hasWinInOne(r, st, topsOf(st)); }
+
+// The squares `to` of st's live un-moves by placement: where the
+// opponent's top piece can have been placed in a game going on. Lifting it
+// leaves the opponent a line unless the piece broke each of its lines and
+// what lies under is not the opponent's (lineBreakers), and gives st's side
+// to move one where the piece under is ours and completes a line of ours
+// (winSquares); none if st's side to move shows a line already.
+inline Mask livePlacementUnmoves(const MoveRules& r, const Tops& t) {
+  const Visible& v = t.shown;
+  if (r.hasLine(v.ours)) return 0;
+  Mask to = static_cast<Mask>(v.theirs & ~(t.under.ours & r.winSquares[v.ours]));
+  if (r.hasLine(v.theirs)) to &= static_cast<Mask>(r.lineBreakers[v.theirs] & ~t.under.theirs);
+  return to;
 }
 
 // The kinds of un-moves a walk over a state's parents emits.
@@ -237,16 +272,24 @@ enum Unmoves { kPlacements = 1, kBoardMoves = 2, kAllUnmoves = 3 };
 // (every un-move of it, placement or board move, leaves that line), so its
 // un-moves are not tried: in a finished game most are such.
 template <bool kLiveOnly = false, int kKinds = kAllUnmoves, typename Emit>
-inline void forEachUnmove(const MoveRules& r, const State& st, Emit&& emit) {
-  Mask al[4];
-  atLeastMasks(st, al);
-  const Visible v = visible(st);
+inline void forEachUnmove(const MoveRules& r, const State& st, const Tops& tops, Emit&& emit) {
+  const Mask* al = tops.atLeast;
+  if constexpr (kLiveOnly && kKinds == kPlacements) {  // from masks, in the same order
+    const Mask live = livePlacementUnmoves(r, tops);
+    for (int s = 0; s < r.sizes; ++s)
+      for (Mask tos = static_cast<Mask>(live & st.theirs[s] & ~al[s + 1]); tos; tos &= tos - 1) {
+        const Mask t = static_cast<Mask>(tos & -tos);
+        const Visible left = lifted(tops, t);
+        if (emitStops(emit, s, t, Mask{0}, 0, Visible{left.theirs, left.ours})) return;
+      }
+    return;
+  }
   for (int s = 0; s < r.sizes; ++s) {
     const Mask sources = static_cast<Mask>(0x1ff & ~al[s]);
     for (Mask tos = static_cast<Mask>(st.theirs[s] & ~al[s + 1]); tos; tos &= tos - 1) {
       const Mask t = static_cast<Mask>(tos & -tos);
       // The parent is seen from the mover: its ours are st's theirs.
-      const Visible left = lifted(st, v, s, t);
+      const Visible left = lifted(tops, t);
       const Mask moverLeft = left.theirs, otherLeft = left.ours;
       if (kLiveOnly && r.hasLine(moverLeft)) continue;
       if constexpr ((kKinds & kPlacements) != 0) {
@@ -271,6 +314,11 @@ inline void forEachUnmove(const MoveRules& r, const State& st, Emit&& emit) {
   }
 }
 
+template <bool kLiveOnly = false, int kKinds = kAllUnmoves, typename Emit>
+inline void forEachUnmove(const MoveRules& r, const State& st, Emit&& emit) {
+  forEachUnmove<kLiveOnly, kKinds>(r, st, topsOf(st), std::forward<Emit>(emit));
+}
+
 // forEachUnmove with the parents made: emit(parent, placed, over).
 template <bool kLiveOnly = false, typename Emit>
 inline void forEachParent(const MoveRules& r, const State& st, Emit&& emit) {
@@ -290,15 +338,19 @@ inline void forEachLiveParent(const MoveRules& r, const State& st, Emit&& emit) 
 // reach pass asks this parent first and numbers it from its layers' codes,
 // without making it.
 template <int kKinds>
-inline bool firstLiveUnmove(const MoveRules& r, const State& st, int* size, Mask* to, Mask* from) {
+inline bool firstLiveUnmove(const MoveRules& r, const State& st, const Tops& tops, int* size, Mask* to, Mask* from) {
   bool found = false;
-  forEachUnmove<true, kKinds>(r, st, [&](int s, Mask t, Mask f, int, const Visible&) {
+  forEachUnmove<true, kKinds>(r, st, tops, [&](int s, Mask t, Mask f, int, const Visible&) {
     *size = s;
     *to = t;
     *from = f;
     return found = true;
   });
   return found;
+}
+template <int kKinds>
+inline bool firstLiveUnmove(const MoveRules& r, const State& st, int* size, Mask* to, Mask* from) {
+  return firstLiveUnmove<kKinds>(r, st, topsOf(st), size, to, from);
 }
 
 }  // namespace gobblet::tb

@@ -241,7 +241,7 @@ class Solver {
   void reachGroup(const Group& g, int workers);
   // Marks number x, state st, reached with its symbol; the kind of ruled
   // state it is counted in `ruled` (games won, lost, wins in 1).
-  void markReached(uint64_t x, const State& st, std::array<uint64_t, 3>& ruled);
+  void markReached(uint64_t x, const State& st, const Tops& tops, std::array<uint64_t, 3>& ruled);
   void addRuled(const std::array<uint64_t, 3>& ruled) {
     wonGames_.fetch_add(ruled[0], std::memory_order_relaxed);
     lostGames_.fetch_add(ruled[1], std::memory_order_relaxed);
@@ -370,6 +370,7 @@ void Solver::reachGroup(const Group& g, int workers) {
       struct Asking {
         uint64_t bit;
         State st;
+        Tops tops;
         uint64_t first;                     // the first parent's number
         const Index::Layout* boardLayout;   // the numbering of its parents by board move (their slice)
         std::array<uint16_t, 3> exchanged;  // the layer codes of st with its sides exchanged
@@ -395,11 +396,12 @@ void Solver::reachGroup(const Group& g, int workers) {
           continue;
         }
         a.boardLayout = &index_.layout(g.boardMoveSlice(i));
+        a.tops = topsOf(a.st);
         // The first live parent of the sweep's kind.
         int size;
         Mask to, from;
-        if (!(sweep == 0 ? firstLiveUnmove<kPlacements>(rules_, a.st, &size, &to, &from)
-                         : firstLiveUnmove<kBoardMoves>(rules_, a.st, &size, &to, &from))) {
+        if (!(sweep == 0 ? firstLiveUnmove<kPlacements>(rules_, a.st, a.tops, &size, &to, &from)
+                         : firstLiveUnmove<kBoardMoves>(rules_, a.st, a.tops, &size, &to, &from))) {
           // None: never reached, unless (first sweep) a board move can
           // have made it.
           if (sweep > 0 || !rules_.moving) known[w] |= bit;
@@ -421,14 +423,14 @@ void Solver::reachGroup(const Group& g, int workers) {
             parents.add(x);
           };
           if (sweep == 0)
-            forEachUnmove<true, kPlacements>(rules_, a.st, ask);
+            forEachUnmove<true, kPlacements>(rules_, a.st, a.tops, ask);
           else
-            forEachUnmove<true, kBoardMoves>(rules_, a.st, ask);
+            forEachUnmove<true, kBoardMoves>(rules_, a.st, a.tops, ask);
           for (int j = 0; j < parents.size && !reached; ++j)
             reached = codes_.symbol(parents.items[j]) != PackedCodes::kNone;
         }
         if (reached) {
-          markReached(g.global(begin + std::countr_zero(a.bit)), a.st, ruled);
+          markReached(g.global(begin + std::countr_zero(a.bit)), a.st, a.tops, ruled);
           known[w] |= a.bit;
           tally.marked = true;
         } else if (sweep == 0 && !rules_.moving) {
@@ -444,11 +446,11 @@ void Solver::reachGroup(const Group& g, int workers) {
   for (const Tally& t : tallies) addRuled(t.ruled);
 }
 
-void Solver::markReached(uint64_t x, const State& st, std::array<uint64_t, 3>& ruled) {
+void Solver::markReached(uint64_t x, const State& st, const Tops& tops, std::array<uint64_t, 3>& ruled) {
   int kind = -1;  // ruled[kind], or open
-  if (const int over = outcome(rules_, st); over != 0)
+  if (const int over = outcome(rules_, tops.shown); over != 0)
     kind = over > 0 ? 0 : 1;
-  else if (hasWinInOne(rules_, st))
+  else if (hasWinInOne(rules_, st, tops))
     kind = 2;
   if (codes_.mark(x, kind < 0 ? PackedCodes::kOpen : PackedCodes::kRuled) && kind >= 0) ++ruled[kind];
 }
@@ -573,8 +575,9 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
     // has one piece more on the mover's side of st's exchanged material.
     const std::array<uint16_t, 3> exchanged = exchangedCodes(index_, st);
     const int exchangedKey = index_.keyOf(State{st.theirs, st.ours});
-    const Mask opponentSquares = opponentPlacementSquares(rules_, st);
-    forEachMove(rules_, st, [&](int size, Mask to, Mask from, int over, const Visible& shown) {
+    const Tops tops = topsOf(st);
+    const Mask opponentSquares = opponentPlacementSquares(rules_, st, tops);
+    forEachMove(rules_, st, tops, [&](int size, Mask to, Mask from, int over, const Visible& shown) {
       anyMove = true;
       if (over != 0) {
         longestWin = std::max(longestWin, 1);  // over < 0 would have made this state a win in 1
@@ -657,8 +660,9 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
       // Its parents by board move (those by placement are a level down),
       // but those their mover wins by a placement: won in 1 (ruled) or never
       // reached, they need nothing.
-      const Mask opponentSquares = opponentPlacementSquares(rules_, st);
-      forEachUnmove<true, kBoardMoves>(rules_, st, [&](int size, Mask to, Mask from, int, const Visible& shown) {
+      const Tops tops = topsOf(st);
+      const Mask opponentSquares = opponentPlacementSquares(rules_, st, tops);
+      forEachUnmove<true, kBoardMoves>(rules_, st, tops, [&](int size, Mask to, Mask from, int, const Visible& shown) {
         if (placementWinsAround(rules_, opponentSquares, shown, static_cast<Mask>(to | from))) return;
         const uint64_t x = index_.indexIn(parentLayout, parentCodes(index_, st, exchanged, size, to, from));
         codes_.prefetch(x);
@@ -762,7 +766,7 @@ absl::StatusOr<PackedSolution> Solver::run() {
   phaseDone_ = 0;
   std::array<uint64_t, 3> ruled{};
   const uint64_t start = index_.indexOf(State{});
-  markReached(start, State{}, ruled);
+  markReached(start, State{}, topsOf(State{}), ruled);
   if (!share_ || share_->rank() == 0) addRuled(ruled);  // every rank marks it
   for (int level = 0; level <= maxLevel; ++level) {
     forGroups(level, [&](const Group& g, int workers) { reachGroup(g, workers); });

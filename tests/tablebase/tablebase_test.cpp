@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <tuple>
 #include <numeric>
 #include <optional>
 #include <random>
@@ -348,6 +349,39 @@ TEST(RetrogradeMoves, LiveParentsAreTheParentsNotOver) {
   });
   ASSERT_EQ(overParents.size(), 5u);
   for (const auto& [name, count] : overParents) EXPECT_GT(count, 0u) << name;
+}
+
+// The live walks of one kind (the placements' found from masks by
+// livePlacementUnmoves) emit the un-moves of that kind that forEachUnmove
+// emits with over == 0, in its order, showing the same.
+TEST(RetrogradeMoves, LiveWalksOfOneKindAreItsLiveUnmoves) {
+  using Unmove = std::tuple<int, Mask, Mask, Mask, Mask>;  // size, to, from, what the parent shows
+  std::map<std::string, std::array<uint64_t, 2>> asked;    // variant -> live un-moves by placement, by board move
+  forSampledStates([&](const char* name, const Index& index, const MoveRules& rules, const State& st) {
+    std::array<std::vector<Unmove>, 2> all, live;
+    forEachUnmove(rules, st, [&](int size, Mask to, Mask from, int over, const Visible& shown) {
+      if (over == 0) all[from != 0].emplace_back(size, to, from, shown.ours, shown.theirs);
+    });
+    auto into = [&](std::vector<Unmove>& list) {
+      return [&](int size, Mask to, Mask from, int over, const Visible& shown) {
+        EXPECT_EQ(over, 0);
+        list.emplace_back(size, to, from, shown.ours, shown.theirs);
+      };
+    };
+    forEachUnmove<true, kPlacements>(rules, st, into(live[0]));
+    forEachUnmove<true, kBoardMoves>(rules, st, into(live[1]));
+    for (int kind = 0; kind < 2; ++kind) {
+      ASSERT_EQ(live[kind], all[kind]) << name << " " << kind << " " << positionToString(index.toBoard(st));
+      asked[name][kind] += live[kind].size();
+    }
+  });
+  ASSERT_EQ(asked.size(), 5u);
+  for (const auto& [name, counts] : asked) {
+    EXPECT_GT(counts[0], 0u) << name;
+    if (Variant::parse(name)->moving) {
+      EXPECT_GT(counts[1], 0u) << name;
+    }
+  }
 }
 
 // firstLiveUnmove names the piece of the first parent of its kind (by
