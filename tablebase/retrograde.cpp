@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -356,14 +357,21 @@ void Solver::reachGroup(const Group& g, int workers) {
     for (int s = 0; s < 3; ++s)
       if (const int p = placementParentSlice(k == 0 ? g.first : g.second, s); p >= 0)
         placementLayouts[k][s] = &index_.layout(p);
+  // The words a sweep visits: all of them first, then those the sweep
+  // before left with states not known, bit w % 64 of left[w / 64] (after
+  // the second sweep a few thousand of gobblers' 6 M words: scanning them
+  // all took longer than the visits).
+  std::vector<uint64_t> left((words + 63) / 64, 0), visit;
   for (int sweep = 0;; ++sweep) {
     for (Tally& t : tallies) t.marked = false;
-    parallelFor(words, workers, 256, [&](int worker, uint64_t w) {
+    parallelFor(sweep == 0 ? words : visit.size(), workers, 256, [&](int worker, uint64_t k) {
+      const uint64_t w = sweep == 0 ? k : visit[k];
       Tally& tally = tallies[worker];
       std::array<uint64_t, 3>& ruled = tally.ruled;
       const uint64_t begin = w * 64, end = std::min(g.size(), begin + 64);
       uint64_t open = ~(known[w] | reachedBits(g, begin, end));
       if (end - begin < 64) open &= (uint64_t{1} << (end - begin)) - 1;
+      const uint64_t asked = open;
       // The word's open states first ask their first parent, all at once
       // (a reached bit is a cache miss, and these overlap); those not
       // reached through it ask the rest.
@@ -437,11 +445,16 @@ void Solver::reachGroup(const Group& g, int workers) {
           known[w] |= a.bit;  // every parent one level down, none reached: never reached
         }
       }
+      if (asked & ~known[w]) __atomic_fetch_or(&left[w / 64], uint64_t{1} << (w % 64), __ATOMIC_RELAXED);
     });
     // The first sweep is followed by one at least (the states it left open
     // ask their parents by board move), the others until one marks nothing.
     if (!rules_.moving) break;
     if (sweep > 0 && std::none_of(tallies.begin(), tallies.end(), [](const Tally& t) { return t.marked; })) break;
+    visit.clear();
+    for (uint64_t j = 0; j < left.size(); ++j)
+      for (uint64_t bits = std::exchange(left[j], 0); bits; bits &= bits - 1)
+        visit.push_back(j * 64 + std::countr_zero(bits));
   }
   for (const Tally& t : tallies) addRuled(t.ruled);
 }
