@@ -14,6 +14,15 @@ uint64_t lowBits(uint64_t w) {
   w = (w | w >> 8) & 0x0000FFFF0000FFFFull;
   return (w | w >> 16) & 0xFFFFFFFFull;
 }
+// The inverse: 32 bits spread to the low bits of 32 symbols.
+uint64_t spread(uint64_t b) {
+  b &= 0xFFFFFFFFull;
+  b = (b | b << 16) & 0x0000FFFF0000FFFFull;
+  b = (b | b << 8) & 0x00FF00FF00FF00FFull;
+  b = (b | b << 4) & 0x0F0F0F0F0F0F0F0Full;
+  b = (b | b << 2) & 0x3333333333333333ull;
+  return (b | b << 1) & 0x5555555555555555ull;
+}
 }  // namespace
 
 absl::StatusOr<PackedCodes> PackedCodes::create(uint64_t size, const std::string& directory) {
@@ -32,6 +41,21 @@ uint64_t PackedCodes::bitsIn(uint64_t first, uint64_t count, unsigned bit) const
   uint64_t bits = lowBits(word(w) >> bit) >> s;
   for (uint64_t k = w + 1, at = kPerWord - s; k <= last; ++k, at += kPerWord) bits |= lowBits(word(k) >> bit) << at;
   return count == 64 ? bits : bits & ((uint64_t{1} << count) - 1);
+}
+
+void PackedCodes::markIn(uint64_t first, uint64_t count, uint64_t reached, uint64_t open) {
+  if (count < 64) {
+    reached &= (uint64_t{1} << count) - 1;
+    open &= reached;
+  }
+  for (uint64_t w = first / kPerWord; w * kPerWord < first + count; ++w) {
+    // The numbers of word w, as bits of `reached` from the word's first
+    // number on (which may lie before `first`).
+    const int64_t at = static_cast<int64_t>(w * kPerWord) - static_cast<int64_t>(first);
+    auto part = [at](uint64_t bits) { return at >= 0 ? bits >> at : bits << -at; };
+    if (const uint64_t bits = spread(part(reached)) | spread(part(open)) << 1)
+      __atomic_fetch_or(&words()[w], bits, __ATOMIC_RELAXED);
+  }
 }
 
 absl::Status PackedCodes::indexOpen(const std::string& directory) {

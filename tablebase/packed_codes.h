@@ -50,6 +50,11 @@ class PackedCodes {
     if (word(x / kPerWord) & (uint64_t{3} << shift(x))) return false;
     return !(__atomic_fetch_or(&words()[x / kPerWord], bits, __ATOMIC_RELAXED) & (uint64_t{3} << shift(x)));
   }
+  // Marks numbers first..first+count-1 (count <= 64), all kNone until now:
+  // bit k of `reached` marks number first + k, kOpen if bit k of `open` is
+  // set too, else kRuled (open is within reached). One atomic OR per word
+  // of symbols touched: safe beside threads marking other numbers.
+  void markIn(uint64_t first, uint64_t count, uint64_t reached, uint64_t open);
   // Bit k set if number first + k holds a state (count <= 64).
   uint64_t statesIn(uint64_t first, uint64_t count) const { return bitsIn(first, count, 0); }
   // Bit k set if number first + k is open (count <= 64).

@@ -243,6 +243,12 @@ class Solver {
   // Marks number x, state st, reached with its symbol; the kind of ruled
   // state it is counted in `ruled` (games won, lost, wins in 1).
   void markReached(uint64_t x, const State& st, const Tops& tops, std::array<uint64_t, 3>& ruled);
+  // The kind of ruled state a game is (0 won, 1 lost, 2 won in 1), or -1:
+  // open.
+  int ruleOf(const State& st, const Tops& tops) const {
+    if (const int over = outcome(rules_, tops.shown); over != 0) return over > 0 ? 0 : 1;
+    return hasWinInOne(rules_, st, tops) ? 2 : -1;
+  }
   void addRuled(const std::array<uint64_t, 3>& ruled) {
     wonGames_.fetch_add(ruled[0], std::memory_order_relaxed);
     lostGames_.fetch_add(ruled[1], std::memory_order_relaxed);
@@ -372,6 +378,7 @@ void Solver::reachGroup(const Group& g, int workers) {
       uint64_t open = ~(known[w] | reachedBits(g, begin, end));
       if (end - begin < 64) open &= (uint64_t{1} << (end - begin)) - 1;
       const uint64_t asked = open;
+      uint64_t marked = 0, markedOpen = 0;  // the word's states reached in this visit, and those open
       // The word's open states first ask their first parent, all at once
       // (a reached bit is a cache miss, and these overlap); those not
       // reached through it ask the rest.
@@ -438,11 +445,24 @@ void Solver::reachGroup(const Group& g, int workers) {
             reached = codes_.symbol(parents.items[j]) != PackedCodes::kNone;
         }
         if (reached) {
-          markReached(g.global(begin + std::countr_zero(a.bit)), a.st, a.tops, ruled);
+          const int kind = ruleOf(a.st, a.tops);
+          if (kind >= 0) ++ruled[kind];
+          marked |= a.bit;
+          if (kind < 0) markedOpen |= a.bit;
           known[w] |= a.bit;
           tally.marked = true;
         } else if (sweep == 0 && !rules_.moving) {
           known[w] |= a.bit;  // every parent one level down, none reached: never reached
+        }
+      }
+      // The marks, an atomic OR per word of symbols rather than per number
+      // (unless the word spans both slices).
+      if (end <= g.firstSize || begin >= g.firstSize) {
+        codes_.markIn(g.global(begin), end - begin, marked, markedOpen);
+      } else {
+        for (uint64_t bits = marked; bits; bits &= bits - 1) {
+          const uint64_t i = begin + std::countr_zero(bits);
+          codes_.mark(g.global(i), (markedOpen >> (i - begin) & 1) ? PackedCodes::kOpen : PackedCodes::kRuled);
         }
       }
       if (asked & ~known[w]) __atomic_fetch_or(&left[w / 64], uint64_t{1} << (w % 64), __ATOMIC_RELAXED);
@@ -460,11 +480,7 @@ void Solver::reachGroup(const Group& g, int workers) {
 }
 
 void Solver::markReached(uint64_t x, const State& st, const Tops& tops, std::array<uint64_t, 3>& ruled) {
-  int kind = -1;  // ruled[kind], or open
-  if (const int over = outcome(rules_, tops.shown); over != 0)
-    kind = over > 0 ? 0 : 1;
-  else if (hasWinInOne(rules_, st, tops))
-    kind = 2;
+  const int kind = ruleOf(st, tops);
   if (codes_.mark(x, kind < 0 ? PackedCodes::kOpen : PackedCodes::kRuled) && kind >= 0) ++ruled[kind];
 }
 

@@ -583,7 +583,8 @@ TEST(Retrograde, CodesInAFileAreTheCodesInMemory) {
   EXPECT_NE(std::string(missing.status().message()).find("not-there"), std::string::npos) << missing.status();
 }
 
-// The packed codes against a plain array of symbols: marking once, the
+// The packed codes against a plain array of symbols: marking once (by
+// number, or by runs of numbers), the
 // states and the open numbers of any 64 numbers, the open ranks of every number (and one past
 // the last), and the stored symbols of any range.
 TEST(PackedCodes, MatchAPlainArrayOfSymbols) {
@@ -606,6 +607,26 @@ TEST(PackedCodes, MatchAPlainArrayOfSymbols) {
         EXPECT_FALSE(packed->mark(x, PackedCodes::kOpen));  // set already: unchanged
       }
     for (uint64_t x = 0; x < n; ++x) ASSERT_EQ(packed->symbol(x), plain[x]) << x;
+    // The same marks by markIn, over runs of 1 to 64 numbers in any order
+    // (bits past a run's end set: they mark nothing).
+    auto byRuns = PackedCodes::create(n, "");
+    ASSERT_TRUE(byRuns.ok()) << byRuns.status();
+    std::vector<std::pair<uint64_t, uint64_t>> runs;  // first, count
+    for (uint64_t first = 0; first < n;) {
+      const uint64_t count = std::min<uint64_t>(n - first, 1 + rng() % 64);
+      runs.emplace_back(first, count);
+      first += count;
+    }
+    std::shuffle(runs.begin(), runs.end(), rng);
+    for (const auto& [first, count] : runs) {
+      uint64_t reached = count < 64 ? ~uint64_t{0} << count : 0, open = reached;
+      for (uint64_t i = 0; i < count; ++i) {
+        reached |= uint64_t{plain[first + i] != PackedCodes::kNone} << i;
+        open |= uint64_t{plain[first + i] == PackedCodes::kOpen} << i;
+      }
+      byRuns->markIn(first, count, reached, open);
+    }
+    for (uint64_t x = 0; x < n; ++x) ASSERT_EQ(byRuns->symbol(x), plain[x]) << x;
     for (int k = 0; k < 200; ++k) {
       const uint64_t first = rng() % n, count = 1 + rng() % std::min<uint64_t>(64, n - first);
       uint64_t states = 0, opens = 0;
