@@ -202,6 +202,7 @@ class Index {
   struct Row {
     int slice = -1;
     uint32_t row = ~0u;
+    uint32_t first = 0;     // the row's first number in the slice (row * ny)
     State layers;           // the lead and x layers of the row (y empty)
     bool allHoles = false;  // every number of the row is a hole
     uint8_t ySyms = 0;      // the σ (above) left to the y layer to decide
@@ -210,8 +211,11 @@ class Index {
   };
   void decodeInRow(int slice, uint64_t index, Row* row, State* st) const {
     const Slice& sl = slices_[slice];
-    const uint32_t i = static_cast<uint32_t>(index), r = i / sl.ny;
-    if (row->slice != slice || row->row != r) {
+    const uint32_t i = static_cast<uint32_t>(index);
+    if (row->slice == slice && i - row->first < sl.ny) {  // the same row as the last number
+      row->yRank = static_cast<uint16_t>(i - row->first);
+    } else {
+      const uint32_t r = i / sl.ny;
       const uint16_t lead = byRank_[sl.leadCodes + r / sl.nx], x = byRank_[sl.xCodes + r % sl.nx];
       row->slice = slice;
       row->row = r;
@@ -229,8 +233,9 @@ class Index {
         row->allHoles |= image < xRank;
         if (image == xRank) row->ySyms |= static_cast<uint8_t>(1u << sym);
       }
+      row->first = r * sl.ny;
+      row->yRank = static_cast<uint16_t>(i - row->first);
     }
-    row->yRank = static_cast<uint16_t>(i - r * sl.ny);
     row->y = byRank_[sl.yCodes + row->yRank];
     *st = row->layers;
     st->ours[sl.y] = codeOurs_[row->y];

@@ -105,19 +105,21 @@ TEST(TablebaseIndex, RoundTripAndSymmetry) {
 }
 
 // decodeInRow, which keeps a row's lead and x layers between calls, decodes
-// what decode does, going through the numbers in order or skipping some and
-// from slice to slice; a row whose lead it says makes no holes holds none.
+// what decode does, going through the numbers in order, skipping some, or
+// backwards, and from slice to slice; a row whose lead it says makes no
+// holes holds none.
 TEST(TablebaseIndex, DecodeInRowIsDecode) {
   for (const char* name : {"tictactoe", "3x3:2,2,1", "3x3:3,1,1", "gobblers"}) {
     const Index index(*Variant::parse(name));
-    for (const uint64_t step : {uint64_t{1}, uint64_t{37}}) {
+    for (const int64_t step : {int64_t{1}, int64_t{37}, int64_t{-37}}) {
       Index::Row row;
       uint64_t holeRows = 0, mixedRows = 0, rows = 0, holes = 0, numbers = 0;
       for (int s = 0; s < static_cast<int>(index.slices().size()); ++s) {
         const auto& sl = index.slices()[s];
         // gobblers: its largest slices in part (one number in 64 rows).
         const uint64_t size = std::string(name) == "gobblers" ? std::min<uint64_t>(sl.size, 64ull * sl.ny) : sl.size;
-        for (uint64_t i = 0; i < size; i += step) {
+        for (uint64_t k = 0; k < size; k += static_cast<uint64_t>(std::abs(step))) {
+          const uint64_t i = step > 0 ? k : size - 1 - k;
           State byRow, st;
           const uint32_t before = row.row;
           index.decodeInRow(s, i, &row, &byRow);
