@@ -387,6 +387,7 @@ void Solver::reachGroup(const Group& g, int workers) {
         State st;
         Tops tops;
         uint64_t first;                     // the first parent's number
+        bool waits;                         // (first sweep) it is by board move: not the sweep's kind
         const Index::Layout* boardLayout;   // the numbering of its parents by board move (their slice)
         std::array<uint16_t, 3> exchanged;  // the layer codes of st with its sides exchanged
       };
@@ -412,15 +413,21 @@ void Solver::reachGroup(const Group& g, int workers) {
         }
         a.boardLayout = &index_.layout(g.boardMoveSlice(i));
         a.tops = topsOf(a.st);
-        // The first live parent of the sweep's kind.
+        // The first live parent of the sweep's kind. In the first sweep, a
+        // state with none by placement asks its first by board move (whose
+        // slice may be swept already) and, if that one is not reached yet,
+        // waits for the next sweep; with no live parent at all it is never
+        // reached.
         int size;
         Mask to, from;
+        a.waits = false;
         if (!(sweep == 0 ? firstLiveUnmove<kPlacements>(rules_, a.st, a.tops, &size, &to, &from)
                          : firstLiveUnmove<kBoardMoves>(rules_, a.st, a.tops, &size, &to, &from))) {
-          // None: never reached, unless (first sweep) a board move can
-          // have made it.
-          if (sweep > 0 || !rules_.moving) known[w] |= bit;
-          continue;
+          if (sweep > 0 || !rules_.moving || !firstLiveUnmove<kBoardMoves>(rules_, a.st, a.tops, &size, &to, &from)) {
+            known[w] |= bit;
+            continue;
+          }
+          a.waits = true;
         }
         a.exchanged = exchangedCodes(index_, a.st);
         a.first = parentNumber(a, size, to, from);
@@ -430,7 +437,7 @@ void Solver::reachGroup(const Group& g, int workers) {
       for (int k = 0; k < n; ++k) {
         Asking& a = asking[k];
         bool reached = codes_.symbol(a.first) != PackedCodes::kNone;
-        if (!reached) {  // the sweep's other parents
+        if (!reached && !a.waits) {  // the sweep's other parents
           SmallSet parents;
           auto ask = [&](int size, Mask to, Mask from, int, const Visible&) {
             const uint64_t x = parentNumber(a, size, to, from);
