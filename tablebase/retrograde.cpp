@@ -599,10 +599,11 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
   // won child, distance 0). Children one level up are numbered (their
   // codes are final); so are the children in the group, of which those won
   // in 1 are final too and the others are counted.
-  auto seed = [&](int t, uint64_t i) {
+  auto seed = [&](int t, uint64_t i, Index::Row& row) {
     const uint64_t x = g.global(i);
     const uint64_t r = codes_.openRank(x);
-    const State st = stateOf(g, i);
+    State st;
+    index_.decodeInRow(g.sliceOfLocal(i), g.inSlice(i), &row, &st);
     bool anyMove = false, openAbove = false;
     int exitWin = kNoExitWin, longestWin = 0, inGroup = 0;
     SmallSet above, inside;
@@ -666,8 +667,9 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
   };
   parallelFor((n + 63) / 64, workers, 256, [&](int t, uint64_t w) {
     const uint64_t begin = w * 64;
+    Index::Row row;
     for (uint64_t bits = openBits(g, begin, std::min(n, begin + 64)); bits; bits &= bits - 1)
-      seed(t, begin + std::countr_zero(bits));
+      seed(t, begin + std::countr_zero(bits), row);
   });
   merge();
   if (overflow) return absl::OutOfRangeError(absl::StrCat("a distance exceeds ", kMaxDistance, " plies"));
