@@ -26,11 +26,6 @@ inline void store(uint8_t& b, uint8_t v) { __atomic_store_n(&b, v, __ATOMIC_RELA
 inline bool claim(uint8_t& b, uint8_t from, uint8_t to) {
   return __atomic_compare_exchange_n(&b, &from, to, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 }
-inline void atomicMax(uint8_t& b, uint8_t v) {
-  uint8_t cur = load(b);
-  while (v > cur && !__atomic_compare_exchange_n(&b, &cur, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
-  }
-}
 inline uint16_t subtract(uint16_t& c, uint16_t v) { return __atomic_sub_fetch(&c, v, __ATOMIC_SEQ_CST); }
 
 // Bucket entries: a state's number within its group, with its kind in the
@@ -721,10 +716,7 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
         parents.items[unsettled] = r;
         locals[unsettled] = p;
         slots[unsettled] = slot(p, r);
-        if (!lost) {
-          __builtin_prefetch(&count[slots[unsettled]]);
-          __builtin_prefetch(&maxWin[slots[unsettled]]);
-        }
+        if (!lost) __builtin_prefetch(&count[slots[unsettled]]);
         ++unsettled;
       }
       for (int j = 0; j < unsettled; ++j) {
@@ -738,11 +730,10 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
         if (lost) {
           if (claim(byte, kNoState, winCode(d + 1))) local[t][d + 1].push_back(static_cast<Entry>(p) | kSettled);
         } else {
-          // Every decrement follows its max: whoever takes the count to
-          // zero sees the final longest win.
-          atomicMax(maxWin[at], static_cast<uint8_t>(d + 1));
+          // Its longest won child: the longest the seeds found, or this
+          // bucket's (the buckets go up, so no child told before was longer).
           if (subtract(count[at], weight) == 0 && load(byte) == kNoState)
-            local[t][load(maxWin[at])].push_back(static_cast<Entry>(p) | kLoss);
+            local[t][std::max<int>(maxWin[at], d + 1)].push_back(static_cast<Entry>(p) | kLoss);
         }
       }
     });
