@@ -12,7 +12,8 @@ import { line, ply as plyShown } from './game.js';
 import { shown, shownView } from './shown.js';
 import { session } from './engine_session.js';
 import { resetClocks } from './clocks.js';
-import { setStatus, render, renderBestArrow, focusSquare, showStack, annotationTarget, renderAnnotationFields } from './render.js';
+import { setStatus, render, renderBestArrow, focusSquare, showStack, annotationTarget, renderAnnotationFields,
+  sizeLinesBox } from './render.js';
 import { refresh, attempt, goTo, takeBack, promoteShown, deleteShown, commentOn, glyphOn, toggleAnalysis, evaluateGame,
   newGame, releaseEngine, engineSide, refusedAfterFlag, endPreview } from './play.js';
 import { wireImportExport } from './game_io.js';
@@ -312,7 +313,8 @@ export function wireInput() {
   $('time').addEventListener('change', () => { saveSettings(SETTINGS); resetClocks(); refresh(); });
   // The engine's level: for its next move (engine_session.js sets its Skill Level before each of its searches).
   $('level').addEventListener('change', () => { session.level = Number(selector('level').value); saveSettings(SETTINGS); });
-  $('multipv').addEventListener('change', () => saveSettings(SETTINGS));
+  sizeLinesBox();  // (the Lines kept from the last visit)
+  $('multipv').addEventListener('change', () => { sizeLinesBox(); saveSettings(SETTINGS); });
   $('sound').addEventListener('change', () => saveSettings(SETTINGS));
   $('all-values').addEventListener('change', () => { saveSettings(SETTINGS); render(); });
   $('engine-move').addEventListener('click', () => { releaseEngine(); refresh(true); });

@@ -59,6 +59,12 @@ export function setStatus(text, kind = '') {
   s.className = kind;
 }
 
+// The room the lines are drawn in: as many as the Lines chosen (#multipv),
+// kept whether or not a search runs (board.css #lines-box).
+export function sizeLinesBox() {
+  $('lines-box').style.setProperty('--lines', selector('multipv').value);
+}
+
 // The analysis panel empty: it shows only lines of the position on the board.
 export function clearLines() {
   $('lines').replaceChildren();

@@ -159,8 +159,8 @@ def test_l11_the_analysis_shows_progress_between_depths(b):
     and within one depth the node count grows too, from the engine's `info nodes … time …` lines
     (sent once a second while an iteration runs)."""
     load_long_game(b, plies=8)
-    stats = lambda: b.d.execute_script(  # the panel's line beside the Analyse button
-        "return document.getElementById('analyse').closest('.row').textContent.replace(/\\s+/g, ' ').trim()")
+    stats = lambda: b.d.execute_script(  # the panel's figures, the row under the Analyse button
+        "return document.getElementById('search-row').textContent.replace(/\\s+/g, ' ').trim()")
     depth = lambda: int(b.d.find_element(By.ID, "search-stats").get_attribute("data-depth") or 0)
     clicked = time.monotonic()
     b.click(b.d.find_element(By.ID, "analyse"))

@@ -14,7 +14,8 @@ ply 8 of 16 keeps plies 9-16 as a variation, in parentheses in the PGN;
 promotion and deletion of a variation; ← → Home End along the line shown;
 nested variations and comments round-trip through PGN import and export; a
 comment with markup or `}` stays text); a 4x4 analysis shows its
-depth growing and stops on demand; the page fits 360 and 1920 px. Hostile
+depth growing and stops on demand; the controls under the analysis panel
+stay put while the engine draws its lines; the page fits 360 and 1920 px. Hostile
 input: links and PGN imports that smuggle a line end into a field (`%0A go
 infinite`, `quit`) are refused with a message and none of it is sent (every
 WebSocket message the page sends and receives is recorded, outside the page,
@@ -1267,6 +1268,39 @@ def test_previews_while_the_engine_thinks(b):
     b.wait("its line", lambda: b.d.find_elements(By.CSS_SELECTOR, "#lines .pv-move"))
     b.d.execute_script("document.querySelector('#lines .pv-move').click(); document.getElementById('nav-end').click();")
     b.wait("the engine's move after all", lambda: len(b.moves()) == 2, timeout=40)
+
+
+# Every animation frame: where the controls under the analysis panel stand, and whether the
+# engine's lines are drawn (window.__frames).
+WATCH_CONTROLS = """
+window.__frames = [];
+const ids = ['nav-back', 'nav-end', 'review', 'evaluate'];
+(function frame() {
+  window.__frames.push({ at: ids.map((id) => { const r = document.getElementById(id).getBoundingClientRect();
+                                                return `${id} ${Math.round(r.x)},${Math.round(r.y)}`; }).join(' '),
+                         lines: document.querySelectorAll('#lines .pv-move').length,
+                         stats: document.getElementById('search-stats').textContent !== '' });
+  requestAnimationFrame(frame);
+})();
+"""
+
+
+def test_the_controls_stay_put_while_the_engine_thinks(b):
+    """What the engine draws while it thinks over its move (its lines, its depth and time) moves no
+    control under it: a click aimed at "Review game" or "‹" then lands there (they moved down by
+    40-80 px as the lines were drawn, and a click aimed just before went elsewhere, lost)."""
+    b.load()
+    b.new_game("gobblet", p1="human", p2="engine", time_control="movetime 1000")
+    b.idle()
+    b.click(b.reserve(1, "X"))
+    b.click(b.square("b2"))
+    b.wait("the person's move", lambda: len(b.moves()) >= 1)  # (its row in the move list: the person's doing)
+    b.d.execute_script(WATCH_CONTROLS)
+    b.wait("the engine's answer", lambda: len(b.moves()) == 2)
+    frames = b.d.execute_script("return window.__frames")
+    check(any(f["lines"] and f["stats"] for f in frames), "no frame showed the engine's lines: nothing was checked")
+    places = list(dict.fromkeys(f["at"] for f in frames))
+    check(len(places) == 1, f"the controls moved while the engine thought: {places}")
 
 
 def test_the_engine_clock_and_the_flag(b):
