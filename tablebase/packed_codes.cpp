@@ -1,6 +1,8 @@
 #include "packed_codes.h"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 
 namespace gobblet::tb {
 
@@ -23,6 +25,16 @@ uint64_t spread(uint64_t b) {
   b = (b | b << 2) & 0x3333333333333333ull;
   return (b | b << 1) & 0x5555555555555555ull;
 }
+
+// The stored symbols of four numbers by the byte of their symbols, number
+// k in bits 2k and 2k + 1: kNoState or kRuledSymbol (an open number's
+// byte is filled in from its open byte).
+constexpr std::array<std::array<uint8_t, 4>, 256> kStoredOfByte = [] {
+  std::array<std::array<uint8_t, 4>, 256> t{};
+  for (unsigned byte = 0; byte < 256; ++byte)
+    for (unsigned k = 0; k < 4; ++k) t[byte][k] = (byte >> 2 * k & 3) == PackedCodes::kRuled ? kRuledSymbol : kNoState;
+  return t;
+}();
 }  // namespace
 
 absl::StatusOr<PackedCodes> PackedCodes::create(uint64_t size, const std::string& directory) {
@@ -76,11 +88,22 @@ absl::Status PackedCodes::indexOpen(const std::string& directory) {
 }
 
 void PackedCodes::storedSymbols(uint64_t first, uint64_t count, uint8_t* out) const {
-  uint64_t rank = count ? openRank(first) : 0;
-  for (uint64_t x = first; x < first + count; ++x) {
+  const uint64_t end = first + count;
+  uint64_t x = first, rank = count ? openRank(first) : 0;
+  auto one = [&](uint64_t x) {
     const uint8_t s = symbol(x);
-    *out++ = s == kNone ? kNoState : s == kRuled ? kRuledSymbol : open_[rank++];
+    return s == kNone ? kNoState : s == kRuled ? kRuledSymbol : open_[rank++];
+  };
+  for (; x < end && x % kPerWord != 0; ++x) *out++ = one(x);
+  // A word at a time (the writer reads every number: gobblers' 414 M took
+  // 0.5 s a number at a time): its symbols four by four through
+  // kStoredOfByte, then its open ones (high bit set) from their bytes.
+  for (; x + kPerWord <= end; x += kPerWord, out += kPerWord) {
+    const uint64_t w = word(x / kPerWord);
+    for (unsigned b = 0; b < 8; ++b) std::memcpy(out + 4 * b, kStoredOfByte[w >> 8 * b & 0xff].data(), 4);
+    for (uint64_t o = lowBits(w >> 1); o; o &= o - 1) out[std::countr_zero(o)] = open_[rank++];
   }
+  for (; x < end; ++x) *out++ = one(x);
 }
 
 }  // namespace gobblet::tb
