@@ -849,9 +849,12 @@ absl::StatusOr<PackedSolution> Solver::run() {
   st.states += ruled[2];
   st.wins += ruled[2];
   if (ruled[2]) st.maxDistance = 1;
+  // (By code first: gobblers' 32 M open bytes counted one by one took 0.1 s.)
   const uint8_t* open = codes_.openBytes();
-  for (uint64_t r = 0; r < codes_.openCount(); ++r)
-    if (open[r] != kNoState) countState(st, open[r]);
+  std::array<uint64_t, 256> byCode{};
+  for (uint64_t r = 0; r < codes_.openCount(); ++r) ++byCode[open[r]];
+  for (int c = 0; c < 256; ++c)
+    if (c != kNoState) countState(st, static_cast<uint8_t>(c), byCode[c]);
   st.start = codes_.symbol(start) == PackedCodes::kOpen ? open[codes_.openRank(start)]
              : codes_.symbol(start) == PackedCodes::kRuled
                  ? codeOfSymbol(kRuledSymbol, [&] { return outcome(rules_, State{}); })

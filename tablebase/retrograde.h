@@ -59,17 +59,18 @@ struct SolveStats {
   int maxDistance = 0;
 };
 
-// Counts one state of value code `c` (code.h; not kNoState) in `stats`.
-inline void countState(SolveStats& stats, uint8_t c) {
-  ++stats.states;
+// Counts `n` states (one if not given) of value code `c` (code.h; not
+// kNoState) in `stats`.
+inline void countState(SolveStats& stats, uint8_t c, uint64_t n = 1) {
+  stats.states += n;
   if (isWinCode(c))
-    ++stats.wins;
+    stats.wins += n;
   else if (isLossCode(c))
-    ++stats.losses;
+    stats.losses += n;
   else
-    ++stats.draws;
-  if (c >= 2 && codeDistance(c) == 0) ++stats.terminal;
-  stats.maxDistance = std::max(stats.maxDistance, codeDistance(c));
+    stats.draws += n;
+  if (c >= 2 && codeDistance(c) == 0) stats.terminal += n;
+  if (n) stats.maxDistance = std::max(stats.maxDistance, codeDistance(c));
 }
 
 struct Solution {
