@@ -37,6 +37,27 @@ constexpr std::array<std::array<uint8_t, 4>, 256> kStoredOfByte = [] {
 }();
 }  // namespace
 
+namespace {
+// Writes nothing, but as a write, to a byte of each memory page of
+// begin..end-1 (an atomic OR of 0: a thread marking the same byte loses nothing).
+void touchForWriting(uint8_t* begin, uint8_t* end) {
+  constexpr uintptr_t kPage = 4096;
+  for (uintptr_t a = reinterpret_cast<uintptr_t>(begin); a < reinterpret_cast<uintptr_t>(end);
+       a = (a | (kPage - 1)) + 1)
+    __atomic_fetch_or(reinterpret_cast<uint8_t*>(a), uint8_t{0}, __ATOMIC_RELAXED);
+}
+}  // namespace
+
+void PackedCodes::prepareSymbols(uint64_t first, uint64_t count) {
+  if (count == 0) return;
+  uint8_t* words = symbolWords_.data();
+  touchForWriting(words + first / kPerWord * 8, words + (first + count + kPerWord - 1) / kPerWord * 8);
+}
+
+void PackedCodes::prepareOpen(uint64_t first, uint64_t count) {
+  touchForWriting(open_.data() + first, open_.data() + first + count);
+}
+
 absl::StatusOr<PackedCodes> PackedCodes::create(uint64_t size, const std::string& directory) {
   PackedCodes p;
   p.size_ = size;

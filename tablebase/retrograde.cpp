@@ -340,6 +340,8 @@ void Solver::reachGroup(const Group& g, int workers) {
   // or one more): those are not swept at all.
   auto reachable = [&](int slice) { return sliceReached(slice) || parentSliceReached(slice); };
   if (!reachable(g.first) && (g.second < 0 || !reachable(g.second))) return;
+  codes_.prepareSymbols(g.firstOffset, g.firstSize);
+  if (g.second >= 0) codes_.prepareSymbols(g.secondOffset, g.secondSize);
   const uint64_t words = (g.size() + 63) / 64;
   // Reached, a hole, or never to be reached (no parent by board move left
   // to ask); a word belongs to one thread at a time.
@@ -570,6 +572,8 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
                  secondOpen = g.second >= 0 ? codes_.openRank(g.secondOffset + g.secondSize) - secondBase : 0;
   // The slot of local number i, given its open byte's place r.
   auto slot = [&](uint64_t i, uint64_t r) { return i < g.firstSize ? r - firstBase : firstOpen + (r - secondBase); };
+  codes_.prepareOpen(firstBase, firstOpen);
+  codes_.prepareOpen(secondBase, secondOpen);
   std::vector<uint16_t> count(firstOpen + secondOpen, 0);
   std::vector<uint8_t> maxWin(firstOpen + secondOpen, 0);
   std::vector<Buckets> local(workers, Buckets(kBuckets));

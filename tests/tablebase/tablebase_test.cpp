@@ -629,6 +629,13 @@ TEST(PackedCodes, MatchAPlainArrayOfSymbols) {
       byRuns->markIn(first, count, reached, open);
     }
     for (uint64_t x = 0; x < n; ++x) ASSERT_EQ(byRuns->symbol(x), plain[x]) << x;
+    // Pages made writable ahead change no symbol.
+    for (int k = 0; k < 20; ++k) {
+      const uint64_t first = rng() % n;
+      byRuns->prepareSymbols(first, rng() % (n - first + 1));
+    }
+    byRuns->prepareSymbols(0, n);
+    for (uint64_t x = 0; x < n; ++x) ASSERT_EQ(byRuns->symbol(x), plain[x]) << x;
     for (int k = 0; k < 200; ++k) {
       const uint64_t first = rng() % n, count = 1 + rng() % std::min<uint64_t>(64, n - first);
       uint64_t states = 0, opens = 0;
@@ -650,6 +657,7 @@ TEST(PackedCodes, MatchAPlainArrayOfSymbols) {
       }
     }
     EXPECT_EQ(packed->openCount(), open);
+    packed->prepareOpen(0, open);  // (changes no open byte)
     std::vector<uint8_t> stored(n);
     for (uint64_t x = 0, r = 0; x < n; ++x)
       stored[x] = plain[x] == PackedCodes::kNone    ? kNoState
