@@ -367,8 +367,9 @@ void Solver::reachGroup(const Group& g, int workers) {
   std::vector<uint64_t> left((words + 63) / 64, 0), visit;
   for (int sweep = 0;; ++sweep) {
     for (Tally& t : tallies) t.marked = false;
-    parallelFor(sweep == 0 ? words : visit.size(), workers, 256, [&](int worker, uint64_t k) {
-      const uint64_t w = sweep == 0 ? k : visit[k];
+    // Visits word w; whether states of it are left (neither reached nor
+    // known never to be).
+    auto visitWord = [&](int worker, uint64_t w) {
       Tally& tally = tallies[worker];
       std::array<uint64_t, 3>& ruled = tally.ruled;
       const uint64_t begin = w * 64, end = std::min(g.size(), begin + 64);
@@ -469,7 +470,25 @@ void Solver::reachGroup(const Group& g, int workers) {
           codes_.mark(g.global(i), (markedOpen >> (i - begin) & 1) ? PackedCodes::kOpen : PackedCodes::kRuled);
         }
       }
-      if (asked & ~known[w]) __atomic_fetch_or(&left[w / 64], uint64_t{1} << (w % 64), __ATOMIC_RELAXED);
+      return (asked & ~known[w]) != 0;
+    };
+    // The words left are noted a word of `left` at a time: the threads' runs
+    // of words lie side by side, and an atomic OR for each word kept the
+    // cache line of `left` between them moving from core to core.
+    parallelForChunks(sweep == 0 ? words : visit.size(), workers, 256, [&](int worker, uint64_t begin, uint64_t end) {
+      uint64_t at = 0, bits = 0;  // bits of left[at] not yet noted
+      auto note = [&] {
+        if (bits) __atomic_fetch_or(&left[at], std::exchange(bits, 0), __ATOMIC_RELAXED);
+      };
+      for (uint64_t k = begin; k < end; ++k) {
+        const uint64_t w = sweep == 0 ? k : visit[k];
+        if (w / 64 != at) {
+          note();
+          at = w / 64;
+        }
+        if (visitWord(worker, w)) bits |= uint64_t{1} << (w % 64);
+      }
+      note();
     });
     // The first sweep is followed by one at least (the states it left open
     // ask their parents by board move), the others until one marks nothing.
