@@ -133,6 +133,13 @@ std::vector<int> placementChildGroups(const Index& index, const Group& g) {
   return above;
 }
 
+// How many of the group's numbers begin..end-1 lie in its first slice
+// (those first): where a run of numbers splits between the two slices'
+// symbols, which lie apart.
+uint64_t inFirstSlice(const Group& g, uint64_t begin, uint64_t end) {
+  return std::clamp(g.firstSize, begin, end) - begin;
+}
+
 // Which rank solves each of a level's groups (given largest first): each
 // group in turn to the rank with the fewest numbers so far, the lowest
 // such rank on a tie. The same deal on every rank, from the index alone.
@@ -461,15 +468,11 @@ void Solver::reachGroup(const Group& g, int workers) {
         }
       }
       // The marks, an atomic OR per word of symbols rather than per number
-      // (unless the word spans both slices).
-      if (end <= g.firstSize || begin >= g.firstSize) {
-        codes_.markIn(g.global(begin), end - begin, marked, markedOpen);
-      } else {
-        for (uint64_t bits = marked; bits; bits &= bits - 1) {
-          const uint64_t i = begin + std::countr_zero(bits);
-          codes_.mark(g.global(i), (markedOpen >> (i - begin) & 1) ? PackedCodes::kOpen : PackedCodes::kRuled);
-        }
-      }
+      // (each slice's part of a word that spans both).
+      const uint64_t split = inFirstSlice(g, begin, end);
+      if (split > 0) codes_.markIn(g.global(begin), split, marked, markedOpen);
+      if (split < end - begin)
+        codes_.markIn(g.global(begin + split), end - begin - split, marked >> split, markedOpen >> split);
       return (asked & ~known[w]) != 0;
     };
     // The words left are noted a word of `left` at a time: the threads' runs
@@ -539,14 +542,12 @@ int Solver::placementParentSlice(int slice, int size) const {
 // The reached (or open) bits of the group's numbers begin..end-1 (at most
 // 64), bit k for number begin + k.
 uint64_t Solver::groupBits(const Group& g, uint64_t begin, uint64_t end, bool open) const {
-  if (end <= g.firstSize || begin >= g.firstSize)
-    return open ? codes_.openIn(g.global(begin), end - begin) : codes_.statesIn(g.global(begin), end - begin);
-  uint64_t bits = 0;
-  for (uint64_t i = begin; i < end; ++i) {
-    const uint8_t symbol = codes_.symbol(g.global(i));
-    bits |= uint64_t{open ? symbol == PackedCodes::kOpen : symbol != PackedCodes::kNone} << (i - begin);
-  }
-  return bits;
+  auto bits = [&](uint64_t first, uint64_t count) {
+    return open ? codes_.openIn(g.global(first), count) : codes_.statesIn(g.global(first), count);
+  };
+  const uint64_t split = inFirstSlice(g, begin, end);
+  return (split > 0 ? bits(begin, split) : 0) |
+         (split < end - begin ? bits(begin + split, end - begin - split) << split : 0);
 }
 
 // Backward: values and distances of the group's reached states. Children
