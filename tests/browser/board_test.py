@@ -1290,7 +1290,8 @@ def test_the_controls_stay_put_while_the_engine_thinks(b):
     control under it: a click aimed at "Review game" or "‹" then lands there (they moved down by
     40-80 px as the lines were drawn, and a click aimed just before went elsewhere, lost)."""
     b.load()
-    b.new_game("gobblet", p1="human", p2="engine", time_control="movetime 1000")
+    # (3 s a move: depths enough that frames fall between the engine's lines on a loaded machine too.)
+    b.new_game("gobblet", p1="human", p2="engine", time_control="movetime 3000")
     b.idle()
     b.click(b.reserve(1, "X"))
     b.click(b.square("b2"))
