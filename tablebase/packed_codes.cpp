@@ -35,9 +35,7 @@ constexpr std::array<std::array<uint8_t, 4>, 256> kStoredOfByte = [] {
     for (unsigned k = 0; k < 4; ++k) t[byte][k] = (byte >> 2 * k & 3) == PackedCodes::kRuled ? kRuledSymbol : kNoState;
   return t;
 }();
-}  // namespace
 
-namespace {
 // Writes nothing, but as a write, to a byte of each memory page of
 // begin..end-1 (an atomic OR of 0: a thread marking the same byte loses nothing).
 void touchForWriting(uint8_t* begin, uint8_t* end) {
