@@ -489,6 +489,7 @@ absl::Status Engine::prove(const ProveLimits& limits, ProveCallbacks callbacks) 
   options.hashMiB = static_cast<size_t>(options_.hashMiB);
   options.threads = kHasThreads ? options_.threads : 1;
   options.stop = &workerStop_;
+  options.history = game_.positionsSinceLastDrop();  // (a proof for this game, its repetitions counted)
   // The prover's table is the search's size, beside it: on a server it is
   // taken from the sessions' hash budget for the proof's time, or, when the
   // budget is spent, it is the smallest table.
@@ -499,9 +500,15 @@ absl::Status Engine::prove(const ProveLimits& limits, ProveCallbacks callbacks) 
   }
   absl::Status started =
       startWorker([this, board = game_.position(), options, budget, callbacks = std::move(callbacks)] {
-        absl::StatusOr<proof::ProofResult> result = proof::prove(board, options);
+        // Memory the process cannot get is an error for this client, not the end of every session.
+        absl::StatusOr<proof::ProofResult> result = absl::ResourceExhaustedError("no memory for the proof");
+        try {
+          result = proof::prove(board, options);
+          if (result.ok()) proof::certify(*result, options.history);  // (said only once the checker accepts it)
+        } catch (const std::bad_alloc&) {
+          result = absl::ResourceExhaustedError("no memory for the proof");
+        }
         if (budget) budget->release(static_cast<int64_t>(options.hashMiB));  // (the table is gone)
-        if (result.ok()) proof::certify(*result);                            // (said only once the checker accepts it)
         const Move winning = result.ok() ? proof::winningMove(*result) : Move::none();
         if (!winning.isNone()) proved_.learn(*result->certificate, board.variant());  // (go() plays it from now on)
         workerBusy_ = false;
