@@ -326,7 +326,20 @@ std::optional<int> Engine::netEvaluation() const {
   return gobblet::netEvaluation(*net_, game_.position());
 }
 
-WinDrawLoss Engine::chances() const { return positionChances(game_, searchNet().get()); }
+// A tablebase's value is exact: a draw is 0 1000 0 whatever the game's
+// history (a repetition can only draw); a win or a loss is certain only
+// where no earlier position of the game can recur on the way (a repetition
+// may draw what the table wins).
+WinDrawLoss Engine::chances() {
+  if (!busy()) search();  // (resolves the variant's tablebase; a running job already has it)
+  if (tablebase_ && game_.result() == GameResult::kNone) {
+    const tb::Probe p = tablebase_->probe(game_.position());
+    if (p.value == tb::Value::kDraw) return {0, 1000, 0};
+    if ((p.value == tb::Value::kWin || p.value == tb::Value::kLoss) && game_.positionsSinceLastDrop().empty())
+      return p.value == tb::Value::kWin ? WinDrawLoss{1000, 0, 0} : WinDrawLoss{0, 0, 1000};
+  }
+  return positionChances(game_, searchNet().get());
+}
 
 std::shared_ptr<const nnue::Network> Engine::searchNet() const { return options_.searchUsesNet() ? net_ : nullptr; }
 
