@@ -255,6 +255,7 @@ export function renderBestArrow(s) {
 export function renderMoveList() {
   const ol = $('move-list');
   ol.replaceChildren();
+  judgedSoon.clear();  // (drawn with the list)
   let row = null;
   const first = firstIndex();  // 1: player 2 moves first, `1… S@a1`
   let index = first;
@@ -353,6 +354,12 @@ function moveName(node) {
   return `${moveNumber(firstIndex() + pathTo(node).length - 2, '…')} ${node.move}`;
 }
 
+// The buttons of the moves in the list, by node: a move judged by the game
+// review gets its marks on its own button (showJudged), since drawing a long
+// game's list anew at each move judged held the page for most of the review.
+/** @type {WeakMap<TreeNode, HTMLButtonElement>} */
+const buttons = new WeakMap();
+
 /** @param {TreeNode} node */
 function moveButton(node) {
   const b = document.createElement('button');
@@ -363,6 +370,7 @@ function moveButton(node) {
     b.dataset.review = node.review.kind;
     b.title = reviewTitle(node.review);
   }
+  buttons.set(node, b);
   b.addEventListener('click', () => actions.goToMove(node));
   b.addEventListener('contextmenu', (e) => {  // (right click, the menu key, Shift+F10)
     e.preventDefault();
@@ -382,6 +390,37 @@ function glyphs(node) {
   g.textContent = [...node.nags.map(nagText), ...(best ? [best] : [])].join(' ');
   if (node.review) g.title = reviewTitle(node.review);
   return [g];
+}
+
+// The moves judged by the game review whose marks are not drawn yet: drawn
+// together at the next frame (however many were judged meanwhile), or with
+// the whole list if it is drawn first.
+/** @type {Set<TreeNode>} */
+const judgedSoon = new Set();
+
+// Draws the game review's judgement of `node` (node.review, its NAGs) on its
+// move in the list at the next frame, and the review panel's counts with it.
+/** @param {TreeNode} node */
+export function showJudged(node) {
+  if (!judgedSoon.size) requestAnimationFrame(showJudgedNow);
+  judgedSoon.add(node);
+}
+
+// Draws the judgements showJudged keeps now: each move's button and glyphs
+// (not the list: a move not drawn waits for the list), and the review panel.
+export function showJudgedNow() {
+  if (!judgedSoon.size) return;
+  for (const node of judgedSoon) {
+    const b = buttons.get(node);
+    if (!b || !b.isConnected || !node.review) continue;
+    b.dataset.review = node.review.kind;
+    b.title = reviewTitle(node.review);
+    const next = b.nextElementSibling;
+    if (next && next.classList.contains('glyph')) next.remove();
+    b.after(...glyphs(node));
+  }
+  judgedSoon.clear();
+  renderReview();
 }
 
 // What "learn from your mistakes" says, where the position shown is the
