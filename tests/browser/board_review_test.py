@@ -24,8 +24,8 @@ Checks, each of which the page of before failed (it had no review):
   about 30 s left…"), the move list is not drawn anew for each move judged (the page of before
   rebuilt the whole list at every move: a 5,000-ply game held the page half the time, a click
   waited seconds), the main thread is free most of the time with no block of a second or more,
-  and a click on a move is answered; cancelled, the marks drawn move by move are those a whole
-  drawing of the list shows.
+  and a click on a move is answered without drawing the list anew; cancelled, the marks drawn
+  move by move are as many as it says, each class with its glyph and its NAG in the PGN.
 - With --site DIR (the static site, build/wasm/site): the same 4x4 game reviewed there, by the
   WebAssembly engine in its Web Worker, from a plain static server: the blunder marked, its NAG in
   the PGN (skipped without --site; tools/test.sh's static site run gives it).
@@ -495,23 +495,44 @@ def test_a_long_game_is_reviewed_with_the_page_free(b, binary, tb_dir):
     longest = max([d for _, d in watch["long"]], default=0)
     check(busy < 0.5 * (now - watch["since"]), f"the main thread was busy {busy:.0f} of {now - watch['since']:.0f} ms")
     check(longest < 1000, f"the main thread was blocked {longest:.0f} ms at once")
-    # A click on a move is answered meanwhile.
+    # A click on a move is answered meanwhile: the move marked shown, the list not drawn anew
+    # (the page of before drew its {len(moves)} moves at each step through the game).
+    b.d.execute_script("window.__watch.added = 0")
+    before = judged()
     start = time.monotonic()
     b.click(b.find('#move-list .move[data-ply="1"]'))
     b.wait("the first move shown", lambda: b.body("ply") == "1")
     print(f"a click during the review answered in {time.monotonic() - start:.2f} s")
     check(review_running(b), f"the review ended: {text_of(b, 'review-progress')!r}")
-    # Cancelled: the marks drawn move by move, as many as it says, are those of the list drawn anew.
+    added, current, said = b.d.execute_script(
+        "return [window.__watch.added, [...document.querySelectorAll('#move-list .current')].map((e) => e.dataset.ply),"
+        " document.getElementById('review-progress').textContent]")
+    check(current == ["1"], f"the moves marked shown: {current}")
+    meanwhile = int(progress_rx.match(said).group(1)) - 1 - before
+    check(added <= 2 * meanwhile + 20, f"a step to the first move put {added} nodes into the move list "
+          f"({meanwhile} moves judged meanwhile)")
+    # Cancelled: the marks drawn move by move, as many as it says, each class with its glyph,
+    # and the NAGs the PGN export writes for them.
     b.click(b.d.find_element(By.ID, "review-cancel"))
     b.wait("the review stopped", lambda: text_of(b, "review-progress").startswith("Review stopped"))
     said = text_of(b, "review-progress")
     kept = re.search(r"the (\d+) marks found are kept", said)
     check(kept, f"the review's end: {said!r}")
     drawn = marks(b)
-    check(len([m for m in drawn if m[1]]) == int(kept.group(1)), f"{said!r}, marked: {len([m for m in drawn if m[1]])}")
-    b.click(b.d.find_element(By.ID, "nav-start"))
-    b.wait("the start shown", lambda: b.body("ply") == "0")
-    check(marks(b) == drawn, "the marks drawn during the review differ from the list drawn anew")
+    judged_moves = [m for m in drawn if m[1]]
+    check(len(judged_moves) == int(kept.group(1)) and drawn[:len(judged_moves)] == judged_moves,
+          f"{said!r}, the first {len(judged_moves)} moves marked")
+    glyph = {"best": "\u2605", "good": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??", "": ""}
+    check(all(g == glyph[kind] for _, kind, g in drawn), f"a class drawn with another glyph: {drawn[:20]}")
+    nag = {"inaccuracy": "$6", "mistake": "$2", "blunder": "$4"}
+    exported = []
+    for token in " ".join(l for l in b.export_pgn().splitlines() if not l.startswith("[")).split():
+        if token.startswith("$"):
+            exported[-1][1].append(token)
+        elif len(exported) < len(moves) and token == moves[len(exported)]:
+            exported.append((token, []))
+    check([n for _, n in exported] == [[nag[kind]] if kind in nag else [] for _, kind, _ in drawn],
+          "the PGN's NAGs are not the marks drawn")
 
 
 def test_the_static_site_reviews_a_game(request, driver, b):
