@@ -252,9 +252,81 @@ export function renderBestArrow(s) {
 // and the variations that are alternatives to it (in parentheses, nested
 // ones inside), as lichess shows them. Every move is a button to its
 // position; the one shown is marked. Comments are text, never markup.
+// Drawn anew only when the tree or what its moves show changed: else only
+// the mark of the move shown moves (a long game's list drawn anew took most
+// of a second at each step through it).
 export function renderMoveList() {
   const ol = $('move-list');
+  drawJudged();
+  if (listUpToDate()) {
+    ol.querySelectorAll('.move.current').forEach((b) => b.classList.remove('current'));
+    buttons.get(game.current)?.classList.add('current');
+  } else {
+    drawList(ol);
+  }
+  const inVariation = Boolean(variationOf());
+  $('promote').hidden = !inVariation;
+  $('delete-variation').hidden = !inVariation;
+  /** @type {HTMLButtonElement} */ ($('move-actions')).disabled = !game.current.parent;
+  renderAnnotationFields();
+  renderReview();
+  if (focusAfterRedraw) {  // (only if the focus was on the list, or nowhere)
+    focusAfterRedraw = false;
+    const active = document.activeElement;
+    if (!active || active === document.body || ol.contains(active)) focusShownMove();
+  }
+  // The current move into the list's own view, never by scrolling the page
+  // (scrollIntoView scrolls every scrolling ancestor: on a phone the page
+  // jumped 300-500 px at each pick and the board's top left the screen).
+  const current = asHtml(ol.querySelector('.current'));
+  if (current) {
+    const top = current.getBoundingClientRect().top - ol.getBoundingClientRect().top + ol.scrollTop;
+    const bottom = top + current.offsetHeight;
+    if (top < ol.scrollTop) ol.scrollTop = top;
+    else if (bottom > ol.scrollTop + ol.clientHeight) ol.scrollTop = bottom - ol.clientHeight;
+  }
+}
+
+// What the list drawn is of: the tree, the number of its first move, the
+// start's comment and how many moves it shows (every move of the tree).
+/** @type {{root: TreeNode | null, first: number, comment: string, moves: number}} */
+const drawn = { root: null, first: 0, comment: '', moves: 0 };
+
+// What a move's button and glyphs in the list show, with its place among
+// its parent's continuations (the order of the lines): one string.
+/** @param {TreeNode} node */
+function drawnKey(node) {
+  const place = node.parent ? node.parent.children.indexOf(node) : 0;
+  return JSON.stringify([place, node.move, node.nags, node.comment, node.review ? reviewTitle(node.review) : '']);
+}
+
+// Each move's key (drawnKey) as its button was drawn.
+/** @type {WeakMap<TreeNode, string>} */
+const drawnAs = new WeakMap();
+
+// The list drawn shows the game's tree as it is: every move of it has its
+// button in the list, drawn as the move is now, and the list has no other.
+function listUpToDate() {
+  if (drawn.root !== game.root || drawn.first !== firstIndex() || drawn.comment !== game.root.comment) return false;
+  let moves = 0;
+  const stack = [...game.root.children];
+  while (stack.length) {
+    const node = /** @type {TreeNode} */ (stack.pop());
+    const b = buttons.get(node);
+    if (!b || !b.isConnected || drawnAs.get(node) !== drawnKey(node)) return false;
+    ++moves;
+    stack.push(...node.children);
+  }
+  return moves === drawn.moves;
+}
+
+/** @param {HTMLElement} ol */
+function drawList(ol) {
   ol.replaceChildren();
+  drawn.root = game.root;
+  drawn.first = firstIndex();
+  drawn.comment = game.root.comment;
+  drawn.moves = 0;
   let row = null;
   const first = firstIndex();  // 1: player 2 moves first, `1… S@a1`
   let index = first;
@@ -285,27 +357,6 @@ export function renderMoveList() {
     first.className = 'variations';
     first.append(commentSpan(game.root.comment));
     ol.prepend(first);
-  }
-  const inVariation = Boolean(variationOf());
-  $('promote').hidden = !inVariation;
-  $('delete-variation').hidden = !inVariation;
-  /** @type {HTMLButtonElement} */ ($('move-actions')).disabled = !game.current.parent;
-  renderAnnotationFields();
-  renderReview();
-  if (focusAfterRedraw) {  // (only if the focus was on the old list, now gone, or nowhere)
-    focusAfterRedraw = false;
-    const active = document.activeElement;
-    if (!active || active === document.body || ol.contains(active)) focusShownMove();
-  }
-  // The current move into the list's own view, never by scrolling the page
-  // (scrollIntoView scrolls every scrolling ancestor: on a phone the page
-  // jumped 300-500 px at each pick and the board's top left the screen).
-  const current = asHtml(ol.querySelector('.current'));
-  if (current) {
-    const top = current.getBoundingClientRect().top - ol.getBoundingClientRect().top + ol.scrollTop;
-    const bottom = top + current.offsetHeight;
-    if (top < ol.scrollTop) ol.scrollTop = top;
-    else if (bottom > ol.scrollTop + ol.clientHeight) ol.scrollTop = bottom - ol.clientHeight;
   }
 }
 
@@ -353,6 +404,13 @@ function moveName(node) {
   return `${moveNumber(firstIndex() + pathTo(node).length - 2, '…')} ${node.move}`;
 }
 
+// The buttons of the moves in the list, by node: a move judged by the game
+// review gets its marks on its own button (showJudged), since drawing a long
+// game's list anew at each move judged held the page for most of the review;
+// the move shown gets the mark `current` on its own (renderMoveList).
+/** @type {WeakMap<TreeNode, HTMLButtonElement>} */
+const buttons = new WeakMap();
+
 /** @param {TreeNode} node */
 function moveButton(node) {
   const b = document.createElement('button');
@@ -363,6 +421,9 @@ function moveButton(node) {
     b.dataset.review = node.review.kind;
     b.title = reviewTitle(node.review);
   }
+  buttons.set(node, b);
+  drawnAs.set(node, drawnKey(node));
+  ++drawn.moves;
   b.addEventListener('click', () => actions.goToMove(node));
   b.addEventListener('contextmenu', (e) => {  // (right click, the menu key, Shift+F10)
     e.preventDefault();
@@ -382,6 +443,43 @@ function glyphs(node) {
   g.textContent = [...node.nags.map(nagText), ...(best ? [best] : [])].join(' ');
   if (node.review) g.title = reviewTitle(node.review);
   return [g];
+}
+
+// The moves judged by the game review whose marks are not drawn yet: drawn
+// together at the next frame (however many were judged meanwhile), or with
+// the whole list if it is drawn first.
+/** @type {Set<TreeNode>} */
+const judgedSoon = new Set();
+
+// Draws the game review's judgement of `node` (node.review, its NAGs) on its
+// move in the list at the next frame, and the review panel's counts with it.
+/** @param {TreeNode} node */
+export function showJudged(node) {
+  if (!judgedSoon.size) requestAnimationFrame(showJudgedNow);
+  judgedSoon.add(node);
+}
+
+// Draws the judgements showJudged keeps now, and the review panel.
+export function showJudgedNow() {
+  if (!judgedSoon.size) return;
+  drawJudged();
+  renderReview();
+}
+
+// Each judged move's button and glyphs, as moveButton and glyphs draw them
+// (a move not in the list waits for the list).
+function drawJudged() {
+  for (const node of judgedSoon) {
+    const b = buttons.get(node);
+    if (!b || !b.isConnected || !node.review) continue;
+    b.dataset.review = node.review.kind;
+    b.title = reviewTitle(node.review);
+    const next = b.nextElementSibling;
+    if (next && next.classList.contains('glyph')) next.remove();
+    b.after(...glyphs(node));
+    drawnAs.set(node, drawnKey(node));
+  }
+  judgedSoon.clear();
 }
 
 // What "learn from your mistakes" says, where the position shown is the

@@ -179,3 +179,30 @@ export function lossText(loss) {
   const points = Math.round(loss * 100);
   return points > 0 ? `\u2212${points} point${points === 1 ? '' : 's'}` : 'less than a point';
 }
+
+// The review's progress: "Reviewing move 120 of 5000, about 3 min left…";
+// `secondsLeft` null: no estimate yet (nothing judged).
+/** @param {number} move @param {number} total @param {number | null} secondsLeft */
+export function progressText(move, total, secondsLeft) {
+  return `Reviewing move ${move} of ${total}${secondsLeft === null ? '' : `, ${timeLeftText(secondsLeft)}`}…`;
+}
+
+// The time a review has left, in words: "a few seconds left" under 10 s,
+// then in 5 s steps up to a minute, whole minutes up to an hour, and hours
+// with their minutes ("about 1 h 5 min left").
+/** @param {number} seconds */
+export function timeLeftText(seconds) {
+  if (!(seconds >= 10)) return 'a few seconds left';
+  if (seconds < 57.5) return `about ${Math.round(seconds / 5) * 5} s left`;
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  if (minutes < 60) return `about ${minutes} min left`;
+  const m = minutes % 60;
+  return `about ${Math.floor(minutes / 60)} h${m ? ` ${m} min` : ''} left`;
+}
+
+// The seconds a review has left at the same pace: `elapsed` seconds for the
+// `valued` positions done so far, `left` positions to go; null before any.
+/** @param {number} elapsed @param {number} valued @param {number} left */
+export function secondsLeft(elapsed, valued, left) {
+  return valued > 0 ? (elapsed / valued) * left : null;
+}

@@ -20,11 +20,11 @@
 import { game, mainLine, movesTo, firstIndex, moveNumber, pathTo, goToNode } from './game.js';
 import { session, endReview, reviewSearch, positionFacts, setLines } from './engine_session.js';
 import { expectedScore, exactScore, resultScore, reviewByChances, reviewByTablebase, nagsAfterReview, goodEnough,
-  classWords, lossText, CLASS_SYMBOL } from './review.js';
+  classWords, lossText, progressText, secondsLeft, CLASS_SYMBOL } from './review.js';
 import { markOrder } from './values.js';
 import { shown } from './shown.js';
 import { goToMove, play, moveHook, toggleAnalysis, refresh } from './play.js';
-import { renderMoveList } from './render.js';
+import { renderMoveList, showJudged, showJudgedNow } from './render.js';
 import { keepGame } from './saved_game.js';
 import { stopClock } from './clocks.js';
 import { whenConnected } from './connection.js';
@@ -99,7 +99,9 @@ function showRunning(on) {
 }
 
 // Reviews the main line's moves, one position after the other; the marks
-// appear on the moves as they are found.
+// appear on the moves as they are found, each on its own move at the next
+// frame (the list is not drawn anew), and the progress says the time left at
+// the pace so far: the page's own work per move does not grow with the game.
 export async function reviewGame() {
   if (session.review) return;
   const nodes = mainLine();
@@ -129,9 +131,12 @@ export async function reviewGame() {
   let done = 0;
   /** @type {Valued | null} */
   let before = null;
+  const moves = /** @type {string[]} */ (nodes.slice(1).map((n) => n.move));
+  const started = performance.now();
   for (let i = 0; i < nodes.length && !ended; i++) {
-    progress(`Reviewing move ${Math.max(1, i)} of ${total}…`);
-    const v = await valuePosition(movesTo(nodes[i]), run);
+    progress(progressText(Math.max(1, i), total, secondsLeft((performance.now() - started) / 1000, i,
+      nodes.length - i)));
+    const v = await valuePosition(moves.slice(0, i), run);
     if (typeof v === 'string') {
       ended = v;
       break;
@@ -139,11 +144,12 @@ export async function reviewGame() {
     if (before) {
       judge(nodes[i], before, v);
       done = i;
-      renderMoveList();
+      showJudged(nodes[i]);
     }
     before = v;
     if (v.over) break;  // (a main line goes on after its end only in a PGN from elsewhere: nothing to judge)
   }
+  showJudgedNow();  // (the last marks with the review's end)
   if (session.review === owner) session.review = null;
   showRunning(false);
   keepGame();

@@ -19,6 +19,13 @@ Checks, each of which the page of before failed (it had no review):
 - The engine level (the settings' selector, kept between visits): the engine plays its moves at
   the Skill Level chosen (`setoption name Skill Level value 3` before its search) and analyses at
   full strength (20); the level is there again after a reload.
+- A long game (1,200 plies of 4x4:2,1, every position at most twice, reviewed by its tablebase):
+  while the review runs, its progress says how long it has left ("Reviewing move 120 of 1200,
+  about 30 s left…"), the move list is not drawn anew for each move judged (the page of before
+  rebuilt the whole list at every move: a 5,000-ply game held the page half the time, a click
+  waited seconds), the main thread is free most of the time with no block of a second or more,
+  and a click on a move is answered without drawing the list anew; cancelled, the marks drawn
+  move by move are as many as it says, each class with its glyph and its NAG in the PGN.
 - With --site DIR (the static site, build/wasm/site): the same 4x4 game reviewed there, by the
   WebAssembly engine in its Web Worker, from a plain static server: the blunder marked, its NAG in
   the PGN (skipped without --site; tools/test.sh's static site run gives it).
@@ -32,13 +39,15 @@ server with its tablebases). Run as a script, or with pytest itself:
 As a script, the exit status is 0 passed, 1 failed, 77 skipped (Chromium cannot start here).
 """
 import os
+import random
 import re
 import subprocess
 import sys
+import time
 
 import pytest
 
-from board_driver import Board, By, check, run_as_script
+from board_driver import Board, By, Failure, check, run_as_script
 # The server with its 3x3 tablebases (fixtures), the WebSocket recorder.
 from board_test import RECORDER, page_url, tb_dir  # noqa: F401 (fixtures are used by name)
 
@@ -140,6 +149,55 @@ def self_play(binary, tb_dir, plies):
     proc.stdin.write("quit\n")
     proc.stdin.close()
     proc.wait(timeout=10)
+    return moves
+
+
+def long_game(binary, tb_dir, variant, plies, seed=1):
+    """A legal game of `variant` of `plies` moves that never ends: at each turn a random move to a
+    position not seen yet, else to one seen once (threefold repetition ends a game at the third
+    time), never one where the game is over; the engine over stdin says which moves are legal,
+    the positions (`query fen`) and whether the game is over."""
+    proc = subprocess.Popen([binary, "--tablebase-dir", tb_dir], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True)
+
+    def ask(*lines):
+        proc.stdin.write("\n".join(lines) + "\nisready\n")
+        proc.stdin.flush()
+        got = []
+        for line in proc.stdout:
+            if line.strip() == "readyok":
+                return got
+            got.append(line.strip())
+        raise Failure("the engine ended")
+
+    rng = random.Random(seed)
+    try:
+        ask(f"setoption name Variant value {variant}")
+        fen = ask("position startpos", "query fen")[0].split(" ", 1)[1]
+        seen = {fen: 1}
+        moves = []
+        while len(moves) < plies:
+            legal = ask(f"position fen {fen}", "moves")[0].split()[1:]
+            rng.shuffle(legal)
+            choice = None
+            for move in legal:
+                over, after = ask(f"position fen {fen} moves {move}", "query gameover", "query fen")
+                after = after.split(" ", 1)[1]
+                if over == "response false" and seen.get(after, 0) < 2 and (choice is None or not seen.get(after, 0)):
+                    choice = (move, after)
+                    if not seen.get(after, 0):
+                        break
+            check(choice, f"no move left to play after {len(moves)} plies")
+            moves.append(choice[0])
+            fen = choice[1]
+            seen[fen] = seen.get(fen, 0) + 1
+        # The whole game, as the page will send it: legal, and not over.
+        check(ask(f"position startpos moves {' '.join(moves)}", "query gameover") == ["response false"],
+              "the long game is not a legal unfinished game")
+    finally:
+        proc.stdin.write("quit\n")
+        proc.stdin.close()
+        proc.wait(timeout=10)
     return moves
 
 
@@ -388,6 +446,93 @@ def test_the_engine_plays_at_the_level_chosen(b):
     value = b.d.execute_script("return document.getElementById('level').value")
     check(value == "3", f"the level after a reload: {value!r}")
     b.select("level", "20")
+
+
+# While the review runs: the main thread's long tasks (over 50 ms: [start, duration] in ms, the
+# page's clock) and the nodes put into the move list, from now on.
+WATCH_MAIN_THREAD = """
+window.__watch = { since: performance.now(), long: [], added: 0 };
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.__watch.long.push([e.startTime, e.duration]);
+}).observe({ type: 'longtask' });
+new MutationObserver((records) => { for (const r of records) window.__watch.added += r.addedNodes.length; })
+  .observe(document.getElementById('move-list'), { childList: true, subtree: true });
+"""
+
+LONG_GAME_PLIES = 1200
+
+
+def test_a_long_game_is_reviewed_with_the_page_free(b, binary, tb_dir):
+    variant = "4x4:2,1"  # (its tablebase values each position at once: the page's own work is what is timed)
+    moves = long_game(binary, tb_dir, variant, LONG_GAME_PLIES)
+    open_people_game(b, variant)
+    b.import_game(f'[Variant "{variant}"]\n\n' + " ".join(moves) + " *\n")
+    b.wait("the long game", lambda: len(b.moves()) == len(moves), timeout=60)
+    b.idle()
+    b.click(b.d.find_element(By.ID, "review"))
+    progress_rx = re.compile(rf"Reviewing move (\d+) of {len(moves)}")
+    judged = lambda: int(progress_rx.match(text_of(b, "review-progress")).group(1)) - 1
+    b.wait("the review under way", lambda: progress_rx.match(text_of(b, "review-progress")) and judged() >= 5,
+           timeout=60)
+    # Watched for some seconds while the review goes on (it does not end in them: a move a
+    # frame at most would take 20 s, the page of before took seconds a move).
+    b.d.execute_script(WATCH_MAIN_THREAD)
+    first = judged()
+    time.sleep(6)
+    watch, now, said = b.d.execute_script(
+        "return [window.__watch, performance.now(), document.getElementById('review-progress').textContent]")
+    print(f"long game: {said!r}; {watch['added']} nodes added to the list; long tasks (ms): "
+          f"{sorted(round(d) for _, d in watch['long'])[-5:]} in {now - watch['since']:.0f} ms")
+    m = re.match(rf"Reviewing move (\d+) of {len(moves)}, (about \d+ (s|min)|about \d+ h( \d+ min)?"
+                 rf"|a few seconds) left…$", said)
+    check(m, f"the progress does not say the time left: {said!r}")
+    done = int(m.group(1)) - 1 - first
+    check(done > 0, f"the review did not go on: {said!r}")
+    # Each move judged adds its glyph at most, not the list anew (of {len(moves)} moves).
+    check(watch["added"] <= 2 * done + 20, f"{watch['added']} nodes put into the move list for {done} moves judged")
+    # Generous bounds (a loaded machine): the main thread blocked less than half the time, never a second.
+    busy = sum(d for _, d in watch["long"])
+    longest = max([d for _, d in watch["long"]], default=0)
+    check(busy < 0.5 * (now - watch["since"]), f"the main thread was busy {busy:.0f} of {now - watch['since']:.0f} ms")
+    check(longest < 1000, f"the main thread was blocked {longest:.0f} ms at once")
+    # A click on a move is answered meanwhile: the move marked shown, the list not drawn anew
+    # (the page of before drew its {len(moves)} moves at each step through the game).
+    b.d.execute_script("window.__watch.added = 0")
+    before = judged()
+    start = time.monotonic()
+    b.click(b.find('#move-list .move[data-ply="1"]'))
+    b.wait("the first move shown", lambda: b.body("ply") == "1")
+    print(f"a click during the review answered in {time.monotonic() - start:.2f} s")
+    check(review_running(b), f"the review ended: {text_of(b, 'review-progress')!r}")
+    added, current, said = b.d.execute_script(
+        "return [window.__watch.added, [...document.querySelectorAll('#move-list .current')].map((e) => e.dataset.ply),"
+        " document.getElementById('review-progress').textContent]")
+    check(current == ["1"], f"the moves marked shown: {current}")
+    meanwhile = int(progress_rx.match(said).group(1)) - 1 - before
+    check(added <= 2 * meanwhile + 20, f"a step to the first move put {added} nodes into the move list "
+          f"({meanwhile} moves judged meanwhile)")
+    # Cancelled: the marks drawn move by move, as many as it says, each class with its glyph,
+    # and the NAGs the PGN export writes for them.
+    b.click(b.d.find_element(By.ID, "review-cancel"))
+    b.wait("the review stopped", lambda: text_of(b, "review-progress").startswith("Review stopped"))
+    said = text_of(b, "review-progress")
+    kept = re.search(r"the (\d+) marks found are kept", said)
+    check(kept, f"the review's end: {said!r}")
+    drawn = marks(b)
+    judged_moves = [m for m in drawn if m[1]]
+    check(len(judged_moves) == int(kept.group(1)) and drawn[:len(judged_moves)] == judged_moves,
+          f"{said!r}, the first {len(judged_moves)} moves marked")
+    glyph = {"best": "\u2605", "good": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??", "": ""}
+    check(all(g == glyph[kind] for _, kind, g in drawn), f"a class drawn with another glyph: {drawn[:20]}")
+    nag = {"inaccuracy": "$6", "mistake": "$2", "blunder": "$4"}
+    exported = []
+    for token in " ".join(l for l in b.export_pgn().splitlines() if not l.startswith("[")).split():
+        if token.startswith("$"):
+            exported[-1][1].append(token)
+        elif len(exported) < len(moves) and token == moves[len(exported)]:
+            exported.append((token, []))
+    check([n for _, n in exported] == [[nag[kind]] if kind in nag else [] for _, kind, _ in drawn],
+          "the PGN's NAGs are not the marks drawn")
 
 
 def test_the_static_site_reviews_a_game(request, driver, b):

@@ -5,8 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { accuracy, classify, expectedScore, exactScore, goodEnough, lossText, moveAccuracy, nagsAfterReview, resultScore,
-  reviewByChances, reviewByTablebase, summary, summaryText, CLASS_NAG, CLASS_SYMBOL, BLUNDER, MISTAKE,
-  INACCURACY } from '../../web/review.js';
+  reviewByChances, reviewByTablebase, summary, summaryText, progressText, timeLeftText, secondsLeft, CLASS_NAG,
+  CLASS_SYMBOL, BLUNDER, MISTAKE, INACCURACY } from '../../web/review.js';
 import { parseValues } from '../../web/values.js';
 import { parseInfo } from '../../web/ugi.js';
 import { writePgn, parseGameText } from '../../web/pgn.js';
@@ -137,4 +137,19 @@ test('a loss is said in points, and one under half a point is not "−0"', () =>
   assert.equal(lossText(0.01), '\u22121 point');
   assert.equal(lossText(0.004), 'less than a point');
   assert.equal(lossText(0), 'less than a point');
+});
+
+test('the progress says the move reviewed, of how many, and the time left at the pace so far', () => {
+  assert.equal(progressText(1, 24, null), 'Reviewing move 1 of 24…');
+  assert.equal(progressText(120, 5000, 180), 'Reviewing move 120 of 5000, about 3 min left…');
+  // The pace so far: 30 s for 120 positions, 4881 to go (about 20 min).
+  assert.equal(secondsLeft(0, 0, 5001), null);
+  close(/** @type {number} */ (secondsLeft(30, 120, 4881)), 1220.25);
+  assert.equal(timeLeftText(1220.25), 'about 20 min left');
+  assert.deepEqual([0, 9.9, NaN, -1].map(timeLeftText), Array(4).fill('a few seconds left'));
+  assert.deepEqual([10, 12.4, 13, 57.4].map(timeLeftText), ['about 10 s left', 'about 10 s left', 'about 15 s left',
+    'about 55 s left']);
+  assert.deepEqual([57.5, 89, 91, 3569].map(timeLeftText), ['about 1 min left', 'about 1 min left', 'about 2 min left',
+    'about 59 min left']);
+  assert.deepEqual([3570, 3900, 7200].map(timeLeftText), ['about 1 h left', 'about 1 h 5 min left', 'about 2 h left']);
 });
