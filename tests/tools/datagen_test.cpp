@@ -1,11 +1,16 @@
 // gobblet-datagen's pieces: the training data file (training_data.h) reads
-// back what was written and refuses what it does not know; self-play
-// (self_play.h) writes real games of the rules with their results, the same
-// file for any number of threads and for a stopped and resumed run.
+// back what was written and refuses what it does not know, as the Python
+// reader (tools/datagen/training_data.py) does; self-play (self_play.h)
+// writes real games of the rules with their results, the same file for any
+// number of threads and for a stopped and resumed run.
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <map>
 #include <set>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
 
 #include "engine/movegen.h"
 #include "search/eval_file.h"
@@ -130,6 +135,160 @@ TEST(TrainingData, AForgedRecordIsRefusedAndACutOneIsNotPartOfTheFile) {
   EXPECT_NE(refused.status().message().find("record 1: result 7"), std::string::npos) << refused.status();
 
   EXPECT_EQ(readTrainingData(dir.file("none.bin")).status().code(), absl::StatusCode::kNotFound);
+}
+
+// A header of `settings` with `games` finished and the variant name
+// `name` (24 bytes, as they are), then `records`.
+std::string fileBytes(const DataSettings& settings, uint64_t games, const std::vector<PositionRecord>& records,
+                      const std::string& name = "gobblet") {
+  DataHeader header;
+  header.settings = settings;
+  header.gamesFinished = games;
+  auto head = encodeHeader(header);
+  std::fill(head.begin() + 24, head.begin() + 48, 0);
+  std::copy_n(name.begin(), std::min<size_t>(name.size(), 24), head.begin() + 24);
+  std::string bytes(head.begin(), head.end());
+  for (const PositionRecord& r : records) {
+    const auto b = encodeRecord(r);
+    bytes.append(b.begin(), b.end());
+  }
+  return bytes;
+}
+
+PositionRecord recordOf(uint32_t game, std::array<uint16_t, 4> first = {}, std::array<uint16_t, 4> second = {}) {
+  PositionRecord r;
+  r.pieces = {first, second};
+  r.game = game;
+  return r;
+}
+
+// What tools/datagen/training_data.py says of each file: path -> its line
+// (the refusal, or the games and positions read). Empty if Debian's python3
+// with numpy is not there.
+std::map<std::string, std::string> pythonReader(const std::vector<std::string>& paths) {
+  std::map<std::string, std::string> said;
+#ifdef GOBBLET_SYSTEM_PYTHON
+  std::string command =
+      std::string(GOBBLET_SYSTEM_PYTHON) + " " + GOBBLET_SOURCE_DIR + "/tools/datagen/training_data.py";
+  for (const std::string& path : paths) command += " " + path;
+  const auto run = gobblet::testing::runCommand(command + " 2>&1");
+  std::istringstream lines(run.output);
+  for (std::string line; std::getline(lines, line);)
+    for (const std::string& path : paths)
+      if (line.find(path + ":") != std::string::npos) said[path] = line;
+#else
+  (void)paths;
+#endif
+  return said;
+}
+
+bool pythonReaderRuns() {
+#ifdef GOBBLET_SYSTEM_PYTHON
+  return gobblet::testing::runCommand(std::string(GOBBLET_SYSTEM_PYTHON) + " -c 'import numpy' 2>&1").exitCode == 0;
+#else
+  return false;
+#endif
+}
+
+// Each kind of damage the C++ reader refuses, crafted, is refused by the
+// Python reader too, with the same reason; what one reads, the other reads.
+TEST(TrainingData, ThePythonReaderRefusesWhatTheCppReaderRefusesForTheSameReason) {
+  if (!pythonReaderRuns()) GTEST_SKIP() << "no python3 with numpy (tools/setup.sh deps installs it)";
+  ScratchDir dir;
+  DataSettings gobblers = smallSettings();
+  gobblers.variant = Variant::gobblers();
+  const DataSettings gobblet = smallSettings();
+  const std::string good = fileBytes(gobblet, 2, {recordOf(0, {0, 0, 0, 1}, {0, 0, 0, 2}), recordOf(1)});
+  const std::map<std::string, std::string> damaged = {
+      {"short", good.substr(0, 60)},
+      {"magic", "GOBDATX" + good.substr(7)},
+      {"version", good.substr(0, 8) + std::string("\x02\0\0\0", 4) + good.substr(12)},
+      {"record_size", good.substr(0, 16) + std::string("\x21\0\0\0", 4) + good.substr(20)},
+      {"unterminated", fileBytes(gobblet, 0, {}, std::string(24, 'g'))},
+      {"unknown_variant", fileBytes(gobblet, 0, {}, "chess")},
+      {"family_range", fileBytes(gobblet, 0, {}, "3x3:9,2,1")},
+      {"family_count", fileBytes(gobblet, 0, {}, "4x4:2")},
+      {"order", fileBytes(gobblet, 3, {recordOf(0), recordOf(2), recordOf(1)})},
+      {"order_unfinished", fileBytes(gobblet, 1, {recordOf(0), recordOf(5), recordOf(4)})},
+      {"side_to_move",
+       [&] {
+         auto r = recordOf(1);
+         r.sideToMove = 2;
+         return fileBytes(gobblet, 2, {recordOf(0), r});
+       }()},
+      {"one_square", fileBytes(gobblet, 1, {recordOf(0, {0, 4, 0, 0}, {0, 4, 0, 0})})},
+      {"off_board", fileBytes(gobblers, 1, {recordOf(0, {0x200, 0, 0, 0})}, "gobblers")},
+      {"no_such_size", fileBytes(gobblers, 1, {recordOf(0, {}, {0, 0, 0, 1})}, "gobblers")},
+      {"too_many", fileBytes(gobblet, 1, {recordOf(0, {0xf, 0xf, 0xf, 0xf})})},
+      {"stack_order", fileBytes(gobblet, 1, {recordOf(0, {1, 0, 0, 2})})},
+      {"too_many_3x3", fileBytes(gobblers, 1, {recordOf(0, {7, 0, 0, 0})}, "gobblers")},
+      {"result",
+       [&] {
+         auto r = recordOf(0);
+         r.result = 2;
+         return fileBytes(gobblet, 1, {r});
+       }()},
+  };
+  // Read by both: a bad position in an unfinished game, a record cut short.
+  const std::map<std::string, std::string> whole = {
+      {"good", good},
+      {"unfinished_bad", fileBytes(gobblet, 1, {recordOf(0), recordOf(1, {0xf, 0, 0, 0})})},
+      {"cut", good + std::string(20, '\0')},
+      {"alias", fileBytes(gobblet, 2, {recordOf(0), recordOf(1)}, " Gobblet\t 4X4 ")},
+      {"family", fileBytes(gobblers, 1, {recordOf(0, {0x100, 0, 0})}, "3x3: 3, +2 ,1")},
+  };
+  std::vector<std::string> paths;
+  for (const auto& files : {damaged, whole})
+    for (const auto& [name, bytes] : files) {
+      paths.push_back(dir.file(name + ".gdata"));
+      writeWholeFile(paths.back(), bytes);
+    }
+  const auto said = pythonReader(paths);
+  for (const auto& [name, bytes] : damaged) {
+    const std::string path = dir.file(name + ".gdata");
+    auto cpp = readTrainingData(path);
+    ASSERT_FALSE(cpp.ok()) << name;
+    // The reason, after the file's name.
+    const std::string message(cpp.status().message());
+    const std::string reason = message.substr(message.find("': ") + 3);
+    ASSERT_EQ(said.count(path), 1u) << name;
+    EXPECT_NE(said.at(path).find("training_data: " + path + ": " + reason), std::string::npos)
+        << name << ": C++ says " << message << "\nPython says " << said.at(path);
+  }
+  for (const auto& [name, bytes] : whole) {
+    const std::string path = dir.file(name + ".gdata");
+    auto cpp = readTrainingData(path);
+    ASSERT_TRUE(cpp.ok()) << name << ": " << cpp.status();
+    ASSERT_EQ(said.count(path), 1u) << name;
+    EXPECT_EQ(said.at(path),
+              absl::StrCat(path, ": ", cpp->header.settings.variant.name(), ", ", cpp->header.gamesFinished,
+                           " games finished, ", cpp->records.size(), " positions"))
+        << name;
+  }
+}
+
+// The Python reader knows every name and alias of kNamedVariants, and
+// names each variant as Variant::name() does.
+TEST(TrainingData, ThePythonReaderKnowsEveryVariantName) {
+  if (!pythonReaderRuns()) GTEST_SKIP() << "no python3 with numpy (tools/setup.sh deps installs it)";
+  ScratchDir dir;
+  std::vector<std::string> names = {"3x3:1,9,1", "4x4:1,1", "4x4:4,3", "3X3:3,2,0"};
+  for (const NamedVariant& named : kNamedVariants) {
+    names.emplace_back(named.name);
+    for (std::string_view alias : named.aliases) names.emplace_back(alias);
+  }
+  std::vector<std::string> paths;
+  for (size_t i = 0; i < names.size(); ++i) {
+    paths.push_back(dir.file(absl::StrCat("v", i, ".gdata")));
+    writeWholeFile(paths.back(), fileBytes(smallSettings(), 0, {}, names[i]));
+  }
+  const auto said = pythonReader(paths);
+  for (size_t i = 0; i < names.size(); ++i) {
+    auto variant = Variant::parse(names[i]);
+    ASSERT_TRUE(variant.ok()) << names[i];
+    ASSERT_EQ(said.count(paths[i]), 1u) << names[i];
+    EXPECT_EQ(said.at(paths[i]), paths[i] + ": " + variant->name() + ", 0 games finished, 0 positions") << names[i];
+  }
 }
 
 // Every record is a position of the variant; consecutive records of a game
