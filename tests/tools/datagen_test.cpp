@@ -1,6 +1,7 @@
 // gobblet-datagen's pieces: the training data file (training_data.h) reads
 // back what was written and refuses what it does not know, as the Python
-// reader (tools/datagen/training_data.py) does; self-play (self_play.h)
+// reader (tools/datagen/training_data.py) does; one writer at a time; a
+// damaged file is repaired to its whole games; self-play (self_play.h)
 // writes real games of the rules with their results, the same file for any
 // number of threads and for a stopped and resumed run.
 #include <gtest/gtest.h>
@@ -291,6 +292,74 @@ TEST(TrainingData, ThePythonReaderKnowsEveryVariantName) {
   }
 }
 
+// Two writers of one file would interleave their games: the second is
+// refused at once, and the first goes on writing a file that reads.
+TEST(TrainingData, OneWriterAtATime) {
+  ScratchDir dir;
+  const std::string path = dir.file("games.bin");
+  {
+    auto first = TrainingDataWriter::open(path, smallSettings());
+    ASSERT_TRUE(first.ok()) << first.status();
+    auto second = TrainingDataWriter::open(path, smallSettings());
+    ASSERT_FALSE(second.ok());
+    EXPECT_EQ(second.status().code(), absl::StatusCode::kFailedPrecondition);
+    EXPECT_NE(second.status().message().find("is being written by another run"), std::string::npos) << second.status();
+    GenerateOptions options;
+    options.games = 2;
+    auto done = generate(*first, options);
+    ASSERT_TRUE(done.ok()) << done.status();
+    auto data = readTrainingData(path);
+    ASSERT_TRUE(data.ok()) << data.status();
+    EXPECT_EQ(data->header.gamesFinished, 2u);
+  }
+  // The first closed, the file is free.
+  EXPECT_TRUE(TrainingDataWriter::open(path, smallSettings()).ok());
+}
+
+// A file whose games are out of order (two runs that appended at once) is
+// refused naming the games before the damage that are whole; repairing
+// keeps them and the run then writes the file an undamaged run writes.
+TEST(TrainingData, ADamagedFileSaysWhatIsWholeAndIsRepairedToIt) {
+  ScratchDir dir;
+  const std::string clean = dir.file("clean.bin"), damaged = dir.file("damaged.bin");
+  makeFile(clean, smallSettings(), 4, 1);
+  const std::string bytes = readWholeFile(clean);
+  auto data = readTrainingData(clean);
+  ASSERT_TRUE(data.ok()) << data.status();
+  size_t gameTwo = 0, gameThree = 0;
+  while (data->records[gameTwo].game < 2) ++gameTwo;
+  while (data->records[gameThree].game < 3) ++gameThree;
+  ASSERT_LT(gameTwo, gameThree);
+  ASSERT_LT(gameThree, data->records.size());
+  // Game 2 again after game 3, as a second run that was a game behind appends it.
+  writeWholeFile(damaged,
+                 bytes + bytes.substr(kHeaderSize + gameTwo * kRecordSize, (gameThree - gameTwo) * kRecordSize));
+  auto refused = TrainingDataWriter::open(damaged, smallSettings());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(
+      refused.status().message().find(absl::StrCat("record ", data->records.size(),
+                                                   ": game 2 after game 3; the 3 games before it are whole: "
+                                                   "the same command with --repair cuts the file to them and goes on")),
+      std::string::npos)
+      << refused.status();
+  {
+    auto repaired = TrainingDataWriter::open(damaged, smallSettings(), OnDamage::kCutToWholeGames);
+    ASSERT_TRUE(repaired.ok()) << repaired.status();
+    EXPECT_EQ(repaired->gamesFinished(), 3u);
+    EXPECT_EQ(repaired->records(), gameThree);
+    EXPECT_NE(repaired->repaired().find(absl::StrCat("cut to the 3 games before it (", gameThree, " positions)")),
+              std::string::npos)
+        << repaired->repaired();
+  }
+  makeFile(damaged, smallSettings(), 4, 1);
+  EXPECT_EQ(readWholeFile(damaged), bytes);
+  // A whole file is left as it is.
+  auto whole = TrainingDataWriter::open(clean, smallSettings(), OnDamage::kCutToWholeGames);
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  EXPECT_TRUE(whole->repaired().empty());
+  EXPECT_EQ(whole->gamesFinished(), 4u);
+}
+
 // Every record is a position of the variant; consecutive records of a game
 // follow by the move recorded; the game's last move ends it as the results
 // say; no position is written twice; a forced result seen is the result.
@@ -501,6 +570,48 @@ TEST(DatagenProgram, SigtermSaysHowToGoOnAndTheSameCommandFinishesTheFile) {
   run = gobblet::testing::runCommand(program + " --out " + whole + settings + " 2>&1");
   EXPECT_EQ(run.exitCode, 0) << run.output;
   EXPECT_EQ(readWholeFile(stopped), readWholeFile(whole));
+}
+
+// A second run on the file a first is writing is refused at once, and the
+// first's file stays whole; a damaged file is refused saying how to repair
+// it, and --repair does.
+TEST(DatagenProgram, ASecondRunOnAFileIsRefusedAndADamagedFileRepaired) {
+  ScratchDir dir;
+  const std::string program = std::string(GOBBLET_BIN_DIR) + "/gobblet-datagen";
+  const std::string path = dir.file("games.bin");
+  const std::string settings = " --games 100000 --nodes 2000 --hash 1 --quiet";
+  // The first holds the file from before its header is written; the
+  // second starts once the first has written a game (`timeout` ends a
+  // second that was let in, so that the test fails rather than runs on).
+  auto run = gobblet::testing::runCommand(
+      "(" + program + " --out " + path + settings + " & first=$!; for i in $(seq 600); do [ $(stat -c %s " + path +
+      " 2>/dev/null || echo 0) -gt 96 ] && break; sleep 0.1; done; timeout 60 " + program + " --out " + path +
+      settings + "; echo second=$?; kill -TERM $first; wait $first; echo first=$?) 2>&1");
+  EXPECT_NE(run.output.find("is being written by another run"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("second=1"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("first=143"), std::string::npos) << run.output;
+  auto data = readTrainingData(path);
+  ASSERT_TRUE(data.ok()) << data.status();
+  ASSERT_GT(data->records.size(), 0u);
+
+  // The first record again at the end, with side to move 2: refused
+  // (as game 0 after the last game, or as no position).
+  const std::string bytes = readWholeFile(path);
+  std::string forged = bytes.substr(kHeaderSize, kRecordSize);
+  forged[18] = 2;
+  writeWholeFile(path, bytes + forged);
+  const std::string again = program + " --out " + path + " --games " + std::to_string(data->header.gamesFinished + 1) +
+                            " --nodes 2000 --hash 1 --quiet";
+  run = gobblet::testing::runCommand(again + " 2>&1");
+  EXPECT_EQ(run.exitCode, 1) << run.output;
+  EXPECT_NE(run.output.find("the same command with --repair cuts the file to them and goes on"), std::string::npos)
+      << run.output;
+  run = gobblet::testing::runCommand(again + " --repair 2>&1");
+  EXPECT_EQ(run.exitCode, 0) << run.output;
+  EXPECT_NE(run.output.find("gobblet-datagen: repaired "), std::string::npos) << run.output;
+  auto repaired = readTrainingData(path);
+  ASSERT_TRUE(repaired.ok()) << repaired.status();
+  EXPECT_EQ(repaired->header.gamesFinished, data->header.gamesFinished + 1);
 }
 
 }  // namespace
