@@ -3,13 +3,17 @@
 // reader (tools/datagen/training_data.py) does; one writer at a time; a
 // damaged file is repaired to its whole games; self-play (self_play.h)
 // writes real games of the rules with their results, the same file for any
-// number of threads and for a stopped and resumed run.
+// number of threads and for a stopped and resumed run, and a stop ends even
+// a search that would not end.
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <future>
 #include <map>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 
@@ -467,6 +471,29 @@ TEST(SelfPlay, GoingOnWithOtherSettingsIsRefusedNamingThem) {
   EXPECT_NE(refused.status().message().find("not a gobblet training data file"), std::string::npos);
 }
 
+// A stop ends a game in the middle of a search that would run for hours
+// (no node limit, depth 64): the search is stopped, not waited for.
+TEST(SelfPlay, AStopEndsAGameInTheMiddleOfASearch) {
+  DataSettings settings = smallSettings();
+  settings.nodes = 0;
+  settings.depth = 64;
+  Search search;
+  SearchOptions searchOptions;
+  searchOptions.threads = 1;
+  searchOptions.hashMiB = 1;
+  ASSERT_TRUE(search.setOptions(searchOptions).ok());
+  std::atomic<bool> stop{false};
+  auto played = std::async(std::launch::async, [&] { return playGame(settings, 0, search, &stop); });
+  for (int i = 0; i < 6000 && !search.searching(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_TRUE(search.searching());
+  stop = true;
+  // Generous for a loaded machine: the search ends within milliseconds.
+  const bool ended = played.wait_for(std::chrono::seconds(60)) == std::future_status::ready;
+  EXPECT_TRUE(ended) << "the search went on after the stop";
+  while (played.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) search.stop();
+  EXPECT_EQ(played.get().status().code(), absl::StatusCode::kCancelled);
+}
+
 // Games searched with a net are the net's (other scores than the
 // hand-written evaluation's from the same openings), the file names the net,
 // and going on with another evaluation, or a net the settings do not name,
@@ -570,6 +597,24 @@ TEST(DatagenProgram, SigtermSaysHowToGoOnAndTheSameCommandFinishesTheFile) {
   run = gobblet::testing::runCommand(program + " --out " + whole + settings + " 2>&1");
   EXPECT_EQ(run.exitCode, 0) << run.output;
   EXPECT_EQ(readWholeFile(stopped), readWholeFile(whole));
+}
+
+// SIGTERM ends a run promptly even while a search that would run for hours
+// (no node limit, depth 64) is searching.
+TEST(DatagenProgram, SigtermStopsARunInTheMiddleOfALongSearch) {
+  ScratchDir dir;
+  const std::string program = std::string(GOBBLET_BIN_DIR) + "/gobblet-datagen";
+  const std::string path = dir.file("games.bin");
+  // `timeout` ends a run the signal did not stop (137), so that the test fails rather than hangs.
+  auto run = gobblet::testing::runCommand("(timeout -s KILL 60 " + program + " --out " + path +
+                                          " --games 1 --nodes 0 --depth 64 --hash 1 --quiet & sleep 0.5; "
+                                          "kill -TERM $!; wait $!; echo exit=$?) 2>&1");
+  EXPECT_NE(run.output.find("exit=143"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("gobblet-datagen: SIGTERM: " + path + " holds 0 whole games"), std::string::npos)
+      << run.output;
+  auto data = readTrainingData(path);
+  ASSERT_TRUE(data.ok()) << data.status();
+  EXPECT_EQ(data->header.gamesFinished, 0u);
 }
 
 // A second run on the file a first is writing is refused at once, and the
