@@ -1,5 +1,7 @@
 #include "engine/game.h"
 
+#include <cstddef>
+
 #include "engine/movegen.h"
 #include "engine/notation.h"
 
@@ -29,6 +31,12 @@ int Game::occurrences() const {
   for (size_t i = 0; i < history_.size(); ++i)
     if (keys_[i] == current_.key() && history_[i] == current_) ++count;
   return count;
+}
+
+std::vector<Board> Game::positionsSinceLastDrop() const {
+  size_t first = moves_.size();  // history_[i + 1] is the position after moves_[i]
+  while (first > 0 && !moves_[first - 1].isDrop()) --first;
+  return std::vector<Board>(history_.begin() + static_cast<std::ptrdiff_t>(first), history_.end() - 1);
 }
 
 GameResult Game::result(EndReason* reason) const {

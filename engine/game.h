@@ -41,6 +41,10 @@ class Game {
 
   // How many times position() has occurred in this game (including now).
   int occurrences() const;
+  // The positions before position() since the last drop, oldest first: the
+  // only ones that can occur again (a drop adds a piece to the board for
+  // good), so the ones a repetition can repeat.
+  std::vector<Board> positionsSinceLastDrop() const;
   // Keys of every position of the game, oldest first (for repetition checks).
   const std::vector<uint64_t>& keys() const { return keys_; }
 

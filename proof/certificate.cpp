@@ -183,9 +183,9 @@ absl::StatusOr<Certificate> readCertificate(std::istream& in, const CertificateL
   c.variant = reader->header().variant;
   c.position = reader->header().position;
   c.winner = reader->header().winner;
-  c.nodes.resize(reader->header().nodes);
-  for (CertificateNode& n : c.nodes)
-    if (auto status = reader->next(n); !status.ok()) return status;
+  // Node by node: memory follows what was read, not the count the header claims.
+  for (uint64_t i = 0; i < reader->header().nodes; ++i)
+    if (auto status = reader->next(c.nodes.emplace_back()); !status.ok()) return status;
   if (auto status = reader->finish(); !status.ok()) return status;
   return c;
 }

@@ -5,13 +5,13 @@
 
 namespace gobblet::proof {
 
-void certify(ProofResult& result) {
+void certify(ProofResult& result, const std::vector<Board>& history) {
   if (!result.certificate) return;
   absl::StatusOr<std::string> bytes = encodeCertificate(*result.certificate);
   CheckReport report;
   if (bytes.ok()) {
     std::istringstream in(*bytes);
-    report = checkCertificate(in);
+    report = checkCertificate(in, {}, history);
   } else {
     report.reason = "the certificate cannot be encoded: " + std::string(bytes.status().message());
   }

@@ -5,6 +5,8 @@
 // and the checker replays those bytes by the rules alone.
 #pragma once
 
+#include <vector>
+
 #include "proof/check.h"
 #include "proof/prover.h"
 
@@ -15,7 +17,9 @@ namespace gobblet::proof {
 // answer becomes unknown, its note the checker's reason. Anything else
 // (unknown, a draw, a win whose certificate could not be read back) stays
 // as it is, not certified.
-void certify(ProofResult& result);
+// `history`: the game's positions before the proved one (ProverOptions::
+// history): the certificate must reach none of them.
+void certify(ProofResult& result, const std::vector<Board>& history = {});
 
 // The first move of a certified win (its certificate's root), else Move::none().
 Move winningMove(const ProofResult& result);

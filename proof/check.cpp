@@ -4,25 +4,29 @@
 #include <array>
 #include <bit>
 #include <fstream>
+#include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "engine/board.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/printable_text.h"
 #include "engine/variant.h"
 
 namespace gobblet::proof {
 
 namespace {
 
+constexpr size_t kMaxReasonBytes = 4096;
+
 // A node's bound position: the masks of every size of each player and the
-// side to move (kUnbound until a parent reaches the node).
+// side to move.
 struct Bound {
   std::array<Mask, 2 * kMaxSizes> masks{};
-  uint8_t stm = kUnbound;
+  uint8_t stm = 0;
   uint32_t depth = 0;  // the longest path from the root, in plies
-  static constexpr uint8_t kUnbound = 0xFF;
 };
 
 Bound bind(const Board& b, uint32_t depth) {
@@ -45,21 +49,25 @@ Board unbind(const Bound& bound, const Variant& variant) {
   return b;
 }
 
-CheckReport reject(CheckReport report, std::string reason) {
+// A reason quotes the file's own texts: printable, so that a certificate
+// cannot drive the terminal or the page that shows the verdict.
+CheckReport reject(CheckReport report, const std::string& reason) {
   report.accepted = false;
-  report.reason = std::move(reason);
+  report.reason = printableText(reason, kMaxReasonBytes);
   return report;
 }
 
 }  // namespace
 
-CheckReport checkCertificate(std::istream& in, const CertificateLimits& limits) {
+CheckReport checkCertificate(std::istream& in, const CertificateLimits& limits, const std::vector<Board>& history) {
   CheckReport report;
   auto reader = CertificateReader::open(in, limits);
   if (!reader.ok()) return reject(report, std::string(reader.status().message()));
   const CertificateHeader& h = reader->header();
-  report.variant = h.variant;
-  report.position = h.position;
+  // The header's texts as the report shows them: every byte outside
+  // printable ASCII as \xNN (a valid name or position is unchanged).
+  report.variant = printableText(h.variant, 4 * kMaxVariantNameBytes);
+  report.position = printableText(h.position, 4 * kMaxPositionBytes);
   report.winner = h.winner;
   report.nodes = h.nodes;
   auto variant = Variant::parse(h.variant);
@@ -67,8 +75,21 @@ CheckReport checkCertificate(std::istream& in, const CertificateLimits& limits) 
   auto root = parsePosition(*variant, h.position);
   if (!root.ok()) return reject(report, absl::StrCat("bad root position: ", root.status().message()));
   const int winner = root->sideToMove() ^ h.winner;
+  // The game's earlier positions, sorted for lookups.
+  const auto before = [](const Bound& a, const Bound& b) {
+    return std::tie(a.masks, a.stm) < std::tie(b.masks, b.stm);
+  };
+  std::vector<Bound> earlier;
+  for (const Board& b : history)
+    if (b.variant() == *variant) earlier.push_back(bind(b, 0));
+  std::sort(earlier.begin(), earlier.end(), before);
+  const auto seenBefore = [&](const Bound& b) { return std::binary_search(earlier.begin(), earlier.end(), b, before); };
 
-  std::vector<Bound> bound(h.nodes);  // h.nodes is bounded by the limits and by the file's size
+  // The positions of the nodes reached but not yet read, by index: a node
+  // is read after every parent of it (children are later nodes), so its
+  // entry is taken out then. Memory follows the nodes read, never the
+  // count a header claims.
+  std::unordered_map<uint64_t, Bound> bound;
   bound[0] = bind(*root, 0);
   int plies = 0;
   CertificateNode node;
@@ -76,8 +97,11 @@ CheckReport checkCertificate(std::istream& in, const CertificateLimits& limits) 
   for (uint64_t i = 0; i < h.nodes; ++i) {
     if (auto status = reader->next(node); !status.ok()) return reject(report, std::string(status.message()));
     const std::string where = absl::StrCat("node ", i, ": ");
-    if (bound[i].stm == Bound::kUnbound) return reject(report, where + "not reached from the root");
-    Board board = unbind(bound[i], *variant);
+    const auto reached = bound.find(i);
+    if (reached == bound.end()) return reject(report, where + "not reached from the root");
+    const Bound here = reached->second;
+    bound.erase(reached);
+    Board board = unbind(here, *variant);
     if (board.winner() != kNoWinner) return reject(report, where + "the game is already over there");
     const bool winnerToMove = board.sideToMove() == winner;
     if (node.orNode != winnerToMove)
@@ -101,7 +125,7 @@ CheckReport checkCertificate(std::istream& in, const CertificateLimits& limits) 
       const uint32_t child = node.children[k];
       Board after = board;
       after.makeMove(moves[k]);
-      const uint32_t depth = bound[i].depth + 1;
+      const uint32_t depth = here.depth + 1;
       if (child == kWonLeaf) {
         if (after.winner() != winner)
           return reject(report, absl::StrCat(where, "after ", moveToString(moves[k], *variant), " the position ",
@@ -111,12 +135,14 @@ CheckReport checkCertificate(std::istream& in, const CertificateLimits& limits) 
       }
       if (child <= i || child >= h.nodes)
         return reject(report, absl::StrCat(where, "child ", child, " is not a later node (a cycle or out of range)"));
-      Bound& b = bound[child];
-      if (b.stm == Bound::kUnbound) {
-        b = bind(after, depth);
-      } else {
-        const Bound here = bind(after, depth);
-        if (here.masks != b.masks || here.stm != b.stm)
+      const Bound reachedHere = bind(after, depth);
+      if (seenBefore(reachedHere))
+        return reject(report, absl::StrCat(where, "after ", moveToString(moves[k], *variant), " the position ",
+                                           positionToString(after), " repeats one the game has had"));
+      auto [it, first] = bound.try_emplace(child, reachedHere);
+      Bound& b = it->second;
+      if (!first) {
+        if (reachedHere.masks != b.masks || reachedHere.stm != b.stm)
           return reject(report, absl::StrCat(where, "node ", child, " is reached from two different positions"));
         b.depth = std::max(b.depth, depth);
       }

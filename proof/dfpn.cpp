@@ -105,6 +105,7 @@ ProofValue Searcher::evaluate(const Board& board) {
 
 ProofValue Searcher::search(const Board& root, const std::vector<Board>& history) {
   path_ = history;
+  historySize_ = history.size();
   stop_ = false;
   // One frame per depth, made before the search: a frame must not move while a deeper node runs.
   frames_.resize(history.size() + static_cast<size_t>(maxDepth_) + 2);
@@ -133,7 +134,7 @@ ProofValue Searcher::mid(Board& board, uint32_t thpn, uint32_t thdn) {
     }
     std::vector<Child>& children = frames_[depth];
     children.clear();
-    const bool deepest = static_cast<int>(depth) + 1 >= maxDepth_;
+    const bool deepest = static_cast<int>(depth - historySize_) + 1 >= maxDepth_;
     path_.push_back(board);
     for (Move m : moves) {  // the children's buckets, loaded while the moves are walked once more
       board.makeMove(m);

@@ -82,7 +82,8 @@ class Searcher {
 
   // Searches `root` (not decided, with a legal move) until it is proved or
   // disproved or the budget is spent. `history`: the positions before the
-  // root on the path (repetitions of them count as repetitions).
+  // root on the path (repetitions of them count as repetitions; the depth
+  // limit counts from the root).
   ProofValue search(const Board& root, const std::vector<Board>& history = {});
 
  private:
@@ -106,7 +107,8 @@ class Searcher {
   uint64_t pending_ = 0;  // nodes not yet counted in the budget
   uint64_t nodes_ = 0;    // this searcher's nodes (for the work of entries)
   bool stop_ = false;
-  std::vector<Board> path_;
+  std::vector<Board> path_;  // the history given to search(), then the positions from the root
+  size_t historySize_ = 0;
   std::vector<std::vector<Child>> frames_;  // the children of each node on the path
 };
 

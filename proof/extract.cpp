@@ -15,12 +15,18 @@ constexpr uint32_t kFailed = 0xFFFFFFFE;
 
 class Extractor {
  public:
-  Extractor(int attacker, ProofTable& table, Budget& budget, int maxDepth)
-      : attacker_(attacker), table_(table), budget_(budget), maxDepth_(maxDepth) {}
+  // `history`: the game's positions before the root (the certificate never reaches one).
+  Extractor(int attacker, ProofTable& table, Budget& budget, int maxDepth, const std::vector<Board>& history)
+      : attacker_(attacker),
+        table_(table),
+        budget_(budget),
+        maxDepth_(maxDepth),
+        path_(history),
+        historySize_(history.size()) {}
 
   // The node of `board` (an undecided position proved for the attacker), or kFailed.
   uint32_t visit(const Board& board) {
-    if (budget_.spent() || static_cast<int>(path_.size()) >= maxDepth_) return kFailed;
+    if (budget_.spent() || static_cast<int>(path_.size() - historySize_) >= maxDepth_) return kFailed;
     const PackedPosition key = pack(board);
     if (auto it = done_.find(key); it != done_.end()) return it->second;
     path_.push_back(board);
@@ -131,7 +137,8 @@ class Extractor {
   ProofTable& table_;
   Budget& budget_;
   const int maxDepth_;
-  std::vector<Board> path_;
+  std::vector<Board> path_;  // the game's history, then the positions from the root
+  const size_t historySize_;
   std::unordered_map<PackedPosition, uint32_t, PackedHash> done_;
   std::vector<CertificateNode> nodes_;
 };
@@ -139,9 +146,9 @@ class Extractor {
 }  // namespace
 
 absl::StatusOr<Certificate> extractCertificate(const Board& root, int attacker, ProofTable& table, Budget& budget,
-                                               int maxDepth) {
+                                               int maxDepth, const std::vector<Board>& history) {
   if (root.winner() != kNoWinner) return absl::FailedPreconditionError("the game is already over at the root");
-  Extractor extractor(attacker, table, budget, maxDepth);
+  Extractor extractor(attacker, table, budget, maxDepth, history);
   if (extractor.visit(root) == kFailed)
     return absl::ResourceExhaustedError(budget.spent() ? "the budget ran out while writing the certificate"
                                                        : "the proof could not be read back from the table");

@@ -12,6 +12,8 @@
 #pragma once
 
 #include "absl/status/statusor.h"
+#include <vector>
+
 #include "dfpn.h"
 #include "engine/board.h"
 #include "proof/certificate.h"
@@ -20,8 +22,9 @@
 namespace gobblet::proof {
 
 // The certificate of `root`, proved in `table` for `attacker`; `budget`
-// limits the searches that prove again what the table lost.
+// limits the searches that prove again what the table lost. The certificate
+// reaches no position of `history` (the game's positions before the root).
 absl::StatusOr<Certificate> extractCertificate(const Board& root, int attacker, ProofTable& table, Budget& budget,
-                                               int maxDepth);
+                                               int maxDepth, const std::vector<Board>& history = {});
 
 }  // namespace gobblet::proof

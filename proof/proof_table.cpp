@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <new>
+#include <string>
+#include <type_traits>
+#include <utility>
 
 namespace gobblet::proof {
 
@@ -15,9 +19,23 @@ PackedPosition pack(const Board& board) {
   return p;
 }
 
-ProofTable::ProofTable(size_t mebibytes) : locks_(new std::mutex[kLocks]) {
+absl::StatusOr<std::unique_ptr<ProofTable>> ProofTable::create(size_t mebibytes) {
+  static_assert(std::is_trivially_destructible_v<Bucket> && std::is_trivially_copyable_v<Bucket>);
+  constexpr size_t kMaxMiB = size_t{1} << 30;  // beyond this, (mebibytes << 20) could overflow
+  if (mebibytes > kMaxMiB)
+    return absl::ResourceExhaustedError("proof table of " + std::to_string(mebibytes) + " MiB: too large");
   const size_t wanted = std::max<size_t>(1, (mebibytes << 20) / sizeof(Bucket));
-  buckets_.resize(std::bit_floor(wanted));
+  const size_t count = std::bit_floor(wanted);
+  auto memory = ZeroedMemory::allocate(count * sizeof(Bucket), "proof table");
+  if (!memory.ok()) return memory.status();
+  std::unique_ptr<ProofTable> table(new (std::nothrow) ProofTable());
+  if (!table) return absl::ResourceExhaustedError("proof table: no memory for its locks");
+  table->locks_.reset(new (std::nothrow) std::mutex[kLocks]);
+  if (!table->locks_) return absl::ResourceExhaustedError("proof table: no memory for its locks");
+  table->memory_ = std::move(*memory);
+  table->buckets_ = static_cast<Bucket*>(table->memory_.data());
+  table->bucketCount_ = count;
+  return table;
 }
 
 bool ProofTable::lookup(const Board& board, int attacker, ProofValue* value) const {

@@ -24,9 +24,10 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <vector>
 
+#include "absl/status/statusor.h"
 #include "engine/board.h"
+#include "engine/zeroed_memory.h"
 
 namespace gobblet::proof {
 
@@ -62,8 +63,11 @@ struct PackedHash {
 
 class ProofTable {
  public:
-  // A table of at most `mebibytes` MiB (at least one bucket).
-  explicit ProofTable(size_t mebibytes);
+  // A table of at most `mebibytes` MiB (at least one bucket), every entry
+  // empty; ResourceExhausted if that memory cannot be had. Taking it costs
+  // nothing up front: a page is supplied when a store first writes it
+  // (engine/zeroed_memory.h), so a stopped proof answers at once.
+  static absl::StatusOr<std::unique_ptr<ProofTable>> create(size_t mebibytes);
 
   // The value stored for `board` with `attacker` attacking; false if none.
   bool lookup(const Board& board, int attacker, ProofValue* value) const;
@@ -71,12 +75,14 @@ class ProofTable {
   void store(const Board& board, int attacker, const ProofValue& value, uint64_t work);
 
   // Starts loading the bucket of a position with this key into the cache.
-  void prefetch(uint64_t key) const { __builtin_prefetch(&buckets_[key & (buckets_.size() - 1)]); }
+  void prefetch(uint64_t key) const { __builtin_prefetch(&buckets_[key & (bucketCount_ - 1)]); }
 
-  size_t entries() const { return buckets_.size() * kWays; }
+  size_t entries() const { return bucketCount_ * kWays; }
 
  private:
+  ProofTable() = default;
   static constexpr int kWays = 4, kLocks = 4096;
+  // All zero bytes: an empty entry (the memory starts so).
   struct Entry {
     uint64_t lo = 0, hi = 0;
     uint32_t pn = 0, dn = 0, work = 0;
@@ -91,9 +97,11 @@ class ProofTable {
   static uint8_t tagOf(const Board& board, int attacker) {
     return static_cast<uint8_t>(kUsed | board.sideToMove() | attacker << 1);
   }
-  size_t bucketOf(const Board& board) const { return board.key() & (buckets_.size() - 1); }
+  size_t bucketOf(const Board& board) const { return board.key() & (bucketCount_ - 1); }
 
-  std::vector<Bucket> buckets_;
+  ZeroedMemory memory_;
+  Bucket* buckets_ = nullptr;  // in memory_
+  size_t bucketCount_ = 0;     // a power of two
   std::unique_ptr<std::mutex[]> locks_;
 };
 

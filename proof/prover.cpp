@@ -21,7 +21,7 @@ ProofValue searchRoot(const Board& root, int attacker, ProofTable& table, Budget
   std::vector<ProofValue> values(threads);
   auto run = [&](int i) {
     Searcher searcher(table, budget, attacker, static_cast<uint64_t>(i), options.maxDepth, &solved);
-    values[i] = searcher.search(root);
+    values[i] = searcher.search(root, options.history);
     if (values[i].decided()) solved.store(true);
   };
   std::vector<std::thread> helpers;
@@ -59,7 +59,9 @@ absl::StatusOr<ProofResult> prove(const Board& board, const ProverOptions& optio
     result.note = "no legal move";
     return result;
   }
-  ProofTable table(options.hashMiB);
+  auto created = ProofTable::create(options.hashMiB);
+  if (!created.ok()) return created.status();
+  ProofTable& table = **created;
   Budget budget(options.maxNodes, options.maxSeconds, options.stop);
   const int stm = board.sideToMove();
   bool pathFreeDisproofs = true;
@@ -90,7 +92,7 @@ absl::StatusOr<ProofResult> prove(const Board& board, const ProverOptions& optio
   if (outcome == Outcome::kWin || outcome == Outcome::kLoss) {
     // The certificate is read back with a budget of its own, as large as the search's.
     Budget extraBudget(options.maxNodes, options.maxSeconds, options.stop);
-    auto certificate = extractCertificate(board, attacker, table, extraBudget, options.maxDepth);
+    auto certificate = extractCertificate(board, attacker, table, extraBudget, options.maxDepth, options.history);
     result.nodes += extraBudget.nodes();
     if (certificate.ok()) {
       result.certificate = std::move(*certificate);

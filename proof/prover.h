@@ -15,13 +15,15 @@
 // (those disproofs hold for one path only), which the file cannot record.
 // Repetition: the game draws at the third occurrence of a position; a
 // proof never repeats a position (the certified strategy reaches a line
-// without ever returning to a position), so it wins whatever the rule.
+// without ever returning to a position), nor reaches one of the game's
+// earlier positions (ProverOptions::history), so it wins whatever the rule.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "engine/board.h"
@@ -41,6 +43,10 @@ struct ProverOptions {
   int maxDepth = 200;                       // plies from the root a proof may reach
   bool tryLoss = true;                      // after a disproved win, try to prove the loss
   const std::atomic<bool>* stop = nullptr;  // stops the search when set (may be null)
+  // The game's positions before this one since its last drop, oldest first
+  // (earlier ones can never recur): the proof reaches none of them, so a
+  // win or a loss holds in the game whatever repetitions it has had.
+  std::vector<Board> history;
 };
 
 struct ProofResult {

@@ -326,7 +326,20 @@ std::optional<int> Engine::netEvaluation() const {
   return gobblet::netEvaluation(*net_, game_.position());
 }
 
-WinDrawLoss Engine::chances() const { return positionChances(game_, searchNet().get()); }
+// A tablebase's value is exact: a draw is 0 1000 0 whatever the game's
+// history (a repetition can only draw); a win or a loss is certain only
+// where no earlier position of the game can recur on the way (a repetition
+// may draw what the table wins).
+WinDrawLoss Engine::chances() {
+  if (!busy()) search();  // (resolves the variant's tablebase; a running job already has it)
+  if (tablebase_ && game_.result() == GameResult::kNone) {
+    const tb::Probe p = tablebase_->probe(game_.position());
+    if (p.value == tb::Value::kDraw) return {0, 1000, 0};
+    if ((p.value == tb::Value::kWin || p.value == tb::Value::kLoss) && game_.positionsSinceLastDrop().empty())
+      return p.value == tb::Value::kWin ? WinDrawLoss{1000, 0, 0} : WinDrawLoss{0, 0, 1000};
+  }
+  return positionChances(game_, searchNet().get());
+}
 
 std::shared_ptr<const nnue::Network> Engine::searchNet() const { return options_.searchUsesNet() ? net_ : nullptr; }
 
@@ -489,6 +502,7 @@ absl::Status Engine::prove(const ProveLimits& limits, ProveCallbacks callbacks) 
   options.hashMiB = static_cast<size_t>(options_.hashMiB);
   options.threads = kHasThreads ? options_.threads : 1;
   options.stop = &workerStop_;
+  options.history = game_.positionsSinceLastDrop();  // (a proof for this game, its repetitions counted)
   // The prover's table is the search's size, beside it: on a server it is
   // taken from the sessions' hash budget for the proof's time, or, when the
   // budget is spent, it is the smallest table.
@@ -499,9 +513,15 @@ absl::Status Engine::prove(const ProveLimits& limits, ProveCallbacks callbacks) 
   }
   absl::Status started =
       startWorker([this, board = game_.position(), options, budget, callbacks = std::move(callbacks)] {
-        absl::StatusOr<proof::ProofResult> result = proof::prove(board, options);
+        // Memory the process cannot get is an error for this client, not the end of every session.
+        absl::StatusOr<proof::ProofResult> result = absl::ResourceExhaustedError("no memory for the proof");
+        try {
+          result = proof::prove(board, options);
+          if (result.ok()) proof::certify(*result, options.history);  // (said only once the checker accepts it)
+        } catch (const std::bad_alloc&) {
+          result = absl::ResourceExhaustedError("no memory for the proof");
+        }
         if (budget) budget->release(static_cast<int64_t>(options.hashMiB));  // (the table is gone)
-        if (result.ok()) proof::certify(*result);                            // (said only once the checker accepts it)
         const Move winning = result.ok() ? proof::winningMove(*result) : Move::none();
         if (!winning.isNone()) proved_.learn(*result->certificate, board.variant());  // (go() plays it from now on)
         workerBusy_ = false;

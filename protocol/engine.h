@@ -179,9 +179,10 @@ class Engine {
   // The net's evaluation of the position (EvalFile's net, used by the
   // search with Use NNUE), if the variant is the net's (4x4 Gobblet).
   std::optional<int> netEvaluation() const;
-  // The chances of the position without a search (`query wdl`), by the
-  // evaluation the search uses (search/wdl.h).
-  WinDrawLoss chances() const;
+  // The chances of the position without a search (`query wdl`): exact
+  // where the tablebase knows the value, else by the evaluation the search
+  // uses (search/wdl.h).
+  WinDrawLoss chances();
 
   // The tablebase the search probes and exactValues() reads. By default
   // the variant's own: the TablebasePath option's file, else the default

@@ -13,12 +13,45 @@
 // (ServerConfig::maxSessions). A closed session gives its share back.
 //
 // Thread-safe: sessions on different threads share one budget.
+//
+// A server's default budget comes from what its process may hold
+// (MemoryBounds, filled by server/process_memory.h): a quarter of the
+// machine's memory, as other programs share it, and no more than half of
+// what the process's own limits allow (RLIMIT_AS, RLIMIT_DATA, its
+// cgroup's memory limit), as the process needs the rest for itself (its
+// threads' stacks, tablebases, output queues) and `go prove` takes its
+// table from the budget beside the search's: a budget the process cannot
+// hold turns a granted `Hash` into a failed allocation.
 #pragma once
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
+#include <string>
 
 namespace gobblet {
+
+// What a process may hold in memory, in bytes; 0 where there is no such
+// bound or it is unknown.
+struct MemoryBounds {
+  int64_t physical = 0;      // the machine's memory
+  int64_t addressSpace = 0;  // RLIMIT_AS: the process's virtual memory
+  int64_t data = 0;          // RLIMIT_DATA: its heap and private mappings
+  int64_t cgroup = 0;        // its control group's memory limit
+};
+
+// The tightest of the process's own limits (address space, data, cgroup),
+// with its name for messages; none if it has none.
+struct MemoryLimit {
+  std::string name;  // "RLIMIT_AS", "RLIMIT_DATA" or "the cgroup's memory limit"
+  int64_t bytes = 0;
+};
+std::optional<MemoryLimit> processMemoryLimit(const MemoryBounds& bounds);
+
+// The default hash budget of a server, in MiB: a quarter of the machine's
+// memory (at least 64 MiB; 1024 if it is unknown), then at most half of
+// processMemoryLimit(), and at least 1.
+int64_t defaultHashBudgetMiB(const MemoryBounds& bounds);
 
 class HashBudget {
  public:

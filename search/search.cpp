@@ -31,6 +31,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr int kMaxDepth = 100;
+// A net's value, whatever its file says, is an evaluation: never a win score.
+static_assert(nnue::kMaxEvaluation < kMateBound - kMaxPly);
 // Each search thread reads the clock (and the shared node count) once per
 // this many of its own nodes.
 constexpr int kNodesPerClockCheck = 1024;
@@ -587,9 +589,12 @@ void Worker::iterate(const std::function<void(const SearchInfo&)>& onInfo, const
     completedDepth = depth;
     if (id_ != 0) continue;
 
-    // Thread 0: report, then decide whether another iteration pays.
+    // Thread 0: report, then decide whether another iteration pays. No
+    // score of this iteration depended on the horizon: its values are exact.
+    const bool solved = horizonScores_ == horizonScoresBefore;
     for (int k = 0; k < std::min(multiPv_, shared_.reportedPv); ++k) {
       SearchInfo info = makeInfo(depth, rootMoves[k], k + 1);
+      info.score.exact = solved && (info.score.isMate || info.score.value == 0);
       if (k == 0) lastInfo = info;
       if (onInfo) onInfo(info);
     }
@@ -600,7 +605,7 @@ void Worker::iterate(const std::function<void(const SearchInfo&)>& onInfo, const
     // No score of this iteration depended on the horizon: the game is
     // solved from here (the best score, and the bounds of the other moves,
     // are exact), and deeper iterations would only repeat it.
-    if (horizonScores_ == horizonScoresBefore && !limits.infinite && limits.depth == 0) break;
+    if (solved && !limits.infinite && limits.depth == 0) break;
     // Every root move has an exact value (all decided, or a tablebase).
     if (std::abs(best.score) >= kMateBound && depth >= kMate - std::abs(best.score) + 2 && !limits.infinite &&
         shared_.budget.softMs >= 0)
@@ -718,7 +723,7 @@ void Search::go(const Game& game, const SearchLimits& limits, SearchCallbacks ca
   if (callbacks.onInfo)
     callbacks.onInfo = [onInfo = std::move(callbacks.onInfo), root = game.position(), scale](const SearchInfo& info) {
       SearchInfo withChances = info;
-      withChances.wdl = winDrawLoss(info.score.value, info.score.isMate, root, scale);
+      withChances.wdl = winDrawLoss(info.score.value, info.score.isMate || info.score.exact, root, scale);
       onInfo(withChances);
     };
   s.pool.start(0, [&s, game, limits, callbacks = std::move(callbacks), options, tablebase = s.tablebase] {
@@ -843,6 +848,10 @@ void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks
           info.score.value = staticEvaluation(root, shared.net);
           info.pv = {best};
         }
+        // The last iteration's exact value stays exact when this is its line.
+        const SearchScore& last = main.lastInfo.score;
+        info.score.exact = last.exact && !main.lastInfo.pv.empty() && main.lastInfo.pv.front() == rm.move &&
+                           last.isMate == info.score.isMate && last.value == info.score.value;
         info.isFinal = true;
         callbacks.onInfo(info);
       }

@@ -41,6 +41,9 @@ struct SearchLimits {
 struct SearchScore {
   bool isMate = false;  // exact win/loss
   int value = 0;        // cp if !isMate; else plies to the end, > 0 win, < 0 loss
+  // The value depends on no horizon (every line ended: in a line, no legal
+  // move, or a tablebase's value): a win, a loss, or with value 0 a draw.
+  bool exact = false;
   enum Bound { kExact, kLower, kUpper } bound = kExact;
 };
 

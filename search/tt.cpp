@@ -1,13 +1,14 @@
 #include "tt.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <new>
 #include <string>
 #include <type_traits>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
 
 namespace gobblet {
 
@@ -34,49 +35,28 @@ uint8_t generationOf(uint64_t d) { return static_cast<uint8_t>(d >> 58); }
 
 }  // namespace
 
-TranspositionTable::~TranspositionTable() { release(); }
-
-void TranspositionTable::release() {
-  if (mapping_) munmap(mapping_, mappingBytes_);
-  mapping_ = nullptr;
-  mappingBytes_ = 0;
-  clusters_ = nullptr;
-  count_ = mib_ = 0;
-}
-
-// The table is placed on a 2 MiB boundary and the kernel is asked for huge
-// pages: random probes then miss the TLB far less often. Its pages become
-// resident as the search stores into them.
+// Its pages become resident as the search stores into them
+// (engine/zeroed_memory.h).
 absl::Status TranspositionTable::resize(size_t mib) {
-  constexpr size_t kHugePage = size_t{2} << 20;
   constexpr size_t kMaxMiB = size_t{1} << 30;  // 1 PiB: beyond this, (mib << 20) could overflow
   mib = std::max<size_t>(mib, 1);
   if (mib == mib_ && clusters_) {
     clear();
     return absl::OkStatus();
   }
-  const auto failure = [&](const char* why) {
-    return absl::ResourceExhaustedError("hash table of " + std::to_string(mib) + " MiB: " + why + "; keeping " +
-                                        std::to_string(mib_) + " MiB");
+  const auto failure = [&](absl::string_view why) {
+    return absl::ResourceExhaustedError(absl::StrCat(why, "; keeping ", mib_, " MiB"));
   };
-  if (mib > kMaxMiB) return failure("too large");
+  if (mib > kMaxMiB) return failure(absl::StrCat("hash table of ", mib, " MiB: too large"));
   const size_t count = (mib << 20) / sizeof(Cluster);
-  const size_t bytes = count * sizeof(Cluster) + kHugePage;  // room to align
-  void* mapping = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (mapping == MAP_FAILED) return failure("cannot allocate that much memory");
-  const uintptr_t aligned = (reinterpret_cast<uintptr_t>(mapping) + kHugePage - 1) / kHugePage * kHugePage;
-  madvise(reinterpret_cast<void*>(aligned), count * sizeof(Cluster), MADV_HUGEPAGE);
-  Cluster* clusters = reinterpret_cast<Cluster*>(aligned);
-  release();
-  // A fresh anonymous mapping reads as zero bytes, and zero bytes are empty
-  // entries (as clear() relies on), so nothing is written here: the kernel
-  // supplies each page when the search first stores into it. Allocating is
-  // then O(1), and a session that searches briefly (or whose client hangs
-  // up at once) never pays for the whole table.
-  static_assert(std::is_trivially_destructible_v<Cluster>);  // so munmap alone ends them
-  mapping_ = mapping;
-  mappingBytes_ = bytes;
-  clusters_ = clusters;
+  auto memory = ZeroedMemory::allocate(count * sizeof(Cluster), "hash table");
+  if (!memory.ok()) return failure(memory.status().message());
+  // Zero bytes are empty entries (as clear() relies on), so nothing is
+  // written here: allocating is O(1), and a session that searches briefly
+  // (or whose client hangs up at once) never pays for the whole table.
+  static_assert(std::is_trivially_destructible_v<Cluster>);  // so releasing the memory alone ends them
+  memory_ = std::move(*memory);
+  clusters_ = static_cast<Cluster*>(memory_.data());
   count_ = count;
   mib_ = mib;
   generation_ = 0;
@@ -84,22 +64,10 @@ absl::Status TranspositionTable::resize(size_t mib) {
 }
 
 // Idle only, so plain memory changes are safe: the atomics are lock-free
-// 64-bit words whose zero bytes are the value 0 (an empty entry). The pages
-// are handed back to the kernel (MADV_DONTNEED: a private anonymous page
-// reads as zeros afterwards), so a new game neither writes the whole table
-// nor keeps it resident; memset (a vector at a time; per-entry atomic stores
-// were ~10% of a bench) if the kernel refuses, and always in WebAssembly,
-// whose madvise does nothing yet says it succeeded (a new game there kept
-// the old entries: tests/browser/static_site_test.py checks it).
+// 64-bit words whose zero bytes are the value 0 (an empty entry).
 void TranspositionTable::clear() {
   static_assert(std::atomic<uint64_t>::is_always_lock_free && sizeof(Entry) == 16);
-#if defined(__EMSCRIPTEN__)
-  constexpr bool kDontNeedZeroes = false;
-#else
-  constexpr bool kDontNeedZeroes = true;
-#endif
-  if (clusters_ && !(kDontNeedZeroes && madvise(mapping_, mappingBytes_, MADV_DONTNEED) == 0))
-    std::memset(static_cast<void*>(clusters_), 0, count_ * sizeof(Cluster));
+  memory_.clear();
   generation_ = 0;
 }
 

@@ -27,6 +27,7 @@
 #include <memory>
 
 #include "absl/status/status.h"
+#include "engine/zeroed_memory.h"
 #include "engine/move.h"
 
 namespace gobblet {
@@ -52,7 +53,6 @@ class TranspositionTable {
  public:
   // An empty table (no memory): resize() before the first probe or store.
   TranspositionTable() = default;
-  ~TranspositionTable();
   TranspositionTable(const TranspositionTable&) = delete;
   TranspositionTable& operator=(const TranspositionTable&) = delete;
 
@@ -98,15 +98,10 @@ class TranspositionTable {
     }
   }
 
-  // The clusters live in an anonymous mapping (so that a failed allocation
-  // is a plain error, also under sanitizers, whose malloc aborts instead),
-  // aligned to 2 MiB inside it for huge pages.
-  void release();
+  ZeroedMemory memory_;  // the clusters (engine/zeroed_memory.h)
   Cluster* clusters_ = nullptr;
   size_t count_ = 0;
   size_t mib_ = 0;
-  void* mapping_ = nullptr;
-  size_t mappingBytes_ = 0;
   uint8_t generation_ = 0;
 };
 

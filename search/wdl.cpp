@@ -31,8 +31,8 @@ WinDrawLoss winDrawLoss(int value, bool decided, const Board& board, ScoreScale 
   if (decided) {
     if (value > 0) return {1000, 0, 0};
     if (value < 0) return {0, 0, 1000};
-    // A decided game without a side to win (the position is over): the
-    // winner is on the board.
+    // An exact draw, or a game over on the board: its winner, if any, is
+    // on the board.
     const int winner = board.winner();
     if (winner == kNoWinner) return {0, 1000, 0};
     return winner == board.sideToMove() ? WinDrawLoss{1000, 0, 0} : WinDrawLoss{0, 0, 1000};
@@ -46,8 +46,11 @@ WinDrawLoss winDrawLoss(int value, bool decided, const Board& board, ScoreScale 
   const double x = value;
   const double w = 1 / (1 + std::exp((a - x) / b));
   const double l = 1 / (1 + std::exp((a + x) / b));
-  const int win = static_cast<int>(std::lround(1000 * w));
-  const int loss = std::min(static_cast<int>(std::lround(1000 * l)), 1000 - win);
+  // An estimate never looks certain: no share reaches 1000 (only a decided
+  // value gives 1000 above).
+  int win = std::min(static_cast<int>(std::lround(1000 * w)), 999);
+  int loss = std::min({static_cast<int>(std::lround(1000 * l)), 1000 - win, 999});
+  if (win == 0 && loss == 0) win = loss = 1;
   return {win, 1000 - win - loss, loss};
 }
 

@@ -10,8 +10,9 @@
 //
 //   W = 1 / (1 + exp((a(t) - x) / b(t)))    L = 1 / (1 + exp((a(t) + x) / b(t)))    D = 1 - W - L
 //
-// a and b cubic polynomials in t. A decided score is 1000 0 0 (a win) or
-// 0 0 1000 (a loss). W grows and L falls with the score; the model was
+// a and b cubic polynomials in t. A decided score is 1000 0 0 (a win),
+// 0 0 1000 (a loss) or 0 1000 0 (a draw: an exact value of 0, or a game
+// drawn on the board); an estimate never gives 1000 to any share. W grows and L falls with the score; the model was
 // fitted on 4x4 Gobblet and gives the 3x3 variants the same curves by
 // their share of pieces placed.
 #pragma once
@@ -33,8 +34,8 @@ enum class ScoreScale { kHandWritten, kNet };
 
 // The chances of a score (the side to move's view) in `board`: `value`
 // centi-units of `scale`'s evaluation, or if `decided` plies to the end
-// (> 0 a win, < 0 a loss, 0 a game already over: its winner is on the
-// board).
+// (> 0 a win, < 0 a loss, 0 a draw, or a game already over: its winner is
+// on the board).
 WinDrawLoss winDrawLoss(int value, bool decided, const Board& board, ScoreScale scale);
 
 namespace nnue {

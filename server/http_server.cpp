@@ -47,24 +47,28 @@ bool sameOrigin(const http::request<http::empty_body>& request, const AllowedHos
 class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
  public:
   // What a connection is doing, in the order in which the server closes
-  // one to make room (HttpServer::accepted).
-  enum class Phase : uint64_t { kNothingSent, kIdle, kRequest };
+  // one to make room (HttpServer::accepted): no whole request yet (nothing,
+  // or part of one), idle between requests, a request being answered.
+  enum class Phase : uint64_t { kIncomplete, kIdle, kAnswering };
+  static constexpr int kPhaseShift = 56;  // httpClock_ below 2^56
+  static Phase phaseOf(uint64_t key) { return static_cast<Phase>(key >> kPhaseShift); }
 
-  HttpConnection(tcp::socket socket, HttpServer& server) : stream_(std::move(socket)), server_(server) {}
+  HttpConnection(tcp::socket socket, std::string address, HttpServer& server)
+      : stream_(std::move(socket)), address_(std::move(address)), server_(server) {}
 
-  // Enters `phase` in the server's index (httpClients_), unless it is in
-  // that phase already or has left; under the server's httpClientsMutex_.
+  // Enters `phase` in the server's indexes, unless it is in that phase
+  // already or has left; under the server's httpClientsMutex_.
   void enterLocked(Phase phase) {
-    if (gone_ || (key_ != 0 && (key_ >> kPhaseShift) == static_cast<uint64_t>(phase))) return;
-    if (key_ != 0) server_.httpClients_.erase(key_);
+    if (gone_ || (key_ != 0 && phaseOf(key_) == phase)) return;
+    if (key_ != 0) server_.unindexLocked(key_);
     key_ = (static_cast<uint64_t>(phase) << kPhaseShift) | ++server_.httpClock_;
-    server_.httpClients_.emplace(key_, weak_from_this());
+    server_.indexLocked(key_, {weak_from_this(), address_});
   }
-  // Leaves the index for good: closed, dropped or a WebSocket now. (One
+  // Leaves the indexes for good: closed, dropped or a WebSocket now. (One
   // that ends otherwise, its handler failing, leaves an entry that no
   // longer locks: the next accepted() to reach it takes it out.)
   void leaveLocked() {
-    if (key_ != 0) server_.httpClients_.erase(key_);
+    if (key_ != 0) server_.unindexLocked(key_);
     key_ = 0;
     gone_ = true;
   }
@@ -87,8 +91,6 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   }
 
  private:
-  static constexpr int kPhaseShift = 56;  // httpClock_ below 2^56
-
   void enter(Phase phase) {
     std::lock_guard lock(server_.httpClientsMutex_);
     enterLocked(phase);
@@ -115,7 +117,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   }
 
   void readRequest() {
-    enter(Phase::kRequest);
+    enter(Phase::kIncomplete);
     http::async_read(stream_, buffer_, *parser_,
                      [self = shared_from_this()](beast::error_code ec, size_t) { self->onRequest(ec); });
   }
@@ -128,6 +130,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         return respond(http::status::bad_request, "text/plain; charset=utf-8", "bad request\n", false);
       return close();
     }
+    enter(Phase::kAnswering);
     auto& request = parser_->get();
     // DNS rebinding: a page of another name pointed at this machine names
     // itself in Host. The page and /ugi alike answer only this machine's names.
@@ -192,43 +195,79 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::empty_body>> parser_;
+  const std::string address_;  // httpAddressKey() of the peer
   HttpServer& server_;
-  // Under the server's httpClientsMutex_: its key in the server's index
+  // Under the server's httpClientsMutex_: its key in the server's indexes
   // (0: not there), and whether it has left it for good.
   uint64_t key_ = 0;
   bool gone_ = false;
 };
 
+std::string httpAddressKey(const asio::ip::address& address) {
+  const auto v4 = [](const asio::ip::address_v4& a) {
+    const auto bytes = a.to_bytes();
+    return std::string(bytes.begin(), bytes.end());
+  };
+  if (address.is_v4()) return v4(address.to_v4());
+  const asio::ip::address_v6 v6 = address.to_v6();
+  if (v6.is_v4_mapped()) return v4(asio::ip::make_address_v4(asio::ip::v4_mapped, v6));
+  const auto bytes = v6.to_bytes();
+  return std::string(bytes.begin(), bytes.begin() + 8);
+}
+
+void HttpServer::indexLocked(uint64_t key, HttpClient client) {
+  if (HttpConnection::phaseOf(key) == HttpConnection::Phase::kIncomplete)
+    incompleteByAddress_[client.address].insert(key);
+  httpClients_.emplace(key, std::move(client));
+}
+
+void HttpServer::unindexLocked(uint64_t key) {
+  const auto it = httpClients_.find(key);
+  if (it == httpClients_.end()) return;
+  if (HttpConnection::phaseOf(key) == HttpConnection::Phase::kIncomplete) {
+    const auto address = incompleteByAddress_.find(it->second.address);
+    if (address != incompleteByAddress_.end()) {
+      address->second.erase(key);
+      if (address->second.empty()) incompleteByAddress_.erase(address);
+    }
+  }
+  httpClients_.erase(it);
+}
+
 void HttpServer::stopping() {
   std::lock_guard lock(httpClientsMutex_);
-  for (const auto& [key, weak] : httpClients_)
-    if (auto conn = weak.lock()) conn->cancel();
+  for (const auto& [key, client] : httpClients_)
+    if (auto conn = client.connection.lock()) conn->cancel();
 }
 
 // Makes room before adding the new connection when there is none
-// (maxHttpConnections_): the first connection of the index goes — one that
-// has sent nothing yet, else one idle between requests, else one with a
-// request in progress, the longest so first (see the header). A connection
-// whose request is already waiting when it is accepted counts as one with
-// a request in progress from the start. The index is ordered, so the
-// choice costs O(log n) however large maxSessions makes the cap.
+// (maxHttpConnections_): the oldest connection of the new one's address
+// without a whole request if that address holds its limit of them, else
+// the first connection of the index — no whole request yet, else idle
+// between requests, else a request being answered, the longest so first
+// (see the header). Both indexes are ordered, so the choice costs
+// O(log n) however large maxSessions makes the cap.
 void HttpServer::accepted(tcp::socket socket) {
   boost::system::error_code ec;
-  socket.remote_endpoint(ec);
+  const tcp::endpoint peer = socket.remote_endpoint(ec);
   if (ec) return;  // gone already
-  const bool requestWaiting = socket.available(ec) > 0 && !ec;
-  auto conn = std::make_shared<HttpConnection>(std::move(socket), *this);
+  std::string address = httpAddressKey(peer.address());
+  auto conn = std::make_shared<HttpConnection>(std::move(socket), address, *this);
   {
     std::lock_guard lock(httpClientsMutex_);
     while (static_cast<int>(httpClients_.size()) >= maxHttpConnections_) {
-      const auto first = httpClients_.begin();
-      if (auto victim = first->second.lock()) {
+      uint64_t key = httpClients_.begin()->first;
+      const auto own = incompleteByAddress_.find(address);
+      if (own != incompleteByAddress_.end() &&
+          static_cast<int>(own->second.size()) >= kIncompleteHttpConnectionsPerAddress)
+        key = *own->second.begin();
+      if (auto victim = httpClients_.at(key).connection.lock()) {
         victim->dropLocked();
         break;
       }
-      httpClients_.erase(first);  // ended without leaving (see leaveLocked)
+      unindexLocked(key);  // ended without leaving (see leaveLocked)
     }
-    conn->enterLocked(requestWaiting ? HttpConnection::Phase::kRequest : HttpConnection::Phase::kNothingSent);
+    conn->enterLocked(HttpConnection::Phase::kIncomplete);
   }
   conn->start();
 }

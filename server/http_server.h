@@ -15,15 +15,23 @@
 // connections: maxSessions + kHttpConnectionsBesideSessions, so that a
 // burst of upgrades up to maxSessions (every page opening its socket at
 // once) is never closed unanswered, with 64 more for page loads. A new
-// connection beyond that closes the one that uses its place least: one
-// that has sent nothing yet, else one idle between requests (keep-alive),
-// else one with a request in progress (being read or answered); among
-// those, the one that has been so the longest. An honest client sends its
-// request at once and is answered at once, so the connections that go are
-// those that hold a place without using it, whether they come from one
-// address or from many. The client's address plays no part: ranking by
-// address would let one idle connection from each of many addresses (easy
-// with IPv6) close those of a user whose browser holds several.
+// connection beyond that closes one that uses its place least. First
+// choice: if its own address already holds
+// kIncompleteHttpConnectionsPerAddress connections that have not sent a
+// whole request, the oldest of those. Else, over all addresses, one that
+// has not sent a whole request (nothing yet, or part of one), else one
+// idle between requests (keep-alive), else one whose request is being
+// answered; among those, the one that has been so the longest. An honest
+// client sends its request at once, whole, and is answered at once: a
+// connection that trickles a request (a slowloris, holding its place for
+// the whole request deadline) goes before the browser's idle keep-alive
+// connections and before any request being answered, and the youngest
+// incomplete connection, the browser's new one, goes last. The limit per
+// address holds only when the places are taken (users behind one proxy
+// are not limited while there is room), and it closes only the arriving
+// address's own connections, so that many addresses with one connection
+// each cannot close those of a user whose browser holds several; an
+// address is an IPv4 address or an IPv6 /64 (one machine's share).
 // A request whose Host is not this machine's (the bound address, localhost,
 // or a name of ServerConfig::allowedHosts: server/allowed_hosts.h) is
 // refused 403, the page as well as /ugi, so that a web site that re-points
@@ -39,6 +47,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
+#include <string>
 
 #include <utility>  // before Asio: Boost 1.74 misses it under C++20
 
@@ -58,6 +68,13 @@ inline constexpr int kHttpConnectionsBesideSessions = 64;
 inline int maxHttpConnections(const ServerConfig& config) {
   return (config.maxSessions > 0 ? config.maxSessions : 0) + kHttpConnectionsBesideSessions;
 }
+// Connections of one address that have not sent a whole request, kept when
+// the places are taken: more than a browser opens at once to one server (6).
+inline constexpr int kIncompleteHttpConnectionsPerAddress = 8;
+// The address a connection counts under for that limit: an IPv4 address
+// (also when mapped into IPv6), or an IPv6 address's first 64 bits, the
+// network one machine is given.
+std::string httpAddressKey(const boost::asio::ip::address& address);
 
 class HttpConnection;
 
@@ -77,12 +94,23 @@ class HttpServer : public ConnectionServer {
   const AllowedHosts allowedHosts_;
   const int maxHttpConnections_ = maxHttpConnections(config_);
   // The plain HTTP connections, by the order in which they are closed to
-  // make room: what each is doing in the top bits of the key (nothing sent
-  // yet, idle between requests, a request in progress), then since when
-  // (httpClock_). A connection leaves it when it is closed, dropped or
-  // becomes a WebSocket; for the cap and stop().
+  // make room: what each is doing in the top bits of the key (no whole
+  // request yet, idle between requests, a request being answered), then
+  // since when (httpClock_). A connection leaves it when it is closed,
+  // dropped or becomes a WebSocket; for the cap and stop().
+  struct HttpClient {
+    std::weak_ptr<HttpConnection> connection;
+    std::string address;  // httpAddressKey() of its peer
+  };
+  // Under httpClientsMutex_: a connection's entry in both indexes, and out
+  // of both.
+  void indexLocked(uint64_t key, HttpClient client);
+  void unindexLocked(uint64_t key);
   std::mutex httpClientsMutex_;
-  std::map<uint64_t, std::weak_ptr<HttpConnection>> httpClients_;  // guarded by httpClientsMutex_
+  std::map<uint64_t, HttpClient> httpClients_;  // guarded by httpClientsMutex_
+  // The keys of the connections without a whole request yet, by address
+  // (oldest first): for the limit per address.
+  std::map<std::string, std::set<uint64_t>> incompleteByAddress_;  // guarded by httpClientsMutex_
   uint64_t httpClock_ = 0;                                         // guarded by httpClientsMutex_
 };
 

@@ -48,6 +48,7 @@ Proof prove(const PythonGame& game, std::optional<uint64_t> nodes, std::optional
   options.maxSeconds = seconds.value_or(0);
   options.hashMiB = hashMiB;
   options.threads = threads;
+  options.history = game.game().positionsSinceLastDrop();  // (the proof holds in this game, its repetitions counted)
   const Board board = game.board();
   // Ctrl-C stops the search; the answer is then "unknown".
   absl::StatusOr<proof::ProofResult> r = interruptible([&](const std::atomic<bool>& stop) {
@@ -56,7 +57,7 @@ Proof prove(const PythonGame& game, std::optional<uint64_t> nodes, std::optional
     return proof::prove(board, stoppable);
   });
   if (!r.ok()) throw std::invalid_argument(std::string(r.status().message()));
-  proof::certify(*r);  // (a win or a loss only once the checker accepts its certificate)
+  proof::certify(*r, options.history);  // (a win or a loss only once the checker accepts its certificate)
   Proof p;
   p.outcome = proof::outcomeWord(r->outcome);
   if (r->plies >= 0) p.plies = r->plies;

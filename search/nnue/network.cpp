@@ -2,15 +2,19 @@
 
 #include "default_net.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
+#include <functional>
 #if defined(__SSE2__)
 #include <immintrin.h>
 #elif defined(__wasm_simd128__)
 #include <wasm_simd128.h>
 #endif
-#include <fstream>
-#include <functional>
 
 #include "absl/strings/str_cat.h"
 #include "engine/printable_text.h"
@@ -344,6 +348,15 @@ absl::StatusOr<std::unique_ptr<Network>> parseNetwork(std::string_view bytes, st
   net->b2 = get<int32_t>(at);
   at += 4;
   readArray(at, net->w2);
+  // The hidden and output sums must not overflow int32 whatever the
+  // position: |input . w1[j]| <= 256 * 127 * 128 < 2^23, and the output's
+  // products |hidden * w2| <= 32 * 127 * 32768 < 2^28.
+  for (int j = 0; j < kL1; ++j)
+    if (std::abs(int64_t{net->b1[j]}) > kMaxHiddenBias)
+      return refuse(
+          absl::StrCat("hidden bias ", j, " is ", net->b1[j], " (at most ", kMaxHiddenBias, " in magnitude)"));
+  if (std::abs(int64_t{net->b2}) > kMaxOutputBias)
+    return refuse(absl::StrCat("output bias ", net->b2, " (at most ", kMaxOutputBias, " in magnitude)"));
   // An accumulator must not overflow int16: the bias and the 48 largest
   // weights of each unit, at most.
   std::array<int, kFeatures> magnitudes;
@@ -358,14 +371,33 @@ absl::StatusOr<std::unique_ptr<Network>> parseNetwork(std::string_view bytes, st
 }
 
 absl::StatusOr<std::unique_ptr<Network>> loadNetwork(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("net file ", quoteWord(path), ": cannot be opened"));
+  const auto refuse = [&path](absl::string_view why) {
+    return absl::InvalidArgumentError(absl::StrCat("net file ", quoteWord(path), ": ", why));
+  };
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (the engine's
+  // input thread would hang); fstat then refuses whatever is not a regular file.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return absl::NotFoundError(absl::StrCat("net file ", quoteWord(path), ": cannot be opened"));
+  struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+  } closer{fd};
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return refuse("not a regular file");
+  if (static_cast<uint64_t>(st.st_size) > kMaxNetFileBytes)
+    return refuse(absl::StrCat("larger than ", kMaxNetFileBytes, " bytes: not a net of this engine"));
   std::string bytes(kMaxNetFileBytes + 1, '\0');
-  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  bytes.resize(static_cast<size_t>(in.gcount()));
+  size_t got = 0;
+  while (got < bytes.size()) {
+    const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return refuse(absl::StrCat("cannot be read: ", std::strerror(errno)));
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
+  }
+  bytes.resize(got);
   if (bytes.size() > kMaxNetFileBytes)
-    return absl::InvalidArgumentError(absl::StrCat("net file ", quoteWord(path), ": larger than ", kMaxNetFileBytes,
-                                                   " bytes: not a net of this engine"));
+    return refuse(absl::StrCat("larger than ", kMaxNetFileBytes, " bytes: not a net of this engine"));
   return parseNetwork(bytes, path);
 }
 
@@ -418,7 +450,9 @@ int evaluate(const Network& net, const Accumulator& acc, int sideToMove) {
   alignas(64) uint8_t input[2 * kHidden];
   clampActivations(acc, sideToMove, input);
   const int32_t sum = hiddenAndOutput(net, input);
-  return static_cast<int>(static_cast<int64_t>(sum) * 100 / (kActivationOne * kWeightOne));
+  // Whatever the weights say, the value stays within the evaluation's range.
+  return static_cast<int>(std::clamp<int64_t>(static_cast<int64_t>(sum) * 100 / (kActivationOne * kWeightOne),
+                                              -kMaxEvaluation, kMaxEvaluation));
 }
 
 std::shared_ptr<const Network> defaultNetwork() {

@@ -47,6 +47,12 @@ inline constexpr int kL1 = 32;
 inline constexpr int kActivationOne = 127;  // the accumulator's and the hidden layer's 1.0
 inline constexpr int kWeightOne = 64;       // the hidden weights' 1.0 (a shift of 6)
 inline constexpr size_t kMaxNetFileBytes = 1 << 20;
+// A file is refused whose biases could overflow the int32 sums (2^28 is
+// 33,000 times the 1.0 of the hidden layer's input, 8128).
+inline constexpr int32_t kMaxHiddenBias = 1 << 28, kMaxOutputBias = 1 << 28;
+// evaluate() is clamped to +-kMaxEvaluation centi-units, whatever the net:
+// far inside the search's window and below its win scores (search/tt.h).
+inline constexpr int kMaxEvaluation = 10000;
 inline constexpr size_t kMaxDescriptionBytes = 1024;
 
 struct alignas(64) Network {
@@ -82,7 +88,7 @@ void updateAccumulator(const Network& net, const Board& beforeBoard, const Board
                        const Accumulator& before, Accumulator& after);
 
 // The evaluation in centi-units from the side to move's view, from the
-// position's accumulator.
+// position's accumulator, within +-kMaxEvaluation.
 int evaluate(const Network& net, const Accumulator& acc, int sideToMove);
 
 // The net built into the programs (search/nnue/default.gnn), parsed once;

@@ -1,12 +1,18 @@
 // The certificate file and the checker: round trips, and forged or damaged
 // certificates rejected with the reason (an illegal move, a defender move
 // left out, a leaf that is no win, a draw, a cycle, one node for two
-// positions, an unreached node, a cut file, a flipped byte, a huge count).
+// positions, an unreached node, a cut file, a flipped byte, a huge count,
+// a forged count in a sparse file).
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <fstream>
 #include <sstream>
 #include <string>
 
+#include "engine/game.h"
 #include "engine/notation.h"
 #include "proof/certified.h"
 #include "proof/check.h"
@@ -225,11 +231,90 @@ TEST(Certificate, HugeNodeCountRejectedWithoutAllocating) {
   EXPECT_NE(check(good, small).reason.find("over the limit"), std::string::npos);
 }
 
+// The peak resident memory of this process, in KiB.
+long peakKiB() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+// A sparse file whose header claims 2^24 nodes (within the limits, and room
+// for them in its apparent size), checksum right, node 0 damaged: the checker
+// says so without first holding memory for every node the header claims.
+TEST(Certificate, ForgedCountInASparseFileRejectedWithoutAllocating) {
+  const testing::ScratchDir dir("sparse_certificate");
+  const std::string path = dir.file("sparse.proof");
+  const std::string good = *encodeCertificate(gobblersProof());
+  constexpr uint64_t kCount = uint64_t{1} << 24;
+  std::string head = good.substr(0, nodeOffsets(good)[0]);
+  for (int i = 0; i < 8; ++i) head[16 + i] = static_cast<char>(kCount >> (8 * i));
+  head += "Z";  // node 0: no tag
+  const uint64_t size = head.size() + 7 * kCount;
+  for (int i = 24; i < 32; ++i) head[i] = 0;
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (char c : head) h = (h ^ static_cast<uint8_t>(c)) * 0x100000001b3ull;
+  for (uint64_t i = head.size(); i < size; ++i) h *= 0x100000001b3ull;  // the zero bytes
+  for (int i = 0; i < 8; ++i) head[24 + i] = static_cast<char>(h >> (8 * i));
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << head;
+  }
+  ASSERT_EQ(truncate(path.c_str(), static_cast<off_t>(size)), 0);
+  const long before = peakKiB();
+  const CheckReport report = checkCertificateFile(path);
+  const long grown = peakKiB() - before;
+  EXPECT_FALSE(report.accepted);
+  EXPECT_NE(report.reason.find("node 0: bad tag"), std::string::npos) << report.reason;
+  // 2^24 nodes' positions would be 384 MiB.
+  EXPECT_LT(grown, 64 * 1024) << "KiB";
+  const auto read = readCertificateFile(path);
+  EXPECT_FALSE(read.ok());
+  EXPECT_LT(peakKiB() - before, 64 * 1024) << "KiB";
+}
+
 TEST(Certificate, NotACertificateRejected) {
   EXPECT_NE(check(std::string(100, 'x')).reason.find("not a certificate"), std::string::npos);
   std::string bytes = *encodeCertificate(gobblersProof());
   const CheckReport trailing = check(reseal(bytes + "tail"));
   EXPECT_FALSE(trailing.accepted);
+}
+
+// A game whose position has occurred twice: the tablebase's only winning
+// move, c3c2, repeats it a third time (a draw in this game). The proof of
+// the position alone wins through c3c2; the checker, told the game's
+// history, rejects it; the prover, told it, proves no win.
+TEST(Certificate, AProofThroughTheGamesEarlierPositionsHoldsForThePositionOnly) {
+  Game game{Board(Variant::gobblers())};
+  for (const char* m :
+       {"L@c3", "L@b1", "L@b3", "M@a3", "b3c1", "M@c2", "c3c2", "b1a1", "c1a2", "a1b1", "a2c1", "b1a1", "c2c3", "a1b1"})
+    ASSERT_TRUE(game.play(m).ok()) << m;
+  ASSERT_EQ(game.occurrences(), 2);
+  const std::vector<Board> history = game.positionsSinceLastDrop();
+  ProverOptions options;
+  options.hashMiB = 16;
+  auto alone = prove(game.position(), options);
+  ASSERT_TRUE(alone.ok() && alone->certificate) << (alone.ok() ? alone->note : alone.status().ToString());
+  EXPECT_EQ(alone->outcome, Outcome::kWin);
+  EXPECT_EQ(moveToString(alone->certificate->nodes[0].move, Variant::gobblers()), "c3c2");
+  EXPECT_TRUE(check(*alone->certificate).accepted);
+  const std::string bytes = *encodeCertificate(*alone->certificate);
+  std::istringstream in(bytes);
+  const CheckReport inGame = checkCertificate(in, {}, history);
+  EXPECT_FALSE(inGame.accepted);
+  EXPECT_NE(inGame.reason.find("repeats one the game has had"), std::string::npos) << inGame.reason;
+  ProofResult certified = *alone;
+  certify(certified, history);
+  EXPECT_FALSE(certified.certified);
+  EXPECT_EQ(certified.outcome, Outcome::kUnknown);
+
+  options.history = history;
+  auto inTheGame = prove(game.position(), options);
+  ASSERT_TRUE(inTheGame.ok());
+  EXPECT_NE(inTheGame->outcome, Outcome::kWin) << inTheGame->note;
+  if (inTheGame->certificate) {
+    certify(*inTheGame, history);
+    EXPECT_TRUE(inTheGame->certified);
+  }
 }
 
 // certify(): what the front ends say is a win only once the checker accepts

@@ -4,7 +4,9 @@
 
 #include <fstream>
 #include <string>
+#include <utility>
 
+#include "proof/certificate.h"
 #include "tests/support/scratch_dir.h"
 #include "tests/support/shell_command.h"
 
@@ -52,6 +54,17 @@ TEST(ProveProgram, LossAndUnknown) {
   EXPECT_NE(unknown.output.find("result unknown"), std::string::npos) << unknown.output;
 }
 
+// A game already drawn by threefold repetition is over: status 2, saying so
+// (docs/proof.md), as for a game over by a line.
+TEST(ProveProgram, AGameDrawnByRepetitionIsOver) {
+  const auto r =
+      run("prove --variant gobblers --moves "
+          "L@c3,L@b1,L@b3,M@a3,b3c1,M@c2,c3c2,b1a1,c1a2,a1b1,a2c1,b1a1,c2c3,a1b1,c3c2");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_NE(r.output.find("the game is already over: threefold repetition"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("result "), std::string::npos) << r.output;
+}
+
 TEST(ProveProgram, BadUsageExitsTwo) {
   for (const char* arguments : {"prove --position nonsense", "prove --variant chess", "prove --time -1",
                                 "prove --time x", "prove --position '4/4/4/XXXL 2'", "prove --moves Z@z9",
@@ -59,6 +72,29 @@ TEST(ProveProgram, BadUsageExitsTwo) {
     const auto r = run(arguments);
     EXPECT_EQ(r.exitCode, 2) << arguments << ": " << r.output;
     EXPECT_NE(r.output.find("error"), std::string::npos) << arguments << ": " << r.output;
+  }
+}
+
+// A certificate's texts reach the terminal only as printable text: escape
+// sequences in its variant name or position (clear the screen, retitle the
+// window, a green "accepted") come out as \xNN.
+TEST(ProveProgram, CheckPrintsACertificatesTextsPrintable) {
+  const testing::ScratchDir dir("prove_escapes");
+  const std::string escapes = "\x1b[2J\x1b]0;title\x07\x1b[32maccepted\r";
+  proof::Certificate forged;
+  forged.nodes.resize(1);
+  forged.nodes[0].children = {proof::kWonLeaf};
+  for (const auto& [variant, position] :
+       {std::pair{escapes, std::string("3/3/3 1")}, std::pair{std::string("gobblers"), "3/3/3 1" + escapes}}) {
+    forged.variant = variant;
+    forged.position = position;
+    const std::string file = dir.file("forged.proof");
+    ASSERT_TRUE(proof::writeCertificate(forged, file).ok());
+    const auto checked = run("check '" + file + "'");
+    EXPECT_EQ(checked.exitCode, 1) << checked.output;
+    EXPECT_EQ(checked.output.rfind("rejected: ", 0), 0u) << checked.output;
+    EXPECT_EQ(checked.output.find_first_of("\x1b\x07\r"), std::string::npos) << checked.output;
+    EXPECT_NE(checked.output.find("\\x1b"), std::string::npos) << checked.output;
   }
 }
 

@@ -4,6 +4,8 @@
 // solver (repetitions included), the draws of tic-tac-toe, budgets, threads.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -15,6 +17,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "proof/check.h"
+#include "proof/proof_table.h"
 #include "proof/prover.h"
 #include "tests/support/brute_solver.h"
 
@@ -83,6 +86,34 @@ ProofResult proveChecked(const Board& b, ProverOptions options = {}) {
     }
   }
   return *r;
+}
+
+// The peak resident memory of this process, in KiB.
+long peakKiB() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+// A table of 2 GiB costs nothing up front: its pages come as stores write
+// them (a stopped proof answers at once); one the process cannot have
+// (beyond any address space) is an error, not an exception.
+TEST(ProofTable, TakingATableCostsNothingUpFront) {
+  const long before = peakKiB();
+  auto table = ProofTable::create(2048);
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_EQ((*table)->entries(), (size_t{2048} << 20) / 32);
+  EXPECT_LT(peakKiB() - before, 64 * 1024) << "KiB: the table was filled";
+  ProofValue v;
+  const Board start(Variant::gobblet());
+  EXPECT_FALSE((*table)->lookup(start, 0, &v));
+  (*table)->store(start, 0, ProofValue{0, kInfinity, 3, false}, 7);
+  ASSERT_TRUE((*table)->lookup(start, 0, &v));
+  EXPECT_TRUE(v.proved());
+  EXPECT_EQ(v.dist, 3);
+  auto huge = ProofTable::create(size_t{1} << 29);  // 512 TiB
+  ASSERT_FALSE(huge.ok());
+  EXPECT_EQ(huge.status().code(), absl::StatusCode::kResourceExhausted);
 }
 
 TEST(Prover, WinInOne) {

@@ -5,7 +5,11 @@
 // and a decided position are refused with a clear error.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+
+#include <chrono>
 #include <optional>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -36,6 +40,40 @@ int64_t numberAfter(const std::string& line, const std::string& key) {
 
 // Player 1 has X on a1, b1, c1 and an L on top of a reserve stack: L@d1 makes the line.
 constexpr const char* kWinInOne = "position startpos moves X@a1 X@a4 X@b1 X@b4 X@c1 X@c4";
+
+// Gobblers: the position after these moves has occurred twice, and the
+// tablebase's only winning move, c3c2, makes it occur a third time: a draw
+// in this game. A proof for the game in hand must hold in it: no win, and
+// not c3c2.
+constexpr const char* kTwiceRepeated =
+    "position startpos moves L@c3 L@b1 L@b3 M@a3 b3c1 M@c2 c3c2 b1a1 c1a2 a1b1 a2c1 b1a1 c2c3 a1b1";
+
+TEST(ProtocolProve, AProofCountsTheRepetitionsAlreadyInTheGame) {
+  EngineProcess e;
+  e.send("setoption name Variant value gobblers");
+  e.send(kTwiceRepeated);
+  e.send("go prove nodes 2000000");
+  std::vector<std::string> seen;
+  const auto best = e.until("bestmove ", Ms(60000), &seen);
+  ASSERT_TRUE(best) << "no bestmove";
+  for (const std::string& line : seen) {
+    EXPECT_EQ(line.find("proof win"), std::string::npos) << line;
+    EXPECT_EQ(line.find("score mate"), std::string::npos) << line;
+  }
+  EXPECT_NE(*best, "bestmove c3c2");
+  // The same position without that history: the win through c3c2 is proved.
+  e.send("query fen");
+  const std::string fen = e.line().value_or("");
+  ASSERT_EQ(fen.rfind("response ", 0), 0u) << fen;
+  e.send("position fen " + fen.substr(9));
+  e.send("go prove nodes 2000000");
+  seen.clear();
+  const auto fresh = e.until("bestmove ", Ms(60000), &seen);
+  ASSERT_TRUE(fresh) << "no bestmove";
+  ASSERT_GE(seen.size(), 3u);
+  EXPECT_EQ(seen[seen.size() - 3].rfind("info string proof win plies ", 0), 0u) << seen[seen.size() - 3];
+  EXPECT_EQ(*fresh, "bestmove c3c2");
+}
 
 TEST(ProtocolProve, AWinInOneIsProvedAndItsMoveEndsTheGame) {
   EngineProcess e;
@@ -96,6 +134,53 @@ TEST(ProtocolProve, AStopEndsTheProofWithUnknownAndNoMove) {
   EXPECT_EQ(*best, "bestmove (none)");
   ASSERT_GE(seen.size(), 2u);
   EXPECT_EQ(seen[seen.size() - 2].rfind("info string proof unknown nodes ", 0), 0u) << seen[seen.size() - 2];
+}
+
+// The prover's table costs nothing up front (its pages come as the proof
+// stores into them; ProofTable.TakingATableCostsNothingUpFront): with
+// Hash 2048, a proof stopped 0.3 s in answers at once.
+TEST(ProtocolProve, AStopAnswersAtOnceWhateverTheTable) {
+  EngineProcess e;
+  e.send("setoption name Hash value 2048");
+  e.send("position startpos");
+  e.send("isready");
+  ASSERT_EQ(e.line(Ms(20000)), "readyok");
+  e.send("go prove");
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  e.send("stop");
+  const auto best = e.until("bestmove ", Ms(20000));
+  ASSERT_TRUE(best) << "no bestmove after stop";
+  EXPECT_EQ(*best, "bestmove (none)");
+}
+
+// A proof whose table the process cannot get is an error for that client
+// (the engine lives and answers): the address space is limited to 3 GiB,
+// the search's table holds 2 GiB of it, the prover's would need 2 more.
+TEST(ProtocolProve, ATableThatCannotBeHadIsAnErrorNotTheEnd) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "a sanitizer reserves terabytes of address space: RLIMIT_AS cannot apply";
+#endif
+  EngineProcess e({}, [] {
+    rlimit limit{};
+    limit.rlim_cur = limit.rlim_max = rlim_t{3} << 30;
+    setrlimit(RLIMIT_AS, &limit);
+  });
+  e.send("setoption name Hash value 2048");
+  e.send("position startpos");
+  e.send("isready");
+  std::vector<std::string> seen;
+  ASSERT_TRUE(e.until("readyok", Ms(20000), &seen));
+  for (const std::string& line : seen) ASSERT_EQ(line.find("error"), std::string::npos) << line;
+  e.send("go prove nodes 1000");
+  seen.clear();
+  const auto best = e.until("bestmove ", Ms(20000), &seen);
+  ASSERT_TRUE(best) << "no bestmove: the engine died";
+  EXPECT_EQ(*best, "bestmove (none)");
+  bool said = false;
+  for (const std::string& line : seen) said |= line.rfind("info string error: go prove: ", 0) == 0;
+  EXPECT_TRUE(said) << "no error said why";
+  e.send("isready");
+  EXPECT_EQ(e.line(Ms(10000)), "readyok");
 }
 
 TEST(ProtocolProve, WhatCannotBeProvedIsRefusedWithTheReason) {

@@ -7,6 +7,8 @@
 #include "absl/strings/str_split.h"
 #include "engine/game.h"
 #include "search/wdl.h"
+#include "tablebase/tablebase.h"
+#include "tests/support/scratch_dir.h"
 #include "tests/support/engine_client.h"
 
 namespace gobblet {
@@ -111,6 +113,37 @@ TEST(ProtocolWdl, QueryChancesAreThoseOfTheSearchsEvaluation) {
   e.send("setoption name Use NNUE value false");
   e.send("query wdl");
   EXPECT_EQ(e.line(), expected(total, ScoreScale::kHandWritten));
+}
+
+// A value the engine knows exactly gives exact chances: with its
+// tablebase, a drawn tic-tac-toe position is 0 1000 0 to `query wdl` and in
+// every line of a search (the tablebase's values end every line); without
+// one, `query wdl` estimates.
+TEST(ProtocolWdl, AnExactDrawIsCertain) {
+  testing::ScratchDir dir("gobblet_wdl_tb");
+  const std::string file = dir.file("ttt.gtb");
+  ASSERT_TRUE(tb::build(Variant::ticTacToe(), file, tb::BuildOptions{}).ok());
+  EngineProcess e;
+  e.send("setoption name Variant value tictactoe");
+  e.send("setoption name UCI_ShowWDL value true");
+  e.send("position startpos moves S@b2 S@a1");
+  e.send("query wdl");
+  const auto estimated = e.line();
+  ASSERT_TRUE(estimated);
+  EXPECT_NE(*estimated, "response 0 1000 0") << "no tablebase: an estimate";
+  e.send("setoption name TablebasePath value " + file);
+  e.send("query wdl");
+  EXPECT_EQ(e.until("response "), "response 0 1000 0");
+  e.send("go depth 3");
+  std::vector<std::string> lines;
+  ASSERT_TRUE(e.until("bestmove", Ms(20000), &lines));
+  int infos = 0;
+  for (const std::string& l : lines)
+    if (l.rfind("info depth", 0) == 0) {
+      ++infos;
+      EXPECT_NE(l.find(" score cp 0 wdl 0 1000 0 "), std::string::npos) << l;
+    }
+  EXPECT_GE(infos, 1);
 }
 
 }  // namespace

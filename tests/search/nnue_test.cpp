@@ -5,7 +5,13 @@
 // search plays with the net.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
+#include <future>
 #include <functional>
 #include <random>
 
@@ -85,6 +91,16 @@ TEST(NnueNetwork, DamagedCutForgedAndForeignFilesAreRefusedWithTheReason) {
   for (int f = 0; f < kFeatures; ++f) big->w0[f * kHidden + 5] = 1000;
   EXPECT_NE(refusal(serializeNetwork(*big)).find("hidden unit 5 could overflow"), std::string::npos);
 
+  // Biases that could overflow the int32 sums, with a correct checksum.
+  for (const int32_t b2 : {INT32_MAX, INT32_MIN, kMaxOutputBias + 1}) {
+    auto extreme = randomNet(12);
+    extreme->b2 = b2;
+    EXPECT_NE(refusal(serializeNetwork(*extreme)).find("output bias"), std::string::npos) << b2;
+  }
+  auto hiddenBias = randomNet(13);
+  hiddenBias->b1[7] = -kMaxHiddenBias - 1;
+  EXPECT_NE(refusal(serializeNetwork(*hiddenBias)).find("hidden bias 7"), std::string::npos);
+
   testing::ScratchDir dir;
   EXPECT_EQ(loadNetFile(dir.file("none.gnn")).status().code(), absl::StatusCode::kNotFound);
   writeWholeFile(dir.file("huge.gnn"), good + std::string(kMaxNetFileBytes, '\0'));
@@ -93,6 +109,26 @@ TEST(NnueNetwork, DamagedCutForgedAndForeignFilesAreRefusedWithTheReason) {
   EXPECT_NE(huge.status().message().find("larger than"), std::string::npos) << huge.status();
   writeWholeFile(dir.file("good.gnn"), good);
   EXPECT_TRUE(loadNetFile(dir.file("good.gnn")).ok());
+}
+
+// A FIFO (or anything but a regular file) named as a net is refused at
+// once: opening it must not wait for a writer (EvalFile is set on the
+// engine's input thread). If the load blocks, the FIFO's writing end is
+// opened to release it, and the test fails.
+TEST(NnueNetwork, AFifoOrADirectoryIsRefusedWithoutBlocking) {
+  testing::ScratchDir dir("nnue_fifo");
+  const std::string fifo = dir.file("fifo.gnn");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& path : {fifo, dir.path()}) {
+    auto pending = std::async(std::launch::async, [&path] { return loadNetFile(path).status(); });
+    if (pending.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+      ADD_FAILURE() << "loadNetFile('" << path << "') blocked";
+      const int writer = ::open(path.c_str(), O_WRONLY | O_NONBLOCK);
+      if (writer >= 0) ::close(writer);
+    }
+    const absl::Status status = pending.get();
+    EXPECT_NE(status.message().find("not a regular file"), std::string::npos) << status;
+  }
 }
 
 // Random games of 4x4 Gobblet: after every move (drops, board moves,
@@ -206,7 +242,8 @@ int plainEvaluation(const Network& net, const Accumulator& acc, int sideToMove) 
     for (int i = 0; i < 2 * kHidden; ++i) s += input[i] * net.w1[j * 2 * kHidden + i];
     sum += std::clamp<int64_t>(s >> 6, 0, kActivationOne) * net.w2[j];
   }
-  return static_cast<int>(sum * 100 / (kActivationOne * kWeightOne));
+  return static_cast<int>(
+      std::clamp<int64_t>(sum * 100 / (kActivationOne * kWeightOne), -kMaxEvaluation, kMaxEvaluation));
 }
 
 // The SIMD sums (whatever this build uses) give the plain arithmetic's
@@ -255,6 +292,46 @@ TEST(NnueSearch, TheSearchPlaysWithTheNetAndItsScoresAreTheNets) {
   options.net = nullptr;
   ASSERT_TRUE(search.setOptions(options).ok());
   EXPECT_NE(search.searchSync(game, SearchLimits{.depth = 1}).info.score.value, best);
+}
+
+// A net whose every value is extreme (the largest output bias a file may
+// hold, and position-dependent sums far past any real evaluation): the
+// search sees values clamped within +-kMaxEvaluation, so it ends at once at
+// depth 1 after a move, and reports no score beyond the evaluation's range
+// and no win, whatever the depth.
+TEST(NnueSearch, AnExtremeNetGivesClampedValuesAndTheSearchEnds) {
+  // 0, 1: the output bias at its bounds; 2: output weights at their bounds,
+  // of alternating signs (values of about +-1,600,000 that differ by position).
+  for (int kind = 0; kind < 3; ++kind) {
+    auto extreme = randomNet(14);
+    extreme->b2 = kind == 0 ? kMaxOutputBias : kind == 1 ? -kMaxOutputBias : 0;
+    for (int j = 0; j < kL1; ++j)
+      extreme->w2[j] = static_cast<int16_t>(kind == 0 ? 32767 : kind == 1 ? -32767 : j % 2 ? 32767 : -32767);
+    auto parsed = parseNetwork(serializeNetwork(*extreme), "extreme.gnn");
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    std::shared_ptr<const Network> net = std::move(*parsed);
+    Board start(Variant::gobblet());
+    if (kind < 2) {
+      EXPECT_EQ(netEvaluation(*net, start), kind == 0 ? kMaxEvaluation : -kMaxEvaluation);
+    }
+    Search search;
+    SearchOptions options;
+    options.net = net;
+    ASSERT_TRUE(search.setOptions(options).ok());
+    Game game{start};
+    for (const int depth : {5, 1}) {
+      // The node limit only guards the test: the search must end by depth.
+      const Search::Result r = search.searchSync(game, SearchLimits{.depth = depth, .nodes = 5'000'000});
+      EXPECT_FALSE(r.best.isNone());
+      EXPECT_EQ(r.info.depth, depth) << "net " << kind;
+      EXPECT_FALSE(r.info.score.isMate) << "net " << kind << " depth " << depth << " " << r.info.score.value;
+      EXPECT_LE(std::abs(r.info.score.value), kMaxEvaluation) << "net " << kind << " depth " << depth;
+      EXPECT_LT(r.info.nodes, 5'000'000u) << "net " << kind << " depth " << depth;
+      MoveList list;
+      generateMoves(game.position(), list);
+      game.play(list[0]);
+    }
+  }
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 // search reports.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "engine/game.h"
 #include "search/eval_file.h"
 #include "search/search.h"
@@ -34,13 +36,14 @@ TEST(WinDrawLoss, ChancesAddUpAreMonotoneAndSymmetric) {
     for (const Board& board : boardsByPhase()) {
       ASSERT_TRUE(board.countsValid());
       WinDrawLoss previous = winDrawLoss(-3000, false, board, scale);
-      EXPECT_EQ(previous, (WinDrawLoss{0, 0, 1000}));
+      EXPECT_EQ(previous, (WinDrawLoss{0, 1, 999})) << "an estimate never looks certain";
       for (int x = -3000; x <= 3000; x += 5) {
         const WinDrawLoss c = winDrawLoss(x, false, board, scale);
         EXPECT_EQ(c.win + c.draw + c.loss, 1000) << x;
         EXPECT_GE(c.win, 0);
         EXPECT_GE(c.draw, 0);
         EXPECT_GE(c.loss, 0);
+        EXPECT_LT(std::max({c.win, c.draw, c.loss}), 1000) << x;
         EXPECT_GE(c.win, previous.win) << "W falls at " << x;
         EXPECT_LE(c.loss, previous.loss) << "L grows at " << x;
         const WinDrawLoss mirrored = winDrawLoss(-x, false, board, scale);
@@ -48,7 +51,7 @@ TEST(WinDrawLoss, ChancesAddUpAreMonotoneAndSymmetric) {
         EXPECT_EQ(c.loss, mirrored.win) << x;
         previous = c;
       }
-      EXPECT_EQ(previous, (WinDrawLoss{1000, 0, 0}));
+      EXPECT_EQ(previous, (WinDrawLoss{999, 1, 0}));
       // An even score is as likely won as lost, and a better one more won.
       const WinDrawLoss even = winDrawLoss(0, false, board, scale);
       EXPECT_EQ(even.win, even.loss);
@@ -107,6 +110,28 @@ TEST(WinDrawLoss, EveryLineOfASearchCarriesTheChancesOfItsScore) {
   const Search::Result r = search.searchSync(won, SearchLimits{.depth = 3});
   EXPECT_TRUE(r.info.score.isMate);
   EXPECT_EQ(r.info.wdl, (WinDrawLoss{1000, 0, 0}));
+}
+
+// A value the search knows exactly gives exact chances: tic-tac-toe
+// searched to its end is a draw, 0 1000 0 (an exact score of 0); an
+// estimate at the largest evaluation is not certain.
+TEST(WinDrawLoss, AnExactDrawIsCertainAnEstimateIsNot) {
+  Search search;
+  const Game ticTacToe{Board(Variant::ticTacToe())};
+  const Search::Result solved = search.searchSync(ticTacToe, SearchLimits{.moveTime = 60000});
+  EXPECT_TRUE(solved.info.score.exact);
+  EXPECT_FALSE(solved.info.score.isMate);
+  EXPECT_EQ(solved.info.score.value, 0);
+  EXPECT_EQ(solved.info.wdl, (WinDrawLoss{0, 1000, 0}));
+  // A shallow search of 4x4 Gobblet depends on its horizon: an estimate.
+  const Search::Result shallow = search.searchSync(Game{Board(Variant::gobblet())}, SearchLimits{.depth = 3});
+  EXPECT_FALSE(shallow.info.score.exact);
+  EXPECT_LT(std::max({shallow.info.wdl.win, shallow.info.wdl.draw, shallow.info.wdl.loss}), 1000);
+  for (const ScoreScale scale : {ScoreScale::kHandWritten, ScoreScale::kNet}) {
+    const WinDrawLoss far = winDrawLoss(10000, false, Board(Variant::gobblet()), scale);
+    EXPECT_LT(far.win, 1000);
+    EXPECT_GT(far.draw + far.loss, 0);
+  }
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <grp.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -174,6 +175,55 @@ TEST(TcpServer, HashTablesShareTheServersBudget) {
     if (!fitted) std::this_thread::sleep_for(Ms(100));
   }
   EXPECT_TRUE(fitted);
+}
+
+// The server's process may hold less than the machine has (here RLIMIT_DATA,
+// the bound of its heap and private mappings; server/process_memory.h reads
+// the cgroup's limit too): the default hash budget is at most half of that,
+// and an explicit `--hash-budget` beyond it is refused at start. Before, the
+// budget was a quarter of the machine's memory whatever the process's
+// limits (6144 MiB on 24 GiB under a 1 GiB limit): a `Hash`, or the table of
+// a `go prove` beside it, was granted that the process could not allocate.
+rlim_t dataLimitBytes = 0;
+void limitData() {
+  rlimit limit{dataLimitBytes, dataLimitBytes};
+  ::setrlimit(RLIMIT_DATA, &limit);
+}
+
+TEST(TcpServer, HashBudgetFitsWhatTheProcessMayHold) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "the sanitizers' shadow memory is far beyond such a limit";
+#endif
+  // Below a quarter of the machine, so that the machine's share alone
+  // would give more.
+  const int64_t physicalMiB = static_cast<int64_t>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGESIZE) >> 20;
+  const int64_t limitMiB = std::min<int64_t>(1024, physicalMiB / 4 - 1);
+  ASSERT_GE(limitMiB, 256) << "a machine this small cannot run the check";
+  dataLimitBytes = static_cast<rlim_t>(limitMiB) << 20;
+  {
+    EngineServer server({"--max-hash", "32768", "--io-threads", "2"}, limitData);
+    ASSERT_NE(server.port(), 0);
+    TcpClient c(server.port());
+    c.send("setoption name Hash value 32768");
+    const auto refused = c.line();
+    ASSERT_TRUE(refused);
+    const std::string budgetIs = "does not fit in this server's hash budget (";
+    const size_t at = refused->find(budgetIs);
+    ASSERT_NE(at, std::string::npos) << *refused;
+    const int64_t budgetMiB = std::stoll(refused->substr(at + budgetIs.size()));
+    EXPECT_LE(budgetMiB, limitMiB / 2) << *refused;
+    EXPECT_GT(budgetMiB, 0) << *refused;
+    c.send("isready");
+    EXPECT_EQ(c.line(), "readyok");
+  }
+  // (A server that takes it serves until `timeout` ends it.)
+  const testing::CommandResult r = testing::runCommand(
+      "ulimit -d " + std::to_string(limitMiB * 1024) + " && exec timeout 20 " + testing::engineBinary() +
+      " --listen 127.0.0.1:0 --hash-budget " + std::to_string(limitMiB + 1) + " 2>&1");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_NE(r.output.find("--hash-budget " + std::to_string(limitMiB + 1) + " MiB is more than this process may hold"),
+            std::string::npos)
+      << r.output;
 }
 
 // The cap on unread output ("8 MiB") holds for what the output costs: the

@@ -637,6 +637,194 @@ TEST(WebSocketServer, ConnectionsOfOneAddressAreKeptWhileThereIsRoom) {
   for (auto& s : users) EXPECT_EQ(getPageOn(*s, server.port()), 200u);
 }
 
+// When the places are taken, an address that holds its limit of
+// connections without a whole request closes its own oldest one for a new
+// one: the user's connections that have not sent their request yet (older
+// than the attacker's newest) stay. Before, the oldest such connection of
+// any address went: the user's 4 were closed by the attacker's next wave.
+TEST(WebSocketServer, AnAddressAtItsLimitClosesItsOwnIncompleteConnections) {
+  constexpr int kSessions = 16;
+  const int cap = httpConnectionCap(kSessions);
+  BoardServer server({"--max-sessions", std::to_string(kSessions)});
+  ASSERT_NE(server.port(), 0);
+  asio::io_context io;
+  auto attacker = idleSockets(io, server.port(), "127.0.0.2", cap);
+  auto user = idleSockets(io, server.port(), "127.0.0.1", kIncompleteHttpConnectionsPerAddress / 2);
+  auto more = idleSockets(io, server.port(), "127.0.0.2", 2 * cap);
+  EXPECT_EQ(getPageOn(*more.back(), server.port()), 200u);  // (the server has taken them all in)
+  for (auto& s : user) EXPECT_EQ(getPageOn(*s, server.port()), 200u);
+  EXPECT_EQ(getPageOn(*attacker.back(), server.port()), 0u);  // closed to make room
+}
+
+// An address, for that limit: an IPv4 address, the same mapped into IPv6,
+// or an IPv6 /64.
+TEST(WebSocketServer, AnAddressIsAnIpv4AddressOrAnIpv6Network) {
+  const auto key = [](const char* address) { return httpAddressKey(asio::ip::make_address(address)); };
+  EXPECT_EQ(key("192.0.2.7"), key("::ffff:192.0.2.7"));
+  EXPECT_NE(key("192.0.2.7"), key("192.0.2.8"));
+  EXPECT_EQ(key("2001:db8:1:2::1"), key("2001:db8:1:2:ffff::9"));
+  EXPECT_NE(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+  EXPECT_NE(key("::1"), key("127.0.0.1"));
+}
+
+// A slowloris: `connections` connections to the board, the i-th from
+// from[i % from.size()], each sending the start of a request and then one
+// more header byte every `tick`, never its end; each one the server closes
+// is opened again after `reopenDelay` (as the attack does when the request
+// deadline, or the cap, closes them). It runs on a thread of its own until
+// destroyed.
+class Slowloris {
+ public:
+  Slowloris(uint16_t port, std::vector<std::string> from, int connections, Ms tick, Ms reopenDelay)
+      : port_(port),
+        from_(std::move(from)),
+        tick_(tick),
+        reopenDelay_(reopenDelay),
+        head_("GET / HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) + "\r\nX-Slow: ") {
+    for (int i = 0; i < connections; ++i) open(i);
+    thread_ = std::thread([this] { io_.run(); });
+  }
+  ~Slowloris() {
+    work_.reset();
+    io_.stop();
+    thread_.join();
+  }
+  // Connections the server has closed so far.
+  int closed() const { return closed_; }
+  // Waits until the server has closed at least `n`; false if not within `timeout`.
+  bool waitClosed(int n, Ms timeout) const {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (closed_ < n && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(Ms(20));
+    return closed_ >= n;
+  }
+
+ private:
+  struct Connection {
+    explicit Connection(asio::io_context& io) : socket(io), timer(io) {}
+    tcp::socket socket;
+    asio::steady_timer timer;
+    char byte = 0;
+    bool over = false;
+  };
+
+  // (All of it runs on the attack's thread but the constructor's calls,
+  // made before the thread starts.)
+  void open(int i) {
+    auto c = std::make_shared<Connection>(io_);
+    beast::error_code ec;
+    c->socket.open(tcp::v4(), ec);
+    if (!ec) c->socket.bind({asio::ip::make_address(from_[i % from_.size()]), 0}, ec);
+    if (ec) return reopenLater(i);
+    c->socket.async_connect({asio::ip::make_address("127.0.0.1"), port_}, [this, c, i](beast::error_code ec) {
+      if (ec) return over(c, i);
+      asio::async_write(c->socket, asio::buffer(head_), [this, c](beast::error_code ec, size_t) {
+        if (!ec) trickle(c);
+      });
+      // Whatever comes back (an answer, the close): the server is done with it.
+      c->socket.async_read_some(asio::buffer(&c->byte, 1), [this, c, i](beast::error_code, size_t) {
+        ++closed_;
+        over(c, i);
+      });
+    });
+  }
+  void trickle(const std::shared_ptr<Connection>& c) {
+    c->timer.expires_after(tick_);
+    c->timer.async_wait([this, c](beast::error_code ec) {
+      if (ec || c->over) return;
+      asio::async_write(c->socket, asio::buffer("a", 1), [this, c](beast::error_code ec, size_t) {
+        if (!ec) trickle(c);
+      });
+    });
+  }
+  void over(const std::shared_ptr<Connection>& c, int i) {
+    if (c->over) return;
+    c->over = true;
+    beast::error_code ignored;
+    c->timer.cancel();
+    c->socket.close(ignored);
+    reopenLater(i);
+  }
+  void reopenLater(int i) {
+    auto timer = std::make_shared<asio::steady_timer>(io_, reopenDelay_);
+    timer->async_wait([this, timer, i](beast::error_code ec) {
+      if (!ec) open(i);
+    });
+  }
+
+  const uint16_t port_;
+  const std::vector<std::string> from_;
+  const Ms tick_, reopenDelay_;
+  const std::string head_;
+  asio::io_context io_;
+  asio::executor_work_guard<asio::io_context::executor_type> work_ = asio::make_work_guard(io_);
+  std::atomic<int> closed_{0};
+  std::thread thread_;
+};
+
+http::request<http::empty_body> fileRequest(uint16_t port, const std::string& target) {
+  http::request<http::empty_body> request(http::verb::get, target, 11);
+  request.set(http::field::host, "127.0.0.1:" + std::to_string(port));
+  return request;
+}
+
+// A browser's page load: the page, then files it names, one after the
+// other on one keep-alive connection from 127.0.0.1, with a pause before
+// each (the browser reading what came); true if each was answered 200.
+bool loadPage(uint16_t port, Ms pause) {
+  asio::io_context io;
+  tcp::socket socket(io);
+  beast::error_code ec;
+  socket.connect({asio::ip::make_address("127.0.0.1"), port}, ec);
+  if (ec) return false;
+  for (const char* target : {"/", "/board.css", "/app.js"}) {
+    if (std::string_view(target) != "/") std::this_thread::sleep_for(pause);
+    if (requestOnEach(io, {&socket}, fileRequest(port, target)).front() != 200u) return false;
+  }
+  return true;
+}
+
+// Under a slowloris from `attackers` (twice the plain HTTP connections the
+// board keeps, so that the cap closes some of them all the time and they
+// come back), five page loads of a user at 127.0.0.1 are all answered, a
+// WebSocket session opened before the attack still answers, and a new one
+// opens and answers. (docs/protocol.md gives the full-size attack's
+// figures: 300 connections, a byte every 2 s.)
+void expectTheBoardServesThroughASlowloris(const std::vector<std::string>& attackers) {
+  constexpr int kSessions = 2, kLoads = 5;
+  const int connections = 2 * httpConnectionCap(kSessions);
+  ASSERT_TRUE(allowOpenFiles(4 * connections + 256));
+  BoardServer server({"--max-sessions", std::to_string(kSessions)});
+  ASSERT_NE(server.port(), 0);
+  WsClient before(server.port());
+  ASSERT_TRUE(before.open());
+  Slowloris attack(server.port(), attackers, connections, Ms(300), Ms(100));
+  // Every connection of the attack has come back about once: the cap is reached.
+  ASSERT_TRUE(attack.waitClosed(connections, Ms(60000))) << attack.closed() << " closed";
+  int loaded = 0;
+  for (int i = 0; i < kLoads; ++i) loaded += loadPage(server.port(), Ms(200));
+  EXPECT_EQ(loaded, kLoads);
+  before.send("isready");
+  EXPECT_EQ(before.line(), "readyok");
+  WsClient during(server.port());
+  ASSERT_TRUE(during.open());
+  during.send("isready");
+  EXPECT_EQ(during.line(), "readyok");
+  EXPECT_GT(attack.closed(), connections) << "the attack did not go on";
+}
+
+// Before, the cap closed first the user's keep-alive connection idle
+// between two files, since every connection of the attack had a request in
+// progress: 0 of 5 page loads.
+TEST(WebSocketServer, SlowlorisFromOneAddressDoesNotKeepThePageOut) {
+  expectTheBoardServesThroughASlowloris({"127.0.0.2"});
+}
+
+TEST(WebSocketServer, SlowlorisFromManyAddressesDoesNotKeepThePageOut) {
+  std::vector<std::string> attackers;
+  for (int i = 0; i < 2 * httpConnectionCap(2); ++i) attackers.push_back("127.2.0." + std::to_string(1 + i));
+  expectTheBoardServesThroughASlowloris(attackers);
+}
+
 TEST(WebSocketServer, IdleSocketsAreClosed) {
   BoardServer server({"--idle-timeout", "1"});
   WsClient c(server.port());

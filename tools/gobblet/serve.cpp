@@ -13,6 +13,7 @@
 #include "engine/printable_text.h"
 #include "protocol/engine_options.h"
 #include "server/http_server.h"
+#include "server/process_memory.h"
 #include "server/tcp_server.h"
 #include "server/token_auth.h"
 
@@ -22,15 +23,6 @@ namespace {
 // A server's defaults per session: a small Hash, one thread each.
 constexpr int64_t kServerHashMiB = 256;
 constexpr int64_t kServerThreads = 1;
-
-// The default hash budget of a server (all its sessions' tables together):
-// a quarter of the machine's memory, so that a full server leaves the rest
-// to the machine (64 sessions at the 256 MiB cap would be 16 GiB).
-int64_t defaultHashBudgetMiB() {
-  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || pageSize <= 0) return 1024;
-  return std::max<int64_t>(64, static_cast<int64_t>(pages) * pageSize / (int64_t{1} << 20) / 4);
-}
 
 // The options that only mean something with --listen or --http.
 constexpr const char* kServerOnlyOptions[] = {"--token",        "--token-file",  "--max-sessions",
@@ -45,7 +37,7 @@ constexpr const char* kTokenVariable = "GOBBLET_TOKEN";
 // to about a second (it shares the server's cores), no bench.
 ServerConfig defaultServerConfig() {
   ServerConfig server;
-  server.hashBudgetMiB = defaultHashBudgetMiB();
+  server.hashBudgetMiB = defaultHashBudgetMiB(processMemoryBounds());
   server.session.caps.maxHashMiB = std::min(kServerHashMiB, server.hashBudgetMiB);
   server.session.caps.maxThreads = kServerThreads;
   server.session.caps.tablebasePathSettable = false;
@@ -76,7 +68,8 @@ std::vector<cli::Option> serverOptions() {
       cli::integer("--max-hash", "MiB", hash.min, hash.max, "server: per-session Hash cap")
           .withDefault(server.session.caps.maxHashMiB),
       cli::integer("--hash-budget", "MiB", 1, int64_t{1} << 30,
-                   "server: all sessions' Hash together (default: a quarter of this machine's memory)")
+                   "server: all sessions' Hash together (default: a quarter of this machine's memory, at most "
+                   "half of this process's limit: RLIMIT_AS, RLIMIT_DATA, cgroup)")
           .withDefault(server.hashBudgetMiB),
       cli::integer("--max-threads", "N", threads.min, threads.max, "server: per-session Threads cap")
           .withDefault(server.session.caps.maxThreads),
@@ -135,6 +128,10 @@ std::optional<int> serveIfAsked(const cli::Program& program, const cli::Argument
   server.maxSessions = static_cast<int>(args.integer("--max-sessions"));
   server.session.caps.maxHashMiB = args.integer("--max-hash");
   server.hashBudgetMiB = args.integer("--hash-budget");
+  if (const auto limit = processMemoryLimit(processMemoryBounds());
+      limit && server.hashBudgetMiB > limit->bytes / (int64_t{1} << 20))
+    return usage("--hash-budget " + std::to_string(server.hashBudgetMiB) + " MiB is more than this process may hold (" +
+                 limit->name + ": " + std::to_string(limit->bytes >> 20) + " MiB)");
   server.session.caps.maxThreads = args.integer("--max-threads");
   server.connection.idleTimeout = std::chrono::seconds(args.integer("--idle-timeout"));
   server.ioThreads = static_cast<int>(args.integer("--io-threads"));

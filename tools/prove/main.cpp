@@ -65,7 +65,11 @@ int prove(const cli::Arguments& args, const cli::UsageFn& usage) {
   for (const std::string& m :
        std::vector<std::string>(absl::StrSplit(args.text("--moves"), absl::ByAnyChar(", "), absl::SkipEmpty())))
     if (auto status = game.play(m); !status.ok()) return usage(status.message());
+  EndReason reason;
+  if (const GameResult over = game.result(&reason); over != GameResult::kNone)
+    return usage("the game is already over: " + endReasonText(reason, over));
   proof::ProverOptions options;
+  options.history = game.positionsSinceLastDrop();  // (the proof holds in this game, its repetitions counted)
   options.maxNodes = static_cast<uint64_t>(args.integer("--nodes"));
   if (args.has("--time") && (!absl::SimpleAtod(args.text("--time"), &options.maxSeconds) || !(options.maxSeconds > 0)))
     return usage("--time wants a positive number of seconds, not \"" + args.text("--time") + "\"");
