@@ -1,11 +1,21 @@
 // gobblet-datagen's pieces: the training data file (training_data.h) reads
-// back what was written and refuses what it does not know; self-play
-// (self_play.h) writes real games of the rules with their results, the same
-// file for any number of threads and for a stopped and resumed run.
+// back what was written and refuses what it does not know, as the Python
+// reader (tools/datagen/training_data.py) does; one writer at a time; a
+// damaged file is repaired to its whole games; self-play (self_play.h)
+// writes real games of the rules with their results, the same file for any
+// number of threads and for a stopped and resumed run, and a stop ends even
+// a search that would not end.
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <future>
+#include <map>
 #include <set>
+#include <sstream>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
 
 #include "engine/movegen.h"
 #include "search/eval_file.h"
@@ -132,6 +142,228 @@ TEST(TrainingData, AForgedRecordIsRefusedAndACutOneIsNotPartOfTheFile) {
   EXPECT_EQ(readTrainingData(dir.file("none.bin")).status().code(), absl::StatusCode::kNotFound);
 }
 
+// A header of `settings` with `games` finished and the variant name
+// `name` (24 bytes, as they are), then `records`.
+std::string fileBytes(const DataSettings& settings, uint64_t games, const std::vector<PositionRecord>& records,
+                      const std::string& name = "gobblet") {
+  DataHeader header;
+  header.settings = settings;
+  header.gamesFinished = games;
+  auto head = encodeHeader(header);
+  std::fill(head.begin() + 24, head.begin() + 48, 0);
+  std::copy_n(name.begin(), std::min<size_t>(name.size(), 24), head.begin() + 24);
+  std::string bytes(head.begin(), head.end());
+  for (const PositionRecord& r : records) {
+    const auto b = encodeRecord(r);
+    bytes.append(b.begin(), b.end());
+  }
+  return bytes;
+}
+
+PositionRecord recordOf(uint32_t game, std::array<uint16_t, 4> first = {}, std::array<uint16_t, 4> second = {}) {
+  PositionRecord r;
+  r.pieces = {first, second};
+  r.game = game;
+  return r;
+}
+
+// What tools/datagen/training_data.py says of each file: path -> its line
+// (the refusal, or the games and positions read). Empty if Debian's python3
+// with numpy is not there.
+std::map<std::string, std::string> pythonReader(const std::vector<std::string>& paths) {
+  std::map<std::string, std::string> said;
+#ifdef GOBBLET_SYSTEM_PYTHON
+  std::string command =
+      std::string(GOBBLET_SYSTEM_PYTHON) + " " + GOBBLET_SOURCE_DIR + "/tools/datagen/training_data.py";
+  for (const std::string& path : paths) command += " " + path;
+  const auto run = gobblet::testing::runCommand(command + " 2>&1");
+  std::istringstream lines(run.output);
+  for (std::string line; std::getline(lines, line);)
+    for (const std::string& path : paths)
+      if (line.find(path + ":") != std::string::npos) said[path] = line;
+#else
+  (void)paths;
+#endif
+  return said;
+}
+
+bool pythonReaderRuns() {
+#ifdef GOBBLET_SYSTEM_PYTHON
+  return gobblet::testing::runCommand(std::string(GOBBLET_SYSTEM_PYTHON) + " -c 'import numpy' 2>&1").exitCode == 0;
+#else
+  return false;
+#endif
+}
+
+// Each kind of damage the C++ reader refuses, crafted, is refused by the
+// Python reader too, with the same reason; what one reads, the other reads.
+TEST(TrainingData, ThePythonReaderRefusesWhatTheCppReaderRefusesForTheSameReason) {
+  if (!pythonReaderRuns()) GTEST_SKIP() << "no python3 with numpy (tools/setup.sh deps installs it)";
+  ScratchDir dir;
+  DataSettings gobblers = smallSettings();
+  gobblers.variant = Variant::gobblers();
+  const DataSettings gobblet = smallSettings();
+  const std::string good = fileBytes(gobblet, 2, {recordOf(0, {0, 0, 0, 1}, {0, 0, 0, 2}), recordOf(1)});
+  const std::map<std::string, std::string> damaged = {
+      {"short", good.substr(0, 60)},
+      {"magic", "GOBDATX" + good.substr(7)},
+      {"version", good.substr(0, 8) + std::string("\x02\0\0\0", 4) + good.substr(12)},
+      {"record_size", good.substr(0, 16) + std::string("\x21\0\0\0", 4) + good.substr(20)},
+      {"unterminated", fileBytes(gobblet, 0, {}, std::string(24, 'g'))},
+      {"unknown_variant", fileBytes(gobblet, 0, {}, "chess")},
+      {"family_range", fileBytes(gobblet, 0, {}, "3x3:9,2,1")},
+      {"family_count", fileBytes(gobblet, 0, {}, "4x4:2")},
+      {"order", fileBytes(gobblet, 3, {recordOf(0), recordOf(2), recordOf(1)})},
+      {"order_unfinished", fileBytes(gobblet, 1, {recordOf(0), recordOf(5), recordOf(4)})},
+      {"side_to_move",
+       [&] {
+         auto r = recordOf(1);
+         r.sideToMove = 2;
+         return fileBytes(gobblet, 2, {recordOf(0), r});
+       }()},
+      {"one_square", fileBytes(gobblet, 1, {recordOf(0, {0, 4, 0, 0}, {0, 4, 0, 0})})},
+      {"off_board", fileBytes(gobblers, 1, {recordOf(0, {0x200, 0, 0, 0})}, "gobblers")},
+      {"no_such_size", fileBytes(gobblers, 1, {recordOf(0, {}, {0, 0, 0, 1})}, "gobblers")},
+      {"too_many", fileBytes(gobblet, 1, {recordOf(0, {0xf, 0xf, 0xf, 0xf})})},
+      {"stack_order", fileBytes(gobblet, 1, {recordOf(0, {1, 0, 0, 2})})},
+      {"too_many_3x3", fileBytes(gobblers, 1, {recordOf(0, {7, 0, 0, 0})}, "gobblers")},
+      {"result",
+       [&] {
+         auto r = recordOf(0);
+         r.result = 2;
+         return fileBytes(gobblet, 1, {r});
+       }()},
+  };
+  // Read by both: a bad position in an unfinished game, a record cut short.
+  const std::map<std::string, std::string> whole = {
+      {"good", good},
+      {"unfinished_bad", fileBytes(gobblet, 1, {recordOf(0), recordOf(1, {0xf, 0, 0, 0})})},
+      {"cut", good + std::string(20, '\0')},
+      {"alias", fileBytes(gobblet, 2, {recordOf(0), recordOf(1)}, " Gobblet\t 4X4 ")},
+      {"family", fileBytes(gobblers, 1, {recordOf(0, {0x100, 0, 0})}, "3x3: 3, +2 ,1")},
+  };
+  std::vector<std::string> paths;
+  for (const auto& files : {damaged, whole})
+    for (const auto& [name, bytes] : files) {
+      paths.push_back(dir.file(name + ".gdata"));
+      writeWholeFile(paths.back(), bytes);
+    }
+  const auto said = pythonReader(paths);
+  for (const auto& [name, bytes] : damaged) {
+    const std::string path = dir.file(name + ".gdata");
+    auto cpp = readTrainingData(path);
+    ASSERT_FALSE(cpp.ok()) << name;
+    // The reason, after the file's name.
+    const std::string message(cpp.status().message());
+    const std::string reason = message.substr(message.find("': ") + 3);
+    ASSERT_EQ(said.count(path), 1u) << name;
+    EXPECT_NE(said.at(path).find("training_data: " + path + ": " + reason), std::string::npos)
+        << name << ": C++ says " << message << "\nPython says " << said.at(path);
+  }
+  for (const auto& [name, bytes] : whole) {
+    const std::string path = dir.file(name + ".gdata");
+    auto cpp = readTrainingData(path);
+    ASSERT_TRUE(cpp.ok()) << name << ": " << cpp.status();
+    ASSERT_EQ(said.count(path), 1u) << name;
+    EXPECT_EQ(said.at(path),
+              absl::StrCat(path, ": ", cpp->header.settings.variant.name(), ", ", cpp->header.gamesFinished,
+                           " games finished, ", cpp->records.size(), " positions"))
+        << name;
+  }
+}
+
+// The Python reader knows every name and alias of kNamedVariants, and
+// names each variant as Variant::name() does.
+TEST(TrainingData, ThePythonReaderKnowsEveryVariantName) {
+  if (!pythonReaderRuns()) GTEST_SKIP() << "no python3 with numpy (tools/setup.sh deps installs it)";
+  ScratchDir dir;
+  std::vector<std::string> names = {"3x3:1,9,1", "4x4:1,1", "4x4:4,3", "3X3:3,2,0"};
+  for (const NamedVariant& named : kNamedVariants) {
+    names.emplace_back(named.name);
+    for (std::string_view alias : named.aliases) names.emplace_back(alias);
+  }
+  std::vector<std::string> paths;
+  for (size_t i = 0; i < names.size(); ++i) {
+    paths.push_back(dir.file(absl::StrCat("v", i, ".gdata")));
+    writeWholeFile(paths.back(), fileBytes(smallSettings(), 0, {}, names[i]));
+  }
+  const auto said = pythonReader(paths);
+  for (size_t i = 0; i < names.size(); ++i) {
+    auto variant = Variant::parse(names[i]);
+    ASSERT_TRUE(variant.ok()) << names[i];
+    ASSERT_EQ(said.count(paths[i]), 1u) << names[i];
+    EXPECT_EQ(said.at(paths[i]), paths[i] + ": " + variant->name() + ", 0 games finished, 0 positions") << names[i];
+  }
+}
+
+// Two writers of one file would interleave their games: the second is
+// refused at once, and the first goes on writing a file that reads.
+TEST(TrainingData, OneWriterAtATime) {
+  ScratchDir dir;
+  const std::string path = dir.file("games.bin");
+  {
+    auto first = TrainingDataWriter::open(path, smallSettings());
+    ASSERT_TRUE(first.ok()) << first.status();
+    auto second = TrainingDataWriter::open(path, smallSettings());
+    ASSERT_FALSE(second.ok());
+    EXPECT_EQ(second.status().code(), absl::StatusCode::kFailedPrecondition);
+    EXPECT_NE(second.status().message().find("is being written by another run"), std::string::npos) << second.status();
+    GenerateOptions options;
+    options.games = 2;
+    auto done = generate(*first, options);
+    ASSERT_TRUE(done.ok()) << done.status();
+    auto data = readTrainingData(path);
+    ASSERT_TRUE(data.ok()) << data.status();
+    EXPECT_EQ(data->header.gamesFinished, 2u);
+  }
+  // The first closed, the file is free.
+  EXPECT_TRUE(TrainingDataWriter::open(path, smallSettings()).ok());
+}
+
+// A file whose games are out of order (two runs that appended at once) is
+// refused naming the games before the damage that are whole; repairing
+// keeps them and the run then writes the file an undamaged run writes.
+TEST(TrainingData, ADamagedFileSaysWhatIsWholeAndIsRepairedToIt) {
+  ScratchDir dir;
+  const std::string clean = dir.file("clean.bin"), damaged = dir.file("damaged.bin");
+  makeFile(clean, smallSettings(), 4, 1);
+  const std::string bytes = readWholeFile(clean);
+  auto data = readTrainingData(clean);
+  ASSERT_TRUE(data.ok()) << data.status();
+  size_t gameTwo = 0, gameThree = 0;
+  while (data->records[gameTwo].game < 2) ++gameTwo;
+  while (data->records[gameThree].game < 3) ++gameThree;
+  ASSERT_LT(gameTwo, gameThree);
+  ASSERT_LT(gameThree, data->records.size());
+  // Game 2 again after game 3, as a second run that was a game behind appends it.
+  writeWholeFile(damaged,
+                 bytes + bytes.substr(kHeaderSize + gameTwo * kRecordSize, (gameThree - gameTwo) * kRecordSize));
+  auto refused = TrainingDataWriter::open(damaged, smallSettings());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(
+      refused.status().message().find(absl::StrCat("record ", data->records.size(),
+                                                   ": game 2 after game 3; the 3 games before it are whole: "
+                                                   "the same command with --repair cuts the file to them and goes on")),
+      std::string::npos)
+      << refused.status();
+  {
+    auto repaired = TrainingDataWriter::open(damaged, smallSettings(), OnDamage::kCutToWholeGames);
+    ASSERT_TRUE(repaired.ok()) << repaired.status();
+    EXPECT_EQ(repaired->gamesFinished(), 3u);
+    EXPECT_EQ(repaired->records(), gameThree);
+    EXPECT_NE(repaired->repaired().find(absl::StrCat("cut to the 3 games before it (", gameThree, " positions)")),
+              std::string::npos)
+        << repaired->repaired();
+  }
+  makeFile(damaged, smallSettings(), 4, 1);
+  EXPECT_EQ(readWholeFile(damaged), bytes);
+  // A whole file is left as it is.
+  auto whole = TrainingDataWriter::open(clean, smallSettings(), OnDamage::kCutToWholeGames);
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  EXPECT_TRUE(whole->repaired().empty());
+  EXPECT_EQ(whole->gamesFinished(), 4u);
+}
+
 // Every record is a position of the variant; consecutive records of a game
 // follow by the move recorded; the game's last move ends it as the results
 // say; no position is written twice; a forced result seen is the result.
@@ -239,6 +471,29 @@ TEST(SelfPlay, GoingOnWithOtherSettingsIsRefusedNamingThem) {
   EXPECT_NE(refused.status().message().find("not a gobblet training data file"), std::string::npos);
 }
 
+// A stop ends a game in the middle of a search that would run for hours
+// (no node limit, depth 64): the search is stopped, not waited for.
+TEST(SelfPlay, AStopEndsAGameInTheMiddleOfASearch) {
+  DataSettings settings = smallSettings();
+  settings.nodes = 0;
+  settings.depth = 64;
+  Search search;
+  SearchOptions searchOptions;
+  searchOptions.threads = 1;
+  searchOptions.hashMiB = 1;
+  ASSERT_TRUE(search.setOptions(searchOptions).ok());
+  std::atomic<bool> stop{false};
+  auto played = std::async(std::launch::async, [&] { return playGame(settings, 0, search, &stop); });
+  for (int i = 0; i < 6000 && !search.searching(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_TRUE(search.searching());
+  stop = true;
+  // Generous for a loaded machine: the search ends within milliseconds.
+  const bool ended = played.wait_for(std::chrono::seconds(60)) == std::future_status::ready;
+  EXPECT_TRUE(ended) << "the search went on after the stop";
+  while (played.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) search.stop();
+  EXPECT_EQ(played.get().status().code(), absl::StatusCode::kCancelled);
+}
+
 // Games searched with a net are the net's (other scores than the
 // hand-written evaluation's from the same openings), the file names the net,
 // and going on with another evaluation, or a net the settings do not name,
@@ -342,6 +597,66 @@ TEST(DatagenProgram, SigtermSaysHowToGoOnAndTheSameCommandFinishesTheFile) {
   run = gobblet::testing::runCommand(program + " --out " + whole + settings + " 2>&1");
   EXPECT_EQ(run.exitCode, 0) << run.output;
   EXPECT_EQ(readWholeFile(stopped), readWholeFile(whole));
+}
+
+// SIGTERM ends a run promptly even while a search that would run for hours
+// (no node limit, depth 64) is searching.
+TEST(DatagenProgram, SigtermStopsARunInTheMiddleOfALongSearch) {
+  ScratchDir dir;
+  const std::string program = std::string(GOBBLET_BIN_DIR) + "/gobblet-datagen";
+  const std::string path = dir.file("games.bin");
+  // `timeout` ends a run the signal did not stop (137), so that the test fails rather than hangs.
+  auto run = gobblet::testing::runCommand("(timeout -s KILL 60 " + program + " --out " + path +
+                                          " --games 1 --nodes 0 --depth 64 --hash 1 --quiet & sleep 0.5; "
+                                          "kill -TERM $!; wait $!; echo exit=$?) 2>&1");
+  EXPECT_NE(run.output.find("exit=143"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("gobblet-datagen: SIGTERM: " + path + " holds 0 whole games"), std::string::npos)
+      << run.output;
+  auto data = readTrainingData(path);
+  ASSERT_TRUE(data.ok()) << data.status();
+  EXPECT_EQ(data->header.gamesFinished, 0u);
+}
+
+// A second run on the file a first is writing is refused at once, and the
+// first's file stays whole; a damaged file is refused saying how to repair
+// it, and --repair does.
+TEST(DatagenProgram, ASecondRunOnAFileIsRefusedAndADamagedFileRepaired) {
+  ScratchDir dir;
+  const std::string program = std::string(GOBBLET_BIN_DIR) + "/gobblet-datagen";
+  const std::string path = dir.file("games.bin");
+  const std::string settings = " --games 100000 --nodes 2000 --hash 1 --quiet";
+  // The first holds the file from before its header is written; the
+  // second starts once the first has written a game (`timeout` ends a
+  // second that was let in, so that the test fails rather than runs on).
+  auto run = gobblet::testing::runCommand(
+      "(" + program + " --out " + path + settings + " & first=$!; for i in $(seq 600); do [ $(stat -c %s " + path +
+      " 2>/dev/null || echo 0) -gt 96 ] && break; sleep 0.1; done; timeout 60 " + program + " --out " + path +
+      settings + "; echo second=$?; kill -TERM $first; wait $first; echo first=$?) 2>&1");
+  EXPECT_NE(run.output.find("is being written by another run"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("second=1"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("first=143"), std::string::npos) << run.output;
+  auto data = readTrainingData(path);
+  ASSERT_TRUE(data.ok()) << data.status();
+  ASSERT_GT(data->records.size(), 0u);
+
+  // The first record again at the end, with side to move 2: refused
+  // (as game 0 after the last game, or as no position).
+  const std::string bytes = readWholeFile(path);
+  std::string forged = bytes.substr(kHeaderSize, kRecordSize);
+  forged[18] = 2;
+  writeWholeFile(path, bytes + forged);
+  const std::string again = program + " --out " + path + " --games " + std::to_string(data->header.gamesFinished + 1) +
+                            " --nodes 2000 --hash 1 --quiet";
+  run = gobblet::testing::runCommand(again + " 2>&1");
+  EXPECT_EQ(run.exitCode, 1) << run.output;
+  EXPECT_NE(run.output.find("the same command with --repair cuts the file to them and goes on"), std::string::npos)
+      << run.output;
+  run = gobblet::testing::runCommand(again + " --repair 2>&1");
+  EXPECT_EQ(run.exitCode, 0) << run.output;
+  EXPECT_NE(run.output.find("gobblet-datagen: repaired "), std::string::npos) << run.output;
+  auto repaired = readTrainingData(path);
+  ASSERT_TRUE(repaired.ok()) << repaired.status();
+  EXPECT_EQ(repaired->header.gamesFinished, data->header.gamesFinished + 1);
 }
 
 }  // namespace

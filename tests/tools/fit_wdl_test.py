@@ -46,9 +46,14 @@ def write_file(path, n, variant=b"gobblet", seed=5, net=0):
     u = rng.uniform(0, 1, n)
     records["result"] = np.where(u < w, 1, np.where(u < w + l, -1, 0))
     records["score"] = np.round(x).astype(np.int16)
-    first = np.minimum(placed, 16)
-    records["pieces"][:, 0, 0] = (1 << first) - 1
-    records["pieces"][:, 1, 1] = (1 << (placed - first)) - 1
+    if variant == b"gobblet":
+        # `placed` pieces, shared by the players, each player's from the
+        # tops of three stacks (largest first), player 1's on squares 0-2,
+        # player 2's on 3-5: positions the readers take.
+        for player, count in enumerate(((placed + 1) // 2, placed // 2)):
+            for size in range(4):
+                on = np.clip(count - 3 * (3 - size), 0, 3)
+                records["pieces"][:, player, size] = ((1 << on) - 1) << (3 * player)
     records["game"] = np.arange(n)
     with open(path, "wb") as f:
         f.write(header.tobytes())

@@ -4,12 +4,15 @@ tools/nnue/train.py trains 2 epochs with a checkpoint, goes on from it for a
 third, and writes a net; the engine loads it (EvalFile) and evaluates every
 position of the data exactly as the trainer's model of the engine's integer
 arithmetic does (the same features, the same quantisation); a damaged copy
-is refused and the net in use stays.
+is refused and the net in use stays. The trainer refuses, with the reason
+and without running it, a checkpoint whose unpickling would run code, and
+stops on a data file the readers refuse.
 
     nnue_train_test.py BIN_DIR
 """
 
 import os
+import pickle
 import subprocess
 import sys
 import tempfile
@@ -67,6 +70,16 @@ def engine_evaluations(program, net, positions):
     return values, out
 
 
+class RunsCode:
+    """Unpickled, makes the directory `marker`: what a hostile checkpoint could do."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.mkdir, (self.marker,))
+
+
 def check(condition, what):
     if not condition:
         sys.exit(f"FAILED: {what}")
@@ -107,7 +120,38 @@ def main():
         (tmp / "damaged.gnn").write_bytes(bytes(damaged))
         _, out = engine_evaluations(str(bin_dir / "gobblet"), tmp / "damaged.gnn", [])
         check("info string error: option EvalFile: net file" in out and "checksum" in out, out[-2000:])
-    print(f"nnue_train: 4 checks passed ({len(records)} positions evaluated alike)")
+
+        # A checkpoint that runs code when unpickled, as torch.save writes one
+        # (with all a checkpoint holds besides), and as a bare pickle.
+        marker = tmp / "code-ran"
+        net = train.Net()
+        optimiser = torch.optim.Adam(net.parameters())
+        hostile = {"net": net.state_dict(), "optimiser": optimiser.state_dict(),
+                   "schedule": torch.optim.lr_scheduler.ExponentialLR(optimiser, gamma=1.0).state_dict(),
+                   "epoch": 1, "extra": RunsCode(str(marker))}
+        torch.save(hostile, tmp / "hostile.pt")
+        (tmp / "hostile.pickle").write_bytes(pickle.dumps(RunsCode(str(marker))))
+        for name in ("hostile.pt", "hostile.pickle"):
+            refused = subprocess.run(trainer[:-4] + ["--checkpoint", str(tmp / name), "--out", str(tmp / "h.gnn"),
+                                                     "--epochs", "1"], capture_output=True, text=True, timeout=300)
+            check(refused.returncode != 0 and "not a checkpoint of this trainer" in refused.stderr,
+                  f"{name}: {refused.returncode}: {refused.stdout}{refused.stderr}")
+            check(not marker.exists(), f"loading {name} ran its code")
+            check(not (tmp / "h.gnn").exists(), f"{name}: a net was written")
+
+        # Data the readers refuse (two pieces of size 3 on one square) stops
+        # the trainer, naming the file and the record.
+        damaged = bytearray(data.read_bytes())
+        damaged[training_data.HEADER_SIZE + 6:training_data.HEADER_SIZE + 8] = b"\x01\x00"
+        damaged[training_data.HEADER_SIZE + 14:training_data.HEADER_SIZE + 16] = b"\x01\x00"
+        (tmp / "damaged.gdata").write_bytes(bytes(damaged))
+        refused = subprocess.run([sys.executable, str(ROOT / "tools" / "nnue" / "train.py"), str(tmp / "damaged.gdata"),
+                                  "--out", str(tmp / "d.gnn"), "--epochs", "1"], capture_output=True, text=True,
+                                 timeout=300)
+        check(refused.returncode != 0 and "damaged.gdata: record 0: two pieces of size 3 on one square"
+              in refused.stderr, f"{refused.returncode}: {refused.stdout}{refused.stderr}")
+        check(not (tmp / "d.gnn").exists(), "a net was written from refused data")
+    print(f"nnue_train: 6 checks passed ({len(records)} positions evaluated alike)")
 
 
 if __name__ == "__main__":

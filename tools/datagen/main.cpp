@@ -4,9 +4,10 @@
 //
 //   gobblet-datagen --out FILE --games N [--threads T] [--nodes N] [--depth D]
 //                   [--random-plies P] [--ply-limit L] [--hash MiB] [--seed S]
-//                   [--variant V] [--net built-in|FILE] [--quiet]
+//                   [--variant V] [--net built-in|FILE] [--repair] [--quiet]
 //
-// If FILE exists, the run goes on where it stopped (same settings asked).
+// If FILE exists, the run goes on where it stopped (same settings asked);
+// one run at a time writes a file (a second is refused at once).
 // Progress goes to standard error every two seconds; SIGINT or SIGTERM end
 // the run after the games written so far, saying how to go on.
 #include <signal.h>
@@ -58,6 +59,8 @@ cli::Program commandLine() {
       cli::text("--variant", "V", "the variant of the games").withDefault(d.variant.name()),
       cli::text("--net", "NET",
                 "search with a net: built-in (the engine's), or a net file (default: the hand-written evaluation)"),
+      cli::flag("--repair",
+                "a file refused for a damaged record: keep the whole games before that record, cut the rest, go on"),
       cli::flag("--quiet", "no progress lines"),
   };
   p.notes =
@@ -117,8 +120,10 @@ int runDatagen(const cli::Program& program, const cli::Arguments& args, const cl
   const std::string out = args.text("--out");
   const bool quiet = args.has("--quiet");
 
-  auto writer = TrainingDataWriter::open(out, settings);
+  auto writer =
+      TrainingDataWriter::open(out, settings, args.has("--repair") ? OnDamage::kCutToWholeGames : OnDamage::kRefuse);
   if (!writer.ok()) return cli::failure(program, writer.status().message());
+  if (!writer->repaired().empty()) std::fprintf(stderr, "gobblet-datagen: repaired %s\n", writer->repaired().c_str());
   const uint64_t startGames = writer->gamesFinished(), startRecords = writer->records();
   GenerateOptions options;
   options.games = static_cast<uint64_t>(args.integer("--games"));

@@ -32,6 +32,37 @@ int8_t resultFor(GameResult result, int player) {
   return 0;
 }
 
+// The search of one move. A `stop` set while it searches ends the search
+// at once (Cancelled): the search runs on its own thread, and this one,
+// waiting for its move, passes the stop on to it.
+absl::StatusOr<Search::Result> searchMove(Search& search, const Game& game, const SearchLimits& limits,
+                                          const std::atomic<bool>* stop) {
+  if (!stop) return search.searchSync(game, limits);
+  std::mutex mutex;
+  std::condition_variable answered;
+  bool done = false;
+  Search::Result result;
+  SearchCallbacks callbacks;
+  callbacks.onInfo = [&result](const SearchInfo& info) { result.info = info; };
+  callbacks.onError = [&result](const std::string& error) { result.error = error; };
+  callbacks.onBestMove = [&](Move best, Move) {
+    std::lock_guard lock(mutex);
+    result.best = best;
+    done = true;
+    answered.notify_all();
+  };
+  search.go(game, limits, std::move(callbacks));
+  for (;;) {
+    std::unique_lock lock(mutex);
+    if (answered.wait_for(lock, std::chrono::milliseconds(20), [&done] { return done; })) break;
+    lock.unlock();
+    if (stop->load()) search.stop();
+  }
+  search.wait();
+  if (stop->load()) return absl::CancelledError("stopped");
+  return result;
+}
+
 }  // namespace
 
 absl::StatusOr<PlayedGame> playGame(const DataSettings& settings, uint64_t game, Search& search,
@@ -53,7 +84,9 @@ absl::StatusOr<PlayedGame> playGame(const DataSettings& settings, uint64_t game,
       break;
     }
     if (stop && stop->load()) return absl::CancelledError("stopped");
-    const Search::Result searched = search.searchSync(played, limits);
+    auto move = searchMove(search, played, limits, stop);
+    if (!move.ok()) return move.status();
+    const Search::Result& searched = *move;
     if (searched.best.isNone())
       return absl::InternalError(
           absl::StrCat("game ", game, ": the search gave no move", searched.error.empty() ? "" : ": ", searched.error));

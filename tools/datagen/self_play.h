@@ -39,7 +39,8 @@ struct PlayedGame {
 
 // Plays game number `game` of `settings` with `search` (its options set
 // to one thread and settings.hashMiB). Fails if the opening cannot be
-// drawn or the search cannot run; `stop`, if set, ends it early (Cancelled).
+// drawn or the search cannot run; `stop`, when set, ends it within a few
+// milliseconds, in the middle of a search too (Cancelled).
 absl::StatusOr<PlayedGame> playGame(const DataSettings& settings, uint64_t game, Search& search,
                                     const std::atomic<bool>* stop = nullptr);
 

@@ -1,8 +1,11 @@
 #include "tools/datagen/training_data.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
@@ -165,13 +168,25 @@ PositionRecord decodeRecord(const uint8_t* b) {
 
 namespace {
 
+// What a file holds, as far as it is whole.
+struct FileContents {
+  DataHeader header;
+  uint64_t bytes = kHeaderSize;  // where its finished games end
+  // Not OK: the first record refused (InvalidArgument, naming the file and
+  // the record); the rest is what the records before it hold.
+  absl::Status damage;
+  // The games wholly before the record refused: games 0 .. wholeGames - 1
+  // (at most the header's count), in the first wholeBytes bytes, with
+  // wholeRecords records.
+  uint64_t wholeGames = 0, wholeBytes = kHeaderSize, wholeRecords = 0;
+};
+
 // Reads the header and the records of `file` (at its start): the records
 // of finished games into `records` (if not null) and their keys into
-// `keys` (if not null); returns the header and how many bytes the
-// finished games take. `name` names the file in errors.
-absl::StatusOr<std::pair<DataHeader, uint64_t>> readFile(std::FILE* file, const std::string& name,
-                                                         std::vector<PositionRecord>* records,
-                                                         std::vector<uint64_t>* keys, uint64_t* unfinished) {
+// `keys` (if not null). Fails (naming the file by `name`) on a header it
+// does not know or a read error; a record refused is the contents' damage.
+absl::StatusOr<FileContents> readFile(std::FILE* file, const std::string& name, std::vector<PositionRecord>* records,
+                                      std::vector<uint64_t>* keys, uint64_t* unfinished) {
   auto refuse = [&name](absl::string_view why) {
     return absl::InvalidArgumentError(absl::StrCat(quoteWord(name), ": ", why));
   };
@@ -179,9 +194,11 @@ absl::StatusOr<std::pair<DataHeader, uint64_t>> readFile(std::FILE* file, const 
   const size_t got = std::fread(head, 1, kHeaderSize, file);
   auto header = decodeHeader(head, got);
   if (!header.ok()) return refuse(header.status().message());
-  uint64_t bytes = kHeaderSize;
+  FileContents contents;
+  contents.header = *header;
+  const uint64_t finished = header->gamesFinished;
   uint8_t rec[kRecordSize];
-  uint64_t index = 0;
+  uint64_t index = 0, kept = 0;
   uint32_t lastGame = 0;
   for (;; ++index) {
     const size_t n = std::fread(rec, 1, kRecordSize, file);
@@ -192,21 +209,49 @@ absl::StatusOr<std::pair<DataHeader, uint64_t>> readFile(std::FILE* file, const 
       break;
     }
     const PositionRecord r = decodeRecord(rec);
-    if (r.game < lastGame) return refuse(absl::StrCat("record ", index, ": game ", r.game, " after game ", lastGame));
+    if (r.game < lastGame) {
+      contents.damage = refuse(absl::StrCat("record ", index, ": game ", r.game, " after game ", lastGame));
+      break;
+    }
+    if (r.game > lastGame) {
+      // Every game before this one ended before this record.
+      contents.wholeGames = std::min<uint64_t>(r.game, finished);
+      contents.wholeBytes = contents.bytes;
+      contents.wholeRecords = kept;
+    }
     lastGame = r.game;
-    if (r.game >= header->gamesFinished) {
+    if (r.game >= finished) {
       if (unfinished) ++*unfinished;
       continue;
     }
     auto board = positionOf(r, header->settings.variant);
-    if (!board.ok()) return refuse(absl::StrCat("record ", index, ": ", board.status().message()));
-    if (r.result < -1 || r.result > 1) return refuse(absl::StrCat("record ", index, ": result ", r.result));
-    bytes += kRecordSize;
+    if (!board.ok()) {
+      contents.damage = refuse(absl::StrCat("record ", index, ": ", board.status().message()));
+      break;
+    }
+    if (r.result < -1 || r.result > 1) {
+      contents.damage = refuse(absl::StrCat("record ", index, ": result ", r.result));
+      break;
+    }
+    contents.bytes += kRecordSize;
+    ++kept;
     if (records) records->push_back(r);
     if (keys) keys->push_back(board->key());
   }
   if (std::ferror(file)) return refuse(absl::StrCat("cannot be read: ", errnoText()));
-  return std::make_pair(*header, bytes);
+  return contents;
+}
+
+// Holds `file`'s lock (flock), or says why not: the lock of a writer
+// (TrainingDataWriter), released when its file is closed.
+absl::Status lockForWriting(std::FILE* file, const std::string& path) {
+  if (flock(fileno(file), LOCK_EX | LOCK_NB) == 0) return absl::OkStatus();
+  if (errno == EWOULDBLOCK)
+    return absl::FailedPreconditionError(
+        absl::StrCat(quoteWord(path),
+                     " is being written by another run (it holds the file's lock): two runs writing one file would "
+                     "break it; wait for that run to end, or write another file"));
+  return absl::FailedPreconditionError(absl::StrCat(quoteWord(path), ": cannot lock it: ", errnoText()));
 }
 
 }  // namespace
@@ -218,37 +263,66 @@ absl::StatusOr<TrainingData> readTrainingData(const std::string& path) {
   auto read = readFile(file, path, &data.records, nullptr, &data.unfinishedRecords);
   std::fclose(file);
   if (!read.ok()) return read.status();
-  data.header = read->first;
+  if (!read->damage.ok()) return read->damage;
+  data.header = read->header;
   return data;
 }
 
-absl::StatusOr<TrainingDataWriter> TrainingDataWriter::open(const std::string& path, const DataSettings& settings) {
+absl::StatusOr<TrainingDataWriter> TrainingDataWriter::open(const std::string& path, const DataSettings& settings,
+                                                            OnDamage onDamage) {
   TrainingDataWriter w;
   w.path_ = path;
   w.header_.settings = settings;
-  std::error_code ec;
-  if (std::filesystem::exists(path, ec)) {
-    w.file_ = std::fopen(path.c_str(), "r+b");
-    if (!w.file_) return absl::FailedPreconditionError(absl::StrCat(quoteWord(path), ": ", errnoText()));
+  // Opened without truncating, and locked before it is read or written:
+  // a run that finds the file held leaves it as it is.
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0) return absl::FailedPreconditionError(absl::StrCat(quoteWord(path), ": ", errnoText()));
+  w.file_ = fdopen(fd, "r+b");
+  if (!w.file_) {
+    ::close(fd);
+    return absl::FailedPreconditionError(absl::StrCat(quoteWord(path), ": ", errnoText()));
+  }
+  if (absl::Status locked = lockForWriting(w.file_, path); !locked.ok()) return locked;
+  struct stat status;
+  if (fstat(fd, &status) != 0) return absl::FailedPreconditionError(absl::StrCat(quoteWord(path), ": ", errnoText()));
+  if (status.st_size > 0) {
     auto read = readFile(w.file_, path, nullptr, &w.existingKeys_, nullptr);
     if (!read.ok()) return read.status();
-    const std::string difference = firstDifference(read->first.settings, settings);
+    const std::string difference = firstDifference(read->header.settings, settings);
     if (!difference.empty())
       return absl::InvalidArgumentError(
           absl::StrCat(quoteWord(path), " was made with other settings (", difference,
                        "): go on with the settings it was made with, or write another file"));
-    w.header_ = read->first;
+    w.header_ = read->header;
+    uint64_t end = read->bytes;
+    if (!read->damage.ok()) {
+      if (onDamage == OnDamage::kRefuse)
+        return absl::InvalidArgumentError(absl::StrCat(read->damage.message(), "; the ", read->wholeGames,
+                                                       " games before it are whole: the same command with ",
+                                                       "--repair cuts the file to them and goes on"));
+      w.repaired_ = absl::StrCat(read->damage.message(), "; cut to the ", read->wholeGames, " games before it (",
+                                 read->wholeRecords, " positions)");
+      w.header_.gamesFinished = read->wholeGames;
+      w.existingKeys_.resize(read->wholeRecords);
+      end = read->wholeBytes;
+    }
     w.gamesFinished_ = w.header_.gamesFinished;
     w.records_ = w.existingKeys_.size();
-    // Cut the records of the game the last run left unfinished.
-    if (std::fflush(w.file_) != 0 || ftruncate(fileno(w.file_), static_cast<off_t>(read->second)) != 0)
-      return absl::InternalError(absl::StrCat(quoteWord(path), ": ", errnoText()));
-    if (std::fseek(w.file_, 0, SEEK_END) != 0)
-      return absl::InternalError(absl::StrCat(quoteWord(path), ": ", errnoText()));
+    // When repairing, the header counts the games kept; then the records of
+    // the game the last run left unfinished, or from the damaged game on,
+    // are cut (in this order, a run stopped between the two leaves the
+    // games kept counted, with more records after them: --repair again).
+    auto failed = [&path] { return absl::InternalError(absl::StrCat(quoteWord(path), ": ", errnoText())); };
+    if (!w.repaired_.empty()) {
+      const auto head = encodeHeader(w.header_);
+      if (std::fseek(w.file_, 0, SEEK_SET) != 0 || std::fwrite(head.data(), 1, head.size(), w.file_) != head.size())
+        return failed();
+    }
+    if (std::fflush(w.file_) != 0 || ftruncate(fd, static_cast<off_t>(end)) != 0 ||
+        std::fseek(w.file_, 0, SEEK_END) != 0)
+      return failed();
     return w;
   }
-  w.file_ = std::fopen(path.c_str(), "wb");
-  if (!w.file_) return absl::FailedPreconditionError(absl::StrCat(quoteWord(path), ": ", errnoText()));
   const auto head = encodeHeader(w.header_);
   if (std::fwrite(head.data(), 1, head.size(), w.file_) != head.size() || std::fflush(w.file_) != 0)
     return absl::ResourceExhaustedError(absl::StrCat(quoteWord(path), ": ", errnoText()));
@@ -266,6 +340,7 @@ TrainingDataWriter& TrainingDataWriter::operator=(TrainingDataWriter&& other) no
     gamesFinished_ = other.gamesFinished_;
     records_ = other.records_;
     existingKeys_ = std::move(other.existingKeys_);
+    repaired_ = std::move(other.repaired_);
   }
   return *this;
 }

@@ -117,15 +117,25 @@ struct TrainingData {
 // a record, or a record of a finished game is not a position of its variant.
 absl::StatusOr<TrainingData> readTrainingData(const std::string& path);
 
+// What opening a file to go on does with a record the reader refuses.
+enum class OnDamage {
+  kRefuse,           // refuse the file (InvalidArgument), naming the record and the whole games before it
+  kCutToWholeGames,  // keep the games wholly before that record, cut the rest, go on from there
+};
+
 // Appends the games of a run to a file, game by game, keeping the header's
 // "games finished" true after each game (the file stays readable whenever
-// the run stops).
+// the run stops). A writer holds the file's lock (flock) while it is open:
+// one writer at a time, as two that append at once would break the game
+// order of the file.
 class TrainingDataWriter {
  public:
-  // Creates `path` (which must not exist), or opens it to go on: then its
+  // Creates `path` (or fills an empty file), or opens it to go on: then its
   // header must hold `settings` (else InvalidArgument naming the first
-  // difference), and the records of unfinished games are cut off.
-  static absl::StatusOr<TrainingDataWriter> open(const std::string& path, const DataSettings& settings);
+  // difference), and the records of unfinished games are cut off. A file
+  // another writer holds is refused at once (FailedPrecondition).
+  static absl::StatusOr<TrainingDataWriter> open(const std::string& path, const DataSettings& settings,
+                                                 OnDamage onDamage = OnDamage::kRefuse);
   TrainingDataWriter(TrainingDataWriter&&) noexcept;
   TrainingDataWriter& operator=(TrainingDataWriter&&) noexcept;
   ~TrainingDataWriter();
@@ -136,6 +146,9 @@ class TrainingDataWriter {
   // The position keys (Board::key()) of the records already in the file,
   // when it was opened to go on.
   const std::vector<uint64_t>& existingKeys() const { return existingKeys_; }
+  // With OnDamage::kCutToWholeGames, what was cut (the reader's refusal and
+  // the games kept); empty if the file was whole.
+  const std::string& repaired() const { return repaired_; }
 
   // Appends one game's records (game number gamesFinished()) and counts the
   // game as finished; an error (a full disk) leaves the header as it was.
@@ -149,6 +162,7 @@ class TrainingDataWriter {
   uint64_t gamesFinished_ = 0;
   uint64_t records_ = 0;
   std::vector<uint64_t> existingKeys_;
+  std::string repaired_;
 };
 
 }  // namespace gobblet::datagen

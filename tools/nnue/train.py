@@ -26,14 +26,21 @@ export are the same arithmetic; Debian's python3-torch is CPU-only).
 --lr-decay G multiplies the learning rate by G after each epoch.
 
 --checkpoint FILE saves the model and the optimiser after each epoch and,
-if FILE exists, goes on from it. The export quantises as network.h says.
+if FILE exists, goes on from it. The checkpoint is plain data, never a
+pickle: a numpy .npz of the tensors (read with allow_pickle=False) and a
+JSON text of the rest, so that loading one, from anyone, runs no code (a
+torch.save file, which torch.load unpickles, is refused). A data file the
+reader refuses (tools/datagen/training_data.py) stops the trainer with the
+reason, before any training. The export quantises as network.h says.
 """
 
 import argparse
+import json
 import math
 import os
 import sys
 import time
+import zipfile
 
 import numpy as np
 import torch
@@ -189,6 +196,73 @@ def quantised_eval(net_bytes, x_us, x_them):
     return np.sign(scaled) * (np.abs(scaled) // (ONE * WEIGHT_ONE))  # C++'s division, toward zero
 
 
+# ---- Checkpoints: plain data, loaded without running code ----
+
+class CheckpointError(Exception):
+    """A file that is not a checkpoint of this trainer."""
+
+
+def save_checkpoint(path, state):
+    """Writes `state` (dicts with str or int keys, lists, tuples, numbers,
+    strings, None, tensors) to `path` as an .npz: each tensor an array, the
+    rest a JSON text ("structure") that names them."""
+    arrays = {}
+
+    def encode(value):
+        if isinstance(value, torch.Tensor):
+            name = f"tensor{len(arrays)}"
+            arrays[name] = value.detach().cpu().numpy()
+            return {"tensor": name}
+        if isinstance(value, dict):
+            if not all(isinstance(k, (str, int)) for k in value):
+                raise TypeError(f"a checkpoint's dict keys are str or int: {list(value)[:5]}")
+            return {"dict": [[k, encode(v)] for k, v in value.items()]}
+        if isinstance(value, (list, tuple)):
+            return {"tuple" if isinstance(value, tuple) else "list": [encode(v) for v in value]}
+        if value is None or isinstance(value, (bool, int, float, str)):
+            return value
+        raise TypeError(f"a checkpoint holds no {type(value).__name__}")
+
+    structure = json.dumps(encode(state))
+    arrays["structure"] = np.frombuffer(structure.encode("utf-8"), dtype=np.uint8)
+    with open(path, "wb") as f:
+        np.savez(f, **arrays)
+
+
+def load_checkpoint(path):
+    """What save_checkpoint wrote; CheckpointError, with the reason, for
+    anything else. Nothing in the file is unpickled or run."""
+    try:
+        files = np.load(path, allow_pickle=False)
+        if not isinstance(files, np.lib.npyio.NpzFile):
+            raise CheckpointError("not an .npz")
+        with files:
+            if "structure" not in files.files:
+                raise CheckpointError("no checkpoint structure in it")
+            structure = json.loads(files["structure"].tobytes().decode("utf-8"))
+
+            def decode(value):
+                if value is None or isinstance(value, (bool, int, float, str)):
+                    return value
+                if isinstance(value, dict) and len(value) == 1:
+                    (kind, inner), = value.items()
+                    if kind == "tensor" and isinstance(inner, str) and inner in files.files:
+                        return torch.from_numpy(np.array(files[inner]))
+                    if kind == "dict" and isinstance(inner, list) and all(
+                            isinstance(p, list) and len(p) == 2 and isinstance(p[0], (str, int)) for p in inner):
+                        return {k: decode(v) for k, v in inner}
+                    if kind in ("list", "tuple") and isinstance(inner, list):
+                        items = [decode(v) for v in inner]
+                        return tuple(items) if kind == "tuple" else items
+                raise CheckpointError(f"an entry it cannot hold: {str(value)[:80]}")
+
+            return decode(structure)
+    except CheckpointError:
+        raise
+    except (OSError, ValueError, KeyError, EOFError, RecursionError, zipfile.BadZipFile) as e:
+        raise CheckpointError(str(e)) from None
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("data", nargs="+", help="gobblet-datagen files")
@@ -250,11 +324,17 @@ def main():
     schedule = torch.optim.lr_scheduler.ExponentialLR(optimiser, gamma=args.lr_decay)
     first_epoch = 0
     if args.checkpoint and os.path.exists(args.checkpoint):
-        saved = torch.load(args.checkpoint, map_location=device)
-        net.load_state_dict(saved["net"])
-        optimiser.load_state_dict(saved["optimiser"])
-        if "schedule" in saved:
+        try:
+            saved = load_checkpoint(args.checkpoint)
+            if not isinstance(saved, dict) or not isinstance(saved.get("epoch"), int):
+                raise CheckpointError("not the trainer's net, optimiser, schedule and epoch")
+            net.load_state_dict(saved["net"])
+            optimiser.load_state_dict(saved["optimiser"])
             schedule.load_state_dict(saved["schedule"])
+        except (CheckpointError, KeyError, TypeError, ValueError, RuntimeError) as e:
+            sys.exit(f"train: {args.checkpoint}: not a checkpoint of this trainer ({e}); a checkpoint is an .npz "
+                     "that train.py --checkpoint wrote (a pickle, as torch.save writes, is never loaded: it could "
+                     "run any code); give another --checkpoint file to start afresh")
         first_epoch = saved["epoch"]
         print(f"going on from {args.checkpoint} after epoch {first_epoch}", flush=True)
 
@@ -284,9 +364,8 @@ def main():
         print(f"epoch {epoch + 1}: training loss {total / max(batches, 1):.6f}, validation {valid:.6f} "
               f"({time.time() - began:.1f} s)", flush=True)
         if args.checkpoint:
-            torch.save({"net": net.state_dict(), "optimiser": optimiser.state_dict(),
-                        "schedule": schedule.state_dict(), "epoch": epoch + 1},
-                       args.checkpoint + ".tmp")
+            save_checkpoint(args.checkpoint + ".tmp", {"net": net.state_dict(), "optimiser": optimiser.state_dict(),
+                                                       "schedule": schedule.state_dict(), "epoch": epoch + 1})
             os.replace(args.checkpoint + ".tmp", args.checkpoint)
 
     description = (f"gobblet net {FEATURES}x{HIDDEN}x{L1}: tools/nnue/train.py --epochs {args.epochs} --batch "
