@@ -1,7 +1,10 @@
 #include "engine/version.h"
 
+// GOBBLET_VERSION: written at each build by cmake/version.cmake.
+#include "version_text.h"
+
 #ifndef GOBBLET_VERSION
-#error "GOBBLET_VERSION is set by engine/CMakeLists.txt"
+#error "GOBBLET_VERSION is written into version_text.h by cmake/version.cmake (engine/CMakeLists.txt)"
 #endif
 #ifndef GOBBLET_ARCH_NAME
 #error "GOBBLET_ARCH_NAME is set by engine/CMakeLists.txt"

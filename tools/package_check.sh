@@ -147,14 +147,17 @@ need = {"cx16", "lahf_lm", "popcnt", "pni", "sse4_1", "sse4_2", "ssse3"}
 sys.exit(0 if need <= set(open("/proc/cpuinfo").read().split()) else 1)' && best=x86-64-v2
 release="$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")"
 [ -n "$release" ] || fail "no CMAKE_PROJECT_VERSION in $build/CMakeCache.txt"
+# The programs' version: the release and the commit built (cmake/version.cmake), as this tree says now.
+built="$(cmake -DSOURCE_DIR="$root_dir" -P cmake/version.cmake)"
+[[ "$built" == "$release+"* ]] || fail "cmake/version.cmake says '$built', not a version of $release"
 version="$("$bin/gobblet" --version)"
-[ "$version" = "gobblet $release ($best)" ] || fail "gobblet --version through the launcher: '$version', not the $best build"
+[ "$version" = "gobblet $built ($best)" ] || fail "gobblet --version through the launcher: '$version', not the $best build"
 version="$(GOBBLET_TIER=x86-64 "$bin/gobblet-tb" --version)"
-[ "$version" = "gobblet-tb $release (x86-64)" ] || fail "GOBBLET_TIER=x86-64 gobblet-tb --version: '$version'"
+[ "$version" = "gobblet-tb $built (x86-64)" ] || fail "GOBBLET_TIER=x86-64 gobblet-tb --version: '$version'"
 for tier in "" x86-64; do
   printf 'ugi\nisready\nposition startpos moves X@b2\ngo depth 4\nquit\n' | GOBBLET_TIER=$tier "$bin/gobblet" \
     > "$scratch/session.txt"
-  grep -qF "id name Gobblet $release (${tier:-$best})" "$scratch/session.txt" ||
+  grep -qF "id name Gobblet $built (${tier:-$best})" "$scratch/session.txt" ||
     fail "id name does not name the ${tier:-$best} build: $(grep '^id name' "$scratch/session.txt")"
   for line in ugiok readyok 'bestmove [SMLXa-d]'; do
     grep -q "^$line" "$scratch/session.txt" || fail "the packaged engine (${tier:-$best}) did not answer $line"

@@ -4,12 +4,15 @@
 //
 // --param sets a search tuning value (search/search_params.h): the bench of
 // a parameter change without a rebuild.
-// Prints one line per position (unless --quiet), then, Stockfish style,
-// "Nodes searched  : N" (the deterministic signature), "Nodes/second    : M"
-// (wall clock), the same per CPU second, and the first-move cutoff rate.
+// Prints one line per position (unless --quiet), then the engine that ran
+// it ("Engine          : Gobblet 0.1.0+g... (x86-64-v2)", engine/version.h)
+// and, Stockfish style, "Nodes searched  : N" (the deterministic
+// signature), "Nodes/second    : M" (wall clock), the same per CPU second,
+// and the first-move cutoff rate.
 #include <cstdio>
 #include <string>
 
+#include "engine/version.h"
 #include "search/search.h"
 #include "search/search_params.h"
 #include "tools/command_line/command_line.h"
@@ -46,6 +49,7 @@ int bench(const cli::Arguments& args, const cli::UsageFn& usage) {
     return 1;
   }
   const double nps = r.seconds > 0 ? r.nodes / r.seconds : 0;
+  std::printf("Engine          : %s\n", gobblet::engineName().c_str());
   std::printf("Total time (ms) : %.0f\n", r.seconds * 1000);
   std::printf("Nodes searched  : %llu\n", static_cast<unsigned long long>(r.nodes));
   std::printf("Nodes/second    : %.0f\n", nps);

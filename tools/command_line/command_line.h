@@ -183,7 +183,7 @@ absl::StatusOr<Request> readCommandLine(const Program& program, const std::vecto
 // with its help, ending with a newline.
 std::string helpText(const Program& program, std::string_view command = "");
 
-// "gobblet-perft 0.1.0 (x86-64-v2)" and a newline.
+// "gobblet-perft 0.1.0+g0a0ab63c1d2e (x86-64-v2)" and a newline.
 std::string versionText(const Program& program);
 
 // Writes "<errorPrefix><message>" and a newline on standard error (the

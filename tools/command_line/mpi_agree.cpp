@@ -6,6 +6,7 @@
 #include <climits>
 
 #include "absl/strings/str_cat.h"
+#include "engine/version.h"
 
 namespace gobblet::cli {
 namespace {
@@ -36,17 +37,19 @@ std::string firstDifference(const std::string& a, const std::string& b, size_t c
 }
 
 absl::Status ranksAgree(const std::string& what) {
+  // (The version first: between two builds, the difference rank 0 shows is theirs.)
+  const std::string mine = absl::StrCat("version ", versionNumber(), ": ", what);
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  std::string first = rank == 0 ? what : std::string();
+  std::string first = rank == 0 ? mine : std::string();
   if (!broadcast(first, 0)) return mpiFailed(rank, "MPI_Bcast");
   // The lowest rank whose text is not rank 0's (ranks: none), then its text.
-  int differs = first == what ? ranks : rank, lowest = ranks;
+  int differs = first == mine ? ranks : rank, lowest = ranks;
   if (MPI_Allreduce(&differs, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD) != MPI_SUCCESS)
     return mpiFailed(rank, "MPI_Allreduce");
   if (lowest == ranks) return absl::OkStatus();
-  std::string other = rank == lowest ? what : std::string();
+  std::string other = rank == lowest ? mine : std::string();
   if (!broadcast(other, lowest)) return mpiFailed(rank, "MPI_Bcast");
   if (rank != 0)
     return absl::FailedPreconditionError(

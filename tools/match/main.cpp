@@ -36,7 +36,6 @@
 #include "match/tournament.h"
 #ifdef GOBBLET_MATCH_MPI
 #include "match/mpi_distribution.h"
-#include "engine/version.h"
 #include "tools/command_line/mpi_agree.h"
 #endif
 
@@ -283,9 +282,9 @@ int runMatch(const cli::Program& program, const cli::MpiLaunch& launch, int argc
   // Every rank plays its games by its own settings: they must be rank 0's
   // (a rank with the engines swapped turned a 20-0 into 0-20).
   if (mpi.distributed())
-    if (absl::Status same = cli::ranksAgree(absl::StrCat("gobblet-match ", versionNumber(), " ", matchLine(settings),
-                                                         " timeout-ms=", settings.game.timeoutMs,
-                                                         " margin-ms=", settings.game.marginMs));
+    if (absl::Status same =
+            cli::ranksAgree(absl::StrCat("gobblet-match ", matchLine(settings), " timeout-ms=", settings.game.timeoutMs,
+                                         " margin-ms=", settings.game.marginMs));
         !same.ok())
       return cli::failure(program, same.message());
   if (mpi.distributed() && mpi.session->rank() > 0) {

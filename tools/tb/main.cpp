@@ -34,7 +34,6 @@
 #include "tools/command_line/command_line.h"
 #include "tools/command_line/mpi_launch.h"
 #ifdef GOBBLET_TB_MPI
-#include "engine/version.h"
 #include "tools/command_line/mpi_agree.h"
 #endif
 
@@ -242,8 +241,8 @@ int build(const cli::Arguments& args) {
   // Every rank must solve the same variant with the same solver: a rank of
   // another variant of the same size made a file of wrong values.
   const absl::StatusOr<Variant> variant = Variant::parse(args.text("VARIANT"));
-  if (absl::Status same = cli::ranksAgree(absl::StrCat("gobblet-tb ", versionNumber(), " build ",
-                                                       variant.ok() ? variant->name() : args.text("VARIANT")));
+  if (absl::Status same =
+          cli::ranksAgree(absl::StrCat("gobblet-tb build ", variant.ok() ? variant->name() : args.text("VARIANT")));
       !same.ok())
     return fail(same);
   try {
