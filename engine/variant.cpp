@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/bounded_integer.h"
+#include "engine/printable_text.h"
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -29,14 +30,15 @@ absl::StatusOr<std::vector<int>> parseFamilyNumbers(const std::string& text, con
                                                     std::string_view prefix, std::span<const FamilyField> fields) {
   const std::vector<std::string> parts = absl::StrSplit(numbers, ',');
   if (parts.size() != fields.size())
-    return absl::InvalidArgumentError(
-        absl::StrCat("variant '", text, "': expected ", fields.size(), " numbers after '", std::string(prefix), "'"));
+    return absl::InvalidArgumentError(absl::StrCat("variant ", quoteWord(text), ": expected ", fields.size(),
+                                                   " numbers after '", std::string(prefix), "'"));
   std::vector<int> values;
   for (size_t i = 0; i < fields.size(); ++i) {
     const absl::string_view number = absl::StripAsciiWhitespace(parts[i]);
     auto n =
         parseBoundedInteger(std::string_view(number.data(), number.size()), fields[i].lo, fields[i].hi, fields[i].name);
-    if (!n.ok()) return absl::InvalidArgumentError(absl::StrCat("variant '", text, "': ", n.status().message()));
+    if (!n.ok())
+      return absl::InvalidArgumentError(absl::StrCat("variant ", quoteWord(text), ": ", n.status().message()));
     values.push_back(static_cast<int>(*n));
   }
   return values;
@@ -85,7 +87,8 @@ absl::StatusOr<Variant> Variant::parse(std::string_view textView) {
     return family4x4((*values)[0], (*values)[1]);
   }
   if (lower.rfind(kFamilyPrefix, 0) != 0)
-    return absl::InvalidArgumentError(absl::StrCat("unknown variant '", text, "' (expected ", variantNamesText(), ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown variant ", quoteWord(text), " (expected ", variantNamesText(), ")"));
   auto values = parseFamilyNumbers(text, lower.substr(kFamilyPrefix.size()), kFamilyPrefix, k3x3Fields);
   if (!values.ok()) return values.status();
   return family((*values)[0], (*values)[1], (*values)[2] == 1);

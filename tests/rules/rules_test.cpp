@@ -99,6 +99,13 @@ TEST(VariantText, ParsesAndNames) {
   for (const char* bad : {"", "chess", "3x3:", "3x3:4,2,1", "3x3:0,2,1", "3x3:3,10,1", "3x3:3,0,1", "3x3:3,2,2",
                           "3x3:3,2", "3x3:a,b,c", "3x3:3,2,1,1"})
     EXPECT_FALSE(Variant::parse(bad).ok()) << bad;
+  // A refusal quotes the text as printable text: a name from a file or a
+  // client (a certificate's, a data file's) cannot drive a terminal.
+  for (const char* hostile : {"\x1b[2J\x1b]0;title\x07", "3x3:\x1b[31m,2,1", "3x3:3,2"}) {
+    const std::string message(Variant::parse(hostile).status().message());
+    EXPECT_EQ(message.find_first_of("\x1b\x07"), std::string::npos) << message;
+    EXPECT_NE(message.find("'"), std::string::npos) << message;
+  }
 }
 
 // The registry of names: every name and alias parses to its variant, in any
