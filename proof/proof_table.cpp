@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <new>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -28,10 +27,8 @@ absl::StatusOr<std::unique_ptr<ProofTable>> ProofTable::create(size_t mebibytes)
   const size_t count = std::bit_floor(wanted);
   auto memory = ZeroedMemory::allocate(count * sizeof(Bucket), "proof table");
   if (!memory.ok()) return memory.status();
-  std::unique_ptr<ProofTable> table(new (std::nothrow) ProofTable());
-  if (!table) return absl::ResourceExhaustedError("proof table: no memory for its locks");
-  table->locks_.reset(new (std::nothrow) std::mutex[kLocks]);
-  if (!table->locks_) return absl::ResourceExhaustedError("proof table: no memory for its locks");
+  std::unique_ptr<ProofTable> table(new ProofTable());
+  table->locks_ = std::make_unique<std::mutex[]>(kLocks);
   table->memory_ = std::move(*memory);
   table->buckets_ = static_cast<Bucket*>(table->memory_.data());
   table->bucketCount_ = count;

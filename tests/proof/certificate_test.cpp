@@ -5,7 +5,6 @@
 // a forged count in a sparse file).
 #include <gtest/gtest.h>
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -17,6 +16,7 @@
 #include "proof/certified.h"
 #include "proof/check.h"
 #include "proof/prover.h"
+#include "tests/support/peak_memory.h"
 #include "tests/support/scratch_dir.h"
 
 namespace gobblet::proof {
@@ -231,13 +231,6 @@ TEST(Certificate, HugeNodeCountRejectedWithoutAllocating) {
   EXPECT_NE(check(good, small).reason.find("over the limit"), std::string::npos);
 }
 
-// The peak resident memory of this process, in KiB.
-long peakKiB() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_maxrss;
-}
-
 // A sparse file whose header claims 2^24 nodes (within the limits, and room
 // for them in its apparent size), checksum right, node 0 damaged: the checker
 // says so without first holding memory for every node the header claims.
@@ -260,16 +253,17 @@ TEST(Certificate, ForgedCountInASparseFileRejectedWithoutAllocating) {
     out << head;
   }
   ASSERT_EQ(truncate(path.c_str(), static_cast<off_t>(size)), 0);
-  const long before = peakKiB();
+  resetPeakResident();
+  const uint64_t before = peakResidentBytes();
   const CheckReport report = checkCertificateFile(path);
-  const long grown = peakKiB() - before;
+  const uint64_t grown = peakResidentBytes() - before;
   EXPECT_FALSE(report.accepted);
   EXPECT_NE(report.reason.find("node 0: bad tag"), std::string::npos) << report.reason;
   // 2^24 nodes' positions would be 384 MiB.
-  EXPECT_LT(grown, 64 * 1024) << "KiB";
+  EXPECT_LT(grown, uint64_t{64} << 20) << "bytes";
   const auto read = readCertificateFile(path);
   EXPECT_FALSE(read.ok());
-  EXPECT_LT(peakKiB() - before, 64 * 1024) << "KiB";
+  EXPECT_LT(peakResidentBytes() - before, uint64_t{64} << 20) << "bytes";
 }
 
 TEST(Certificate, NotACertificateRejected) {

@@ -4,8 +4,6 @@
 // solver (repetitions included), the draws of tic-tac-toe, budgets, threads.
 #include <gtest/gtest.h>
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -20,6 +18,7 @@
 #include "proof/proof_table.h"
 #include "proof/prover.h"
 #include "tests/support/brute_solver.h"
+#include "tests/support/peak_memory.h"
 
 namespace gobblet::proof {
 namespace {
@@ -88,22 +87,16 @@ ProofResult proveChecked(const Board& b, ProverOptions options = {}) {
   return *r;
 }
 
-// The peak resident memory of this process, in KiB.
-long peakKiB() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_maxrss;
-}
-
 // A table of 2 GiB costs nothing up front: its pages come as stores write
 // them (a stopped proof answers at once); one the process cannot have
 // (beyond any address space) is an error, not an exception.
 TEST(ProofTable, TakingATableCostsNothingUpFront) {
-  const long before = peakKiB();
+  resetPeakResident();
+  const uint64_t before = peakResidentBytes();
   auto table = ProofTable::create(2048);
   ASSERT_TRUE(table.ok()) << table.status();
   EXPECT_EQ((*table)->entries(), (size_t{2048} << 20) / 32);
-  EXPECT_LT(peakKiB() - before, 64 * 1024) << "KiB: the table was filled";
+  EXPECT_LT(peakResidentBytes() - before, uint64_t{64} << 20) << "bytes: the table was filled";
   ProofValue v;
   const Board start(Variant::gobblet());
   EXPECT_FALSE((*table)->lookup(start, 0, &v));

@@ -31,6 +31,7 @@
 #include "tablebase/tablebase.h"
 #include "tests/support/engine_client.h"
 #include "tests/support/brute_solver.h"
+#include "tests/support/peak_memory.h"
 #include "tests/support/scratch_dir.h"
 #include "tests/support/shell_command.h"
 
@@ -166,17 +167,6 @@ TEST_F(ChangedFileTest, RewrittenInPlaceKeepsTheLoadedValues) {
   ::close(fd);
   expectUnchanged();
 }
-
-// The process's peak resident memory (VmHWM, bytes), and setting that peak
-// back to what is resident now (Linux: /proc/self/clear_refs, "5").
-uint64_t peakResidentBytes() {
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);)
-    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
-  ADD_FAILURE() << "no VmHWM in /proc/self/status";
-  return 0;
-}
-void resetPeakResident() { std::ofstream("/proc/self/clear_refs") << "5"; }
 
 // A forged gobblers table: a true header and checksum, a block table of
 // `table` (entry b: the offset of block b's frame), and frames of zeros that
