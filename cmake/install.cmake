@@ -8,7 +8,6 @@
 # Components: "runtime" (programs, docs, man pages) and "development"
 # (libraries, headers, the package); the Debian package (cmake/package.cmake)
 # ships both.
-include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 install(TARGETS gobblet_rules gobblet_tablebase gobblet_proof gobblet_search gobblet_protocol
@@ -29,22 +28,31 @@ install(FILES ${CMAKE_BINARY_DIR}/gobbletConfig.cmake ${CMAKE_BINARY_DIR}/gobble
         DESTINATION ${GOBBLET_CMAKE_DIR} COMPONENT development)
 
 # A pkg-config file per library (gobblet-rules.pc, ...), relocatable: the
-# prefix is found from the file's own folder.
+# prefix is found from the file's own folder. Each file names the whole of
+# what its library needs: its own and the lower gobblet libraries, in link
+# order, and the outside packages they require. (Not a Requires on the
+# lower gobblet files: pkgconf then repeats abseil's -DNOMINMAX once for
+# each path down to gobblet-rules.) Fields: library | the gobblet
+# libraries it links, itself first | the packages required | description.
 file(RELATIVE_PATH GOBBLET_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
+set(gobblet_pc_absl "absl_status absl_statusor absl_strings")
 set(GOBBLET_PC_LIBRARIES
-  "rules|absl_status absl_statusor absl_strings|the rules core: variants, positions, moves, notation, games, perft"
-  "tablebase|gobblet-rules libzstd|the 3x3 family's exact tablebases: build, probe, verify"
-  "proof|gobblet-rules|proof-number search, proof certificates and their independent checker"
-  "search|gobblet-tablebase|the alpha-beta search and its evaluation"
-  "protocol|gobblet-search gobblet-proof|the Engine every door drives, the UGI session and the option table")
+  "rules|rules|${gobblet_pc_absl}|the rules core: variants, positions, moves, notation, games, perft"
+  "tablebase|tablebase rules|${gobblet_pc_absl} libzstd|the 3x3 family's exact tablebases: build, probe, verify"
+  "proof|proof rules|${gobblet_pc_absl}|proof-number search, proof certificates and their independent checker"
+  "search|search tablebase rules|${gobblet_pc_absl} libzstd|the alpha-beta search and its evaluation"
+  "protocol|protocol search tablebase proof rules|${gobblet_pc_absl} libzstd|the Engine every door drives, the UGI session and the option table")
 if(TARGET gobblet_server)
-  list(APPEND GOBBLET_PC_LIBRARIES "server|gobblet-protocol|UGI over TCP and the browser board over WebSocket (Boost)")
+  list(APPEND GOBBLET_PC_LIBRARIES
+    "server|server protocol search tablebase proof rules|${gobblet_pc_absl} libzstd|UGI over TCP and the browser board over WebSocket (Boost)")
 endif()
 foreach(entry ${GOBBLET_PC_LIBRARIES})
   string(REPLACE "|" ";" fields "${entry}")
   list(GET fields 0 GOBBLET_PC_TARGET)
-  list(GET fields 1 GOBBLET_PC_REQUIRES)
-  list(GET fields 2 GOBBLET_PC_DESCRIPTION)
+  list(GET fields 1 linked)
+  list(GET fields 2 GOBBLET_PC_REQUIRES)
+  list(GET fields 3 GOBBLET_PC_DESCRIPTION)
+  string(REGEX REPLACE "([a-z]+)" "-lgobblet_\\1" GOBBLET_PC_LIBS "${linked}")
   configure_file(${PROJECT_SOURCE_DIR}/cmake/pkgconfig/gobblet.pc.in
                  ${CMAKE_BINARY_DIR}/pkgconfig/gobblet-${GOBBLET_PC_TARGET}.pc @ONLY)
   install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/gobblet-${GOBBLET_PC_TARGET}.pc

@@ -51,7 +51,11 @@ run these builds; without it those programs run on one machine only.")
 
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME libgobblet-dev)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)
-set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "libabsl-dev, libzstd-dev, libboost-dev")
+# Boost only for gobblet::server (find_package(gobblet) gives the rest
+# without it): a recommendation, which spares --no-install-recommends the
+# 30 packages of Boost's headers.
+set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "libabsl-dev, libzstd-dev")
+set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_RECOMMENDS "libboost-dev")
 set(CPACK_DEBIAN_DEVELOPMENT_DESCRIPTION "The gobblet engine's libraries: the rules core, the 3x3 tablebase,
 the search, the UGI protocol with the Engine every front end drives, and
 the network server, static, with their public headers, a CMake package

@@ -19,7 +19,8 @@
 #      tier's instructions; the examples build against the unpacked
 #      libgobblet-dev too.
 # The packages are left in build/package/ (README: installing).
-# Usage: tools/package_check.sh   (installs what is missing first: tools/setup.sh deps)
+# Usage: tools/package_check.sh   (installs what is missing first: tools/setup.sh package-deps,
+# the build's and the packaging's tools only, none of the tests')
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root_dir="$PWD"
@@ -34,7 +35,7 @@ trap cleanup EXIT
 fail() { echo "package check: $*" >&2; exit 1; }
 step() { echo "== package: $*" >&2; }
 
-tools/setup.sh deps
+tools/setup.sh package-deps
 step "configure without the test dependencies, build"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
   -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON \
@@ -63,6 +64,16 @@ examples_against() {
   local pc_dir
   pc_dir="$(dirname "$(find "$prefix" -name gobblet-protocol.pc | head -1)")"
   [ -f "$pc_dir/gobblet-rules.pc" ] || fail "no pkg-config files under $prefix"
+  # In Debian's multiarch folder (lib/x86_64-linux-gnu), and each file's flags without repeats.
+  local triplet
+  triplet="$(dpkg-architecture -qDEB_HOST_MULTIARCH)"
+  [ "$pc_dir" = "$prefix/lib/$triplet/pkgconfig" ] || fail "pkg-config files in $pc_dir, not $prefix/lib/$triplet/pkgconfig"
+  local pc flags
+  for pc in "$pc_dir"/gobblet-*.pc; do
+    flags="$(PKG_CONFIG_PATH="$pc_dir" pkg-config --cflags "$(basename "$pc" .pc)")"
+    [ -z "$(tr ' ' '\n' <<<"$flags" | grep -v '^$' | sort | uniq -d)" ] ||
+      fail "pkg-config --cflags $(basename "$pc" .pc) repeats a flag: $flags"
+  done
   # shellcheck disable=SC2046
   g++ examples/cpp/search_position.cpp $(PKG_CONFIG_PATH="$pc_dir" pkg-config --cflags --libs gobblet-protocol) \
     -o "$out/search_position_pc" >&2 || fail "examples/cpp/search_position.cpp does not build with pkg-config"
@@ -102,6 +113,11 @@ if command -v lintian >/dev/null; then
   lintian --info "${debs[@]}" > "$scratch/lintian.txt" 2>&1 || true
   grep -v '^I: ' "$scratch/lintian.txt" >&2 || true
   if grep -q '^E: ' "$scratch/lintian.txt"; then fail "lintian reports errors"; fi
+  # Every warning but the one a package outside Debian cannot avoid (its
+  # first changelog entry closes no "intent to package" bug).
+  if grep '^W: ' "$scratch/lintian.txt" | grep -v ' initial-upload-closes-no-bugs ' >&2; then
+    fail "lintian reports warnings (above)"
+  fi
   # (informational tags, so shown only with --info; every binary had all three before)
   if grep ': hardening-' "$scratch/lintian.txt" >&2; then fail "lintian: binaries without Debian's hardening"; fi
 else
@@ -123,7 +139,8 @@ if dpkg-deb -f "$gobblet_deb" Depends | grep -qi 'mpi'; then
   fail "the gobblet package depends on MPI: $(dpkg-deb -f "$gobblet_deb" Depends)"
 fi
 echo "gobblet: $(recursive_dependencies "$gobblet_deb") packages with its dependencies;" \
-  "gobblet-mpi: $(recursive_dependencies "$(ls "$build"/gobblet-mpi_*.deb)") (apt-cache depends --recurse)" >&2
+  "gobblet-mpi: $(recursive_dependencies "$(ls "$build"/gobblet-mpi_*.deb)");" \
+  "libgobblet-dev: $(recursive_dependencies "$(ls "$build"/libgobblet-dev_*.deb)") (apt-cache depends --recurse)" >&2
 
 step "dpkg -x into a scratch root; the packaged programs run from there"
 for deb in "${debs[@]}"; do dpkg -x "$deb" "$scratch/root"; done

@@ -1,19 +1,28 @@
 #!/usr/bin/env bash
 # Installs what gobblet needs from Debian's packages (only the missing ones)
-# and builds it. Usage: tools/setup.sh [release|asan|tsan|no-boost|wasm|deps]
-# (default: release; deps installs only). The kinds but wasm are the presets
-# of CMakePresets.json: tsan builds only what the tests labelled
-# "concurrency" need, no-boost only the protocol's tests, without Boost.
-# Build output goes to stderr so that the engine's stdout stays clean.
+# and builds it. Usage: tools/setup.sh [release|asan|tsan|no-boost|wasm|deps|package-deps]
+# (default: release; deps installs only, package-deps only what building
+# and checking the Debian packages needs: tools/package_check.sh). The
+# kinds but wasm are the presets of CMakePresets.json: tsan builds only what
+# the tests labelled "concurrency" need, no-boost only the protocol's tests,
+# without Boost. Build output goes to stderr so that the engine's stdout
+# stays clean.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kind="${1:-release}"
 
-packages=(g++ cmake ninja-build libboost-dev libabsl-dev googletest libgtest-dev libbenchmark-dev libzstd-dev
-          clang libclang-rt-14-dev chromium chromium-driver python3-selenium
-          dpkg-dev lintian clang-format ccache
-          pybind11-dev python3-pybind11 python3-dev python3-pytest python3-venv python3-setuptools python3-pip python3-numpy python3-torch
-          emscripten openmpi-bin libopenmpi-dev pkg-config nodejs node-typescript)
+# What builds the programs and the Debian packages, and checks them
+# (tools/package_check.sh: the examples, pkg-config, lintian, mpirun).
+package_packages=(g++ cmake ninja-build libboost-dev libabsl-dev libzstd-dev ccache pkg-config python3
+                  dpkg-dev lintian openmpi-bin libopenmpi-dev)
+# What the tests add: GoogleTest and Google Benchmark, the sanitizers'
+# clang run-time, the browser, the Python module, the WebAssembly build.
+test_packages=(googletest libgtest-dev libbenchmark-dev clang libclang-rt-14-dev chromium chromium-driver
+               python3-selenium clang-format
+               pybind11-dev python3-pybind11 python3-dev python3-pytest python3-venv python3-setuptools python3-pip
+               python3-numpy python3-torch emscripten nodejs node-typescript)
+packages=("${package_packages[@]}")
+[ "$kind" = package-deps ] || packages+=("${test_packages[@]}")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -26,7 +35,7 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2
 fi
 
-[ "$kind" = deps ] && exit 0
+case "$kind" in deps|package-deps) exit 0 ;; esac
 jobs="$(nproc)"
 
 # The sources of abseil and zstd for the WebAssembly build: Debian's, of
@@ -87,5 +96,5 @@ case "$kind" in
           -DGOBBLET_ABSEIL_SOURCE="$abseil_source" -DGOBBLET_ZSTD_SOURCE="$zstd_source" \
           -DGOBBLET_WASM_PROFILE="$wasm_profile_file" >&2
         cmake --build build/wasm -j "$jobs" >&2 ;;
-  *) echo "usage: tools/setup.sh [release|asan|tsan|no-boost|wasm|deps]" >&2; exit 2 ;;
+  *) echo "usage: tools/setup.sh [release|asan|tsan|no-boost|wasm|deps|package-deps]" >&2; exit 2 ;;
 esac
