@@ -64,22 +64,34 @@ wasm_sources() {
 # engine built by the clang that emscripten runs, instrumented, runs
 # gobblet-bench; its counts, merged, tell the WebAssembly compile which
 # branches are taken and what is hot. The counts vary a little from run to
-# run (the search's clock checks), so the bench runs again only when its
-# program was rebuilt (a source changed): otherwise the WebAssembly build,
-# which recompiles for a new profile, has nothing to do.
+# run (the search's clock checks), and a new profile recompiles the whole
+# WebAssembly engine, so the counts are kept per instrumented program (its
+# SHA-256) in the user's cache folder: the bench runs only for a program
+# not seen before, and a fresh clone of the same sources takes the
+# profile, and then through ccache the WebAssembly objects, of the last
+# build. (The program names a fixed version, "0.1.0+profile", so that a
+# commit that changes no source keeps its profile.)
 wasm_profile() {
-  local dir=build/wasm-profile version
+  local dir=build/wasm-profile version cache key
   version="$(emcc -v 2>&1 | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1)"
   CC="clang-$version" CXX="clang++-$version" cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DGOBBLET_BENCHMARKS=OFF -DCMAKE_CXX_FLAGS=-fprofile-instr-generate \
-    -DCMAKE_EXE_LINKER_FLAGS=-fprofile-instr-generate >&2
+    -DCMAKE_EXE_LINKER_FLAGS=-fprofile-instr-generate -DGOBBLET_VERSION_DESCRIPTION=profile >&2
   cmake --build "$dir" -j "$jobs" --target gobblet-bench >&2
   wasm_profile_file="$PWD/$dir/bench.profdata"
-  if [ ! -f "$wasm_profile_file" ] || [ "$dir"/bin/gobblet-bench -nt "$wasm_profile_file" ]; then
-    rm -f "$dir"/bench.profraw
-    LLVM_PROFILE_FILE="$PWD/$dir/bench.profraw" "$dir"/bin/gobblet-bench --quiet >&2
-    "llvm-profdata-$version" merge -o "$wasm_profile_file.new" "$dir"/bench.profraw
-    mv "$wasm_profile_file.new" "$wasm_profile_file"
+  cache="${XDG_CACHE_HOME:-$HOME/.cache}/gobblet/wasm-profile"
+  key="$(sha256sum "$dir"/bin/gobblet-bench | cut -c1-64)"
+  if ! cmp -s "$cache/$key.profdata" "$wasm_profile_file"; then
+    if [ ! -f "$cache/$key.profdata" ]; then
+      rm -f "$dir"/bench.profraw
+      LLVM_PROFILE_FILE="$PWD/$dir/bench.profraw" "$dir"/bin/gobblet-bench --quiet >&2
+      mkdir -p "$cache"
+      "llvm-profdata-$version" merge -o "$cache/$key.profdata.new" "$dir"/bench.profraw
+      mv "$cache/$key.profdata.new" "$cache/$key.profdata"
+      # (a profile is about 700 KB: the last eight programs' are kept)
+      ls -t "$cache"/*.profdata | tail -n +9 | xargs -r rm -f
+    fi
+    cp "$cache/$key.profdata" "$wasm_profile_file"
   fi
 }
 
@@ -92,6 +104,12 @@ case "$kind" in
         # Debian's emscripten runs its JavaScript optimizer with the
         # system's node, which finds its modules (acorn) only here.
         export NODE_PATH=/usr/share/nodejs
+        # emscripten's clang through ccache, as the native builds compile
+        # (CMakeLists.txt): abseil, zstd and, with the same profile, the
+        # engine come from the cache in a fresh clone of the same tree.
+        if command -v ccache >/dev/null; then
+          export EM_COMPILER_WRAPPER=ccache CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+        fi
         emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release \
           -DGOBBLET_ABSEIL_SOURCE="$abseil_source" -DGOBBLET_ZSTD_SOURCE="$zstd_source" \
           -DGOBBLET_WASM_PROFILE="$wasm_profile_file" >&2
