@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "engine/notation.h"
-#include "protocol/command.h"  // scoreWords: "cp 31", "mate 5"
 #include "protocol/engine.h"
+#include "protocol/score_words.h"  // scoreWords: "cp 31", "mate 5"
 
 int main(int argc, char** argv) {
   if (argc < 4) {
