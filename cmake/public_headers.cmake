@@ -11,7 +11,9 @@
 #
 # INSTALLED (the libraries cmake --install ships): the headers go to
 # <includedir>/gobblet/<folder>/ and the exported target's include
-# directory is <includedir>/gobblet.
+# directory is <includedir>/gobblet; each is also added, as
+# <folder>/<header>, to the global property GOBBLET_INSTALLED_HEADERS (which
+# tests/tools checks docs/cpp.md against).
 include(GNUInstallDirs)
 
 function(gobblet_public_headers target folder)
@@ -27,6 +29,7 @@ function(gobblet_public_headers target folder)
     file(CREATE_LINK ${source} ${view}/${folder}/${header} SYMBOLIC)
     if(arg_INSTALLED)
       install(FILES ${source} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gobblet/${folder} COMPONENT development)
+      set_property(GLOBAL APPEND PROPERTY GOBBLET_INSTALLED_HEADERS ${folder}/${header})
     endif()
   endforeach()
   target_include_directories(${target} PUBLIC

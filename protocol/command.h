@@ -142,8 +142,4 @@ inline constexpr GoKeyword kGoKeywords[] = {
 // message naming the offending word, already made printable by quoteWord().
 absl::StatusOr<Command> parseCommand(std::string_view line);
 
-// A score as the protocol writes it after `score`: "cp 31", "mate -5
-// upperbound" (mate counts plies, > 0 when the side to move wins).
-std::string scoreWords(const SearchScore& score);
-
 }  // namespace gobblet

@@ -349,7 +349,7 @@ std::shared_ptr<const nnue::Network> Engine::searchNet() const { return options_
 void Engine::go(const SearchLimits& limits, SearchCallbacks callbacks) {
   // A new go replaces a running search (the old one still reports its best
   // move), a perft or a bench.
-  stop();
+  stopRunning();
   joinWorker();
   Search& s = search();
   s.wait();  // also covers a search that has reported its best move but not yet ended
@@ -393,6 +393,44 @@ void Engine::go(const SearchLimits& limits, SearchCallbacks callbacks) {
   s.go(*searchGame_, limits, std::move(callbacks));
 }
 
+absl::StatusOr<SearchResult> Engine::searchBlocking(const SearchLimits& limits,
+                                                    std::function<void(const SearchInfo&)> onInfo) {
+  stopAsked_ = false;  // (from here on a stop() is kept)
+  if (limits.ponder)
+    return absl::InvalidArgumentError("searchBlocking: ponder waits for a ponderhit, which only go() takes");
+  if (!kHasThreads && limits.infinite)
+    return absl::InvalidArgumentError(
+        "searchBlocking: this build runs one thread, so nothing could stop an infinite search");
+  if (absl::Status st = positionStatus(); !st.ok()) {
+    endWork();  // (as go() does without a position)
+    return absl::FailedPreconditionError("searchBlocking: " + std::string(st.message()));
+  }
+  SearchLimits searched = limits;
+  if (game_.result() != GameResult::kNone) searched.infinite = false;  // a decided position answers at once
+  SearchResult result;
+  SearchCallbacks callbacks;
+  // Each callback runs on the search's thread, or on this one before go()
+  // returns; search_->wait() below orders them before the return.
+  callbacks.onInfo = [&result, onInfo = std::move(onInfo)](const SearchInfo& info) {
+    result.info = info;
+    if (!info.isFinal && info.multiPv >= 1) {
+      const size_t rank = static_cast<size_t>(info.multiPv);
+      if (result.lines.size() < rank) result.lines.resize(rank);
+      result.lines[rank - 1] = info;
+    }
+    if (onInfo) onInfo(info);
+  };
+  callbacks.onBestMove = [&result](Move best, Move ponder) {
+    result.best = best;
+    result.ponder = ponder;
+  };
+  callbacks.onError = [&result](const std::string& warning) { result.warnings.push_back(warning); };
+  go(searched, std::move(callbacks));
+  if (stopAsked_) stopRunning();  // a stop() that came before the search had started
+  if (search_) search_->wait();   // (no search was started: go() made its callbacks before it returned)
+  return result;
+}
+
 void Engine::releaseHeldBestMove() {
   std::function<void(Move, Move)> held;
   {
@@ -403,8 +441,15 @@ void Engine::releaseHeldBestMove() {
 }
 
 void Engine::stop() {
+  stopAsked_ = true;
+  stopRunning();
+}
+
+// searching_ is read first: it is set only once search_ exists, so another
+// thread's stop() never reads search_ while go() makes it.
+void Engine::stopRunning() {
   releaseHeldBestMove();
-  if (search_ && searching_) search_->stop();
+  if (searching_ && search_) search_->stop();
   workerStop_ = true;  // harmless when nothing runs: startWorker() clears it
 }
 
@@ -417,7 +462,7 @@ void Engine::ponderHit() {
 // perft and bench, on the worker thread
 
 void Engine::endWork() {
-  stop();
+  stopRunning();
   joinWorker();
   if (search_) search_->wait();
 }

@@ -3,15 +3,17 @@
 // One object per conversation owns the game (start position plus the moves
 // played), the options, the Search, the tablebase of the variant and a
 // worker thread for perft, bench and the prover. Its calls never wait for
-// thinking: go(), perft(), bench() and prove() start the work and return, and the results come
-// back through callbacks. It knows no protocol text: the Session turns UGI
-// lines into these calls and the callbacks into lines, so stdin, TCP and
-// WebSocket all drive the same engine through the same session.
+// thinking: go(), perft(), bench() and prove() start the work and return,
+// and the results come back through callbacks; searchBlocking() alone
+// waits, for a program that wants the best move as a value. It knows no
+// protocol text: the Session turns UGI lines into these calls and the
+// callbacks into lines, so stdin, TCP and WebSocket all drive the same
+// engine through the same session.
 //
 // Threads: one controlling thread makes the calls; stop() and busy() are
-// also safe from any other thread. Callbacks run on
-// the search thread, the worker thread or (for a decided position, and for
-// notices) the calling thread; the front end serialises its output.
+// also safe from any other thread. Callbacks run on the search thread, the
+// worker thread or (for a decided position, and for notices) the calling
+// thread; the front end serialises its output.
 //
 // Contract of the jobs:
 //   - every go() gets exactly one onBestMove, also when it is stopped,
@@ -105,6 +107,23 @@ struct ProveCallbacks {
   std::function<void(const absl::StatusOr<proof::ProofResult>&, Move winningMove)> onDone;
 };
 
+// What searchBlocking() found.
+struct SearchResult {
+  Move best = Move::none();    // Move::none() on a decided position (a line, no legal move, threefold repetition)
+  Move ponder = Move::none();  // the reply the search expects, if it has one
+  // The search's last line (SearchInfo::isFinal): its depth, score, wdl,
+  // nodes, time, nps and the best move's pv, with the final counts. All
+  // zero, with an empty pv, on a decided position.
+  SearchInfo info;
+  // The latest line of each MultiPV rank the search reported, best first
+  // (lines[k].multiPv == k + 1); empty when it reported none (a decided
+  // position, a proved win's move).
+  std::vector<SearchInfo> lines;
+  // What the search worked around (a hash table or a thread the system
+  // refused), in the order it said so.
+  std::vector<std::string> warnings;
+};
+
 struct BenchCallbacks {
   std::function<void(const std::string&)> onPosition;  // one line per bench position
   std::function<void(const BenchResult&)> onDone;      // result.stopped after a stop()
@@ -156,6 +175,26 @@ class Engine {
   // best move Move::none() as for a decided position (at once, or for
   // `infinite`/`ponder` at the next stop, ponderhit or close).
   void go(const SearchLimits& limits, SearchCallbacks callbacks);
+  // Searches the current game as go() does and waits for the best move:
+  // the call for a program that wants the answer, not a stream of lines.
+  // `onInfo` (optional) sees every line as go()'s does, on the search's
+  // thread. Contract:
+  //   - like go(), it first ends what runs: a search started by go()
+  //     (which reports its best move to its own callbacks), perft, bench or
+  //     proof;
+  //   - it returns once the search has ended (busy() is false again), with
+  //     the best move and the last line; a decided position answers at
+  //     once with Move::none(), whatever the limits;
+  //   - stop() from another thread ends it, with the best move found so
+  //     far; a stop() made after this call began and before its search
+  //     started is kept, so the search then ends at once;
+  //   - `infinite` runs until such a stop(), and is refused in a build
+  //     without threads (search/host_yield.h), where nothing could send
+  //     it; `ponder` is refused (a ponderhit is for go());
+  //   - without a position (after a refused one) it returns
+  //     positionStatus()'s error, searching nothing.
+  absl::StatusOr<SearchResult> searchBlocking(const SearchLimits& limits,
+                                              std::function<void(const SearchInfo&)> onInfo = nullptr);
   // Ends what runs, without waiting: the search reports its best move, a
   // perft or bench its onDone. Thread-safe.
   void stop();
@@ -228,6 +267,9 @@ class Engine {
   // limits_.openTablebase, or tb::open.
   absl::StatusOr<std::shared_ptr<const tb::Tablebase>> openTablebase(const std::string& path) const;
   void releaseHeldBestMove();
+  // stop() without marking it asked for (the engine's own calls: go(),
+  // endWork()).
+  void stopRunning();
   void joinWorker();
   // Ends what runs and waits for it: a search (which reports its best move),
   // perft, bench or proof (their onDone), and the worker thread.
@@ -253,6 +295,9 @@ class Engine {
   int64_t reservedHashMiB_ = 0;     // this session's share of limits_.hashBudget
   std::string refusedPosition_;     // why the last `position` was refused; empty: game_ is the position
   std::atomic<bool> searching_{false};
+  // Set by every stop(), cleared as searchBlocking() begins: a stop that
+  // comes while its search is starting is kept.
+  std::atomic<bool> stopAsked_{false};
   // A `go infinite|ponder` on a decided position: its best move (none)
   // waits for stop/ponderhit/close. Guarded by heldMutex_ (stop() may come
   // from another thread).

@@ -1,10 +1,11 @@
 // The engine's options: one declaration per option, and the values in force.
 //
-// kOptionTable is the only place an option is declared (the maxima of the
-// search's options are the search's own limits, from search/search.h). Everything else is
-// derived from it: the handshake's `option name ... type ...` lines, the
-// bounds `setoption` checks, the caps a server may put on a session (never
-// above the declared maximum) and the command-line flags that set those caps.
+// kOptionTable is the only place an option is declared (the bounds of the
+// search's options are the search's own limits, from search/search.h, and
+// so is Hash's default). Everything else is derived from it: the
+// handshake's `option name ... type ...` lines, the bounds `setoption`
+// checks, the caps a server may put on a session (never above the declared
+// maximum) and the command-line flags that set those caps.
 //
 //   name           type    default  min  max     effect
 //   Hash           spin    16       1    32768   transposition table, MiB
@@ -67,7 +68,8 @@ struct OptionDeclaration {
 };
 
 inline constexpr OptionDeclaration kOptionTable[] = {
-    {OptionId::kHash, "Hash", OptionType::kSpin, 16, 1, kMaxHashMiB, "", "transposition table size in MiB"},
+    {OptionId::kHash, "Hash", OptionType::kSpin, kDefaultHashMiB, kMinHashMiB, kMaxHashMiB, "",
+     "transposition table size in MiB"},
     {OptionId::kThreads, "Threads", OptionType::kSpin, 1, 1, kMaxSearchThreads, "", "search threads (Lazy SMP)"},
     {OptionId::kVariant, "Variant", OptionType::kCombo, 0, 0, 0, kNamedVariants[0].name,
      "the game: a named variant (the vars) or any 3x3 variant in the family form"},

@@ -5,6 +5,7 @@
 #include "engine/printable_text.h"
 #include "engine/version.h"
 #include "position_display.h"
+#include "protocol/score_words.h"
 
 namespace gobblet {
 

@@ -667,7 +667,7 @@ Search::~Search() {
 
 absl::Status Search::setOptions(const SearchOptions& options) {
   SearchOptions o = options;
-  o.hashMiB = std::clamp(o.hashMiB, 1, kMaxHashMiB);  // a size the machine cannot give is an error below
+  o.hashMiB = std::clamp(o.hashMiB, kMinHashMiB, kMaxHashMiB);  // a size the machine cannot give is an error below
   o.threads = std::clamp(o.threads, 1, kMaxSearchThreads);
   o.multiPv = std::clamp(o.multiPv, 1, kMaxMultiPv);
   o.skillLevel = std::clamp(o.skillLevel, 0, kMaxSkillLevel);

@@ -87,6 +87,13 @@ struct SearchCallbacks {
 // What the search can be asked for: the bounds of the Hash, Threads, MultiPV
 // and MoveOverhead options (protocol/engine_options.h declares them with
 // these) and what setOptions() clamps to.
+//
+// The hash table's size in MiB is declared here alone: its least, default
+// and greatest value. The Hash option is declared with them, and what
+// else bounds a Hash (a server's --max-hash, the engine's smallest table,
+// Python's hash_mib through setOption) reads them from that option.
+inline constexpr int kMinHashMiB = 1;
+inline constexpr int kDefaultHashMiB = 16;
 inline constexpr int kMaxHashMiB = 32768;
 inline constexpr int kMaxSearchThreads = 256;
 inline constexpr int kMaxMultiPv = 256;
@@ -97,7 +104,7 @@ struct Network;  // search/nnue/network.h
 }
 
 struct SearchOptions {
-  int hashMiB = 16;
+  int hashMiB = kDefaultHashMiB;
   int threads = 1;  // asked for; a search runs at most the machine's hardware threads (docs/search.md)
   int multiPv = 1;
   int64_t moveOverheadMs = 30;

@@ -13,8 +13,7 @@ TimeBudget computeTimeBudget(const SearchLimits& limits, int side, int64_t overh
   if (limits.moveTime >= 0) {
     // The overhead protects a clock; a fixed time per move only needs the
     // answer to arrive in time, so at most a tenth of it is kept back
-    // (`go movetime 10` with MoveOverhead 30 searched for 1 ms, a depth-1
-    // search; now 9 ms).
+    // (`go movetime 10` with MoveOverhead 30 searches 9 ms, not 1 ms).
     b.softMs = b.hardMs =
         std::max<int64_t>(1, limits.moveTime - std::min(overhead, limits.moveTime / kMoveTimeReserveDivisor));
     b.wholeTime = true;

@@ -3,11 +3,12 @@
 // hard limit (the search is stopped there from inside the tree).
 //
 // With a clock: the time is split over movesToGo moves (in sudden death over
-// tm_moves_to_go, 8: a 4x4 game lasts about 20 moves a side, so the old 25
-// left half the clock unused), plus most of the increment; the hard limit is
-// a few soft limits but never more than a fraction of what is left. Every
-// clock limit already has MoveOverhead (the GUI/network delay) taken off, and
-// the search keeps at least that much on the clock. A fixed `movetime` is
+// tm_moves_to_go, 8: a 4x4 game lasts about 20 moves a side, and a move is
+// given time for the moves left, not for a long game's), plus most of the
+// increment; the hard limit is a few soft limits but never more than a
+// fraction of what is left. Every clock limit already has MoveOverhead (the
+// GUI/network delay) taken off, and the search keeps at least that much on
+// the clock. A fixed `movetime` is
 // searched whole: the search runs to its hard limit, T minus
 // min(MoveOverhead, T / 10), and never stops early because another
 // iteration would not finish (UCI: "search exactly x mseconds").

@@ -13,12 +13,20 @@
 // Both words are relaxed atomics: Lazy SMP threads share the table without
 // locks, and a racing reader sees either a whole entry or a miss.
 //
-// Replacement: an entry with the same key is overwritten unless the new data
-// is shallower and not exact (its move is still kept if the new one has
-// none); otherwise the entry with the lowest "depth - 8 * age" is replaced,
-// where age counts searches (generations) since it was written. Win/loss
-// scores are stored relative to the node (distance from this position), and
-// converted back to root-relative on probe (scoreToTT / scoreFromTT).
+// Replacement (store()): the cluster's four entries are read in order.
+//   - An entry of the same key takes the new result, unless the new result
+//     is not exact (kBoundExact), its depth is more than 2 below the
+//     entry's, and the entry was written in this search (its generation):
+//     then nothing is stored. The new result without a move keeps the
+//     entry's move.
+//   - With no entry of the key, the first empty entry takes it; with none
+//     empty, the entry with the lowest "depth - 8 * age" (the first of
+//     them on a tie), age being the searches since it was written
+//     (generations, counted modulo 64).
+// The depth stored is clamped to 0..255 (kSolvedDepth: a solved result).
+// Win/loss scores are stored relative to the node (distance from this
+// position), and converted back to root-relative on probe (scoreToTT /
+// scoreFromTT).
 #pragma once
 
 #include <atomic>

@@ -3,11 +3,11 @@
 // blocks of `blockCodes` numbers, each block compressed on its own as one
 // zstd frame with the dictionary, so that a probe decodes one block and not
 // the file. The dictionary is trained on the file's own blocks; it carries
-// the entropy tables, so a block is small and quick to decode (without it,
-// a block of 1,024 codes as they are took 60% longer to decode). Version 3 stores the codes 2, 3
-// and 4 as one symbol that the state's outcome resolves (code.h,
-// kRuledSymbol): the reader decodes the number's state for that symbol
-// alone.
+// the entropy tables, so a block is small and quick to decode (a block of
+// 1,024 codes as they are decodes in 60% more time without it). Version 3
+// stores the codes 2, 3 and 4 as one symbol that the state's outcome
+// resolves (code.h, kRuledSymbol): the reader decodes the number's state
+// for that symbol alone.
 //
 //   offset  size  field
 //        0     8  magic "GOBBLTB\n"

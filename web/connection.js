@@ -7,8 +7,7 @@
 // failed try (1, 2, 4, 8, then every 15 s; "Reconnect now" tries at once),
 // and gives the new session the game as it was: the variant, every line of
 // the tree, the position shown, then the analysis or the engine's move goes
-// on (play.js refresh). It used to say it once, in the status line that the
-// next click overwrote, and every control then did nothing.
+// on (play.js refresh).
 
 import { ugi, session, openSession, takeGame } from './engine_session.js';
 import { game } from './game.js';

@@ -65,7 +65,7 @@ async function importText() {
   const candidates = parsed.variant ? [parsed.variant]
     : [game.variant, ...session.variants.filter((v) => v !== game.variant)];
   // An imported game is shown as it was written, as a link's is: the engine
-  // waits for the person before it plays in it (it used to add its move).
+  // waits for the person before it plays in it, adding no move of its own.
   // A text with moves is a game record: explored, not played on (game.js exploring()).
   const shared = Boolean(parsed.start || parsed.moves.length);
   const err = await loadGame(candidates, parsed.start, parsed.root, null, shared,

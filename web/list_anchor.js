@@ -2,11 +2,12 @@
 // Keeps the move list under the person's finger. Once they touch the moves
 // panel (a move, a navigation button), what changes above the list — the
 // analysis lines cleared and filled again, the tablebase's list, the status,
-// the Promote buttons appearing — no longer moves the list on the screen: the
+// the Promote buttons appearing — does not move the list on the screen: the
 // page scrolls by as much as the list would have moved, until the person
 // scrolls themselves. On a phone everything above is stacked over the list,
-// and each tap moved it by 200-250 px (the browser's own scroll anchoring
-// gives up when its anchor, a move or a line, is drawn anew, as they are).
+// and without this each tap would move it by 200-250 px (the browser's own
+// scroll anchoring gives up when its anchor, a move or a line, is drawn
+// anew, as they are).
 // Only where the board is stacked above the list (one column, below 900 px):
 // beside it (two columns) the page would scroll the board away instead.
 

@@ -138,7 +138,7 @@ export async function evaluateGame() {
 
 // A game opened from a link or an import is shown as it was given: the engine does not
 // play in it until the person does something (a move, a new game, a change
-// of the players, or "Engine, move"). (It used to move as the page loaded.)
+// of the players, or "Engine, move"), not as the page loads.
 export function engineSide() {
   const view = shown.view;
   return view && !view.over && playerIs(view.pos.side, 'engine');
@@ -155,11 +155,11 @@ export function releaseEngine() {
 
 // Plays `move` at the position shown: from an earlier position, a new line
 // (the moves after it stay as a variation, game.js), or the move the tree
-// already holds there; either way the game goes on from it (the engine
-// answers: it used to wait when the move was the one already played).
+// already holds there; either way the game goes on from it and the engine
+// answers, also when the move is the one already played.
 // In a record explored: a new move there is a variation (the main line
-// stays), no clock is charged, and the engine waits (it used to answer, and
-// the new line became the game).
+// stays), no clock is charged, and the engine waits: the new line does not
+// become the game.
 /** @param {string} move */
 export function play(move) {
   const explored = exploring();
@@ -275,7 +275,7 @@ function recordValue(node, info, side, exact = false) {
 // goes on (the engine answers the preview's questions while it searches);
 // its lines stay as they are under the preview (the line clicked does not
 // change under the pointer), and when the preview ends they are shown as
-// the analysis then stands: it is not started again (it was, from depth 1).
+// the analysis then stands: it goes on, not started again from depth 1.
 // Any other search (the engine's move) stops, and starts again on return.
 let previewCount = 0;
 /** @param {string[]} pv */
@@ -315,8 +315,8 @@ export function endPreview() {
 
 // Shows the position at `ply` of the line shown.
 // The clock of the side to move in the game keeps running while a person
-// browses (as in a timed game on lichess: it stopped, and thinking while
-// browsing was free). To the position shown: only a preview ends.
+// browses (as in a timed game on lichess: thinking while browsing is not
+// free). To the position shown: only a preview ends.
 /** @param {number} ply */
 export function goTo(ply) {
   const from = game.current;

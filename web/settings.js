@@ -1,6 +1,6 @@
 // @ts-check
 // The page's settings kept in this browser between visits (localStorage): a
-// shared link no longer resets them. `ids`: the selectors and checkboxes
+// shared link does not reset them. `ids`: the selectors and checkboxes
 // kept; only values a selector offers are taken back.
 
 const KEY = 'gobblet-board-settings';

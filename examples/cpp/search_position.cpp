@@ -6,18 +6,16 @@
 //   search_position gobblet startpos 500
 //   search_position gobblers startpos 200 L@b2
 //   search_position gobblet startpos 200 X@b2
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "engine/notation.h"
-#include "protocol/command.h"  // scoreWords: "cp 31", "mate 5"
 #include "protocol/engine.h"
+#include "protocol/score_words.h"  // scoreWords: "cp 31", "mate 5"
 
 int main(int argc, char** argv) {
   if (argc < 4) {
@@ -44,27 +42,18 @@ int main(int argc, char** argv) {
   engine.prepare();  // the hash table and the tablebase, before the clock runs
 
   const gobblet::Variant variant = engine.options().variant;
-  std::mutex mutex;
-  std::condition_variable finished;
-  bool done = false;
   gobblet::SearchLimits limits;
   limits.moveTime = ms;
-  gobblet::SearchCallbacks callbacks;
-  callbacks.onInfo = [&](const gobblet::SearchInfo& info) {  // on the search's thread
+  // Each depth's line as the search reports it (on the search's thread);
+  // the call returns when the search has ended.
+  const auto result = engine.searchBlocking(limits, [&](const gobblet::SearchInfo& info) {
     if (info.isFinal) return;
     std::string pv;
     for (gobblet::Move m : info.pv) pv += " " + gobblet::moveToString(m, variant);
     std::printf("depth %d score %s nodes %llu pv%s\n", info.depth, gobblet::scoreWords(info.score).c_str(),
                 static_cast<unsigned long long>(info.nodes), pv.c_str());
-  };
-  callbacks.onBestMove = [&](gobblet::Move best, gobblet::Move) {
-    std::printf("bestmove %s\n", best.isNone() ? "(none)" : gobblet::moveToString(best, variant).c_str());
-    std::lock_guard lock(mutex);
-    done = true;
-    finished.notify_one();
-  };
-  engine.go(limits, std::move(callbacks));
-  std::unique_lock lock(mutex);
-  finished.wait(lock, [&] { return done; });
+  });
+  if (!result.ok()) return fail(result.status().message());
+  std::printf("bestmove %s\n", result->best.isNone() ? "(none)" : gobblet::moveToString(result->best, variant).c_str());
   return 0;
 }

@@ -56,6 +56,30 @@ TEST(TranspositionTable, KeepsMoveWhenOverwrittenWithoutOne) {
   EXPECT_EQ(d.bound, kBoundUpper);
 }
 
+// An entry of the same key takes the new result unless it is not exact,
+// more than 2 plies shallower and the entry is of this search (tt.h).
+TEST(TranspositionTable, ASameKeyKeepsAMuchDeeperResultOfThisSearchOnly) {
+  TranspositionTable tt;
+  ASSERT_TRUE(tt.resize(1).ok());
+  const uint64_t key = 0x0123456789abcdefull;
+  TTData d;
+  const auto scoreStored = [&] { return tt.probe(key, d) ? d.score : -1; };
+  tt.store(key, Move::none(), 1, 0, 10, kBoundExact);
+  tt.store(key, Move::none(), 2, 0, 7, kBoundLower);  // 3 plies shallower, not exact: dropped
+  EXPECT_EQ(scoreStored(), 1);
+  tt.store(key, Move::none(), 3, 0, 7, kBoundUpper);  // (either bound)
+  EXPECT_EQ(scoreStored(), 1);
+  tt.store(key, Move::none(), 4, 0, 8, kBoundLower);  // 2 plies shallower: stored
+  EXPECT_EQ(scoreStored(), 4);
+  tt.store(key, Move::none(), 5, 0, 1, kBoundExact);  // exact: stored, however shallow
+  EXPECT_EQ(scoreStored(), 5);
+  tt.store(key, Move::none(), 6, 0, 12, kBoundLower);
+  tt.newSearch();
+  tt.store(key, Move::none(), 7, 0, 1, kBoundUpper);  // the deep entry is of an earlier search: stored
+  EXPECT_EQ(scoreStored(), 7);
+  EXPECT_EQ(d.depth, 1);
+}
+
 TEST(TranspositionTable, ReplacesShallowOrOldEntriesInAFullCluster) {
   TranspositionTable tt;
   ASSERT_TRUE(tt.resize(1).ok());
