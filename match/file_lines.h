@@ -1,7 +1,7 @@
 // FileLines: a text file read one line at a time in bounded memory.
 //
 // The file is read 4 KiB at a time through a LineBuffer
-// (protocol/line_buffer.h), so whatever the file's size or the length of its
+// (engine/line_buffer.h), so whatever the file's size or the length of its
 // lines, it holds at most one line of up to the cap plus the lines of one
 // 4 KiB chunk. A line longer than the cap is handed out as "overlong"
 // (without its text); its bytes are skipped.
@@ -14,7 +14,7 @@
 #include <optional>
 #include <string>
 
-#include "protocol/line_buffer.h"
+#include "engine/line_buffer.h"
 
 namespace gobblet::match {
 

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <thread>
 #include <vector>
 
@@ -78,11 +79,12 @@ std::string limitsText(const TournamentSettings& settings, const ScheduledGame& 
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<MpiSession>> MpiSession::start(int& argc, char**& argv) {
+absl::StatusOr<std::unique_ptr<MpiSession>> MpiSession::start(int& argc, char**& argv, Agreement agreement) {
   int provided = MPI_THREAD_SINGLE;
   if (MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
     return absl::UnavailableError("MPI_Init_thread failed");
   std::unique_ptr<MpiSession> session(new MpiSession());
+  session->agreement_ = std::move(agreement);
   MPI_Comm_rank(MPI_COMM_WORLD, &session->rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &session->size_);
   if (provided < MPI_THREAD_SERIALIZED && session->size_ > 1)

@@ -29,40 +29,48 @@
 // holds every game counted so far, and --resume (resume.h) continues it.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "match/match_session.h"
 #include "match/tournament.h"
 
 namespace gobblet::match {
 
-class MpiSession {
+class MpiSession : public MatchRanks {
  public:
+  // Whether every rank runs `what` (MatchRanks::agree): the program's own
+  // check (tools/command_line/mpi_agree.h), which compares its build too.
+  using Agreement = std::function<absl::Status(const std::string& what)>;
+
   // MPI_Init_thread asking for MPI_THREAD_SERIALIZED; fails if the library
   // cannot give it.
-  static absl::StatusOr<std::unique_ptr<MpiSession>> start(int& argc, char**& argv);
-  ~MpiSession();                      // MPI_Finalize; MPI_Abort (every rank) when an exception unwinds it
+  static absl::StatusOr<std::unique_ptr<MpiSession>> start(int& argc, char**& argv, Agreement agreement);
+  ~MpiSession() override;             // MPI_Finalize; MPI_Abort (every rank) when an exception unwinds it
   [[noreturn]] void abort(int code);  // MPI_Abort: ends every rank
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;
 
-  int rank() const { return rank_; }
-  int size() const { return size_; }
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  absl::Status agree(const std::string& what) override { return agreement_(what); }
 
   // Rank 0 of two or more: hands out the games of `settings` to the other
   // ranks and counts their results, calling `onGame` after each (one call
   // at a time, in the order the results arrive), until every worker has
   // stopped. Fails as runTournament() does; the workers are sent home then
   // too.
-  absl::StatusOr<TournamentState> coordinate(const TournamentSettings& settings, const GameCallback& onGame);
+  absl::StatusOr<TournamentState> coordinate(const TournamentSettings& settings, const GameCallback& onGame) override;
   // Rank 0 when it refuses the match before it starts (a bad --resume
   // record): answers every request "none" until every worker has stopped.
-  void dismiss();
+  void dismiss() override;
   // Every other rank: plays the games rank 0 hands out until it says none.
   // Fails only on a message that does not read (a bug, not a game's fate:
   // engines that crash or cheat lose their games as in a local run).
-  absl::Status work(const TournamentSettings& settings);
+  absl::Status work(const TournamentSettings& settings) override;
 
  private:
   MpiSession() = default;
@@ -70,6 +78,7 @@ class MpiSession {
   absl::Status serve(const TournamentSettings* settings, GameDealer* dealer, const GameCallback* onGame);
 
   int rank_ = 0, size_ = 1;
+  Agreement agreement_;
 };
 
 }  // namespace gobblet::match

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 
-#include "protocol/line_buffer.h"
+#include "engine/line_buffer.h"
 
 namespace gobblet {
 

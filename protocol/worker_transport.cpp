@@ -3,7 +3,7 @@
 #include <chrono>
 #include <utility>
 
-#include "protocol/line_buffer.h"
+#include "engine/line_buffer.h"
 
 namespace gobblet {
 

@@ -44,7 +44,7 @@
 
 #include <boost/asio.hpp>
 
-#include "protocol/line_buffer.h"
+#include "engine/line_buffer.h"
 #include "server/output_queue.h"
 #include "protocol/session.h"
 #include "server/session_reaper.h"

@@ -20,7 +20,7 @@
 #include <boost/asio.hpp>
 
 #include "server/client_connection.h"
-#include "protocol/line_buffer.h"
+#include "engine/line_buffer.h"
 #include "protocol/session.h"
 #include "server/session_reaper.h"
 

@@ -28,7 +28,7 @@
 #include <boost/beast/websocket.hpp>
 
 #include "server/client_connection.h"
-#include "protocol/line_buffer.h"
+#include "engine/line_buffer.h"
 #include "protocol/session.h"
 #include "server/session_reaper.h"
 

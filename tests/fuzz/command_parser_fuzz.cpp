@@ -15,7 +15,7 @@
 #include <string_view>
 
 #include "protocol/command.h"
-#include "protocol/line_buffer.h"
+#include "engine/line_buffer.h"
 #include "protocol/session.h"  // kMaxErrorLineBytes
 
 namespace {

@@ -10,7 +10,6 @@
 #include "protocol/command.h"
 #include "protocol/engine_options.h"
 #include "protocol/session.h"
-#include "protocol/line_buffer.h"
 #include "tablebase/tablebase.h"
 #include "tests/support/scratch_dir.h"
 
@@ -297,41 +296,6 @@ TEST(ProtocolCommand, PerftBenchAuth) {
   EXPECT_EQ(parseOk("auth s3cret").token, "s3cret");
   parseError("auth");
   parseError("auth a b");
-}
-
-TEST(ProtocolLineBuffer, SplitsAcrossFeedsAndCapsLongLines) {
-  LineBuffer buffer(8);
-  std::vector<std::string> lines;
-  const LineBuffer::OnLine collect = [&](std::string_view line, bool overlong) {
-    lines.push_back(overlong ? "<overlong>" : std::string(line));
-    return true;
-  };
-  buffer.feed("ab", collect);
-  buffer.feed("c\nde", collect);
-  buffer.feed("f\n\n", collect);
-  EXPECT_EQ(lines, (std::vector<std::string>{"abc", "def", ""}));
-  lines.clear();
-  // 8 bytes fit; 9 do not; the rest of a long line is skipped wherever it ends.
-  buffer.feed("12345678\n123456789", collect);
-  buffer.feed("0123456789", collect);
-  buffer.feed("xyz\nok\r\n", collect);
-  EXPECT_EQ(lines, (std::vector<std::string>{"12345678", "<overlong>", "ok\r"}));
-  lines.clear();
-  buffer.feed("tail", collect);
-  EXPECT_TRUE(lines.empty());
-  buffer.finish(collect);
-  EXPECT_EQ(lines, std::vector<std::string>{"tail"});
-}
-
-TEST(ProtocolLineBuffer, CallbackCanStopTheFeed) {
-  LineBuffer buffer;
-  std::vector<std::string> lines;
-  const bool finished = buffer.feed("a\nquit\nb\n", [&](std::string_view line, bool) {
-    lines.emplace_back(line);
-    return line != "quit";
-  });
-  EXPECT_FALSE(finished);
-  EXPECT_EQ(lines, (std::vector<std::string>{"a", "quit"}));
 }
 
 TEST(ProtocolOptions, ValidValuesApplyBadOnesChangeNothing) {

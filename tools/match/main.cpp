@@ -8,14 +8,13 @@
 //   mpirun -np N gobblet-match <the same options>     (one match over N ranks)
 //
 // See docs/match.md for every option, the output and the record format.
+// This file reads the command line; the run itself is the match layer's
+// (match/match_session.h).
 
-#include <cerrno>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <memory>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,14 +24,11 @@
 #include "absl/strings/str_format.h"
 #include "tools/command_line/command_line.h"
 #include "tools/command_line/mpi_launch.h"
-#include "interrupt_notice.h"
 #include "match/compliance.h"
 #include "match/engine_command.h"
 #include "match/input_limits.h"
-#include "match/pgn.h"
+#include "match/match_session.h"
 #include "match/replay.h"
-#include "match/report.h"
-#include "match/resume.h"
 #include "match/tournament.h"
 #ifdef GOBBLET_MATCH_MPI
 #include "match/mpi_distribution.h"
@@ -149,47 +145,11 @@ std::vector<std::string> settingsForEach(const cli::Arguments& args) {
   return words;
 }
 
-// Why the record file `path` did not take `what` (errno as left by the
-// failed write, 0 if none was told).
-std::string recordWriteError(const std::string& path, const std::string& what, int error) {
-  return absl::StrCat("cannot write ", what, " to the record file '", path,
-                      "': ", error ? std::strerror(error) : "write failed");
-}
-
-// The MPI session of a run, if any: without MPI in the build, or without a
-// launcher, a run is local and everything here does nothing.
-struct MpiRun {
-#ifdef GOBBLET_MATCH_MPI
-  std::unique_ptr<MpiSession> session;
-  bool distributed() const { return session && session->size() > 1; }
-  int size() const { return session ? session->size() : 1; }
-  void dismiss() {
-    if (distributed()) session->dismiss();
-  }
-  absl::StatusOr<TournamentState> coordinate(const TournamentSettings& settings, const GameCallback& onGame) {
-    return session->coordinate(settings, onGame);
-  }
-  // After this rank failed in a way the others cannot hear (an exception):
-  // ends every rank, which could otherwise wait for it forever.
-  void abortAll() {
-    if (distributed()) session->abort(1);
-  }
-#else
-  bool distributed() const { return false; }
-  int size() const { return 1; }
-  void dismiss() {}
-  absl::StatusOr<TournamentState> coordinate(const TournamentSettings&, const GameCallback&) {
-    return absl::UnimplementedError("built without MPI");
-  }
-  void abortAll() {}
-#endif
-};
-
-// The match (or the replay, or the compliance check), with the arguments
-// checked; `launch` says whether an MPI launcher started this process.
-int runMatch(const cli::Program& program, const cli::MpiLaunch& launch, int argc, char** argv,
-             const cli::Arguments& args, const cli::UsageFn& usage, MpiRun& mpi) {
-  TournamentSettings settings;
+// The match's settings of the command line but its variant and engines,
+// or the usage error that refuses them.
+absl::StatusOr<MatchRequest> matchRequest(const cli::Arguments& args) {
+  MatchRequest request;
+  TournamentSettings& settings = request.settings;
   settings.gamesPerPairing = static_cast<int>(args.integer("--games"));
   settings.concurrency = static_cast<int>(args.integer("--concurrency"));
   if (args.text("--format") == "gauntlet") settings.format = Format::kGauntlet;
@@ -198,71 +158,77 @@ int runMatch(const cli::Program& program, const cli::MpiLaunch& launch, int argc
   settings.game.maxPlies = static_cast<int>(args.integer("--max-plies"));
   if (args.has("--margin")) {
     auto ms = parseSeconds(args.text("--margin"));
-    if (!ms.ok()) return usage("--margin must be a number of seconds");
+    if (!ms.ok()) return usageError("--margin must be a number of seconds");
     settings.game.marginMs = *ms;
   }
   if (args.has("--timeout")) {
     auto ms = parseSeconds(args.text("--timeout"));
-    if (!ms.ok() || *ms <= 0) return usage("--timeout must be a positive number of seconds");
+    if (!ms.ok() || *ms <= 0) return usageError("--timeout must be a positive number of seconds");
     settings.game.timeoutMs = settings.timeouts.handshakeMs = *ms;
   }
   if (args.has("--sprt")) {
     settings.sprt.emplace();
     if (auto status = parseSprt(args.occurrences("--sprt").back(), *settings.sprt); !status.ok())
-      return usage(status.message());
+      return usageError(status.message());
   }
-  const std::string complianceCommand = args.text("--compliance");
-  if (args.has("--compliance") && absl::StripAsciiWhitespace(complianceCommand).empty())
-    return usage("--compliance needs an engine command");
-  const Protocol complianceProtocol = args.text("--proto") == "uci" ? Protocol::kUci : Protocol::kUgi;
-  const std::string variantText = args.text("--variant"), openingsPath = args.text("--openings"),
-                    recordPath = args.text("--record"), recordFormat = args.text("--record-format"),
-                    replayPath = args.text("--replay"), resumePath = args.text("--resume");
-  const bool quiet = args.has("--quiet");
+  request.recordPath = args.text("--record");
+  request.recordFormat = args.text("--record-format");
+  request.resumePath = args.text("--resume");
+  request.quiet = args.has("--quiet");
+  return request;
+}
+
+// The engines of the command line into `settings`, then the whole checked.
+absl::Status addEngines(const cli::Arguments& args, TournamentSettings& settings) {
   const std::vector<std::string> eachWords = settingsForEach(args);
   const std::vector<std::vector<std::string>> engineWords = args.occurrences("--engine");
-
-  auto variant = Variant::parse(variantText);
-  if (!variant.ok()) return usage(variant.status().message());
-  if (!complianceCommand.empty()) {
-    ComplianceSettings check;
-    check.command = complianceCommand;
-    check.variant = *variant;
-    check.protocol = complianceProtocol;
-    check.timeoutMs = settings.game.timeoutMs;
-    check.marginMs = settings.game.marginMs;
-    int passed = 0, failed = 0, skipped = 0;
-    runCompliance(check, [&](const StepReport& step) {
-      std::printf("%s\n", formatStep(step).c_str());
-      std::fflush(stdout);
-      (step.outcome == StepOutcome::kPass ? passed : step.outcome == StepOutcome::kFail ? failed : skipped)++;
-    });
-    std::printf("%s: %d passed, %d failed, %d skipped (%s, %s)\n", failed == 0 ? "COMPLIANT" : "NOT COMPLIANT", passed,
-                failed, skipped, variant->name().c_str(), complianceProtocol == Protocol::kUgi ? "ugi" : "uci");
-    return failed == 0 ? 0 : 1;
-  }
-  if (!replayPath.empty()) {
-    auto summary = replayFile(replayPath, std::cout, *variant);
-    if (!summary.ok()) return cli::failure(program, summary.status().message());
-    return summary->invalid == 0 ? 0 : 1;
-  }
-
-  settings.variant = *variant;
   for (size_t e = 0; e < engineWords.size(); ++e) {
     EngineConfig config;
     for (const auto* words : {&eachWords, &engineWords[e]})
       for (const std::string& w : *words)
-        if (auto status = applyEngineSetting(config, w); !status.ok()) return usage(status.message());
-    if (config.command.empty()) return usage(absl::StrCat("engine ", e + 1, " has no cmd="));
+        if (auto status = applyEngineSetting(config, w); !status.ok()) return usageError(status.message());
+    if (config.command.empty()) return usageError(absl::StrCat("engine ", e + 1, " has no cmd="));
     if (config.name.empty()) config.name = absl::StrCat(programName(config.command), "#", e + 1);
     settings.engines.push_back(config);
   }
-  settings.openingsPath = openingsPath;
-  if (auto status = checkTournamentSettings(settings); !status.ok()) return usage(status.message());
+  settings.openingsPath = args.text("--openings");
+  if (auto status = checkTournamentSettings(settings); !status.ok()) return usageError(status.message());
+  return absl::OkStatus();
+}
 
-  // Under an MPI launcher with two ranks or more, ranks 1.. play the games
-  // rank 0 hands out and return here; rank 0 reads the openings and the
-  // record and keeps the statistics (mpi_distribution.h).
+// The run the command line asks for: the compliance check, the replay or
+// the match (over the ranks of an MPI job when a launcher started this
+// process with several); returns the exit status. `mpi` is set once MPI is
+// started, so that main() can end every rank after an exception.
+int run(const cli::Program& program, const cli::MpiLaunch& launch, int argc, char** argv, const cli::Arguments& args,
+        const cli::UsageFn& usage, std::unique_ptr<MatchRanks>& mpi) {
+  const auto report = [&](const absl::Status& status) {
+    return isUsageError(status) ? usage(status.message()) : cli::failure(program, status.message());
+  };
+  auto match = matchRequest(args);
+  if (!match.ok()) return report(match.status());
+  const std::string complianceCommand = args.text("--compliance");
+  if (args.has("--compliance") && absl::StripAsciiWhitespace(complianceCommand).empty())
+    return usage("--compliance needs an engine command");
+  auto variant = Variant::parse(args.text("--variant"));
+  if (!variant.ok()) return usage(variant.status().message());
+  match->settings.variant = *variant;
+  if (!complianceCommand.empty()) {
+    ComplianceSettings check;
+    check.command = complianceCommand;
+    check.variant = *variant;
+    check.protocol = args.text("--proto") == "uci" ? Protocol::kUci : Protocol::kUgi;
+    check.timeoutMs = match->settings.game.timeoutMs;
+    check.marginMs = match->settings.game.marginMs;
+    return checkCompliance(check, stdout) ? 0 : 1;
+  }
+  if (!args.text("--replay").empty()) {
+    auto summary = replayFile(args.text("--replay"), std::cout, *variant);
+    if (!summary.ok()) return cli::failure(program, summary.status().message());
+    return summary->invalid == 0 ? 0 : 1;
+  }
+  if (absl::Status status = addEngines(args, match->settings); !status.ok()) return report(status);
+
   if (launch.srunTasksWithoutMpi > 0)
     return cli::failure(program, cli::srunWithoutMpiError("gobblet-match", launch.srunTasksWithoutMpi));
 #ifndef GOBBLET_MATCH_MPI
@@ -275,102 +241,12 @@ int runMatch(const cli::Program& program, const cli::MpiLaunch& launch, int argc
                                      "package gobblet-mpi, or build with Open MPI (libopenmpi-dev)");
 #else
   if (launch.launched) {
-    auto session = MpiSession::start(argc, argv);
+    auto session = MpiSession::start(argc, argv, cli::ranksAgree);
     if (!session.ok()) return cli::failure(program, session.status().message());
-    mpi.session = *std::move(session);
-  }
-  // Every rank plays its games by its own settings: they must be rank 0's
-  // (a rank with the engines swapped turned a 20-0 into 0-20).
-  if (mpi.distributed())
-    if (absl::Status same =
-            cli::ranksAgree(absl::StrCat("gobblet-match ", matchLine(settings), " timeout-ms=", settings.game.timeoutMs,
-                                         " margin-ms=", settings.game.marginMs));
-        !same.ok())
-      return cli::failure(program, same.message());
-  if (mpi.distributed() && mpi.session->rank() > 0) {
-    if (auto status = mpi.session->work(settings); !status.ok()) return cli::failure(program, status.message());
-    return 0;
+    mpi = *std::move(session);
   }
 #endif
-
-  std::ofstream record;
-  bool recordPgn = recordFormat == "pgn" || (recordFormat.empty() && recordPath.size() >= 4 &&
-                                             absl::AsciiStrToLower(recordPath.substr(recordPath.size() - 4)) == ".pgn");
-  PgnHeader pgnHeader;
-  pgnHeader.date = pgnDateToday();
-  std::string resumedText;
-  // Rank 0 (or the only process): everything that may still refuse the
-  // match. Under MPI a refusal also sends the other ranks home.
-  const int refused = [&]() -> int {
-    if (!openingsPath.empty()) {
-      auto openings = OpeningFile::open(settings.variant, openingsPath);
-      if (!openings.ok()) return usage(openings.status().message());
-      settings.openingFile = *std::move(openings);
-    }
-    if (!resumePath.empty()) {
-      if (!recordPath.empty() && recordPath != resumePath)
-        return usage("--resume FILE appends to FILE: leave out --record, or give the same file");
-      auto resumable = openRecordForResume(resumePath, settings);
-      if (!resumable.ok()) return usage(absl::StrCat("--resume: ", resumable.status().message()));
-      if (!recordFormat.empty() && (recordFormat == "pgn") != resumable->pgn)
-        return usage(absl::StrCat("--resume: '", resumePath, "' is not in the --record-format given"));
-      recordPgn = resumable->pgn;
-      settings.resumed = std::move(resumable->games);
-      // Each game must be this match's game of its number: checked now, so
-      // that a record that does not belong is refused before any engine starts.
-      if (auto dealer = GameDealer::create(settings); !dealer.ok())
-        return usage(absl::StrCat("--resume: ", dealer.status().message()));
-      resumedText = absl::StrCat("resuming ", resumePath, ": ", settings.resumed.size(), " games already played",
-                                 resumable->droppedPartialLine   ? " (a partial last line was cut off)"
-                                 : resumable->droppedPartialGame ? " (a last game cut short was cut off)"
-                                                                 : "");
-      record.open(resumePath, std::ios::app);
-      if (!record) return usage(absl::StrCat("cannot write record file '", resumePath, "'"));
-    } else if (!recordPath.empty()) {
-      record.open(recordPath, std::ios::trunc);
-      if (!record) return usage(absl::StrCat("cannot write record file '", recordPath, "'"));
-      errno = 0;
-      record << recordHeader(settings, recordPgn) << "\n" << std::flush;
-      if (!record) return cli::failure(program, recordWriteError(recordPath, "its match line", errno));
-    }
-    return 0;
-  }();
-  if (refused != 0) {
-    mpi.dismiss();
-    return refused;
-  }
-
-  std::printf("variant %s, engines:", settings.variant.name().c_str());
-  for (const EngineConfig& e : settings.engines) std::printf(" %s (%s)", e.name.c_str(), e.limits.describe().c_str());
-  std::printf("\n");
-  if (mpi.distributed())
-    std::printf("over MPI: %d ranks, rank 0 hands out the games, %d play them (--concurrency %d each)\n", mpi.size(),
-                mpi.size() - 1, settings.concurrency);
-  if (!resumedText.empty()) std::printf("%s\n", resumedText.c_str());
-  std::fflush(stdout);
-  // A game the record cannot take (a full disk, /dev/full) stops the match:
-  // games played on would be lost. The games under way finish, none starts.
-  const std::string recordName = resumePath.empty() ? recordPath : resumePath;
-  int recorded = static_cast<int>(settings.resumed.size());
-  const GameCallback onGame = [&](const GameRecord& game, const TournamentState& now) -> absl::Status {
-    if (!quiet) std::printf("%s\n", progressLine(game, now, settings).c_str()), std::fflush(stdout);
-    if (!record.is_open()) return absl::OkStatus();
-    if (!record) return absl::OkStatus();  // failed already: said once
-    const RecordWriting writing;           // a signal's notice counts this game or not, as the record will
-    errno = 0;
-    record << (recordPgn ? formatPgn(game, pgnHeader) : formatRecord(game) + "\n") << std::flush;
-    if (!record)
-      return absl::DataLossError(absl::StrCat(recordWriteError(recordName, absl::StrCat("game ", game.number), errno),
-                                              "; no further game was started: ", recorded,
-                                              " games are recorded; once it can be written, --resume ", recordName,
-                                              " plays the others"));
-    noticeRecorded(++recorded);
-    return absl::OkStatus();
-  };
-  installInterruptNotice(recordName, recorded);
-  auto state = mpi.distributed() ? mpi.coordinate(settings, onGame) : runTournament(settings, onGame);
-  if (!state.ok()) return cli::failure(program, state.status().message());
-  std::printf("%s", finalReport(*state, settings).c_str());
+  if (absl::Status status = runMatch(*std::move(match), mpi.get(), stdout); !status.ok()) return report(status);
   return 0;
 }
 
@@ -389,12 +265,15 @@ int main(int argc, char** argv) {
       [&](const cli::Arguments& args, const cli::UsageFn& usage) {
         // The MPI session outlives the match, so that a failure the match
         // did not handle is said before every rank is ended.
-        MpiRun mpi;
+        std::unique_ptr<MatchRanks> mpi;
         try {
-          return runMatch(program, launch, argc, argv, args, usage, mpi);
+          return run(program, launch, argc, argv, args, usage, mpi);
         } catch (const std::exception& e) {
           const int status = cli::failure(program, std::string("cannot go on: ") + e.what());
-          mpi.abortAll();
+#ifdef GOBBLET_MATCH_MPI
+          // Ends every rank, which could otherwise wait for this one forever.
+          if (mpi && mpi->size() > 1) static_cast<MpiSession&>(*mpi).abort(1);
+#endif
           return status;
         }
       },

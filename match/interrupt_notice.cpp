@@ -13,10 +13,14 @@ namespace {
 // The notice's texts, made before the handlers are installed: a handler
 // may only write (no allocation, no stdio).
 constexpr size_t kTextBytes = 4096;
-char before[kTextBytes], after[kTextBytes];  // around the count
+char before[kTextBytes], after[kTextBytes];                  // around the count, while games are still to play
+char completeBefore[kTextBytes], completeAfter[kTextBytes];  // the same once the match is complete
 std::atomic<int> gamesRecorded{0};
-std::atomic<bool> writing{false};  // a RecordWriting is held
-static_assert(std::atomic<int>::is_always_lock_free && std::atomic<bool>::is_always_lock_free);
+std::atomic<int64_t> gamesInMatch{0};
+std::atomic<bool> matchOver{false};  // noticeMatchOver() was called
+std::atomic<bool> writing{false};    // a RecordWriting is held
+static_assert(std::atomic<int>::is_always_lock_free && std::atomic<int64_t>::is_always_lock_free &&
+              std::atomic<bool>::is_always_lock_free);
 
 void writeAll(const char* text, size_t size) {
   while (size > 0) {
@@ -30,15 +34,20 @@ extern "C" void onInterrupt(int signal) {
   while (writing.load()) {
   }  // (never on the writing thread: it blocks these signals)
   const char* name = signal == SIGINT ? "\ngobblet-match: SIGINT" : "\ngobblet-match: SIGTERM";
+  const int games = gamesRecorded.load();
+  const bool complete = matchOver.load() || games >= gamesInMatch.load();
+  const char* head = complete ? completeBefore : before;
+  const char* tail = complete ? completeAfter : after;
   writeAll(name, std::strlen(name));
-  writeAll(before, std::strlen(before));
-  if (after[0] != '\0') {
+  writeAll(head, std::strlen(head));
+  if (tail[0] != '\0') {
+    if (games >= gamesInMatch.load()) writeAll("all ", 4);
     char digits[16];
     int n = 0;
-    for (unsigned games = static_cast<unsigned>(gamesRecorded.load()); n == 0 || games > 0; games /= 10)
-      digits[n++] = static_cast<char>('0' + games % 10);
+    for (unsigned left = static_cast<unsigned>(games); n == 0 || left > 0; left /= 10)
+      digits[n++] = static_cast<char>('0' + left % 10);
     while (n > 0) writeAll(&digits[--n], 1);
-    writeAll(after, std::strlen(after));
+    writeAll(tail, std::strlen(tail));
   }
   std::signal(signal, SIG_DFL);
   std::raise(signal);
@@ -53,14 +62,20 @@ void copyText(char* out, const std::string& text) {
 
 }  // namespace
 
-void installInterruptNotice(const std::string& recordPath, int games) {
+void installInterruptNotice(const std::string& recordPath, int games, int64_t matchGames) {
   gamesRecorded = games;
+  gamesInMatch = matchGames;
+  matchOver = false;
   if (recordPath.empty()) {
     copyText(before, ": no --record was given, the games are not kept\n");
     copyText(after, "");
+    copyText(completeBefore, ": the match is complete; no --record was given, the games are not kept\n");
+    copyText(completeAfter, "");
   } else {
     copyText(before, ": the record " + recordPath + " holds ");
     copyText(after, " games; to play the others, run the same command with --resume " + recordPath + "\n");
+    copyText(completeBefore, ": the match is complete: the record " + recordPath + " holds ");
+    copyText(completeAfter, " games\n");
   }
   struct sigaction action {};
   action.sa_handler = onInterrupt;
@@ -70,6 +85,8 @@ void installInterruptNotice(const std::string& recordPath, int games) {
 }
 
 void noticeRecorded(int games) { gamesRecorded = games; }
+
+void noticeMatchOver() { matchOver = true; }
 
 RecordWriting::RecordWriting() {
   sigset_t signals;

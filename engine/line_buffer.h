@@ -1,4 +1,6 @@
-// LineBuffer: turns a byte stream (stdin, a socket) into protocol lines.
+// LineBuffer: turns a byte stream (stdin, a socket, a file) into lines.
+// It reads and writes nothing: the transports (protocol/, server/) and the
+// file readers (match/file_lines.h) hand it the bytes they received.
 //
 // Bytes are fed as they arrive; each complete line is handed to a callback
 // without its '\n' (a trailing '\r' is left for the parser, which treats it

@@ -1,4 +1,4 @@
-#include "protocol/line_buffer.h"
+#include "engine/line_buffer.h"
 
 namespace gobblet {
 
