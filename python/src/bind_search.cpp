@@ -203,7 +203,7 @@ class PythonEngine {
 
   // The chances of the game's position without a search (`query wdl`).
   std::tuple<int, int, int> chances(const PythonGame& game) {
-    if (busy_) throw std::runtime_error("chances() while the Engine is searching");
+    const Busy busy(busy_, "chances() while the Engine is searching");  // (the GIL is let go below)
     useGame(game);
     WinDrawLoss wdl;
     {
