@@ -336,7 +336,8 @@ absl::StatusOr<GameRecord> recordFromPgn(const PgnGame& game, const Variant& def
 
   if (const std::string* termination = game.tag("Termination")) {
     r.termination = parseTermination(*termination);
-    if (r.termination == Termination::kNone)
+    // "none" is what formatPgn writes for a game still running.
+    if (r.termination == Termination::kNone && *termination != toString(Termination::kNone))
       return absl::InvalidArgumentError(absl::StrCat("unknown Termination \"", *termination, "\""));
   } else if (const std::string* adjudicated = game.tag("Adjudicated")) {
     auto termination = fromAdjudication(*adjudicated);

@@ -10,36 +10,11 @@ engine's choice.
 """
 
 import argparse
-import re
 import sys
 
 import gobblet
 
-TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 RESULTS = {"1-0": "p1win", "0-1": "p2win", "1/2-1/2": "draw"}
-
-
-def read_games(text: str):
-    """Yields (tags, moves) per game; comments, move numbers and results dropped."""
-    tags, movetext = {}, []
-    for line in text.splitlines() + [""]:
-        match = TAG.match(line.strip())
-        if match:
-            if movetext:
-                yield tags, moves_of(" ".join(movetext))
-                tags, movetext = {}, []
-            tags[match.group(1)] = re.sub(r"\\(.)", r"\1", match.group(2))
-        elif line.strip() and not line.startswith("%"):
-            movetext.append(line.split(";")[0])
-        elif not line.strip() and movetext:
-            yield tags, moves_of(" ".join(movetext))
-            tags, movetext = {}, []
-
-
-def moves_of(movetext: str):
-    movetext = re.sub(r"\{[^}]*\}", " ", movetext)
-    words = re.sub(r"\d+\.(\.\.)?", " ", movetext).split()
-    return [w.rstrip("!?") for w in words if w not in ("1-0", "0-1", "1/2-1/2", "*") and not w.startswith("$")]
 
 
 def as_cp(score: gobblet.Score) -> int:
@@ -49,10 +24,10 @@ def as_cp(score: gobblet.Score) -> int:
     return score.value
 
 
-def analyse(tags, moves, args, engine):
+def analyse(pgn: gobblet.PgnGame, args, engine):
+    tags, moves = pgn.tags, pgn.moves
     variant = tags.get("Variant", args.variant)
-    fen = tags.get("FEN")
-    game = gobblet.Game(variant, position=None if fen in (None, "startpos") else fen)
+    game = pgn.start(args.variant)  # the Variant and FEN tags
     print(f"game {tags.get('Round', '?')}: {tags.get('Player1', tags.get('White', '?'))} - "
           f"{tags.get('Player2', tags.get('Black', '?'))}, {variant}, {tags.get('Result', '*')}")
     engine.new_game()
@@ -87,9 +62,11 @@ def main() -> int:
     parser.add_argument("--variant", default="gobblet", help="for games without a Variant tag")
     args = parser.parse_args()
     engine = gobblet.Engine()
-    with open(args.pgn) as f:
-        for tags, moves in read_games(f.read()):
-            analyse(tags, moves, args, engine)
+    for pgn in gobblet.read_pgn_file(args.pgn):
+        if pgn.error is not None:
+            print(f"game at line {pgn.line}: not read: {pgn.error}")
+            continue
+        analyse(pgn, args, engine)
     return 0
 
 

@@ -8,6 +8,9 @@
 See docs/python.md for the whole interface.
 """
 
+import functools as _functools
+
+from gobblet import _core
 from gobblet._core import (
     Engine,
     Evaluation,
@@ -15,6 +18,8 @@ from gobblet._core import (
     GameOverError,
     IllegalMoveError,
     Line,
+    Option,
+    PgnGame,
     PositionError,
     Probe,
     Proof,
@@ -32,7 +37,10 @@ from gobblet._core import (
     default_tablebase_path,
     perft,
     prove,
+    read_pgn,
+    read_pgn_file,
     variant_names,
+    write_pgn,
 )
 
 __all__ = [
@@ -42,6 +50,8 @@ __all__ = [
     "GameOverError",
     "IllegalMoveError",
     "Line",
+    "Option",
+    "PgnGame",
     "PositionError",
     "Probe",
     "Proof",
@@ -59,5 +69,69 @@ __all__ = [
     "default_tablebase_path",
     "perft",
     "prove",
+    "read_pgn",
+    "read_pgn_file",
     "variant_names",
+    "write_pgn",
 ]
+
+
+def _parameter_names(function):
+    """The parameter names of a compiled function, from the signature line that
+    starts its docstring ("search(self: gobblet.Engine, game: ..., *, depth: ...)"),
+    without self."""
+    line = (function.__doc__ or "").split("\n", 1)[0]
+    if "(" not in line:
+        return []
+    names, part, depth = [], "", 0
+    for char in line[line.index("(") + 1:]:
+        if depth == 0 and char in ",)":
+            name = part.split(":")[0].split("=")[0].strip()
+            if name not in ("", "self", "*", "/"):
+                names.append(name)
+            part = ""
+            if char == ")":
+                break
+            continue
+        depth += 1 if char in "[(" else -1 if char in "])" else 0
+        part += char
+    return names
+
+
+def _naming_bad_keywords(function, label):
+    """`function` raising, for an unknown keyword, a TypeError that names it and the
+    accepted ones instead of the compiled module's list of signatures."""
+    accepted = _parameter_names(function)
+
+    @_functools.wraps(function)
+    def call(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except TypeError as error:
+            unknown = [name for name in kwargs if name not in accepted]
+            if not unknown or "incompatible" not in str(error):
+                raise
+            raise TypeError(f"{label}() got an unexpected keyword argument {unknown[0]!r}; "
+                            f"it takes: {', '.join(accepted)}") from None
+
+    return call
+
+
+def _name_bad_keywords():
+    """Wraps every function and method of the module that takes arguments
+    (see _naming_bad_keywords); the call is the compiled one."""
+    for name in __all__:
+        item = globals()[name]
+        if isinstance(item, type) and not issubclass(item, BaseException):
+            for attribute, method in list(vars(item).items()):
+                if (attribute == "__init__" or not attribute.startswith("_")) and callable(method) \
+                        and _parameter_names(method):
+                    label = item.__name__ if attribute == "__init__" else f"{item.__name__}.{attribute}"
+                    setattr(item, attribute, _naming_bad_keywords(method, label))
+        elif callable(item) and not isinstance(item, type) and _parameter_names(item):
+            wrapped = _naming_bad_keywords(item, name)
+            globals()[name] = wrapped
+            setattr(_core, name, wrapped)
+
+
+_name_bad_keywords()

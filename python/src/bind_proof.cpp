@@ -1,6 +1,9 @@
 // gobblet.prove() and Proof: the prover (proof/prover.h) from Python, and
 // gobblet.check_certificate(), the independent checker (proof/check.h).
+#include <cerrno>
+#include <filesystem>
 #include <optional>
+#include <system_error>
 #include <string>
 
 #include <pybind11/stl.h>
@@ -42,7 +45,8 @@ Proof prove(const PythonGame& game, std::optional<uint64_t> nodes, std::optional
   if (game.game().result() != GameResult::kNone) throw GameOverError("prove: the game is over");
   if (hashMiB < 1 || hashMiB > 65536) throw std::invalid_argument("hash_mib: from 1 to 65536");
   if (threads < 1 || threads > 256) throw std::invalid_argument("threads: from 1 to 256");
-  if (seconds && !(*seconds > 0)) throw std::invalid_argument("seconds: more than 0");
+  if (seconds && !(*seconds > 0)) throw std::invalid_argument("seconds: more than 0 (None: no limit)");
+  if (nodes && *nodes == 0) throw std::invalid_argument("nodes: at least 1 (None: no limit)");
   proof::ProverOptions options;
   options.maxNodes = nodes.value_or(0);
   options.maxSeconds = seconds.value_or(0);
@@ -96,13 +100,20 @@ void bindProof(py::module_& m) {
   m.def("prove", &prove, py::arg("game"), py::kw_only(), py::arg("nodes") = py::none(), py::arg("seconds") = py::none(),
         py::arg("hash_mib") = 64, py::arg("threads") = 1,
         R"doc(Decides the game's position by proof-number search (docs/proof.md): a Proof whose outcome
-is "win" (with the winning move), "loss", "draw" or "unknown" (the budget ran out, or Ctrl-C). A win or
+is "win" (with the winning move), "loss", "draw" or "unknown" (the budget ran out, or Ctrl-C). Budget:
+`nodes` (at least 1) and `seconds` (more than 0); None is no limit (then only Ctrl-C ends a hard one). A win or
 a loss comes with a certificate that the independent checker has accepted (else it is "unknown"). The prover sees the
 position alone, not the game's earlier positions. Raises GameOverError at a finished game.)doc");
 
   m.def(
       "check_certificate",
       [](const std::string& path) {
+        if (std::error_code error; !std::filesystem::exists(path, error)) {
+          // No such file: an OSError, as open() raises, not a rejected certificate.
+          PyErr_SetObject(PyExc_FileNotFoundError,
+                          py::make_tuple(ENOENT, std::generic_category().message(ENOENT), path).ptr());
+          throw py::error_already_set();
+        }
         proof::CheckReport report;
         {
           py::gil_scoped_release release;
@@ -120,7 +131,8 @@ position alone, not the game's earlier positions. Raises GameOverError at a fini
       },
       py::arg("path"),
       R"doc(Checks a certificate file with the checker that knows only the rules: a dict with "accepted"
-(bool), "reason" (why it was rejected), "variant", "position", "winner", "nodes" and "plies".)doc");
+(bool), "reason" (why it was rejected), "variant", "position", "winner", "nodes" and "plies". A path where
+no file is raises FileNotFoundError; a file that is not a valid certificate is a rejection.)doc");
 }
 
 }  // namespace gobblet::python

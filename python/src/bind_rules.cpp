@@ -13,6 +13,7 @@
 #include "interruptible.h"
 #include "engine/variant.h"
 #include "errors.h"
+#include "protocol/position_display.h"
 #include "python_game.h"
 
 namespace py = pybind11;
@@ -24,6 +25,12 @@ Variant toVariant(const VariantArg& arg) {
   absl::StatusOr<Variant> parsed = Variant::parse(std::get<std::string>(arg));
   if (!parsed.ok()) throw VariantError(std::string(parsed.status().message()));
   return *parsed;
+}
+
+std::string variantName(const Variant& variant) {
+  for (const NamedVariant& named : kNamedVariants)
+    if (named.variant == variant) return std::string(named.name);
+  return variant.name();
 }
 
 Board parsePositionOrThrow(const Variant& variant, const std::string& text) {
@@ -120,10 +127,17 @@ int sizeIndex(const Variant& v, const std::string& letter) {
                         std::string(kSizeLetters, v.sizes) + ")");
 }
 
-std::string variantRepr(const Variant& v) { return "Variant('" + v.name() + "')"; }
+// The `d` command's picture of the game (protocol/position_display.h).
+std::string diagramOf(const Game& game) {
+  std::string out;
+  for (const std::string& line : describeGame(game)) out += line + "\n";
+  return out;
+}
+
+std::string variantRepr(const Variant& v) { return "Variant('" + variantName(v) + "')"; }
 
 std::string gameRepr(const PythonGame& g) {
-  std::string out = "Game('" + g.variant().name() + "', '" + positionToString(g.game().start()) + "'";
+  std::string out = "Game('" + variantName(g.variant()) + "', '" + positionToString(g.game().start()) + "'";
   if (!g.game().moves().empty()) {
     out += ", moves=[";
     for (size_t i = 0; i < g.game().moves().size(); ++i)
@@ -143,24 +157,40 @@ A game of the Gobblet family, by name.
 )doc")
       .def(py::init([](const std::string& name) { return toVariant(name); }), py::arg("name"),
            "The variant of that name (any name or alias the engine accepts, case-insensitive).")
-      .def_property_readonly("name", &Variant::name, "The canonical name (what Variant() gives back).")
+      .def_property_readonly("name", &variantName,
+                             "The name in the engine's list of variants (variant_names(): \"tictactoe\"), else the "
+                             "family form (\"3x3:2,2,1\"). Variant(name) gives the same variant back.")
+      .def_property_readonly("spec", &Variant::name,
+                             "The name the engine writes in files (game records, tablebase file names): the "
+                             "canonical name (\"gobblet\", \"gobblers\") or the family form (\"3x3:1,5,0\" for "
+                             "tic-tac-toe).")
       .def_property_readonly(
           "board_size", [](const Variant& v) { return int(v.n); }, "Board side: 3 or 4.")
       .def_property_readonly(
           "sizes", [](const Variant& v) { return int(v.sizes); }, "Number of piece sizes.")
       .def_property_readonly(
-          "per_size", [](const Variant& v) { return int(v.perSize); }, "Pieces of each size per player (4x4: stacks).")
+          "pieces_per_size", [](const Variant& v) { return int(v.perSize); },
+          "Pieces of each size each player has (on 4x4 also the number of external stacks: stack_count).")
+      .def_property_readonly(
+          "stack_count", [](const Variant& v) { return v.stacks ? v.stackCount() : 0; },
+          "The external stacks of nested pieces each player has (4x4 family); 0 without external stacks.")
+      .def_property_readonly(
+          "external_stacks", [](const Variant& v) { return v.stacks; },
+          "Are the pieces kept in external stacks, only a stack's top playable, with 4x4 Gobblet's rule for "
+          "gobbling from a stack?")
       .def_property_readonly(
           "moving", [](const Variant& v) { return v.moving; }, "May pieces on the board be moved?")
       .def_property_readonly(
-          "stacks", [](const Variant& v) { return v.stacks; }, "4x4 Gobblet's external-stack rules?")
+          "per_size", [](const Variant& v) { return int(v.perSize); }, "Alias of pieces_per_size (kept for old code).")
+      .def_property_readonly(
+          "stacks", [](const Variant& v) { return v.stacks; }, "Alias of external_stacks (kept for old code).")
       .def_property_readonly(
           "start_position", [](const Variant& v) { return positionToString(Board(v)); }, "The start position's text.")
       .def_property_readonly("square_names", &squareNames, "Square names in index order (a1, b1, ...).")
       .def("__eq__", [](const Variant& a, const Variant& b) { return a == b; })
       .def("__hash__", [](const Variant& v) { return py::hash(py::str(v.name())); })
       .def("__repr__", &variantRepr)
-      .def("__str__", &Variant::name);
+      .def("__str__", &variantName);
 
   m.def(
       "variant_names",
@@ -287,7 +317,21 @@ a placement ``"L@b2"`` or a board move ``"a1b2"`` (docs/notation.md).
       .def("__copy__", [](const PythonGame& g) { return g; })
       .def(
           "__deepcopy__", [](const PythonGame& g, py::dict) { return g; }, py::arg("memo"))
-      .def("__repr__", &gameRepr);
+      .def(
+          "__eq__",
+          [](const PythonGame& a, const PythonGame& b) {
+            return a.game().start() == b.game().start() && a.game().moves() == b.game().moves();
+          },
+          py::is_operator(),
+          "Games are equal when they are of the same variant, from the same start position, with the same "
+          "moves (so the same positions, repetitions and result).")
+      .def(
+          "diagram", [](const PythonGame& g) { return diagramOf(g.game()); },
+          "The board as text (the `d` command's picture, then the position, the side to move, the supplies "
+          "and the game's state); also str(game).")
+      .def("__str__", [](const PythonGame& g) { return diagramOf(g.game()); })
+      .def("__repr__", &gameRepr)
+      .attr("__hash__") = py::none();  // a Game changes as it is played: unhashable, as a list
 
   m.def(
       "perft",

@@ -18,6 +18,9 @@ namespace gobblet::python {
 using VariantArg = std::variant<std::string, Variant>;
 // The variant a VariantArg names; VariantError for an unknown name.
 Variant toVariant(const VariantArg& arg);
+// The variant's name in the rules core's registry (kNamedVariants: "tictactoe"),
+// else its family form (Variant::name(): "3x3:2,2,1").
+std::string variantName(const Variant& variant);
 // The position text parsed in `variant`; PositionError naming the text.
 Board parsePositionOrThrow(const Variant& variant, const std::string& text);
 

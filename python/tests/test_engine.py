@@ -208,3 +208,93 @@ def test_the_net_evaluates_by_default_and_a_bad_net_file_is_refused(tmp_path):
         engine.eval_file = str(bad)
     assert engine.eval_file == "<default>"
     assert engine.search(game, depth=1).lines[0].score.value == with_net
+
+
+def eval_command_net(program, moves, *options):
+    """The net's value the `eval` command prints ("info string eval net N (...)")."""
+    lines = ask_gobblet(program, [*options, "position startpos moves " + " ".join(moves), "eval"])
+    net = [line for line in lines if line.startswith("info string eval net ")]
+    assert net, lines
+    return int(net[0].split()[4]), net[0]
+
+
+def test_evaluate_gives_the_evaluation_the_search_uses_the_net_when_it_is_on(cpp_program):
+    game = gobblet.Game("gobblet", moves=MOVES)
+    engine = gobblet.Engine()
+    net, line = eval_command_net(cpp_program("gobblet"), MOVES)
+    assert "the search uses it" in line
+    evaluation = engine.evaluate(game)
+    assert (evaluation.value, evaluation.source, evaluation.net) == (net, "net", net)
+    assert evaluation.value != evaluation.total  # the hand-written total differs here
+    engine.use_nnue = False
+    evaluation = engine.evaluate(game)
+    assert (evaluation.value, evaluation.source, evaluation.net) == (evaluation.total, "hand-written", net)
+    # A 3x3 game has no net.
+    gobblers = gobblet.Engine().evaluate(gobblet.Game("gobblers"))
+    assert (gobblers.value, gobblers.source, gobblers.net) == (gobblers.total, "hand-written", None)
+
+
+def query_wdl(program, moves, *options):
+    lines = ask_gobblet(program, [*options, "position startpos moves " + " ".join(moves), "query wdl"])
+    response = [line for line in lines if line.startswith("response ")]
+    assert response, lines
+    return tuple(int(word) for word in response[0].split()[1:])
+
+
+def test_chances_without_a_search_are_query_wdl(cpp_program, tmp_path):
+    game = gobblet.Game("gobblet", moves=MOVES)
+    chances = gobblet.Engine().chances(game)
+    assert sum(chances) == 1000
+    assert chances == query_wdl(cpp_program("gobblet"), MOVES)
+    engine = gobblet.Engine(options={"Use NNUE": False})
+    assert engine.chances(game) == query_wdl(cpp_program("gobblet"), MOVES, "setoption name Use NNUE value false")
+    # Exact where the tablebase knows the value: tic-tac-toe is a draw.
+    table = tmp_path / "t.gtb"
+    gobblet.build_tablebase("tictactoe", str(table))
+    exact = gobblet.Engine(tablebase=gobblet.Tablebase(str(table)))
+    assert exact.chances(gobblet.Game("tictactoe")) == (0, 1000, 0)
+
+
+def test_the_options_are_the_protocols_with_their_bounds_and_any_can_be_set(cpp_program):
+    engine = gobblet.Engine()
+    handshake = [line for line in ask_gobblet(cpp_program("gobblet"), ["ugi"]) if line.startswith("option name ")]
+    assert [option.name for option in engine.options] == \
+        [line[len("option name "):line.index(" type ")] for line in handshake]
+    for option, line in zip(engine.options, handshake):
+        words = line[line.index(" type "):].split()
+        assert option.type == words[1], line
+        if option.type == "spin":
+            assert f"default {option.default} min {option.min} max {option.max}" in line
+        elif option.type == "check":
+            assert f"default {str(option.default).lower()}" in line and option.min is None
+        elif option.type == "combo":
+            assert " ".join(f"var {choice}" for choice in option.choices) in line
+        assert engine.get_option(option.name) == option.default
+
+    engine.set_option("MoveOverhead", 0)
+    engine.set_option("uci_limitstrength", True)  # any case, as setoption
+    elo = next(option for option in engine.options if option.name == "UCI_Elo")
+    engine.set_option("UCI_Elo", elo.min)
+    assert (engine.get_option("MoveOverhead"), engine.get_option("UCI_LimitStrength"),
+            engine.get_option("UCI_Elo")) == (0, True, elo.min)
+    # The weakest level evaluates by hand (search/skill.h): the options act.
+    assert engine.evaluate(gobblet.Game("gobblet", moves=MOVES)).source == "hand-written"
+    with pytest.raises(ValueError, match="MoveOverhead"):
+        engine.set_option("MoveOverhead", 10001)
+    with pytest.raises(TypeError, match="int"):
+        engine.set_option("MoveOverhead", "fast")
+    with pytest.raises(KeyError, match="Movetime.*MoveOverhead"):
+        engine.set_option("Movetime", 1)
+    assert gobblet.Engine(options={"MultiPV": 2}).search(gobblet.Game("gobblers"), depth=2).lines[1].multipv == 2
+
+
+def test_a_missing_default_tablebase_is_said_in_the_messages(tmp_path, monkeypatch):
+    monkeypatch.setenv("GOBBLET_TB_DIR", str(tmp_path))
+    engine = gobblet.Engine()
+    assert any("no tablebase built for gobblers" in message and "tictactoe" in message
+               for message in engine.messages), engine.messages
+    engine.search(gobblet.Game("3x3:2,2,1"), depth=2)
+    assert any(message.startswith("no tablebase for 3x3:2,2,1: ") for message in engine.messages), engine.messages
+    gobblet.build_tablebase("tictactoe", gobblet.default_tablebase_path("tictactoe"))
+    built = gobblet.Engine()
+    assert not any("tictactoe" in message for message in built.messages), built.messages

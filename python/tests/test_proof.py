@@ -53,7 +53,17 @@ def test_bad_calls_are_clear_errors():
         gobblet.prove(gobblet.Game("gobblers"), threads=0)
     with pytest.raises(ValueError, match="seconds"):
         gobblet.prove(gobblet.Game("gobblers"), seconds=-1)
-    report = gobblet.check_certificate("/nonexistent/x.proof")
+    with pytest.raises(ValueError, match="nodes"):
+        gobblet.prove(gobblet.Game("gobblers"), nodes=0)  # None is no limit; 0 is no budget at all
+
+
+def test_a_missing_certificate_file_raises_and_a_bad_one_is_rejected(tmp_path):
+    with pytest.raises(FileNotFoundError) as raised:
+        gobblet.check_certificate(str(tmp_path / "none.proof"))
+    assert raised.value.filename == str(tmp_path / "none.proof")
+    bad = tmp_path / "bad.proof"
+    bad.write_text("not a certificate\n")
+    report = gobblet.check_certificate(str(bad))
     assert not report["accepted"] and report["reason"]
 
 

@@ -176,3 +176,46 @@ def test_ctrl_c_stops_a_perft(call):
     out, seconds = interrupt(call)
     assert out == "interrupted\n"
     assert seconds < 30
+
+
+def test_a_variant_has_its_registry_name_and_its_spec():
+    tictactoe = gobblet.Variant("tic-tac-toe")
+    assert (tictactoe.name, tictactoe.spec, str(tictactoe)) == ("tictactoe", "3x3:1,5,0", "tictactoe")
+    assert repr(tictactoe) == "Variant('tictactoe')"
+    assert gobblet.Variant(tictactoe.spec) == tictactoe
+    assert (gobblet.Variant("gobblers").name, gobblet.Variant("gobblers").spec) == ("gobblers", "gobblers")
+    family = gobblet.Variant("3x3:2,2,1")
+    assert family.name == family.spec == "3x3:2,2,1"
+
+
+def test_variant_piece_counts_have_clear_names_and_the_old_ones_stay():
+    gobblet_4x4 = gobblet.Variant("gobblet")
+    assert (gobblet_4x4.pieces_per_size, gobblet_4x4.stack_count, gobblet_4x4.external_stacks) == (3, 3, True)
+    small = gobblet.Variant("4x4:2,1")
+    assert (small.pieces_per_size, small.stack_count, small.external_stacks) == (1, 1, True)
+    gobblers = gobblet.Variant("gobblers")
+    assert (gobblers.pieces_per_size, gobblers.stack_count, gobblers.external_stacks) == (2, 0, False)
+    for variant in (gobblet_4x4, small, gobblers):  # the old names, aliases
+        assert (variant.per_size, variant.stacks) == (variant.pieces_per_size, variant.external_stacks)
+
+
+def test_games_compare_by_their_moves_and_are_unhashable():
+    game = gobblet.Game("gobblers", moves=["L@b2", "S@a1"])
+    assert game == gobblet.Game("gobblet gobblers", moves=["L@b2", "S@a1"])
+    assert game == game.copy()
+    assert game != gobblet.Game("gobblers", moves=["L@b2"])
+    assert game != gobblet.Game("gobblers", position=game.position)  # same position, another game
+    assert game != gobblet.Game("tictactoe") and game != "gobblers"
+    with pytest.raises(TypeError):
+        hash(game)
+
+
+def test_a_game_prints_as_a_board_diagram(cpp_program):
+    moves = ["L@b2", "S@a1"]
+    game = gobblet.Game("gobblers", moves=moves)
+    picture = subprocess.run([cpp_program("gobblet")], input="setoption name Variant value gobblers\n"
+                             "position startpos moves " + " ".join(moves) + "\nd\nquit\n",
+                             capture_output=True, text=True, check=True).stdout
+    assert str(game) == game.diagram()
+    assert str(game).splitlines() == [line for line in picture.splitlines() if line.strip()][:len(str(game).splitlines())]
+    assert " L " in str(game) and "position " + game.position in str(game)

@@ -162,3 +162,44 @@ def test_skill_levels_weaken_the_engine_reproducibly():
         engine.skill_level = 21
     with pytest.raises(ValueError, match="skill_level -1"):
         gobblet.Engine(skill_level=-1)
+
+
+WIN_IN_ONE = ["X@a1", "X@a4", "X@b1", "X@b4", "X@c1", "X@c4"]  # player 1 makes rank 1 with L@d1
+
+
+def test_go_mate_finds_the_win_and_ends_by_itself():
+    game = gobblet.Game("gobblet", moves=WIN_IN_ONE)
+    result = gobblet.Engine().search(game, mate=1)
+    assert result.best_move == "L@d1"
+    assert (result.score.kind, result.score.value) == ("mate", 1)
+    with pytest.raises(ValueError, match="mate 0"):
+        gobblet.Engine().search(game, mate=0)
+
+
+def test_a_ponder_search_waits_for_ponder_hit():
+    engine = gobblet.Engine()
+    game = gobblet.Game("gobblers", moves=["L@b2"])
+    found = []
+    thread = threading.Thread(target=lambda: found.append(engine.search(game, depth=2, ponder=True)))
+    thread.start()
+    time.sleep(0.5)
+    assert thread.is_alive()  # a depth-2 search would be over: pondering goes on until told
+    engine.ponder_hit()
+    thread.join(60)
+    assert not thread.is_alive() and found[0].best_move in game.legal_moves()
+
+
+def test_scores_have_a_point_of_view():
+    game = gobblet.Game("gobblet", moves=WIN_IN_ONE[:5])  # player 2 to move, player 1 threatens
+    score = gobblet.Engine().search(game, depth=3).score
+    assert (score.turn, score.player) == (2, 2)
+    assert score.relative == score
+    for player in (1, 2):
+        seen = score.pov(player)
+        assert seen.player == player and seen.turn == 2 and seen.kind == score.kind
+        assert seen.value == (score.value if player == 2 else -score.value)
+        assert seen.relative == score
+    assert score.player1() == score.pov(1) and score.player2() == score
+    assert str(score.player1()) == f"{score.kind} {-score.value}"
+    with pytest.raises(ValueError, match="player 3"):
+        score.pov(3)

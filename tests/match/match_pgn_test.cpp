@@ -174,6 +174,14 @@ TEST(MatchPgn, RoundTripKeepsEveryField) {
             std::string::npos);
 }
 
+TEST(MatchPgn, AnUnfinishedGameReadsBack) {
+  // A game still running is written with the result * and Termination "none" (the Python module writes them).
+  const GameRecord running = recordOf({"L@b2", "S@a1"}, GameResult::kNone, Termination::kNone);
+  const std::string text = formatPgn(running, fixedHeader());
+  EXPECT_NE(text.find("[Termination \"none\"]"), std::string::npos) << text;
+  EXPECT_EQ(formatRecord(readOne(text)), formatRecord(running));
+}
+
 TEST(MatchPgn, ReadsCutegamesOutputAndRerefereesIt) {
   // A won game from the start position, with "startpos" as cutegames writes
   // it when the opening file says so.

@@ -33,24 +33,19 @@ RESULT_WORDS = {"1-0": 1, "0-1": 2, "1/2-1/2": 0}
 
 
 def read_games(path):
-    """The games of a PGN file: [(winner 1|2|0 for a draw, [moves])], in order. Variations, comments
-    and move numbers are skipped."""
+    """The games of a PGN file (gobblet's PGN reader, gobblet.read_pgn_file): [(winner 1|2|0 for a
+    draw, [moves])], in order, the unfinished ones left out. Variations, comments and move numbers
+    are skipped."""
     games = []
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    for block in re.split(r"\n(?=\[Event )", text):
-        result = re.search(r'\[Result "([^"]*)"\]', block)
-        variant = re.search(r'\[Variant "([^"]*)"\]', block)
-        if not result or result.group(1) not in RESULT_WORDS:
+    for pgn in gobblet.read_pgn_file(path):
+        if pgn.error is not None:
+            raise SystemExit(f"reach.py: {path}: {pgn.error}")
+        if pgn.result not in RESULT_WORDS:
             continue
-        if variant and variant.group(1) != "gobblet":
-            raise SystemExit(f"reach.py: {path}: a game of {variant.group(1)}, not 4x4 Gobblet")
-        body = "\n".join(line for line in block.splitlines() if not line.startswith(("[", "%")))
-        body = re.sub(r"\{[^}]*\}", " ", body)
-        while re.search(r"\([^()]*\)", body):
-            body = re.sub(r"\([^()]*\)", " ", body)
-        moves = [w for w in body.split() if not re.fullmatch(r"\d+\.(\.\.)?|1-0|0-1|1/2-1/2|\*|\$\d+", w)]
-        games.append((RESULT_WORDS[result.group(1)], moves))
+        variant = pgn.tags.get("Variant")
+        if variant is not None and gobblet.Variant(variant) != gobblet.Variant("gobblet"):
+            raise SystemExit(f"reach.py: {path}: a game of {variant}, not 4x4 Gobblet")
+        games.append((RESULT_WORDS[pgn.result], pgn.moves))
     return games
 
 
