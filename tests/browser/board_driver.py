@@ -55,14 +55,22 @@ def no_proxy_for_localhost():
     os.environ["NO_PROXY"] = os.environ["no_proxy"] = "127.0.0.1,localhost"
 
 
-def start_browser(init_script=None):
+# What the tests add (conftest.py): one renderer process for the test's pages and about:blank
+# alike. With each site in a process of its own, every Board.load (about:blank, then the page)
+# started two renderer processes: half of a load's second on the loaded machine. What a page
+# does does not depend on which process draws it.
+TEST_FLAGS = ["--disable-site-isolation-trials"]
+
+
+def start_browser(init_script=None, extra_flags=()):
     """Headless Chromium with its console log kept; `init_script` runs in every document before
-    the page's own scripts. Raises Skipped when Selenium or Chromium is missing or Chromium
-    cannot start. Returns (driver, profile directory to remove)."""
+    the page's own scripts; `extra_flags` are Chromium's, after CHROMIUM_FLAGS. Raises Skipped
+    when Selenium or Chromium is missing or Chromium cannot start. Returns (driver, profile
+    directory to remove)."""
     if SELENIUM_MISSING:
         raise Skipped(SELENIUM_MISSING)
     options = webdriver.ChromeOptions()
-    for flag in CHROMIUM_FLAGS:
+    for flag in [*CHROMIUM_FLAGS, *extra_flags]:
         options.add_argument(flag)
     profile = tempfile.mkdtemp(prefix="gobblet-chromium-")
     options.add_argument(f"--user-data-dir={profile}")

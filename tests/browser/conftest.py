@@ -8,7 +8,7 @@ Each test module says what its page needs and the conftest gives the rest:
   after_each(request)  (optional module function) a check run after each
                   test that passed (the static site: no engine process)
 
-Fixtures given here: `driver` (headless Chromium, one per module; every test
+Fixtures given here: `driver` (headless Chromium with TEST_FLAGS, one per module; every test
 is skipped, with the reason, when Chromium cannot start), `b` (the Board on
 page_url), `out_dir` (--out: screenshots), `binary`, `tb_binary`,
 `perft_binary`, `site` (--bin, --gobblet-tb, --perft, --site: what a module needs of
@@ -20,7 +20,7 @@ import shutil
 
 import pytest
 
-from board_driver import Board, Skipped, check, no_proxy_for_localhost, start_browser
+from board_driver import TEST_FLAGS, Board, Skipped, check, no_proxy_for_localhost, start_browser
 
 
 def pytest_addoption(parser):
@@ -61,7 +61,7 @@ site = path_fixture("site", "site")
 def driver(request):
     no_proxy_for_localhost()
     try:
-        chromium, profile = start_browser(getattr(request.module, "RECORDER", None))
+        chromium, profile = start_browser(getattr(request.module, "RECORDER", None), TEST_FLAGS)
     except Skipped as why:
         pytest.skip(str(why))
     yield chromium

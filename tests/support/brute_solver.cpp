@@ -9,14 +9,25 @@
 
 namespace gobblet::testing {
 
+namespace {
+
+// The pieces of size s of player p of the position seen with player 1 to
+// move (the colours swapped when player 2 is), mapped by symmetry `sym`:
+// the masks of board.colorSwapped().transformed(sym), without making either
+// Board (the key of every child of every state is taken).
+Mask imagePieces(const Board& board, int sym, int p, int s) {
+  return board.geometry().transform(sym, board.pieces(p ^ board.sideToMove(), s));
+}
+
+}  // namespace
+
 uint64_t BruteSolver::stateKey(const Board& board) {
-  const Board b = board.sideToMove() == 0 ? board : board.colorSwapped();
+  const int sizes = board.variant().sizes;
   uint64_t best = ~uint64_t{0};
   for (int sym = 0; sym < 8; ++sym) {
-    const Board t = b.transformed(sym);
     uint64_t key = 0;
     for (int p = 0; p < 2; ++p)
-      for (int s = 0; s < 3; ++s) key = key << 9 | (s < b.variant().sizes ? t.pieces(p, s) : 0);
+      for (int s = 0; s < 3; ++s) key = key << 9 | (s < sizes ? imagePieces(board, sym, p, s) : 0);
     best = std::min(best, key);
   }
   return best;
@@ -24,13 +35,12 @@ uint64_t BruteSolver::stateKey(const Board& board) {
 
 BruteSolver::Key BruteSolver::key(const Board& board) {
   if (board.variant().n == 3) return stateKey(board);
-  const Board b = board.sideToMove() == 0 ? board : board.colorSwapped();
+  const int sizes = board.variant().sizes;
   Key best = ~Key{0};
   for (int sym = 0; sym < 8; ++sym) {
-    const Board t = b.transformed(sym);
     Key key = 0;
     for (int p = 0; p < 2; ++p)
-      for (int s = 0; s < 4; ++s) key = key << 16 | (s < b.variant().sizes ? t.pieces(p, s) : 0);
+      for (int s = 0; s < 4; ++s) key = key << 16 | (s < sizes ? imagePieces(board, sym, p, s) : 0);
     best = std::min(best, key);
   }
   return best;
