@@ -104,12 +104,6 @@ case "$kind" in
         # Debian's emscripten runs its JavaScript optimizer with the
         # system's node, which finds its modules (acorn) only here.
         export NODE_PATH=/usr/share/nodejs
-        # emscripten's clang through ccache, as the native builds compile
-        # (CMakeLists.txt): abseil, zstd and, with the same profile, the
-        # engine come from the cache in a fresh clone of the same tree.
-        if command -v ccache >/dev/null; then
-          export EM_COMPILER_WRAPPER=ccache CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
-        fi
         emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release \
           -DGOBBLET_ABSEIL_SOURCE="$abseil_source" -DGOBBLET_ZSTD_SOURCE="$zstd_source" \
           -DGOBBLET_WASM_PROFILE="$wasm_profile_file" >&2
