@@ -20,10 +20,14 @@ if [ "${1:-}" = "--fix" ]; then
   "$clang_format" -i --style=file "${files[@]}"
   exit 0
 fi
-unformatted=()
-for file in "${files[@]}"; do
-  "$clang_format" --style=file --dry-run -Werror "$file" >/dev/null 2>&1 || unformatted+=("$file")
-done
+# One clang-format a batch of files, a batch per core at once (a clang-format
+# a file, one after another, took half a minute); a batch that fails is
+# then asked file by file, to name them.
+check_batch() { "$clang_format" --style=file --dry-run -Werror "$@" >/dev/null 2>&1 && return 0
+  for file in "$@"; do "$clang_format" --style=file --dry-run -Werror "$file" >/dev/null 2>&1 || echo "$file"; done; }
+export -f check_batch
+export clang_format
+mapfile -t unformatted < <(printf '%s\0' "${files[@]}" | xargs -0 -n 25 -P "$(nproc)" bash -c 'check_batch "$@"' _)
 if ((${#unformatted[@]})); then
   echo "format check: ${#unformatted[@]} file(s) not formatted as .clang-format says (tools/format_check.sh --fix):" >&2
   printf '  %s\n' "${unformatted[@]}" >&2
