@@ -37,6 +37,48 @@ bool offered(const OptionDeclaration& option, const OptionCaps& caps) {
   return !namesAFile || caps.tablebasePathSettable;
 }
 
+std::string optionText(const EngineOptions& o, OptionId id) {
+  const auto check = [](bool on) { return std::string(on ? "true" : "false"); };
+  const auto text = [&](const std::string& value) {
+    return value.empty() ? std::string(declarationOf(id).defaultText) : value;
+  };
+  switch (id) {
+    case OptionId::kHash:
+      return std::to_string(o.hashMiB);
+    case OptionId::kThreads:
+      return std::to_string(o.threads);
+    case OptionId::kVariant:
+      return o.variant.name();
+    case OptionId::kTablebasePath:
+      return text(o.tablebasePath);
+    case OptionId::kMultiPv:
+      return std::to_string(o.multiPv);
+    case OptionId::kMoveOverhead:
+      return std::to_string(o.moveOverheadMs);
+    case OptionId::kPonder:
+      return check(o.ponder);
+    case OptionId::kDebug:
+      return check(o.debug);
+    case OptionId::kOwnBook:
+      return check(false);  // (no book: only false is taken)
+    case OptionId::kSkillLevel:
+      return std::to_string(o.skillLevel);
+    case OptionId::kSkillSeed:
+      return std::to_string(o.skillSeed);
+    case OptionId::kLimitStrength:
+      return check(o.limitStrength);
+    case OptionId::kElo:
+      return std::to_string(o.elo);
+    case OptionId::kShowWdl:
+      return check(o.showWdl);
+    case OptionId::kEvalFile:
+      return text(o.evalFile);
+    case OptionId::kUseNnue:
+      return check(o.useNnue);
+  }
+  return {};
+}
+
 absl::StatusOr<OptionId> setOption(EngineOptions& options, const OptionCaps& caps, std::string_view name,
                                    std::string_view value, bool hasValue) {
   const OptionDeclaration* d = findOption(name);

@@ -148,6 +148,13 @@ struct EngineOptions {
   bool searchUsesNet() const { return useNnue && playingLevel() == kMaxSkillLevel; }
 };
 
+// The value in force of an option, written as `setoption` takes it: a
+// spin's number, a check's true or false, a combo's choice, a string's
+// text ("<empty>" or "<default>" when unset). The one reading of the
+// option fields: setOption(options, caps, name, optionText(options, id))
+// leaves `options` as it is.
+std::string optionText(const EngineOptions& options, OptionId id);
+
 // Validates and applies one option (name case-insensitive, as in UCI). On an
 // unknown name or a bad value returns InvalidArgument and leaves `options`
 // unchanged; on success returns which option changed.

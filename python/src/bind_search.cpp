@@ -231,7 +231,7 @@ class PythonEngine {
   void setOptionNamed(const std::string& name, py::handle value) {
     const OptionDeclaration& d = optionNamed(name);
     if (busy_) throw std::runtime_error("option " + std::string(d.name) + " set while the Engine is searching");
-    const std::string text = optionText(d, value);
+    const std::string text = valueText(d, value);
     if (absl::Status st = engine_.setOption(d.name, text, true); !st.ok())
       throw py::value_error(std::string(st.message()));
     if (d.id == OptionId::kThreads) defaultThreads_ = engine_.options().threads;

@@ -55,44 +55,21 @@ std::vector<OptionInfo> describeOptions(const OptionCaps& caps) {
 }
 
 py::object optionValue(const EngineOptions& o, const OptionDeclaration& d) {
-  switch (d.id) {
-    case OptionId::kHash:
-      return py::int_(o.hashMiB);
-    case OptionId::kThreads:
-      return py::int_(o.threads);
-    case OptionId::kVariant:
-      return py::str(o.variant.name());
-    case OptionId::kTablebasePath:
-      return textValue(o.tablebasePath);
-    case OptionId::kMultiPv:
-      return py::int_(o.multiPv);
-    case OptionId::kMoveOverhead:
-      return py::int_(o.moveOverheadMs);
-    case OptionId::kPonder:
-      return py::bool_(o.ponder);
-    case OptionId::kDebug:
-      return py::bool_(o.debug);
-    case OptionId::kOwnBook:
-      return py::bool_(false);  // (no book: only false is accepted)
-    case OptionId::kSkillLevel:
-      return py::int_(o.skillLevel);
-    case OptionId::kSkillSeed:
-      return py::int_(o.skillSeed);
-    case OptionId::kLimitStrength:
-      return py::bool_(o.limitStrength);
-    case OptionId::kElo:
-      return py::int_(o.elo);
-    case OptionId::kShowWdl:
-      return py::bool_(o.showWdl);
-    case OptionId::kEvalFile:
-      return textValue(o.evalFile);
-    case OptionId::kUseNnue:
-      return py::bool_(o.useNnue);
+  const std::string text = optionText(o, d.id);  // the protocol's one reading of the fields
+  switch (d.type) {
+    case OptionType::kSpin:
+      return py::int_(std::stoll(text));
+    case OptionType::kCheck:
+      return py::bool_(text == "true");
+    case OptionType::kCombo:
+      return py::str(text);
+    case OptionType::kString:
+      break;
   }
-  return py::none();
+  return textValue(text == d.defaultText && d.defaultText.front() == '<' ? "" : text);
 }
 
-std::string optionText(const OptionDeclaration& d, py::handle value) {
+std::string valueText(const OptionDeclaration& d, py::handle value) {
   const std::string name(d.name);
   switch (d.type) {
     case OptionType::kCheck:

@@ -33,7 +33,7 @@ pybind11::object optionValue(const EngineOptions& options, const OptionDeclarati
 // `value` as the text `setoption` takes for `d`: a bool for a check option,
 // an int for a spin, a str for a combo or string option (a check also
 // takes "true"/"false"). TypeError naming the option and the type it wants.
-std::string optionText(const OptionDeclaration& d, pybind11::handle value);
+std::string valueText(const OptionDeclaration& d, pybind11::handle value);
 
 // The declaration named `name` (case-insensitive); KeyError listing the names.
 const OptionDeclaration& optionNamed(const std::string& name);

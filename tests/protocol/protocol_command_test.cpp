@@ -357,6 +357,52 @@ TEST(ProtocolOptions, DefaultsAreTheDeclaredOnes) {
   for (const OptionDeclaration& d : kOptionTable) EXPECT_EQ(&declarationOf(d.id), &d) << d.name;
 }
 
+// optionText reads each option as setoption writes it: the defaults read
+// as the table declares them, and a value set reads back as it was set
+// (and setting what it reads changes nothing).
+TEST(ProtocolOptions, EachOptionReadsBackAsItWasSet) {
+  const OptionCaps caps;
+  for (const OptionDeclaration& d : kOptionTable) {
+    const std::string name(d.name);
+    EngineOptions o;
+    std::string declared;
+    switch (d.type) {
+      case OptionType::kSpin:
+        declared = std::to_string(d.defaultValue);
+        break;
+      case OptionType::kCheck:
+        declared = d.defaultValue ? "true" : "false";
+        break;
+      case OptionType::kCombo:
+      case OptionType::kString:
+        declared = std::string(d.defaultText);
+        break;
+    }
+    EXPECT_EQ(optionText(o, d.id), declared) << name;
+    std::string other;
+    switch (d.type) {
+      case OptionType::kSpin:
+        other = std::to_string(d.defaultValue == d.min ? d.min + 1 : d.min);
+        break;
+      case OptionType::kCheck:
+        other = d.id == OptionId::kOwnBook ? "false" : (d.defaultValue ? "false" : "true");
+        break;
+      case OptionType::kCombo:
+        other = std::string(kNamedVariants[1].name);
+        break;
+      case OptionType::kString:
+        other = "/tmp/some file";
+        break;
+    }
+    ASSERT_TRUE(setOption(o, caps, name, other, true).ok()) << name << " " << other;
+    EXPECT_EQ(optionText(o, d.id), other) << name;
+    const EngineOptions before = o;
+    ASSERT_TRUE(setOption(o, caps, name, optionText(o, d.id), true).ok()) << name;
+    for (const OptionDeclaration& each : kOptionTable)
+      EXPECT_EQ(optionText(o, each.id), optionText(before, each.id)) << name << " then " << each.name;
+  }
+}
+
 // UCI_LimitStrength plays at the strongest level whose measured Elo is at
 // most UCI_Elo, whatever Skill Level says; without it, Skill Level.
 TEST(ProtocolOptions, LimitStrengthPlaysTheLevelOfTheElo) {
