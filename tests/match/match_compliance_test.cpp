@@ -17,11 +17,12 @@
 #include "match/compliance.h"
 #include "tests/support/scratch_dir.h"
 #include "tests/support/shell_command.h"
+#include "tests/support/paths.h"
 
 namespace gobblet::match {
 namespace {
 
-const std::string kBin = GOBBLET_BIN_DIR;
+const std::string kBin = gobblet::testing::binDir();
 const std::string kFake = kBin + "/gobblet-fake-engine";
 
 // Margin beyond clocks and move times: generous, the machine may be loaded

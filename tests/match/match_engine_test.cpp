@@ -7,11 +7,12 @@
 
 #include "match/replay.h"
 #include "match/tournament.h"
+#include "tests/support/paths.h"
 
 namespace gobblet::match {
 namespace {
 
-const std::string kEngine = std::string(GOBBLET_BIN_DIR) + "/gobblet";
+const std::string kEngine = gobblet::testing::binDir() + "/gobblet";
 
 EngineConfig engine(const std::string& name, int depth) {
   EngineConfig c;

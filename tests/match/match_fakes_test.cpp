@@ -11,13 +11,14 @@
 #include "match/game_runner.h"
 #include "match/replay.h"
 #include "match/tournament.h"
+#include "tests/support/paths.h"
 
 namespace gobblet::match {
 namespace {
 
 using std::chrono::milliseconds;
 
-const std::string kFake = std::string(GOBBLET_BIN_DIR) + "/gobblet-fake-engine";
+const std::string kFake = gobblet::testing::binDir() + "/gobblet-fake-engine";
 
 EngineConfig fake(const std::string& name, const std::string& args, const std::string& limits = "depth=1") {
   EngineConfig c;

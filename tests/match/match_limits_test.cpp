@@ -16,11 +16,12 @@
 #include "match/input_limits.h"
 #include "match/openings.h"
 #include "match/record_file_reader.h"
+#include "tests/support/paths.h"
 
 namespace gobblet::match {
 namespace {
 
-const std::string kBin = GOBBLET_BIN_DIR;
+const std::string kBin = gobblet::testing::binDir();
 const std::string kMatch = kBin + "/gobblet-match";
 const std::string kFake = kBin + "/gobblet-fake-engine";
 

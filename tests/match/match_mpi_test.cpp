@@ -16,13 +16,14 @@
 #include "tests/support/shell_command.h"
 #include "tests/support/match_output.h"
 #include "tests/support/whole_file.h"
+#include "tests/support/paths.h"
 
 namespace {
 
 using gobblet::finalTable;
 using gobblet::gamesByNumber;
 
-const std::string kBin = GOBBLET_BIN_DIR;
+const std::string kBin = gobblet::testing::binDir();
 const std::string kMatch = kBin + "/gobblet-match";
 const std::string kEngine = kBin + "/gobblet";
 const std::string kFake = kBin + "/gobblet-fake-engine";

@@ -14,6 +14,7 @@
 #include "match/replay.h"
 #include "tests/support/shell_command.h"
 #include "tests/support/whole_file.h"
+#include "tests/support/paths.h"
 
 namespace gobblet::match {
 namespace {
@@ -375,14 +376,13 @@ TEST(MatchPgn, TruncatedOrCorruptedInputIsAnErrorNotACrash) {
 
 // Runs gobblet-match with `args`; returns its exit code, output in `output`.
 int runMatch(const std::string& args, std::string& output) {
-  const testing::CommandResult r =
-      testing::runCommand(std::string(GOBBLET_BIN_DIR) + "/gobblet-match " + args + " 2>&1");
+  const testing::CommandResult r = testing::runCommand(gobblet::testing::binDir() + "/gobblet-match " + args + " 2>&1");
   output += r.output;
   return r.exitCode;
 }
 
 TEST(MatchPgn, RecordChoosesPgnByExtensionOrFlagAndReplayReadsIt) {
-  const std::string fake = std::string(GOBBLET_BIN_DIR) + "/gobblet-fake-engine";
+  const std::string fake = gobblet::testing::binDir() + "/gobblet-fake-engine";
   const std::string engines =
       " --variant gobblers --games 4 --random-plies 2 --depth 1 --timeout 2 --quiet"
       " --engine 'cmd=" +

@@ -17,11 +17,12 @@
 #include "tests/support/match_output.h"
 #include "tests/support/whole_file.h"
 #include "match/schedule.h"
+#include "tests/support/paths.h"
 
 namespace gobblet::match {
 namespace {
 
-const std::string kBin = GOBBLET_BIN_DIR;
+const std::string kBin = gobblet::testing::binDir();
 const std::string kMatch = kBin + "/gobblet-match";
 const std::string kFake = kBin + "/gobblet-fake-engine";
 

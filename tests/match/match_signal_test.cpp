@@ -19,10 +19,11 @@
 #include "tests/support/scratch_dir.h"
 #include "tests/support/shell_command.h"
 #include "tests/support/whole_file.h"
+#include "tests/support/paths.h"
 
 namespace {
 
-const std::string kBin = GOBBLET_BIN_DIR;
+const std::string kBin = gobblet::testing::binDir();
 const std::string kMatch = kBin + "/gobblet-match";
 const std::string kFake = kBin + "/gobblet-fake-engine";
 const std::string kMpiexec = GOBBLET_MPIEXEC;

@@ -9,11 +9,12 @@
 #include "proof/certificate.h"
 #include "tests/support/scratch_dir.h"
 #include "tests/support/shell_command.h"
+#include "tests/support/paths.h"
 
 namespace gobblet {
 namespace {
 
-const std::string kProve = std::string(GOBBLET_BIN_DIR) + "/gobblet-prove";
+const std::string kProve = gobblet::testing::binDir() + "/gobblet-prove";
 
 testing::CommandResult run(const std::string& arguments) {
   return testing::runCommand(kProve + " " + arguments + " 2>&1");

@@ -8,6 +8,7 @@
 #include "protocol/engine_options.h"
 #include "search/search.h"
 #include "tests/support/shell_command.h"
+#include "tests/support/paths.h"
 
 namespace gobblet {
 namespace {
@@ -60,10 +61,10 @@ TEST(HashBounds, TheSearchClampsToTheSameBounds) {
 // --listen), one below the least and one above the greatest are out of it.
 TEST(HashBounds, TheServersMaxHashTakesTheSameBounds) {
   const auto run = [](int64_t mib) {
-    return testing::runCommand(std::string(GOBBLET_BIN_DIR) + "/gobblet --max-hash " + std::to_string(mib) +
+    return testing::runCommand(gobblet::testing::binDir() + "/gobblet --max-hash " + std::to_string(mib) +
                                " </dev/null 2>&1");
   };
-  if (testing::runCommand(std::string(GOBBLET_BIN_DIR) + "/gobblet --help").output.find("--max-hash") ==
+  if (testing::runCommand(gobblet::testing::binDir() + "/gobblet --help").output.find("--max-hash") ==
       std::string::npos)
     GTEST_SKIP() << "this gobblet has no server (a build without Boost)";
   const std::string range = "out of range [" + std::to_string(kMinHashMiB) + ", " + std::to_string(kMaxHashMiB) + "]";

@@ -18,6 +18,7 @@
 #include "tests/support/engine_client.h"
 #include "search/evaluate.h"
 #include "tablebase/tablebase.h"
+#include "tests/support/paths.h"
 
 namespace gobblet {
 namespace {
@@ -675,7 +676,7 @@ TEST(ProtocolPipe, NewGameForgetsThePosition) {
 // with its exact value: each line's score must match a probe of the position
 // after its move (mate n in plies, cp 0 for a draw).
 TEST(ProtocolPipe, TablebaseMultiPvCoversEveryMoveExactly) {
-  const std::string tbTool = std::string(GOBBLET_BIN_DIR) + "/gobblet-tb";
+  const std::string tbTool = gobblet::testing::binDir() + "/gobblet-tb";
   if (::access(tbTool.c_str(), X_OK) != 0) GTEST_SKIP() << "gobblet-tb not built";
   char dir[] = "/tmp/gobblet_protocol_tb_XXXXXX";
   ASSERT_NE(::mkdtemp(dir), nullptr);
@@ -729,7 +730,7 @@ TEST(ProtocolPipe, TablebaseMultiPvCoversEveryMoveExactly) {
     }
   }
   // A file that is not a tablebase: an error, and the loaded one stays.
-  e.send("setoption name TablebasePath value " + std::string(GOBBLET_SOURCE_DIR) + "/CMakeLists.txt");
+  e.send("setoption name TablebasePath value " + gobblet::testing::sourceDir() + "/CMakeLists.txt");
   auto l = e.line();
   ASSERT_TRUE(l);
   EXPECT_EQ(l->rfind("info string error: option TablebasePath", 0), 0u) << *l;
@@ -747,7 +748,7 @@ TEST(ProtocolPipe, TablebaseMultiPvCoversEveryMoveExactly) {
 // proves the result itself and probes nothing: the board lost its marks
 // there). Each value must match a probe of the position after the move.
 TEST(ProtocolPipe, QueryValuesGivesEveryLegalMovesExactValue) {
-  const std::string tbTool = std::string(GOBBLET_BIN_DIR) + "/gobblet-tb";
+  const std::string tbTool = gobblet::testing::binDir() + "/gobblet-tb";
   if (::access(tbTool.c_str(), X_OK) != 0) GTEST_SKIP() << "gobblet-tb not built";
   char dir[] = "/tmp/gpv_XXXXXX";
   ASSERT_NE(::mkdtemp(dir), nullptr);

@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "tests/support/engine_client.h"
+#include "tests/support/paths.h"
 
 namespace gobblet {
 namespace {
@@ -73,7 +74,7 @@ TEST(ProtocolVariantFamily, A4x4MemberIsShownSearchedAndRuled) {
 // 3x3 variant's is (4x4 Gobblet itself has none): `query values` answers
 // from it. 4x4:2,1 is small (8,257 states, every one a draw).
 TEST(ProtocolVariantFamily, A4x4MembersTablebaseIsFoundByDefault) {
-  const std::string tbTool = std::string(GOBBLET_BIN_DIR) + "/gobblet-tb";
+  const std::string tbTool = gobblet::testing::binDir() + "/gobblet-tb";
   ASSERT_EQ(::access(tbTool.c_str(), X_OK), 0) << tbTool;
   char dir[] = "/tmp/gobblet_family_tb_XXXXXX";
   ASSERT_NE(::mkdtemp(dir), nullptr);

@@ -12,13 +12,15 @@
 #include "absl/strings/ascii.h"
 #include "engine/version.h"
 #include "tests/support/shell_command.h"
+#include "tests/support/paths.h"
 
 namespace gobblet {
 namespace {
 
 // git's answer in the source tree, trimmed; "" if git fails there.
 std::string git(const std::string& arguments) {
-  const testing::CommandResult r = testing::runCommand("git -C '" GOBBLET_SOURCE_DIR "' " + arguments + " 2>/dev/null");
+  const testing::CommandResult r =
+      testing::runCommand("git -C '" + gobblet::testing::sourceDir() + "' " + arguments + " 2>/dev/null");
   return r.exitCode == 0 ? std::string(absl::StripAsciiWhitespace(r.output)) : "";
 }
 
@@ -41,8 +43,8 @@ TEST(Version, NamesTheCommitOfTheCheckoutItWasBuiltFrom) {
   }
   std::error_code ec;
   const std::string top = git("rev-parse --show-toplevel");
-  if (top.empty() || !std::filesystem::equivalent(top, GOBBLET_SOURCE_DIR, ec))
-    GTEST_SKIP() << GOBBLET_SOURCE_DIR " is not a git checkout: the version is " << version;
+  if (top.empty() || !std::filesystem::equivalent(top, gobblet::testing::sourceDir(), ec))
+    GTEST_SKIP() << gobblet::testing::sourceDir() << " is not a git checkout: the version is " << version;
   const std::string head = git("rev-parse HEAD");
   ASSERT_GE(head.size(), 12u) << "git rev-parse HEAD: '" << head << "'";
   const std::string built = GOBBLET_RELEASE "+g" + head.substr(0, 12);

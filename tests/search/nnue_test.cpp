@@ -22,6 +22,7 @@
 #include "search/search.h"
 #include "tests/support/scratch_dir.h"
 #include "tests/support/whole_file.h"
+#include "tests/support/paths.h"
 
 namespace gobblet::nnue {
 namespace {
@@ -46,7 +47,7 @@ TEST(NnueNetwork, TheBuiltInNetParsesAndSaysWhatMadeIt) {
   ASSERT_NE(net, nullptr);
   EXPECT_NE(netDescription(*net).find("tools/nnue/train.py"), std::string::npos) << netDescription(*net);
   EXPECT_EQ(serializeNetwork(*net),
-            std::string(readWholeFile(std::string(GOBBLET_SOURCE_DIR) + "/search/nnue/default.gnn")));
+            std::string(readWholeFile(gobblet::testing::sourceDir() + "/search/nnue/default.gnn")));
 }
 
 TEST(NnueNetwork, AFileReadsBackAsWritten) {

@@ -12,13 +12,14 @@
 #include "search/eval_file.h"
 #include "search/search.h"
 #include "tests/support/shell_command.h"
+#include "tests/support/paths.h"
 
 namespace gobblet {
 namespace {
 
 using testing::runCommand;
 
-const std::string kBin = GOBBLET_BIN_DIR;
+const std::string kBin = gobblet::testing::binDir();
 
 // The values are the process's: every test starts and ends with the defaults.
 class SearchParamsTest : public ::testing::Test {

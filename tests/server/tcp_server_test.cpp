@@ -18,6 +18,7 @@
 #include "tests/support/shell_command.h"
 #include "tests/support/scratch_dir.h"
 #include "tablebase/tablebase.h"
+#include "tests/support/paths.h"
 
 namespace gobblet {
 namespace {
@@ -644,7 +645,7 @@ TEST(TcpServer, ClientThatDoesNotReadIsDropped) {
 // The default tablebase of a variant is found through $GOBBLET_TB_DIR and
 // mapped once per server process, however many sessions use it.
 TEST(TcpServer, TablebaseIsMappedOnceAndShared) {
-  const std::string tbTool = std::string(GOBBLET_BIN_DIR) + "/gobblet-tb";
+  const std::string tbTool = gobblet::testing::binDir() + "/gobblet-tb";
   if (::access(tbTool.c_str(), X_OK) != 0) GTEST_SKIP() << "gobblet-tb not built";
   char dir[] = "/tmp/gobblet_tcp_tb_XXXXXX";
   ASSERT_NE(::mkdtemp(dir), nullptr);

@@ -27,10 +27,11 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "tests/support/paths.h"
 
 namespace gobblet::testing {
 
-inline std::string engineBinary() { return std::string(GOBBLET_BIN_DIR) + "/gobblet"; }
+inline std::string engineBinary() { return gobblet::testing::binDir() + "/gobblet"; }
 
 using Clock = std::chrono::steady_clock;
 using Ms = std::chrono::milliseconds;

@@ -25,6 +25,7 @@
 #include "tests/support/scratch_dir.h"
 #include "tests/support/shell_command.h"
 #include "tests/support/tablebase_vs_brute.h"
+#include "tests/support/paths.h"
 
 namespace gobblet::tb {
 namespace {
@@ -368,7 +369,7 @@ TEST(Tablebase4, BuildOpenProbeAndRank) {
   EXPECT_FALSE(build(member(2, 1), dir.file("n.gtb"), options).ok());
 }
 
-const std::string kTool = std::string(GOBBLET_BIN_DIR) + "/gobblet-tb";
+const std::string kTool = gobblet::testing::binDir() + "/gobblet-tb";
 
 TEST(GobbletTb4, BuildProbeVerifyAndEstimate) {
   const ScratchDir dir("gobblet_tb4_tool");

@@ -34,6 +34,7 @@
 #include "tests/support/peak_memory.h"
 #include "tests/support/scratch_dir.h"
 #include "tests/support/shell_command.h"
+#include "tests/support/paths.h"
 
 namespace gobblet::tb {
 namespace {
@@ -81,7 +82,7 @@ TEST(HostileTablebaseFile, GobbletTbInfoRefusesAFifo) {
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   int status = 0;
   // `timeout` turns a hang into exit status 124.
-  const std::string tool = std::string(GOBBLET_BIN_DIR) + "/gobblet-tb";
+  const std::string tool = gobblet::testing::binDir() + "/gobblet-tb";
   const std::string out = run("timeout 20 '" + tool + "' info '" + fifo + "'", &status);
   EXPECT_EQ(status, 1) << out;
   EXPECT_NE(out.find("not a regular file"), std::string::npos) << out;

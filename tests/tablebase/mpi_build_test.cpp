@@ -9,11 +9,12 @@
 
 #include "tests/support/scratch_dir.h"
 #include "tests/support/shell_command.h"
+#include "tests/support/paths.h"
 
 namespace gobblet::tb {
 namespace {
 
-const std::string kTool = std::string(GOBBLET_BIN_DIR) + "/gobblet-tb";
+const std::string kTool = gobblet::testing::binDir() + "/gobblet-tb";
 
 // Why the tests cannot run here, or "" if they can.
 std::string whyNoMpi() {

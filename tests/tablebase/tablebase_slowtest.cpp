@@ -24,6 +24,7 @@
 #include "tests/support/brute_solver.h"
 #include "tests/support/scratch_dir.h"
 #include "tests/support/shell_command.h"
+#include "tests/support/paths.h"
 
 namespace gobblet::tb {
 namespace {
@@ -38,7 +39,7 @@ std::string run(const std::string& command, int* status) {
 }
 
 TEST(GobblersTablebase, BuildVerifyProbe) {
-  const std::string tool = std::string(GOBBLET_BIN_DIR) + "/gobblet-tb";
+  const std::string tool = gobblet::testing::binDir() + "/gobblet-tb";
   const ScratchDir dir("gobblet_tb_slow");
   const std::string file = dir.file("gobblers.gtb");
   int status = 0;

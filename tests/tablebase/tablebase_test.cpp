@@ -42,6 +42,7 @@
 #include "tests/support/scratch_dir.h"
 #include "tests/support/tablebase_vs_brute.h"
 #include "tests/support/whole_file.h"
+#include "tests/support/paths.h"
 
 namespace gobblet::tb {
 namespace {
@@ -837,7 +838,7 @@ TEST_F(TablebaseFileTest, RefusesWrongFile) {
 // version-3 file stores 2, 3 and 4 as one symbol (code.h), so it is smaller.
 TEST(TablebaseFileFormat, Version2FilesAreStillRead) {
   const Variant v = *Variant::parse("3x3:2,2,0");
-  auto old = File::open(std::string(GOBBLET_SOURCE_DIR) + "/tests/tablebase/data/3x3-2-2-0-version2.gtb");
+  auto old = File::open(gobblet::testing::sourceDir() + "/tests/tablebase/data/3x3-2-2-0-version2.gtb");
   ASSERT_TRUE(old.ok()) << old.status();
   EXPECT_EQ((*old)->header().version, 2u);
   EXPECT_EQ((*old)->header().blockCodes, 1024u);
@@ -1128,7 +1129,7 @@ TEST(TablebaseFileWrite, ConcurrentWritersOfOneFile) {
 // Two processes of this test binary running file tests at the same time
 // (ctest -j, or two ctest runs) do not touch each other's files.
 TEST(TablebaseFileWrite, ParallelTestProcessesDoNotCollide) {
-  const std::string self = std::string(GOBBLET_BIN_DIR) + "/tablebase_test";
+  const std::string self = gobblet::testing::binDir() + "/tablebase_test";
   const std::string command =
       "a() { '" + self + "' --gtest_filter=TablebaseFileTest.RefusesTruncatedFile >/dev/null 2>&1; }; " + "b() { '" +
       self + "' --gtest_filter=TablebaseFileTest.RefusesWrongFile >/dev/null 2>&1; }; " +

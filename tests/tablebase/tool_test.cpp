@@ -12,6 +12,7 @@
 #include "absl/strings/str_split.h"
 #include "tests/support/scratch_dir.h"
 #include "tests/support/shell_command.h"
+#include "tests/support/paths.h"
 
 namespace gobblet::tb {
 namespace {
@@ -24,7 +25,7 @@ std::string run(const std::string& command, bool wantStderr, int* status) {
   return std::move(r.output);
 }
 
-const std::string kTool = std::string(GOBBLET_BIN_DIR) + "/gobblet-tb";
+const std::string kTool = gobblet::testing::binDir() + "/gobblet-tb";
 
 // Standard error that is not a terminal (a pipe here, a log in CI) gets
 // whole lines, no carriage returns, a few per phase: one at its start, one

@@ -12,6 +12,7 @@
 #include "engine/version.h"
 #include "tests/support/shell_command.h"
 #include "tools/command_line/command_line.h"
+#include "tests/support/paths.h"
 
 namespace gobblet::cli {
 namespace {
@@ -344,7 +345,7 @@ TEST(CommandLineDeathTest, AskingForAnUndeclaredNameIsAProgrammingError) {
 TEST(CommandLinePrograms, EveryProgramHasHelpAndVersion) {
   for (const std::string program : {"gobblet", "gobblet-tb", "gobblet-match", "gobblet-perft", "gobblet-bench",
                                     "gobblet-tune", "gobblet-strength", "gobblet-datagen"}) {
-    const std::string path = std::string(GOBBLET_BIN_DIR) + "/" + program;
+    const std::string path = gobblet::testing::binDir() + "/" + program;
     const testing::CommandResult help = testing::runCommand(path + " --help 2>/dev/null");
     EXPECT_EQ(help.exitCode, 0) << program;
     EXPECT_EQ(help.output.rfind("usage: " + program + " ", 0), 0u) << help.output;
@@ -359,14 +360,14 @@ TEST(CommandLinePrograms, EveryProgramHasHelpAndVersion) {
   }
   // Under an MPI launcher, gobblet-match's ranks other than 0 leave the
   // report to rank 0: the same status, nothing on standard error.
-  const std::string match = std::string(GOBBLET_BIN_DIR) + "/gobblet-match --no-such-option 2>&1";
+  const std::string match = gobblet::testing::binDir() + "/gobblet-match --no-such-option 2>&1";
   const testing::CommandResult rank1 = testing::runCommand("OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=1 " + match);
   EXPECT_EQ(rank1.exitCode, 2);
   EXPECT_EQ(rank1.output, "");
   const testing::CommandResult rank0 = testing::runCommand("OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=0 " + match);
   EXPECT_EQ(rank0.exitCode, 2);
   EXPECT_NE(rank0.output.find("'--no-such-option'"), std::string::npos) << rank0.output;
-  const testing::CommandResult build = testing::runCommand(std::string(GOBBLET_BIN_DIR) + "/gobblet-tb build --help");
+  const testing::CommandResult build = testing::runCommand(gobblet::testing::binDir() + "/gobblet-tb build --help");
   EXPECT_EQ(build.exitCode, 0);
   EXPECT_EQ(build.output.rfind("usage: gobblet-tb build ", 0), 0u) << build.output;
   EXPECT_NE(build.output.find("--codes-dir DIR"), std::string::npos) << build.output;

@@ -24,6 +24,7 @@
 #include "tests/support/whole_file.h"
 #include "tools/datagen/self_play.h"
 #include "tools/datagen/training_data.h"
+#include "tests/support/paths.h"
 
 namespace gobblet::datagen {
 namespace {
@@ -174,7 +175,7 @@ std::map<std::string, std::string> pythonReader(const std::vector<std::string>& 
   std::map<std::string, std::string> said;
 #ifdef GOBBLET_SYSTEM_PYTHON
   std::string command =
-      std::string(GOBBLET_SYSTEM_PYTHON) + " " + GOBBLET_SOURCE_DIR + "/tools/datagen/training_data.py";
+      std::string(GOBBLET_SYSTEM_PYTHON) + " " + gobblet::testing::sourceDir() + "/tools/datagen/training_data.py";
   for (const std::string& path : paths) command += " " + path;
   const auto run = gobblet::testing::runCommand(command + " 2>&1");
   std::istringstream lines(run.output);
@@ -543,7 +544,7 @@ TEST(SelfPlay, ANetsGamesAreSearchedWithItAndTheFileNamesIt) {
 
 TEST(DatagenProgram, WritesTheFileItSaysAndRefusesSearchesWithoutALimit) {
   ScratchDir dir;
-  const std::string program = std::string(GOBBLET_BIN_DIR) + "/gobblet-datagen";
+  const std::string program = gobblet::testing::binDir() + "/gobblet-datagen";
   const std::string path = dir.file("games.bin");
   auto run = gobblet::testing::runCommand(program + " --out " + path + " --games 3 --nodes 2000 --hash 1 --quiet 2>&1");
   EXPECT_EQ(run.exitCode, 0) << run.output;
@@ -558,7 +559,7 @@ TEST(DatagenProgram, WritesTheFileItSaysAndRefusesSearchesWithoutALimit) {
 
 TEST(DatagenProgram, SearchesWithTheNetItIsGivenAndRefusesABadOne) {
   ScratchDir dir;
-  const std::string program = std::string(GOBBLET_BIN_DIR) + "/gobblet-datagen";
+  const std::string program = gobblet::testing::binDir() + "/gobblet-datagen";
   const std::string path = dir.file("games.bin");
   auto run = gobblet::testing::runCommand(program + " --out " + path +
                                           " --games 1 --nodes 2000 --hash 1 --net built-in --quiet 2>&1");
@@ -581,7 +582,7 @@ TEST(DatagenProgram, SearchesWithTheNetItIsGivenAndRefusesABadOne) {
 // command then makes the file an unstopped run makes.
 TEST(DatagenProgram, SigtermSaysHowToGoOnAndTheSameCommandFinishesTheFile) {
   ScratchDir dir;
-  const std::string program = std::string(GOBBLET_BIN_DIR) + "/gobblet-datagen";
+  const std::string program = gobblet::testing::binDir() + "/gobblet-datagen";
   const std::string settings = " --games 12 --nodes 10000 --hash 1 --quiet";
   const std::string stopped = dir.file("stopped.bin"), whole = dir.file("whole.bin");
   auto run = gobblet::testing::runCommand("(" + program + " --out " + stopped + settings +
@@ -603,7 +604,7 @@ TEST(DatagenProgram, SigtermSaysHowToGoOnAndTheSameCommandFinishesTheFile) {
 // (no node limit, depth 64) is searching.
 TEST(DatagenProgram, SigtermStopsARunInTheMiddleOfALongSearch) {
   ScratchDir dir;
-  const std::string program = std::string(GOBBLET_BIN_DIR) + "/gobblet-datagen";
+  const std::string program = gobblet::testing::binDir() + "/gobblet-datagen";
   const std::string path = dir.file("games.bin");
   // `timeout` ends a run the signal did not stop (137), so that the test fails rather than hangs.
   auto run = gobblet::testing::runCommand("(timeout -s KILL 60 " + program + " --out " + path +
@@ -622,7 +623,7 @@ TEST(DatagenProgram, SigtermStopsARunInTheMiddleOfALongSearch) {
 // it, and --repair does.
 TEST(DatagenProgram, ASecondRunOnAFileIsRefusedAndADamagedFileRepaired) {
   ScratchDir dir;
-  const std::string program = std::string(GOBBLET_BIN_DIR) + "/gobblet-datagen";
+  const std::string program = gobblet::testing::binDir() + "/gobblet-datagen";
   const std::string path = dir.file("games.bin");
   const std::string settings = " --games 100000 --nodes 2000 --hash 1 --quiet";
   // The first holds the file from before its header is written; the

@@ -9,12 +9,13 @@
 
 #include "engine/version.h"
 #include "tests/support/shell_command.h"
+#include "tests/support/paths.h"
 
 namespace gobblet {
 namespace {
 
-const std::string kProbe = std::string(GOBBLET_BIN_DIR) + "/mpi_agree_probe";
-const std::string kOther = std::string(GOBBLET_BIN_DIR) + "/mpi_agree_probe_other";
+const std::string kProbe = gobblet::testing::binDir() + "/mpi_agree_probe";
+const std::string kOther = gobblet::testing::binDir() + "/mpi_agree_probe_other";
 
 std::string whyNoMpi() {
 #ifndef GOBBLET_MPI_AGREE_PROBES

@@ -12,6 +12,7 @@
 
 #include "tests/support/scratch_dir.h"
 #include "tests/support/shell_command.h"
+#include "tests/support/paths.h"
 
 // The launcher asks an x86-64 processor which tiers it runs: elsewhere it
 // is not built (tools/tier_launcher/CMakeLists.txt).
@@ -28,7 +29,7 @@ class TierLauncher : public ::testing::Test {
   void SetUp() override {
     const fs::path libexec = fs::path(dir_.path()) / "libexec" / "gobblet";
     fs::create_directories(libexec);
-    fs::copy_file(fs::path(GOBBLET_BIN_DIR) / "gobblet-tier-launcher", libexec / "gobblet-tier-launcher");
+    fs::copy_file(fs::path(gobblet::testing::binDir()) / "gobblet-tier-launcher", libexec / "gobblet-tier-launcher");
     for (const char* tier : {"x86-64", "x86-64-v2"}) addProgram(tier, "fakeprog");
     fs::create_directories(fs::path(dir_.path()) / "bin");
     link("fakeprog");

@@ -19,12 +19,13 @@
 #include "tools/tune/texel.h"
 #include "tools/tune/training_set.h"
 #include "tools/tune/weights_file.h"
+#include "tests/support/paths.h"
 
 namespace gobblet::tune {
 namespace {
 
 TEST(WeightsFile, WritingTheCompiledInWeightsGivesTheCheckedInFileBack) {
-  const std::string text = readWholeFile(std::string(GOBBLET_SOURCE_DIR) + "/search/eval_weights.h");
+  const std::string text = readWholeFile(gobblet::testing::sourceDir() + "/search/eval_weights.h");
   ASSERT_FALSE(text.empty());
   const std::string provenance = provenanceOf(text);
   ASSERT_FALSE(provenance.empty()) << "search/eval_weights.h is not in the form gobblet-tune writes";
@@ -180,7 +181,7 @@ TEST(TrainingSet, AFileOfManyLongRecordsIsReadInBoundedMemory) {
     std::ofstream out(path);
     for (size_t written = 0; written < (30u << 20); written += line.size() + 1) out << line << "\n";
   }
-  const auto tune = gobblet::testing::runCommand("ulimit -v 204800; exec " + std::string(GOBBLET_BIN_DIR) +
+  const auto tune = gobblet::testing::runCommand("ulimit -v 204800; exec " + gobblet::testing::binDir() +
                                                  "/gobblet-tune --out /dev/null " + path + " 2>&1");
   std::remove(path.c_str());
   EXPECT_EQ(tune.exitCode, 1) << tune.output;
