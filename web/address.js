@@ -66,3 +66,19 @@ export function linkTo(game) {
 export function showLink(game) {
   history.replaceState(history.state, '', '#' + linkHash(game));
 }
+
+// The address of the engine's server that served this page (`gobblet --http`): its /ugi WebSocket.
+export function socketUrl() {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${location.host}/ugi`;
+}
+
+// The address's fragment, without its `#`.
+export function currentHash() {
+  return location.hash.slice(1);
+}
+
+// The page's host (a PGN's [Site]).
+export function pageHost() {
+  return location.host;
+}

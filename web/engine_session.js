@@ -12,12 +12,13 @@ import { quoted, reasonOf } from './words.js';
 import { ENGINE } from './engine_choice.js';
 import { WorkerSocket } from './worker_socket.js';
 import { parseValues } from './values.js';
-import { game, MAX_GAME_MOVES, treeSize, variationLines, movesTo } from './game.js';
-import { shown } from './shown.js';
+import { MAX_GAME_MOVES, treeSize, variationLines, movesTo } from './game.js';
+import { socketUrl } from './address.js';
 
 /** @typedef {import('./ugi.js').Info} Info */
 /** @typedef {import('./values.js').Mark} Mark */
 /** @typedef {import('./values.js').Wdl} Wdl */
+/** @typedef {import('./state.js').State} State */
 
 /**
  * A search's outcome: what it was for ('engine', 'analysis', 'history'),
@@ -56,73 +57,80 @@ import { shown } from './shown.js';
  * @property {Wdl | null} wdl
  */
 
-function socketUrl() {
-  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${location.host}/ugi`;
+// The page's UGI client: the server's WebSocket (the address it was served
+// from), or the static site's engine in a Web Worker (engine_choice.js).
+export function newClient() {
+  return ENGINE === 'worker'
+    ? new UgiClient(() => new WorkerSocket('engine_worker.js'), 'the WebAssembly engine of this page')
+    : new UgiClient(() => new WebSocket(socketUrl()), socketUrl());
 }
 
 // `Skill Level` 20: the engine's full strength (docs/protocol.md).
 export const FULL_STRENGTH = 20;
 
-export const ugi = ENGINE === 'worker'
-  ? new UgiClient(() => new WorkerSocket('engine_worker.js'), 'the WebAssembly engine of this page')
-  : new UgiClient(() => new WebSocket(socketUrl()), socketUrl());
-
 /**
- * @type {{connected: boolean, variants: string[], defaultVariant: string | null, search: Search | null,
+ * The engine's session (a part of the page's state, state.js): connected,
+ * the handshake is done on the open socket; chances, the engine gives
+ * win/draw/loss chances (UCI_ShowWDL taken, `query wdl`); variants, the
+ * engine's variants (its Variant option's vars) and its default, from the
+ * handshake; search, the search running; onClosed, what the page does when
+ * the engine closes a session that was open; review, the game review
+ * running (review_run.js: its searches are its own, stopSearch); levels,
+ * the engine has the `Skill Level` option; skill, the Skill Level the
+ * engine has now (its default at a session's start).
+ * @typedef {{connected: boolean, variants: string[], defaultVariant: string | null, search: Search | null,
  *   chances: boolean, onClosed: () => void, review: {cancel: (why: string) => void} | null,
- *   levels: boolean, level: number, skill: number}}
+ *   levels: boolean, skill: number}} Session
  */
-export const session = {
-  connected: false,       // the handshake is done on the open socket
-  chances: false,         // the engine gives win/draw/loss chances (UCI_ShowWDL taken, `query wdl`)
-  variants: [],           // the engine's variants (its Variant option's vars), from the handshake
-  defaultVariant: null,
-  search: null,           // the search running: {kind, multipv, lines: Map, depth, last, onInfo, generation, done}
-  onClosed: () => {},     // what the page does when the engine closes a session that was open
-  review: null,           // the game review running (review_run.js): its searches are its own (stopSearch)
-  levels: false,          // the engine has the `Skill Level` option (its handshake)
-  level: FULL_STRENGTH,   // the level the engine plays its moves at (the Engine level selector, input.js)
-  skill: FULL_STRENGTH,   // the Skill Level the engine has now (its default at a session's start)
-};
 
-ugi.onSearch = (/** @type {string} */ line) => {
-  const search = session.search;
-  if (!search) return;
-  if (line.startsWith('bestmove')) {
-    session.search = null;
-    search.best = line.split(' ')[1];
-    search.resolve(search);
-    return;
-  }
-  if (line.startsWith('info string proof ')) {
-    search.proof = line.slice('info string proof '.length);
-    return;
-  }
-  const info = parseInfo(line);
-  if (!info) return;
-  if (info.depth !== search.depth) {
-    search.lines = new Map([...search.lines].filter(([k]) => k <= search.multipv));
-    search.depth = info.depth;
-  }
-  search.lines.set(info.multipv, info);
-  search.last = info;
-  // A search of a position no longer shown (its stop is on its way, or a
-  // preview is shown over it) says nothing more.
-  if (search.onInfo && search.generation === shown.generation) search.onInfo(search);
-};
+/** @returns {Session} */
+export function createSession() {
+  return { connected: false, chances: false, variants: [], defaultVariant: null, search: null, onClosed: () => {},
+    review: null, levels: false, skill: FULL_STRENGTH };
+}
 
-ugi.onClose = () => {
-  if (!session.connected) return;  // before the handshake: openSession() says why
-  session.connected = false;
-  session.onClosed();
-};
+// Listens to the client of `st`: the lines of the search running, and the end of a session.
+/** @param {State} st */
+export function listen(st) {
+  const { session, ugi } = st;
+  ugi.onSearch = (/** @type {string} */ line) => {
+    const search = session.search;
+    if (!search) return;
+    if (line.startsWith('bestmove')) {
+      session.search = null;
+      search.best = line.split(' ')[1];
+      search.resolve(search);
+      return;
+    }
+    if (line.startsWith('info string proof ')) {
+      search.proof = line.slice('info string proof '.length);
+      return;
+    }
+    const info = parseInfo(line);
+    if (!info) return;
+    if (info.depth !== search.depth) {
+      search.lines = new Map([...search.lines].filter(([k]) => k <= search.multipv));
+      search.depth = info.depth;
+    }
+    search.lines.set(info.multipv, info);
+    search.last = info;
+    // A search of a position no longer shown (its stop is on its way, or a
+    // preview is shown over it) says nothing more.
+    if (search.onInfo && search.generation === st.shown.generation) search.onInfo(search);
+  };
+  ugi.onClose = () => {
+    if (!session.connected) return;  // before the handshake: openSession() says why
+    session.connected = false;
+    session.onClosed();
+  };
+}
 
 // Opens the session (with `token` if given: `auth` first) and learns the
 // variants: null once the handshake is done, else {error, fatal} (fatal:
 // no engine to ask; else the engine wants a token, or another one).
-/** @param {string | null} token @returns {Promise<{error: string, fatal?: boolean} | null>} */
-export async function openSession(token) {
+/** @param {State} st @param {string | null} token @returns {Promise<{error: string, fatal?: boolean} | null>} */
+export async function openSession(st, token) {
+  const { session, ugi } = st;
   try {
     await ugi.connect();
   } catch (e) {
@@ -143,7 +151,7 @@ export async function openSession(token) {
   const option = hello.map(parseOption).find((o) => o && o.name === 'Variant');
   session.variants = option ? option.vars : [];
   session.defaultVariant = (option && option.default) ?? null;
-  session.chances = await askForChances(hello);
+  session.chances = await askForChances(ugi, hello);
   session.levels = hello.map(parseOption).some((o) => o && o.name === 'Skill Level');
   session.skill = FULL_STRENGTH;  // (a new session: the engine's default)
   return null;
@@ -152,25 +160,26 @@ export async function openSession(token) {
 // Asks the engine to give its lines' chances (UCI_ShowWDL: `wdl W D L`
 // after each score) where its handshake `hello` offers the option: whether
 // it took it (an engine without it: the page shows scores instead).
-/** @param {string[]} hello */
-async function askForChances(hello) {
+/** @param {import('./ugi.js').UgiClient} ugi @param {string[]} hello */
+async function askForChances(ugi, hello) {
   if (!hello.map(parseOption).some((o) => o && o.name === 'UCI_ShowWDL')) return false;
   const lines = await ugi.exec(protocolLine('setoption', 'name', 'UCI_ShowWDL', 'value', 'true'));
   return Boolean(lines) && !errorOf(lines);
 }
 
-/** @param {string[]} moves */
-export function positionCommand(moves) {
-  return positionLine(game.start, moves);
+/** @param {State} st @param {string[]} moves */
+export function positionCommand(st, moves) {
+  return positionLine(st.game.start, moves);
 }
 
 // Stops the running search (if any) and waits for its bestmove. A game
 // review's search (kind 'review') goes on while the position shown changes:
 // only `all` stops it (endReview, a new search).
-export async function stopSearch(all = false) {
-  const s = session.search;
+/** @param {State} st */
+export async function stopSearch(st, all = false) {
+  const s = st.session.search;
   if (!s || (s.kind === 'review' && !all)) return;
-  ugi.send('stop');
+  st.ugi.send('stop');
   await s.done;
 }
 
@@ -182,14 +191,15 @@ const SEARCH_WORDS = { engine: "engine's move", analysis: 'analysis', prove: 'pr
 // Started for the position of generation `my` (if given): not started, and
 // resolved empty, once the page has moved on while it was being set up.
 /**
- * @param {string} kind @param {number} multipv @param {Record<string, unknown>} goLimits
+ * @param {State} st @param {string} kind @param {number} multipv @param {Record<string, unknown>} goLimits
  * @param {((s: Search) => void) | undefined} onInfo @param {number} [my]
  * @returns {Promise<SearchResult>}
  */
-export async function startSearch(kind, multipv, goLimits, onInfo, my) {
-  endReview(`the ${SEARCH_WORDS[kind] || 'evaluation'} needs the engine`);
-  await stopSearch(true);
-  await playAt(kind === 'engine' ? session.level : FULL_STRENGTH);
+export async function startSearch(st, kind, multipv, goLimits, onInfo, my) {
+  const { shown, ugi } = st;
+  endReview(st, `the ${SEARCH_WORDS[kind] || 'evaluation'} needs the engine`);
+  await stopSearch(st, true);
+  await playAt(st, kind === 'engine' ? st.settings.level : FULL_STRENGTH);
   const err = errorOf(await ugi.exec(numberOptionLine('MultiPV', multipv)));
   if (err) throw new Error(err);
   if (my !== undefined && my !== shown.generation) return { kind, lines: new Map(), depth: 0, best: null };
@@ -199,16 +209,16 @@ export async function startSearch(kind, multipv, goLimits, onInfo, my) {
   const done = new Promise((r) => { resolve = r; });
   /** @type {Search} */
   const s = { kind, multipv, lines: new Map(), depth: 0, onInfo, generation: shown.generation, done, resolve };
-  session.search = s;
+  st.session.search = s;
   ugi.send(goLine(goLimits));
   return s.done;
 }
 
 // Ends the game review running, if any (`why`: said in its panel), and its search.
-/** @param {string} why */
-export async function endReview(why) {
-  if (session.review) session.review.cancel(why);
-  await stopSearch(true);
+/** @param {State} st @param {string} why */
+export async function endReview(st, why) {
+  if (st.session.review) st.session.review.cancel(why);
+  await stopSearch(st, true);
 }
 
 // A game review's search of the position after `moves` (kind 'review', one
@@ -218,11 +228,12 @@ export async function endReview(why) {
 // page's questions about the position shown are answered for it meanwhile.
 // Resolves at its bestmove (best null: the session closed, or `given up`
 // held, or another search began, before it was sent).
-/** @param {string[]} moves @param {Record<string, unknown>} goLimits @param {() => boolean} givenUp
- * @returns {Promise<SearchResult>} */
-export async function reviewSearch(moves, goLimits, givenUp) {
-  await stopSearch(true);
-  await playAt(FULL_STRENGTH);
+/** @param {State} st @param {string[]} moves @param {Record<string, unknown>} goLimits
+ * @param {() => boolean} givenUp @returns {Promise<SearchResult>} */
+export async function reviewSearch(st, moves, goLimits, givenUp) {
+  const { session, ugi } = st;
+  await stopSearch(st, true);
+  await playAt(st, FULL_STRENGTH);
   if (givenUp() || session.search) return { kind: 'review', lines: new Map(), depth: 0, best: null };
   /** @type {(s: Search) => void} */
   let resolve = () => {};
@@ -231,7 +242,8 @@ export async function reviewSearch(moves, goLimits, givenUp) {
   /** @type {Search} */
   const s = { kind: 'review', multipv: 1, lines: new Map(), depth: 0, onInfo: undefined, generation: -1, done, resolve };
   session.search = s;
-  const sent = await ugi.exec(positionCommand(moves), goLine(goLimits), positionCommand(movesTo()));
+  const sent = await ugi.exec(positionCommand(st, moves), goLine(goLimits),
+    positionCommand(st, movesTo(st.game.current)));
   if (!sent && session.search === s) {  // (the socket closed before it went out)
     session.search = null;
     s.best = null;
@@ -243,27 +255,28 @@ export async function reviewSearch(moves, goLimits, givenUp) {
 // The engine's Skill Level for the next search (no search may run):
 // `level` for its moves, full strength for the analysis, the evaluation
 // and the review. Sent only when it changes, to an engine that has it.
-/** @param {number} level */
-async function playAt(level) {
+/** @param {State} st @param {number} level */
+async function playAt(st, level) {
+  const { session, ugi } = st;
   if (!session.levels || session.skill === level) return;
   const err = errorOf(await ugi.exec(protocolLine('setoption', 'name', 'Skill', 'Level', 'value', Math.round(level))));
   if (!err) session.skill = level;
 }
 
 // Sets the MultiPV option (no search may run: setoption is refused then).
-/** @param {number} lines */
-export async function setLines(lines) {
-  return errorOf(await ugi.exec(numberOptionLine('MultiPV', lines)));
+/** @param {State} st @param {number} lines */
+export async function setLines(st, lines) {
+  return errorOf(await st.ugi.exec(numberOptionLine('MultiPV', lines)));
 }
 
 // The engine's answers about the position after `moves` — `query p1turn`,
 // `query gameover`, `query result` and `query values` — in one batch that
 // puts the engine back on the position shown: {side, over, result, marks
 // (null: no tablebase for the variant)}, or null (the socket closed).
-/** @param {string[]} moves */
-export async function positionFacts(moves) {
-  const lines = await ugi.exec(positionCommand(moves), 'query p1turn', 'query gameover', 'query result',
-    'query values', positionCommand(movesTo()));
+/** @param {State} st @param {string[]} moves */
+export async function positionFacts(st, moves) {
+  const lines = await st.ugi.exec(positionCommand(st, moves), 'query p1turn', 'query gameover', 'query result',
+    'query values', positionCommand(st, movesTo(st.game.current)));
   if (!lines) return null;
   const answers = lines.filter((l) => l.startsWith('response ')).map((l) => l.slice(9));
   const [p1turn, over, result, marks] = answers;
@@ -274,16 +287,16 @@ export async function positionFacts(moves) {
 // Asks the engine about the position after `moves` (from the game's start):
 // a view {fen, pos, shape, legal, over, result, reason, line, supply,
 // marks}, {error}, or null (the socket closed).
-/** @param {string[]} moves @returns {Promise<View | {error: string} | null>} */
-export async function examine(moves) {
+/** @param {State} st @param {string[]} moves @returns {Promise<View | {error: string} | null>} */
+export async function examine(st, moves) {
   let position;
   try {
-    position = positionCommand(moves);
+    position = positionCommand(st, moves);
   } catch (e) {
     return { error: reasonOf(e) };
   }
-  const lines = await ugi.exec(position, 'query fen', 'moves', 'query gameover', 'query result',
-    'query reason', 'query line', ...(session.chances ? ['query wdl'] : []), 'd');
+  const lines = await st.ugi.exec(position, 'query fen', 'moves', 'query gameover', 'query result',
+    'query reason', 'query line', ...(st.session.chances ? ['query wdl'] : []), 'd');
   if (!lines) return null;
   const err = errorOf(lines);
   if (err) return { error: err };
@@ -309,10 +322,10 @@ export async function examine(moves) {
 
 // Whether `move` may be played at the position after `moves`: the engine's
 // reason if not (it keeps its previous position then), or null.
-/** @param {string[]} moves @param {string} move */
-export async function refusalOf(moves, move) {
+/** @param {State} st @param {string[]} moves @param {string} move */
+export async function refusalOf(st, moves, move) {
   try {
-    return errorOf(await ugi.exec(positionCommand([...moves, move]))) || `${move} is not legal here`;
+    return errorOf(await st.ugi.exec(positionCommand(st, [...moves, move]))) || `${move} is not legal here`;
   } catch (e) {
     return reasonOf(e);
   }
@@ -321,10 +334,10 @@ export async function refusalOf(moves, move) {
 // The engine's `query values` for the position it has (docs/protocol.md):
 // every legal move's exact value from the tablebase, as {marks}, or {error}
 // (no tablebase: the engine's words); null when the position changed meanwhile.
-/** @param {number} my */
-export async function exactValues(my) {
-  const lines = await ugi.exec('query values');
-  if (my !== shown.generation || !lines) return null;
+/** @param {State} st @param {number} my */
+export async function exactValues(st, my) {
+  const lines = await st.ugi.exec('query values');
+  if (my !== st.shown.generation || !lines) return null;
   const error = errorOf(lines);
   return { marks: error ? null : parseValues(answer(lines, 'response ') || ''), error };
 }
@@ -336,10 +349,10 @@ export async function exactValues(my) {
 // first candidate (the engine's, or the page's when a name, the position
 // text or a move is not of its shape: then nothing is sent for it)}.
 /**
- * @param {(string | null)[]} candidates @param {string | null} start @param {import('./game.js').TreeNode} root
- * @returns {Promise<{taken?: string, refusal?: string | null}>}
+ * @param {State} st @param {(string | null)[]} candidates @param {string | null} start
+ * @param {import('./game.js').TreeNode} root @returns {Promise<{taken?: string, refusal?: string | null}>}
  */
-export async function takeGame(candidates, start, root) {
+export async function takeGame(st, candidates, start, root) {
   if (treeSize(root) > MAX_GAME_MOVES) return { refusal: `the game has more than ${MAX_GAME_MOVES} moves` };
   /** @type {string[]} */
   const main = [];
@@ -352,7 +365,7 @@ export async function takeGame(candidates, start, root) {
     let err;
     try {
       const others = variations.map((m) => positionLine(start, m));
-      lines = await ugi.exec(variantLine(variant), 'uginewgame', ...others, positionLine(start, main), 'd');
+      lines = await st.ugi.exec(variantLine(variant), 'uginewgame', ...others, positionLine(start, main), 'd');
       err = errorOf(lines);
     } catch (e) {
       err = reasonOf(e);
@@ -360,7 +373,7 @@ export async function takeGame(candidates, start, root) {
     if (!err) {
       // A name of the engine's list stays as chosen; any other spelling becomes the engine's name for it.
       const named = /** @type {string} */ (variant);  // (a name the engine took)
-      return { taken: (session.variants.includes(named) ? named : answer(lines, 'variant ')) || named };
+      return { taken: (st.session.variants.includes(named) ? named : answer(lines, 'variant ')) || named };
     }
     refusal = refusal || err;
   }
@@ -368,15 +381,15 @@ export async function takeGame(candidates, start, root) {
 }
 
 // Puts the engine back on `variant` (after a refused game).
-/** @param {string} variant */
-export async function restoreVariant(variant) {
-  await ugi.exec(variantLine(variant));
+/** @param {State} st @param {string} variant */
+export async function restoreVariant(st, variant) {
+  await st.ugi.exec(variantLine(variant));
 }
 
 // Asks whether the position after `moves` is over and whose turn it is: {side, over} or null.
-/** @param {string[]} moves */
-export async function turnOf(moves) {
-  const lines = await ugi.exec(positionCommand(moves), 'query p1turn', 'query gameover');
+/** @param {State} st @param {string[]} moves */
+export async function turnOf(st, moves) {
+  const lines = await st.ugi.exec(positionCommand(st, moves), 'query p1turn', 'query gameover');
   if (!lines) return null;
   const [p1turn, over] = lines.filter((l) => l.startsWith('response '));
   if (over === undefined) return null;
@@ -384,7 +397,7 @@ export async function turnOf(moves) {
 }
 
 // Puts the engine on the position after `moves` (nothing asked).
-/** @param {string[]} moves */
-export async function setPosition(moves) {
-  await ugi.exec(positionCommand(moves));
+/** @param {State} st @param {string[]} moves */
+export async function setPosition(st, moves) {
+  await st.ugi.exec(positionCommand(st, moves));
 }

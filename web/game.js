@@ -42,20 +42,27 @@ export function newNode(move, parent) {
 /** A PGN tag: its name as written and its value (one line of text).
  * @typedef {[string, string]} Tag */
 
-const emptyTree = newNode(null, null);
-// variant: the engine's name; start: a position text or null (the variant's
-// start); tags: the PGN tags of an imported game, in their order (pgn.js
-// writes them back); explored: the game is a record given from outside (an
-// import with moves), explored rather than played (exploring()).
-/** @type {{variant: string | null, start: string | null, root: TreeNode, current: TreeNode, tags: Tag[],
- *   explored: boolean}} */
-export const game = { variant: null, start: null, root: emptyTree, current: emptyTree, tags: [], explored: false };
+/** The game (a part of the page's state, state.js): variant, the engine's
+ * name (null: none loaded yet); start, a position text or null (the
+ * variant's start); root, the tree; current, the node shown; tags, the PGN
+ * tags of an imported game, in their order (pgn.js writes them back);
+ * explored, the game is a record given from outside (an import with moves),
+ * explored rather than played (exploring()).
+ * @typedef {{variant: string | null, start: string | null, root: TreeNode, current: TreeNode, tags: Tag[],
+ *   explored: boolean}} Game */
+
+// A game not loaded yet: no variant, an empty tree.
+/** @returns {Game} */
+export function createGame() {
+  const root = newNode(null, null);
+  return { variant: null, start: null, root, current: root, tags: [], explored: false };
+}
 
 // The index the first move from `start` has in the numbering of moves
 // (1., 1..., 2., …): 1 when player 2 moves first (a position text whose
 // side to move is 2; PGN writes its first move `1...`), else 0.
-/** @param {string | null} [start] */
-export function firstIndex(start = game.start) {
+/** @param {string | null} start */
+export function firstIndex(start) {
   return start && / 2$/.test(start.trim()) ? 1 : 0;
 }
 
@@ -82,15 +89,15 @@ export function addChild(parent, move) {
   return child;
 }
 
-// Replaces the game: `root` (from treeOf or an import), the position shown
+// Replaces the game `game`: `root` (from treeOf or an import), the position shown
 // at `ply` of its main line (null: the end), or the node `record.shown`
 // leads to (moves from the start, of any line); `record.tags` its PGN tags,
 // `record.explored` whether it is a record to explore (game.explored).
 /**
- * @param {string} variant @param {string | null} start @param {TreeNode} root @param {number | null} ply
- * @param {{tags?: Tag[], explored?: boolean, shown?: string[] | null}} [record]
+ * @param {Game} game @param {string} variant @param {string | null} start @param {TreeNode} root
+ * @param {number | null} ply @param {{tags?: Tag[], explored?: boolean, shown?: string[] | null}} [record]
  */
-export function setGame(variant, start, root, ply, record = {}) {
+export function setGame(game, variant, start, root, ply, record = {}) {
   game.variant = variant;
   game.start = start;
   game.root = root;
@@ -102,8 +109,8 @@ export function setGame(variant, start, root, ply, record = {}) {
 }
 
 // The node the moves `moves` lead to from `root`, or null if the tree holds no such line.
-/** @param {string[]} moves */
-export function nodeAt(moves, root = game.root) {
+/** @param {string[]} moves @param {TreeNode} root */
+export function nodeAt(moves, root) {
   let n = root;
   for (const m of moves) {
     const next = n.children.find((c) => c.move === m);
@@ -117,12 +124,14 @@ export function nodeAt(moves, root = game.root) {
 // from outside with its moves (an import), or finished (the end of its main
 // line is a finished position, or has a result from its PGN). There a move
 // from an earlier position is a variation and the engine moves only when asked (play.js).
-export function exploring() {
+/** @param {Game} game */
+export function exploring(game) {
   return game.explored || lineFrom(game.root).at(-1)?.result !== undefined;
 }
 
 // The game's result: the one at the end of its main line (a `query result` word), or null (unfinished).
-export function gameResult() {
+/** @param {Game} game */
+export function gameResult(game) {
   return lineFrom(game.root).at(-1)?.result ?? null;
 }
 
@@ -135,49 +144,56 @@ function lineFrom(node) {
 }
 
 // The nodes from the root to `node`, both included.
-export function pathTo(node = game.current) {
+/** @param {TreeNode} node */
+export function pathTo(node) {
   /** @type {TreeNode[]} */
   const out = [];
   for (let n = /** @type {TreeNode | null} */ (node); n; n = n.parent) out.push(n);
   return out.reverse();
 }
 
-// The moves from the start to `node` (the position shown by default).
-export function movesTo(node = game.current) {
+// The moves from the start to `node`.
+/** @param {TreeNode} node */
+export function movesTo(node) {
   return /** @type {string[]} */ (pathTo(node).slice(1).map((n) => n.move));  // (only the root has no move)
 }
 
 // The line: [root, …, the position shown, … its main continuation's end].
-export function line() {
+/** @param {Game} game */
+export function line(game) {
   return [...pathTo(game.current), ...lineFrom(game.current).slice(1)];
 }
 
-export function lineMoves() {
-  return /** @type {string[]} */ (line().slice(1).map((n) => n.move));
+/** @param {Game} game */
+export function lineMoves(game) {
+  return /** @type {string[]} */ (line(game).slice(1).map((n) => n.move));
 }
 
-export function mainLine() {
+/** @param {Game} game */
+export function mainLine(game) {
   return lineFrom(game.root);
 }
 
 // The ply shown: how many moves lead to it.
-export function ply() {
-  return pathTo().length - 1;
+/** @param {Game} game */
+export function ply(game) {
+  return pathTo(game.current).length - 1;
 }
 
 // The position shown is the end of its line (no move after it).
-export function atEnd() {
+/** @param {Game} game */
+export function atEnd(game) {
   return game.current.children.length === 0;
 }
 
-/** @param {number} p */
-export function goToPly(p) {
-  const l = line();
+/** @param {Game} game @param {number} p */
+export function goToPly(game, p) {
+  const l = line(game);
   game.current = l[Math.max(0, Math.min(l.length - 1, p))];
 }
 
-/** @param {TreeNode} node */
-export function goToNode(node) {
+/** @param {Game} game @param {TreeNode} node */
+export function goToNode(game, node) {
   game.current = node;
 }
 
@@ -186,8 +202,8 @@ export function goToNode(node) {
 // first child) and the old continuation is kept as a variation, or
 // (`asVariation`: a record explored) the new move is a variation after the
 // continuations there, which stay as they are.
-/** @param {string} move */
-export function playMove(move, asVariation = false) {
+/** @param {Game} game @param {string} move */
+export function playMove(game, move, asVariation = false) {
   let child = game.current.children.find((c) => c.move === move);
   if (!child) {
     child = newNode(move, game.current);
@@ -200,9 +216,9 @@ export function playMove(move, asVariation = false) {
 
 // Takes the line back to `p` plies: the moves after it on the line are
 // removed (other variations there stay), and the position at `p` is shown.
-/** @param {number} p */
-export function takeBackTo(p) {
-  const l = line();
+/** @param {Game} game @param {number} p */
+export function takeBackTo(game, p) {
+  const l = line(game);
   const to = l[Math.max(0, Math.min(l.length - 1, p))];
   const cut = l[l.indexOf(to) + 1];
   if (cut) to.children.splice(to.children.indexOf(cut), 1);
@@ -211,13 +227,15 @@ export function takeBackTo(p) {
 
 // The first node of the variation `node` is in (the nearest node, itself
 // included, that is not its parent's main continuation), or null on the main line.
-export function variationOf(node = game.current) {
+/** @param {TreeNode} node */
+export function variationOf(node) {
   for (let n = node; n.parent; n = n.parent) if (n.parent.children[0] !== n) return n;
   return null;
 }
 
 // Makes the line through `node` the main line: at every branching on its way it comes first.
-export function promote(node = game.current) {
+/** @param {TreeNode} node */
+export function promote(node) {
   for (let n = node; n.parent; n = n.parent) {
     const siblings = n.parent.children;
     const at = siblings.indexOf(n);
@@ -229,22 +247,23 @@ export function promote(node = game.current) {
 
 // Removes the variation `node` is in, from its first move on; the position
 // shown moves to where it started if it was inside. False on the main line.
-export function deleteVariation(node = game.current) {
+/** @param {Game} game @param {TreeNode} node */
+export function deleteVariation(game, node) {
   const first = variationOf(node);
-  return first ? deleteFrom(first) : false;
+  return first ? deleteFrom(game, first) : false;
 }
 
 // Removes `node`'s move and everything after it (its line, and the
 // variations inside it); the position shown moves to the position before
 // it if it was among them. False for the start, or a node no longer in the tree.
-/** @param {TreeNode} node */
-export function deleteFrom(node) {
+/** @param {Game} game @param {TreeNode} node */
+export function deleteFrom(game, node) {
   if (!node.parent) return false;
   const siblings = node.parent.children;
   const at = siblings.indexOf(node);
   if (at < 0) return false;  // no longer in the tree (a stale button): -1 would remove the last child
   siblings.splice(at, 1);
-  if (pathTo().includes(node)) game.current = node.parent;
+  if (pathTo(game.current).includes(node)) game.current = node.parent;
   return true;
 }
 
@@ -252,21 +271,21 @@ export function deleteFrom(node) {
 export const MAX_COMMENT = 2000;
 
 // The comment on `node`'s move (single spaces, trimmed, at most MAX_COMMENT characters).
-/** @param {string} text */
-export function setComment(text, node = game.current) {
+/** @param {string} text @param {TreeNode} node */
+export function setComment(text, node) {
   node.comment = String(text).replace(/\s+/g, ' ').trim().slice(0, MAX_COMMENT);
 }
 
 // The glyph judging `node`'s move: NAG 1-6 (! ? !! ?? !? ?!), or 0 for none;
 // the node's other NAGs (of the position) stay.
-/** @param {number} nag */
-export function setMoveGlyph(nag, node = game.current) {
+/** @param {number} nag @param {TreeNode} node */
+export function setMoveGlyph(nag, node) {
   node.nags = [...(nag ? [nag] : []), ...node.nags.filter((n) => n < 1 || n > 6)];
 }
 
 // `node` is in the game's tree (not in a deleted variation, nor in a game replaced since).
-/** @param {TreeNode | null} node */
-export function inTree(node) {
+/** @param {Game} game @param {TreeNode | null} node */
+export function inTree(game, node) {
   let n = node;
   for (; n && n.parent; n = n.parent) if (!n.parent.children.includes(n)) return false;
   return n === game.root;
@@ -291,7 +310,8 @@ export function treeSize(root, limit = MAX_GAME_MOVES) {
 }
 
 // The moves of every line that ends in a leaf other than the main line's (for checking an import's variations).
-export function variationLines(root = game.root) {
+/** @param {TreeNode} root */
+export function variationLines(root) {
   /** @type {string[][]} */
   const out = [];
   /** @type {[TreeNode, string[], boolean][]} */
@@ -305,7 +325,8 @@ export function variationLines(root = game.root) {
 }
 
 // How many lines of the tree under `root` are variations (its leaves but the main line's end).
-export function variationCount(root = game.root) {
+/** @param {TreeNode} root */
+export function variationCount(root) {
   let leaves = 0;
   const stack = [root];
   while (stack.length) {
@@ -317,12 +338,14 @@ export function variationCount(root = game.root) {
 }
 
 // What the link says: the line shown and its ply ({variant, start, moves, ply}, address.js).
-export function snapshot() {
-  const moves = lineMoves();
-  return { variant: game.variant, start: game.start, moves, ply: ply() };
+/** @param {Game} game */
+export function snapshot(game) {
+  const moves = lineMoves(game);
+  return { variant: game.variant, start: game.start, moves, ply: ply(game) };
 }
 
 // The values known along the line, by ply (for the chart).
-export function lineValues() {
-  return line().map((n) => n.value);
+/** @param {Game} game */
+export function lineValues(game) {
+  return line(game).map((n) => n.value);
 }

@@ -3,22 +3,19 @@
 // focused move, as lichess has it; the ⋯ button beside the navigation
 // opens it for the move shown, for touch screens): make its line the main
 // line, delete the game from it on, comment on it. It acts through
-// `menuActions` (play.js, wired in app.js) and closes on a choice, Escape,
+// `st.actions` (play.js, set in app.js) and closes on a choice, Escape,
 // Tab, or a click elsewhere; it takes the keys while open (↑ ↓ Home End
 // move in it). After a choice or Escape the focus goes back to the move
 // shown in the list (render.js focusShownMove).
 
-import { game, variationOf } from './game.js';
+import { variationOf } from './game.js';
 import { focusShownMove } from './render.js';
 
 /** @typedef {import('./game.js').TreeNode} TreeNode */
+/** @typedef {import('./state.js').State} State */
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
-
-// (app.js sets them all before the menu can open.)
-/** @type {{promote: (node: TreeNode) => void, deleteFrom: (node: TreeNode) => void, comment: (node: TreeNode) => void}} */
-export const menuActions = /** @type {any} */ ({ promote: null, deleteFrom: null, comment: null });
 
 /** @type {TreeNode | null} */
 let menuNode = null;   // the move the open menu is for
@@ -58,7 +55,8 @@ export function closeMoveMenu(refocus = false) {
   opener = null;
 }
 
-export function wireMoveMenu() {
+/** @param {State} st */
+export function wireMoveMenu(st) {
   const menu = $('move-menu');
   menu.addEventListener('click', (e) => {
     const chosen = /** @type {HTMLElement | null} */ (/** @type {Element} */ (e.target).closest('[data-action]'));
@@ -66,7 +64,7 @@ export function wireMoveMenu() {
     const node = menuNode;
     const action = chosen.dataset.action;
     closeMoveMenu(action !== 'comment');  // (Comment takes the focus to its field)
-    menuActions[action === 'delete' ? 'deleteFrom' : /** @type {'promote' | 'comment'} */ (action)](node);
+    st.actions[action === 'delete' ? 'deleteFrom' : /** @type {'promote' | 'comment'} */ (action)](node);
     if (action !== 'comment') focusShownMove(true);  // (once the list is redrawn)
   });
   // While open, the menu takes the keys: none reaches the page (← → would
@@ -84,7 +82,7 @@ export function wireMoveMenu() {
   });
   $('move-actions').addEventListener('click', () => {
     if (!$('move-menu').hidden) closeMoveMenu(true);
-    else if (game.current.parent) openMoveMenu(game.current, $('move-actions'));
+    else if (st.game.current.parent) openMoveMenu(st.game.current, $('move-actions'));
   });
   // (The ⋯ button counts as inside: its own click closes the menu it opened.)
   /** @param {EventTarget | null} el */

@@ -19,7 +19,7 @@ import { addChild, newNode, treeOf, firstIndex, moveNumber, MAX_COMMENT, MAX_GAM
 // judge a move, and the usual ones that judge a position. Others are shown
 // as `$N`. A move's suffix `!`, `?`, … is read as its NAG 1-6.
 /** @type {Record<number, string>} */
-export const MOVE_GLYPHS = { 1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!' };
+export const MOVE_GLYPHS = Object.freeze({ 1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!' });
 // (+= and =+ for ⩲ ⩱, which common fonts lack.)
 /** @type {Record<number, string>} */
 const POSITION_GLYPHS = { 10: '=', 13: '\u221E', 14: '+=', 15: '=+', 16: '\u00B1', 17: '\u2213', 18: '+\u2212', 19: '\u2212+' };
@@ -314,18 +314,20 @@ function moveTextWords(node, index, out, numbered = false) {
 // line (null: unfinished). The tags: the seven of every PGN (from the
 // game's tags where it has them, else the page's), the variant and the
 // start, then the game's other tags in their order; each on one line.
+// `site`: the [Site] tag's (the page's host, address.js pageHost).
 /**
  * @param {{variant: string | null, start: string | null, tags?: Tag[]}} game
  * @param {TreeNode} root
  * @param {string | null} result
+ * @param {string} site
  */
-export function writePgn(game, root, result) {
+export function writePgn(game, root, result, site) {
   const pgnResult = result ? PGN_RESULTS[result] || UNFINISHED : UNFINISHED;
   const date = new Date().toISOString().slice(0, 10).replace(/-/g, '.');
   const own = game.tags || [];
   /** @param {string} name */
   const given = (name) => own.find(([k]) => k.toLowerCase() === name.toLowerCase());
-  const roster = [['Event', 'Gobblet board'], ['Site', location.host], ['Date', date], ['Round', '-'],
+  const roster = [['Event', 'Gobblet board'], ['Site', site], ['Date', date], ['Round', '-'],
     ['White', 'Player 1'], ['Black', 'Player 2']];
   const tags = [
     ...roster.map(([k, v]) => [k, given(k)?.[1] ?? v]),

@@ -3,8 +3,9 @@
 // line, the move list with its variations and comments, the analysis
 // lines and their arrows, the tablebase's marks, the value chart and the
 // evaluation bar, the stack under the pointer, the variant selector. It
-// reads the game (game.js) and what is shown (shown.js) and changes
-// neither; what a click on a move asks for is in `actions` (app.js wires them).
+// reads the page's state (state.js) and changes only what the view itself
+// keeps there (the keyboard's square); what a click asks for is in
+// `st.actions` (app.js sets them). The logic modules ask for these through st.ui.
 
 import { RESULT_TEXT } from './ugi.js';
 import { describeStack } from './position.js';
@@ -14,17 +15,17 @@ import { ENGINE } from './engine_choice.js';
 import { markOrder, markText, plies, lineValueText, countText, otherSide, bestByTarget, bestByPlacedSize } from './values.js';
 import { drawEvalBar } from './eval_bar.js';
 import { MOVE_GLYPHS, nagText } from './pgn.js';
-import { game, line, ply as plyShown, variationOf, lineValues, firstIndex, moveNumber, inTree, pathTo,
+import { line, ply as plyShown, variationOf, lineValues, firstIndex, moveNumber, inTree, pathTo,
   mainLine } from './game.js';
 import { CLASS_SYMBOL, lossText, summary, summaryText } from './review.js';
-import { shown, shownView } from './shown.js';
-import { session } from './engine_session.js';
+import { shownView } from './shown.js';
 import { tablebaseLine, findLine } from './tb_line.js';
-import { renderProof } from './proof.js';
+import { renderProof } from './panels.js';
 
 /** @typedef {import('./game.js').TreeNode} TreeNode */
 /** @typedef {import('./engine_session.js').SearchResult} SearchResult */
 /** @typedef {import('./engine_session.js').Search} Search */
+/** @typedef {import('./state.js').State} State */
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -35,16 +36,7 @@ const selector = (id) => /** @type {HTMLSelectElement} */ ($(id));
 /** @param {Element | null} e */
 const asHtml = (e) => /** @type {HTMLElement | null} */ (e);
 
-// What clicks on the lists ask for: goTo(ply of the line), goToMove(node),
-// attempt(move), preview(moves of an analysis line), menu(node, button): a move's menu.
-// (app.js sets them all before anything is drawn.)
-/**
- * @type {{goTo: (ply: number) => void, goToMove: (node: TreeNode) => void, attempt: (move: string) => void,
- *   preview: (moves: string[]) => void, menu: (node: TreeNode, button: HTMLElement) => void}}
- */
-export const actions = /** @type {any} */ ({ goTo: null, goToMove: null, attempt: null, preview: null, menu: null });
-
-// The square whose stack is described under the board: render() says it
+// The square whose stack is described under the board: render(st) says it
 // again, so that it is never the stack of a position left behind (it said
 // "b2: empty" right after a piece landed on b2).
 /** @type {string | null} */
@@ -66,13 +58,14 @@ export function sizeLinesBox() {
 }
 
 // The analysis panel empty: it shows only lines of the position on the board.
-export function clearLines() {
+/** @param {State} st */
+export function clearLines(st) {
   $('lines').replaceChildren();
   delete $('lines').dataset.fen;
   $('lines-view').textContent = '';
   $('search-stats').textContent = '';
   $('search-stats').dataset.depth = '0';
-  renderBestArrow(null);
+  renderBestArrow(st, null);
 }
 
 // The analysis lines of `s` (a search of the position shown): each with its
@@ -83,9 +76,9 @@ export function clearLines() {
 // search gives the first move only; the rest is shown once found), and the
 // statistics say "exact" instead of the search's depth (the tablebase ends
 // it at once at depth 100, a depth that meant nothing).
-/** @param {Search} s */
-export function showLines(s) {
-  const view = /** @type {import('./engine_session.js').View} */ (shown.view);  // (a search runs on a position shown)
+/** @param {State} st @param {Search} s */
+export function showLines(st, s) {
+  const view = /** @type {import('./engine_session.js').View} */ (st.shown.view);  // (a search runs on a position shown)
   const ol = $('lines');
   ol.replaceChildren();
   ol.dataset.fen = view.fen;  // the position these lines are of (tests read it)
@@ -99,14 +92,14 @@ export function showLines(s) {
     const mark = (marks && info.pv.length && marks.get(info.pv[0])) || null;
     score.textContent = lineValueText(info, mark) + (info.bound && !mark ? ' (bound)' : '');
     li.append(score, ' ');
-    const pv = (mark && exactLine(s, view.fen, info.pv)) || info.pv;
+    const pv = (mark && exactLine(st, s, view.fen, info.pv)) || info.pv;
     pv.slice(0, 12).forEach((m, i) => {
       const b = document.createElement('button');
       b.type = 'button';
       b.className = 'pv-move';
       b.textContent = m;
       b.title = 'preview the position after this move';
-      b.addEventListener('click', () => actions.preview(pv.slice(0, i + 1)));
+      b.addEventListener('click', () => st.actions.preview(pv.slice(0, i + 1)));
       li.append(b, ' ');
     });
     ol.append(li);
@@ -117,19 +110,19 @@ export function showLines(s) {
     : marks ? `exact: the tablebase's values (${countText(last.nodes || 0, 0)})`
     : `depth ${last.depth}: ${countText(last.nodes || 0, last.nps || 0)}`;
   $('search-stats').dataset.depth = String(last ? last.depth : 0);
-  renderBestArrow(s);
+  renderBestArrow(st, s);
 }
 
 // The tablebase's line from the first move of `pv` at `fen` (a line of the
 // analysis `s` of the position shown), or null until it is found: then the
 // lines are shown again, if they are still the analysis's of that position.
-/** @param {Search} s @param {string} fen @param {string[]} pv */
-function exactLine(s, fen, pv) {
+/** @param {State} st @param {Search} s @param {string} fen @param {string[]} pv */
+function exactLine(st, s, fen, pv) {
   if (pv.length !== 1 || s.kind !== 'analysis') return null;
-  const whole = tablebaseLine(fen, pv[0]);
+  const whole = tablebaseLine(st, fen, pv[0]);
   if (whole) return whole;
-  findLine(fen, pv[0], () => {
-    if (session.search === s && s.generation === shown.generation && !shown.preview) showLines(s);
+  findLine(st, fen, pv[0], () => {
+    if (st.session.search === s && s.generation === st.shown.generation && !st.shown.preview) showLines(st, s);
   });
   return null;
 }
@@ -158,15 +151,16 @@ function showFinished(v) {
   $('search-stats').dataset.depth = '0';
 }
 
-export function render() {
-  const v = shownView();
+/** @param {State} st */
+export function render(st) {
+  const v = shownView(st.shown);
   if (!v) return;
   const shape = v.shape;
-  const lastMove = shown.preview ? shown.preview.moves.at(-1) : game.current.move;
+  const lastMove = st.shown.preview ? st.shown.preview.moves.at(-1) : st.game.current.move;
   const sources = new Set(v.legal.map((m) => m.slice(0, 2)));
   const targets = new Map();
-  if (shown.selection && !shown.preview) {
-    for (const m of v.legal) if (m.startsWith(shown.selection.from)) targets.set(m.slice(2, 4), m);
+  if (st.shown.selection && !st.shown.preview) {
+    for (const m of v.legal) if (m.startsWith(st.shown.selection.from)) targets.set(m.slice(2, 4), m);
   }
   const line = v.line;
   // The board and the reserves are drawn anew: the keyboard's place on them is kept.
@@ -176,76 +170,76 @@ export function render() {
   /** @type {[string, string | undefined] | null} */
   const reserveKey = focusedReserve
     ? [/** @type {Element} */ (focusedReserve.closest('.reserve')).id, focusedReserve.dataset.size] : null;
-  if (!shown.boardFocus || !v.pos.squares || !isSquareOf(shown.boardFocus, v.pos.n)) shown.boardFocus = 'a1';
+  if (!st.shown.boardFocus || !v.pos.squares || !isSquareOf(st.shown.boardFocus, v.pos.n)) st.shown.boardFocus = 'a1';
   // Every move's value without a pick (the "Values" toggle, 3x3 with a
   // tablebase): the best move to each square, the best placement of each size.
-  const allValues = v.marks && !shown.preview && !shown.selection && !v.over
+  const allValues = v.marks && !st.shown.preview && !st.shown.selection && !v.over
     && /** @type {HTMLInputElement} */ ($('all-values')).checked ? v.marks : null;
   drawBoard($('board'), v.pos, {
     squareValues: allValues && bestByTarget(allValues),
-    focus: shown.boardFocus,
+    focus: st.shown.boardFocus,
     sizes: shape.sizes,
     lastMove,
-    selected: shown.selection && !shown.preview ? shown.selection.from : null,
+    selected: st.shown.selection && !st.shown.preview ? st.shown.selection.from : null,
     targets,
-    marks: v.marks && !shown.preview ? v.marks : null,
+    marks: v.marks && !st.shown.preview ? v.marks : null,
     line,
-    sources: shown.preview || v.over ? new Set() : sources,
+    sources: st.shown.preview || v.over ? new Set() : sources,
   });
   for (const p of [1, 2]) {
     drawReserve($(`reserve-${p}`), shape, v.supply[p - 1], p, {
-      active: !shown.preview && !v.over && v.pos.side === p,
+      active: !st.shown.preview && !v.over && v.pos.side === p,
       sources,
-      selected: shown.selection ? shown.selection.from : null,
+      selected: st.shown.selection ? st.shown.selection.from : null,
       values: allValues && v.pos.side === p ? bestByPlacedSize(allValues) : null,
     });
     $(`side-${p}`).classList.toggle('to-move', !v.over && v.pos.side === p);
   }
-  if (focusedSquare) focusSquare(shown.boardFocus);
+  if (focusedSquare) focusSquare(st, st.shown.boardFocus);
   if (reserveKey) {
     const again = asHtml($(reserveKey[0]).querySelector(`[data-size="${reserveKey[1]}"]:not([disabled])`));
     if (again) again.focus();
-    else focusSquare(shown.boardFocus);
+    else focusSquare(st, st.shown.boardFocus);
   }
-  const asked = learningAsks();
-  if (!shown.preview && asked) {
+  const asked = learningAsks(st);
+  if (!st.shown.preview && asked) {
     setStatus(asked);  // (on a phone the review panel is far below the board)
-  } else if (!shown.preview) {
+  } else if (!st.shown.preview) {
     if (v.over) {
       const who = RESULT_TEXT[v.result] || v.result;
       setStatus(`${who}${v.reason ? ': ' + v.reason : ''}.`, 'over');
-    } else if (!session.search || session.search.kind === 'review') {  // (a review searches other positions)
+    } else if (!st.session.search || st.session.search.kind === 'review') {  // (a review searches other positions)
       setStatus(`Player ${v.pos.side} to move.`);
     }
   }
   // For tests and bookmarklets: what is shown, as the engine gave it.
   document.body.dataset.variant = shape.stacks ? '4x4' : '3x3';
   document.body.dataset.fen = v.fen;
-  document.body.dataset.ply = String(shown.preview ? -1 : plyShown());
-  renderMoveList();
-  renderTablebase();
-  drawGraphNow();
-  showStack(null);
-  if (!shown.preview && v.over && shown.analysing) showFinished(v);
+  document.body.dataset.ply = String(st.shown.preview ? -1 : plyShown(st.game));
+  renderMoveList(st);
+  renderTablebase(st);
+  drawGraphNow(st);
+  showStack(st, null);
+  if (!st.shown.preview && v.over && st.shown.analysing) showFinished(v);
   // The board was drawn anew: the analysis's arrows again (a pick or a
   // put-down lost them, and in 3x3, whose search says nothing more, for good).
-  renderBestArrow(session.search);
-  renderProof();
+  renderBestArrow(st, st.session.search);
+  renderProof(st);
 }
 
 // Arrows for the first moves of the analysis's top three lines (`s`: the
 // analysis of the position shown, else none are drawn).
-/** @param {Search | null} s */
-export function renderBestArrow(s) {
+/** @param {State} st @param {Search | null} s */
+export function renderBestArrow(st, s) {
   /** @type {string[]} */
   const moves = [];
-  if (s && s.kind === 'analysis' && s.generation === shown.generation && !shown.preview && shown.view) {
+  if (s && s.kind === 'analysis' && s.generation === st.shown.generation && !st.shown.preview && st.shown.view) {
     for (let k = 1; k <= Math.min(3, s.multipv); k++) {
       const line = s.lines.get(k);
       if (line && line.pv.length && !moves.includes(line.pv[0])) moves.push(line.pv[0]);
     }
   }
-  drawArrows($('board'), shown.view ? shown.view.shape.n : 0, moves, shown.view ? shown.view.pos.side : 1, shown.view ? shown.view.shape.sizes : 1);
+  drawArrows($('board'), st.shown.view ? st.shown.view.shape.n : 0, moves, st.shown.view ? st.shown.view.pos.side : 1, st.shown.view ? st.shown.view.shape.sizes : 1);
 }
 
 // The move list: the main line in numbered pairs; after a move, its comment
@@ -255,21 +249,22 @@ export function renderBestArrow(s) {
 // Drawn anew only when the tree or what its moves show changed: else only
 // the mark of the move shown moves (a long game's list drawn anew took most
 // of a second at each step through it).
-export function renderMoveList() {
+/** @param {State} st */
+export function renderMoveList(st) {
   const ol = $('move-list');
   drawJudged();
-  if (listUpToDate()) {
+  if (listUpToDate(st)) {
     ol.querySelectorAll('.move.current').forEach((b) => b.classList.remove('current'));
-    buttons.get(game.current)?.classList.add('current');
+    buttons.get(st.game.current)?.classList.add('current');
   } else {
-    drawList(ol);
+    drawList(st, ol);
   }
-  const inVariation = Boolean(variationOf());
+  const inVariation = Boolean(variationOf(st.game.current));
   $('promote').hidden = !inVariation;
   $('delete-variation').hidden = !inVariation;
-  /** @type {HTMLButtonElement} */ ($('move-actions')).disabled = !game.current.parent;
-  renderAnnotationFields();
-  renderReview();
+  /** @type {HTMLButtonElement} */ ($('move-actions')).disabled = !st.game.current.parent;
+  renderAnnotationFields(st);
+  renderReview(st);
   if (focusAfterRedraw) {  // (only if the focus was on the list, or nowhere)
     focusAfterRedraw = false;
     const active = document.activeElement;
@@ -306,10 +301,11 @@ const drawnAs = new WeakMap();
 
 // The list drawn shows the game's tree as it is: every move of it has its
 // button in the list, drawn as the move is now, and the list has no other.
-function listUpToDate() {
-  if (drawn.root !== game.root || drawn.first !== firstIndex() || drawn.comment !== game.root.comment) return false;
+/** @param {State} st */
+function listUpToDate(st) {
+  if (drawn.root !== st.game.root || drawn.first !== firstIndex(st.game.start) || drawn.comment !== st.game.root.comment) return false;
   let moves = 0;
-  const stack = [...game.root.children];
+  const stack = [...st.game.root.children];
   while (stack.length) {
     const node = /** @type {TreeNode} */ (stack.pop());
     const b = buttons.get(node);
@@ -320,17 +316,17 @@ function listUpToDate() {
   return moves === drawn.moves;
 }
 
-/** @param {HTMLElement} ol */
-function drawList(ol) {
+/** @param {State} st @param {HTMLElement} ol */
+function drawList(st, ol) {
   ol.replaceChildren();
-  drawn.root = game.root;
-  drawn.first = firstIndex();
-  drawn.comment = game.root.comment;
+  drawn.root = st.game.root;
+  drawn.first = firstIndex(st.game.start);
+  drawn.comment = st.game.root.comment;
   drawn.moves = 0;
   let row = null;
-  const first = firstIndex();  // 1: player 2 moves first, `1… S@a1`
+  const first = firstIndex(st.game.start);  // 1: player 2 moves first, `1… S@a1`
   let index = first;
-  for (let parent = game.root; parent.children.length; parent = parent.children[0], index++) {
+  for (let parent = st.game.root; parent.children.length; parent = parent.children[0], index++) {
     const [node, ...others] = parent.children;
     if (index % 2 === 0 || !row) {
       row = document.createElement('li');
@@ -340,22 +336,22 @@ function drawList(ol) {
       row.append(num);
       ol.append(row);
     }
-    const b = moveButton(node);
+    const b = moveButton(st, node);
     b.dataset.ply = String(index - first + 1);
     row.append(b, ...glyphs(node));
     if (node.comment || others.length) {
       const more = document.createElement('li');
       more.className = 'variations';
       if (node.comment) more.append(commentSpan(node.comment));
-      for (const other of others) more.append(variationLine(other, index));
+      for (const other of others) more.append(variationLine(st, other, index));
       ol.append(more);
       row = null;
     }
   }
-  if (game.root.comment) {
+  if (st.game.root.comment) {
     const first = document.createElement('li');
     first.className = 'variations';
-    first.append(commentSpan(game.root.comment));
+    first.append(commentSpan(st.game.root.comment));
     ol.prepend(first);
   }
 }
@@ -378,17 +374,18 @@ export function focusShownMove(afterRedraw = false) {
 // whatever is played or shown meanwhile (a move clicked on the board, the
 // engine's answer). Only the fields are redrawn: the move list is not (a
 // click on it that takes the focus from a field must find its buttons).
-export function renderAnnotationFields() {
+/** @param {State} st */
+export function renderAnnotationFields(st) {
   const comment = field('comment'), glyph = selector('glyph');
   const active = document.activeElement;
-  const editing = (active === comment || active === glyph) && inTree(annotatedNode);
-  if (annotatedNode !== game.current && !editing) {
-    annotatedNode = game.current;
+  const editing = (active === comment || active === glyph) && inTree(st.game, annotatedNode);
+  if (annotatedNode !== st.game.current && !editing) {
+    annotatedNode = st.game.current;
     comment.value = annotatedNode.comment;
     glyph.value = String(annotatedNode.nags.find((n) => MOVE_GLYPHS[n]) || 0);
   }
   const node = annotationTarget();
-  comment.placeholder = node.parent ? `on ${moveName(node)}` : 'on the start';
+  comment.placeholder = node.parent ? `on ${moveName(st, node)}` : 'on the start';
   glyph.disabled = !node.parent;
 }
 
@@ -399,9 +396,9 @@ export function annotationTarget() {
 }
 
 // `node`'s move with its number, as the move list writes it: `3… S@a1`.
-/** @param {TreeNode} node */
-function moveName(node) {
-  return `${moveNumber(firstIndex() + pathTo(node).length - 2, '…')} ${node.move}`;
+/** @param {State} st @param {TreeNode} node */
+function moveName(st, node) {
+  return `${moveNumber(firstIndex(st.game.start) + pathTo(node).length - 2, '…')} ${node.move}`;
 }
 
 // The buttons of the moves in the list, by node: a move judged by the game
@@ -411,11 +408,11 @@ function moveName(node) {
 /** @type {WeakMap<TreeNode, HTMLButtonElement>} */
 const buttons = new WeakMap();
 
-/** @param {TreeNode} node */
-function moveButton(node) {
+/** @param {State} st @param {TreeNode} node */
+function moveButton(st, node) {
   const b = document.createElement('button');
   b.type = 'button';
-  b.className = 'move' + (node === game.current ? ' current' : '');
+  b.className = 'move' + (node === st.game.current ? ' current' : '');
   b.textContent = node.move;
   if (node.review) {  // (the game review's class: tests and styles read it; its reason on hover)
     b.dataset.review = node.review.kind;
@@ -424,10 +421,10 @@ function moveButton(node) {
   buttons.set(node, b);
   drawnAs.set(node, drawnKey(node));
   ++drawn.moves;
-  b.addEventListener('click', () => actions.goToMove(node));
+  b.addEventListener('click', () => st.actions.goToMove(node));
   b.addEventListener('contextmenu', (e) => {  // (right click, the menu key, Shift+F10)
     e.preventDefault();
-    actions.menu(node, b);
+    st.actions.menu(node, b);
   });
   return b;
 }
@@ -453,17 +450,18 @@ const judgedSoon = new Set();
 
 // Draws the game review's judgement of `node` (node.review, its NAGs) on its
 // move in the list at the next frame, and the review panel's counts with it.
-/** @param {TreeNode} node */
-export function showJudged(node) {
-  if (!judgedSoon.size) requestAnimationFrame(showJudgedNow);
+/** @param {State} st @param {TreeNode} node */
+export function showJudged(st, node) {
+  if (!judgedSoon.size) requestAnimationFrame(() => showJudgedNow(st));
   judgedSoon.add(node);
 }
 
 // Draws the judgements showJudged keeps now, and the review panel.
-export function showJudgedNow() {
+/** @param {State} st */
+export function showJudgedNow(st) {
   if (!judgedSoon.size) return;
   drawJudged();
-  renderReview();
+  renderReview(st);
 }
 
 // Each judged move's button and glyphs, as moveButton and glyphs draw them
@@ -484,11 +482,12 @@ function drawJudged() {
 
 // What "learn from your mistakes" says, where the position shown is the
 // one it asks about or the move just tried there; else null.
-function learningAsks() {
-  const learning = shown.learning;
+/** @param {State} st */
+function learningAsks(st) {
+  const learning = st.shown.learning;
   if (!learning || !learning.text || learning.state === 'done') return null;
   const at = learning.items[learning.index].parent;
-  return game.current === at || game.current.parent === at ? learning.text : null;
+  return st.game.current === at || st.game.current.parent === at ? learning.text : null;
 }
 
 // The review's words on a move: "blunder: −58 points of expected score; the engine's best: X@d1".
@@ -505,9 +504,10 @@ function reviewTitle(r) {
 // The review panel: each player's accuracy and how many inaccuracies,
 // mistakes and blunders the review found on the main line (review.js), and
 // "learn from your mistakes" while it is on (shown.learning).
-export function renderReview() {
-  const moves = mainLine().slice(1);
-  const first = firstIndex();
+/** @param {State} st */
+export function renderReview(st) {
+  const moves = mainLine(st.game).slice(1);
+  const first = firstIndex(st.game.start);
   for (const side of [1, 2]) {
     const reviews = moves.filter((_, i) => (first + i) % 2 === side - 1).map((n) => n.review)
       .filter((r) => r !== undefined);
@@ -517,18 +517,18 @@ export function renderReview() {
   }
   const mistakes = moves.some((n) => n.review && (n.review.kind === 'mistake' || n.review.kind === 'blunder'));
   /** @type {HTMLButtonElement} */ ($('learn')).disabled = !mistakes;
-  const learning = shown.learning;
-  if (learning && !learning.items.every((n) => inTree(n))) shown.learning = null;  // (a move of it deleted)
+  const learning = st.shown.learning;
+  if (learning && !learning.items.every((n) => inTree(st.game, n))) st.shown.learning = null;  // (a move of it deleted)
   const box = $('learn-box');
-  box.hidden = !shown.learning;
-  if (!shown.learning) return;
-  box.dataset.state = shown.learning.state;
-  $('learn-text').textContent = shown.learning.text;
-  const asked = learningAsks();
-  if (asked && !shown.preview) setStatus(asked);
-  /** @type {HTMLButtonElement} */ ($('learn-answer')).disabled = shown.learning.state === 'done'
-    || shown.learning.state === 'checking';
-  /** @type {HTMLButtonElement} */ ($('learn-next')).disabled = shown.learning.index >= shown.learning.items.length - 1;
+  box.hidden = !st.shown.learning;
+  if (!st.shown.learning) return;
+  box.dataset.state = st.shown.learning.state;
+  $('learn-text').textContent = st.shown.learning.text;
+  const asked = learningAsks(st);
+  if (asked && !st.shown.preview) setStatus(asked);
+  /** @type {HTMLButtonElement} */ ($('learn-answer')).disabled = st.shown.learning.state === 'done'
+    || st.shown.learning.state === 'checking';
+  /** @type {HTMLButtonElement} */ ($('learn-next')).disabled = st.shown.learning.index >= st.shown.learning.items.length - 1;
 }
 
 /** @param {string} text */
@@ -541,20 +541,20 @@ function commentSpan(text) {
 
 // A variation from `first` (an alternative to the move at `index`), with
 // its comments and its own variations nested, in parentheses.
-/** @param {TreeNode} first @param {number} index @returns {HTMLElement} */
-function variationLine(first, index) {
+/** @param {State} st @param {TreeNode} first @param {number} index @returns {HTMLElement} */
+function variationLine(st, first, index) {
   const box = document.createElement('span');
   box.className = 'variation';
   box.append('(');
   let numbered = true;
   for (let node = first, i = index; node; node = node.children[0], i++) {
     if (i % 2 === 0 || numbered) box.append(moveNumber(i, '…'));
-    box.append(moveButton(node), ...glyphs(node));
+    box.append(moveButton(st, node), ...glyphs(node));
     numbered = Boolean(node.comment);
     if (node.comment) box.append(commentSpan(node.comment));
     if (node === first) continue;
     for (const other of /** @type {TreeNode} */ (node.parent).children.slice(1)) {
-      box.append(variationLine(other, i));
+      box.append(variationLine(st, other, i));
       numbered = true;
     }
   }
@@ -562,10 +562,11 @@ function variationLine(first, index) {
   return box;
 }
 
-export function renderTablebase() {
-  const v = shown.view;
+/** @param {State} st */
+export function renderTablebase(st) {
+  const v = st.shown.view;
   const box = $('tb');
-  if (!v || !v.marks || shown.preview) {
+  if (!v || !v.marks || st.shown.preview) {
     box.hidden = true;
     return;
   }
@@ -585,7 +586,7 @@ export function renderTablebase() {
     const b = document.createElement('button');
     b.type = 'button';
     b.textContent = move;
-    b.addEventListener('click', () => actions.attempt(move));
+    b.addEventListener('click', () => st.actions.attempt(move));
     a.append(b);
     const c = document.createElement('td');
     c.className = 'mark';
@@ -595,12 +596,13 @@ export function renderTablebase() {
   }
 }
 
-export function drawGraphNow() {
-  $('graph-title').textContent = !shown.view || shown.view.shape.stacks ? 'Chances (player 1 up)' : 'Value history (player 1 up)';
-  drawGraph($('graph'), lineValues(), line().length - 1, plyShown(), actions.goTo);
-  const view = shown.view;  // (a finished game: its result)
+/** @param {State} st */
+export function drawGraphNow(st) {
+  $('graph-title').textContent = !st.shown.view || st.shown.view.shape.stacks ? 'Chances (player 1 up)' : 'Value history (player 1 up)';
+  drawGraph($('graph'), lineValues(st.game), line(st.game).length - 1, plyShown(st.game), st.actions.goTo);
+  const view = st.shown.view;  // (a finished game: its result)
   const own = view && view.wdl ? (view.pos.side === 1 ? view.wdl : otherSide(view.wdl)) : null;  // (player 1's)
-  drawEvalBar(game.current.value, view && view.over && !shown.preview ? view.result : null, own);
+  drawEvalBar(st.game.current.value, view && view.over && !st.shown.preview ? view.result : null, own);
 }
 
 /** @param {string} sq @param {number} n */
@@ -608,22 +610,22 @@ export function isSquareOf(sq, n) {
   return sq.length === 2 && sq.charCodeAt(0) - 97 < n && Number(sq[1]) <= n;
 }
 
-/** @param {string} sq */
-export function focusSquare(sq) {
+/** @param {State} st @param {string} sq */
+export function focusSquare(st, sq) {
   const board = $('board');
   /** @type {NodeListOf<SVGElement>} */ (board.querySelectorAll('[data-sq]'))
     .forEach((g) => g.setAttribute('tabindex', g.dataset.sq === sq ? '0' : '-1'));
   const g = /** @type {SVGElement | null} */ (board.querySelector(`[data-sq="${sq}"]`));
   if (g) {
-    shown.boardFocus = sq;
+    st.shown.boardFocus = sq;
     g.focus();
-    showStack(sq);
+    showStack(st, sq);
   }
 }
 
-/** @param {string | null} sq */
-export function showStack(sq) {
-  const v = shownView();
+/** @param {State} st @param {string | null} sq */
+export function showStack(st, sq) {
+  const v = shownView(st.shown);
   if (sq) stackSquare = sq;
   if (stackSquare && v) $('stack-info').textContent = `${stackSquare}: ${describeStack(v.pos.squares.get(stackSquare))}`;
 }
@@ -650,9 +652,9 @@ export function showTablebaseHint(err) {
 }
 
 // The variant selector on `name` (the engine's list, or "other…" with the name).
-/** @param {string} name */
-export function showVariant(name) {
-  const listed = session.variants.includes(name);
+/** @param {State} st @param {string} name */
+export function showVariant(st, name) {
+  const listed = st.session.variants.includes(name);
   selector('variant').value = listed ? name : 'custom';
   $('custom-variant').hidden = listed;
   if (!listed) field('custom-variant').value = name;
@@ -665,10 +667,11 @@ export function chosenVariant() {
 
 // The variant selector: the engine's variants (session.variants, from its
 // handshake), then the entry for any other name.
-export function showVariants() {
+/** @param {State} st */
+export function showVariants(st) {
   const other = /** @type {HTMLOptionElement} */ ($('variant').querySelector('option[value="custom"]'));
   $('variant').querySelectorAll('option:not([value="custom"])').forEach((e) => e.remove());
-  for (const name of session.variants) {
+  for (const name of st.session.variants) {
     const entry = document.createElement('option');
     entry.value = entry.textContent = name;
     other.before(entry);

@@ -28,17 +28,17 @@ export const INACCURACY = 0.1;
 export const MISTAKE = 0.2;
 export const BLUNDER = 0.3;
 
-/** @type {ReviewClass[]} */
-export const CLASSES = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'];
+/** @type {readonly ReviewClass[]} */
+export const CLASSES = Object.freeze(['best', 'good', 'inaccuracy', 'mistake', 'blunder']);
 
 // The NAG each class writes (PGN: $6 ?!, $2 ?, $4 ??); best and good none
 // (PGN has no glyph for "the engine's move": $1 "!" says more than that).
 /** @type {Record<ReviewClass, number>} */
-export const CLASS_NAG = { best: 0, good: 0, inaccuracy: 6, mistake: 2, blunder: 4 };
+export const CLASS_NAG = Object.freeze({ best: 0, good: 0, inaccuracy: 6, mistake: 2, blunder: 4 });
 
 // What the move list shows after a move of each class (the NAGs' glyphs; ★ the engine's best).
 /** @type {Record<ReviewClass, string>} */
-export const CLASS_SYMBOL = { best: '\u2605', good: '', inaccuracy: '?!', mistake: '?', blunder: '??' };
+export const CLASS_SYMBOL = Object.freeze({ best: '\u2605', good: '', inaccuracy: '?!', mistake: '?', blunder: '??' });
 
 // The review's own NAGs: a move judged again loses the old ones.
 const REVIEW_NAGS = [2, 4, 6];

@@ -17,27 +17,22 @@
 // found so far kept. A game reviewed is a record explored (game.js
 // exploring()): the engine does not play in it by itself.
 
-import { game, mainLine, movesTo, firstIndex, moveNumber, pathTo, goToNode } from './game.js';
-import { session, endReview, reviewSearch, positionFacts, setLines } from './engine_session.js';
+import { mainLine, movesTo, firstIndex, moveNumber, pathTo, goToNode } from './game.js';
+import { endReview, reviewSearch, positionFacts, setLines } from './engine_session.js';
 import { expectedScore, exactScore, resultScore, reviewByChances, reviewByTablebase, nagsAfterReview, goodEnough,
   classWords, lossText, progressText, secondsLeft, CLASS_SYMBOL } from './review.js';
 import { markOrder } from './values.js';
-import { shown } from './shown.js';
-import { goToMove, play, moveHook, toggleAnalysis, refresh } from './play.js';
-import { renderMoveList, showJudged, showJudgedNow } from './render.js';
+import { goToMove, play, toggleAnalysis, refresh } from './play.js';
 import { keepGame } from './saved_game.js';
 import { stopClock } from './clocks.js';
-import { whenConnected } from './connection.js';
 
 /** @typedef {import('./game.js').TreeNode} TreeNode */
 /** @typedef {import('./values.js').Mark} Mark */
+/** @typedef {import('./state.js').State} State */
 
 // Each position's search: 8 plies, at most 2 million nodes (about 0.1-0.2 s
 // a position natively, twice that in the static site's engine).
-export const REVIEW_LIMITS = { depth: 8, nodes: 2000000 };
-
-/** @param {string} id */
-const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+export const REVIEW_LIMITS = Object.freeze({ depth: 8, nodes: 2000000 });
 
 /**
  * What the review knows of a position: whose turn it is, and either the
@@ -49,10 +44,10 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 // The value of the position after `moves` for its side to move, or a
 // string (why not: the review ended meanwhile, or the engine went away).
-/** @param {string[]} moves @param {{cancelled: string | null}} run
+/** @param {State} st @param {string[]} moves @param {{cancelled: string | null}} run
  * @returns {Promise<Valued | string>} */
-async function valuePosition(moves, run) {
-  const facts = await positionFacts(moves);
+async function valuePosition(st, moves, run) {
+  const facts = await positionFacts(st, moves);
   if (run.cancelled !== null) return run.cancelled;
   if (!facts) return 'the engine went away';
   /** @type {Valued} */
@@ -63,7 +58,7 @@ async function valuePosition(moves, run) {
     const [best, top] = [...marks].sort((a, b) => markOrder(a[1], b[1]))[0];
     return { ...v, marks, best, expected: exactScore(top.wdl) };
   }
-  const s = await reviewSearch(moves, REVIEW_LIMITS, () => run.cancelled !== null);
+  const s = await reviewSearch(st, moves, REVIEW_LIMITS, () => run.cancelled !== null);
   if (run.cancelled !== null) return run.cancelled;
   if (!s.best) return 'the engine went away';
   const info = s.lines.get(1);
@@ -87,45 +82,50 @@ function judge(node, before, after) {
   node.nags = nagsAfterReview(node.nags, r.kind);
 }
 
-/** @param {string} text */
-function progress(text) {
-  $('review-progress').textContent = text;
+// The review panel's words (drawn by the view: state.ui.reviewPanel).
+/** @param {State} st @param {string} text */
+function progress(st, text) {
+  st.review.progress = text;
+  st.ui.reviewPanel();
 }
 
-/** @param {boolean} on */
-function showRunning(on) {
-  $('review').hidden = on;
-  $('review-cancel').hidden = !on;
+// The review running (Cancel offered) or not (Review offered).
+/** @param {State} st @param {boolean} on */
+function showRunning(st, on) {
+  st.review.running = on;
+  st.ui.reviewPanel();
 }
 
 // Reviews the main line's moves, one position after the other; the marks
 // appear on the moves as they are found, each on its own move at the next
 // frame (the list is not drawn anew), and the progress says the time left at
 // the pace so far: the page's own work per move does not grow with the game.
-export async function reviewGame() {
+/** @param {State} st */
+export async function reviewGame(st) {
+  const { game, shown, session } = st;
   if (session.review) return;
-  const nodes = mainLine();
+  const nodes = mainLine(game);
   if (nodes.length < 2) {
-    progress('No moves to review.');
+    progress(st, 'No moves to review.');
     return;
   }
-  if (shown.analysing) toggleAnalysis(false);
-  stopLearning();
+  if (shown.analysing) toggleAnalysis(st, false);
+  stopLearning(st);
   // A game reviewed is a record: the engine does not play in it by itself
   // (a move it was searching is not played: the position's work is stale).
   game.explored = true;
   shown.engineHeld = true;
-  stopClock();
+  stopClock(st);
   ++shown.generation;
-  await endReview('');
+  await endReview(st, '');
   /** @type {{cancelled: string | null}} */
   const run = { cancelled: null };
   const owner = { cancel: (/** @type {string} */ why) => { run.cancelled = why; } };
   session.review = owner;
-  refresh();  // (the position shown again, the engine waiting: "Engine, move" offered)
-  showRunning(true);
+  refresh(st);  // (the position shown again, the engine waiting: "Engine, move" offered)
+  showRunning(st, true);
   const total = nodes.length - 1;
-  const err = await setLines(1);
+  const err = await setLines(st, 1);
   /** @type {string | null} */
   let ended = err ? `the engine refused one line: ${err}` : null;
   let done = 0;
@@ -134,9 +134,9 @@ export async function reviewGame() {
   const moves = /** @type {string[]} */ (nodes.slice(1).map((n) => n.move));
   const started = performance.now();
   for (let i = 0; i < nodes.length && !ended; i++) {
-    progress(progressText(Math.max(1, i), total, secondsLeft((performance.now() - started) / 1000, i,
+    progress(st, progressText(Math.max(1, i), total, secondsLeft((performance.now() - started) / 1000, i,
       nodes.length - i)));
-    const v = await valuePosition(moves.slice(0, i), run);
+    const v = await valuePosition(st, moves.slice(0, i), run);
     if (typeof v === 'string') {
       ended = v;
       break;
@@ -144,131 +144,142 @@ export async function reviewGame() {
     if (before) {
       judge(nodes[i], before, v);
       done = i;
-      showJudged(nodes[i]);
+      st.ui.judged(nodes[i]);
     }
     before = v;
     if (v.over) break;  // (a main line goes on after its end only in a PGN from elsewhere: nothing to judge)
   }
-  showJudgedNow();  // (the last marks with the review's end)
+  st.ui.judgedNow();  // (the last marks with the review's end)
   if (session.review === owner) session.review = null;
-  showRunning(false);
-  keepGame();
+  showRunning(st, false);
+  keepGame(st);
   if (ended === '') return;  // (a new review: it says its own)
-  progress(ended ? `Review stopped at move ${done + 1} of ${total} (${ended}); the ${done} marks found are kept.`
+  progress(st, ended ? `Review stopped at move ${done + 1} of ${total} (${ended}); the ${done} marks found are kept.`
     : `Review done: ${total} moves judged${nodes.some((n) => n.review && n.review.exact)
       ? ' by the tablebase' : ''}.`);
   if (!ended) {
-    suggestLearner(nodes);
-    refresh();  // (the marks drawn with the position shown)
+    suggestLearner(st, nodes);
+    refresh(st);  // (the marks drawn with the position shown)
   }
 }
 
 // "Learn from your mistakes" offered for the player who made more mistakes and blunders (a tie: as chosen).
-/** @param {TreeNode[]} nodes */
-function suggestLearner(nodes) {
+/** @param {State} st @param {TreeNode[]} nodes */
+function suggestLearner(st, nodes) {
   const count = [0, 0];
   for (const n of nodes) {
-    if (n.review && (n.review.kind === 'mistake' || n.review.kind === 'blunder')) count[moverOf(n) - 1] += 1;
+    if (n.review && (n.review.kind === 'mistake' || n.review.kind === 'blunder')) count[moverOf(st, n) - 1] += 1;
   }
-  if (count[0] !== count[1]) /** @type {HTMLSelectElement} */ ($('learn-side')).value = count[0] > count[1] ? '1' : '2';
+  if (count[0] === count[1]) return;
+  st.settings.learnSide = count[0] > count[1] ? 1 : 2;
+  st.ui.reviewPanel();
 }
 
-export function cancelReview() {
-  endReview('cancelled');
+/** @param {State} st */
+export function cancelReview(st) {
+  endReview(st, 'cancelled');
 }
 
 // ---- learn from your mistakes --------------------------------------------------------
 
 // The player who made the move of `node` (1 or 2).
-/** @param {TreeNode} node */
-function moverOf(node) {
-  return (firstIndex() + pathTo(node).length - 2) % 2 === 0 ? 1 : 2;
+/** @param {State} st @param {TreeNode} node */
+function moverOf(st, node) {
+  return (firstIndex(st.game.start) + pathTo(node).length - 2) % 2 === 0 ? 1 : 2;
 }
 
 // `node`'s move as the move list writes it: "3… L@a4".
-/** @param {TreeNode} node */
-function moveName(node) {
-  return `${moveNumber(firstIndex() + pathTo(node).length - 2, '…')} ${node.move}`;
+/** @param {State} st @param {TreeNode} node */
+function moveName(st, node) {
+  return `${moveNumber(firstIndex(st.game.start) + pathTo(node).length - 2, '…')} ${node.move}`;
 }
 
-/** @param {string} state @param {string} text */
-function say(state, text) {
-  const learning = shown.learning;
+/** @param {State} st @param {string} state @param {string} text */
+function say(st, state, text) {
+  const learning = st.shown.learning;
   if (!learning) return;
   learning.state = /** @type {import('./shown.js').Learning['state']} */ (state);
   learning.text = text;
-  renderMoveList();  // (the review panel with it)
+  st.ui.moveList();  // (the review panel with it)
 }
 
 // Starts asking about the mistakes and blunders of the player chosen (a review running ends: the tries need the engine).
-export async function startLearning() {
+/** @param {State} st */
+export async function startLearning(st) {
+  const shown = st.shown;
   ++shown.generation;  // (a move the engine was searching is not played)
-  await endReview('learning from the mistakes needs the engine');
-  const side = Number(/** @type {HTMLSelectElement} */ ($('learn-side')).value);
-  const items = mainLine().slice(1)
-    .filter((n) => n.review && (n.review.kind === 'mistake' || n.review.kind === 'blunder') && moverOf(n) === side);
-  if (shown.analysing) toggleAnalysis(false);  // (it would tell the answer)
+  await endReview(st, 'learning from the mistakes needs the engine');
+  const side = st.settings.learnSide;
+  const items = mainLine(st.game).slice(1)
+    .filter((n) => n.review && (n.review.kind === 'mistake' || n.review.kind === 'blunder') && moverOf(st, n) === side);
+  if (shown.analysing) toggleAnalysis(st, false);  // (it would tell the answer)
   shown.learning = { side, items, index: 0, state: 'done', text: '' };
   if (!items.length) {
-    say('done', `Player ${side} made no mistake nor blunder in this game (inaccuracies are not asked).`);
+    say(st, 'done', `Player ${side} made no mistake nor blunder in this game (inaccuracies are not asked).`);
     return;
   }
-  ask();
+  ask(st);
 }
 
 // Shows the position before the move asked about, and asks.
-function ask() {
-  const learning = /** @type {import('./shown.js').Learning} */ (shown.learning);
+/** @param {State} st */
+function ask(st) {
+  const learning = /** @type {import('./shown.js').Learning} */ (st.shown.learning);
   const item = learning.items[learning.index];
   const r = /** @type {import('./review.js').MoveReview} */ (item.review);
-  goToMove(/** @type {TreeNode} */ (item.parent));
-  say('try', `${learning.index + 1} of ${learning.items.length}: ${moveName(item)} was ${classWords(r.kind)} `
+  goToMove(st, /** @type {TreeNode} */ (item.parent));
+  say(st, 'try', `${learning.index + 1} of ${learning.items.length}: ${moveName(st, item)} was ${classWords(r.kind)} `
     + `(${CLASS_SYMBOL[r.kind]}). Find a better move for player ${learning.side}.`);
 }
 
-export function nextMistake() {
-  const learning = shown.learning;
+/** @param {State} st */
+export function nextMistake(st) {
+  const learning = st.shown.learning;
   if (!learning || learning.index >= learning.items.length - 1) return;
   learning.index += 1;
-  ask();
+  ask(st);
 }
 
-export function stopLearning() {
-  shown.learning = null;
-  renderMoveList();
+/** @param {State} st */
+export function stopLearning(st) {
+  st.shown.learning = null;
+  st.ui.moveList();
 }
 
 // Plays the best move at the position asked about.
-export function showAnswer() {
-  const learning = shown.learning;
+/** @param {State} st */
+export function showAnswer(st) {
+  const learning = st.shown.learning;
   if (!learning || learning.state === 'checking') return;
   const item = learning.items[learning.index];
   const best = item.review && item.review.best;
   if (!best) return;
-  goToNode(/** @type {TreeNode} */ (item.parent));
-  say('answer', `The ${item.review && item.review.exact ? "tablebase's" : "engine's"} best move here: ${best} `
+  goToNode(st.game, /** @type {TreeNode} */ (item.parent));
+  say(st, 'answer', `The ${item.review && item.review.exact ? "tablebase's" : "engine's"} best move here: ${best} `
     + `(played as a variation).${learning.index < learning.items.length - 1 ? '' : ' That was the last one.'}`);
-  play(best);
+  play(st, best);
 }
 
 // A move tried at the position asked about: judged, and played if it is as
 // good as the best (else the position stays, and the person tries again).
 // True when the move is the one asked about (play.js moveHook).
-/** @param {string} move */
-function judgeTry(move) {
+/** @param {State} st @param {string} move */
+function judgeTry(st, move) {
+  const shown = st.shown;
   const learning = shown.learning;
   if (!learning || learning.state === 'checking' || learning.state === 'done') return false;
   const item = learning.items[learning.index];
-  if (game.current !== item.parent || shown.preview) return false;
-  checkTry(learning, item, move);
+  if (st.game.current !== item.parent || shown.preview) return false;
+  checkTry(st, learning, item, move);
   return true;
 }
 
-/** @param {import('./shown.js').Learning} learning @param {TreeNode} item @param {string} move */
-async function checkTry(learning, item, move) {
+/** @param {State} st @param {import('./shown.js').Learning} learning @param {TreeNode} item @param {string} move */
+async function checkTry(st, learning, item, move) {
+  const shown = st.shown;
   const r = /** @type {import('./review.js').MoveReview} */ (item.review);
   if (move === item.move) {
-    say('wrong', `${move} is the move played, ${classWords(r.kind)}: try another one.`);
+    say(st, 'wrong', `${move} is the move played, ${classWords(r.kind)}: try another one.`);
     return;
   }
   /** @type {number | null} */
@@ -279,36 +290,31 @@ async function checkTry(learning, item, move) {
     loss = tried ? tried.loss : null;
   }
   if (loss === null) {
-    say('checking', `Checking ${move}…`);
+    say(st, 'checking', `Checking ${move}…`);
     const my = shown.generation;
     /** @type {{cancelled: string | null}} */
     const run = { cancelled: null };
     const parent = /** @type {TreeNode} */ (item.parent);
-    const v = await valuePosition([...movesTo(parent), move], run);
+    const v = await valuePosition(st, [...movesTo(parent), move], run);
     if (shown.learning !== learning) return;
     if (typeof v === 'string' || my !== shown.generation) {
-      say('try', `${move} could not be checked (${typeof v === 'string' ? v : 'the position changed'}): try again.`);
+      say(st, 'try', `${move} could not be checked (${typeof v === 'string' ? v : 'the position changed'}): try again.`);
       return;
     }
     loss = move === r.best ? 0 : Math.max(0, r.before - scoreAfter(v, learning.side));
   }
   if (goodEnough(loss)) {
-    say('right', `Right: ${move} is as good as the best${loss > 0 ? ` (${lossText(loss)})` : ''}.`
+    say(st, 'right', `Right: ${move} is as good as the best${loss > 0 ? ` (${lossText(loss)})` : ''}.`
       + (learning.index < learning.items.length - 1 ? ' Next mistake →' : ' That was the last one.'));
-    play(move);
+    play(st, move);
   } else {
-    say('wrong', `${move} is not good enough: ${lossText(loss)} of expected score against the best. `
+    say(st, 'wrong', `${move} is not good enough: ${lossText(loss)} of expected score against the best. `
       + 'Try again, or Show answer.');
   }
 }
 
-// The review panel's buttons (what needs the engine waits for it: connection.js).
-export function wireReview() {
-  moveHook.judge = judgeTry;
-  $('review').addEventListener('click', whenConnected(reviewGame));
-  $('review-cancel').addEventListener('click', cancelReview);
-  $('learn').addEventListener('click', whenConnected(startLearning));
-  $('learn-answer').addEventListener('click', whenConnected(showAnswer));
-  $('learn-next').addEventListener('click', whenConnected(nextMistake));
-  $('learn-stop').addEventListener('click', stopLearning);
+// "Learn from your mistakes" judges the moves tried at the position it asks about (play.js attempt).
+/** @param {State} st */
+export function wireReview(st) {
+  st.judge = (move) => judgeTry(st, move);
 }

@@ -10,8 +10,8 @@
 // record that is not a game of this page is refused with the reason.
 
 import { writePgn, MAX_IMPORT_CHARS } from './pgn.js';
-import { game, movesTo, gameResult, snapshot, MAX_GAME_MOVES } from './game.js';
-import { linkHash } from './address.js';
+import { movesTo, gameResult, snapshot, MAX_GAME_MOVES } from './game.js';
+import { linkHash, pageHost } from './address.js';
 
 const KEY = 'gobblet-board-game';
 const FORMAT = 1;
@@ -25,28 +25,25 @@ export const MAX_SAVED_CHARS = MAX_IMPORT_CHARS;
  * (address.js linkHash) the page showed for it.
  * @typedef {{pgn: string, shown: string[], explored: boolean, link: string}} SavedGame */
 
-// Why the last change of the game could not be kept (null: it was), so
-// that it is said once, not at every move.
-/** @type {string | null} */
-let lastProblem = null;
-
 // Keeps the game shown in this browser, replacing the one kept before.
 // Where it cannot (too large; storage refused or full) the record kept
 // before is removed (a reload must not bring back an older game), and the
-// Import/Export note says so, once until it can again.
-export function keepGame() {
+// Import/Export note says so, once until it can again (st.savedProblem:
+// why the last change could not be kept, null: it was).
+/** @param {import('./state.js').State} st */
+export function keepGame(st) {
+  const game = st.game;
   if (!game.variant) return;  // (no game loaded yet)
   const problem = writeRecord({
-    pgn: writePgn(game, game.root, gameResult()),
-    shown: movesTo(),
+    pgn: writePgn(game, game.root, gameResult(game), pageHost()),
+    shown: movesTo(game.current),
     explored: game.explored,
-    link: linkHash(snapshot()),
+    link: linkHash(snapshot(game)),
   });
-  if (problem && problem !== lastProblem) {
-    const note = document.getElementById('io-status');
-    if (note) note.textContent = `This game is not kept for a reload: ${problem}. Export its PGN to keep it.`;
+  if (problem && problem !== st.savedProblem) {
+    st.ui.ioStatus(`This game is not kept for a reload: ${problem}. Export its PGN to keep it.`);
   }
-  lastProblem = problem;
+  st.savedProblem = problem;
 }
 
 // Writes `record`; null, or why it was not written.

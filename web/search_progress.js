@@ -8,35 +8,28 @@
 // depths; the time says how old the count is.
 // The value history's short searches (Evaluate game) show nothing here.
 
-import { ugi, session } from './engine_session.js';
 import { countText } from './values.js';
 
-/** @typedef {import('./engine_session.js').Search} Search */
-
-/** @param {string} id */
-const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
-
-const progress = {
-  search: /** @type {Search | null} */ (null),  // the search shown
-  started: 0,   // when it started (performance.now() ms): first seen, or earlier by an info line's time
-  nodes: 0,     // its latest count of nodes, 0 if none yet
-  countAt: 0,   // the search's time (ms) of that count
-};
+/** @typedef {import('./state.js').State} State */
 
 // Listens to the search's lines beside engine_session.js (which keeps
-// only those with a depth), and ticks the display four times a second.
-export function wireSearchProgress() {
-  const keepSearchLine = ugi.onSearch;
-  ugi.onSearch = (/** @type {string} */ line) => {
+// only those with a depth); the view shows progressText four times a
+// second (panels.js). st.progress: the search counted, when it started
+// (performance.now() ms: first seen, or earlier by an info line's time), its
+// latest count of nodes (0 if none yet), the search's time (ms) of that count.
+/** @param {State} st */
+export function listenToProgress(st) {
+  const keepSearchLine = st.ugi.onSearch;
+  st.ugi.onSearch = (/** @type {string} */ line) => {
     keepSearchLine(line);
-    noteCount(line);
+    noteCount(st, line);
   };
-  window.setInterval(showProgress, 250);
 }
 
 // An `info` line of the search shown: its nodes and time, if it has them.
-/** @param {string} line */
-function noteCount(line) {
+/** @param {State} st @param {string} line */
+function noteCount(st, line) {
+  const { session, progress } = st;
   if (!line.startsWith('info ') || !session.search || session.search !== progress.search) return;
   const nodes = / nodes (\d+)/.exec(line), time = / time (\d+)/.exec(line);
   if (!nodes || !time) return;
@@ -45,17 +38,17 @@ function noteCount(line) {
   progress.started = Math.min(progress.started, performance.now() - progress.countAt);
 }
 
-// "searching 7.4 s · 18.92 M nodes at 6.0 s" while a search runs; nothing otherwise.
-function showProgress() {
+// "searching 7.4 s · 18.92 M nodes at 6.0 s" while a search runs; '' otherwise.
+/** @param {State} st */
+export function progressText(st) {
+  const { session, progress } = st;
   const s = session.search;
-  const shown = $('search-progress');
   if (!s || s.kind === 'history' || s.kind === 'review') {  // (a review says its own progress)
     progress.search = null;
-    if (shown.textContent) shown.textContent = '';
-    return;
+    return '';
   }
   if (s !== progress.search) Object.assign(progress, { search: s, started: performance.now(), nodes: 0, countAt: 0 });
   const seconds = (performance.now() - progress.started) / 1000;
   const count = progress.nodes ? ` · ${countText(progress.nodes, 0)} at ${(progress.countAt / 1000).toFixed(1)} s` : '';
-  shown.textContent = `searching ${seconds.toFixed(1)} s${count}`;
+  return `searching ${seconds.toFixed(1)} s${count}`;
 }

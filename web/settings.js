@@ -18,7 +18,7 @@ function valueOf(e) {
   return e.type === 'checkbox' ? String(/** @type {HTMLInputElement} */ (e).checked) : e.value;
 }
 
-/** @param {string[]} ids */
+/** @param {readonly string[]} ids */
 export function saveSettings(ids) {
   try {
     const values = ids.map((id) => [id, valueOf(/** @type {Control} */ (control(id)))]);
@@ -26,7 +26,7 @@ export function saveSettings(ids) {
   } catch (e) { /* storage off: the settings last for this visit */ }
 }
 
-/** @param {string[]} ids */
+/** @param {readonly string[]} ids */
 export function restoreSettings(ids) {
   let saved = null;
   try {

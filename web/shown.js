@@ -1,8 +1,9 @@
 // @ts-check
 // What the page shows of the game, beside the game itself (game.js, the one
 // owner of the moves): the engine's answers about the position shown, the
-// piece picked, a preview of an analysis line, the keyboard's square, and
-// the generation that work for an older position checks before it acts.
+// piece picked, a preview of an analysis line, the keyboard's square, the
+// controls' own state, and the generation that work for an older position
+// checks before it acts. A part of the page's state (state.js).
 
 /** @typedef {import('./engine_session.js').View} View */
 
@@ -14,23 +15,35 @@
  *   state: 'try' | 'checking' | 'right' | 'wrong' | 'answer' | 'done', text: string}} Learning */
 
 /**
- * @type {{view: View | null, selection: {from: string} | null, preview: {moves: string[], view: View} | null,
- *   generation: number, analysing: boolean, engineHeld: boolean, boardFocus: string | null,
- *   learning: Learning | null, proof: {generation: number, text: string, running: boolean} | null}}
+ * What is shown:
+ * view, what the engine said about the position shown (engine_session.js examine);
+ * selection, {from: 'L@' | 'a1'}: the source picked for the next move;
+ * preview, {moves, view}: the position after a line's moves, shown instead of the game's;
+ * previews, counts the previews asked (one ended before it is shown is not shown: play.js);
+ * generation, bumps on every change of the position shown; stale work checks it;
+ * analysing, the Analyse button is on;
+ * engineHeld, a game opened (link, import, reload) or a record explored: the engine waits (play.js);
+ * engineOffered, the "Engine, move" button is offered (play.js);
+ * evaluating, the Evaluate button's work runs (play.js evaluateGame);
+ * boardFocus, the square the keyboard is on (input.js);
+ * learning, "learn from your mistakes", while on (review_run.js);
+ * proof, the prover's answer about the position of `generation` (proof.js).
+ * @typedef {{view: View | null, selection: {from: string} | null, preview: {moves: string[], view: View} | null,
+ *   previews: number, generation: number, analysing: boolean, engineHeld: boolean, engineOffered: boolean,
+ *   evaluating: boolean, boardFocus: string | null, learning: Learning | null,
+ *   proof: {generation: number, text: string, running: boolean} | null}} Shown
  */
-export const shown = {
-  view: null,         // what the engine said about the position shown (engine_session.js examine)
-  selection: null,    // {from: 'L@' | 'a1'}: the source picked for the next move
-  preview: null,      // {moves, view}: the position after a line's moves, shown instead of the game's
-  generation: 0,      // bumps on every change of the position shown; stale work checks it
-  analysing: false,   // the Analyse button is on
-  engineHeld: false,  // a game opened (link, import, reload) or a record explored: the engine waits (play.js)
-  boardFocus: null,   // the square the keyboard is on (input.js)
-  learning: null,     // "learn from your mistakes", while on (review_run.js)
-  proof: null,        // the prover's answer about the position of `generation` (proof.js)
-};
+
+/** @returns {Shown} */
+export function createShown() {
+  return {
+    view: null, selection: null, preview: null, previews: 0, generation: 0, analysing: false, engineHeld: false,
+    engineOffered: false, evaluating: false, boardFocus: null, learning: null, proof: null,
+  };
+}
 
 // The engine's view of what the board shows: the preview's, else the game's.
-export function shownView() {
+/** @param {Shown} shown */
+export function shownView(shown) {
   return shown.preview ? shown.preview.view : shown.view;
 }

@@ -9,44 +9,43 @@
 // that a question the page asks after it (`query values`) is of that
 // position; the walk stops as soon as another position is shown.
 
-import { ugi, positionCommand } from './engine_session.js';
+import { positionCommand } from './engine_session.js';
 import { errorOf } from './ugi.js';
 import { parseValues, markOrder } from './values.js';
 import { movesTo } from './game.js';
-import { shown } from './shown.js';
+
+/** @typedef {import('./state.js').State} State */
 
 const LONGEST = 12;  // moves of a line shown (render.js shows at most 12)
-
-/** @type {Map<string, string[]>} the whole lines found, by the position text and their first move */
-const found = new Map();
-/** @type {Set<string>} the lines being found */
-const asked = new Set();
 
 /** @param {string} fen @param {string} first */
 const keyOf = (fen, first) => `${fen} ${first}`;
 
 // The line from the tablebase that starts with `first` at the position
 // `fen`, if found (else undefined: ask for it with findLine).
-/** @param {string} fen @param {string} first */
-export function tablebaseLine(fen, first) {
-  return found.get(keyOf(fen, first));
+// (st.tbLines: the whole lines found, by the position text and their first
+// move, and the lines being found.)
+/** @param {State} st @param {string} fen @param {string} first */
+export function tablebaseLine(st, fen, first) {
+  return st.tbLines.found.get(keyOf(fen, first));
 }
 
 // Finds the line that starts with `first` at the position shown (`fen`),
 // then calls `done()` if that position is still shown. Once per line.
-/** @param {string} fen @param {string} first @param {() => void} done */
-export async function findLine(fen, first, done) {
+/** @param {State} st @param {string} fen @param {string} first @param {() => void} done */
+export async function findLine(st, fen, first, done) {
+  const { shown, ugi } = st, { found, asked } = st.tbLines;
   const key = keyOf(fen, first);
   if (found.has(key) || asked.has(key)) return;
   asked.add(key);
   const my = shown.generation;
-  const before = movesTo();
+  const before = movesTo(st.game.current);
   const line = [first];
   try {
     while (line.length < LONGEST) {
       if (my !== shown.generation) return;  // (another position: the walk is of no use, and the engine is not ours)
-      const lines = await ugi.exec(positionCommand([...before, ...line]), 'query gameover', 'query values',
-        positionCommand(before));
+      const lines = await ugi.exec(positionCommand(st, [...before, ...line]), 'query gameover', 'query values',
+        positionCommand(st, before));
       if (!lines || my !== shown.generation) return;
       if ((lines.find((l) => l.startsWith('response ')) || '') !== 'response false' || errorOf(lines)) break;
       const values = parseValues((lines.filter((l) => l.startsWith('response '))[1] || '').slice(9));

@@ -159,7 +159,7 @@ export function parseOption(line) {
 
 // The engine's `query result` words (docs/protocol.md) as the page says them.
 /** @type {Record<string, string>} */
-export const RESULT_TEXT = { p1win: 'Player 1 wins', p2win: 'Player 2 wins', draw: 'Draw' };
+export const RESULT_TEXT = Object.freeze({ p1win: 'Player 1 wins', p2win: 'Player 2 wins', draw: 'Draw' });
 
 // The value after `prefix` in the first line that starts with it, or null.
 /** @param {string[] | null} lines @param {string} prefix */

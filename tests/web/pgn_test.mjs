@@ -7,8 +7,6 @@ import assert from 'node:assert/strict';
 import { MAX_NESTING, nagText, parseGameText, writeMoveList, writePgn } from '../../web/pgn.js';
 import { setComment, treeOf } from '../../web/game.js';
 
-// writePgn names the page's host in its [Site] tag, as the browser has it.
-globalThis.location = { host: 'board.test' };
 
 // The tree under `node` as nested lists: [move, nags, comment, …children].
 function shape(node) {
@@ -41,7 +39,7 @@ test('a PGN with variations, comments and NAGs is read into the tree', () => {
 
 test('that PGN is written back as it was, and reads back into the same tree', () => {
   const g = read(`[Variant "gobblers"]\n\n${TREE}`);
-  const pgn = writePgn({ variant: 'gobblers', start: null }, g.root, null);
+  const pgn = writePgn({ variant: 'gobblers', start: null }, g.root, null, 'board.test');
   assert.equal(movetext(pgn), TREE);
   assert.match(pgn, /^\[Event "Gobblet board"\]\n\[Site "board\.test"\]\n\[Date "\d{4}\.\d\d\.\d\d"\]\n/);
   assert.match(pgn, /\n\[Result "\*"\]\n\[Variant "gobblers"\]\n\n/);
@@ -50,7 +48,7 @@ test('that PGN is written back as it was, and reads back into the same tree', ()
 
 test('a game that player 2 begins is numbered 1... S@a1 2. M@c3, and keeps its position', () => {
   const root = treeOf(['S@a1', 'M@c3', 'a1b1']);
-  const pgn = writePgn({ variant: 'gobblers', start: '3/3/3 2' }, root, null);
+  const pgn = writePgn({ variant: 'gobblers', start: '3/3/3 2' }, root, null, 'board.test');
   assert.match(pgn, /\n\[FEN "3\/3\/3 2"\]\n\[SetUp "1"\]\n/);
   assert.equal(movetext(pgn), '1... S@a1 2. M@c3 a1b1 *');
   assert.equal(writeMoveList(['S@a1', 'M@c3', 'a1b1'], 1), '1... S@a1 2. M@c3 a1b1');
@@ -71,17 +69,17 @@ test("moves that begin 1... need player 2's position", () => {
 test("a second move of a pair after a comment or a variation gets N...; the result closes the movetext", () => {
   const root = treeOf(['L@b2', 'S@a1', 'a1c3']);
   setComment('why', root.children[0]);
-  const pgn = writePgn({ variant: 'gobblers', start: null }, root, 'p1win');
+  const pgn = writePgn({ variant: 'gobblers', start: null }, root, 'p1win', 'board.test');
   assert.equal(movetext(pgn), '1. L@b2 {why} 1... S@a1 2. a1c3 1-0');
   assert.match(pgn, /\[Result "1-0"\]/);
-  assert.equal(movetext(writePgn({ variant: 'gobblers', start: null }, treeOf(['L@b2']), 'draw')), '1. L@b2 1/2-1/2');
-  assert.equal(movetext(writePgn({ variant: 'gobblers', start: null }, treeOf(['L@b2']), 'none')), '1. L@b2 *');
+  assert.equal(movetext(writePgn({ variant: 'gobblers', start: null }, treeOf(['L@b2']), 'draw', 'board.test')), '1. L@b2 1/2-1/2');
+  assert.equal(movetext(writePgn({ variant: 'gobblers', start: null }, treeOf(['L@b2']), 'none', 'board.test')), '1. L@b2 *');
 });
 
 test('suffixes are read as their NAGs, shown as glyphs, written as $N', () => {
   const g = read('1. L@b2!? S@a1? 2. a1c3!! $16 b2c2!!! *');
   assert.deepEqual(shape(g.root).flat(Infinity).filter((x) => typeof x === 'number'), [5, 2, 3, 16]);
-  assert.equal(movetext(writePgn({ variant: 'gobblers', start: null }, g.root, null)),
+  assert.equal(movetext(writePgn({ variant: 'gobblers', start: null }, g.root, null, 'board.test')),
     '1. L@b2 $5 S@a1 $2 2. a1c3 $3 $16 b2c2 *');
   assert.deepEqual([1, 2, 3, 4, 5, 6, 14, 16, 7].map(nagText), ['!', '?', '!!', '??', '!?', '?!', '+=', '\u00B1', '$7']);
 });
@@ -104,7 +102,7 @@ test('; comments run to the line end, and a line inside { } is the comment\'s', 
 test("a comment's } is written as U+FF5D, so that it cannot end the comment", () => {
   const root = treeOf(['L@b2', 'S@a1']);
   setComment('a } 2. a1c3 {', root.children[0]);
-  const pgn = writePgn({ variant: 'gobblers', start: null }, root, null);
+  const pgn = writePgn({ variant: 'gobblers', start: null }, root, null, 'board.test');
   assert.equal(movetext(pgn), '1. L@b2 {a \uFF5D 2. a1c3 {} 1... S@a1 *');
   const back = read(pgn);
   assert.deepEqual(back.moves, ['L@b2', 'S@a1']);
@@ -113,7 +111,7 @@ test("a comment's } is written as U+FF5D, so that it cannot end the comment", ()
 
 test('a long line of moves is wrapped at 79 characters, and read back the same', () => {
   const moves = Array.from({ length: 40 }, (_, i) => (i % 2 ? 'S@a1' : 'L@b2'));
-  const pgn = writePgn({ variant: 'gobblers', start: null }, treeOf(moves), null);
+  const pgn = writePgn({ variant: 'gobblers', start: null }, treeOf(moves), null, 'board.test');
   const lines = pgn.split('\n\n')[1].trim().split('\n');
   assert.ok(lines.length > 1);
   assert.ok(lines.every((l) => l.length <= 79), lines.join('|'));
@@ -140,7 +138,7 @@ test('variations nest inside variations, and are written back nested', () => {
   const g = read(text);
   assert.deepEqual(g.moves, ['L@b2', 'S@a1', 'b2c2']);
   assert.deepEqual(shape(g.root.children[0].children[1]), ['M@a1', [], '', ['a1c3', [], ''], ['S@c3', [4], '']]);
-  assert.equal(movetext(writePgn({ variant: 'gobblers', start: null }, g.root, null)), text);
+  assert.equal(movetext(writePgn({ variant: 'gobblers', start: null }, g.root, null, 'board.test')), text);
 });
 
 test('variations nest up to MAX_NESTING levels', () => {

@@ -110,7 +110,7 @@ test('the marks go into the PGN as NAGs and come back from it', () => {
   n.nags = nagsAfterReview(n.nags, 'blunder');
   root.children[0].children[0].nags = nagsAfterReview([], 'inaccuracy');
   globalThis.location = /** @type {any} */ ({ host: 'test' });
-  const pgn = writePgn({ variant: 'gobblet', start: null, tags: [] }, root, 'p1win');
+  const pgn = writePgn({ variant: 'gobblet', start: null, tags: [] }, root, 'p1win', 'board.test');
   assert.match(pgn, /1\. X@a1 X@d4 \$6 2\. X@b1 X@d3 3\. X@c1 L@a4 \$4 4\. L@d1 1-0/);
   const back = parseGameText(pgn);
   assert.ok(!('error' in back));

@@ -1,0 +1,65 @@
+// @ts-check
+// The Import/Export panel (a view and event module, state.js): the text box,
+// Import, the exports into the box (game_io.js writes them), Copy and
+// Download (export_file.js), the panel's note; and the address's changes
+// (a link pasted into the address bar: game_io.js followAddress).
+
+import { lengthRefusal } from './pgn.js';
+import { copyText, downloadText } from './export_file.js';
+import { importGame, exportOf, followAddress } from './game_io.js';
+
+/** @typedef {import('./state.js').State} State */
+
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const textBox = () => /** @type {HTMLTextAreaElement} */ ($('io-text'));
+
+/** @type {Record<string, string>} */
+const EXPORT_FILES = { position: 'gobblet-position.txt', moves: 'gobblet-moves.txt', pgn: 'gobblet-game.pgn',
+  link: 'gobblet-link.txt', text: 'gobblet.txt' };
+
+// The panel's note (the Import/Export status).
+/** @param {string} text */
+export function showIoStatus(text) {
+  $('io-status').textContent = text;
+}
+
+/** @param {State} st */
+export function wireImportExport(st) {
+  // What the text box holds, for the name of its download; the refusal of
+  // the last paste (or other input) into the box, which was too long to be
+  // read and was taken out of it (null if none).
+  let exportKind = 'text';
+  /** @type {string | null} */
+  let refusedInput = null;
+  /** @param {'position' | 'moves' | 'pgn' | 'link'} kind */
+  const exportText = (kind) => {
+    textBox().value = exportOf(st, kind);
+    exportKind = kind;
+    refusedInput = null;
+    showIoStatus('Exported above: copy it or download it.');
+  };
+  window.addEventListener('hashchange', () => followAddress(st));
+  $('import').addEventListener('click', async () => {
+    if (refusedInput && !textBox().value) return;  // (the refusal of the paste stays said)
+    showIoStatus(await importGame(st, textBox().value));
+  });
+  $('export-fen').addEventListener('click', () => exportText('position'));
+  $('export-moves').addEventListener('click', () => exportText('moves'));
+  $('export-pgn').addEventListener('click', () => exportText('pgn'));
+  $('export-link').addEventListener('click', () => exportText('link'));
+  // A text put into the box (a paste, a drop, typing): one too long to import
+  // (pgn.js lengthRefusal) is refused at once and taken out of the box, before
+  // the browser lays it out (10 MB in a text box held the page for seconds).
+  $('io-text').addEventListener('input', () => {
+    exportKind = 'text';
+    refusedInput = lengthRefusal(textBox().value.length);
+    if (!refusedInput) return;
+    textBox().value = '';
+    showIoStatus(`Not imported: ${refusedInput} It was taken out of the box.`);
+  });
+  $('io-copy').addEventListener('click', async () => { showIoStatus(await copyText(textBox())); });
+  $('io-download').addEventListener('click', () => {
+    showIoStatus(downloadText(textBox().value, EXPORT_FILES[exportKind] || EXPORT_FILES.text));
+  });
+}
