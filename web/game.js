@@ -14,6 +14,8 @@
 // review's judgement of its move. The game
 // keeps its PGN tags. No rules here: which moves are legal is the engine's
 // to say.
+// Each function takes the game (Game, a part of the page's state,
+// state.js) or the tree it acts on: the module keeps nothing itself.
 
 /** A position's value for the chart and the evaluation bar, from player
  * 1's side (exact: the tablebase's).

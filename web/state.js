@@ -11,9 +11,10 @@
 //   saved_game.js   the game kept in localStorage
 //   address.js      the address (location, history: the link and the token)
 //   export_file.js  the clipboard and a file's download
+//   sound.js        a move's tone (the browser's audio)
 // Every other module is logic: it changes the state and asks the view to
 // draw through `state.ui` (the redraw callbacks app.js puts there), or
-// returns what the view draws. tests/web/structure_test.mjs checks both rules.
+// returns what the view draws. tests/web/structure_test.mjs checks these rules.
 
 import { createGame } from './game.js';
 import { createShown } from './shown.js';
