@@ -65,7 +65,14 @@ if(GOBBLET_WASM_PROFILE)
   file(MD5 "${GOBBLET_WASM_PROFILE}" profile_md5)
   # Files the bench does not run (the protocol's, the tablebase builder's)
   # have no counts: said once here rather than per file.
-  add_compile_options(-fprofile-instr-use=${GOBBLET_WASM_PROFILE} -Wno-profile-instr-unprofiled
+  # The flag names the file relative to the build folder, where Ninja runs
+  # every compile: the same flags in every clone, so that ccache's key is
+  # too (an absolute path there missed in each new clone, as CI makes).
+  set(profile_path ${GOBBLET_WASM_PROFILE})
+  if(CMAKE_GENERATOR MATCHES "Ninja")
+    file(RELATIVE_PATH profile_path ${CMAKE_BINARY_DIR} ${GOBBLET_WASM_PROFILE})
+  endif()
+  add_compile_options(-fprofile-instr-use=${profile_path} -Wno-profile-instr-unprofiled
                       -Wno-profile-instr-out-of-date)
   add_compile_definitions(GOBBLET_WASM_PROFILE_MD5=${profile_md5})
 endif()
