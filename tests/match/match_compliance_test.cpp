@@ -128,7 +128,8 @@ TEST(MatchCompliance, EachMisbehaviourIsCaughtByItsStep) {
   struct Case {
     std::string args;
     std::set<std::string> failing;
-    std::string why;  // part of each failing step's reason
+    std::string why;    // part of each failing step's reason
+    int stepMs = 2000;  // each step's deadline
   };
   const Case cases[] = {
       {"--mode ponder", plus(kGoSteps, kCutegames), "two words"},
@@ -146,12 +147,18 @@ TEST(MatchCompliance, EachMisbehaviourIsCaughtByItsStep) {
       {"--mode chatty", {"handshake lines"}, "unexpected line between id and ugiok: 'info string loading'"},
       {"--mode banner", {}, ""},  // a startup banner is no fault
       // 64 MiB of info lines: the step fails at 16 MiB (the checker kept
-      // every line: 1.9 GB for 2 s of flood, then bad_alloc).
-      {"--mode flood --when depth", {"go depth 3"}, "too much output: over 16 MiB in one step (waiting for bestmove)"},
+      // every line: 1.9 GB for 2 s of flood, then bad_alloc). A deadline
+      // long enough for reading 16 MiB even under ASan on a loaded
+      // machine (2 s was not): the step must fail for the volume, not
+      // for the time.
+      {"--mode flood --when depth",
+       {"go depth 3"},
+       "too much output: over 16 MiB in one step (waiting for bestmove)",
+       60000},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.args);
-    std::vector<StepReport> reports = check(kFake + " " + c.args, Variant::gobblers(), 2000);
+    std::vector<StepReport> reports = check(kFake + " " + c.args, Variant::gobblers(), c.stepMs);
     EXPECT_EQ(reports.size(), kUgiSteps.size()) << all(reports);
     EXPECT_EQ(named(reports, StepOutcome::kFail), c.failing) << all(reports);
     for (const std::string& name : c.failing) {
