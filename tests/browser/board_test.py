@@ -1080,10 +1080,13 @@ def test_huge_link_is_refused_at_once(b):
     check(b.moves() == [], f"the refused link left moves: {len(b.moves())}")
 
 
-IMPORT_PROMPT = 2.0  # seconds (wall) for a refusal at once: a 10 MB move list took 7-11 s on a loaded 2-core machine
-# seconds (wall) for a 1 MB text's answer, its layout in the box and (imported) the engine's checks
-# included: 0.5-1.7 s on that machine
-LARGE_IMPORT_PROMPT = 4.0
+# The import's answers are timed against the page's own pace in the same run,
+# not against the clock (the machine may be loaded): a refusal "at once"
+# comes before a 1 MB text has been read (a 10 MB move list once was parsed
+# first: 7-11 s, where 1 MB of tags reads in 0.5-1.7 s on a loaded 2-core
+# machine), and a 1 MB text is answered within SMALL_IMPORTS times a small
+# game's import (4 to 6 of them idle).
+SMALL_IMPORTS = 40
 
 
 def paste_and_import(b, script):
@@ -1112,7 +1115,6 @@ def test_huge_paste_is_refused_at_once(b):
     before = len(b.wire("sent"))
     status, took = paste_and_import(b, "'1. S@a1 S@b2 2. M@c3 M@a2 '.repeat(400000)")  # 10.4 M characters
     print(f"10 MB paste: {status!r} after {took:.2f} s")
-    check(took < IMPORT_PROMPT, f"a 10 MB paste was answered after {took:.1f} s: {status!r}")
     check(status.startswith("Not imported") and "at most 1,000,000 characters" in status, f"the refusal: {status!r}")
     left = b.d.execute_script("return document.getElementById('io-text').value.length")
     check(left == 0, f"the refused paste left {left} characters in the box")
@@ -1120,22 +1122,28 @@ def test_huge_paste_is_refused_at_once(b):
     # The board answers a click at once: the piece picked lights its targets.
     started = time.monotonic()
     b.click(b.reserve(1, "S"))
-    b.wait("the targets of the piece picked", lambda: b.targets(), timeout=IMPORT_PROMPT * 5)
+    b.wait("the targets of the piece picked", lambda: b.targets(), timeout=60)
     clicked = time.monotonic() - started
     print(f"a click after the refusal: {len(b.targets())} targets lit after {clicked:.2f} s")
-    check(clicked < IMPORT_PROMPT, f"the click after the refusal was answered after {clicked:.1f} s")
     b.d.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+    # The page's pace in this run: a small game's import.
+    small_status, small = paste_and_import(b, "'1. L@b2 S@a1 *'")
+    print(f"a small game: {small_status!r} after {small:.2f} s")
+    check(small_status == "Imported 2 moves.", f"the small game: {small_status!r}")
     # Just under the limit: a move list of more moves than a game may hold (read up to its limit,
     # not to the end), and a game under a megabyte of tags in lines of 79 characters (as the PGN
     # export wraps them: the browser lays out a megabyte of much shorter lines for over a second).
-    status, took = paste_and_import(b, "'1. S@a1 S@b2 2. M@c3 M@a2 '.repeat(38000)")
-    print(f"1 MB move list: {status!r} after {took:.2f} s")
-    check(took < LARGE_IMPORT_PROMPT and "more than 5000 moves" in status, f"after {took:.1f} s: {status!r}")
-    status, took = paste_and_import(b, "('[Annotator \"' + 'x'.repeat(64) + '\"]\\n').repeat(12600)"
-                                       " + '\\n1. L@b2 S@a1 *\\n'")
-    print(f"1 MB of tags: {status!r} after {took:.2f} s")
-    check(took < LARGE_IMPORT_PROMPT and status == "Imported 2 moves.", f"after {took:.1f} s: {status!r}")
+    status, took_moves = paste_and_import(b, "'1. S@a1 S@b2 2. M@c3 M@a2 '.repeat(38000)")
+    print(f"1 MB move list: {status!r} after {took_moves:.2f} s")
+    check(took_moves < SMALL_IMPORTS * small and "more than 5000 moves" in status, f"after {took_moves:.1f} s: {status!r}")
+    status, took_tags = paste_and_import(b, "('[Annotator \"' + 'x'.repeat(64) + '\"]\\n').repeat(12600)"
+                                            " + '\\n1. L@b2 S@a1 *\\n'")
+    print(f"1 MB of tags: {status!r} after {took_tags:.2f} s")
+    check(took_tags < SMALL_IMPORTS * small and status == "Imported 2 moves.", f"after {took_tags:.1f} s: {status!r}")
     b.wait("the imported game", lambda: b.moves() == ["L@b2", "S@a1"])
+    # The 10 MB refusal, and the click after it, came before a megabyte could be read.
+    check(took < took_tags, f"a 10 MB paste was answered after {took:.1f} s, 1 MB read in {took_tags:.1f} s")
+    check(clicked < took_tags, f"the click after the refusal was answered after {clicked:.1f} s")
 
 
 def test_replayed_move_is_answered_by_the_engine(b):

@@ -12,7 +12,8 @@ Fixtures given here: `driver` (headless Chromium with TEST_FLAGS, one per module
 is skipped, with the reason, when Chromium cannot start), `b` (the Board on
 page_url), `out_dir` (--out: screenshots), `binary`, `tb_binary`,
 `perft_binary`, `site` (--bin, --gobblet-tb, --perft, --site: what a module needs of
-them). After each test the page must have logged no console error; a failed
+them). --part K/N runs the first test (the page loads) and every N-th
+after it from the K-th. After each test the page must have logged no console error; a failed
 test leaves a screenshot, failed-<test>.png, in --out.
 """
 import os
@@ -30,6 +31,21 @@ def pytest_addoption(parser):
     group.addoption("--perft", help="the native gobblet-perft (static_site_test.py)")
     group.addoption("--site", help="the static site, build/wasm/site (static_site_test.py)")
     group.addoption("--out", help="where screenshots go")
+    group.addoption("--part", help="K/N: run only the K-th of N parts of the tests (the first test, which "
+                                   "loads the page, then every N-th from the K+1-th), so that ctest runs the "
+                                   "parts of a long file side by side")
+
+
+def pytest_collection_modifyitems(config, items):
+    part = config.getoption("part")
+    if not part:
+        return
+    k, _, n = part.partition("/")
+    if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+        raise pytest.UsageError(f"--part {part}: K/N with 1 <= K <= N")
+    kept = items[:1] + [item for i, item in enumerate(items[1:]) if i % int(n) == int(k) - 1]
+    config.hook.pytest_deselected(items=[item for item in items if item not in kept])
+    items[:] = kept
 
 
 def option(request, name):
