@@ -33,7 +33,7 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() { echo "package check: $*" >&2; exit 1; }
-step() { echo "== package: $*" >&2; }
+step() { echo "== package: $* ($SECONDS s in)" >&2; }
 
 tools/setup.sh package-deps
 step "configure without the test dependencies, build"

@@ -15,7 +15,10 @@
 #   3. ASan + UBSan build: the fast tests (but the scripts': -LE script).
 #   4. ThreadSanitizer build: the tests labelled concurrency (TCP and
 #      WebSocket servers, search threads, match runner processes).
-#   (The builds of 3 and 4 run beside steps 1-2, at the lowest priority.)
+#   (3 and 4 run beside the others: their builds from the start of step 1's
+#   tests, at the lowest priority; their tests once step 1's have passed,
+#   beside steps 1a-2, whose builds, configures and packaging leave a core
+#   idle much of the time.)
 # Usage: tools/test.sh [--fast]   (--fast skips the slow label in step 1, and step 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,8 +29,7 @@ jobs="$(nproc)"
 # wall for 10.6 min of CPU); at -j4 the same tests took 7 min, all passing,
 # beside other work on the machine. The sanitizer runs stay at one test
 # per core: their tests use the CPU (ASan makes each several times slower),
-# and at -j4 the compliance check's 16 MiB flood was not read within its
-# step's 2 s under ASan (MatchCompliance.EachMisbehaviourIsCaughtByItsStep).
+# and they run beside the steps after the release tests.
 test_jobs=$((2 * jobs))
 python=/usr/bin/python3  # Debian's, which sees the packages setup.sh installs
 exclude=()
@@ -41,23 +43,35 @@ tools/format_check.sh
 
 stage "release: build"
 tools/setup.sh release
-# The sanitizer builds (steps 3 and 4) run from here on beside steps 1-2,
-# at the lowest priority: they take the CPU the tests leave idle and
-# yield it to them (from a warm ccache, as in a second run of the same
-# tree, they are mostly cache hits and links). Their output goes to a log shown if
-# they fail. A process group of their own (set -m), so that an early exit
-# stops their compilers too; not a session of their own (setsid): the
-# kernel's autogroups would then share the CPU between the sessions
-# fairly, whatever the nice value.
+# Steps 3 and 4 run from here on beside the others, their output in a log
+# shown at the end. Their builds run at the lowest priority: they take the
+# CPU the release tests leave idle and yield it to them (from a warm ccache,
+# as in a second run of the same tree, they are mostly cache hits and
+# links). Their tests wait for the release tests to pass (a file says so),
+# then run beside steps 1a-2. A process group of their own (set -m), so
+# that an early exit stops their compilers and tests too; not a session of
+# their own (setsid): the kernel's autogroups would then share the CPU
+# between the sessions fairly, whatever the nice value.
 sanitizer_log="$(mktemp)"
+release_passed="$(mktemp -u)"
 set -m
-nice -n 19 bash -c 'tools/setup.sh asan && tools/setup.sh tsan' >"$sanitizer_log" 2>&1 &
-sanitizer_builds=$!
+(
+  nice -n 19 bash -c 'tools/setup.sh asan && tools/setup.sh tsan' || { echo "the sanitizer builds failed"; exit 1; }
+  while [ ! -e "$release_passed" ]; do sleep 1; done
+  stage "asan+ubsan: fast tests"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir build/asan --output-on-failure -j "$jobs" -L fast -LE script
+  stage "tsan: concurrency tests"
+  TSAN_OPTIONS=halt_on_error=1:abort_on_error=1:second_deadlock_stack=1 \
+    ctest --test-dir build/tsan --output-on-failure -j "$jobs" -L concurrency
+) >"$sanitizer_log" 2>&1 &
+sanitizers=$!
 set +m
-stop_sanitizer_builds() { kill -- "-$sanitizer_builds" 2>/dev/null || true; }
-trap 'stop_sanitizer_builds; rm -f "$sanitizer_log"' EXIT
+stop_sanitizers() { kill -- "-$sanitizers" 2>/dev/null || true; }
+trap 'stop_sanitizers; rm -f "$sanitizer_log" "$release_passed"' EXIT
 stage "release: all tests"
 ctest --test-dir build/release --output-on-failure -j "$test_jobs" "${exclude[@]}"
+touch "$release_passed"
 
 stage "no Boost: build"
 tools/setup.sh no-boost
@@ -73,7 +87,7 @@ ctest --preset no-boost -j "$test_jobs"
 
 stage "python module: pip install into a fresh venv, then its pytest suite"
 venv="$(mktemp -d)"
-trap 'stop_sanitizer_builds; rm -rf "$venv" "$sanitizer_log"' EXIT
+trap 'stop_sanitizers; rm -rf "$venv" "$sanitizer_log" "$release_passed"' EXIT
 rm -rf build/lib.* build/temp.* build/bdist.* gobblet.egg-info  # a fresh build, as from a clone
 "$python" -m venv --system-site-packages "$venv"
 "$venv/bin/pip" install --no-build-isolation --no-index -q . >&2
@@ -98,17 +112,15 @@ if [ "${1:-}" != "--fast" ]; then
   tools/package_check.sh
 fi
 
-stage "asan+ubsan and tsan: builds (begun beside the release tests)"
-if ! wait "$sanitizer_builds"; then
-  tail -n 60 "$sanitizer_log" >&2
-  echo "the sanitizer builds failed (the end of their log above)" >&2
+stage "asan+ubsan and tsan (begun beside the steps above)"
+sanitizer_status=0
+wait "$sanitizers" || sanitizer_status=$?
+if [ "$sanitizer_status" -ne 0 ]; then
+  # (Their whole log but the lines of tests that passed: the stages, the
+  # failures with their output, ctest's summaries.)
+  grep -Ev '^ *Start +[0-9]+: |Test +#[0-9]+: .* Passed ' "$sanitizer_log" | tail -n 400 >&2
+  echo "the sanitizer steps failed (their log above)" >&2
   exit 1
 fi
-stage "asan+ubsan: fast tests"
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build/asan --output-on-failure -j "$jobs" -L fast -LE script
-
-stage "tsan: concurrency tests"
-TSAN_OPTIONS=halt_on_error=1:abort_on_error=1:second_deadlock_stack=1 \
-  ctest --test-dir build/tsan --output-on-failure -j "$jobs" -L concurrency
+grep -E '^== |tests passed|Total Test time' "$sanitizer_log" >&2
 stage "all passed"
