@@ -24,7 +24,7 @@ import { openSession } from './engine_session.js';
 import { setStatus, render, clearLines, showLines, renderMoveList, renderTablebase, drawGraphNow, showTablebaseHint,
   showVariant, showVariants, showJudged, showJudgedNow } from './render.js';
 import { drawControls, drawClocks, drawReviewPanel, renderProof, drawConnection, markReady,
-  tickSearchProgress } from './panels.js';
+  tickSearchProgress, drawLevels } from './panels.js';
 import { showIoStatus } from './io_panel.js';
 import { goTo, goToMove, attempt, showPreview, timeRanOut, promoteShown, deleteFromMove } from './play.js';
 import { openMoveMenu, wireMoveMenu } from './move_menu.js';
@@ -43,6 +43,7 @@ const tokenField = () => /** @type {HTMLInputElement} */ ($('token'));
 async function main() {
   const token = takeToken();  // first: out of the address (and its history entry) before anything else
   document.getElementById('not-started')?.remove();  // the scripts run: index.html's note is not for this page
+  drawLevels();  // (its choices first: the level kept is one of them)
   restoreSettings(SETTINGS);
   const st = createState();
   st.ui = {

@@ -14,6 +14,7 @@ import { WorkerSocket } from './worker_socket.js';
 import { parseValues } from './values.js';
 import { MAX_GAME_MOVES, treeSize, variationLines, movesTo } from './game.js';
 import { socketUrl } from './address.js';
+import { FULL_STRENGTH } from './levels.js';
 
 /** @typedef {import('./ugi.js').Info} Info */
 /** @typedef {import('./values.js').Mark} Mark */
@@ -64,9 +65,6 @@ export function newClient() {
     ? new UgiClient(() => new WorkerSocket('engine_worker.js'), 'the WebAssembly engine of this page')
     : new UgiClient(() => new WebSocket(socketUrl()), socketUrl());
 }
-
-// `Skill Level` 20: the engine's full strength (docs/protocol.md).
-export const FULL_STRENGTH = 20;
 
 /**
  * The engine's session (a part of the page's state, state.js): connected,

@@ -9,6 +9,7 @@ import { clockText } from './clocks.js';
 import { shownProof } from './proof.js';
 import { progressText } from './search_progress.js';
 import { WAITING } from './connection.js';
+import { LEVELS, FULL_STRENGTH, levelLabel } from './levels.js';
 
 /** @typedef {import('./state.js').State} State */
 
@@ -88,6 +89,19 @@ export function drawConnection(st) {
     }
     control.disabled = on;  // (back: the page's own state follows with the refresh: render.js, play.js)
   }
+}
+
+// The level selector's choices (levels.js), full strength chosen: filled
+// at start-up, before the settings kept are put back (settings.js).
+export function drawLevels() {
+  const select = /** @type {HTMLSelectElement} */ ($('level'));
+  select.replaceChildren(...LEVELS.map(([level]) => {
+    const option = document.createElement('option');
+    option.value = String(level);
+    option.textContent = levelLabel(level);
+    return option;
+  }));
+  select.value = String(FULL_STRENGTH);
 }
 
 // The page is ready: its first game is shown (tests wait for the mark).
