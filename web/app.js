@@ -25,7 +25,7 @@ import { setStatus, render, clearLines, showLines, renderMoveList, renderTableba
   showVariant, showVariants, showJudged, showJudgedNow } from './render.js';
 import { drawControls, drawClocks, drawReviewPanel, renderProof, drawConnection, markReady,
   tickSearchProgress, drawLevels } from './panels.js';
-import { showIoStatus } from './io_panel.js';
+import { showIoStatus, clearIoBox } from './io_panel.js';
 import { goTo, goToMove, attempt, showPreview, timeRanOut, promoteShown, deleteFromMove } from './play.js';
 import { openMoveMenu, wireMoveMenu } from './move_menu.js';
 import { wireListAnchor } from './list_anchor.js';
@@ -52,7 +52,7 @@ async function main() {
     tablebaseHint: showTablebaseHint, variant: (name) => showVariant(st, name), variants: () => showVariants(st),
     controls: () => drawControls(st), judged: (node) => showJudged(st, node), judgedNow: () => showJudgedNow(st),
     reviewPanel: () => drawReviewPanel(st), proof: () => renderProof(st), connection: () => drawConnection(st),
-    clocks: () => drawClocks(st), ioStatus: showIoStatus, ready: markReady,
+    clocks: () => drawClocks(st), ioStatus: showIoStatus, ioClear: clearIoBox, ready: markReady,
   };
   // (Each needs the engine: while it is away the page says it waits, connection.js.)
   /** @template {unknown[]} A @param {(st: State, ...args: A) => unknown} fn */

@@ -13,6 +13,7 @@ import { takeToken, readLink, linkHash, linkTo, currentHash, pageHost } from './
 import { treeOf, lineMoves, variationCount, snapshot, firstIndex, gameResult, nodeAt } from './game.js';
 import { readSavedGame } from './saved_game.js';
 import { loadGame } from './play.js';
+import { roster } from './players.js';
 
 /** @typedef {import('./state.js').State} State */
 
@@ -39,13 +40,16 @@ export async function importGame(st, text) {
 }
 
 // The text of an export of `kind`: the position shown, the moves of the line
-// shown, the PGN of the whole tree, or the link.
+// shown, the PGN of the whole tree (its players and time control the
+// page's where the game's tags do not name them, players.js), or the link.
 /** @param {State} st @param {'position' | 'moves' | 'pgn' | 'link'} kind */
 export function exportOf(st, kind) {
   const game = st.game;
   if (kind === 'position') return st.shown.view ? st.shown.view.fen : '';
   if (kind === 'moves') return writeMoveList(lineMoves(game), firstIndex(game.start));
-  if (kind === 'pgn') return writePgn(game, game.root, gameResult(game), pageHost());
+  if (kind === 'pgn') {
+    return writePgn(game, game.root, gameResult(game), pageHost(), roster(st.settings, st.session.levels));
+  }
   return linkTo(snapshot(game));
 }
 

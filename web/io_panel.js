@@ -24,6 +24,14 @@ export function showIoStatus(text) {
   $('io-status').textContent = text;
 }
 
+// The box and its note emptied (a new game: what they held was the game
+// before); the box's input event forgets what it held (wireImportExport).
+export function clearIoBox() {
+  textBox().value = '';
+  textBox().dispatchEvent(new Event('input'));
+  showIoStatus('');
+}
+
 /** @param {State} st */
 export function wireImportExport(st) {
   // What the text box holds, for the name of its download; the refusal of

@@ -315,27 +315,36 @@ function moveTextWords(node, index, out, numbered = false) {
 // game's tags where it has them, else the page's), the variant and the
 // start, then the game's other tags in their order; each on one line.
 // `site`: the [Site] tag's (the page's host, address.js pageHost).
+// `players`: the page's [White], [Black] and [TimeControl] (players.js
+// roster), written where the game's own tags do not say (else "Player 1",
+// "Player 2" and no [TimeControl]); the time control after the start.
 /**
  * @param {{variant: string | null, start: string | null, tags?: Tag[]}} game
  * @param {TreeNode} root
  * @param {string | null} result
  * @param {string} site
+ * @param {[string, string][]} [players]
  */
-export function writePgn(game, root, result, site) {
+export function writePgn(game, root, result, site, players = []) {
   const pgnResult = result ? PGN_RESULTS[result] || UNFINISHED : UNFINISHED;
   const date = new Date().toISOString().slice(0, 10).replace(/-/g, '.');
   const own = game.tags || [];
   /** @param {string} name */
   const given = (name) => own.find(([k]) => k.toLowerCase() === name.toLowerCase());
+  /** @param {string} name @param {string} fallback */
+  const page = (name, fallback) => players.find(([k]) => k === name)?.[1] ?? fallback;
   const roster = [['Event', 'Gobblet board'], ['Site', site], ['Date', date], ['Round', '-'],
-    ['White', 'Player 1'], ['Black', 'Player 2']];
+    ['White', page('White', 'Player 1')], ['Black', page('Black', 'Player 2')]];
+  /** @param {string} name */
+  const inRoster = (name) => roster.some(([r]) => r.toLowerCase() === name.toLowerCase());
   const tags = [
     ...roster.map(([k, v]) => [k, given(k)?.[1] ?? v]),
     ['Result', pgnResult],
     ['Variant', game.variant],
   ];
   if (game.start) tags.push(['FEN', game.start], ['SetUp', '1']);
-  tags.push(...own.filter(([k]) => !roster.some(([r]) => r.toLowerCase() === k.toLowerCase())));
+  tags.push(...players.filter(([k]) => !inRoster(k) && !given(k)));
+  tags.push(...own.filter(([k]) => !inRoster(k)));
   const head = tags.map(([k, v]) => `[${k} "${tagValueText(String(v))}"]`).join('\n');
   const words = root.comment ? commentToken(root.comment).split(' ') : [];
   const first = firstIndex(game.start);  // player 2 first: `1... S@a1 2. …`, as gobblet-match writes it

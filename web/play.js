@@ -447,9 +447,11 @@ async function markGameEnd(st) {
   if (v && !('error' in v) && v.over) end.result = v.result;
 }
 
-// A new game of the variant `variant` (the selector's choice).
+// A new game of the variant `variant` (the selector's choice); the
+// Import/Export box, which held the game before, emptied.
 /** @param {State} st @param {string} variant */
 export async function newGame(st, variant) {
+  st.ui.ioClear();
   const err = await loadGame(st, [variant], null, treeOf([]), 0);
   if (err) st.ui.status(err, 'error');
 }

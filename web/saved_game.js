@@ -12,6 +12,7 @@
 import { writePgn, MAX_IMPORT_CHARS } from './pgn.js';
 import { movesTo, gameResult, snapshot, MAX_GAME_MOVES } from './game.js';
 import { linkHash, pageHost } from './address.js';
+import { roster } from './players.js';
 
 const KEY = 'gobblet-board-game';
 const FORMAT = 1;
@@ -35,7 +36,7 @@ export function keepGame(st) {
   const game = st.game;
   if (!game.variant) return;  // (no game loaded yet)
   const problem = writeRecord({
-    pgn: writePgn(game, game.root, gameResult(game), pageHost()),
+    pgn: writePgn(game, game.root, gameResult(game), pageHost(), roster(st.settings, st.session.levels)),
     shown: movesTo(game.current),
     explored: game.explored,
     link: linkHash(snapshot(game)),

@@ -67,13 +67,14 @@ import { createClocks } from './clocks.js';
  * value, its list), the controls that follow the state (Engine move,
  * Evaluate, Analyse, the level), the moves the review judged (at the next
  * frame, or now), the review panel, the proof, the connection's banner, the
- * clocks, the Import/Export note, and the page's "ready" mark.
+ * clocks, the Import/Export note, the Import/Export box emptied (a new
+ * game: what it held was the game before), and the page's "ready" mark.
  * @typedef {{redraw: () => void, status: (text: string, kind?: string) => void, clearLines: () => void,
  *   showLines: (s: Search) => void, moveList: () => void, tablebase: () => void, graph: () => void,
  *   tablebaseHint: (err: string | null) => void, variant: (name: string) => void, variants: () => void,
  *   controls: () => void, judged: (node: TreeNode) => void, judgedNow: () => void, reviewPanel: () => void,
  *   proof: () => void, connection: () => void, clocks: () => void, ioStatus: (text: string) => void,
- *   ready: () => void}} Ui
+ *   ioClear: () => void, ready: () => void}} Ui
  */
 
 /**
@@ -130,7 +131,7 @@ export function createState() {
     ui: { redraw: nothing, status: nothing, clearLines: nothing, showLines: nothing, moveList: nothing,
       tablebase: nothing, graph: nothing, tablebaseHint: nothing, variant: nothing, variants: nothing,
       controls: nothing, judged: nothing, judgedNow: nothing, reviewPanel: nothing, proof: nothing,
-      connection: nothing, clocks: nothing, ioStatus: nothing, ready: nothing },
+      connection: nothing, clocks: nothing, ioStatus: nothing, ioClear: nothing, ready: nothing },
   };
   listen(state);
   return state;

@@ -287,6 +287,26 @@ TEST(MatchPgn, VariationsAreSkippedTheMainLineIsTheGame) {
   EXPECT_TRUE(verifyRecord(r).ok()) << verifyRecord(r);
 }
 
+// The browser board names its players and time control (web/players.js):
+// the engine with its level and Elo, a person "You", the clock as
+// base+increment in seconds or the engine's fixed time as movetime=S, the
+// forms gobblet-match writes: read into the record as they are.
+TEST(MatchPgn, ReadsTheBoardsPlayersAndTimeControl) {
+  for (const std::string tc : {"300+3", "movetime=1"}) {
+    const std::string text =
+        "[Event \"Gobblet board\"]\n[Site \"127.0.0.1:8080\"]\n[Date \"2026.12.06\"]\n[Round \"-\"]\n"
+        "[White \"You\"]\n[Black \"gobblet (level 13, ~1540)\"]\n[Result \"1-0\"]\n[Variant \"gobblers\"]\n"
+        "[TimeControl \"" +
+        tc + "\"]\n\n1. L@a1 S@c3 2. L@b1 S@c2 3. M@c1 1-0\n";
+    GameRecord r = readOne(text);
+    EXPECT_EQ(r.player1, "You");
+    EXPECT_EQ(r.player2, "gobblet (level 13, ~1540)");
+    EXPECT_EQ(r.timeControl, tc);
+    EXPECT_EQ(r.moves, kRankOneWin);
+    EXPECT_TRUE(verifyRecord(r).ok()) << verifyRecord(r);
+  }
+}
+
 // A [Variant] tag may give any name or alias of the registry (the browser
 // board's reader passes the tag to the engine, which reads it the same way),
 // and the family form: each is read as its variant, whatever the default.
