@@ -8,6 +8,11 @@ import { squareName, sizeIndex, sizeLetter, describeStack } from './position.js'
 
 const SVG = 'http://www.w3.org/2000/svg';
 const CELL = 100;
+// How far apart arrows that end on one square stand, in board units.
+const ARROW_SPREAD = 34;
+// An arrow's head: its length and half its width, in board units.
+const HEAD_LENGTH = 26;
+const HEAD_HALF_WIDTH = 15;
 
 /** @param {string} name @param {Record<string, string | number>} attrs @param {Element | null} parent */
 function el(name, attrs = {}, parent = null) {
@@ -133,33 +138,61 @@ function markWord(m) {
 
 // Arrows for the engine's top lines on the board: `moves` are the first
 // moves of lines 1, 2, 3 (line 1 drawn strongest). A board move is an
-// arrow from its square; a drop comes in from the mover's side of the board
-// (player 1 below, player 2 above) and ends in a ring of the piece's size
-// with its letter, so that the drop says which piece.
+// arrow from its square, its head on the square it goes to; a drop comes
+// in from the mover's edge of the board (player 1 below, player 2 above),
+// from inside the frame (off the coordinates), its head pointing into a
+// ring of the piece's size with its letter, so that the drop says which
+// piece. Arrows that end on one square stand side by side (two drops of
+// different sizes to one square: both seen); a drop's letter keeps off a
+// piece's letter on its square. The board's letters (the pieces' sizes,
+// the coordinates, the values' marks) are drawn again over the arrows, so
+// that an arrow hides none of them.
 /** @param {Element} svg @param {number} n @param {string[]} moves @param {number} side @param {number} sizes */
 export function drawArrows(svg, n, moves, side, sizes) {
-  svg.querySelectorAll('.best').forEach((e) => e.remove());
+  svg.querySelectorAll('.best, .best-letters').forEach((e) => e.remove());
+  if (!moves.length) return;
+  const ends = moves.map((m) => m.slice(-2));
   moves.forEach((move, rank) => {
     const g = el('g', { class: `best rank-${rank + 1}`, 'data-move': move }, svg);
-    const to = centre(move.slice(-2), n);
+    const sq = ends[rank];
+    const sharing = ends.filter((e) => e === sq).length;
+    const shift = (ends.slice(0, rank).filter((e) => e === sq).length - (sharing - 1) / 2) * ARROW_SPREAD;
+    const [cx, cy] = centre(sq, n);
+    const to = [cx + shift, cy];
     if (move[1] === '@') {
-      const size = sizeIndex(move[0]);
       const below = (side === 1) !== flipped;  // the mover's reserve is below the board
-      const from = [to[0], below ? n * CELL + 2 : -2];
-      const r = radius(Math.max(0, size), sizes);
-      const end = [to[0], to[1] + (below ? r : -r)];
-      el('line', { x1: from[0], y1: from[1], x2: end[0], y2: end[1], class: 'best-shaft' }, g);
+      const toward = below ? 1 : -1;            // from the ring's centre toward the mover's edge
+      const r = Math.min(radius(Math.max(0, sizeIndex(move[0])), sizes), CELL / 2 - 3 - Math.abs(shift));
       el('circle', { cx: to[0], cy: to[1], r, class: 'best-ring' }, g);
-      const t = el('text', { x: to[0], y: to[1], class: 'best-label' }, g);
+      // (a piece on the square: its letter at the centre, the drop's off it, on the arrow's side)
+      const occupied = svg.querySelector(`[data-sq="${sq}"] .size-label`) !== null;
+      const letterAt = [to[0], to[1] - (occupied ? toward * 27 : 0)];
+      const tip = [to[0], to[1] + toward * (occupied ? 4 : 16)];
+      drawArrow(g, [to[0], below ? n * CELL - 6 : 6], tip);
+      const t = el('text', { x: letterAt[0], y: letterAt[1], class: 'best-label' }, g);
       t.textContent = move[0];
       return;
     }
-    const from = centre(move.slice(0, 2), n);
-    el('line', { x1: from[0], y1: from[1], x2: to[0], y2: to[1], class: 'best-shaft' }, g);
-    el('circle', { cx: to[0], cy: to[1], r: 10, class: 'best-head' }, g);
+    drawArrow(g, centre(move.slice(0, 2), n), to);
   });
+  const over = el('g', { class: 'best-letters', 'aria-hidden': 'true' }, svg);
+  for (const text of svg.querySelectorAll('text')) {
+    if (!text.closest('.best, .best-letters, .ghost')) over.append(text.cloneNode(true));
+  }
 }
 
+// An arrow in `g` from `from` to `to` (board units): a shaft, and a head whose tip is at `to`.
+/** @param {Element} g @param {number[]} from @param {number[]} to */
+function drawArrow(g, from, to) {
+  const length = Math.hypot(to[0] - from[0], to[1] - from[1]) || 1;
+  const [ux, uy] = [(to[0] - from[0]) / length, (to[1] - from[1]) / length];
+  const head = Math.min(HEAD_LENGTH, length);
+  const base = [to[0] - ux * head, to[1] - uy * head];
+  if (length > head) el('line', { x1: from[0], y1: from[1], x2: base[0], y2: base[1], class: 'best-shaft' }, g);
+  const side = [-uy * HEAD_HALF_WIDTH, ux * HEAD_HALF_WIDTH];
+  const points = [to, [base[0] + side[0], base[1] + side[1]], [base[0] - side[0], base[1] - side[1]]];
+  el('polygon', { points: points.map((p) => p.map((x) => x.toFixed(1)).join(',')).join(' '), class: 'best-head' }, g);
+}
 
 // The piece being dragged, under the pointer at (x, y) in the board's own
 // units (`size` an index among `sizes`); null x: none. It takes no pointer

@@ -163,10 +163,13 @@ function onBoardKey(st, e) {
 }
 
 // On a phone the settings (the header's selectors and checkbox) are folded
-// away behind their button (board.css): it unfolds and folds them.
+// away behind their button (board.css): it unfolds and folds them, and the
+// settings unfolded are brought onto the screen.
 function toggleSettings() {
-  const open = /** @type {HTMLElement} */ (document.querySelector('header')).classList.toggle('settings-open');
+  const header = /** @type {HTMLElement} */ (document.querySelector('header'));
+  const open = header.classList.toggle('settings-open');
   $('settings-toggle').setAttribute('aria-expanded', String(open));
+  if (open) header.scrollIntoView({ block: 'nearest' });
 }
 
 /** @param {State} st */
