@@ -338,7 +338,9 @@ WinDrawLoss Engine::chances() {
     if ((p.value == tb::Value::kWin || p.value == tb::Value::kLoss) && game_.positionsSinceLastDrop().empty())
       return p.value == tb::Value::kWin ? WinDrawLoss{1000, 0, 0} : WinDrawLoss{0, 0, 1000};
   }
-  return positionChances(game_, searchNet().get());
+  // The full-strength evaluation's chances, whatever the level the search
+  // plays at: a position's chances are the position's, not the player's.
+  return positionChances(game_, options_.fullStrengthUsesNet() ? net_.get() : nullptr);
 }
 
 std::shared_ptr<const nnue::Network> Engine::searchNet() const { return options_.searchUsesNet() ? net_ : nullptr; }

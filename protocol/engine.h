@@ -219,8 +219,9 @@ class Engine {
   // search with Use NNUE), if the variant is the net's (4x4 Gobblet).
   std::optional<int> netEvaluation() const;
   // The chances of the position without a search (`query wdl`): exact
-  // where the tablebase knows the value, else by the evaluation the search
-  // uses (search/wdl.h).
+  // where the tablebase knows the value, else by the evaluation a
+  // full-strength search uses (search/wdl.h), whatever the Skill Level or
+  // UCI_Elo: the level changes how the engine plays, not a position's chances.
   WinDrawLoss chances();
 
   // The tablebase the search probes and exactValues() reads. By default

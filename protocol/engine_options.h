@@ -142,10 +142,14 @@ struct EngineOptions {
   bool useNnue = declarationOf(OptionId::kUseNnue).defaultValue != 0;
   // The level the search plays at: UCI_Elo's with UCI_LimitStrength, else Skill Level.
   int playingLevel() const { return limitStrength ? skillLevelForElo(elo) : skillLevel; }
-  // Whether the search evaluates 4x4 Gobblet with the net: Use NNUE at full
-  // strength (the lower levels were measured with the hand-written
-  // evaluation, search/skill.h, and keep it).
-  bool searchUsesNet() const { return useNnue && playingLevel() == kMaxSkillLevel; }
+  // Whether a full-strength search evaluates 4x4 Gobblet with the net (Use
+  // NNUE): the evaluation whose chances `query wdl` gives at every level, so
+  // that a position's chances never depend on the level played at.
+  bool fullStrengthUsesNet() const { return useNnue; }
+  // Whether the search evaluates 4x4 Gobblet with the net: the full
+  // strength's evaluation at full strength (the lower levels were measured
+  // with the hand-written evaluation, search/skill.h, and keep it).
+  bool searchUsesNet() const { return fullStrengthUsesNet() && playingLevel() == kMaxSkillLevel; }
 };
 
 // The value in force of an option, written as `setoption` takes it: a

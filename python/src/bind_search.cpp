@@ -627,7 +627,8 @@ over gives a result with best_move None.
       .def("chances", &PythonEngine::chances, py::arg("game"),
            "The chances of the game's current position without a search (`query wdl`): (win, draw, loss) per "
            "mille for the side to move, adding up to 1000; exact where the tablebase knows the value, else "
-           "from the evaluation the search uses (docs/search.md, \"Win/draw/loss\").")
+           "from the evaluation a full-strength search uses, whatever the Skill Level (docs/search.md, "
+           "\"Win/draw/loss\").")
       .def("ponder_hit", &PythonEngine::ponderHit,
            "The expected reply was played (from any thread): a search started with ponder=True goes on "
            "under its limits, as `ponderhit`.")

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_split.h"
 #include "engine/game.h"
+#include "search/skill.h"
 #include "search/wdl.h"
 #include "tablebase/tablebase.h"
 #include "tests/support/scratch_dir.h"
@@ -82,8 +83,8 @@ TEST(ProtocolWdl, InfoLinesCarryTheChancesWhenAsked) {
   EXPECT_EQ(std::stoi(words[1]) + std::stoi(words[2]) + std::stoi(words[3]), 1000) << *start;
 }
 
-// `query wdl` gives the chances of the evaluation the search uses: the
-// net's by default, the hand-written total with Use NNUE off (both as
+// `query wdl` gives the chances of the evaluation a full-strength search
+// uses: the net's by default, the hand-written total with Use NNUE off (both as
 // `eval` prints them).
 TEST(ProtocolWdl, QueryChancesAreThoseOfTheSearchsEvaluation) {
   const std::vector<std::string> moves = {"X@a1", "X@d4", "L@b1", "d4b1", "M@c3"};
@@ -113,6 +114,45 @@ TEST(ProtocolWdl, QueryChancesAreThoseOfTheSearchsEvaluation) {
   e.send("setoption name Use NNUE value false");
   e.send("query wdl");
   EXPECT_EQ(e.line(), expected(total, ScoreScale::kHandWritten));
+}
+
+// The chances of a position are the full-strength evaluation's whatever the
+// level the engine plays at: `query wdl` answers the same below full
+// strength (Skill Level 0, or UCI_LimitStrength at the lowest UCI_Elo),
+// where the search itself evaluates by hand, as at level 20, where it uses
+// the net.
+TEST(ProtocolWdl, QueryChancesDoNotDependOnTheLevel) {
+  const std::vector<std::string> moves = {"X@a1", "X@d4", "L@b1", "d4b1", "M@c3"};
+  Game game{Board(Variant::gobblet())};
+  std::string command = "position startpos moves";
+  for (const auto& m : moves) {
+    ASSERT_TRUE(game.play(m).ok()) << m;
+    command += " " + m;
+  }
+  EngineProcess e;
+  e.send(command);
+  e.send("eval");
+  const auto net = e.until("info string eval net ", Ms(5000));
+  ASSERT_TRUE(net);
+  const WinDrawLoss c = winDrawLoss(std::stoi(net->substr(21)), false, game.position(), ScoreScale::kNet);
+  const std::string fullStrength =
+      "response " + std::to_string(c.win) + " " + std::to_string(c.draw) + " " + std::to_string(c.loss);
+
+  e.send("setoption name Skill Level value 0");
+  e.send("query wdl");
+  EXPECT_EQ(e.until("response "), fullStrength) << "at level 0";
+  e.send("setoption name Skill Level value 20");
+  e.send("query wdl");
+  EXPECT_EQ(e.until("response "), fullStrength) << "at level 20";
+  e.send("setoption name UCI_LimitStrength value true");
+  e.send("setoption name UCI_Elo value " + std::to_string(kSkillLevelElo[0]));
+  e.send("query wdl");
+  EXPECT_EQ(e.until("response "), fullStrength) << "at the lowest UCI_Elo";
+  // (The level does change the search's own evaluation: `eval` says so.)
+  e.send("eval");
+  const auto weakened = e.until("info string eval net ", Ms(5000));
+  ASSERT_TRUE(weakened);
+  EXPECT_NE(weakened->find("the search uses the total above"), std::string::npos) << *weakened;
 }
 
 // A value the engine knows exactly gives exact chances: with its
