@@ -161,6 +161,12 @@ class Worker {
   // root's side to move (even plies), +contempt for its opponent.
   int repetitionScore(int ply) const { return ply % 2 == 0 ? -searchParams().contempt : searchParams().contempt; }
   bool probeTablebase(int ply, int& score);
+  // Ends the line at `ply` with `m`, a move that wins at once (the nodes
+  // that return the win without a child: the line reaches the win).
+  void endPvWith(int ply, Move m) {
+    pv_[ply][ply] = m;
+    pvLength_[ply] = ply + 1;
+  }
   void updatePv(int ply, Move m) {
     pv_[ply][ply] = m;
     for (int i = ply + 1; i < pvLength_[ply + 1]; ++i) pv_[ply][i] = pv_[ply + 1][i];
@@ -311,6 +317,10 @@ bool Worker::probeTablebase(int ply, int& score) {
 //      first, and each reply is checked for the opponent's win in 1: the
 //      search never walks into a one-move loss at the horizon.
 int Worker::qsearch(int alpha, int beta, int ply, int threatPlies) {
+  // On the principal variation (a full window) it continues the line, to
+  // the winning move of a win it finds.
+  const bool pvNode = beta - alpha > 1;
+  if (pvNode) pvLength_[ply] = ply;
   const int us = board_.sideToMove();
   if (!countNode()) return 0;
   const int winner = board_.winner();
@@ -318,7 +328,10 @@ int Worker::qsearch(int alpha, int beta, int ply, int threatPlies) {
   selDepth_ = std::max(selDepth_, ply);
   if (isRepetition(ply)) return ++horizonScores_, repetitionScore(ply);
   if (ply >= kMaxPly - 2) return ++horizonScores_, staticEval(ply);
-  if (!winningMove(board_).isNone()) return kMate - ply - 1;
+  if (const Move win = winningMove(board_); !win.isNone()) {
+    if (pvNode) endPvWith(ply, win);
+    return kMate - ply - 1;
+  }
   int tbScore;
   if (probeTablebase(ply, tbScore)) return tbScore;
 
@@ -329,6 +342,7 @@ int Worker::qsearch(int alpha, int beta, int ply, int threatPlies) {
   int best = -kInfinite, count = 0;
   for (Move m = picker.next(); !m.isNone(); m = picker.next()) {
     ++count;
+    if (pvNode) pvLength_[ply + 1] = ply + 1;
     makeMove(m, ply);
     const int score = -qsearch(-beta, -alpha, ply + 1, threatPlies - 1);
     unmakeMove(m);
@@ -336,6 +350,7 @@ int Worker::qsearch(int alpha, int beta, int ply, int threatPlies) {
     if (score > best) {
       best = score;
       if (score > alpha) {
+        if (pvNode) updatePv(ply, m);
         if (score >= beta) break;
         alpha = score;
       }
@@ -368,8 +383,11 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool cutNode) {
   beta = std::min(beta, kMate - ply - 1);
   if (alpha >= beta) return alpha;
 
-  // 4. An immediate win ends the node.
-  if (!winningMove(board_).isNone()) return kMate - ply - 1;
+  // 4. An immediate win ends the node, and its line.
+  if (const Move win = winningMove(board_); !win.isNone()) {
+    if (pvNode) endPvWith(ply, win);
+    return kMate - ply - 1;
+  }
 
   // 5. Tablebase: an exact value.
   int tbScore;

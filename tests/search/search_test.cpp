@@ -54,6 +54,52 @@ TEST(Search, FindsDoubleThreatWinInThree) {
   EXPECT_EQ(moveToString(r.best, b.variant()), "X@a1");
 }
 
+// Every line the search reports with a decided score of N plies holds N
+// moves, and played out ends in that result: the last move is the winning
+// one (found by the node before it, in the search or at its horizon), not
+// left out. `root` is searched to each depth from `fromDepth` to `toDepth`
+// with 4 lines; returns how many decided lines were seen.
+int expectDecidedLinesReachTheEnd(const Board& root, int fromDepth, int toDepth) {
+  int decided = 0;
+  for (int depth = fromDepth; depth <= toDepth; ++depth) {
+    Search search;
+    SearchOptions o;
+    o.multiPv = 4;
+    EXPECT_TRUE(search.setOptions(o).ok());
+    search.searchSync(Game(root), depthLimit(depth), [&](const SearchInfo& info) {
+      if (!info.score.isMate || info.score.value == 0) return;
+      ++decided;
+      std::string line;
+      Game game(root);
+      for (Move m : info.pv) {
+        line += " " + moveToString(m, root.variant());
+        EXPECT_TRUE(game.play(moveToString(m, root.variant())).ok()) << line;
+      }
+      const int plies = std::abs(info.score.value);
+      EXPECT_EQ(static_cast<int>(info.pv.size()), plies)
+          << "depth " << depth << ", mate " << info.score.value << ":" << line;
+      const bool moverWins = info.score.value > 0;
+      const GameResult expected =
+          moverWins == (root.sideToMove() == 0) ? GameResult::kPlayer1Wins : GameResult::kPlayer2Wins;
+      EXPECT_EQ(game.result(), expected) << "depth " << depth << ", mate " << info.score.value << ":" << line;
+    });
+  }
+  return decided;
+}
+
+// The double threat of FindsDoubleThreatWinInThree: the win in three
+// plies reads X@a1, a reply, and the move that completes a line; after
+// X@a1, every reply of player 2 loses in two plies, the win its last move.
+TEST(Search, DecidedLinesEndWithTheWinningMove) {
+  const Board win = parse(Variant::gobblet(), "2ll/L1x1/L2x/1XX1 1");
+  EXPECT_GE(expectDecidedLinesReachTheEnd(win, 1, 6), 4);
+  Board loss = win;
+  const absl::StatusOr<Move> x = parseMove(loss, "X@a1");
+  ASSERT_TRUE(x.ok()) << x.status();
+  loss.makeMove(*x);
+  EXPECT_GE(expectDecidedLinesReachTheEnd(loss, 1, 6), 6);
+}
+
 TEST(Search, BlocksOneMoveLossEvenAtDepthOne) {
   // Player 2 threatens d1 (three ungobblable X on row 1).
   const Board b = parse(Variant::gobblet(), "4/4/XX2/xxx1 1");
