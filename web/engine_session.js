@@ -5,7 +5,7 @@
 // questions the page asks about a position. Every line is built by
 // command.js from checked words.
 
-import { UgiClient, errorOf, answer, parseInfo, parseOption, parseWdl } from './ugi.js';
+import { UgiClient, errorOf, answer, parseInfo, parseOption } from './ugi.js';
 import { boardShape, parsePosition, parseSupply } from './position.js';
 import { positionLine, variantLine, numberOptionLine, goLine, authLine, protocolLine } from './command.js';
 import { quoted, reasonOf } from './words.js';
@@ -18,7 +18,6 @@ import { FULL_STRENGTH } from './levels.js';
 
 /** @typedef {import('./ugi.js').Info} Info */
 /** @typedef {import('./values.js').Mark} Mark */
-/** @typedef {import('./values.js').Wdl} Wdl */
 /** @typedef {import('./state.js').State} State */
 
 /**
@@ -41,9 +40,9 @@ import { FULL_STRENGTH } from './levels.js';
  * reading (pos, shape), the legal moves, whether the game is over there
  * (result, a `query result` word; reason, how it ended, in the engine's
  * words, '' if not over; line, the winner's squares), both players'
- * reserves (position.js parseSupply), the tablebase's marks (play.js) and
- * the position's own chances for the side to move (`query wdl`: without a
- * search; null from an engine that has none).
+ * reserves (position.js parseSupply) and the tablebase's marks (play.js).
+ * (No value: a position's value comes from a search, the tablebase or a
+ * proof, game.js Value, never from its static evaluation.)
  * @typedef {object} View
  * @property {string} fen
  * @property {import('./position.js').Position} pos
@@ -55,7 +54,6 @@ import { FULL_STRENGTH } from './levels.js';
  * @property {string[]} line
  * @property {number[][]} supply
  * @property {Map<string, Mark> | null} marks
- * @property {Wdl | null} wdl
  */
 
 // The page's UGI client: the server's WebSocket (the address it was served
@@ -69,7 +67,7 @@ export function newClient() {
 /**
  * The engine's session (a part of the page's state, state.js): connected,
  * the handshake is done on the open socket; chances, the engine gives
- * win/draw/loss chances (UCI_ShowWDL taken, `query wdl`); variants, the
+ * win/draw/loss chances (UCI_ShowWDL taken); variants, the
  * engine's variants (its Variant option's vars) and its default, from the
  * handshake; search, the search running; onClosed, what the page does when
  * the engine closes a session that was open; review, the game review
@@ -294,12 +292,12 @@ export async function examine(st, moves) {
     return { error: reasonOf(e) };
   }
   const lines = await st.ugi.exec(position, 'query fen', 'moves', 'query gameover', 'query result',
-    'query reason', 'query line', ...(st.session.chances ? ['query wdl'] : []), 'd');
+    'query reason', 'query line', 'd');
   if (!lines) return null;
   const err = errorOf(lines);
   if (err) return { error: err };
   const legal = (answer(lines, 'moves') || '').trim().split(' ').filter((m) => m);
-  const [fen, over, result, reason, line, wdl] = lines.filter((l) => l.startsWith('response ')).map((l) => l.slice(9));
+  const [fen, over, result, reason, line] = lines.filter((l) => l.startsWith('response ')).map((l) => l.slice(9));
   const pos = parsePosition(fen);
   if (!pos) return { error: `the engine's position text ${quoted(fen)} cannot be read` };
   const supply = [answer(lines, 'supply 1: ') || '', answer(lines, 'supply 2: ') || ''];
@@ -314,7 +312,6 @@ export async function examine(st, moves) {
     line: line && line !== 'none' ? line.split(' ') : [],  // the winner's squares, from the engine
     supply: supply.map(parseSupply),
     marks: null,
-    wdl: wdl === undefined ? null : parseWdl(wdl),  // (the side to move's, from the static evaluation)
   };
 }
 

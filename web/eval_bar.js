@@ -1,15 +1,17 @@
 // @ts-check
-// The evaluation bar beside the board (#eval-bar): the chances of the
+// The evaluation bar beside the board (#eval-bar): the value of the
 // position shown, by colour, from player 1's side of the board: player 1's
 // colour is the chance that player 1 wins, grey a draw, player 2's colour
 // that player 2 wins (the same chances the analysis lines give for the side
-// to move, docs/board.md). Its number is player 1's chance to win; a proven
-// result says it: W2 (player 1 wins in 2 plies), L3, D (an exact draw); a
-// finished game (`result`, a `query result` word) its result. With no value
-// searched yet, the position's own chances (`query wdl`), marked so; with
-// none at all, even.
+// to move, docs/board.md). The value is the position's own (game.js Value:
+// a proof's, else the tablebase's, else its latest search's); its number
+// is player 1's chance to win, an estimate never 100% or 0% (">99%"); a
+// proven result says it: W2 (player 1 wins in 2 plies), L3, D (an exact
+// draw), a proof's W≤17 (in at most 17 plies); a finished game (`result`,
+// a `query result` word) its result. A position no one has searched yet
+// has no value: the bar is empty and says so (`?`), rather than guess.
 
-import { chancesOf, percents, plies } from './values.js';
+import { exactValue, playerOneWinText, valueWords } from './values.js';
 
 /** @typedef {import('./values.js').Wdl} Wdl */
 
@@ -24,54 +26,64 @@ const RESULTS = {
 };
 
 /**
- * What the bar shows: player 1's chances (null: none known), its number and its words.
+ * What the bar shows: player 1's chances (null: no value known), its number and its words.
  * @typedef {{wdl: Wdl | null, text: string, say: string}} BarContent
  */
 
-// The bar's content for `value` (player 1's, game.js Value), the game's
-// `result` there (a `query result` word, or null), and `own` (player 1's
-// chances of the position without a search, or null). Pure.
+// The bar's content for `value` (player 1's value of the position shown,
+// game.js Value; undefined: none known) and the game's `result` there (a
+// `query result` word, or null). `previewed`: the position is a preview of
+// an analysis line's (the lines are the game position's). Pure.
 /**
- * @param {import('./game.js').Value | undefined} value @param {string | null} result @param {Wdl | null} own
+ * @param {import('./game.js').Value | undefined} value @param {string | null} result
+ * @param {boolean} [previewed]
  * @returns {BarContent}
  */
-export function barContent(value, result, own) {
+export function barContent(value, result, previewed = false) {
   if (result && RESULTS[result]) {
     const [wdl, text, say] = RESULTS[result];
     return { wdl, text, say };
   }
-  if (value && value.mate !== undefined) {
-    const who = value.mate > 0 ? 1 : 2;
+  if (!value) {
     return {
-      wdl: who === 1 ? [1000, 0, 0] : [0, 0, 1000],
-      text: `${value.mate > 0 ? 'W' : 'L'}${Math.abs(value.mate)}`,
-      say: `player ${who} wins in ${plies(Math.abs(value.mate))}`,
+      wdl: null, text: '?',
+      say: previewed ? 'no evaluation of this previewed position (the lines are the game position\'s)'
+        : 'no evaluation yet: no search of this position (Analyse or Evaluate game)',
     };
   }
-  if (value && value.exact && value.cp === 0) return { wdl: [0, 1000, 0], text: 'D', say: 'a draw' };
-  const searched = value ? chancesOf(value, Boolean(value.exact)) : null;
-  const wdl = searched || own;
-  if (!wdl) return { wdl: null, text: '', say: 'no evaluation yet' };
-  const [w, d, l] = percents(wdl);
-  const say = `player 1 wins ${w}%, draw ${d}%, player 2 wins ${l}%`
-    + (searched ? '' : ' (the position\'s own evaluation, no search yet)');
-  return { wdl, text: `${w}%`, say };
+  const proved = value.source === 'proof';
+  if (value.mate !== undefined) {
+    const n = Math.abs(value.mate);
+    return {
+      wdl: value.mate > 0 ? [1000, 0, 0] : [0, 0, 1000],
+      text: `${value.mate > 0 ? 'W' : 'L'}${proved ? '≤' : ''}${n}`,
+      say: valueWords(value),
+    };
+  }
+  const exact = exactValue(value);
+  if (exact && value.cp === 0) return { wdl: [0, 1000, 0], text: 'D', say: valueWords(value) };
+  if (!value.wdl) return { wdl: null, text: '?', say: `${valueWords(value)} (no chances from this engine)` };
+  return { wdl: value.wdl, text: playerOneWinText(value.wdl, exact), say: valueWords(value) };
 }
 
-// Draws the bar (barContent's arguments).
+// Draws the bar (barContent's arguments): with no value, empty (its
+// `data-known` false: no colour stands for a side's chances).
 /**
- * @param {import('./game.js').Value | undefined} value @param {string | null} [result] @param {Wdl | null} [own]
+ * @param {import('./game.js').Value | undefined} value @param {string | null} [result]
+ * @param {boolean} [previewed]
  */
-export function drawEvalBar(value, result = null, own = null) {
-  const { wdl, text, say } = barContent(value, result, own);
-  const [w, d] = wdl ? [wdl[0] / 10, wdl[1] / 10] : [50, 0];
+export function drawEvalBar(value, result = null, previewed = false) {
+  const { wdl, text, say } = barContent(value, result, previewed);
+  const [w, d] = wdl ? [wdl[0] / 10, wdl[1] / 10] : [0, 0];
   const bar = $('eval-bar');
+  bar.dataset.known = String(Boolean(wdl));
   bar.style.setProperty('--p1-wins', `${w.toFixed(1)}%`);
   bar.style.setProperty('--draws', `${d.toFixed(1)}%`);
   $('eval-fill').style.height = `${w.toFixed(1)}%`;
   $('eval-text').textContent = text;
-  // The meter's value: player 1's share of the points, a draw half (50: even).
-  bar.setAttribute('aria-valuenow', String(Math.round(w + d / 2)));
+  // The meter's value: player 1's share of the points, a draw half (none known: none).
+  if (wdl) bar.setAttribute('aria-valuenow', String(Math.round(w + d / 2)));
+  else bar.removeAttribute('aria-valuenow');
   bar.setAttribute('aria-valuetext', say);
-  bar.title = `Chances: ${say}`;
+  bar.title = wdl ? `Chances: ${say}` : `No chances shown: ${say}`;
 }

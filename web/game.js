@@ -18,8 +18,12 @@
 // state.js) or the tree it acts on: the module keeps nothing itself.
 
 /** A position's value for the chart and the evaluation bar, from player
- * 1's side (exact: the tablebase's).
- * @typedef {import('./values.js').Score & {exact?: boolean}} Value */
+ * 1's side, and where it comes from (source): a proof (the prover's, `go
+ * prove`: exact, a win's or a loss's `mate` the most plies it takes), the
+ * tablebase (exact), or a search (its best line's score and chances; a
+ * mate it found is exact too). exact: a proof's or the tablebase's.
+ * @typedef {import('./values.js').Score & {exact?: boolean, source?: ValueSource}} Value */
+/** @typedef {'proof' | 'tablebase' | 'search'} ValueSource */
 /** A node of the tree: the move that leads to it (null at the root, the
  * start), its parent (null at the root), its continuations (the first the
  * main one), its comment, its NAGs, its position's value if known, and the
@@ -35,6 +39,21 @@
  * @property {string | undefined} result
  * @property {import('./review.js').MoveReview | undefined} review  the game review's judgement of its move (review_run.js)
  */
+
+// How certain each source of a value is: a proof over the tablebase over a search.
+const CERTAINTY = Object.freeze({ search: 0, tablebase: 1, proof: 2 });
+
+// Keeps `value` as the value of the position of `node`, unless the node
+// holds one from a more certain source (a proof, then the tablebase, then
+// the latest search: a search of a position the tablebase or a proof
+// decided does not replace their exact value). Returns whether it was kept.
+/** @param {TreeNode} node @param {Value} value */
+export function keepValue(node, value) {
+  const had = node.value;
+  if (had && CERTAINTY[had.source || 'search'] > CERTAINTY[value.source || 'search']) return false;
+  node.value = value;
+  return true;
+}
 
 /** @param {string | null} move @param {TreeNode | null} parent @returns {TreeNode} */
 export function newNode(move, parent) {

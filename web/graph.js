@@ -9,7 +9,7 @@
 // band's inner edge, so that the whole band shows the game's distances (on
 // a fixed 1-40 scale a 3x3 game's wins in 13 and in 1 were 6 % apart).
 
-import { percents } from './values.js';
+import { valueWords } from './values.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const W = 300, H = 100;
@@ -26,24 +26,6 @@ function height(entry, longest) {
   }
   if (entry.wdl) return 0.5 * (entry.wdl[0] - entry.wdl[2]) / 1000;
   return 0.5 * Math.tanh(entry.cp / 400);
-}
-
-// A point's value in words (its title): a proven result, an exact draw, or
-// player 1's and player 2's chances.
-/** @param {Value} entry */
-function valueWords(entry) {
-  if (entry.mate !== undefined) return `player ${entry.mate > 0 ? 1 : 2} wins in ${pliesText(Math.abs(entry.mate))}`;
-  if (entry.exact && entry.cp === 0) return 'a draw';
-  if (entry.wdl) {
-    const [w, d, l] = percents(entry.wdl);
-    return `player 1 wins ${w}%, draw ${d}%, player 2 wins ${l}%`;
-  }
-  return `${entry.cp > 0 ? '+' : ''}${entry.cp} cp for player 1`;
-}
-
-/** @param {number} n */
-function pliesText(n) {
-  return n === 1 ? '1 ply' : `${n} plies`;
 }
 
 /** @param {string} name @param {Record<string, string | number>} attrs @param {Element} parent */
@@ -84,7 +66,7 @@ export function drawGraph(svg, values, plies, current, onPick) {
   for (const [px, py, ply, entry] of points) {
     const c = el('circle', { cx: px, cy: py, r: 2.5, class: entry.exact ? 'graph-point exact' : 'graph-point' }, svg);
     const t = document.createElementNS(SVG, 'title');
-    t.textContent = `ply ${ply}: ${valueWords(entry)}${entry.exact ? ' (exact)' : ''}`;
+    t.textContent = `ply ${ply}: ${valueWords(entry)}${entry.exact && entry.source !== 'proof' ? ' (exact)' : ''}`;
     c.append(t);
   }
   // The axes' words, outside the stretched drawing (web/index.html #graph-axes).

@@ -18,10 +18,10 @@ import { bestInfo, playerOneValue } from './values.js';
 import { playMoveTone } from './sound.js';
 import { treeOf, setGame, movesTo, line, ply as plyShown, atEnd, goToPly, goToNode, playMove, takeBackTo,
   promote, deleteVariation, deleteFrom, setComment, setMoveGlyph, snapshot, firstIndex, exploring,
-  mainLine } from './game.js';
+  mainLine, keepValue } from './game.js';
 import { keepGame } from './saved_game.js';
 import { stopSearch, startSearch, examine, exactValues, refusalOf, takeGame, restoreVariant, turnOf,
-  setPosition, endReview } from './engine_session.js';
+  setPosition, endReview, FULL_STRENGTH } from './engine_session.js';
 import { goLimitsForEngine, resetClocks, startClock, chargeClock, stopClock, runningClock, flagged } from './clocks.js';
 
 /** @typedef {import('./engine_session.js').View} View */
@@ -216,9 +216,16 @@ async function engineMove(st, my) {
   if (!exploring(st.game) && gameStarted(st)) startClock(st, side);
   st.ui.status(`Engine (player ${side}) is thinking…`);
   const node = st.game.current;
-  const s = await startSearch(st, 'engine', 1, goLimitsForEngine(st), (s) => st.ui.showLines(s), my);
+  // Its lines and the bar show the same search, the position's value as it
+  // goes; at a level below full strength none: that search evaluates as the
+  // weaker levels do, and a position's value is the full strength's.
+  const valued = !st.session.levels || st.settings.level === FULL_STRENGTH;
+  const s = await startSearch(st, 'engine', 1, goLimitsForEngine(st), (s) => {
+    if (valued) recordValue(st, node, s.lines.get(1), side);
+    st.ui.showLines(s);
+  }, my);
   if (my !== st.shown.generation || flagged(st) || !s.best || s.best === '(none)') return;
-  recordValue(st, node, s.lines.get(1), side);
+  if (valued) recordValue(st, node, s.lines.get(1), side);
   play(st, s.best);
 }
 
@@ -270,13 +277,16 @@ async function tablebaseMarks(st, my) {
   st.ui.redraw();
 }
 
-// Stores the value of the position of `node` for the chart, from player 1's side.
+// Stores the value of the position of `node` for the chart and the bar,
+// from player 1's side, of `info`, a score of `side` (the side to move
+// there): a search's (its best line), or with `exact` the tablebase's. A
+// value from a more certain source stays (game.js keepValue).
 /** @param {State} st @param {TreeNode} node @param {import('./values.js').Score | null | undefined} info
  * @param {number} side */
 function recordValue(st, node, info, side, exact = false) {
   if (!info) return;
-  node.value = playerOneValue(info, side, exact);  // (with its chances)
-  st.ui.graph();
+  // (with its chances)
+  if (keepValue(node, { ...playerOneValue(info, side, exact), source: exact ? 'tablebase' : 'search' })) st.ui.graph();
 }
 
 // Shows the position after the current one and `pv`. A running analysis

@@ -3,12 +3,14 @@
 // the position shown, for up to PROVE_MS, and its answer in words under the
 // analysis lines: "Proved: player 1 wins in at most 17 plies, starting with
 // L@b2 (its certificate of 4,818 positions checked)". A proof belongs to its
-// position: it is shown only while that position is (shown.generation).
+// position: it is shown only while that position is (shown.generation), and
+// what it proved is that position's value (the bar's and the chart's).
 // The view draws it (state.ui.proof: panels.js).
 
 import { startSearch } from './engine_session.js';
 import { shownView } from './shown.js';
-import { proofText } from './values.js';
+import { proofText, proofValue, playerOneValue } from './values.js';
+import { keepValue } from './game.js';
 
 export const PROVE_MS = 5000;
 
@@ -23,10 +25,13 @@ export async function proveShown(st) {
     shown.proof = { generation: shown.generation, text: 'The game is over here: nothing to prove.', running: false };
     return st.ui.proof();
   }
-  const my = shown.generation;
+  const my = shown.generation, node = st.game.current;
   shown.proof = { generation: my, text: 'Proving…', running: true };
   st.ui.proof();
   const s = await startSearch(st, 'prove', 1, { prove: true, movetime: PROVE_MS }, undefined, my);
+  // What it proved is the position's value (the chart's and the bar's), the most certain there is.
+  const proved = s.proof ? proofValue(s.proof) : null;
+  if (proved && keepValue(node, { ...playerOneValue(proved, v.pos.side, true), source: 'proof' })) st.ui.graph();
   if (!shown.proof || shown.proof.generation !== my) return;
   shown.proof = {
     generation: my, running: false,

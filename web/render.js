@@ -12,7 +12,7 @@ import { describeStack } from './position.js';
 import { drawBoard, drawReserve, drawArrows } from './draw.js';
 import { drawGraph } from './graph.js';
 import { ENGINE } from './engine_choice.js';
-import { markOrder, markText, plies, lineValueText, countText, otherSide, bestByTarget, bestByPlacedSize } from './values.js';
+import { markOrder, markText, plies, lineValueText, countText, bestByTarget, bestByPlacedSize } from './values.js';
 import { drawEvalBar } from './eval_bar.js';
 import { MOVE_GLYPHS, nagText } from './pgn.js';
 import { line, ply as plyShown, variationOf, lineValues, firstIndex, moveNumber, inTree, pathTo,
@@ -600,9 +600,10 @@ export function renderTablebase(st) {
 export function drawGraphNow(st) {
   $('graph-title').textContent = !st.shown.view || st.shown.view.shape.stacks ? 'Chances (player 1 up)' : 'Value history (player 1 up)';
   drawGraph($('graph'), lineValues(st.game), line(st.game).length - 1, plyShown(st.game), st.actions.goTo);
-  const view = st.shown.view;  // (a finished game: its result)
-  const own = view && view.wdl ? (view.pos.side === 1 ? view.wdl : otherSide(view.wdl)) : null;  // (player 1's)
-  drawEvalBar(st.game.current.value, view && view.over && !st.shown.preview ? view.result : null, own);
+  // The bar: the value of the position on the board, never another's: a
+  // preview's position has none (no search of it; its result if finished).
+  const view = shownView(st.shown), previewed = Boolean(st.shown.preview);
+  drawEvalBar(previewed ? undefined : st.game.current.value, view && view.over ? view.result : null, previewed);
 }
 
 /** @param {string} sq @param {number} n */

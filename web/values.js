@@ -84,21 +84,69 @@ function nearestEven(x) {
   return Math.round(x);
 }
 
-// One chance in words: "58%"; a chance that is not nought but rounds to
-// it "<1%", one that is not certain but rounds to 100 ">99%" (a search's
-// 999 is no proof: only a decided line says "win").
-/** @param {number} perMille @param {number} percent */
-function percentText(perMille, percent) {
-  if (percent === 0 && perMille > 0) return '<1%';
-  if (percent === 100 && perMille < 1000) return '>99%';
+// One chance in words: "58%" (`percent` of percents()). An exact chance (a
+// proven result, the tablebase's, a proof's) reads as it is, "100%" or
+// "0%"; an estimate never looks certain: one that rounds to 0 reads "<1%",
+// one that rounds to 100 ">99%" (a search's 999 is no proof).
+/** @param {number} percent @param {boolean} exact */
+function percentText(percent, exact) {
+  if (!exact && percent === 0) return '<1%';
+  if (!exact && percent === 100) return '>99%';
   return `${percent}%`;
 }
 
-// Chances as the lines and the bar write them: "W 58% D 3% L 39%".
-/** @param {Wdl} wdl */
-export function chancesText(wdl) {
+// Chances as the lines write them: "W 58% D 3% L 39%"; `exact`: they are
+// certain (else an estimate: percentText).
+/** @param {Wdl} wdl @param {boolean} [exact] */
+export function chancesText(wdl, exact = false) {
   const p = percents(wdl);
-  return ['W', 'D', 'L'].map((k, i) => `${k} ${percentText(wdl[i], p[i])}`).join(' ');
+  return ['W', 'D', 'L'].map((k, i) => `${k} ${percentText(p[i], exact)}`).join(' ');
+}
+
+// Player 1's chances as the bar and the chart say them: "player 1 wins
+// 39%, draw 3%, player 2 wins 58%" (`exact` as for chancesText).
+/** @param {Wdl} wdl @param {boolean} [exact] */
+export function playerOneChancesText(wdl, exact = false) {
+  const [w, d, l] = percents(wdl).map((p) => percentText(p, exact));
+  return `player 1 wins ${w}, draw ${d}, player 2 wins ${l}`;
+}
+
+// Player 1's chance to win, the bar's number: "39%", ">99%".
+/** @param {Wdl} wdl @param {boolean} [exact] */
+export function playerOneWinText(wdl, exact = false) {
+  return percentText(percents(wdl)[0], exact);
+}
+
+// Whether chances are the engine's word for a decided value: it gives a
+// share of 1000 only to a proven result or an exact draw, never to an
+// estimate (docs/search.md, "Win/draw/loss").
+/** @param {Wdl} wdl */
+export function decided(wdl) {
+  return wdl.includes(1000);
+}
+
+// Whether a position's value (game.js Value) is certain: a proof's, the
+// tablebase's, a result the search proved (a mate, or chances the engine
+// gives as decided); else it is an estimate.
+/** @param {import('./game.js').Value} value */
+export function exactValue(value) {
+  return Boolean(value.exact) || value.mate !== undefined || Boolean(value.wdl && decided(value.wdl));
+}
+
+// A position's value (game.js Value) in words, for the chart's points and
+// the bar: a proven result ("player 1 wins in 2 plies"; a proof's "player 1
+// wins in at most 17 plies (proved)"), an exact draw, else player 1's
+// chances (playerOneChancesText), else the score.
+/** @param {import('./game.js').Value} value */
+export function valueWords(value) {
+  const proved = value.source === 'proof';
+  if (value.mate !== undefined) {
+    const n = Math.abs(value.mate);
+    return `player ${value.mate > 0 ? 1 : 2} wins in ${proved ? 'at most ' : ''}${plies(n)}${proved ? ' (proved)' : ''}`;
+  }
+  if (exactValue(value) && value.cp === 0) return proved ? 'a draw (proved)' : 'a draw';
+  if (value.wdl) return playerOneChancesText(value.wdl, exactValue(value));
+  return `${value.cp > 0 ? '+' : ''}${value.cp} cp for player 1`;
 }
 
 // The same chances seen by the other player.
@@ -118,17 +166,20 @@ export function chancesOf(score, exact = false) {
 }
 
 // An analysis line's value in words, for the side to move: a proven result
-// as "win in 5 plies" / "loss in 4 plies", the tablebase's exact draw
-// "draw (exact)", else the chances ("W 58% D 3% L 39%"). `mark`: the
-// tablebase's exact value of the line's first move, which the line's value
-// is (a 3x3 line with a tablebase); an engine without chances: its score.
+// as "win in 5 plies" / "loss in 4 plies", an exact draw (the tablebase's,
+// or one the search proved: chances the engine gives as decided) "draw
+// (exact)", else the chances, an estimate, which never read 100% or 0%
+// ("W 58% D 3% L 39%", "W >99% D <1% L <1%"). `mark`: the tablebase's exact
+// value of the line's first move, which the line's value is (a 3x3 line
+// with a tablebase); an engine without chances: its score.
 /** @param {Score} score @param {Mark | null} [mark] */
 export function lineValueText(score, mark = null) {
   if (mark && mark.wdl !== '?') {
     return mark.wdl === 'D' ? 'draw (exact)' : `${mark.wdl === 'W' ? 'win' : 'loss'} in ${plies(/** @type {number} */ (mark.plies))}`;
   }
   if (score.mate !== undefined) return `${score.mate > 0 ? 'win' : 'loss'} in ${plies(Math.abs(score.mate))}`;
-  return score.wdl ? chancesText(score.wdl) : `${score.cp > 0 ? '+' : ''}${score.cp} cp`;
+  if (!score.wdl) return `${score.cp > 0 ? '+' : ''}${score.cp} cp`;
+  return score.wdl[1] === 1000 ? 'draw (exact)' : chancesText(score.wdl);
 }
 
 // The value of a position for the chart and the bar, from player 1's side,
@@ -178,6 +229,19 @@ export function bestByTarget(marks) {
 /** @param {Map<string, Mark>} marks */
 export function bestByPlacedSize(marks) {
   return bestBy(marks, (move) => (move[1] === '@' ? move[0] : null));
+}
+
+// The value a proof gives the position it was asked about, for the side to
+// move there (a Score): a win or a loss in at most `plies` plies ({mate:
+// ±plies}), a draw ({cp: 0}); null where it proved nothing (`unknown`) or
+// the answer is not of that shape. `answer` as for proofText.
+/** @param {string} answer @returns {Score | null} */
+export function proofValue(answer) {
+  const m = /^(win|loss|draw)(?: plies (\d+))?(?: |$)/.exec(answer);
+  if (!m) return null;
+  if (m[1] === 'draw') return { cp: 0 };
+  if (!m[2] || Number(m[2]) < 1) return null;
+  return { mate: m[1] === 'win' ? Number(m[2]) : -Number(m[2]) };
 }
 
 // The prover's answer (the words after `info string proof`: "win plies 17
