@@ -21,7 +21,8 @@ import { treeOf, setGame, movesTo, line, ply as plyShown, atEnd, goToPly, goToNo
   mainLine, keepValue } from './game.js';
 import { keepGame } from './saved_game.js';
 import { stopSearch, startSearch, examine, exactValues, refusalOf, takeGame, restoreVariant, turnOf,
-  setPosition, endReview, FULL_STRENGTH } from './engine_session.js';
+  setPosition, endReview } from './engine_session.js';
+import { FULL_STRENGTH } from './levels.js';
 import { goLimitsForEngine, resetClocks, startClock, chargeClock, stopClock, runningClock, flagged } from './clocks.js';
 
 /** @typedef {import('./engine_session.js').View} View */
