@@ -25,6 +25,7 @@ server with its tablebases). Run as a script, or with pytest itself:
 As a script, the exit status is 0 passed, 1 failed, 77 skipped (Chromium cannot start here).
 """
 import re
+import time
 import sys
 
 from board_driver import By, TIMEOUT, check, run_as_script
@@ -58,9 +59,17 @@ def check_no_value(b, where, words="no evaluation yet"):
 
 def check_bar_is_best_line(b, where):
     """Player 1 to move: the bar's number and words are the best line's chances (its W, D, L)."""
-    s = snapshot(b)
-    best = s["lines"][0]["value"] if s["lines"] else ""
-    shown = bar(b)
+    # (The analysis may still run, and the bar is drawn at the next frame
+    # after the lines: both are read again, for up to 10 s, until they agree;
+    # a bar that shows another value never does.)
+    best_line = lambda: (lambda s: s["lines"][0]["value"] if s["lines"] else "")(snapshot(b))
+    deadline = time.monotonic() + 10
+    while True:
+        best, shown = best_line(), bar(b)
+        m = CHANCES.match(best)
+        if time.monotonic() > deadline or (m and shown["text"] == f"{m.group(1)}%"):
+            break
+        time.sleep(0.1)
     print(f"{where}: best line {best!r}; bar {shown}")
     m = CHANCES.match(best)
     check(m, f"{where}: the best line reads {best!r}, not chances")
