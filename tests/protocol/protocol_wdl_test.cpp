@@ -83,17 +83,26 @@ TEST(ProtocolWdl, InfoLinesCarryTheChancesWhenAsked) {
   EXPECT_EQ(std::stoi(words[1]) + std::stoi(words[2]) + std::stoi(words[3]), 1000) << *start;
 }
 
+// A 4x4 Gobblet position five moves in, where the net and the hand-written
+// evaluation tell apart: its game, and the `position` command that sets it.
+struct TestPosition {
+  Game game{Board(Variant::gobblet())};
+  std::string command = "position startpos moves";
+  TestPosition() {
+    for (const char* m : {"X@a1", "X@d4", "L@b1", "d4b1", "M@c3"}) {
+      EXPECT_TRUE(game.play(m).ok()) << m;
+      command += std::string(" ") + m;
+    }
+  }
+};
+
 // `query wdl` gives the chances of the evaluation a full-strength search
 // uses: the net's by default, the hand-written total with Use NNUE off (both as
 // `eval` prints them).
 TEST(ProtocolWdl, QueryChancesAreThoseOfTheSearchsEvaluation) {
-  const std::vector<std::string> moves = {"X@a1", "X@d4", "L@b1", "d4b1", "M@c3"};
-  Game game{Board(Variant::gobblet())};
-  std::string command = "position startpos moves";
-  for (const auto& m : moves) {
-    ASSERT_TRUE(game.play(m).ok()) << m;
-    command += " " + m;
-  }
+  const TestPosition position;
+  const Game& game = position.game;
+  const std::string& command = position.command;
   EngineProcess e;
   e.send(command);
   e.send("eval");
@@ -122,13 +131,9 @@ TEST(ProtocolWdl, QueryChancesAreThoseOfTheSearchsEvaluation) {
 // where the search itself evaluates by hand, as at level 20, where it uses
 // the net.
 TEST(ProtocolWdl, QueryChancesDoNotDependOnTheLevel) {
-  const std::vector<std::string> moves = {"X@a1", "X@d4", "L@b1", "d4b1", "M@c3"};
-  Game game{Board(Variant::gobblet())};
-  std::string command = "position startpos moves";
-  for (const auto& m : moves) {
-    ASSERT_TRUE(game.play(m).ok()) << m;
-    command += " " + m;
-  }
+  const TestPosition position;
+  const Game& game = position.game;
+  const std::string& command = position.command;
   EngineProcess e;
   e.send(command);
   e.send("eval");
