@@ -94,6 +94,11 @@ struct TestPosition {
       command += std::string(" ") + m;
     }
   }
+  // `query wdl`'s answer for the evaluation `value` on `scale` here.
+  std::string response(int value, ScoreScale scale) const {
+    const WinDrawLoss c = winDrawLoss(value, false, game.position(), scale);
+    return "response " + std::to_string(c.win) + " " + std::to_string(c.draw) + " " + std::to_string(c.loss);
+  }
 };
 
 // `query wdl` gives the chances of the evaluation a full-strength search
@@ -101,10 +106,8 @@ struct TestPosition {
 // `eval` prints them).
 TEST(ProtocolWdl, QueryChancesAreThoseOfTheSearchsEvaluation) {
   const TestPosition position;
-  const Game& game = position.game;
-  const std::string& command = position.command;
   EngineProcess e;
-  e.send(command);
+  e.send(position.command);
   e.send("eval");
   std::vector<std::string> seen;
   const auto net = e.until("info string eval net ", Ms(5000), &seen);
@@ -114,15 +117,11 @@ TEST(ProtocolWdl, QueryChancesAreThoseOfTheSearchsEvaluation) {
     if (l.rfind("info string eval total ", 0) == 0) total = std::stoi(l.substr(23));
   netValue = std::stoi(net->substr(21));
   ASSERT_NE(total, netValue) << "the position should tell the two evaluations apart";
-  auto expected = [&](int value, ScoreScale scale) {
-    const WinDrawLoss c = winDrawLoss(value, false, game.position(), scale);
-    return "response " + std::to_string(c.win) + " " + std::to_string(c.draw) + " " + std::to_string(c.loss);
-  };
   e.send("query wdl");
-  EXPECT_EQ(e.line(), expected(netValue, ScoreScale::kNet));
+  EXPECT_EQ(e.line(), position.response(netValue, ScoreScale::kNet));
   e.send("setoption name Use NNUE value false");
   e.send("query wdl");
-  EXPECT_EQ(e.line(), expected(total, ScoreScale::kHandWritten));
+  EXPECT_EQ(e.line(), position.response(total, ScoreScale::kHandWritten));
 }
 
 // The chances of a position are the full-strength evaluation's whatever the
@@ -132,16 +131,12 @@ TEST(ProtocolWdl, QueryChancesAreThoseOfTheSearchsEvaluation) {
 // the net.
 TEST(ProtocolWdl, QueryChancesDoNotDependOnTheLevel) {
   const TestPosition position;
-  const Game& game = position.game;
-  const std::string& command = position.command;
   EngineProcess e;
-  e.send(command);
+  e.send(position.command);
   e.send("eval");
   const auto net = e.until("info string eval net ", Ms(5000));
   ASSERT_TRUE(net);
-  const WinDrawLoss c = winDrawLoss(std::stoi(net->substr(21)), false, game.position(), ScoreScale::kNet);
-  const std::string fullStrength =
-      "response " + std::to_string(c.win) + " " + std::to_string(c.draw) + " " + std::to_string(c.loss);
+  const std::string fullStrength = position.response(std::stoi(net->substr(21)), ScoreScale::kNet);
 
   e.send("setoption name Skill Level value 0");
   e.send("query wdl");
