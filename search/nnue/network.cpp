@@ -10,11 +10,6 @@
 #include <cerrno>
 #include <cstring>
 #include <functional>
-#if defined(__SSE2__)
-#include <immintrin.h>
-#elif defined(__wasm_simd128__)
-#include <wasm_simd128.h>
-#endif
 
 #include "absl/strings/str_cat.h"
 #include "engine/printable_text.h"
@@ -56,259 +51,6 @@ const char* readArray(const char* at, std::array<T, N>& out) {
   return at;
 }
 
-// The first layer's row of feature f.
-const int16_t* featureRow(const Network& net, int f) { return &net.w0[static_cast<size_t>(f) * kHidden]; }
-
-// Adds (sign > 0) or takes away the rows of `list`'s features to `row`.
-void addFeatures(const Network& net, const FeatureList& list, std::array<int16_t, kHidden>& row, int sign) {
-  for (int k = 0; k < list.size; ++k) {
-    const int16_t* w = featureRow(net, list.index[k]);
-    if (sign > 0)
-      for (int i = 0; i < kHidden; ++i) row[i] = static_cast<int16_t>(row[i] + w[i]);
-    else
-      for (int i = 0; i < kHidden; ++i) row[i] = static_cast<int16_t>(row[i] - w[i]);
-  }
-}
-
-// after = before - the rows of `removed` + the rows of `added`, in one pass:
-// each stretch of the row is loaded once, changed in registers and stored
-// once. int16 sums wrap alike in any order, so this is the row that
-// copying and then adding the rows one by one gives (NnueAccumulator tests).
-void applyChanges(const Network& net, const std::array<int16_t, kHidden>& before, const FeatureList& removed,
-                  const FeatureList& added, std::array<int16_t, kHidden>& after) {
-#if defined(__AVX2__)
-  constexpr int kLanes = 16, kRegs = kHidden / kLanes;  // the whole row: 8 registers
-  __m256i r[kRegs];
-  for (int k = 0; k < kRegs; ++k) r[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&before[k * kLanes]));
-  for (int n = 0; n < removed.size; ++n) {
-    const int16_t* w = featureRow(net, removed.index[n]);
-    for (int k = 0; k < kRegs; ++k)
-      r[k] = _mm256_sub_epi16(r[k], _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + k * kLanes)));
-  }
-  for (int n = 0; n < added.size; ++n) {
-    const int16_t* w = featureRow(net, added.index[n]);
-    for (int k = 0; k < kRegs; ++k)
-      r[k] = _mm256_add_epi16(r[k], _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + k * kLanes)));
-  }
-  for (int k = 0; k < kRegs; ++k) _mm256_storeu_si256(reinterpret_cast<__m256i*>(&after[k * kLanes]), r[k]);
-#elif defined(__SSE2__)
-  constexpr int kLanes = 8, kRegs = 8, kTile = kLanes * kRegs;  // half the row at a time: 8 registers
-  for (int t = 0; t < kHidden; t += kTile) {
-    __m128i r[kRegs];
-    for (int k = 0; k < kRegs; ++k) r[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&before[t + k * kLanes]));
-    for (int n = 0; n < removed.size; ++n) {
-      const int16_t* w = featureRow(net, removed.index[n]) + t;
-      for (int k = 0; k < kRegs; ++k)
-        r[k] = _mm_sub_epi16(r[k], _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + k * kLanes)));
-    }
-    for (int n = 0; n < added.size; ++n) {
-      const int16_t* w = featureRow(net, added.index[n]) + t;
-      for (int k = 0; k < kRegs; ++k)
-        r[k] = _mm_add_epi16(r[k], _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + k * kLanes)));
-    }
-    for (int k = 0; k < kRegs; ++k) _mm_storeu_si128(reinterpret_cast<__m128i*>(&after[t + k * kLanes]), r[k]);
-  }
-#elif defined(__wasm_simd128__)
-  constexpr int kLanes = 8, kRegs = 8, kTile = kLanes * kRegs;  // as SSE2: half the row at a time
-  for (int t = 0; t < kHidden; t += kTile) {
-    v128_t r[kRegs];
-    for (int k = 0; k < kRegs; ++k) r[k] = wasm_v128_load(&before[t + k * kLanes]);
-    for (int n = 0; n < removed.size; ++n) {
-      const int16_t* w = featureRow(net, removed.index[n]) + t;
-      for (int k = 0; k < kRegs; ++k) r[k] = wasm_i16x8_sub(r[k], wasm_v128_load(w + k * kLanes));
-    }
-    for (int n = 0; n < added.size; ++n) {
-      const int16_t* w = featureRow(net, added.index[n]) + t;
-      for (int k = 0; k < kRegs; ++k) r[k] = wasm_i16x8_add(r[k], wasm_v128_load(w + k * kLanes));
-    }
-    for (int k = 0; k < kRegs; ++k) wasm_v128_store(&after[t + k * kLanes], r[k]);
-  }
-#else
-  after = before;
-  addFeatures(net, removed, after, -1);
-  addFeatures(net, added, after, +1);
-#endif
-}
-
-// The hidden layer's input: the accumulator rows clamped to 0..127, as
-// bytes, the side to move's first. The SIMD forms give the same bytes as
-// the plain loop (NnueEvaluation test).
-void clampActivations(const Accumulator& acc, int sideToMove, uint8_t* out) {
-  for (int half = 0; half < 2; ++half) {
-    const std::array<int16_t, kHidden>& row = acc.values[sideToMove ^ half];
-    uint8_t* to = out + half * kHidden;
-#if defined(__SSE2__)
-    const __m128i one = _mm_set1_epi16(kActivationOne);
-    for (int i = 0; i < kHidden; i += 16) {
-      const __m128i a = _mm_min_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&row[i])), one);
-      const __m128i b = _mm_min_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&row[i + 8])), one);
-      // packus saturates the negatives to 0.
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(to + i), _mm_packus_epi16(a, b));
-    }
-#elif defined(__wasm_simd128__)
-    const v128_t one = wasm_i16x8_splat(kActivationOne);
-    for (int i = 0; i < kHidden; i += 16) {
-      const v128_t a = wasm_i16x8_min(wasm_v128_load(&row[i]), one);
-      const v128_t b = wasm_i16x8_min(wasm_v128_load(&row[i + 8]), one);
-      // The unsigned narrowing saturates the negatives to 0.
-      wasm_v128_store(to + i, wasm_u8x16_narrow_i16x8(a, b));
-    }
-#else
-    for (int i = 0; i < kHidden; ++i) to[i] = static_cast<uint8_t>(std::clamp<int>(row[i], 0, kActivationOne));
-#endif
-  }
-}
-
-#if defined(__SSSE3__)
-// The hidden layer's sums for 8 rows w[j] (int8, row-major from `w`): the
-// sums of input[i] * w[j][i] over the 2 * kHidden inputs (0..127), as the
-// int32 lanes of out[0] (rows 0..3) and out[1] (rows 4..7). maddubs adds two
-// products into an int16: at most 2 * 127 * 128 = 32512, so it never
-// saturates and the sums are exact. Each input stretch is loaded once for
-// the 8 rows, and the rows' partial sums are reduced together (hadd).
-void dotProducts8(const uint8_t* input, const int8_t* w, __m128i out[2]) {
-  constexpr size_t kRow = 2 * kHidden, kRows = 8;
-#if defined(__AVX2__)
-  const __m256i ones = _mm256_set1_epi16(1);
-  __m256i s[kRows];
-  for (size_t j = 0; j < kRows; ++j) s[j] = _mm256_setzero_si256();
-  for (size_t i = 0; i < kRow; i += 32) {
-    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(input + i));
-    for (size_t j = 0; j < kRows; ++j) {
-      const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + j * kRow + i));
-      s[j] = _mm256_add_epi32(s[j], _mm256_madd_epi16(_mm256_maddubs_epi16(x, y), ones));
-    }
-  }
-  // hadd works within 128-bit halves: twice gives [s0, s1, s2, s3] in each
-  // half (of its inputs' halves); the halves are then added.
-  for (size_t q = 0; q < 2; ++q) {
-    const __m256i* t = &s[4 * q];
-    const __m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(t[0], t[1]), _mm256_hadd_epi32(t[2], t[3]));
-    out[q] = _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
-  }
-#else
-  const __m128i ones = _mm_set1_epi16(1);
-  __m128i s[kRows];
-  for (size_t j = 0; j < kRows; ++j) s[j] = _mm_setzero_si128();
-  for (size_t i = 0; i < kRow; i += 16) {
-    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(input + i));
-    for (size_t j = 0; j < kRows; ++j) {
-      const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + j * kRow + i));
-      s[j] = _mm_add_epi32(s[j], _mm_madd_epi16(_mm_maddubs_epi16(x, y), ones));
-    }
-  }
-  // hadd(a, b) = [a0+a1, a2+a3, b0+b1, b2+b3]: twice gives [s0, s1, s2, s3].
-  for (size_t q = 0; q < 2; ++q) {
-    const __m128i* t = &s[4 * q];
-    out[q] = _mm_hadd_epi32(_mm_hadd_epi32(t[0], t[1]), _mm_hadd_epi32(t[2], t[3]));
-  }
-#endif
-}
-#endif
-
-// The output layer's sum b2 + sum over j of hidden[j] * w2[j], where
-// hidden[j] = clamp((input . w1[j] + b1[j]) >> 6, 0, 127) (int32 throughout).
-int32_t hiddenAndOutput(const Network& net, const uint8_t* input) {
-#if defined(__SSSE3__)
-  // 8 hidden units at a time: their int32 values packed to int16 (packs
-  // saturates, and the clamp to 0..127 then gives what it gives on the
-  // int32), times their 8 output weights, pairwise added (madd: at most
-  // 2 * 127 * 32768 in magnitude, exact).
-  __m128i sum = _mm_setzero_si128();
-  const __m128i zero = _mm_setzero_si128(), one = _mm_set1_epi16(kActivationOne);
-  for (int j = 0; j < kL1; j += 8) {
-    __m128i h[2];
-    dotProducts8(input, &net.w1[static_cast<size_t>(j) * 2 * kHidden], h);
-    for (int q = 0; q < 2; ++q) {
-      const __m128i bias = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&net.b1[j + 4 * q]));
-      h[q] = _mm_srai_epi32(_mm_add_epi32(h[q], bias), 6);
-    }
-    const __m128i hidden = _mm_min_epi16(_mm_max_epi16(_mm_packs_epi32(h[0], h[1]), zero), one);
-    sum = _mm_add_epi32(sum, _mm_madd_epi16(hidden, _mm_loadu_si128(reinterpret_cast<const __m128i*>(&net.w2[j]))));
-  }
-  sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0x4e));
-  sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0xb1));
-  return net.b2 + _mm_cvtsi128_si32(sum);
-#elif defined(__wasm_simd128__)
-  // As the SSSE3 form, with 16-bit products: the inputs and weights widened
-  // to int16 and each pair of products added into an int32 (dot: exact).
-  constexpr size_t kRow = 2 * kHidden;
-  v128_t sum = wasm_i32x4_splat(0);
-  const v128_t zero = wasm_i16x8_splat(0), one = wasm_i16x8_splat(kActivationOne);
-  for (int j = 0; j < kL1; j += 4) {
-    const int8_t* w = &net.w1[static_cast<size_t>(j) * kRow];
-    v128_t s[4] = {wasm_i32x4_splat(0), wasm_i32x4_splat(0), wasm_i32x4_splat(0), wasm_i32x4_splat(0)};
-    for (size_t i = 0; i < kRow; i += 16) {
-      const v128_t x = wasm_v128_load(input + i);
-      const v128_t xl = wasm_u16x8_extend_low_u8x16(x), xh = wasm_u16x8_extend_high_u8x16(x);
-      for (size_t r = 0; r < 4; ++r) {
-        const v128_t y = wasm_v128_load(w + r * kRow + i);
-        s[r] = wasm_i32x4_add(s[r], wasm_i32x4_add(wasm_i32x4_dot_i16x8(xl, wasm_i16x8_extend_low_i8x16(y)),
-                                                   wasm_i32x4_dot_i16x8(xh, wasm_i16x8_extend_high_i8x16(y))));
-      }
-    }
-    // The four rows' lanes summed: a transpose by shuffles, then adds.
-    const v128_t s01 =
-        wasm_i32x4_add(wasm_i32x4_shuffle(s[0], s[1], 0, 4, 1, 5), wasm_i32x4_shuffle(s[0], s[1], 2, 6, 3, 7));
-    const v128_t s23 =
-        wasm_i32x4_add(wasm_i32x4_shuffle(s[2], s[3], 0, 4, 1, 5), wasm_i32x4_shuffle(s[2], s[3], 2, 6, 3, 7));
-    v128_t h = wasm_i32x4_add(wasm_i32x4_shuffle(s01, s23, 0, 1, 4, 5), wasm_i32x4_shuffle(s01, s23, 2, 3, 6, 7));
-    h = wasm_i32x4_shr(wasm_i32x4_add(h, wasm_v128_load(&net.b1[j])), 6);
-    // Narrowed with saturation (the clamp then gives what it gives on the
-    // int32), clamped, times the output weights (the upper half zero).
-    const v128_t hidden = wasm_i16x8_min(wasm_i16x8_max(wasm_i16x8_narrow_i32x4(h, wasm_i32x4_splat(0)), zero), one);
-    const v128_t w2 = wasm_v128_load64_zero(&net.w2[j]);
-    sum = wasm_i32x4_add(sum, wasm_i32x4_dot_i16x8(hidden, w2));
-  }
-  return net.b2 + wasm_i32x4_extract_lane(sum, 0) + wasm_i32x4_extract_lane(sum, 1) + wasm_i32x4_extract_lane(sum, 2) +
-         wasm_i32x4_extract_lane(sum, 3);
-#else
-  int32_t sum = net.b2;
-  for (int j = 0; j < kL1; ++j) {
-    const int8_t* w = &net.w1[static_cast<size_t>(j) * 2 * kHidden];
-    int32_t s = 0;
-    for (int i = 0; i < 2 * kHidden; ++i) s += static_cast<int32_t>(input[i]) * w[i];
-    const int hidden = std::clamp<int32_t>((s + net.b1[j]) >> 6, 0, kActivationOne);
-    sum += hidden * net.w2[j];
-  }
-  return sum;
-#endif
-}
-
-// Drops the features both lists hold (a move's square keeps most of its
-// pieces, and a reserve all but one of its counts): taking one away and
-// adding it back would leave the row as it was.
-void cancelCommon(FeatureList& removed, FeatureList& added) {
-  for (int r = 0; r < removed.size;) {
-    int a = 0;
-    while (a < added.size && added.index[a] != removed.index[r]) ++a;
-    if (a == added.size) {
-      ++r;
-      continue;
-    }
-    removed.index[r] = removed.index[--removed.size];
-    added.index[a] = added.index[--added.size];
-  }
-}
-
-// The features of the parts a move changes, for one perspective.
-void changedFeatures(const Board& board, const ChangedParts& parts, int perspective, FeatureList& out) {
-  out.size = 0;
-  for (int square : parts.squares)
-    if (square >= 0) squareFeatures(board, square, perspective, out);
-  if (parts.reservePlayer >= 0) reserveFeatures(board, parts.reservePlayer, perspective, out);
-}
-
-// `list`, seen by the other perspective: every feature's rel flipped
-// (board_features.h: bit 6 of a piece or top feature, bit 4 of a reserve's).
-void otherPerspective(const FeatureList& list, FeatureList& out) {
-  out.size = list.size;
-  for (int k = 0; k < list.size; ++k) {
-    const int f = list.index[k];
-    out.index[k] = static_cast<uint16_t>(f < kPieceFeatures + kTopFeatures ? f ^ 64 : f ^ 16);
-  }
-}
-
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Network>> parseNetwork(std::string_view bytes, std::string_view name) {
@@ -344,7 +86,8 @@ absl::StatusOr<std::unique_ptr<Network>> parseNetwork(std::string_view bytes, st
   at = readArray(at, net->b0);
   at = readArray(at, net->w0);
   at = readArray(at, net->b1);
-  at = readArray(at, net->w1);
+  for (int j = 0; j < kL1; ++j)  // row-major in the file
+    for (int i = 0; i < 2 * kHidden; ++i) net->w1[w1Index(j, i)] = static_cast<int8_t>(*at++);
   net->b2 = get<int32_t>(at);
   at += 4;
   readArray(at, net->w2);
@@ -406,7 +149,8 @@ std::string serializeNetwork(const Network& net) {
   for (int16_t v : net.b0) put(payload, v);
   for (int16_t v : net.w0) put(payload, v);
   for (int32_t v : net.b1) put(payload, v);
-  for (int8_t v : net.w1) put(payload, v);
+  for (int j = 0; j < kL1; ++j)
+    for (int i = 0; i < 2 * kHidden; ++i) put(payload, net.w1[w1Index(j, i)]);
   put(payload, net.b2);
   for (int16_t v : net.w2) put(payload, v);
   const std::string description = net.description.substr(0, kMaxDescriptionBytes);
@@ -422,37 +166,6 @@ std::string serializeNetwork(const Network& net) {
   put<uint32_t>(out, fnv1a(payload));
   put<uint32_t>(out, static_cast<uint32_t>(description.size()));
   return out + description + payload;
-}
-
-void refreshAccumulator(const Network& net, const Board& board, Accumulator& out) {
-  FeatureList list;
-  for (int perspective = 0; perspective < 2; ++perspective) {
-    out.values[perspective] = net.b0;
-    activeFeatures(board, perspective, list);
-    addFeatures(net, list, out.values[perspective], +1);
-  }
-}
-
-void updateAccumulator(const Network& net, const Board& beforeBoard, const Board& afterBoard, Move move,
-                       const Accumulator& before, Accumulator& after) {
-  const ChangedParts parts = changedParts(beforeBoard, move);
-  FeatureList removed[2], added[2];  // per perspective
-  changedFeatures(beforeBoard, parts, 0, removed[0]);
-  changedFeatures(afterBoard, parts, 0, added[0]);
-  cancelCommon(removed[0], added[0]);
-  otherPerspective(removed[0], removed[1]);
-  otherPerspective(added[0], added[1]);
-  for (int perspective = 0; perspective < 2; ++perspective)
-    applyChanges(net, before.values[perspective], removed[perspective], added[perspective], after.values[perspective]);
-}
-
-int evaluate(const Network& net, const Accumulator& acc, int sideToMove) {
-  alignas(64) uint8_t input[2 * kHidden];
-  clampActivations(acc, sideToMove, input);
-  const int32_t sum = hiddenAndOutput(net, input);
-  // Whatever the weights say, the value stays within the evaluation's range.
-  return static_cast<int>(std::clamp<int64_t>(static_cast<int64_t>(sum) * 100 / (kActivationOne * kWeightOne),
-                                              -kMaxEvaluation, kMaxEvaluation));
 }
 
 std::shared_ptr<const Network> defaultNetwork() {

@@ -12,11 +12,10 @@
 //                      centi-units = sum * 100 / (127 * 64)
 //
 // Integer arithmetic throughout: the accumulator holds 127 for 1.0, the
-// hidden weights 64 for 1.0 (tools/nnue/train.py quantises them so). The
-// hidden layer's products are summed with SSSE3 (x86-64-v2) or AVX2
-// (x86-64-v3 and up) and plain loops elsewhere, to the same integers; an
-// update of the first layer's sums adds and takes away its rows in SSE2 or
-// AVX2 registers, in one pass (plain loops elsewhere).
+// hidden weights 64 for 1.0 (tools/nnue/train.py quantises them so). Each
+// kernel (a row update, the clamp, the hidden sums) is written once over
+// the vector layer of simd.h (AVX2, SSSE3, SSE2, WebAssembly SIMD128 or
+// plain loops), to the same integers on each.
 //
 // The file (.gnn), little-endian, docs/nnue.md:
 //    0  char[8]   magic "GOBNNUE\0"
@@ -59,11 +58,21 @@ struct alignas(64) Network {
   std::array<int16_t, kHidden> b0;
   std::array<int16_t, kFeatures * kHidden> w0;  // feature-major: w0[f * kHidden + i]
   std::array<int32_t, kL1> b1;
-  std::array<int8_t, kL1 * 2 * kHidden> w1;  // row-major: w1[j * 2 * kHidden + i]
+  std::array<int8_t, kL1 * 2 * kHidden> w1;  // in groups of four inputs: w1[w1Index(j, i)]
   int32_t b2 = 0;
   std::array<int16_t, kL1> w2;
   std::string description;  // what made it (the file's text)
 };
+
+// Where unit j's weight of input i sits in Network::w1: the weights of
+// inputs 4g..4g+3 lie together for each unit in turn, unit 0 first, group
+// by group,
+//   w1 = [u0:i0 i1 i2 i3][u1:i0 i1 i2 i3] ... [u31:i0..i3][u0:i4 i5 i6 i7] ...
+// as the hidden sums read them (kernels.cpp); the file holds them
+// row-major (unit by unit).
+constexpr size_t w1Index(int j, int i) {
+  return static_cast<size_t>(i / 4) * kL1 * 4 + static_cast<size_t>(j) * 4 + static_cast<size_t>(i % 4);
+}
 
 // The accumulator of one position: one row per perspective.
 struct alignas(64) Accumulator {
@@ -79,6 +88,7 @@ absl::StatusOr<std::unique_ptr<Network>> loadNetwork(const std::string& path);
 // The file's bytes for a net (what tools/nnue/train.py writes).
 std::string serializeNetwork(const Network& net);
 
+// The arithmetic (kernels.cpp).
 // The accumulator of `board` computed from its features (a refresh).
 void refreshAccumulator(const Network& net, const Board& board, Accumulator& out);
 // `after`'s accumulator from `before`'s, for `move` played in `beforeBoard`

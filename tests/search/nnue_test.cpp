@@ -1,8 +1,8 @@
 // The net (search/nnue/): the built-in net parses; a net file reads back as
 // written and every damaged, cut, forged or foreign file is refused with
-// its reason; the accumulator updated move by move equals the one computed
-// from scratch, along random games; the evaluation is colour-blind; the
-// search plays with the net.
+// its reason; the lazy accumulators of a search's walk are the refreshed
+// ones; the evaluation is colour-blind; the search plays with the net. The
+// arithmetic itself: nnue_kernels_test.cpp.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -23,24 +23,10 @@
 #include "tests/support/scratch_dir.h"
 #include "tests/support/whole_file.h"
 #include "tests/support/paths.h"
+#include "tests/search/random_net.h"
 
 namespace gobblet::nnue {
 namespace {
-
-// A net with small random weights (seeded), so that every unit matters.
-std::unique_ptr<Network> randomNet(uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<int> small(-40, 40), tiny(-100, 100);
-  auto net = std::make_unique<Network>();
-  for (auto& v : net->b0) v = static_cast<int16_t>(small(rng));
-  for (auto& v : net->w0) v = static_cast<int16_t>(small(rng));
-  for (auto& v : net->b1) v = tiny(rng) * 64;
-  for (auto& v : net->w1) v = static_cast<int8_t>(tiny(rng));
-  net->b2 = tiny(rng) * 64;
-  for (auto& v : net->w2) v = static_cast<int16_t>(tiny(rng));
-  net->description = "a random net for tests";
-  return net;
-}
 
 TEST(NnueNetwork, TheBuiltInNetParsesAndSaysWhatMadeIt) {
   const std::shared_ptr<const Network> net = builtInNet();
@@ -132,36 +118,6 @@ TEST(NnueNetwork, AFifoOrADirectoryIsRefusedWithoutBlocking) {
   }
 }
 
-// Random games of 4x4 Gobblet: after every move (drops, board moves,
-// gobbling, uncovering) the updated accumulator is the refreshed one.
-TEST(NnueAccumulator, UpdatedMoveByMoveItIsTheOneComputedFromScratch) {
-  const auto net = randomNet(4);
-  std::mt19937_64 rng(5);
-  int moves = 0, boardMoves = 0;
-  for (int game = 0; game < 40; ++game) {
-    Board board(Variant::gobblet());
-    Accumulator acc;
-    refreshAccumulator(*net, board, acc);
-    for (int ply = 0; ply < 60 && board.winner() == kNoWinner; ++ply) {
-      MoveList list;
-      generateMoves(board, list);
-      if (list.size() == 0) break;
-      const Move m = list[static_cast<int>(rng() % static_cast<uint64_t>(list.size()))];
-      const Board before = board;
-      board.makeMove(m);
-      Accumulator next, fresh;
-      updateAccumulator(*net, before, board, m, acc, next);
-      refreshAccumulator(*net, board, fresh);
-      ASSERT_EQ(next.values, fresh.values) << "game " << game << " ply " << ply;
-      acc = next;
-      ++moves;
-      boardMoves += !m.isDrop();
-    }
-  }
-  EXPECT_GT(boardMoves, 200) << "the games must move pieces on the board too";
-  EXPECT_GT(moves, 1000);
-}
-
 // The lazy accumulators along a search's walk: from random roots (drops
 // and board moves), moves and passes are pushed, taken back and others
 // pushed from the same ply, and the accumulators are asked for at random
@@ -228,46 +184,6 @@ TEST(NnueEvaluation, APositionAndItsColourSwapEvaluateAlike) {
     differentFromZero += value != 0;
   }
   EXPECT_GT(differentFromZero, 10);
-}
-
-// The evaluation as docs/nnue.md states it, one product at a time.
-int plainEvaluation(const Network& net, const Accumulator& acc, int sideToMove) {
-  int input[2 * kHidden];
-  for (int i = 0; i < kHidden; ++i) {
-    input[i] = std::clamp<int>(acc.values[sideToMove][i], 0, kActivationOne);
-    input[kHidden + i] = std::clamp<int>(acc.values[sideToMove ^ 1][i], 0, kActivationOne);
-  }
-  int64_t sum = net.b2;
-  for (int j = 0; j < kL1; ++j) {
-    int64_t s = net.b1[j];
-    for (int i = 0; i < 2 * kHidden; ++i) s += input[i] * net.w1[j * 2 * kHidden + i];
-    sum += std::clamp<int64_t>(s >> 6, 0, kActivationOne) * net.w2[j];
-  }
-  return static_cast<int>(
-      std::clamp<int64_t>(sum * 100 / (kActivationOne * kWeightOne), -kMaxEvaluation, kMaxEvaluation));
-}
-
-// The SIMD sums (whatever this build uses) give the plain arithmetic's
-// integers, at the extremes too: activations far outside 0..127, and
-// hidden weights of -128 and 127 everywhere (the largest pair sums).
-TEST(NnueEvaluation, TheFastSumsAreThePlainArithmetic) {
-  std::mt19937_64 rng(11);
-  std::uniform_int_distribution<int> activation(-300, 300), weight(-128, 127);
-  for (int trial = 0; trial < 200; ++trial) {
-    auto net = randomNet(100 + trial);
-    const int extreme = trial % 4;  // 0: random weights, 1: all -128, 2: all 127, 3: alternating
-    for (size_t i = 0; i < net->w1.size(); ++i)
-      net->w1[i] = static_cast<int8_t>(extreme == 0   ? weight(rng)
-                                       : extreme == 1 ? -128
-                                       : extreme == 2 ? 127
-                                                      : (i % 2 ? 127 : -128));
-    for (auto& v : net->b1) v = weight(rng) * 64;
-    Accumulator acc;
-    for (auto& row : acc.values)
-      for (auto& v : row) v = static_cast<int16_t>(trial % 5 == 0 ? kActivationOne : activation(rng));
-    for (int side = 0; side < 2; ++side)
-      EXPECT_EQ(evaluate(*net, acc, side), plainEvaluation(*net, acc, side)) << trial << " " << side;
-  }
 }
 
 TEST(NnueSearch, TheSearchPlaysWithTheNetAndItsScoresAreTheNets) {
