@@ -11,6 +11,10 @@
 // of a move is the mover's expected score before it (the engine's best
 // move's) less the mover's after it (1 less the opponent's, at the next
 // position), never below 0.
+//
+// Every function here reads values only: the same values give the same
+// classes whichever engine (the server's, the static site's WebAssembly
+// one) gave them.
 
 import { chancesOf } from './values.js';
 
@@ -18,15 +22,18 @@ import { chancesOf } from './values.js';
  * @typedef {'best' | 'good' | 'inaccuracy' | 'mistake' | 'blunder'} ReviewClass */
 /** What the review says of a move: its class, the mover's loss of expected
  * score (0..1), the engine's best move at the position before it (null where
- * none was found) and the mover's expected score there (with that move), and
- * whether the values are the tablebase's (exact).
- * @typedef {{kind: ReviewClass, loss: number, best: string | null, before: number, exact: boolean}} MoveReview */
+ * none was found), the mover's expected score there (with that move) and
+ * after the move played, and whether the values are the tablebase's (exact).
+ * @typedef {{kind: ReviewClass, loss: number, best: string | null, before: number, after: number,
+ *   exact: boolean}} MoveReview */
 
 // The losses of expected score from which a move is an inaccuracy, a
-// mistake, a blunder (as lichess's: 10, 20 and 30 points of win chance).
-export const INACCURACY = 0.1;
-export const MISTAKE = 0.2;
-export const BLUNDER = 0.3;
+// mistake, a blunder: lichess's 0.1, 0.2 and 0.3 of its winning chances,
+// which run from −1 to 1 (twice an expected score less 1), so 0.05, 0.1
+// and 0.15 of expected score (5, 10 and 15 points of win chance).
+export const INACCURACY = 0.05;
+export const MISTAKE = 0.1;
+export const BLUNDER = 0.15;
 
 /** @type {readonly ReviewClass[]} */
 export const CLASSES = Object.freeze(['best', 'good', 'inaccuracy', 'mistake', 'blunder']);
@@ -83,7 +90,7 @@ export function classify(loss, isBest) {
  * @returns {MoveReview} */
 export function reviewByChances(move, before, after, best) {
   const loss = Math.max(0, before - after);
-  return { kind: classify(loss, move === best), loss, best, before, exact: false };
+  return { kind: classify(loss, move === best), loss, best, before, after, exact: false };
 }
 
 // The review of a move judged by the tablebase: `marks`, every legal move's
@@ -103,7 +110,7 @@ export function reviewByTablebase(move, marks) {
   let kind;
   if (played.wdl === top.wdl) kind = played.wdl === 'D' || played.plies === top.plies ? 'best' : 'good';
   else kind = played.wdl === 'L' ? 'blunder' : 'mistake';
-  return { kind, loss, best: kind === 'best' ? move : best, before, exact: true };
+  return { kind, loss, best: kind === 'best' ? move : best, before, after, exact: true };
 }
 
 // Best first: wins (quickest first), draws, losses (longest first), unknown last.
@@ -120,6 +127,67 @@ function markRank(m) {
 /** @param {number} loss */
 export function moveAccuracy(loss) {
   return Math.max(0, Math.min(100, 103.1668 * Math.exp(-4.354 * Math.max(0, loss)) - 3.1669));
+}
+
+// The positions a second, deeper pass searches again: both ends of the
+// `count` moves whose value swung most, either way, of those that swung by
+// `least` or more. `p1`: player 1's expected score at each position of the
+// line (0 the start) from the first pass, null where none is known;
+// `searched`: whether the first pass searched the position (an exact value,
+// the tablebase's, a proof's or a finished game's, is never searched
+// again). A swing is where shallow searches disagree with each other: a
+// move that loses much, or one that gains more than a move can (the search
+// before it missed something). Ascending positions: the order the pass
+// searches them in, the same on every engine.
+/** @param {(number | null)[]} p1 @param {boolean[]} searched @param {number} count @param {number} least
+ * @returns {number[]} */
+export function positionsToDeepen(p1, searched, count, least) {
+  /** @type {[number, number][]} */
+  const swings = [];
+  for (let i = 1; i < p1.length; i++) {
+    const a = p1[i - 1], b = p1[i];
+    if (a === null || b === null || !(searched[i - 1] || searched[i])) continue;
+    const swing = Math.abs(b - a);
+    if (swing >= least) swings.push([swing, i]);
+  }
+  swings.sort((x, y) => y[0] - x[0] || x[1] - y[1]);
+  const chosen = new Set();
+  for (const [, i] of swings.slice(0, count)) {
+    for (const k of [i - 1, i]) if (searched[k]) chosen.add(k);
+  }
+  return [...chosen].sort((x, y) => x - y);
+}
+
+// A side's expected score from which the game is decided for it, where
+// the game has not ended: the other side has lost it.
+export const DECIDED = 0.9;
+
+// The move that lost the game: the index in `moves` (the main line's
+// moves judged, in order: each with its mover, 1 or 2, and its review, or
+// null where not judged) of the loser's last move that took them from not
+// losing (an expected score of 1/2 or more) to losing (under 1/2), or,
+// where none did, their move that lost the most (an inaccuracy or more);
+// -1 where there is none or no loser. A move the review calls best is
+// never it (the loss came before: the value before it was too high). The loser: the side the game's
+// `result` (a `query result` word) says lost; a game not over, the side
+// the last move judged leaves at 1 − DECIDED or less.
+/** @param {{side: number, review: MoveReview | null}[]} moves @param {string | undefined} result */
+export function losingMove(moves, result) {
+  let loser = result === 'p1win' ? 2 : result === 'p2win' ? 1 : 0;
+  if (!loser && result !== 'draw') {
+    const last = [...moves].reverse().find((m) => m.review);
+    if (last && last.review && last.review.after <= 1 - DECIDED) loser = last.side;
+    if (last && last.review && last.review.after >= DECIDED) loser = 3 - last.side;
+  }
+  if (!loser) return -1;
+  let crossed = -1, worst = -1;
+  moves.forEach((m, i) => {
+    const r = m.review;
+    if (m.side !== loser || !r || r.kind === 'best') return;
+    if (r.before >= 0.5 && r.after < 0.5) crossed = i;
+    if (r.loss >= INACCURACY && (worst < 0 || r.loss > /** @type {MoveReview} */ (moves[worst].review).loss)) worst = i;
+  });
+  return crossed >= 0 ? crossed : worst;
 }
 
 // A player's accuracy: the mean of their moves' accuracies, or null for no move.
