@@ -248,6 +248,22 @@ export async function reviewSearch(st, moves, goLimits, givenUp) {
   return s.done;
 }
 
+// The engine a game review searches with: one thread and a table of
+// REVIEW_HASH_MIB MiB, emptied (`uginewgame`, which also forgets what the
+// engine proved), so that the same searches of a node budget give the
+// same values on every engine, the server's or the static site's; the
+// engine put back on the position shown. The engine's refusal (a server
+// whose sessions' tables are smaller), or null; the review goes on.
+/** @param {State} st */
+export async function freshEngine(st) {
+  const lines = await st.ugi.exec(numberOptionLine('Threads', 1), numberOptionLine('Hash', REVIEW_HASH_MIB),
+    'uginewgame', positionCommand(st, movesTo(st.game.current)));
+  return lines ? errorOf(lines) : 'the engine went away';
+}
+
+// The table a review searches with, in MiB (the engine's default).
+export const REVIEW_HASH_MIB = 16;
+
 // The engine's Skill Level for the next search (no search may run):
 // `level` for its moves, full strength for the analysis, the evaluation
 // and the review. Sent only when it changes, to an engine that has it.

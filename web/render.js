@@ -17,7 +17,7 @@ import { drawEvalBar } from './eval_bar.js';
 import { MOVE_GLYPHS, nagText } from './pgn.js';
 import { line, ply as plyShown, variationOf, lineValues, firstIndex, moveNumber, inTree, pathTo,
   mainLine } from './game.js';
-import { CLASS_SYMBOL, lossText, summary, summaryText } from './review.js';
+import { CLASS_SYMBOL, lossText, summary, summaryText, losingMove } from './review.js';
 import { shownView } from './shown.js';
 import { tablebaseLine, findLine } from './tb_line.js';
 import { renderProof } from './panels.js';
@@ -515,6 +515,7 @@ export function renderReview(st) {
     box.hidden = !reviews.length;
     box.textContent = `Player ${side}: ${summaryText(summary(/** @type {import('./review.js').MoveReview[]} */ (reviews)))}`;
   }
+  drawLosingMove(st, moves, first);
   const mistakes = moves.some((n) => n.review && (n.review.kind === 'mistake' || n.review.kind === 'blunder'));
   /** @type {HTMLButtonElement} */ ($('learn')).disabled = !mistakes;
   const learning = st.shown.learning;
@@ -529,6 +530,28 @@ export function renderReview(st) {
   /** @type {HTMLButtonElement} */ ($('learn-answer')).disabled = st.shown.learning.state === 'done'
     || st.shown.learning.state === 'checking';
   /** @type {HTMLButtonElement} */ ($('learn-next')).disabled = st.shown.learning.index >= st.shown.learning.items.length - 1;
+}
+
+// "The move that lost the game: 9… M@a1 (player 2, −62 points)" under the
+// players' summaries (review.js losingMove), the move a button that shows
+// it; hidden where the review names none. `moves`: the main line's moves,
+// the first of index `first` (firstIndex).
+/** @param {State} st @param {TreeNode[]} moves @param {number} first */
+function drawLosingMove(st, moves, first) {
+  const judged = moves.map((n, i) => ({ side: (first + i) % 2 === 0 ? 1 : 2, review: n.review || null }));
+  const end = moves.length ? moves[moves.length - 1].result : undefined;
+  const i = judged.some((m) => m.review) ? losingMove(judged, end) : -1;
+  const box = $('review-lost');
+  box.hidden = i < 0;
+  if (i < 0) return;
+  const node = moves[i], r = /** @type {import('./review.js').MoveReview} */ (node.review);
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.id = 'review-lost-move';
+  button.textContent = `${moveNumber(first + i, '…')} ${node.move}`;
+  button.addEventListener('click', () => st.actions.goToMove(node));
+  const cost = r.exact ? (r.after === 0 ? 'the result thrown into a loss' : 'a win thrown into a draw') : lossText(r.loss);
+  box.replaceChildren('The move that lost the game: ', button, ` (player ${judged[i].side}, ${cost})`);
 }
 
 /** @param {string} text */

@@ -4,13 +4,18 @@
 
 Checks, each of which the page of before failed (it had no review):
 - A 4x4 game with a known blunder (player 2 leaves player 1's line open, player 1 wins at once):
-  "Review game" marks that move ?? (and only blunders where the engine over stdin, at the same
-  depth, finds a loss of 0.3 or more), shows its progress ("move k of n") and each player's
-  accuracy, starts no search but its own (`go depth 8 nodes 2000000`) and makes the engine play
-  no move; the PGN export holds the NAG ($4), and importing that PGN keeps the mark.
+  "Review game" marks that move ?? (every mark the class of the review's own searches, read off
+  the wire, replayed over stdin on an engine made fresh as the review makes it), shows its
+  progress ("move k of n") and each player's accuracy, starts no search but its own (`go nodes
+  100000`, `go nodes 1000000`) and makes the engine play no move; the PGN export holds the NAG
+  ($4), and importing that PGN keeps the mark.
+- A full-strength game (gobblet-match) lost by one move that a depth-10 search over stdin says
+  loses more than 0.1: the review (its engine made fresh: Threads 1, Hash 16, uginewgame) marks it
+  a mistake or a blunder (the page of before called it "good" or an inaccuracy), every mark as the
+  replayed searches give it; the chart has a point for every position (before: none); the summary
+  names the move that lost the game, and a click shows it (before: not named).
 - "Learn from your mistakes" for player 2 steps to the position before the blunder, turns down a
-  move that loses at once, and accepts the engine's best move (the stdin engine's, at the
-  review's depth), played there as a variation.
+  move that loses at once, and accepts the review's best move there, played as a variation.
 - A longer 4x4 game: the review runs beside the board (the person steps through the game while
   it runs) and Cancel stops it, the marks found so far kept.
 - A 3x3:2,2,1 game reviewed by its tablebase, without a search: a draw thrown into a loss is a
@@ -51,7 +56,10 @@ from board_driver import Board, By, Failure, check, run_as_script
 # The server with its 3x3 tablebases (fixtures), the WebSocket recorder.
 from board_test import RECORDER, page_url, tb_dir  # noqa: F401 (fixtures are used by name)
 
-REVIEW_GO = "go depth 8 nodes 2000000"
+# The review's searches (review_run.js REVIEW_NODES, DEEP_NODES): every position, then the moves that matter.
+REVIEW_GOS = ("go nodes 100000", "go nodes 1000000")
+# The engine a review makes fresh: one thread, a table of 16 MiB, emptied (engine_session.js freshEngine).
+FRESH_ENGINE = ["setoption name Threads value 1", "setoption name Hash value 16", "uginewgame"]
 
 # Player 2's third move leaves a1-b1-c1's fourth square open: player 1 wins at once (L@d1).
 BLUNDER_GAME = ["X@a1", "X@d4", "X@b1", "X@d3", "X@c1", "L@a4", "L@d1"]
@@ -61,6 +69,22 @@ BLUNDER_PGN = """[Event "review test"]
 
 1. X@a1 X@d4 2. X@b1 X@d3 3. X@c1 L@a4 4. L@d1 *
 """
+
+# A full-strength game (gobblet-match, the engine against itself at 0.1 s a move after three random
+# plies): player 1 wins. Player 2's 12... a1c2 (ply 24) loses about 0.38 of their expected score at
+# depth 10 over stdin (0.12 by the review of before: "an inaccuracy").
+FULL_STRENGTH_GAME = """[Event "gobblet-match"]
+[Variant "gobblet"]
+[Result "1-0"]
+
+1. X@d2 X@a1 2. d2c3 X@d1 3. X@c1 L@d3 4. X@c2 X@c4 5. L@d2 d1d2 6. c1d3 L@b4
+7. c3b4 M@a2 8. M@b1 L@d1 9. d3d1 S@c3 10. b1c3 M@b3 11. S@a4 a2a4 12. c2b3
+a1c2 13. L@b1 c4b1 14. b4d3 c2a3 15. L@c2 b1c2 16. M@c1 b4c1 17. M@b4 a3c3 18.
+S@b2 1-0
+"""
+FULL_STRENGTH_PLIES = 35
+LOSING_PLY = 24
+LOSING_MOVE = "a1c2"
 
 
 # ---- the engine over stdin: what the page's marks are checked against ----------------------
@@ -89,25 +113,49 @@ def stdin_engine(binary, tb_dir, lines, until):
     return answers
 
 
-def engine_searches(binary, tb_dir, moves):
-    """For each position of the 4x4 game `moves` (the start and after each move, up to the
-    first finished one): (best move, expected score W + D/2 of the side to move) of the review's
-    search, or None for a finished position."""
-    groups = [["setoption name UCI_ShowWDL value true", "isready"]]
-    for i in range(len(moves) + 1):
-        groups.append([f"position startpos moves {' '.join(moves[:i])}".strip(), REVIEW_GO])
+def review_searches(b, since):
+    """The searches the page sent from wire message `since` on: [(position line, go line)], in order."""
+    lines = sent_lines(b, since)
+    return [(lines[k - 1], line) for k, line in enumerate(lines)
+            if line.startswith("go") and k and lines[k - 1].startswith("position")]
+
+
+def replayed_values(binary, tb_dir, searches):
+    """`searches` (review_searches) replayed over stdin on an engine made fresh as the review makes it:
+    {moves played: (best move, expected score W + D/2 of the side to move)}, the last search of
+    each position."""
+    groups = [["setoption name UCI_ShowWDL value true"] + FRESH_ENGINE + ["isready"]]
+    groups += [[position, go] for position, go in searches]
     answers = stdin_engine(binary, tb_dir, groups, lambda l: l.startswith(("bestmove", "readyok")))
-    out = []
-    for got in answers[1:]:
-        best = got[-1].split()[1]
-        infos = [l for l in got if l.startswith("info depth")]
-        if best == "(none)" or not infos:
-            out.append(None)
-            continue
-        w = infos[-1].split()
+    values = {}
+    for (position, _), got in zip(searches, answers[1:]):
+        w = [l for l in got if l.startswith("info depth")][-1].split()
         wdl = [int(x) for x in w[w.index("wdl") + 1:w.index("wdl") + 4]]
-        out.append((best, (wdl[0] + wdl[1] / 2) / 1000))
+        values[len(position.split(" moves ")[1].split()) if " moves " in position else 0] = (
+            got[-1].split()[1], (wdl[0] + wdl[1] / 2) / 1000)
+    return values
+
+
+def expected_classes(values, moves):
+    """Each move's class (docs/board.md, "Game review") from `values` (replayed_values); the move
+    that ends the game (no value after it) wins it."""
+    out = []
+    for i, move in enumerate(moves):
+        best, before = values[i]
+        loss = max(0.0, before - (1 - values[i + 1][1] if i + 1 in values else 1.0))
+        out.append("best" if move == best else "blunder" if loss >= 0.15 else "mistake" if loss >= 0.1
+                   else "inaccuracy" if loss >= 0.05 else "good")
     return out
+
+
+def depth10_score(binary, tb_dir, moves):
+    """A depth-10 search's expected score (W + D/2) of the side to move after `moves` (the 4x4 game)."""
+    got = stdin_engine(binary, tb_dir, [["setoption name UCI_ShowWDL value true", "isready"],
+                                         [f"position startpos moves {' '.join(moves)}", "go depth 10"]],
+                       lambda l: l.startswith(("bestmove", "readyok")))[1]
+    w = [l for l in got if l.startswith("info depth")][-1].split()
+    wdl = [int(x) for x in w[w.index("wdl") + 1:w.index("wdl") + 4]]
+    return (wdl[0] + wdl[1] / 2) / 1000
 
 
 def tablebase_values(binary, tb_dir, variant, moves):
@@ -275,22 +323,14 @@ def test_a_4x4_blunder_is_marked_and_exported(b, binary, tb_dir):
     shown = marks(b)
     print(f"4x4 review marks: {shown}")
     check(shown[BLUNDER_PLY - 1][1:] == ("blunder", "??"), f"the blunder {BLUNDER_GAME[BLUNDER_PLY - 1]} is marked {shown}")
-    # Every blunder the page marks is one by the engine over stdin at the review's depth.
-    values = engine_searches(binary, tb_dir, BLUNDER_GAME)
-    for i, (move, kind, _) in enumerate(shown):
-        before, after = values[i], values[i + 1]
-        mover_after = 1.0 if after is None else 1 - after[1]  # (a finished position: the mover won here)
-        loss = max(0.0, before[1] - mover_after)
-        if kind == "blunder":
-            check(loss >= 0.3 - 0.05, f"{move} marked a blunder, the stdin engine's loss is {loss:.3f}")
-        if loss >= 0.3 + 0.05:
-            check(kind == "blunder", f"{move}: the stdin engine's loss is {loss:.3f}, marked {kind!r}")
-    # The review searched, the engine played nothing: its only searches are the review's.
-    gos = [line for line in b.wire("sent")[sent_before:] for line in line.split("\n") if line.startswith("go")]
-    check(gos and all(g == REVIEW_GO for g in gos), f"searches sent during the review: {set(gos)}")
+    # The marks are the classes of the review's own searches replayed over stdin; its only searches.
+    searches = review_searches(b, sent_before)
+    check(searches and all(go in REVIEW_GOS for _, go in searches), f"searches sent during the review: {searches}")
+    expected = expected_classes(replayed_values(binary, tb_dir, searches), BLUNDER_GAME)
+    check([m[1] for m in shown] == expected, f"the marks {shown}, the replayed searches' {expected}")
     check(b.moves() == BLUNDER_GAME, f"the game changed: {b.moves()}")
     summary = text_of(b, "review-2")
-    check(re.match(r"Player 2: accuracy \d+% · \d+ inacc\w+, \d+ mistakes?, 1 blunder$", summary),
+    check(re.match(r"Player 2: accuracy \d+% · \d+ inacc\w+, \d+ mistakes?, \d+ blunders?$", summary),
           f"player 2's summary: {summary!r}")
     check(re.match(r"Player 1: accuracy \d+%", text_of(b, "review-1")), f"player 1's: {text_of(b, 'review-1')!r}")
     # The PGN holds the NAG; imported again, the mark is there.
@@ -302,6 +342,52 @@ def test_a_4x4_blunder_is_marked_and_exported(b, binary, tb_dir):
     check(again[BLUNDER_PLY - 1][2] == "??", f"the imported PGN lost the mark: {again}")
 
 
+def test_a_full_strength_loss_is_found_drawn_and_named(b, binary, tb_dir):
+    """A full-strength game lost by one move: the review marks that move a mistake or a blunder,
+    gets the classes of its searches replayed over stdin (the same node budgets from an emptied
+    table give the same values on any engine), draws its values on the chart, and names the move
+    that lost the game, a click away."""
+    open_people_game(b, "gobblet")
+    b.import_game(FULL_STRENGTH_GAME)
+    b.wait("the game", lambda: len(b.moves()) == FULL_STRENGTH_PLIES)
+    moves = b.moves()
+    check(moves[LOSING_PLY - 1] == LOSING_MOVE, f"the game: {moves}")
+    # What the test stands on: at depth 10, the move loses more than 0.1 of player 2's expected score.
+    before = depth10_score(binary, tb_dir, moves[:LOSING_PLY - 1])
+    after = 1 - depth10_score(binary, tb_dir, moves[:LOSING_PLY])
+    print(f"depth 10: player 2 at {before:.3f} before {LOSING_MOVE}, {after:.3f} after it")
+    check(before - after > 0.1, f"{LOSING_MOVE} loses {before - after:.3f} at depth 10")
+    b.idle()
+    sent_before = len(b.wire("sent"))
+    started = time.monotonic()
+    review(b)
+    print(f"full-strength game of {len(moves)} plies reviewed in {time.monotonic() - started:.1f} s")
+    sent = sent_lines(b, sent_before)
+    gos = [k for k, line in enumerate(sent) if line.startswith("go")]
+    fresh = [k for k, line in enumerate(sent) if line == "uginewgame"]
+    check(fresh and gos and fresh[0] < gos[0], "the review's engine was not made fresh before its searches")
+    check(all(sent[k - len(FRESH_ENGINE) + 1 + i] == line for k in fresh[:1] for i, line in enumerate(FRESH_ENGINE)),
+          f"the fresh engine's lines: {sent[fresh[0] - 2:fresh[0] + 1]}")
+    searches = review_searches(b, sent_before)
+    deep = [p for p, go in searches if go == REVIEW_GOS[1]]
+    check(all(go in REVIEW_GOS for _, go in searches) and deep, f"the review's searches: {set(g for _, g in searches)}")
+    shown = marks(b)
+    print(f"marks: {[(i + 1, m[0], m[1]) for i, m in enumerate(shown) if m[1] not in ('best', 'good')]}")
+    check(shown[LOSING_PLY - 1][1] in ("mistake", "blunder"), f"{LOSING_MOVE} is marked {shown[LOSING_PLY - 1]}")
+    expected = expected_classes(replayed_values(binary, tb_dir, searches), moves)
+    check([m[1] for m in shown] == expected, f"the marks {shown}, the replayed searches' {expected}")
+    # The chart: a point for every position the review valued (all but the finished last one).
+    plies = b.d.execute_script("""return [...document.querySelectorAll('#graph circle.graph-point title')]
+      .map((t) => Number(/^ply (\\d+):/.exec(t.textContent)[1]));""")
+    check(set(range(len(moves))) <= set(plies), f"the chart's points: plies {sorted(plies)}")
+    # The move that lost the game, named; a click shows it.
+    lost = text_of(b, "review-lost")
+    check(lost.startswith(f"The move that lost the game: {LOSING_PLY // 2}\u2026 {LOSING_MOVE} (player 2, \u2212"),
+          f"the summary: {lost!r}")
+    b.click(b.d.find_element(By.ID, "review-lost-move"))
+    b.wait("the move that lost shown", lambda: b.body("ply") == str(LOSING_PLY))
+
+
 def test_learn_from_your_mistakes(b, binary, tb_dir):
     open_people_game(b, "gobblet")
     b.import_game(BLUNDER_PGN)
@@ -310,6 +396,12 @@ def test_learn_from_your_mistakes(b, binary, tb_dir):
     review(b)
     b.select("learn-side", "2")
     b.click(b.d.find_element(By.ID, "learn"))
+    b.wait("the first question", lambda: learn_state(b) == "try")
+    while "L@a4" not in text_of(b, "learn-text"):  # (player 2's earlier mistakes first)
+        asked = text_of(b, "learn-text")
+        check(b.d.find_element(By.ID, "learn-next").is_enabled(), f"L@a4 is not asked about: {asked!r}")
+        b.click(b.d.find_element(By.ID, "learn-next"))
+        b.wait("the next question", lambda: text_of(b, "learn-text") != asked)
     b.wait("the position before the blunder", lambda: b.body("ply") == str(BLUNDER_PLY - 1) and learn_state(b) == "try")
     text = text_of(b, "learn-text")
     check("L@a4" in text and "blunder" in text, f"the question: {text!r}")
@@ -320,8 +412,10 @@ def test_learn_from_your_mistakes(b, binary, tb_dir):
     b.wait("the try judged", lambda: learn_state(b) in ("wrong", "right"))
     check(learn_state(b) == "wrong", f"L@b2 was taken: {text_of(b, 'learn-text')!r}")
     check(b.body("ply") == str(BLUNDER_PLY - 1), "a wrong try was played")
-    # The engine's best move (over stdin, at the review's depth) is right.
-    best = engine_searches(binary, tb_dir, BLUNDER_GAME[:BLUNDER_PLY - 1])[-1][0]
+    # The review's best move there (its mark's words) is right.
+    title = b.d.execute_script("return document.querySelectorAll('#move-list .move[data-ply]')[arguments[0]].title",
+                               BLUNDER_PLY - 1)
+    best = re.search(r"the engine's best: (\S+)", title).group(1)
     play_by_clicking(b, 2, best)
     b.wait("the best move judged", lambda: learn_state(b) in ("wrong", "right") and "Checking" not in text_of(b, "learn-text")
            and best in text_of(b, "learn-text"))
@@ -329,7 +423,7 @@ def test_learn_from_your_mistakes(b, binary, tb_dir):
     b.wait("the move played as a variation", lambda: b.body("ply") == str(BLUNDER_PLY))
     check(b.moves() == BLUNDER_GAME, f"the main line changed: {b.moves()}")
     gos = [line for line in b.wire("sent")[sent_before:] for line in line.split("\n") if line.startswith("go")]
-    check(all(g == REVIEW_GO for g in gos), f"the engine searched for something else: {set(gos)}")
+    check(all(g in REVIEW_GOS for g in gos), f"the engine searched for something else: {set(gos)}")
     # Show answer: the best move, played at the position asked about.
     b.click(b.d.find_element(By.ID, "learn-answer"))
     b.wait("the answer", lambda: learn_state(b) == "answer" and b.body("ply") == str(BLUNDER_PLY))
@@ -386,7 +480,7 @@ def test_a_game_against_the_engine_reviewed_is_a_record(b):
           f"the engine does not wait at its turn: {b.status()!r}")
     check(b.moves() == ["X@a1"], f"the engine played: {b.moves()}")
     gos = [line for line in b.wire("sent")[sent_before:] for line in line.split("\n") if line.startswith("go")]
-    check(gos[1:] and all(g == REVIEW_GO for g in gos[1:]), f"searches after the engine's: {gos}")
+    check(gos[1:] and all(g in REVIEW_GOS for g in gos[1:]), f"searches after the engine's: {gos}")
     check([m[1] != "" for m in marks(b)] == [True], f"the marks: {marks(b)}")
 
 
@@ -536,9 +630,17 @@ def test_a_long_game_is_reviewed_with_the_page_free(b, binary, tb_dir):
 
 
 def test_the_static_site_reviews_a_game(request, driver, b):
+    """The static site's review, by its WebAssembly engine: the blunder marked, and the full-strength
+    game given the same classes as on the served board (the same searches, the same values)."""
     site = request.config.getoption("site")
     if not site:
         pytest.skip("no --site: the static site's review is checked with --site build/wasm/site")
+    open_people_game(b, "gobblet")
+    b.import_game(FULL_STRENGTH_GAME)
+    b.wait("the game", lambda: len(b.moves()) == FULL_STRENGTH_PLIES)
+    b.idle()
+    review(b)
+    served = marks(b)
     from static_site_test import StaticServer  # (its plain `python3 -m http.server`)
     server = StaticServer(os.path.abspath(site))
     try:
@@ -557,6 +659,17 @@ def test_the_static_site_reviews_a_game(request, driver, b):
         check(shown[BLUNDER_PLY - 1][1:] == ("blunder", "??"), f"the blunder is marked {shown}")
         check(re.search(r"\bL@a4 \$4\b", s.export_pgn()), "no $4 after L@a4 in the static site's PGN")
         check(s.moves() == BLUNDER_GAME, f"the game changed: {s.moves()}")
+        s.import_game(FULL_STRENGTH_GAME)
+        s.wait("the full-strength game", lambda: len(s.moves()) == FULL_STRENGTH_PLIES)
+        s.idle()
+        started = time.monotonic()
+        review(s)
+        print(f"static site: the full-strength game reviewed in {time.monotonic() - started:.1f} s")
+        on_site = marks(s)
+        check(on_site == served, "the classes differ between the boards: "
+              f"{[(i + 1, a, c) for i, (a, c) in enumerate(zip(served, on_site)) if a != c]}")
+        check(text_of(s, "review-lost") == text_of(b, "review-lost"),
+              f"the move that lost the game: {text_of(s, 'review-lost')!r} on the site, {text_of(b, 'review-lost')!r}")
     finally:
         b.load()  # (the served page again, for the fixtures' checks)
         server.stop()
