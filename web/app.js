@@ -12,7 +12,7 @@
 // play), engine_session.js (the engine), clocks.js, game_io.js (import,
 // export, the link), connection.js (the engine away: the tries again, a new
 // session given the game), search_progress.js, review_run.js (the game
-// review and "learn from your mistakes") — change the state and ask the
+// review and "learn from your mistakes"), puzzle_run.js (puzzle mode) — change the state and ask the
 // view to draw through st.ui, which is filled here from the view modules:
 // render.js (the board, the lists), panels.js (the panels and controls),
 // io_panel.js; input.js, move_menu.js, list_anchor.js take the events.
@@ -24,7 +24,7 @@ import { openSession } from './engine_session.js';
 import { setStatus, render, clearLines, showLines, renderMoveList, renderTablebase, drawGraphNow, showTablebaseHint,
   showVariant, showVariants, showJudged, showJudgedNow } from './render.js';
 import { drawControls, drawClocks, drawReviewPanel, renderProof, drawConnection, markReady,
-  tickSearchProgress, drawLevels } from './panels.js';
+  tickSearchProgress, drawLevels, drawPuzzle } from './panels.js';
 import { showIoStatus, clearIoBox } from './io_panel.js';
 import { goTo, goToMove, attempt, showPreview, timeRanOut, promoteShown, deleteFromMove } from './play.js';
 import { openMoveMenu, wireMoveMenu } from './move_menu.js';
@@ -33,6 +33,7 @@ import { wireInput, commentOnMove, SETTINGS } from './input.js';
 import { wireConnection, useToken, resume, whenConnected, notReached } from './connection.js';
 import { listenToProgress } from './search_progress.js';
 import { wireReview } from './review_run.js';
+import { wirePuzzles } from './puzzle_run.js';
 
 /** @typedef {import('./state.js').State} State */
 
@@ -53,6 +54,7 @@ async function main() {
     controls: () => drawControls(st), judged: (node) => showJudged(st, node), judgedNow: () => showJudgedNow(st),
     reviewPanel: () => drawReviewPanel(st), proof: () => renderProof(st), connection: () => drawConnection(st),
     clocks: () => drawClocks(st), ioStatus: showIoStatus, ioClear: clearIoBox, ready: markReady,
+    puzzle: () => drawPuzzle(st),
   };
   // (Each needs the engine: while it is away the page says it waits, connection.js.)
   /** @template {unknown[]} A @param {(st: State, ...args: A) => unknown} fn */
@@ -68,6 +70,7 @@ async function main() {
   listenToProgress(st);
   tickSearchProgress(st);
   wireReview(st);
+  wirePuzzles(st);  // (after the review: a puzzle's tries are judged first)
   wireInput(st);
   $('token-form').addEventListener('submit', (e) => {
     e.preventDefault();

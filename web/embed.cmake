@@ -1,8 +1,10 @@
-# Writes OUT, a C++ source holding every web/*.{html,css,js} file of DIR as a
-# byte array, and the httpAssets() table of server/http_assets.h.
+# Writes OUT, a C++ source holding every web/*.{html,css,js} file of DIR, and
+# the puzzles (DIR/../puzzles/puzzles.txt, served as /puzzles.txt), as byte
+# arrays, and the httpAssets() table of server/http_assets.h.
 #   cmake -DDIR=<web folder> -DOUT=<file.cpp> -P embed.cmake
 file(GLOB files ${DIR}/*.html ${DIR}/*.css ${DIR}/*.js)
 list(SORT files)
+list(APPEND files ${DIR}/../puzzles/puzzles.txt)
 set(arrays "")
 set(table "")
 set(i 0)
@@ -13,6 +15,8 @@ foreach(f ${files})
     set(type "text/html; charset=utf-8")
   elseif(ext STREQUAL ".css")
     set(type "text/css; charset=utf-8")
+  elseif(ext STREQUAL ".txt")
+    set(type "text/plain; charset=utf-8")
   else()
     set(type "text/javascript; charset=utf-8")
   endif()

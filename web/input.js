@@ -20,6 +20,7 @@ import { proveShown } from './proof.js';
 import { pageIsStacked } from './list_anchor.js';
 import { waitsForEngine, whenConnected, tryAgain } from './connection.js';
 import { reviewGame, cancelReview, startLearning, showAnswer, nextMistake, stopLearning } from './review_run.js';
+import { nextPuzzleShown, giveHint, showSolution, stepLine, chooseRating } from './puzzle_run.js';
 
 /** @typedef {import('./engine_session.js').View} View */
 /** @typedef {import('./state.js').State} State */
@@ -356,4 +357,29 @@ export function wireInput(st) {
   $('learn-stop').addEventListener('click', () => stopLearning(st));
   $('reconnect').addEventListener('click', () => tryAgain(st));
   wireImportExport(st);
+  wirePuzzleControls(st);
+}
+
+// The puzzles' file, served beside the page (`gobblet --http`: /puzzles.txt;
+// the static site: its copy), as text; throws why not.
+async function puzzleFileText() {
+  const r = await fetch('puzzles.txt', { cache: 'no-cache' });
+  if (!r.ok) throw new Error(`the server answered ${r.status} ${r.statusText}`);
+  return r.text();
+}
+
+// Puzzle mode's controls: Puzzle (the header), its panel's rating, Next
+// puzzle, Hint, Show solution and the proof line's moves.
+/** @param {State} st */
+function wirePuzzleControls(st) {
+  const next = whenConnected(st, () => nextPuzzleShown(st, puzzleFileText));
+  $('puzzle-start').addEventListener('click', next);
+  $('puzzle-next').addEventListener('click', next);
+  $('puzzle-rating').addEventListener('change', () => chooseRating(st, Number(selector('puzzle-rating').value)));
+  $('puzzle-hint').addEventListener('click', whenConnected(st, () => giveHint(st)));
+  $('puzzle-solution').addEventListener('click', whenConnected(st, () => showSolution(st)));
+  $('puzzle-line').addEventListener('click', whenConnected(st, (/** @type {Event} */ e) => {
+    const b = /** @type {HTMLElement} */ (e.target).closest('.puzzle-move');
+    if (b instanceof HTMLElement) stepLine(st, Number(b.dataset.index));
+  }));
 }

@@ -2,6 +2,7 @@
 // Drawing the page's panels and controls from the state (a view module,
 // state.js): the controls that follow what is shown (Engine move, Evaluate,
 // Analyse, the engine's level), the clocks, the review panel, the proof,
+// the puzzle panel (with its hint on the board),
 // the search's progress, and the connection's banner with the controls that
 // wait for the engine. The logic modules ask for these through st.ui.
 
@@ -10,6 +11,9 @@ import { shownProof } from './proof.js';
 import { progressText } from './search_progress.js';
 import { WAITING } from './connection.js';
 import { LEVELS, FULL_STRENGTH, levelLabel } from './levels.js';
+import { puzzleOn, lineIndexShown } from './puzzle_run.js';
+import { moveNumber } from './game.js';
+import { setStatus } from './render.js';
 
 /** @typedef {import('./state.js').State} State */
 
@@ -48,6 +52,58 @@ export function drawReviewPanel(st) {
   $('review').hidden = st.review.running;
   $('review-cancel').hidden = !st.review.running;
   /** @type {HTMLSelectElement} */ ($('learn-side')).value = String(st.settings.learnSide);
+}
+
+// The puzzle panel (puzzle_run.js), shown while a puzzle's game is: the
+// puzzle's words (also in the status under the board: on a phone the panel
+// is below it), Hint and Show solution while it is being solved, the
+// proof's line as buttons once solved or shown, and the hint on the board
+// (the square of the piece to move, or its reserve size, ringed).
+/** @param {State} st */
+export function drawPuzzle(st) {
+  const run = st.puzzle, on = puzzleOn(st);
+  $('puzzle-panel').hidden = !on && !run.note;
+  $('puzzle-note').textContent = run.note;
+  $('puzzle-box').hidden = !on;
+  /** @type {HTMLSelectElement} */ ($('puzzle-rating')).value = String(run.rating);
+  for (const e of document.querySelectorAll('.puzzle-hint')) e.classList.remove('puzzle-hint');
+  if (!on || !run.puzzle) return;
+  $('puzzle-text').textContent = run.text;
+  const solving = run.state === 'try' || run.state === 'checking' || run.state === 'defending';
+  /** @type {HTMLButtonElement} */ ($('puzzle-hint')).disabled = run.state !== 'try';
+  $('puzzle-hint').hidden = !solving;
+  $('puzzle-solution').hidden = !solving;
+  const done = run.state === 'solved' || run.state === 'shown';
+  $('puzzle-line-box').hidden = !done;
+  if (done) drawPuzzleLine(st, run.puzzle.line, run.puzzle.position.endsWith(' 2'));
+  if (!st.shown.preview && st.game.current === run.at) setStatus(run.text, run.state === 'solved' ? 'over' : '');
+  const hint = run.hint;
+  if (hint && st.game.current === run.at) {
+    const target = hint.from ? document.querySelector(`#board [data-sq="${hint.from}"]`)
+      : document.querySelector(`#reserve-${st.shown.view?.pos.side} [data-size="${hint.size}"]`);
+    if (target) target.classList.add('puzzle-hint');
+  }
+}
+
+// The proof's line as buttons ("1. b3b2 a3d4 2. a3b3 …"), the move shown marked.
+/** @param {State} st @param {string[]} line @param {boolean} secondFirst the line starts with player 2's move */
+function drawPuzzleLine(st, line, secondFirst) {
+  const shown = lineIndexShown(st);
+  const items = line.map((m, i) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'move puzzle-move';
+    b.dataset.index = String(i);
+    b.textContent = m;
+    if (i === shown) b.classList.add('current');
+    b.setAttribute('aria-current', i === shown ? 'true' : 'false');
+    const index = i + (secondFirst ? 1 : 0);
+    const number = index % 2 === 0 || i === 0 ? `${moveNumber(index, '…')} ` : '';
+    const li = document.createElement('li');
+    li.append(number, b);
+    return li;
+  });
+  $('puzzle-line').replaceChildren(...items);
 }
 
 // The prover's answer about the position shown, if there is one (proof.js).

@@ -20,7 +20,7 @@ import { line, ply as plyShown, variationOf, lineValues, firstIndex, moveNumber,
 import { CLASS_SYMBOL, lossText, summary, summaryText, losingMove } from './review.js';
 import { shownView } from './shown.js';
 import { tablebaseLine, findLine } from './tb_line.js';
-import { renderProof } from './panels.js';
+import { renderProof, drawPuzzle } from './panels.js';
 
 /** @typedef {import('./game.js').TreeNode} TreeNode */
 /** @typedef {import('./engine_session.js').SearchResult} SearchResult */
@@ -212,6 +212,7 @@ export function render(st) {
       setStatus(`Player ${v.pos.side} to move.`);
     }
   }
+  drawPuzzle(st);  // (its words over the status, its hint on the board drawn anew)
   // For tests and bookmarklets: what is shown, as the engine gave it.
   document.body.dataset.variant = shape.stacks ? '4x4' : '3x3';
   document.body.dataset.fen = v.fen;

@@ -20,6 +20,7 @@ import { createGame } from './game.js';
 import { createShown } from './shown.js';
 import { createSession, newClient, listen } from './engine_session.js';
 import { createClocks } from './clocks.js';
+import { createPuzzleRun } from './puzzle_run.js';
 
 /** @typedef {import('./game.js').TreeNode} TreeNode */
 /** @typedef {import('./engine_session.js').Search} Search */
@@ -68,13 +69,14 @@ import { createClocks } from './clocks.js';
  * Evaluate, Analyse, the level), the moves the review judged (at the next
  * frame, or now), the review panel, the proof, the connection's banner, the
  * clocks, the Import/Export note, the Import/Export box emptied (a new
- * game: what it held was the game before), and the page's "ready" mark.
+ * game: what it held was the game before), the page's "ready" mark, and
+ * the puzzle panel (with the status and the hint on the board).
  * @typedef {{redraw: () => void, status: (text: string, kind?: string) => void, clearLines: () => void,
  *   showLines: (s: Search) => void, moveList: () => void, tablebase: () => void, graph: () => void,
  *   tablebaseHint: (err: string | null) => void, variant: (name: string) => void, variants: () => void,
  *   controls: () => void, judged: (node: TreeNode) => void, judgedNow: () => void, reviewPanel: () => void,
  *   proof: () => void, connection: () => void, clocks: () => void, ioStatus: (text: string) => void,
- *   ioClear: () => void, ready: () => void}} Ui
+ *   ioClear: () => void, ready: () => void, puzzle: () => void}} Ui
  */
 
 /**
@@ -84,8 +86,9 @@ import { createClocks } from './clocks.js';
  * search's progress (search_progress.js), the tablebase lines found
  * (tb_line.js), the review panel (review_run.js: running, its progress
  * words), why the game could not be kept (saved_game.js, null: it was), who
- * judges a move before it is played ("learn from your mistakes":
- * review_run.js; true: not played), the click actions and the view's redraws.
+ * judges a move before it is played (a puzzle's try, puzzle_run.js; "learn
+ * from your mistakes", review_run.js; true: not played), the puzzle mode
+ * (puzzle_run.js), the click actions and the view's redraws.
  * @typedef {object} State
  * @property {import('./game.js').Game} game
  * @property {import('./shown.js').Shown} shown
@@ -99,6 +102,7 @@ import { createClocks } from './clocks.js';
  * @property {{running: boolean, progress: string}} review
  * @property {string | null} savedProblem
  * @property {((move: string) => boolean) | null} judge
+ * @property {import('./puzzle_run.js').PuzzleRun} puzzle
  * @property {Actions} actions
  * @property {Ui} ui
  */
@@ -126,12 +130,13 @@ export function createState() {
     review: { running: false, progress: '' },
     savedProblem: null,
     judge: null,
+    puzzle: createPuzzleRun(),
     actions: { goTo: nothing, goToMove: nothing, attempt: nothing, preview: nothing, menu: nothing,
       promote: nothing, deleteFrom: nothing, comment: nothing },
     ui: { redraw: nothing, status: nothing, clearLines: nothing, showLines: nothing, moveList: nothing,
       tablebase: nothing, graph: nothing, tablebaseHint: nothing, variant: nothing, variants: nothing,
       controls: nothing, judged: nothing, judgedNow: nothing, reviewPanel: nothing, proof: nothing,
-      connection: nothing, clocks: nothing, ioStatus: nothing, ioClear: nothing, ready: nothing },
+      connection: nothing, clocks: nothing, ioStatus: nothing, ioClear: nothing, ready: nothing, puzzle: nothing },
   };
   listen(state);
   return state;

@@ -1,0 +1,307 @@
+// @ts-check
+// Puzzle mode (docs/board.md, "Puzzles"): a position from the puzzles' file
+// (puzzles.js) shown as a game record (the engine never plays in it by
+// itself), the person to find the winning move. A try is judged before it
+// is played: the line's own move is played and the board answers with the
+// line's defence (the proof's longest resistance), with no engine; any
+// other move is played and the engine's prover asked whether it still wins
+// (`go prove`, CHECK_MS): proved, it stays and the game goes on off the
+// line (the board's defence then the engine's full-strength move); proved
+// not to win, it is taken back ("does not win"); undecided, it is taken back
+// too ("not the proved move"). Hint names the piece of the next winning move
+// (the line's, or off the line the prover's); after a solve or "Show
+// solution" the proof's line is there to step through (its moves put into
+// the game's tree, as a variation where the person went another way).
+
+import { parsePuzzles, readingText, nextPuzzle, expected, hintOf, hintText, puzzleTitle, solverOf } from './puzzles.js';
+import { loadGame, refresh, toggleAnalysis } from './play.js';
+import { treeOf, playMove, deleteFrom, goToNode } from './game.js';
+import { startSearch } from './engine_session.js';
+import { playMoveTone } from './sound.js';
+
+/** @typedef {import('./puzzles.js').Puzzle} Puzzle */
+/** @typedef {import('./game.js').TreeNode} TreeNode */
+/** @typedef {import('./state.js').State} State */
+
+// How long the prover may take to decide whether a move off the line still wins.
+export const CHECK_MS = 3000;
+// How long the board waits before it plays the defence (the person sees their move first).
+export const DEFENCE_DELAY_MS = 500;
+// The engine's time for a defence off the proof's line.
+const DEFENCE_MS = 1000;
+
+/**
+ * The puzzle mode's state (a part of the page's State): the file as read
+ * (null: not yet), what its reading said, the rating chosen (0: any), the
+ * puzzle shown, the root of its game (the mode is on while the game shown
+ * is that one), the node where the solver is to move next (or the last move
+ * played), the line's moves played, whether the game still follows the
+ * proof's line, where it stands ('off', 'loading', 'try': waiting for the
+ * person's move, 'checking' a move off the line, 'defending': the board's
+ * reply coming, 'solved', 'shown': the solution shown after giving up), its
+ * words, and the hint given at this move (null: none).
+ * @typedef {{read: {puzzles: Puzzle[], problems: string[], skipped: number} | null, note: string, rating: number,
+ *   puzzle: Puzzle | null, root: TreeNode | null, at: TreeNode | null, step: number, onLine: boolean,
+ *   state: 'off' | 'loading' | 'try' | 'checking' | 'defending' | 'solved' | 'shown', text: string,
+ *   hint: {size: string | null, from: string | null, to: string} | null}} PuzzleRun
+ */
+
+/** @returns {PuzzleRun} */
+export function createPuzzleRun() {
+  return { read: null, note: '', rating: 0, puzzle: null, root: null, at: null, step: 0, onLine: true, state: 'off',
+    text: '', hint: null };
+}
+
+// The puzzle mode is on: a puzzle's game is the one shown.
+/** @param {State} st */
+export function puzzleOn(st) {
+  const run = st.puzzle;
+  return Boolean(run.puzzle && run.state !== 'off' && st.game.root === run.root);
+}
+
+/** @param {State} st @param {PuzzleRun['state']} state @param {string} text */
+function say(st, state, text) {
+  st.puzzle.state = state;
+  st.puzzle.text = text;
+  st.ui.puzzle();
+}
+
+// Reads the puzzles' file once (`fetchText`: its text, or throws why not).
+/** @param {State} st @param {() => Promise<string>} fetchText */
+async function readFile(st, fetchText) {
+  const run = st.puzzle;
+  if (run.read) return run.read;
+  run.note = 'Reading the puzzles…';
+  st.ui.puzzle();
+  try {
+    run.read = parsePuzzles(await fetchText());
+    run.note = readingText(run.read);
+  } catch (e) {
+    run.note = `No puzzles: the file puzzles.txt could not be read (${e instanceof Error ? e.message : String(e)}).`;
+  }
+  st.ui.puzzle();
+  return run.read;
+}
+
+// The Puzzle button and "Next puzzle": the puzzle after the one shown last
+// (the file's first to begin with) among those of the rating chosen.
+/** @param {State} st @param {() => Promise<string>} fetchText */
+export async function nextPuzzleShown(st, fetchText) {
+  const read = await readFile(st, fetchText);
+  if (!read) return;
+  const p = nextPuzzle(read.puzzles, st.puzzle.puzzle, st.puzzle.rating);
+  if (!p) {
+    st.puzzle.note = `${readingText(read)} None of rating ${st.puzzle.rating}.`;
+    st.ui.puzzle();
+    return;
+  }
+  await startPuzzle(st, p);
+}
+
+// Shows `p`'s position as a game record of its own, the person to move.
+/** @param {State} st @param {Puzzle} p */
+export async function startPuzzle(st, p) {
+  const run = st.puzzle;
+  if (st.shown.analysing) toggleAnalysis(st, false);  // (it would tell the answer)
+  const root = treeOf([]);
+  Object.assign(run, { puzzle: p, root, at: root, step: 0, onLine: true, hint: null });
+  say(st, 'loading', `Opening puzzle ${p.id}…`);
+  const variants = st.session.variants;
+  const err = await loadGame(st, ['gobblet', ...variants.filter((v) => v !== 'gobblet')], p.position, root, 0, true,
+    { explored: true });
+  if (st.puzzle.root !== root) return;
+  if (err) {
+    say(st, 'off', `Puzzle ${p.id} could not be opened: ${err}`);
+    st.ui.status(run.text, 'error');
+    return;
+  }
+  say(st, 'try', `${puzzleTitle(p)}. Find the move that wins.`);
+}
+
+// True while the game shown is still at `node` in the puzzle's game (nothing else happened meanwhile).
+/** @param {State} st @param {TreeNode} node */
+function still(st, node) {
+  return puzzleOn(st) && st.game.current === node && !st.shown.preview;
+}
+
+// Plays `move` at the position shown (a record's move: the engine does not answer) and shows it.
+/** @param {State} st @param {string} move */
+async function show(st, move) {
+  st.shown.engineHeld = true;
+  if (st.settings.sound) playMoveTone(move);
+  playMove(st.game, move, true);
+  const node = st.game.current;
+  await refresh(st);
+  return node;
+}
+
+// Who wins where the game is over: the solver (true) or not.
+/** @param {State} st */
+function solverWon(st) {
+  const v = st.shown.view;
+  const solver = solverOf(/** @type {Puzzle} */ (st.puzzle.puzzle));
+  return Boolean(v && v.over && v.result === (solver === 1 ? 'p1win' : 'p2win'));
+}
+
+// A move tried in the puzzle (play.js attempt, through state.judge): true
+// when the puzzle takes it (judged here, not played by play.js).
+/** @param {State} st @param {string} move */
+export function judgePuzzleMove(st, move) {
+  const run = st.puzzle;
+  if (!puzzleOn(st) || st.game.current !== run.at || st.shown.preview) return false;
+  if (run.state === 'solved' || run.state === 'shown') return false;  // (after it: the game is free to explore)
+  if (run.state === 'try') {
+    tryMove(st, move);
+  } else {
+    st.ui.status(run.state === 'checking' ? 'Wait: the engine is checking the move tried.' : 'Wait for the defence.');
+  }
+  return true;
+}
+
+/** @param {State} st @param {string} move */
+async function tryMove(st, move) {
+  const run = st.puzzle;
+  const p = /** @type {Puzzle} */ (run.puzzle);
+  const from = /** @type {TreeNode} */ (run.at);
+  if (run.onLine && move === expected(p, run.step)) {
+    say(st, 'defending', `${move}: right.`);
+    const node = await show(st, move);
+    if (!still(st, node)) return;
+    run.step += 1;
+    return goOn(st, node, `${move}: right.`);
+  }
+  say(st, 'checking', `Checking ${move}…`);
+  const node = await show(st, move);
+  if (!still(st, node)) return;
+  /** @type {boolean | null} */
+  let wins = solverWon(st);
+  let why = '';
+  if (!st.shown.view?.over) {
+    const s = await startSearch(st, 'prove', 1, { prove: true, movetime: CHECK_MS }, undefined, st.shown.generation);
+    if (!still(st, node)) return;
+    const outcome = s.proof ? s.proof.split(' ')[0] : 'unknown';
+    wins = outcome === 'loss' ? true : outcome === 'win' || outcome === 'draw' ? false : null;
+    why = outcome === 'win' ? ' (the defender wins: proved)' : outcome === 'draw' ? ' (a draw: proved)' : '';
+  }
+  if (wins) {
+    run.onLine = false;
+    return goOn(st, node, `${move} also wins (proved by the engine), off the proof's line.`);
+  }
+  // Taken back: the position before it again.
+  deleteFrom(st.game, node);
+  goToNode(st.game, from);
+  await refresh(st);
+  if (!still(st, from)) return;
+  say(st, 'try', wins === false ? `${move} does not win${why}. Try again, or Hint.`
+    : `${move} is not the proved move (the engine could not decide it within ${CHECK_MS / 1000} s). `
+      + 'Try again, or Hint.');
+}
+
+// After the solver's move `node`: solved if it won, else the board's defence.
+/** @param {State} st @param {TreeNode} node @param {string} said */
+async function goOn(st, node, said) {
+  const run = st.puzzle;
+  const p = /** @type {Puzzle} */ (run.puzzle);
+  run.hint = null;
+  if (solverWon(st)) return solved(st);
+  say(st, 'defending', `${said} The defence…`);
+  await new Promise((resolve) => setTimeout(resolve, DEFENCE_DELAY_MS));
+  if (!still(st, node)) return;
+  let reply = run.onLine ? expected(p, run.step) : null;
+  if (!reply) {
+    const s = await startSearch(st, 'puzzle', 1, { movetime: DEFENCE_MS }, undefined, st.shown.generation);
+    if (!still(st, node)) return;
+    reply = s.best && s.best !== '(none)' ? s.best : null;
+    if (!reply) return say(st, 'try', `${said} The engine gave no defence: try the next move.`);
+  }
+  const defended = await show(st, reply);
+  if (!still(st, defended)) return;
+  if (run.onLine) run.step += 1;
+  run.at = defended;
+  if (st.shown.view?.over) return say(st, 'shown', `${said} ${reply}: the game is over (${st.shown.view.reason}).`);
+  say(st, 'try', `${said} The best defence: ${reply}. Your move: find the move that wins.`);
+}
+
+/** @param {State} st */
+function solved(st) {
+  const run = st.puzzle;
+  const p = /** @type {Puzzle} */ (run.puzzle);
+  run.at = st.game.current;
+  say(st, 'solved', `Solved: puzzle ${p.id}, player ${solverOf(p)} wins. The proof's line: step through it below.`);
+}
+
+// The Hint button: the piece of the next winning move (the line's; off the
+// line, the prover's), drawn on the board (its square, or its reserve size).
+/** @param {State} st */
+export async function giveHint(st) {
+  const run = st.puzzle;
+  if (!puzzleOn(st) || run.state !== 'try' || st.game.current !== run.at) return;
+  const p = /** @type {Puzzle} */ (run.puzzle);
+  let move = run.onLine ? expected(p, run.step) : null;
+  if (!move) {
+    const node = st.game.current;
+    say(st, 'checking', 'Asking the prover for a hint…');
+    const s = await startSearch(st, 'prove', 1, { prove: true, movetime: CHECK_MS }, undefined, st.shown.generation);
+    if (!still(st, node)) return;
+    move = s.best && s.best !== '(none)' ? s.best : null;
+    if (!move) return say(st, 'try', `The prover found no winning move within ${CHECK_MS / 1000} s: no hint.`);
+  }
+  run.hint = hintOf(move);
+  say(st, 'try', `${hintText(move)} ${run.text.replace(/^Hint: [^.]*\. /, '')}`);
+  st.ui.redraw();
+}
+
+// "Show solution": gives up; the proof's line is shown from the puzzle's start.
+/** @param {State} st */
+export async function showSolution(st) {
+  const run = st.puzzle;
+  if (!puzzleOn(st) || run.state === 'loading') return;
+  const p = /** @type {Puzzle} */ (run.puzzle);
+  run.hint = null;
+  await stepLine(st, 0);
+  if (puzzleOn(st) && run.state !== 'solved') {
+    say(st, 'shown', `The solution of puzzle ${p.id}: ${p.solution}. The proof's line: step through it below.`);
+  }
+}
+
+// Shows the position after the proof line's move `index` (its moves put into
+// the game's tree where missing: a variation where the person went another way).
+/** @param {State} st @param {number} index */
+export async function stepLine(st, index) {
+  const run = st.puzzle;
+  if (!puzzleOn(st) || !run.puzzle || run.state === 'checking' || run.state === 'defending') return;
+  const line = run.puzzle.line;
+  goToNode(st.game, /** @type {TreeNode} */ (run.root));
+  for (const m of line.slice(0, Math.max(0, Math.min(index, line.length - 1)) + 1)) playMove(st.game, m, true);
+  await refresh(st);
+  st.ui.puzzle();
+}
+
+// The index of the proof line's move shown (-1: the position shown is not on the line).
+/** @param {State} st */
+export function lineIndexShown(st) {
+  const run = st.puzzle;
+  if (!run.puzzle || !run.root) return -1;
+  let node = st.game.current;
+  const moves = [];
+  while (node.parent) {
+    moves.unshift(node.move);
+    node = node.parent;
+  }
+  if (node !== run.root || !moves.length) return -1;
+  return moves.every((m, i) => m === run.puzzle?.line[i]) ? moves.length - 1 : -1;
+}
+
+// The rating chosen for the next puzzles (0: any).
+/** @param {State} st @param {number} rating */
+export function chooseRating(st, rating) {
+  st.puzzle.rating = rating;
+}
+
+// Puzzle mode judges the moves tried in a puzzle (play.js attempt), before
+// whatever judged them already (review_run.js: learning from mistakes).
+/** @param {State} st */
+export function wirePuzzles(st) {
+  const before = st.judge;
+  st.judge = (move) => judgePuzzleMove(st, move) || Boolean(before && before(move));
+}
