@@ -34,7 +34,9 @@ probes at once, and the page shows the position without values and its
 engine answers a move. Issue 39: from the plain server, the page still
 takes and plays that variant, and a note that stays says why it has no
 exact values and what gives them (H1); index.html opened as a file
-(file://) says how to serve the folder (L14). Saves a screenshot of each
+(file://) says how to serve the folder (L14). Puzzle mode: the site's
+puzzles.txt, its first puzzle solved by clicking (a wrong move checked by
+the worker's prover and taken back, the hint, the line's defence). Saves a screenshot of each
 finished game, of the analysis and of the page opened as a file in --out.
 
 pytest tests, in the order below, on one page of one headless Chromium
@@ -729,6 +731,19 @@ def test_stalled_block_requests(b, perft_binary, site):
         if stalling:
             stalling.stop()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def test_a_puzzle_solved_on_the_static_site(b, static_server, perft_binary, out_dir):
+    """Puzzle mode on the static site: its copy of puzzles.txt read, the file's first puzzle shown, a
+    move that does not win judged by the worker's prover and taken back, the hint, the line played to
+    the solve, each of the person's moves answered by the line's defence (board_puzzle_test.py)."""
+    from board_puzzle_test import losing_move, read_puzzles, solve_by_clicking
+    _, puzzles = read_puzzles(static_server.url)
+    check(puzzles, "no puzzle in the site's puzzles.txt")
+    p = puzzles[0]
+    gobblet = os.path.join(os.path.dirname(perft_binary), "gobblet")
+    solve_by_clicking(b, p, losing_move(gobblet, p))
+    b.d.save_screenshot(os.path.join(out_dir, "static-puzzle.png"))
 
 
 def test_opened_as_a_file_says_how_to_serve_it(b, site, out_dir):

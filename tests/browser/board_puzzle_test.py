@@ -1,0 +1,228 @@
+#!/usr/bin/python3
+"""Puzzle mode on the browser board (docs/board.md, "Puzzles"), in headless Chromium against
+`gobblet --http 127.0.0.1:PORT`, as a person uses it, at a desktop's 1366 px and a phone's 390 px.
+
+The puzzle is the first of the file the server serves (/puzzles.txt, the repository's
+puzzles/puzzles.txt compiled in), read here from the server as the page reads it. Checks:
+- The file is served as text/plain at /puzzles.txt.
+- Puzzle (the header) shows the first puzzle's position, its id, rating and the player to move.
+- A legal move other than the solution, clicked: "does not win" (the engine's prover asked),
+  taken back: the puzzle's position again, no move in the list.
+- Hint rings the piece of the solution (its square, or its size in the reserve).
+- The proof's line played by clicking the person's moves: the board answers each with the line's
+  defence, sending the engine no search (the recorded WebSocket); the last move solves it; the
+  line is listed, and a click on its first move shows the position after it.
+- On a 390x844 screen: Puzzle is in the header under the moves; the puzzle's words are in the
+  status under the board, on the screen; Show solution lists the line and every move of it,
+  clicked, shows its position; the last one is the solver's win; Next puzzle opens the file's next
+  puzzle (the first again after the last).
+
+pytest tests on one page of one headless Chromium (fixtures: conftest.py, and
+board_connection_test.py's server). Run as a script, or with pytest itself:
+
+  board_puzzle_test.py --bin build/release/bin/gobblet --gobblet-tb build/release/bin/gobblet-tb --out DIR
+
+As a script, the exit status is 0 passed, 1 failed, 77 skipped (Chromium cannot start here).
+"""
+import os
+import re
+import subprocess
+import sys
+import urllib.request
+
+import pytest
+
+from board_driver import By, check, run_as_script
+from board_test import RECORDER  # noqa: F401 (conftest reads it: the WebSocket recorded)
+from board_connection_test import PHONE, page_url, phone_screen, rect, server  # noqa: F401 (fixtures, by name)
+
+DESKTOP = (1366, 900)
+
+
+def read_puzzles(url):
+    """The puzzles the server serves at /puzzles.txt (its content type, and each line's fields)."""
+    with urllib.request.urlopen(url + "puzzles.txt", timeout=10) as r:
+        kind, text = r.headers.get("Content-Type", ""), r.read().decode("utf-8")
+    puzzles = []
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        pid, rating, position, solution, moves, plies = line.split("\t")
+        puzzles.append({"id": int(pid), "rating": int(rating), "position": position, "solution": solution,
+                        "line": moves.split(" "), "plies": int(plies)})
+    return kind, puzzles
+
+
+@pytest.fixture(scope="module")
+def puzzles(page_url):
+    kind, found = read_puzzles(page_url)
+    check(kind.startswith("text/plain"), f"/puzzles.txt is served as {kind!r}")
+    check(found, "no puzzle in /puzzles.txt")
+    return found
+
+
+@pytest.fixture(autouse=True)
+def desktop(b):
+    """Each test starts on a desktop's window, and leaves one."""
+    b.d.set_window_size(*DESKTOP)
+    yield
+    b.d.set_window_size(*DESKTOP)
+
+
+def legal_moves(binary, position):
+    """The legal moves at `position`, as the engine lists them over stdin."""
+    out = subprocess.run([binary], input=f"position fen {position}\nmoves\nquit\n", capture_output=True, text=True,
+                         timeout=30).stdout
+    line = next(l for l in out.splitlines() if l.startswith("moves"))
+    return line.split()[1:]
+
+
+def losing_move(binary, p):
+    """A legal move of puzzle `p` other than its solution that the engine's prover (stdin) shows to
+    lose soonest: the page's prover, given a few seconds, then surely finds it does not win."""
+    found = []
+    for move in legal_moves(binary, p["position"]):
+        if move == p["solution"]:
+            continue
+        with subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as engine:
+            engine.stdin.write(f"position fen {p['position']} moves {move}\ngo prove nodes 20000\n")
+            engine.stdin.flush()
+            for line in engine.stdout:  # (the proof's answer comes before its bestmove)
+                m = re.match(r"info string proof win plies (\d+)", line)
+                if m:
+                    found.append((int(m.group(1)), move))
+                if line.startswith("bestmove"):
+                    break
+            engine.stdin.write("quit\n")
+            engine.stdin.flush()
+    check(found, f"no other move of puzzle {p['id']} proved to lose")
+    return min(found)[1]
+
+
+def side_of(position, ply):
+    """Who plays the move at `ply` of a line from `position`."""
+    first = int(position.split()[1])
+    return first if ply % 2 == 0 else 3 - first
+
+
+def click_move(b, move, side):
+    """Plays `move` for player `side` by clicking, as a person does: the reserve's size or the piece's
+    square, then the target square."""
+    if move[1] == "@":
+        b.click(b.reserve(side, move[0].upper()))
+    else:
+        b.click(b.square(move[:2]))
+    b.click(b.square(move[-2:]))
+
+
+def text(b, element_id):
+    return b.d.find_element(By.ID, element_id).text
+
+
+def open_first_puzzle(b, p):
+    b.load()
+    b.click(b.d.find_element(By.ID, "puzzle-start"))
+    b.wait("the first puzzle", lambda: b.body("fen") == p["position"] and f"Puzzle {p['id']} " in text(b, "puzzle-text"))
+    b.wait("the person's turn", lambda: "Find the move that wins" in text(b, "puzzle-text"))
+
+
+def sent_searches(b, start):
+    """The `go` lines the page sent over the WebSocket since message `start`."""
+    return [m for m in b.wire("sent")[start:] if m.split(" ")[0] == "go"]
+
+
+def solve_by_clicking(b, p, wrong):
+    """The puzzle `p` opened by the Puzzle button and solved as a person does: `wrong` (a legal move
+    that does not win) judged and taken back, the hint, then the line's moves clicked, each answered
+    by the line's defence. Where the page's WebSocket is recorded, no search is sent meanwhile."""
+    side = side_of(p["position"], 0)
+    open_first_puzzle(b, p)
+    words = text(b, "puzzle-text")
+    print(f"puzzle shown: {words!r}")
+    check(f"rating {p['rating']} of 5" in words and f"player {side} to move and win" in words,
+          f"the panel says {words!r}")
+    check(b.status() == words, f"the status says {b.status()!r}, not the puzzle")
+    check(b.moves() == [], f"moves in the list at the start: {b.moves()}")
+
+    # A move that does not win: said, and taken back.
+    click_move(b, wrong, side)
+    b.wait("the judgement of the wrong move", lambda: "does not win" in text(b, "puzzle-text")
+           or "not the proved move" in text(b, "puzzle-text"), timeout=60)
+    words = text(b, "puzzle-text")
+    print(f"after {wrong}: {words!r}")
+    check(words.startswith(f"{wrong} does not win"), f"the wrong move {wrong} is judged {words!r}")
+    b.wait("the position again", lambda: b.body("fen") == p["position"] and b.moves() == [])
+
+    # The hint: the piece of the solution ringed.
+    b.click(b.d.find_element(By.ID, "puzzle-hint"))
+    b.wait("the hint", lambda: text(b, "puzzle-text").startswith("Hint:"))
+    ringed = b.d.execute_script("return [...document.querySelectorAll('.puzzle-hint')]"
+                                ".map((e) => e.dataset.sq || ('reserve-' + e.closest('.reserve').id.slice(-1) + ' '"
+                                " + e.dataset.size))")
+    solution = p["solution"]
+    want = [f"reserve-{side} {solution[0]}"] if solution[1] == "@" else [solution[:2]]
+    check(ringed == want, f"the hint rings {ringed}, the solution is {solution}")
+
+    # The line, the person's moves clicked; the board answers with the line's defence, no search sent.
+    wire = b.wire("sent")
+    for i in range(0, len(p["line"]), 2):
+        click_move(b, p["line"][i], side)
+        played = p["line"][:i + 2]
+        if i + 1 < len(p["line"]):
+            b.wait(f"the defence {p['line'][i + 1]}", lambda: b.moves() == played
+                   and "Your move" in text(b, "puzzle-text"))
+            check(f"The best defence: {p['line'][i + 1]}" in text(b, "puzzle-text"), text(b, "puzzle-text"))
+    b.wait("the solve", lambda: text(b, "puzzle-text").startswith("Solved"))
+    check(b.moves() == p["line"], f"the game holds {b.moves()}, the line is {p['line']}")
+    if wire is not None:
+        check(not sent_searches(b, len(wire)), f"searches sent while the line was played: "
+              f"{sent_searches(b, len(wire))}")
+    check(f"player {side} wins" in text(b, "puzzle-text"), text(b, "puzzle-text"))
+    listed = b.d.execute_script("return [...document.querySelectorAll('#puzzle-line .puzzle-move')]"
+                                ".map((e) => e.textContent)")
+    check(listed == p["line"], f"the line listed is {listed}")
+
+
+def test_a_puzzle_solved_by_clicking(b, binary, puzzles, out_dir):
+    p = puzzles[0]
+    solve_by_clicking(b, p, losing_move(binary, p))
+    b.d.save_screenshot(os.path.join(out_dir, "board-puzzle.png"))
+    b.click(b.find('#puzzle-line [data-index="0"]'))
+    b.wait("the line's first move shown", lambda: b.body("ply") == "1")
+    check(b.d.execute_script("return document.querySelector('#puzzle-line .current').dataset.index") == "0",
+          "the line's first move is not marked as shown")
+
+
+def test_a_puzzle_on_a_phone_shown_and_stepped_through(b, puzzles, out_dir):
+    p = puzzles[0]
+    b.load()
+    phone_screen(b)
+    start = b.d.find_element(By.ID, "puzzle-start")
+    check(start.is_displayed(), "no Puzzle button on a phone")
+    b.d.execute_script("arguments[0].scrollIntoView({block: 'center'})", start)
+    b.click(start)
+    b.wait("the first puzzle", lambda: b.body("fen") == p["position"]
+           and "Find the move that wins" in text(b, "puzzle-text"))
+    b.d.execute_script("window.scrollTo(0, 0)")
+    status = rect(b, "status")
+    check(0 <= status[0] and status[1] <= PHONE[1], f"the status is off the screen: {status}")
+    check(b.status().startswith(f"Puzzle {p['id']} "), f"the status under the board says {b.status()!r}")
+    panel, moves = rect(b, "puzzle-panel"), rect(b, "moves-panel")
+    check(panel[1] <= moves[0] + 1, f"the puzzle panel {panel} is not above the moves {moves}")
+    b.click(b.d.find_element(By.ID, "puzzle-solution"))
+    b.wait("the solution shown", lambda: text(b, "puzzle-text").startswith(f"The solution of puzzle {p['id']}"))
+    for i in range(len(p["line"])):
+        b.click(b.find(f'#puzzle-line [data-index="{i}"]'))
+        b.wait(f"the line's move {i + 1}", lambda: b.body("ply") == str(i + 1))
+        check(b.moves()[:i + 1] == p["line"][:i + 1], f"the line's moves {b.moves()}")
+    winner = side_of(p["position"], 0)
+    b.wait("the win at the line's end", lambda: b.status().startswith(f"Player {winner} wins"))
+    b.d.save_screenshot(os.path.join(out_dir, "board-puzzle-phone.png"))
+    b.click(b.d.find_element(By.ID, "puzzle-next"))
+    nxt = puzzles[1 % len(puzzles)]
+    b.wait("the next puzzle", lambda: b.body("fen") == nxt["position"]
+           and text(b, "puzzle-text").startswith(f"Puzzle {nxt['id']} "))
+
+
+if __name__ == "__main__":
+    sys.exit(run_as_script(__file__, sys.argv[1:]))
