@@ -11,7 +11,7 @@ import { shownProof } from './proof.js';
 import { progressText } from './search_progress.js';
 import { WAITING } from './connection.js';
 import { LEVELS, FULL_STRENGTH, levelLabel } from './levels.js';
-import { puzzleOn, lineIndexShown } from './puzzle_run.js';
+import { puzzleOn, puzzleSolving, lineIndexShown } from './puzzle_run.js';
 import { moveNumber } from './game.js';
 import { setStatus } from './render.js';
 
@@ -32,7 +32,7 @@ const CONTROLS = Object.freeze(['new-game', 'variant', 'custom-variant', 'p1', '
 /** @param {State} st */
 export function drawControls(st) {
   const shown = st.shown;
-  $('engine-move').hidden = !shown.engineOffered;
+  $('engine-move').hidden = !shown.engineOffered || puzzleSolving(st);  // (a puzzle's moves are the person's)
   /** @type {HTMLButtonElement} */ ($('evaluate')).disabled = shown.evaluating || st.link.lost;
   $('analyse').textContent = shown.analysing ? 'Stop' : 'Analyse';
   $('analyse').classList.toggle('active', shown.analysing);
@@ -62,14 +62,15 @@ export function drawReviewPanel(st) {
 /** @param {State} st */
 export function drawPuzzle(st) {
   const run = st.puzzle, on = puzzleOn(st);
-  $('puzzle-panel').hidden = !on && !run.note;
+  drawControls(st);  // ("Engine, move" hidden while a puzzle is solved)
+  $('puzzle-panel').hidden = !on && !(run.note && !run.read?.puzzles.length);  // (off: shown only to say why no puzzle)
   $('puzzle-note').textContent = run.note;
   $('puzzle-box').hidden = !on;
   /** @type {HTMLSelectElement} */ ($('puzzle-rating')).value = String(run.rating);
   for (const e of document.querySelectorAll('.puzzle-hint')) e.classList.remove('puzzle-hint');
   if (!on || !run.puzzle) return;
   $('puzzle-text').textContent = run.text;
-  const solving = run.state === 'try' || run.state === 'checking' || run.state === 'defending';
+  const solving = puzzleSolving(st);
   /** @type {HTMLButtonElement} */ ($('puzzle-hint')).disabled = run.state !== 'try';
   $('puzzle-hint').hidden = !solving;
   $('puzzle-solution').hidden = !solving;

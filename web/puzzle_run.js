@@ -59,6 +59,13 @@ export function puzzleOn(st) {
   return Boolean(run.puzzle && run.state !== 'off' && st.game.root === run.root);
 }
 
+// A puzzle is being solved: shown, neither solved nor given up.
+/** @param {State} st */
+export function puzzleSolving(st) {
+  const state = st.puzzle.state;
+  return puzzleOn(st) && (state === 'try' || state === 'checking' || state === 'defending');
+}
+
 /** @param {State} st @param {PuzzleRun['state']} state @param {string} text */
 function say(st, state, text) {
   st.puzzle.state = state;

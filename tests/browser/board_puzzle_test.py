@@ -16,6 +16,10 @@ puzzles/puzzles.txt compiled in), read here from the server as the page reads it
   status under the board, on the screen; Show solution lists the line and every move of it,
   clicked, shows its position; the last one is the solver's win; Next puzzle opens the file's next
   puzzle (the first again after the last).
+- A file of the test's own (given to the page by a script run before the page's): a line whose
+  position is markup and one of rating 9 skipped and said why, no element made; off the line, a
+  move that also wins (proved natively) accepted, the engine's defence, and the prover's winning
+  moves played to the solve, each checked by the page.
 
 pytest tests on one page of one headless Chromium (fixtures: conftest.py, and
 board_connection_test.py's server). Run as a script, or with pytest itself:
@@ -222,6 +226,87 @@ def test_a_puzzle_on_a_phone_shown_and_stepped_through(b, puzzles, out_dir):
     nxt = puzzles[1 % len(puzzles)]
     b.wait("the next puzzle", lambda: b.body("fen") == nxt["position"]
            and text(b, "puzzle-text").startswith(f"Puzzle {nxt['id']} "))
+
+
+# A puzzle file of this test's own, given to the page in place of the served one (a script the
+# browser runs before the page's: the page itself has no hook): a puzzle whose solver's second move
+# has other winning moves than the line's, a line whose position carries markup, one of rating 9.
+OWN_PUZZLE = "[Lx][lX][Lx]1/[Lx]XM1/[sM]m[mX]l/[sM]l2 1"
+OWN_LINE = ["b3b2", "a3d4", "a3b3", "M@a3", "c2b1"]
+OWN_FILE = "\n".join([
+    "# the test's own puzzles",
+    "\t".join(["1", "2", "<img src=x onerror=window.__ran=1>", "b3b2", "b3b2", "1"]),
+    "\t".join(["2", "9", OWN_PUZZLE, "b3b2", " ".join(OWN_LINE), "5"]),
+    "\t".join(["3", "3", OWN_PUZZLE, "b3b2", " ".join(OWN_LINE), "5"]),
+])
+FETCH_OWN_FILE = """
+(() => {
+  const text = %s, real = window.fetch.bind(window);
+  window.fetch = (url, ...rest) => (String(url).endsWith('puzzles.txt')
+    ? Promise.resolve(new Response(text, { status: 200, headers: { 'Content-Type': 'text/plain' } }))
+    : real(url, ...rest));
+})();
+"""
+
+
+def proved_win(binary, position):
+    """The winning move the engine's prover (stdin) finds at `position`, or None."""
+    with subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as engine:
+        engine.stdin.write(f"position fen {position}\ngo prove movetime 5000\n")
+        engine.stdin.flush()
+        best = None
+        for line in engine.stdout:
+            if line.startswith("bestmove"):
+                best = line.split()[1]
+                break
+        engine.stdin.write("quit\n")
+        engine.stdin.flush()
+    return None if best in (None, "(none)") else best
+
+
+def test_an_untrusted_file_and_a_winning_move_off_the_line(b, binary):
+    """The page reads a file of this test's: the lines that are not puzzles are skipped, said why, and
+    make no element (markup in a position); the puzzle found is opened. Off the line: after the
+    line's first move and defence, another move that wins (S@b3, proved natively) is accepted as
+    also winning, the engine defends, and the win the prover (stdin) finds, played move by move,
+    each checked by the page, solves the puzzle."""
+    import json
+    script = b.d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                                 {"source": FETCH_OWN_FILE % json.dumps(OWN_FILE)})["identifier"]
+    try:
+        b.load()
+        b.click(b.d.find_element(By.ID, "puzzle-start"))
+        b.wait("the own file's puzzle", lambda: b.body("fen") == OWN_PUZZLE
+               and "Find the move that wins" in text(b, "puzzle-text"))
+        note = text(b, "puzzle-note")
+        print(f"the file's note: {note!r}")
+        check(note.startswith("1 puzzle; 2 lines skipped (line 2: '<img src=x onerror=window.__ran=1>' is not a "
+                              "position text") and "line 3: the rating '9' is not 1 to 5" in note, note)
+        check(text(b, "puzzle-text").startswith("Puzzle 3 · rating 3 of 5"), text(b, "puzzle-text"))
+        check(not b.d.execute_script("return window.__ran || document.querySelectorAll('img').length"),
+              "the file's markup made an element or ran")
+        click_move(b, OWN_LINE[0], 1)
+        b.wait("the defence", lambda: b.moves() == OWN_LINE[:2] and "Your move" in text(b, "puzzle-text"))
+        click_move(b, "S@b3", 1)
+        b.wait("S@b3 judged", lambda: "also wins" in text(b, "puzzle-text") or "not" in text(b, "puzzle-text"),
+               timeout=60)
+        check(text(b, "puzzle-text").startswith("S@b3 also wins (proved by the engine)"), text(b, "puzzle-text"))
+        for _ in range(6):
+            b.wait("the engine's defence or the solve", lambda: "Your move" in text(b, "puzzle-text")
+                   or text(b, "puzzle-text").startswith("Solved"), timeout=60)
+            if text(b, "puzzle-text").startswith("Solved"):
+                break
+            move = proved_win(binary, b.body("fen"))
+            check(move, f"no proved win at {b.body('fen')}")
+            before = len(b.moves())
+            click_move(b, move, 1)
+            b.wait(f"{move} taken", lambda: len(b.moves()) > before and "Checking" not in text(b, "puzzle-text"),
+                   timeout=60)
+        check(text(b, "puzzle-text").startswith("Solved: puzzle 3, player 1 wins"), text(b, "puzzle-text"))
+        print(f"solved off the line: {b.moves()}")
+        check(b.moves()[:3] == OWN_LINE[:2] + ["S@b3"] and len(b.moves()) % 2 == 1, f"the game: {b.moves()}")
+    finally:
+        b.d.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script})
 
 
 if __name__ == "__main__":
