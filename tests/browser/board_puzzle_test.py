@@ -229,9 +229,10 @@ def test_a_puzzle_on_a_phone_shown_and_stepped_through(b, puzzles, out_dir):
 
 
 # A puzzle file of this test's own, given to the page in place of the served one (a script the
-# browser runs before the page's: the page itself has no hook): a puzzle whose solver's second move
-# has other winning moves than the line's, a line whose position carries markup, one of rating 9.
-OWN_PUZZLE = "[Lx][lX][Lx]1/[Lx]XM1/[sM]m[mX]l/[sM]l2 1"
+# browser runs before the page's: the page itself has no hook): a puzzle of player 2's (the engine's
+# side as the page starts: the person solves it all the same) whose solver's second move has other
+# winning moves than the line's, a line whose position carries markup, one of rating 9.
+OWN_PUZZLE = "[lX][Lx][lX]1/[lX]xm1/[Sm]M[Mx]L/[Sm]L2 2"
 OWN_LINE = ["b3b2", "a3d4", "a3b3", "M@a3", "c2b1"]
 OWN_FILE = "\n".join([
     "# the test's own puzzles",
@@ -266,10 +267,10 @@ def proved_win(binary, position):
 
 def test_an_untrusted_file_and_a_winning_move_off_the_line(b, binary):
     """The page reads a file of this test's: the lines that are not puzzles are skipped, said why, and
-    make no element (markup in a position); the puzzle found is opened. Off the line: after the
-    line's first move and defence, another move that wins (S@b3, proved natively) is accepted as
-    also winning, the engine defends, and the win the prover (stdin) finds, played move by move,
-    each checked by the page, solves the puzzle."""
+    make no element (markup in a position); the puzzle found is opened, player 2 (the engine's side
+    in the players chosen) to move. Off the line: after the line's first move and defence, another
+    move that wins (S@b3, proved natively) is accepted as also winning, the engine defends, and the
+    win the prover (stdin) finds, played move by move, each checked by the page, solves it."""
     import json
     script = b.d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
                                  {"source": FETCH_OWN_FILE % json.dumps(OWN_FILE)})["identifier"]
@@ -285,9 +286,11 @@ def test_an_untrusted_file_and_a_winning_move_off_the_line(b, binary):
         check(text(b, "puzzle-text").startswith("Puzzle 3 · rating 3 of 5"), text(b, "puzzle-text"))
         check(not b.d.execute_script("return window.__ran || document.querySelectorAll('img').length"),
               "the file's markup made an element or ran")
-        click_move(b, OWN_LINE[0], 1)
+        check(b.d.execute_script("return document.getElementById('p2').value") == "engine", "player 2 is a person")
+        check(not b.d.find_element(By.ID, "engine-move").is_displayed(), "Engine, move is offered in a puzzle")
+        click_move(b, OWN_LINE[0], 2)
         b.wait("the defence", lambda: b.moves() == OWN_LINE[:2] and "Your move" in text(b, "puzzle-text"))
-        click_move(b, "S@b3", 1)
+        click_move(b, "S@b3", 2)
         b.wait("S@b3 judged", lambda: "also wins" in text(b, "puzzle-text") or "not" in text(b, "puzzle-text"),
                timeout=60)
         check(text(b, "puzzle-text").startswith("S@b3 also wins (proved by the engine)"), text(b, "puzzle-text"))
@@ -299,10 +302,10 @@ def test_an_untrusted_file_and_a_winning_move_off_the_line(b, binary):
             move = proved_win(binary, b.body("fen"))
             check(move, f"no proved win at {b.body('fen')}")
             before = len(b.moves())
-            click_move(b, move, 1)
+            click_move(b, move, 2)
             b.wait(f"{move} taken", lambda: len(b.moves()) > before and "Checking" not in text(b, "puzzle-text"),
                    timeout=60)
-        check(text(b, "puzzle-text").startswith("Solved: puzzle 3, player 1 wins"), text(b, "puzzle-text"))
+        check(text(b, "puzzle-text").startswith("Solved: puzzle 3, player 2 wins"), text(b, "puzzle-text"))
         print(f"solved off the line: {b.moves()}")
         check(b.moves()[:3] == OWN_LINE[:2] + ["S@b3"] and len(b.moves()) % 2 == 1, f"the game: {b.moves()}")
     finally:
