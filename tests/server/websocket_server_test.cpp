@@ -218,6 +218,11 @@ TEST(WebSocketServer, ServesThePage) {
   auto script = get(server.port(), "/app.js?v=1");
   EXPECT_EQ(script.result_int(), 200u);
   EXPECT_EQ(std::string(script[http::field::content_type]), "text/javascript; charset=utf-8");
+  // The puzzles (puzzles/puzzles.txt) beside the page, as text.
+  auto puzzles = get(server.port(), "/puzzles.txt");
+  EXPECT_EQ(puzzles.result_int(), 200u);
+  EXPECT_EQ(std::string(puzzles[http::field::content_type]), "text/plain; charset=utf-8");
+  EXPECT_NE(puzzles.body().find('\t'), std::string::npos);
   EXPECT_EQ(get(server.port(), "/no-such-file").result_int(), 404u);
   EXPECT_EQ(get(server.port(), "/../etc/passwd").result_int(), 404u);
 }
