@@ -12,8 +12,9 @@
 // play), engine_session.js (the engine), clocks.js, game_io.js (import,
 // export, the link), connection.js (the engine away: the tries again, a new
 // session given the game), search_progress.js, review_run.js (the game
-// review and "learn from your mistakes"), puzzle_run.js (puzzle mode) — change the state and ask the
-// view to draw through st.ui, which is filled here from the view modules:
+// review and "learn from your mistakes"), puzzle_run.js (puzzle mode) —
+// change the state and ask the view to draw through st.ui, which is filled
+// here from the view modules:
 // render.js (the board, the lists), panels.js (the panels and controls),
 // io_panel.js; input.js, move_menu.js, list_anchor.js take the events.
 

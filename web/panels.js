@@ -2,9 +2,9 @@
 // Drawing the page's panels and controls from the state (a view module,
 // state.js): the controls that follow what is shown (Engine move, Evaluate,
 // Analyse, the engine's level), the clocks, the review panel, the proof,
-// the puzzle panel (with its hint on the board),
-// the search's progress, and the connection's banner with the controls that
-// wait for the engine. The logic modules ask for these through st.ui.
+// the puzzle panel (with its hint on the board), the search's progress, and
+// the connection's banner with the controls that wait for the engine. The
+// logic modules ask for these through st.ui.
 
 import { clockText } from './clocks.js';
 import { shownProof } from './proof.js';
@@ -63,7 +63,8 @@ export function drawReviewPanel(st) {
 export function drawPuzzle(st) {
   const run = st.puzzle, on = puzzleOn(st);
   drawControls(st);  // ("Engine, move" hidden while a puzzle is solved)
-  $('puzzle-panel').hidden = !on && !(run.note && !run.read?.puzzles.length);  // (off: shown only to say why no puzzle)
+  // (Off, the panel is shown only to say why the file gave no puzzle.)
+  $('puzzle-panel').hidden = !on && !(run.note && !run.read?.puzzles.length);
   $('puzzle-note').textContent = run.note;
   $('puzzle-box').hidden = !on;
   /** @type {HTMLSelectElement} */ ($('puzzle-rating')).value = String(run.rating);

@@ -13,7 +13,8 @@
 // solution" the proof's line is there to step through (its moves put into
 // the game's tree, as a variation where the person went another way).
 
-import { parsePuzzles, readingText, nextPuzzle, expected, hintOf, hintText, puzzleTitle, solverOf } from './puzzles.js';
+import { parsePuzzles, readingText, nextPuzzle, expected, hintOf, hintText, puzzleTitle, solverOf }
+  from './puzzles.js';
 import { loadGame, refresh, toggleAnalysis } from './play.js';
 import { treeOf, playMove, deleteFrom, goToNode } from './game.js';
 import { startSearch } from './engine_session.js';

@@ -33,7 +33,9 @@ const PLIES = /^[1-9]\d{0,2}$/;
 /** @param {string} text @returns {Puzzle | string} */
 export function parsePuzzleLine(text) {
   const fields = text.split('\t');
-  if (fields.length !== 6) return `${fields.length} tab-separated fields, not 6 (id, rating, position, solution, line, plies)`;
+  if (fields.length !== 6) {
+    return `${fields.length} tab-separated fields, not 6 (id, rating, position, solution, line, plies)`;
+  }
   const [id, rating, position, solution, lineText, plies] = fields;
   if (!ID.test(id)) return `the id ${quoted(id)} is not a whole number from 1`;
   if (!RATING.test(rating)) return `the rating ${quoted(rating)} is not 1 to 5`;

@@ -126,7 +126,8 @@ def text(b, element_id):
 def open_first_puzzle(b, p):
     b.load()
     b.click(b.d.find_element(By.ID, "puzzle-start"))
-    b.wait("the first puzzle", lambda: b.body("fen") == p["position"] and f"Puzzle {p['id']} " in text(b, "puzzle-text"))
+    b.wait("the first puzzle", lambda: b.body("fen") == p["position"]
+           and f"Puzzle {p['id']} " in text(b, "puzzle-text"))
     b.wait("the person's turn", lambda: "Find the move that wins" in text(b, "puzzle-text"))
 
 
