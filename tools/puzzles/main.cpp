@@ -41,15 +41,17 @@ cli::Program commandLine() {
        "Reads the decisive games of record files and writes the puzzles found, with their certificates, to DIR.",
        {{cli::text("--out", "DIR", "the folder for puzzles.txt and proofs.bin").withDefault("puzzles"),
          cli::integer("--plies-from-end", "N", 1, 10000, "positions scanned in each game, back from its end")
-             .withDefault(24),
-         cli::integer("--win-nodes", "N", 1, int64_t{1} << 40, "the prover's budget for the win").withDefault(20000),
+             .withDefault(12),
+         cli::integer("--win-nodes", "N", 1, int64_t{1} << 40, "the prover's budget for the win").withDefault(4000),
          cli::integer("--loss-nodes", "N", 1, int64_t{1} << 40, "the prover's budget for each other move's loss")
-             .withDefault(5000),
-         cli::integer("--hash", "MIB", 1, 1 << 16, "the prover's table in MiB").withDefault(4),
+             .withDefault(2000),
+         cli::integer("--hash", "MIB", 1, 1 << 16, "the prover's table in MiB").withDefault(1),
+         cli::integer("--max-quiet", "N", 0, 10000, "other moves that leave the opponent no line in one, at most")
+             .withDefault(6),
          cli::integer("--per-ply", "N", 0, 10000, "puzzles at most among the positions one move off a game's ply")
              .withDefault(1),
          cli::integer("--max-proof-bytes", "N", 1, int64_t{1} << 40, "leave out a puzzle whose certificates take more")
-             .withDefault(16384),
+             .withDefault(12000),
          cli::integer("--max-puzzles", "N", 0, int64_t{1} << 30, "read no more games once N puzzles are found (0: all)")
              .withDefault(0)},
         {cli::positionals("RECORD", "record files of games (PGN or record lines, gobblet-match --record)")}}},
@@ -67,6 +69,7 @@ int generate(const cli::Arguments& args, const cli::UsageFn& usage) {
   options.lossNodes = static_cast<uint64_t>(args.integer("--loss-nodes"));
   options.hashMiB = static_cast<size_t>(args.integer("--hash"));
   options.perVariationPly = static_cast<int>(args.integer("--per-ply"));
+  options.maxQuietMoves = static_cast<int>(args.integer("--max-quiet"));
   options.variations = options.perVariationPly > 0;
   options.maxProofBytes = static_cast<size_t>(args.integer("--max-proof-bytes"));
   options.maxPuzzles = static_cast<size_t>(args.integer("--max-puzzles"));
@@ -76,6 +79,18 @@ int generate(const cli::Arguments& args, const cli::UsageFn& usage) {
                  f.puzzle.solution.c_str());
   });
   int games = 0, decisive = 0, unreadable = 0;
+  size_t written = 0;
+  const auto header = [&](int decisiveGames) -> std::vector<std::string> {
+    return {
+        "gobblet puzzles: id, rating, position, solution, line, plies, separated by tabs (docs/puzzles.md)",
+        "proofs.bin holds each puzzle's certificates: gobblet-puzzles check DIR verifies them",
+        absl::StrCat("generate --plies-from-end ", options.pliesFromEnd, " --win-nodes ", options.winNodes,
+                     " --loss-nodes ", options.lossNodes, " --hash ", options.hashMiB, " --max-quiet ",
+                     options.maxQuietMoves, " --per-ply ", options.perVariationPly, " --max-proof-bytes ",
+                     options.maxProofBytes, " --max-puzzles ", options.maxPuzzles, ": ", collector.found().size(),
+                     " puzzles from ", collector.positionsTried(), " positions of ", decisiveGames, " decisive games")};
+  };
+
   for (const std::string& path : args.all("RECORD")) {
     auto reader = match::RecordFileReader::open(path, Variant::gobblet());
     if (!reader.ok()) return usage(reader.status().message());
@@ -104,21 +119,20 @@ int generate(const cli::Arguments& args, const cli::UsageFn& usage) {
       }
       ++decisive;
       collector.addGame(game, entry->where);
+      // Every 100 puzzles the set so far is written, so a stopped run leaves its puzzles.
+      if (collector.found().size() >= written + 100) {
+        written = collector.found().size();
+        if (auto status = puzzles::writePuzzleSet(collector.found(), args.text("--out"), header(decisive));
+            !status.ok())
+          return cli::failure(commandLine(), status.message());
+      }
       std::fprintf(stderr, "%s: %zu puzzles from %llu positions of %d decisive games\n", entry->where.c_str(),
                    collector.found().size(), static_cast<unsigned long long>(collector.positionsTried()), decisive);
     }
   }
-  const std::vector<std::string> header = {
-      "gobblet puzzles: id, rating, position, solution, line, plies, separated by tabs (docs/puzzles.md)",
-      "proofs.bin holds each puzzle's certificates: gobblet-puzzles check DIR verifies them",
-      absl::StrCat("generate --plies-from-end ", options.pliesFromEnd, " --win-nodes ", options.winNodes,
-                   " --loss-nodes ", options.lossNodes, " --hash ", options.hashMiB, " --per-ply ",
-                   options.perVariationPly, " --max-proof-bytes ", options.maxProofBytes, " --max-puzzles ",
-                   options.maxPuzzles, ": ", collector.found().size(), " puzzles from ", collector.positionsTried(),
-                   " positions of ", decisive, " decisive games")};
   std::map<int, int> perRating;
   for (const auto& f : collector.found()) ++perRating[f.puzzle.rating];
-  if (auto status = puzzles::writePuzzleSet(collector.found(), args.text("--out"), header); !status.ok())
+  if (auto status = puzzles::writePuzzleSet(collector.found(), args.text("--out"), header(decisive)); !status.ok())
     return cli::failure(commandLine(), status.message());
   std::printf("games %d (decisive %d, unreadable %d)\n", games, decisive, unreadable);
   std::printf("positions %llu\n", static_cast<unsigned long long>(collector.positionsTried()));

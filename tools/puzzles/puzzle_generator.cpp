@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <tuple>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "engine/movegen.h"
@@ -99,8 +100,8 @@ std::vector<std::string> principalLine(const proof::Certificate& c, const Board&
   return line;
 }
 
-int ratePuzzle(int plies, int alternatives, int quickLosses) {
-  int rating = (plies + 1) / 2;
+int ratePuzzle(int plies, int alternatives, int quickLosses, bool solutionIsDrop) {
+  int rating = plies <= 1 ? (solutionIsDrop ? 1 : 2) : 1 + (plies + 1) / 2;
   if (2 * (alternatives - quickLosses) > alternatives) ++rating;
   return std::clamp(rating, proof::kMinPuzzleRating, proof::kMaxPuzzleRating);
 }
@@ -134,17 +135,48 @@ std::optional<FoundPuzzle> findPuzzle(const Board& position, const GeneratorOpti
     }
     return std::nullopt;
   }
+  // Each move's outcome at once: a line of the solver's, a line handed to
+  // the opponent, or the opponent's line in one after it (a certificate of
+  // one node); the others are quiet. Only few quiet moves are allowed: each
+  // must be proved lost, and they are what make most positions no puzzle.
+  FoundPuzzle found;
+  found.proofs.certificates.assign(static_cast<size_t>(moves.size()), std::string());
+  std::vector<bool> quiet(static_cast<size_t>(moves.size()), false);
+  int quietMoves = 0;
+  MoveList replies;
+  for (int i = 0; i < moves.size(); ++i) {
+    Board after = position;
+    after.makeMove(moves[i]);
+    if (after.winner() != kNoWinner) continue;  // a win (counted above) or a line handed over: no certificate
+    generateMoves(after, replies);
+    Move line = Move::none();
+    for (Move r : replies) {
+      Board next = after;
+      next.makeMove(r);
+      if (next.winner() == after.sideToMove()) {
+        line = r;
+        break;
+      }
+    }
+    if (line.isNone()) {
+      quiet[static_cast<size_t>(i)] = true;
+      ++quietMoves;
+      continue;
+    }
+    proof::Certificate c;
+    c.variant = after.variant().name();
+    c.position = positionToString(after);
+    c.nodes = {proof::CertificateNode{true, line, {proof::kWonLeaf}}};
+    auto bytes = encoded(c);
+    if (!bytes) return std::nullopt;
+    found.proofs.certificates[static_cast<size_t>(i)] = std::move(*bytes);
+  }
+  if (quietMoves - (wins == 0 ? 1 : 0) > options.maxQuietMoves) return std::nullopt;
+
   auto win = proveWin(position, options.winNodes, options.hashMiB, {});
   if (!win || win->nodes.empty() || !win->nodes[0].orNode) return std::nullopt;
   if (won) *won = true;
   const Move solution = win->nodes[0].move;
-
-  FoundPuzzle found;
-  found.proofs.certificates.assign(static_cast<size_t>(moves.size()), std::string());
-  // The other moves, those that leave the opponent without a line in one
-  // first: they are the ones that may not lose, so a position that is no
-  // puzzle is dropped before the quick proofs are made.
-  std::vector<std::tuple<bool, int>> order;  // (loses at once, index)
   for (int i = 0; i < moves.size(); ++i) {
     if (moves[i] == solution) continue;
     Board after = position;
@@ -154,18 +186,15 @@ std::optional<FoundPuzzle> findPuzzle(const Board& position, const GeneratorOpti
       ++found.quickLosses;                                // hands the opponent a line: lost by the rules
       continue;
     }
-    order.emplace_back(hasLineInOne(after), i);
-  }
-  std::sort(order.begin(), order.end());
-  for (const auto& [quick, i] : order) {
-    Board after = position;
-    after.makeMove(moves[i]);
+    if (!quiet[static_cast<size_t>(i)]) {
+      ++found.quickLosses;
+      continue;
+    }
     auto loss = proveWin(after, options.lossNodes, options.hashMiB, {position});
     if (!loss) return std::nullopt;
     auto bytes = encoded(*loss);
     if (!bytes) return std::nullopt;
     found.proofs.certificates[static_cast<size_t>(i)] = std::move(*bytes);
-    found.quickLosses += quick;
   }
   // The solution's certificate first, then the others in move-code order.
   auto winBytes = encoded(*win);
@@ -180,7 +209,7 @@ std::optional<FoundPuzzle> findPuzzle(const Board& position, const GeneratorOpti
   p.solution = moveToString(solution, position.variant());
   p.line = principalLine(*win, position);
   p.plies = proof::certificatePlies(*win);
-  p.rating = ratePuzzle(p.plies, found.alternatives, found.quickLosses);
+  p.rating = ratePuzzle(p.plies, found.alternatives, found.quickLosses, solution.isDrop());
   size_t bytes = 0;
   for (const std::string& c : found.proofs.certificates) bytes += c.size();
   if (bytes > options.maxProofBytes) return std::nullopt;

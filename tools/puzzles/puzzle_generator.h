@@ -30,13 +30,14 @@
 namespace gobblet::puzzles {
 
 struct GeneratorOptions {
-  int pliesFromEnd = 24;         // positions scanned in each game, counted back from its end
-  uint64_t winNodes = 20000;     // the budget to prove the win
-  uint64_t lossNodes = 5000;     // the budget to prove each other move lost
-  size_t hashMiB = 4;            // the prover's table
+  int pliesFromEnd = 12;         // positions scanned in each game, counted back from its end
+  uint64_t winNodes = 4000;      // the budget to prove the win
+  uint64_t lossNodes = 2000;     // the budget to prove each other move lost
+  size_t hashMiB = 1;            // the prover's table
   bool variations = true;        // also the positions one move off the game
+  int maxQuietMoves = 6;         // other moves after which the opponent has no line in one, at most
   int perVariationPly = 1;       // variations: puzzles kept at most from one ply's moves
-  size_t maxProofBytes = 16384;  // a puzzle whose certificates take more is left out
+  size_t maxProofBytes = 12000;  // a puzzle whose certificates take more is left out
   size_t maxPuzzles = 0;         // games after this many puzzles are not read (0: all are)
 };
 
@@ -58,17 +59,22 @@ std::string canonicalPosition(const Board& board);
 // game is longest (the first such in move order).
 std::vector<std::string> principalLine(const proof::Certificate& certificate, const Board& root);
 
-// The difficulty grade, 1..5: the solver's moves in the proved line
-// ((plies + 1) / 2), one more when more than half of the other moves do not
-// lose at once (the opponent has no line in one after them, so the wrong
-// moves look safe), at most 5.
-int ratePuzzle(int plies, int alternatives, int quickLosses);
+// The difficulty grade, 1..5, from the proved length and the kind of
+// solution: a line in one (plies 1) is 1 when it is a drop from the reserve
+// and 2 when it moves a piece already on the board; a longer win is
+// 1 + the solver's moves ((plies + 1) / 2): 3 for 3 plies, 4 for 5, 5 from
+// 7 on. One more when more than half of the other moves do not lose at once
+// (the opponent has no line in one after them: the mistakes look safe);
+// at most 5.
+int ratePuzzle(int plies, int alternatives, int quickLosses, bool solutionIsDrop);
 
 // The puzzle at `position`, or nothing (not a puzzle, or not proved within
 // the budgets). `won`, when given, says whether the win was proved. Only a
 // position where the opponent, were it to move, would have a line in one is
-// tried (else some quiet move would not lose: no puzzle), which saves the
-// proofs of the many positions that are not puzzles.
+// tried (else some quiet move would not lose: no puzzle), and one where at
+// most options.maxQuietMoves other moves leave the opponent without a line
+// in one (each must be proved lost; the others are, by a certificate of one
+// node), which saves the proofs of the many positions that are not puzzles.
 std::optional<FoundPuzzle> findPuzzle(const Board& position, const GeneratorOptions& options, bool* won = nullptr);
 
 // Collects the puzzles of many games, one per canonical position.
