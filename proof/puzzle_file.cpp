@@ -21,7 +21,7 @@ absl::Status bad(int64_t lineNumber, const std::string& what) {
   return absl::InvalidArgumentError(absl::StrCat("puzzles line ", lineNumber, ": ", what));
 }
 
-std::string quoted(std::string_view text) { return "\"" + printableText(std::string(text), kMaxQuotedBytes) + "\""; }
+std::string quoted(const std::string& text) { return absl::StrCat("\"", printableText(text, kMaxQuotedBytes), "\""); }
 
 bool parseInt(const std::string& text, int min, int max, int& out) {
   int value = 0;

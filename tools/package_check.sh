@@ -84,7 +84,7 @@ examples_against() {
 step "cmake --install into a scratch prefix; examples/cpp against it"
 cmake --install "$build" --prefix "$scratch/prefix" >&2
 for program in gobblet gobblet-tb gobblet-match gobblet-perft gobblet-bench gobblet-tune gobblet-strength gobblet-datagen \
-  gobblet-prove; do
+  gobblet-prove gobblet-puzzles; do
   [ -x "$scratch/prefix/bin/$program" ] || fail "cmake --install put no bin/$program"
 done
 "$scratch/prefix/bin/gobblet-tb" build tictactoe --out "$scratch/tictactoe.gtb" >&2

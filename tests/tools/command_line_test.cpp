@@ -344,7 +344,7 @@ TEST(CommandLineDeathTest, AskingForAnUndeclaredNameIsAProgrammingError) {
 // error and exit status 2.
 TEST(CommandLinePrograms, EveryProgramHasHelpAndVersion) {
   for (const std::string program : {"gobblet", "gobblet-tb", "gobblet-match", "gobblet-perft", "gobblet-bench",
-                                    "gobblet-tune", "gobblet-strength", "gobblet-datagen"}) {
+                                    "gobblet-tune", "gobblet-strength", "gobblet-datagen", "gobblet-puzzles"}) {
     const std::string path = gobblet::testing::binDir() + "/" + program;
     const testing::CommandResult help = testing::runCommand(path + " --help 2>/dev/null");
     EXPECT_EQ(help.exitCode, 0) << program;

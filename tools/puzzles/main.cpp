@@ -95,6 +95,7 @@ int generate(const cli::Arguments& args, const cli::UsageFn& usage) {
     auto reader = match::RecordFileReader::open(path, Variant::gobblet());
     if (!reader.ok()) return usage(reader.status().message());
     while (auto entry = (*reader)->next()) {
+      if (options.maxPuzzles > 0 && collector.found().size() >= options.maxPuzzles) break;  // (enough)
       ++games;
       if (!entry->record.ok()) {
         std::fprintf(stderr, "%s: skipped: %s\n", entry->where.c_str(),
