@@ -9,6 +9,7 @@ See docs/python.md for the whole interface.
 """
 
 import functools as _functools
+import os as _os
 
 from gobblet import _core
 from gobblet._core import (
@@ -23,6 +24,7 @@ from gobblet._core import (
     PositionError,
     Probe,
     Proof,
+    Puzzle,
     RankedMove,
     Score,
     SearchResult,
@@ -55,6 +57,7 @@ __all__ = [
     "PositionError",
     "Probe",
     "Proof",
+    "Puzzle",
     "RankedMove",
     "Score",
     "SearchResult",
@@ -66,14 +69,53 @@ __all__ = [
     "__version__",
     "build_tablebase",
     "check_certificate",
+    "check_puzzle",
+    "check_puzzles",
     "default_tablebase_path",
     "perft",
     "prove",
+    "puzzles",
     "read_pgn",
     "read_pgn_file",
     "variant_names",
     "write_pgn",
 ]
+
+# The package's copy of the repository's puzzles/ (docs/puzzles.md).
+_PUZZLES_FOLDER = _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), "puzzles")
+
+
+def _puzzle_folder(path):
+    """The folder of a puzzle set: `path` itself, the folder of a puzzles.txt, or the package's."""
+    if path is None:
+        return _PUZZLES_FOLDER
+    path = _os.fspath(path)
+    return _os.path.dirname(path) or "." if _os.path.isfile(path) else path
+
+
+def puzzles(path=None):
+    """The puzzles with proofs, as a list of Puzzle in the file's order: easiest grades first.
+
+    `path`: a folder holding puzzles.txt and proofs.bin, or a puzzles.txt; None, the set shipped
+    with the package. A line that does not read raises ValueError naming its line; a missing file
+    FileNotFoundError."""
+    return _core._read_puzzles(_puzzle_folder(path))
+
+
+def check_puzzle(puzzle, path=None):
+    """Checks one puzzle's proofs by the rules alone: the solution wins, every other move loses.
+
+    Returns a dict: "accepted", "reason" (why not), "alternatives" (the other moves proved lost)
+    and "nodes" (certificate nodes checked). `path` as for puzzles()."""
+    return _core._check_puzzle(puzzle, _puzzle_folder(path))
+
+
+def check_puzzles(path=None):
+    """Checks every puzzle of a set, as `gobblet-puzzles check` does.
+
+    Returns a dict: "accepted" (every puzzle), "reason" (the first problem), "puzzles",
+    "accepted_puzzles", "alternatives", "nodes" and "rejections" (one line per rejected puzzle)."""
+    return _core._check_puzzles(_puzzle_folder(path))
 
 
 def _parameter_names(function):

@@ -328,6 +328,20 @@ def prove(
 ) -> Proof: ...
 def check_certificate(path: str) -> Dict[str, Union[bool, str, int]]: ...
 
+class Puzzle:
+    """A position where the side to move has exactly one winning move, proved."""
+    id: int
+    rating: int
+    position: str
+    solution: str
+    line: List[str]
+    plies: int
+    def game(self) -> Game: ...
+
+def _read_puzzles(folder: str) -> List[Puzzle]: ...
+def _check_puzzle(puzzle: Puzzle, folder: str) -> Dict[str, Union[bool, str, int]]: ...
+def _check_puzzles(folder: str) -> Dict[str, Union[bool, str, int, List[str]]]: ...
+
 class PgnGame:
     """One game read from PGN: tags, moves and result token, or `error`."""
 

@@ -20,6 +20,7 @@ PYBIND11_MODULE(_core, module) {
   gobblet::python::bindSearch(module);
   gobblet::python::bindProof(module);
   gobblet::python::bindPgn(module);
+  gobblet::python::bindPuzzles(module);
   gobblet::python::registerExitHook(module);
   module.attr("__name__") = name;
 }
