@@ -32,6 +32,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 import urllib.request
 
 import pytest
@@ -309,6 +310,45 @@ def test_an_untrusted_file_and_a_winning_move_off_the_line(b, binary):
         check(text(b, "puzzle-text").startswith("Solved: puzzle 3, player 2 wins"), text(b, "puzzle-text"))
         print(f"solved off the line: {b.moves()}")
         check(b.moves()[:3] == OWN_LINE[:2] + ["S@b3"] and len(b.moves()) % 2 == 1, f"the game: {b.moves()}")
+    finally:
+        b.d.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script})
+
+
+def test_show_solution_while_the_defence_comes_gives_up(b, puzzles):
+    """Show solution clicked in the half second before the line's defence: the puzzle is given up
+    and stays given up (the proof's line listed, no more "Your move"), not taken up again by the
+    defence that was coming."""
+    p = puzzles[0]
+    side = side_of(p["position"], 0)
+    open_first_puzzle(b, p)
+    click_move(b, p["solution"], side)
+    b.d.execute_script("document.getElementById('puzzle-solution').click()")
+    # (Six times the board's delay before its defence: where the page waited less, a defence still
+    # coming would be missed and the test pass; it never fails for a slow machine.)
+    time.sleep(6 * 0.5)
+    words = text(b, "puzzle-text")
+    print(f"after Show solution: {words!r}, moves {b.moves()}")
+    check(words.startswith(f"The solution of puzzle {p['id']}"), f"after Show solution the panel says {words!r}")
+    check(b.moves() == p["line"][:1], f"the game after Show solution: {b.moves()}")
+    check(b.d.find_element(By.ID, "puzzle-line-box").is_displayed(), "the proof's line is not listed")
+
+
+def test_a_rating_without_puzzles_is_said(b):
+    """A rating of which the file has no puzzle, chosen in the panel, then a normal game (New game):
+    Puzzle says that there is none of it (the panel shown), it does not do nothing."""
+    import json
+    script = b.d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                                 {"source": FETCH_OWN_FILE % json.dumps(OWN_FILE)})["identifier"]
+    try:
+        b.load()
+        b.click(b.d.find_element(By.ID, "puzzle-start"))
+        b.wait("the own file's puzzle", lambda: "Find the move that wins" in text(b, "puzzle-text"))
+        b.select("puzzle-rating", "1")
+        b.click(b.d.find_element(By.ID, "new-game"))
+        b.wait("a new game", lambda: b.body("fen") == "4/4/4/4 1" and b.moves() == [])
+        b.click(b.d.find_element(By.ID, "puzzle-start"))
+        b.wait("the panel's words", lambda: b.d.find_element(By.ID, "puzzle-note").is_displayed()
+               and "None of rating 1" in text(b, "puzzle-note"), timeout=10)
     finally:
         b.d.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script})
 
