@@ -165,8 +165,9 @@ export const DECIDED = 0.9;
 // The move that lost the game: the index in `moves` (the main line's
 // moves judged, in order: each with its mover, 1 or 2, and its review, or
 // null where not judged) of the loser's last move that took them from not
-// losing (an expected score of 1/2 or more) to losing (under 1/2), or,
-// where none did, their move that lost the most (an inaccuracy or more);
+// losing (an expected score of 1/2 or more) to losing (under 1/2) and lost
+// an inaccuracy or more (a near-even move that crossed by a hair is not
+// it), or, where none did, their move that lost the most (an inaccuracy or more);
 // -1 where there is none or no loser. A move the review calls best is
 // never it (the loss came before: the value before it was too high). The loser: the side the game's
 // `result` (a `query result` word) says lost; a game not over, the side
@@ -184,7 +185,7 @@ export function losingMove(moves, result) {
   moves.forEach((m, i) => {
     const r = m.review;
     if (m.side !== loser || !r || r.kind === 'best') return;
-    if (r.before >= 0.5 && r.after < 0.5) crossed = i;
+    if (r.before >= 0.5 && r.after < 0.5 && r.loss >= INACCURACY) crossed = i;
     if (r.loss >= INACCURACY && (worst < 0 || r.loss > /** @type {MoveReview} */ (moves[worst].review).loss)) worst = i;
   });
   return crossed >= 0 ? crossed : worst;

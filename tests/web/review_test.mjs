@@ -194,6 +194,11 @@ test('the move that lost the game: the loser\'s last move from not losing to los
   const behind = [{ side: 1, review: judged(0.6, 0.6) }, { side: 2, review: judged(0.4, 0.3, 'mistake') },
     { side: 1, review: judged(0.7, 0.7) }, { side: 2, review: judged(0.3, 0.22, 'inaccuracy') }];
   assert.equal(losingMove(behind, 'p1win'), 1);
+  // A crossing by less than an inaccuracy (0.505 to 0.49, a good move) is not it: their big blunder before is.
+  const hair = [{ side: 1, review: judged(0.6, 0.6) }, { side: 2, review: judged(0.9, 0.505, 'blunder') },
+    { side: 1, review: judged(0.495, 0.495) }, { side: 2, review: judged(0.505, 0.49) },
+    { side: 1, review: judged(0.51, 0.95) }];
+  assert.equal(losingMove(hair, 'p1win'), 1);
   assert.equal(losingMove([{ side: 1, review: judged(0.6, 0.6) }, { side: 2, review: judged(0.4, 0.38) }], 'p1win'), -1);
   // The engine's own move is never it (the value before it was too high); a move not judged neither.
   assert.equal(losingMove([{ side: 2, review: judged(0.6, 0.1, 'best') }, { side: 1, review: null }], 'p1win'), -1);
