@@ -63,8 +63,8 @@ export function drawReviewPanel(st) {
 export function drawPuzzle(st) {
   const run = st.puzzle, on = puzzleOn(st);
   drawControls(st);  // ("Engine, move" hidden while a puzzle is solved)
-  // (Off, the panel is shown only to say why the file gave no puzzle.)
-  $('puzzle-panel').hidden = !on && !(run.note && !run.read?.puzzles.length);
+  // (Off, the panel is shown only to say why the file, or the rating chosen, gave no puzzle.)
+  $('puzzle-panel').hidden = !on && !(run.note && (!run.read?.puzzles.length || run.asked));
   $('puzzle-note').textContent = run.note;
   $('puzzle-box').hidden = !on;
   /** @type {HTMLSelectElement} */ ($('puzzle-rating')).value = String(run.rating);

@@ -16,7 +16,7 @@
 import { parsePuzzles, readingText, nextPuzzle, expected, hintOf, hintText, puzzleTitle, solverOf }
   from './puzzles.js';
 import { loadGame, refresh, toggleAnalysis } from './play.js';
-import { treeOf, playMove, deleteFrom, goToNode } from './game.js';
+import { treeOf, playMove, deleteFrom, goToNode, inTree } from './game.js';
 import { startSearch } from './engine_session.js';
 import { playMoveTone } from './sound.js';
 
@@ -40,17 +40,20 @@ const DEFENCE_MS = 1000;
  * proof's line, where it stands ('off', 'loading', 'try': waiting for the
  * person's move, 'checking' a move off the line, 'defending': the board's
  * reply coming, 'solved', 'shown': the solution shown after giving up), its
- * words, and the hint given at this move (null: none).
+ * words, the hint given at this move (null: none), the move being
+ * checked (null: none), and whether a puzzle was asked for and none found
+ * (the panel then shows the note).
  * @typedef {{read: {puzzles: Puzzle[], problems: string[], skipped: number} | null, note: string, rating: number,
  *   puzzle: Puzzle | null, root: TreeNode | null, at: TreeNode | null, step: number, onLine: boolean,
  *   state: 'off' | 'loading' | 'try' | 'checking' | 'defending' | 'solved' | 'shown', text: string,
- *   hint: {size: string | null, from: string | null, to: string} | null}} PuzzleRun
+ *   hint: {size: string | null, from: string | null, to: string} | null, checked: TreeNode | null,
+ *   asked: boolean}} PuzzleRun
  */
 
 /** @returns {PuzzleRun} */
 export function createPuzzleRun() {
   return { read: null, note: '', rating: 0, puzzle: null, root: null, at: null, step: 0, onLine: true, state: 'off',
-    text: '', hint: null };
+    text: '', hint: null, checked: null, asked: false };
 }
 
 // The puzzle mode is on: a puzzle's game is the one shown.
@@ -99,8 +102,11 @@ export async function nextPuzzleShown(st, fetchText) {
   if (!read) return;
   const p = nextPuzzle(read.puzzles, st.puzzle.puzzle, st.puzzle.rating);
   if (!p) {
-    st.puzzle.note = `${readingText(read)} None of rating ${st.puzzle.rating}.`;
+    const rating = st.puzzle.rating;
+    st.puzzle.note = `${readingText(read)} None of rating ${rating}.`;
+    st.puzzle.asked = true;  // (the panel shown to say it, also where no puzzle is)
     st.ui.puzzle();
+    st.ui.status(`No puzzle of rating ${rating} in the file: choose another rating in the Puzzle panel.`, 'error');
     return;
   }
   await startPuzzle(st, p);
@@ -112,7 +118,7 @@ export async function startPuzzle(st, p) {
   const run = st.puzzle;
   if (st.shown.analysing) toggleAnalysis(st, false);  // (it would tell the answer)
   const root = treeOf([]);
-  Object.assign(run, { puzzle: p, root, at: root, step: 0, onLine: true, hint: null });
+  Object.assign(run, { puzzle: p, root, at: root, step: 0, onLine: true, hint: null, checked: null, asked: false });
   say(st, 'loading', `Opening puzzle ${p.id}…`);
   const variants = st.session.variants;
   const err = await loadGame(st, ['gobblet', ...variants.filter((v) => v !== 'gobblet')], p.position, root, 0, true,
@@ -126,10 +132,12 @@ export async function startPuzzle(st, p) {
   say(st, 'try', `${puzzleTitle(p)}. Find the move that wins.`);
 }
 
-// True while the game shown is still at `node` in the puzzle's game (nothing else happened meanwhile).
+// True while the puzzle is still being solved and the game shown still at
+// `node` in its game (nothing else happened meanwhile: a give-up ends the
+// defence or the check that was coming).
 /** @param {State} st @param {TreeNode} node */
 function still(st, node) {
-  return puzzleOn(st) && st.game.current === node && !st.shown.preview;
+  return puzzleSolving(st) && st.game.current === node && !st.shown.preview;
 }
 
 // Plays `move` at the position shown (a record's move: the engine does not answer) and shows it.
@@ -180,6 +188,7 @@ async function tryMove(st, move) {
   }
   say(st, 'checking', `Checking ${move}…`);
   const node = await show(st, move);
+  run.checked = node;
   if (!still(st, node)) return;
   /** @type {boolean | null} */
   let wins = solverWon(st);
@@ -191,6 +200,7 @@ async function tryMove(st, move) {
     wins = outcome === 'loss' ? true : outcome === 'win' || outcome === 'draw' ? false : null;
     why = outcome === 'win' ? ' (the defender wins: proved)' : outcome === 'draw' ? ' (a draw: proved)' : '';
   }
+  run.checked = null;
   if (wins) {
     run.onLine = false;
     return goOn(st, node, `${move} also wins (proved by the engine), off the proof's line.`);
@@ -259,17 +269,20 @@ export async function giveHint(st) {
   st.ui.redraw();
 }
 
-// "Show solution": gives up; the proof's line is shown from the puzzle's start.
+// "Show solution": gives up, also while the board's defence or the check
+// of a move is coming (they end: still() no longer holds); a move being
+// checked is taken off the game. The proof's line is shown from the puzzle's start.
 /** @param {State} st */
 export async function showSolution(st) {
   const run = st.puzzle;
-  if (!puzzleOn(st) || run.state === 'loading') return;
+  if (!puzzleSolving(st)) return;
   const p = /** @type {Puzzle} */ (run.puzzle);
   run.hint = null;
+  const checked = run.checked;
+  run.checked = null;
+  say(st, 'shown', `The solution of puzzle ${p.id}: ${p.solution}. The proof's line: step through it below.`);
+  if (checked && checked.move !== p.line[0] && inTree(st.game, checked)) deleteFrom(st.game, checked);
   await stepLine(st, 0);
-  if (puzzleOn(st) && run.state !== 'solved') {
-    say(st, 'shown', `The solution of puzzle ${p.id}: ${p.solution}. The proof's line: step through it below.`);
-  }
 }
 
 // Shows the position after the proof line's move `index` (its moves put into
@@ -277,7 +290,7 @@ export async function showSolution(st) {
 /** @param {State} st @param {number} index */
 export async function stepLine(st, index) {
   const run = st.puzzle;
-  if (!puzzleOn(st) || !run.puzzle || run.state === 'checking' || run.state === 'defending') return;
+  if (!puzzleOn(st) || !run.puzzle || (run.state !== 'solved' && run.state !== 'shown')) return;
   const line = run.puzzle.line;
   goToNode(st.game, /** @type {TreeNode} */ (run.root));
   for (const m of line.slice(0, Math.max(0, Math.min(index, line.length - 1)) + 1)) playMove(st.game, m, true);
@@ -300,10 +313,13 @@ export function lineIndexShown(st) {
   return moves.every((m, i) => m === run.puzzle?.line[i]) ? moves.length - 1 : -1;
 }
 
-// The rating chosen for the next puzzles (0: any).
+// The rating chosen for the next puzzles (0: any); what the panel said of
+// the rating chosen before goes (the file's reading is said again).
 /** @param {State} st @param {number} rating */
 export function chooseRating(st, rating) {
   st.puzzle.rating = rating;
+  if (st.puzzle.read) st.puzzle.note = readingText(st.puzzle.read);
+  st.ui.puzzle();
 }
 
 // Puzzle mode judges the moves tried in a puzzle (play.js attempt), before

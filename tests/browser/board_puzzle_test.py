@@ -349,6 +349,10 @@ def test_a_rating_without_puzzles_is_said(b):
         b.click(b.d.find_element(By.ID, "puzzle-start"))
         b.wait("the panel's words", lambda: b.d.find_element(By.ID, "puzzle-note").is_displayed()
                and "None of rating 1" in text(b, "puzzle-note"), timeout=10)
+        check(b.status().startswith("No puzzle of rating 1"), f"the status says {b.status()!r}")
+        b.select("puzzle-rating", "0")  # (any: what was said of rating 1 goes)
+        b.wait("the note of any rating", lambda: text(b, "puzzle-note").startswith("1 puzzle;")
+               and "None of rating" not in text(b, "puzzle-note"))
     finally:
         b.d.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script})
 
