@@ -342,6 +342,29 @@ export async function refusalOf(st, moves, move) {
   }
 }
 
+// Whether every move of `moves` (from the game's start) is legal in turn:
+// null, or the first that is not — its index in `moves` and the engine's
+// reason (index -1: the engine did not answer). The engine is put back on
+// the position shown after.
+/** @param {State} st @param {string[]} moves @returns {Promise<{index: number, reason: string} | null>} */
+export async function lineRefusal(st, moves) {
+  /** @type {{index: number, reason: string} | null} */
+  let refusal = null;
+  try {
+    const whole = await st.ugi.exec(positionCommand(st, moves));
+    if (!whole) refusal = { index: -1, reason: 'the engine did not answer' };
+    for (let k = 0; whole && errorOf(whole) && !refusal && k < moves.length; k++) {
+      const lines = await st.ugi.exec(positionCommand(st, moves.slice(0, k + 1)));
+      const err = lines ? errorOf(lines) : 'the engine did not answer';
+      if (err) refusal = { index: lines ? k : -1, reason: err };
+    }
+  } catch (e) {
+    refusal = { index: -1, reason: reasonOf(e) };
+  }
+  await setPosition(st, movesTo(st.game.current));
+  return refusal;
+}
+
 // The engine's `query values` for the position it has (docs/protocol.md):
 // every legal move's exact value from the tablebase, as {marks}, or {error}
 // (no tablebase: the engine's words); null when the position changed meanwhile.

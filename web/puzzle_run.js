@@ -13,11 +13,11 @@
 // solution" the proof's line is there to step through (its moves put into
 // the game's tree, as a variation where the person went another way).
 
-import { parsePuzzles, readingText, nextPuzzle, expected, hintOf, hintText, puzzleTitle, solverOf }
+import { parsePuzzles, readingText, nextPuzzle, ofRating, expected, hintOf, hintText, puzzleTitle, solverOf }
   from './puzzles.js';
 import { loadGame, refresh, toggleAnalysis } from './play.js';
 import { treeOf, playMove, deleteFrom, goToNode, inTree } from './game.js';
-import { startSearch } from './engine_session.js';
+import { startSearch, lineRefusal } from './engine_session.js';
 import { playMoveTone } from './sound.js';
 
 /** @typedef {import('./puzzles.js').Puzzle} Puzzle */
@@ -41,19 +41,20 @@ const DEFENCE_MS = 1000;
  * person's move, 'checking' a move off the line, 'defending': the board's
  * reply coming, 'solved', 'shown': the solution shown after giving up), its
  * words, the hint given at this move (null: none), the move being
- * checked (null: none), and whether a puzzle was asked for and none found
- * (the panel then shows the note).
+ * checked (null: none), whether a puzzle was asked for and none found
+ * (the panel then shows the note), and the puzzles left out (their lines
+ * not legal: ids, and what the note says of each).
  * @typedef {{read: {puzzles: Puzzle[], problems: string[], skipped: number} | null, note: string, rating: number,
  *   puzzle: Puzzle | null, root: TreeNode | null, at: TreeNode | null, step: number, onLine: boolean,
  *   state: 'off' | 'loading' | 'try' | 'checking' | 'defending' | 'solved' | 'shown', text: string,
  *   hint: {size: string | null, from: string | null, to: string} | null, checked: TreeNode | null,
- *   asked: boolean}} PuzzleRun
+ *   asked: boolean, refused: Set<number>, refusals: string[]}} PuzzleRun
  */
 
 /** @returns {PuzzleRun} */
 export function createPuzzleRun() {
   return { read: null, note: '', rating: 0, puzzle: null, root: null, at: null, step: 0, onLine: true, state: 'off',
-    text: '', hint: null, checked: null, asked: false };
+    text: '', hint: null, checked: null, asked: false, refused: new Set(), refusals: [] };
 }
 
 // The puzzle mode is on: a puzzle's game is the one shown.
@@ -86,7 +87,7 @@ async function readFile(st, fetchText) {
   st.ui.puzzle();
   try {
     run.read = parsePuzzles(await fetchText());
-    run.note = readingText(run.read);
+    run.note = noteOf(run);
   } catch (e) {
     run.note = `No puzzles: the file puzzles.txt could not be read (${e instanceof Error ? e.message : String(e)}).`;
   }
@@ -97,23 +98,40 @@ async function readFile(st, fetchText) {
 // The Puzzle button and "Next puzzle": the puzzle after the one shown last
 // (the file's first to begin with) among those of the rating chosen.
 /** @param {State} st @param {() => Promise<string>} fetchText */
+// A puzzle whose line is not legal is left out (said in the note) and the
+// next one opened.
 export async function nextPuzzleShown(st, fetchText) {
   const read = await readFile(st, fetchText);
   if (!read) return;
-  const p = nextPuzzle(read.puzzles, st.puzzle.puzzle, st.puzzle.rating);
-  if (!p) {
-    const rating = st.puzzle.rating;
-    st.puzzle.note = `${readingText(read)} None of rating ${rating}.`;
-    st.puzzle.asked = true;  // (the panel shown to say it, also where no puzzle is)
-    st.ui.puzzle();
-    st.ui.status(`No puzzle of rating ${rating} in the file: choose another rating in the Puzzle panel.`, 'error');
-    return;
+  const run = st.puzzle, rating = run.rating;
+  /** @type {Puzzle | null} */
+  let from = run.puzzle;
+  for (;;) {
+    const p = nextPuzzle(read.puzzles.filter((q) => q === from || !run.refused.has(q.id)), from, rating);
+    if (!p || run.refused.has(p.id)) {
+      const none = !ofRating(read.puzzles, rating).length;
+      run.note = `${noteOf(run)}${none ? ` None of rating ${rating}.` : ' No puzzle left to show.'}`;
+      run.asked = true;  // (the panel shown to say it, also where no puzzle is)
+      st.ui.puzzle();
+      st.ui.status(none ? `No puzzle of rating ${rating} in the file: choose another rating in the Puzzle panel.`
+        : 'No puzzle left to show: the lines of the others are not legal.', 'error');
+      return;
+    }
+    if (await startPuzzle(st, p) !== 'refused') return;
+    from = p;
   }
-  await startPuzzle(st, p);
 }
 
-// Shows `p`'s position as a game record of its own, the person to move.
-/** @param {State} st @param {Puzzle} p */
+// What the panel says of the file: its reading, and the puzzles left out.
+/** @param {PuzzleRun} run */
+function noteOf(run) {
+  return run.read ? [readingText(run.read), ...run.refusals].join(' ') : run.note;
+}
+
+// Shows `p`'s position as a game record of its own, the person to move,
+// once its whole line is found legal (the engine asked); 'refused' where it
+// is not (said in the note; never a move of it played), or it could not be opened.
+/** @param {State} st @param {Puzzle} p @returns {Promise<'open' | 'refused' | 'failed' | 'replaced'>} */
 export async function startPuzzle(st, p) {
   const run = st.puzzle;
   if (st.shown.analysing) toggleAnalysis(st, false);  // (it would tell the answer)
@@ -123,13 +141,25 @@ export async function startPuzzle(st, p) {
   const variants = st.session.variants;
   const err = await loadGame(st, ['gobblet', ...variants.filter((v) => v !== 'gobblet')], p.position, root, 0, true,
     { explored: true });
-  if (st.puzzle.root !== root) return;
+  if (st.puzzle.root !== root) return 'replaced';
   if (err) {
     say(st, 'off', `Puzzle ${p.id} could not be opened: ${err}`);
     st.ui.status(run.text, 'error');
-    return;
+    return 'failed';
+  }
+  const bad = await lineRefusal(st, p.line);
+  if (st.puzzle.root !== root) return 'replaced';
+  if (bad) {
+    run.refused.add(p.id);
+    run.refusals.push(bad.index < 0 ? `Puzzle ${p.id} left out: its line could not be checked (${bad.reason}).`
+      : `Puzzle ${p.id} left out: its line is not legal at move ${bad.index + 1} (${bad.reason}).`);
+    run.note = noteOf(run);
+    say(st, 'off', run.refusals[run.refusals.length - 1]);
+    st.ui.status(run.text, 'error');
+    return 'refused';
   }
   say(st, 'try', `${puzzleTitle(p)}. Find the move that wins.`);
+  return 'open';
 }
 
 // True while the puzzle is still being solved and the game shown still at
@@ -318,7 +348,7 @@ export function lineIndexShown(st) {
 /** @param {State} st @param {number} rating */
 export function chooseRating(st, rating) {
   st.puzzle.rating = rating;
-  if (st.puzzle.read) st.puzzle.note = readingText(st.puzzle.read);
+  if (st.puzzle.read) st.puzzle.note = noteOf(st.puzzle);
   st.ui.puzzle();
 }
 

@@ -9,7 +9,7 @@
 // (words.js) before any of it can reach the engine, a bad line is skipped
 // with its reason, and nothing of it is ever drawn as markup.
 
-import { move as checkMove, positionWords, reasonOf, quoted } from './words.js';
+import { engineCaseMove, positionWords, reasonOf, quoted } from './words.js';
 
 /**
  * A puzzle: its id, its difficulty (1-5), the position (a position text),
@@ -41,8 +41,8 @@ export function parsePuzzleLine(text) {
   if (!RATING.test(rating)) return `the rating ${quoted(rating)} is not 1 to 5`;
   try {
     const pos = positionWords(position).join(' ');
-    const first = checkMove(solution);
-    const line = lineText.split(' ').map((m) => checkMove(m));
+    const first = engineCaseMove(solution);
+    const line = lineText.split(' ').map((m) => engineCaseMove(m));
     if (line[0] !== first) return `the line starts with ${quoted(line[0])}, not the solution ${quoted(first)}`;
     if (!PLIES.test(plies) || Number(plies) !== line.length) {
       return `plies ${quoted(plies)} is not the line's ${line.length} moves`;
@@ -56,7 +56,9 @@ export function parsePuzzleLine(text) {
 
 // The file's text read into its puzzles, in the file's order, and what was
 // wrong with the lines skipped ("line 7: the rating '9' is not 1 to 5").
-// '#' lines and blank lines are comments; a repeated id is skipped.
+// '#' lines and blank lines are comments; a repeated id is skipped. Lines
+// end with \n, \r\n or \r; moves are read in any case, kept as the engine
+// writes them (x@A1 → X@a1).
 /** @param {string} text @returns {{puzzles: Puzzle[], problems: string[], skipped: number}} */
 export function parsePuzzles(text) {
   /** @type {Puzzle[]} */
@@ -69,7 +71,7 @@ export function parsePuzzles(text) {
       skipped: 1 };
   }
   const ids = new Set();
-  const lines = text.split(/\r?\n/);
+  const lines = text.split(/\r\n|\r|\n/);
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i];
     if (!raw.trim() || raw.startsWith('#')) continue;

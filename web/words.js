@@ -67,6 +67,15 @@ export function move(text) {
   return text;
 }
 
+// A move as the engine writes it (docs/notation.md: any case is read; the
+// size is written in uppercase, the squares in lowercase), so that moves
+// from outside text compare equal to the engine's and the board's: x@A1 → X@a1.
+/** @param {unknown} text */
+export function engineCaseMove(text) {
+  const m = move(text);
+  return m[1] === '@' ? m[0].toUpperCase() + m.slice(1).toLowerCase() : m.toLowerCase();
+}
+
 /** @param {unknown[]} list */
 export function moves(list) {
   return list.map(move);

@@ -17,7 +17,8 @@ puzzles/puzzles.txt compiled in), read here from the server as the page reads it
   clicked, shows its position; the last one is the solver's win; Next puzzle opens the file's next
   puzzle (the first again after the last).
 - A file of the test's own (given to the page by a script run before the page's): a line whose
-  position is markup and one of rating 9 skipped and said why, no element made; off the line, a
+  position is markup and one of rating 9 skipped and said why, no element made; one whose line is
+  not legal left out, said why, the next one opened (moves in any case read); off the line, a
   move that also wins (proved natively) accepted, the engine's defence, and the prover's winning
   moves played to the solve, each checked by the page.
 
@@ -233,14 +234,17 @@ def test_a_puzzle_on_a_phone_shown_and_stepped_through(b, puzzles, out_dir):
 # A puzzle file of this test's own, given to the page in place of the served one (a script the
 # browser runs before the page's: the page itself has no hook): a puzzle of player 2's (the engine's
 # side as the page starts: the person solves it all the same) whose solver's second move has other
-# winning moves than the line's, a line whose position carries markup, one of rating 9.
+# winning moves than the line's (its moves partly in the wrong case: read as the engine writes
+# them), a line whose position carries markup, one of rating 9, one whose line is not legal (c1c2
+# moves from an empty square: the puzzle is left out, said, and the next one opened).
 OWN_PUZZLE = "[lX][Lx][lX]1/[lX]xm1/[Sm]M[Mx]L/[Sm]L2 2"
 OWN_LINE = ["b3b2", "a3d4", "a3b3", "M@a3", "c2b1"]
 OWN_FILE = "\n".join([
     "# the test's own puzzles",
     "\t".join(["1", "2", "<img src=x onerror=window.__ran=1>", "b3b2", "b3b2", "1"]),
     "\t".join(["2", "9", OWN_PUZZLE, "b3b2", " ".join(OWN_LINE), "5"]),
-    "\t".join(["3", "3", OWN_PUZZLE, "b3b2", " ".join(OWN_LINE), "5"]),
+    "\t".join(["4", "3", OWN_PUZZLE, "b3b2", "b3b2 c1c2 a3b3 M@a3 c2b1", "5"]),
+    "\t".join(["3", "3", OWN_PUZZLE, "B3B2", " ".join([OWN_LINE[0], OWN_LINE[1].upper()] + OWN_LINE[2:]), "5"]),
 ])
 FETCH_OWN_FILE = """
 (() => {
@@ -269,7 +273,8 @@ def proved_win(binary, position):
 
 def test_an_untrusted_file_and_a_winning_move_off_the_line(b, binary):
     """The page reads a file of this test's: the lines that are not puzzles are skipped, said why, and
-    make no element (markup in a position); the puzzle found is opened, player 2 (the engine's side
+    make no element (markup in a position); a puzzle whose line is not legal is left out, said why;
+    the next one is opened (its moves in the wrong case read as the engine's), player 2 (the engine's side
     in the players chosen) to move. Off the line: after the line's first move and defence, another
     move that wins (S@b3, proved natively) is accepted as also winning, the engine defends, and the
     win the prover (stdin) finds, played move by move, each checked by the page, solves it."""
@@ -283,8 +288,9 @@ def test_an_untrusted_file_and_a_winning_move_off_the_line(b, binary):
                and "Find the move that wins" in text(b, "puzzle-text"))
         note = text(b, "puzzle-note")
         print(f"the file's note: {note!r}")
-        check(note.startswith("1 puzzle; 2 lines skipped (line 2: '<img src=x onerror=window.__ran=1>' is not a "
+        check(note.startswith("2 puzzles; 2 lines skipped (line 2: '<img src=x onerror=window.__ran=1>' is not a "
                               "position text") and "line 3: the rating '9' is not 1 to 5" in note, note)
+        check("Puzzle 4 left out: its line is not legal at move 2 (" in note, note)
         check(text(b, "puzzle-text").startswith("Puzzle 3 · rating 3 of 5"), text(b, "puzzle-text"))
         check(not b.d.execute_script("return window.__ran || document.querySelectorAll('img').length"),
               "the file's markup made an element or ran")
@@ -351,7 +357,7 @@ def test_a_rating_without_puzzles_is_said(b):
                and "None of rating 1" in text(b, "puzzle-note"), timeout=10)
         check(b.status().startswith("No puzzle of rating 1"), f"the status says {b.status()!r}")
         b.select("puzzle-rating", "0")  # (any: what was said of rating 1 goes)
-        b.wait("the note of any rating", lambda: text(b, "puzzle-note").startswith("1 puzzle;")
+        b.wait("the note of any rating", lambda: text(b, "puzzle-note").startswith("2 puzzles;")
                and "None of rating" not in text(b, "puzzle-note"))
     finally:
         b.d.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script})

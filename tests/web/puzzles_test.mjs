@@ -19,8 +19,11 @@ const GOOD = row('1', '2', '4/4/4/4 1', 'X@a1', 'X@a1 x@b1 X@a2', '3');
 
 test('a good line is a puzzle with its fields typed', () => {
   const p = parsePuzzleLine(GOOD);
-  assert.deepEqual(p, { id: 1, rating: 2, position: '4/4/4/4 1', solution: 'X@a1', line: ['X@a1', 'x@b1', 'X@a2'],
+  assert.deepEqual(p, { id: 1, rating: 2, position: '4/4/4/4 1', solution: 'X@a1', line: ['X@a1', 'X@b1', 'X@a2'],
     plies: 3 });
+  // Moves in any case are kept as the engine writes them (the size uppercase, the squares lowercase).
+  const cased = parsePuzzleLine(row('3', '1', '4/4/4/4 1', 'x@A1', 'x@A1 B3B2 S@c4', '3'));
+  assert.deepEqual(typeof cased === 'string' ? cased : [cased.solution, cased.line], ['X@a1', ['X@a1', 'b3b2', 'S@c4']]);
   assert.equal(solverOf(p), 1);
   assert.equal(solverOf(parsePuzzleLine(row('2', '5', '4/4/4/4 2', 'a1b2', 'a1b2', '1'))), 2);
 });
@@ -52,11 +55,13 @@ test('bad lines are skipped with a reason each, the good ones kept, nothing thro
   assert.equal(readingText(parsePuzzles(GOOD)), '1 puzzle.');
 });
 
-test('a file past the limit is refused whole, and Windows line ends are read', () => {
+test('a file past the limit is refused whole, and Windows and bare \\r line ends are read', () => {
   const read = parsePuzzles('#'.repeat(MAX_FILE_CHARS + 1));
   assert.equal(read.puzzles.length, 0);
   assert.match(read.problems[0], /at most 5000000 are read/);
   assert.deepEqual(parsePuzzles(`# c\r\n${GOOD}\r\n`).puzzles.map((p) => p.id), [1]);
+  // A last line ending in a bare \r (old Mac line ends) is read too.
+  assert.deepEqual(parsePuzzles(`# c\r${GOOD}\r`).puzzles.map((p) => p.id), [1]);
 });
 
 test('puzzles are chosen by rating, the next one after the current, round again', () => {
