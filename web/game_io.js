@@ -13,6 +13,7 @@ import { takeToken, readLink, linkHash, linkTo, currentHash, pageHost } from './
 import { treeOf, lineMoves, variationCount, snapshot, firstIndex, gameResult, nodeAt } from './game.js';
 import { readSavedGame } from './saved_game.js';
 import { loadGame } from './play.js';
+import { resumePuzzle } from './puzzle_run.js';
 import { roster } from './players.js';
 
 /** @typedef {import('./state.js').State} State */
@@ -99,6 +100,10 @@ export async function openFirstGame(st) {
       refuseSavedGame(st, err, 'a new game instead');
     } else {
       st.ui.ioStatus('The game kept in this browser was restored (New game starts afresh).');
+      const puzzle = saved.record.puzzle;
+      const why = puzzle && await resumePuzzle(st, puzzle);
+      if (why) st.ui.status(`The puzzle kept with this game was not taken up again: ${why.replace(/\.$/, '')}.`,
+        'error');
     }
   }
 }

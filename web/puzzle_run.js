@@ -13,10 +13,12 @@
 // solution" the proof's line is there to step through (its moves put into
 // the game's tree, as a variation where the person went another way).
 
-import { parsePuzzles, readingText, nextPuzzle, ofRating, expected, hintOf, hintText, puzzleTitle, solverOf }
-  from './puzzles.js';
+import { parsePuzzles, parsePuzzleLine, puzzleRow, readingText, nextPuzzle, ofRating, expected, hintOf, hintText,
+  puzzleTitle, solverOf } from './puzzles.js';
 import { loadGame, refresh, toggleAnalysis } from './play.js';
-import { treeOf, playMove, deleteFrom, goToNode, inTree } from './game.js';
+import { treeOf, playMove, deleteFrom, goToNode, inTree, movesTo, nodeAt } from './game.js';
+import { positionWords } from './words.js';
+import { keepGame } from './saved_game.js';
 import { startSearch, lineRefusal } from './engine_session.js';
 import { playMoveTone } from './sound.js';
 
@@ -71,11 +73,65 @@ export function puzzleSolving(st) {
   return puzzleOn(st) && (state === 'try' || state === 'checking' || state === 'defending');
 }
 
+// Where the puzzle stands, said; kept for a reload with the game (saved_game.js).
 /** @param {State} st @param {PuzzleRun['state']} state @param {string} text */
 function say(st, state, text) {
   st.puzzle.state = state;
   st.puzzle.text = text;
   st.ui.puzzle();
+  keepGame(st);
+}
+
+/**
+ * A puzzle's game as kept for a reload (saved_game.js): the puzzle as a line
+ * of the file, the moves from its position to where the solver moves next
+ * (solved: the last move played), whether the game follows the proof's
+ * line, and where it stands (a defence or a check that was coming is kept
+ * as the solver's turn before it).
+ * @typedef {{row: string, at: string[], onLine: boolean, state: 'try' | 'solved' | 'shown'}} KeptPuzzle
+ */
+
+// The puzzle of the game shown, as kept for a reload; null where none is shown.
+/** @param {State} st @returns {KeptPuzzle | null} */
+export function keptPuzzle(st) {
+  const run = st.puzzle;
+  if (!puzzleOn(st) || !run.puzzle || !run.at || run.state === 'loading') return null;
+  const state = run.state === 'solved' || run.state === 'shown' ? run.state : 'try';
+  return { row: puzzleRow(run.puzzle), at: movesTo(run.at), onLine: run.onLine, state };
+}
+
+// Takes up the puzzle kept with the game just restored (game_io.js): outside
+// text, checked as the file's lines are (puzzles.js), its position the
+// game's, its line legal (the engine asked); solving, the solver's turn is
+// shown again (a try or a defence that was coming, not judged, taken off).
+// Null, or why not (the game then stays a plain record).
+/** @param {State} st @param {KeptPuzzle} kept @returns {Promise<string | null>} */
+export async function resumePuzzle(st, kept) {
+  const p = parsePuzzleLine(kept.row);
+  if (typeof p === 'string') return p;
+  let start = '';
+  try {
+    start = positionWords(st.game.start).join(' ');
+  } catch (e) {
+    // (a game from the variant's start: not the puzzle's)
+  }
+  if (start !== p.position) return "its position is not the game's";
+  const at = nodeAt(kept.at, st.game.root);
+  if (!at) return 'the position it had reached is not in the game';
+  const bad = await lineRefusal(st, p.line);
+  if (bad) return `its line is not legal at move ${bad.index + 1} (${bad.reason})`;
+  const run = st.puzzle;
+  Object.assign(run, { puzzle: p, root: st.game.root, at, step: kept.onLine ? kept.at.length : 0, onLine: kept.onLine,
+    hint: null, checked: null, asked: false });
+  st.shown.engineHeld = true;
+  if (kept.state === 'try') {
+    for (const child of [...at.children]) deleteFrom(st.game, child);
+    goToNode(st.game, at);
+    await refresh(st);
+  }
+  say(st, kept.state, kept.state === 'solved' ? solvedText(p) : kept.state === 'shown' ? shownText(p)
+    : `${puzzleTitle(p)}. Your move: find the move that wins.`);
+  return null;
 }
 
 // Reads the puzzles' file once (`fetchText`: its text, or throws why not).
@@ -275,7 +331,17 @@ function solved(st) {
   const run = st.puzzle;
   const p = /** @type {Puzzle} */ (run.puzzle);
   run.at = st.game.current;
-  say(st, 'solved', `Solved: puzzle ${p.id}, player ${solverOf(p)} wins. The proof's line: step through it below.`);
+  say(st, 'solved', solvedText(p));
+}
+
+/** @param {Puzzle} p */
+function solvedText(p) {
+  return `Solved: puzzle ${p.id}, player ${solverOf(p)} wins. The proof's line: step through it below.`;
+}
+
+/** @param {Puzzle} p */
+function shownText(p) {
+  return `The solution of puzzle ${p.id}: ${p.solution}. The proof's line: step through it below.`;
 }
 
 // The Hint button: the piece of the next winning move (the line's; off the
@@ -310,7 +376,7 @@ export async function showSolution(st) {
   run.hint = null;
   const checked = run.checked;
   run.checked = null;
-  say(st, 'shown', `The solution of puzzle ${p.id}: ${p.solution}. The proof's line: step through it below.`);
+  say(st, 'shown', shownText(p));
   if (checked && checked.move !== p.line[0] && inTree(st.game, checked)) deleteFrom(st.game, checked);
   await stepLine(st, 0);
 }

@@ -54,6 +54,13 @@ export function parsePuzzleLine(text) {
   }
 }
 
+// `puzzle` as a line of the file (what parsePuzzleLine reads back into it).
+/** @param {Puzzle} puzzle */
+export function puzzleRow(puzzle) {
+  const p = puzzle;
+  return [p.id, p.rating, p.position, p.solution, p.line.join(' '), p.plies].join('\t');
+}
+
 // The file's text read into its puzzles, in the file's order, and what was
 // wrong with the lines skipped ("line 7: the rating '9' is not 1 to 5").
 // '#' lines and blank lines are comments; a repeated id is skipped. Lines
@@ -106,14 +113,14 @@ export function ofRating(puzzles, rating) {
   return rating ? puzzles.filter((p) => p.rating === rating) : puzzles;
 }
 
-// The puzzle after `current` among those of `rating` (0: any), in the
+// The puzzle after `current` (by its id) among those of `rating` (0: any), in the
 // file's order, from the first again after the last; the first of them
 // when `current` is null or of another rating; null if there is none.
 /** @param {Puzzle[]} puzzles @param {Puzzle | null} current @param {number} rating @returns {Puzzle | null} */
 export function nextPuzzle(puzzles, current, rating) {
   const list = ofRating(puzzles, rating);
   if (!list.length) return null;
-  const at = current ? list.indexOf(current) : -1;
+  const at = current ? list.findIndex((p) => p.id === current.id) : -1;
   return list[(at + 1) % list.length];
 }
 

@@ -13,6 +13,7 @@ import { writePgn, MAX_IMPORT_CHARS } from './pgn.js';
 import { movesTo, gameResult, snapshot, MAX_GAME_MOVES } from './game.js';
 import { linkHash, pageHost } from './address.js';
 import { roster } from './players.js';
+import { keptPuzzle } from './puzzle_run.js';
 
 const KEY = 'gobblet-board-game';
 const FORMAT = 1;
@@ -22,9 +23,11 @@ const FORMAT = 1;
 export const MAX_SAVED_CHARS = MAX_IMPORT_CHARS;
 
 /** A game as kept: its PGN, the moves from the start to the position shown,
- * whether it is a record explored (game.js game.explored), and the link
- * (address.js linkHash) the page showed for it.
- * @typedef {{pgn: string, shown: string[], explored: boolean, link: string}} SavedGame */
+ * whether it is a record explored (game.js game.explored), the link
+ * (address.js linkHash) the page showed for it, and, for a puzzle's game,
+ * the puzzle and how far it went (puzzle_run.js keptPuzzle; else null).
+ * @typedef {{pgn: string, shown: string[], explored: boolean, link: string, puzzle: KeptPuzzle | null}} SavedGame
+ * @typedef {import('./puzzle_run.js').KeptPuzzle} KeptPuzzle */
 
 // Keeps the game shown in this browser, replacing the one kept before.
 // Where it cannot (too large; storage refused or full) the record kept
@@ -40,6 +43,7 @@ export function keepGame(st) {
     shown: movesTo(game.current),
     explored: game.explored,
     link: linkHash(snapshot(game)),
+    puzzle: keptPuzzle(st),
   });
   if (problem && problem !== st.savedProblem) {
     st.ui.ioStatus(`This game is not kept for a reload: ${problem}. Export its PGN to keep it.`);
@@ -108,10 +112,25 @@ function recordOf(data) {
   if (!data || typeof data !== 'object' || /** @type {any} */ (data).format !== FORMAT) {
     return { error: 'it is not of the format this page saves' };
   }
-  const { pgn, shown, explored, link } = /** @type {Record<string, unknown>} */ (data);
-  const shownOk = Array.isArray(shown) && shown.length <= MAX_GAME_MOVES && shown.every((m) => typeof m === 'string');
-  if (typeof pgn !== 'string' || !shownOk || typeof explored !== 'boolean' || typeof link !== 'string') {
+  const { pgn, shown, explored, link, puzzle } = /** @type {Record<string, unknown>} */ (data);
+  if (typeof pgn !== 'string' || !isMoves(shown) || typeof explored !== 'boolean' || typeof link !== 'string'
+    || !(puzzle === undefined || puzzle === null || isKeptPuzzle(puzzle))) {
     return { error: 'a field of it is missing or not of its type' };
   }
-  return { record: { pgn, shown: /** @type {string[]} */ (shown), explored, link } };
+  return { record: { pgn, shown: /** @type {string[]} */ (shown), explored, link,
+    puzzle: /** @type {KeptPuzzle | undefined | null} */ (puzzle) || null } };
+}
+
+/** @param {unknown} list */
+function isMoves(list) {
+  return Array.isArray(list) && list.length <= MAX_GAME_MOVES && list.every((m) => typeof m === 'string');
+}
+
+// The shape of a kept puzzle (its contents are checked when it is resumed: puzzle_run.js resumePuzzle).
+/** @param {unknown} data */
+function isKeptPuzzle(data) {
+  if (!data || typeof data !== 'object') return false;
+  const { row, at, onLine, state } = /** @type {Record<string, unknown>} */ (data);
+  return typeof row === 'string' && isMoves(at) && typeof onLine === 'boolean'
+    && (state === 'try' || state === 'solved' || state === 'shown');
 }

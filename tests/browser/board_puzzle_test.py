@@ -298,6 +298,11 @@ def test_an_untrusted_file_and_a_winning_move_off_the_line(b, binary):
         check(not b.d.find_element(By.ID, "engine-move").is_displayed(), "Engine, move is offered in a puzzle")
         click_move(b, OWN_LINE[0], 2)
         b.wait("the defence", lambda: b.moves() == OWN_LINE[:2] and "Your move" in text(b, "puzzle-text"))
+        # A reload: the puzzle is taken up again where it stood, Engine, move (the solver's side) not offered.
+        b.d.refresh()
+        b.wait("the puzzle after a reload", lambda: b.body("ready") == "1" and b.moves() == OWN_LINE[:2]
+               and text(b, "puzzle-text").startswith("Puzzle 3 · ") and "Your move" in text(b, "puzzle-text"))
+        check(not b.d.find_element(By.ID, "engine-move").is_displayed(), "Engine, move is offered after a reload")
         click_move(b, "S@b3", 2)
         b.wait("S@b3 judged", lambda: "also wins" in text(b, "puzzle-text") or "not" in text(b, "puzzle-text"),
                timeout=60)

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
   parsePuzzles, parsePuzzleLine, readingText, ofRating, nextPuzzle, solverOf, expected, judgeTry, hintOf, hintText,
-  puzzleTitle, MAX_FILE_CHARS,
+  puzzleTitle, puzzleRow, MAX_FILE_CHARS,
 } from '../../web/puzzles.js';
 
 const FILE = new URL('../../puzzles/puzzles.txt', import.meta.url);
@@ -77,6 +77,10 @@ test('puzzles are chosen by rating, the next one after the current, round again'
   assert.equal(nextPuzzle(puzzles, puzzles[3], 3)?.id, 2);
   assert.equal(nextPuzzle(puzzles, null, 5), null);
   assert.equal(nextPuzzle([], null, 0), null);
+  // A puzzle kept for a reload (its line of the file, read back): the next is found by its id.
+  const kept = parsePuzzleLine(puzzleRow(puzzles[1]));
+  assert.deepEqual(kept, puzzles[1]);
+  assert.equal(nextPuzzle(puzzles, /** @type {any} */ (kept), 0)?.id, 3);
 });
 
 test("the line's moves, the judgement of a try, the hint and the title", () => {
