@@ -550,9 +550,19 @@ function drawLosingMove(st, moves, first) {
   button.type = 'button';
   button.id = 'review-lost-move';
   button.textContent = `${moveNumber(first + i, '…')} ${node.move}`;
-  button.addEventListener('click', () => st.actions.goToMove(node));
+  button.addEventListener('click', () => {
+    st.actions.goToMove(node);
+    boardIntoView();  // (on a phone the summary is far below the board)
+  });
   const cost = r.exact ? (r.after === 0 ? 'the result thrown into a loss' : 'a win thrown into a draw') : lossText(r.loss);
   box.replaceChildren('The move that lost the game: ', button, ` (player ${judged[i].side}, ${cost})`);
+}
+
+// Scrolls the board into view where it is not all on the screen (on a
+// phone the panels are stacked far below it), its top at the screen's top.
+function boardIntoView() {
+  const wrap = $('board-wrap'), r = wrap.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > window.innerHeight) wrap.scrollIntoView({ block: 'start' });
 }
 
 /** @param {string} text */

@@ -55,6 +55,7 @@ import pytest
 from board_driver import Board, By, Failure, check, run_as_script
 # The server with its 3x3 tablebases (fixtures), the WebSocket recorder.
 from board_test import RECORDER, page_url, tb_dir  # noqa: F401 (fixtures are used by name)
+from board_connection_test import PHONE, phone_screen, rect
 
 # The review's searches (review_run.js REVIEW_NODES, DEEP_NODES): every position, then the moves that matter.
 REVIEW_GOS = ("go nodes 100000", "go nodes 1000000")
@@ -346,7 +347,7 @@ def test_a_full_strength_loss_is_found_drawn_and_named(b, binary, tb_dir):
     """A full-strength game lost by one move: the review marks that move a mistake or a blunder,
     gets the classes of its searches replayed over stdin (the same node budgets from an emptied
     table give the same values on any engine), draws its values on the chart, and names the move
-    that lost the game, a click away."""
+    that lost the game, a click away (on a phone's screen too, the board brought into view)."""
     open_people_game(b, "gobblet")
     b.import_game(FULL_STRENGTH_GAME)
     b.wait("the game", lambda: len(b.moves()) == FULL_STRENGTH_PLIES)
@@ -386,6 +387,20 @@ def test_a_full_strength_loss_is_found_drawn_and_named(b, binary, tb_dir):
           f"the summary: {lost!r}")
     b.click(b.d.find_element(By.ID, "review-lost-move"))
     b.wait("the move that lost shown", lambda: b.body("ply") == str(LOSING_PLY))
+    # On a phone the summary is far below the board: a click on the move brings the board into view.
+    size = b.d.get_window_size()
+    try:
+        phone_screen(b)
+        b.click(b.d.find_element(By.ID, "nav-start"))
+        b.wait("the start shown", lambda: b.body("ply") == "0")
+        button = b.d.find_element(By.ID, "review-lost-move")
+        b.d.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        b.click(button)
+        b.wait("the move that lost shown on a phone", lambda: b.body("ply") == str(LOSING_PLY))
+        board = rect(b, "board")
+        check(board[0] >= 0 and board[1] <= PHONE[1], f"the board is off a phone's screen: {board}")
+    finally:
+        b.d.set_window_size(size["width"], size["height"])
 
 
 def test_learn_from_your_mistakes(b, binary, tb_dir):
