@@ -248,16 +248,33 @@ function solverWon(st) {
 // A move tried in the puzzle (play.js attempt, through state.judge): true
 // when the puzzle takes it (judged here, not played by play.js).
 /** @param {State} st @param {string} move */
+// While it is being solved, a move at another position than the solver's
+// turn (gone back in the move list) is not played: the puzzle's position is
+// shown again. Solved or given up, the game is free to explore.
+/** @param {State} st @param {string} move */
 export function judgePuzzleMove(st, move) {
   const run = st.puzzle;
-  if (!puzzleOn(st) || st.game.current !== run.at || st.shown.preview) return false;
-  if (run.state === 'solved' || run.state === 'shown') return false;  // (after it: the game is free to explore)
-  if (run.state === 'try') {
-    tryMove(st, move);
-  } else {
+  if (!puzzleSolving(st) || st.shown.preview) return false;
+  if (run.state !== 'try') {
     st.ui.status(run.state === 'checking' ? 'Wait: the engine is checking the move tried.' : 'Wait for the defence.');
+  } else if (st.game.current !== run.at) {
+    backToPuzzle(st);
+  } else {
+    tryMove(st, move);
   }
   return true;
+}
+
+// The puzzle's position shown again, said why (a move elsewhere is no part of it).
+const BACK = 'Back to the puzzle: a move at an earlier position is no part of it.';
+
+/** @param {State} st */
+async function backToPuzzle(st) {
+  const run = st.puzzle, at = /** @type {TreeNode} */ (run.at);
+  goToNode(st.game, at);
+  await refresh(st);
+  if (!still(st, at)) return;
+  say(st, 'try', `${BACK} ${run.text.replace(BACK, '').trim()}`);
 }
 
 /** @param {State} st @param {string} move */

@@ -274,7 +274,8 @@ def proved_win(binary, position):
 def test_an_untrusted_file_and_a_winning_move_off_the_line(b, binary):
     """The page reads a file of this test's: the lines that are not puzzles are skipped, said why, and
     make no element (markup in a position); a puzzle whose line is not legal is left out, said why;
-    the next one is opened (its moves in the wrong case read as the engine's), player 2 (the engine's side
+    the next one is opened (its moves in the wrong case read as the engine's); a reload takes it up again;
+    a move at the start, gone back to, is not played, the puzzle's position shown again; player 2 (the engine's side
     in the players chosen) to move. Off the line: after the line's first move and defence, another
     move that wins (S@b3, proved natively) is accepted as also winning, the engine defends, and the
     win the prover (stdin) finds, played move by move, each checked by the page, solves it."""
@@ -303,6 +304,15 @@ def test_an_untrusted_file_and_a_winning_move_off_the_line(b, binary):
         b.wait("the puzzle after a reload", lambda: b.body("ready") == "1" and b.moves() == OWN_LINE[:2]
                and text(b, "puzzle-text").startswith("Puzzle 3 · ") and "Your move" in text(b, "puzzle-text"))
         check(not b.d.find_element(By.ID, "engine-move").is_displayed(), "Engine, move is offered after a reload")
+        # Back at the start in the move list, another move: not played, the puzzle's position again.
+        other = next(m for m in legal_moves(binary, OWN_PUZZLE) if m != OWN_LINE[0] and "@" not in m)
+        b.click(b.d.find_element(By.ID, "nav-start"))
+        b.wait("the start", lambda: b.body("ply") == "0")
+        click_move(b, other, 2)
+        b.wait(f"{other} not played", lambda: b.body("ply") == "2"
+               and text(b, "puzzle-text").startswith("Back to the puzzle"))
+        check(b.moves() == OWN_LINE[:2] and "Your move" in text(b, "puzzle-text"),
+              f"after {other} at the start: {b.moves()}, {text(b, 'puzzle-text')!r}")
         click_move(b, "S@b3", 2)
         b.wait("S@b3 judged", lambda: "also wins" in text(b, "puzzle-text") or "not" in text(b, "puzzle-text"),
                timeout=60)
