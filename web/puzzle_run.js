@@ -152,10 +152,10 @@ async function readFile(st, fetchText) {
 }
 
 // The Puzzle button and "Next puzzle": the puzzle after the one shown last
-// (the file's first to begin with) among those of the rating chosen.
-/** @param {State} st @param {() => Promise<string>} fetchText */
-// A puzzle whose line is not legal is left out (said in the note) and the
+// (the file's first to begin with) among those of the rating chosen. A
+// puzzle whose line is not legal is left out (said in the note) and the
 // next one opened.
+/** @param {State} st @param {() => Promise<string>} fetchText */
 export async function nextPuzzleShown(st, fetchText) {
   const read = await readFile(st, fetchText);
   if (!read) return;
@@ -246,11 +246,10 @@ function solverWon(st) {
 }
 
 // A move tried in the puzzle (play.js attempt, through state.judge): true
-// when the puzzle takes it (judged here, not played by play.js).
-/** @param {State} st @param {string} move */
-// While it is being solved, a move at another position than the solver's
-// turn (gone back in the move list) is not played: the puzzle's position is
-// shown again. Solved or given up, the game is free to explore.
+// when the puzzle takes it (judged here, not played by play.js). While it
+// is being solved, a move at another position than the solver's turn (gone
+// back in the move list) is not played: the puzzle's position is shown
+// again. Solved or given up, the game is free to explore.
 /** @param {State} st @param {string} move */
 export function judgePuzzleMove(st, move) {
   const run = st.puzzle;
@@ -394,7 +393,7 @@ export async function showSolution(st) {
   const checked = run.checked;
   run.checked = null;
   say(st, 'shown', shownText(p));
-  if (checked && checked.move !== p.line[0] && inTree(st.game, checked)) deleteFrom(st.game, checked);
+  if (checked && inTree(st.game, checked)) deleteFrom(st.game, checked);
   await stepLine(st, 0);
 }
 
