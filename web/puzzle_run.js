@@ -284,20 +284,20 @@ async function tryMove(st, move) {
   if (run.onLine && move === expected(p, run.step)) {
     say(st, 'defending', `${move}: right.`);
     const node = await show(st, move);
-    if (!still(st, node)) return;
+    if (!still(st, node) && !await backTo(st, node)) return;
     run.step += 1;
     return goOn(st, node, `${move}: right.`);
   }
   say(st, 'checking', `Checking ${move}…`);
   const node = await show(st, move);
   run.checked = node;
-  if (!still(st, node)) return;
+  if (!still(st, node)) return notChecked(st, node, from, move);
   /** @type {boolean | null} */
   let wins = solverWon(st);
   let why = '';
   if (!st.shown.view?.over) {
     const s = await startSearch(st, 'prove', 1, { prove: true, movetime: CHECK_MS }, undefined, st.shown.generation);
-    if (!still(st, node)) return;
+    if (!still(st, node)) return notChecked(st, node, from, move);
     const outcome = s.proof ? s.proof.split(' ')[0] : 'unknown';
     wins = outcome === 'loss' ? true : outcome === 'win' || outcome === 'draw' ? false : null;
     why = outcome === 'win' ? ' (the defender wins: proved)' : outcome === 'draw' ? ' (a draw: proved)' : '';
@@ -317,8 +317,34 @@ async function tryMove(st, move) {
       + 'Try again, or Hint.');
 }
 
+// The person went elsewhere in the move list (or the engine's answer came
+// late) while the defence, a check or a hint was coming: the puzzle's
+// `node` is shown again to go on from it; false where the puzzle is no
+// longer being solved there (given up, another game, `node` gone).
+/** @param {State} st @param {TreeNode} node */
+async function backTo(st, node) {
+  if (!puzzleSolving(st) || st.shown.preview || !inTree(st.game, node)) return false;
+  if (st.game.current !== node) {
+    goToNode(st.game, node);
+    await refresh(st);
+  }
+  return still(st, node);
+}
+
+// The move `move` tried at `from` (its node `node`) could not be checked:
+// the person went elsewhere meanwhile. It is taken back, unjudged.
+/** @param {State} st @param {TreeNode} node @param {TreeNode} from @param {string} move */
+async function notChecked(st, node, from, move) {
+  const run = st.puzzle;
+  if (!puzzleSolving(st) || run.checked !== node || !inTree(st.game, node)) return;
+  run.checked = null;
+  deleteFrom(st.game, node);
+  if (!await backTo(st, from)) return;
+  say(st, 'try', `${move} was not checked: another position was shown meanwhile. Try again, or Hint.`);
+}
+
 // After the solver's move `node`: solved if it won, else the board's defence.
-/** @param {State} st @param {TreeNode} node @param {string} said */
+/** @param {State} st @param {TreeNode} node @param {string} said @returns {Promise<void>} */
 async function goOn(st, node, said) {
   const run = st.puzzle;
   const p = /** @type {Puzzle} */ (run.puzzle);
@@ -326,11 +352,11 @@ async function goOn(st, node, said) {
   if (solverWon(st)) return solved(st);
   say(st, 'defending', `${said} The defence…`);
   await new Promise((resolve) => setTimeout(resolve, DEFENCE_DELAY_MS));
-  if (!still(st, node)) return;
+  if (!still(st, node) && !await backTo(st, node)) return;
   let reply = run.onLine ? expected(p, run.step) : null;
   if (!reply) {
     const s = await startSearch(st, 'puzzle', 1, { movetime: DEFENCE_MS }, undefined, st.shown.generation);
-    if (!still(st, node)) return;
+    if (!still(st, node)) return await backTo(st, node) ? goOn(st, node, said) : undefined;  // (its search was stopped)
     reply = s.best && s.best !== '(none)' ? s.best : null;
     if (!reply) return say(st, 'try', `${said} The engine gave no defence: try the next move.`);
   }
@@ -372,7 +398,10 @@ export async function giveHint(st) {
     const node = st.game.current;
     say(st, 'checking', 'Asking the prover for a hint…');
     const s = await startSearch(st, 'prove', 1, { prove: true, movetime: CHECK_MS }, undefined, st.shown.generation);
-    if (!still(st, node)) return;
+    if (!still(st, node)) {
+      if (await backTo(st, node)) say(st, 'try', 'No hint: another position was shown meanwhile. Hint again.');
+      return;
+    }
     move = s.best && s.best !== '(none)' ? s.best : null;
     if (!move) return say(st, 'try', `The prover found no winning move within ${CHECK_MS / 1000} s: no hint.`);
   }

@@ -274,7 +274,8 @@ def proved_win(binary, position):
 def test_an_untrusted_file_and_a_winning_move_off_the_line(b, binary):
     """The page reads a file of this test's: the lines that are not puzzles are skipped, said why, and
     make no element (markup in a position); a puzzle whose line is not legal is left out, said why;
-    the next one is opened (its moves in the wrong case read as the engine's); a reload takes it up again;
+    the next one is opened (its moves in the wrong case read as the engine's); gone back to the start
+    before the defence, the defence comes all the same; a reload takes it up again;
     a move at the start, gone back to, is not played, the puzzle's position shown again; player 2 (the engine's side
     in the players chosen) to move. Off the line: after the line's first move and defence, another
     move that wins (S@b3, proved natively) is accepted as also winning, the engine defends, and the
@@ -298,7 +299,10 @@ def test_an_untrusted_file_and_a_winning_move_off_the_line(b, binary):
         check(b.d.execute_script("return document.getElementById('p2').value") == "engine", "player 2 is a person")
         check(not b.d.find_element(By.ID, "engine-move").is_displayed(), "Engine, move is offered in a puzzle")
         click_move(b, OWN_LINE[0], 2)
-        b.wait("the defence", lambda: b.moves() == OWN_LINE[:2] and "Your move" in text(b, "puzzle-text"))
+        # Gone back to the start before the defence (half a second): the defence comes all the same.
+        b.d.execute_script("document.getElementById('nav-start').click()")
+        b.wait("the defence", lambda: b.moves() == OWN_LINE[:2] and "Your move" in text(b, "puzzle-text")
+               and b.body("ply") == "2")
         # A reload: the puzzle is taken up again where it stood, Engine, move (the solver's side) not offered.
         b.d.refresh()
         b.wait("the puzzle after a reload", lambda: b.body("ready") == "1" and b.moves() == OWN_LINE[:2]
