@@ -343,9 +343,18 @@ def test_show_solution_while_the_defence_comes_gives_up(b, puzzles):
     """Show solution clicked in the half second before the line's defence: the puzzle is given up
     and stays given up (the proof's line listed, no more "Your move"), not taken up again by the
     defence that was coming."""
-    p = puzzles[0]
+    # The first puzzle of the first rating whose first puzzle has a defence (a line of 3 plies or more).
+    firsts = [next(q for q in puzzles if q["rating"] == r) for r in sorted({q["rating"] for q in puzzles})]
+    p = next((q for q in firsts if len(q["line"]) >= 3), None)
+    check(p is not None, "no rating of the file begins with a puzzle that has a defence")
     side = side_of(p["position"], 0)
-    open_first_puzzle(b, p)
+    b.load()
+    b.click(b.d.find_element(By.ID, "puzzle-start"))
+    b.wait("a puzzle", lambda: "Find the move that wins" in text(b, "puzzle-text"))
+    b.select("puzzle-rating", str(p["rating"]))
+    b.click(b.d.find_element(By.ID, "puzzle-next"))
+    b.wait(f"puzzle {p['id']}", lambda: b.body("fen") == p["position"] and f"Puzzle {p['id']} " in text(b, "puzzle-text")
+           and "Find the move that wins" in text(b, "puzzle-text"))
     click_move(b, p["solution"], side)
     b.d.execute_script("document.getElementById('puzzle-solution').click()")
     # (Six times the board's delay before its defence: where the page waited less, a defence still
