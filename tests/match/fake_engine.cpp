@@ -16,6 +16,10 @@
 //            engines alone, not on the games the process played before (as
 //            with a node-limited real engine), so a match's games can be
 //            compared game by game however they were dealt out
+//   safe     the weakest player the skill levels are measured against: a
+//            move that wins at once if there is one, else a uniformly
+//            random move that gives the opponent no line in one
+//            (engine/safe_moves.h), else any legal move; never misbehaves
 //   crash    abort() instead of answering
 //   illegal  answer a well-formed but illegal move
 //   garbage  answer "bestmove xyzzy"
@@ -44,6 +48,7 @@
 #include "engine/game.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/safe_moves.h"
 
 namespace {
 
@@ -112,6 +117,17 @@ std::string queryAnswer(const Game& game, const std::string& query, bool ignoreR
   return "unknown";
 }
 
+// --mode safe: a win at once, else a uniformly random move of those that
+// give no line away (safeMoves), else a uniformly random one of `all`.
+Move safeMove(Board board, const MoveList& all, std::mt19937_64& rng) {
+  for (Move m : all)
+    if (winsAtOnce(board, m)) return m;
+  MoveList safe;
+  safeMoves(board, safe);
+  const MoveList& from = safe.empty() ? all : safe;
+  return from[static_cast<int>(rng() % static_cast<uint64_t>(from.size()))];
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -178,6 +194,7 @@ int main(int argc, char** argv) {
       std::string reply = list.empty() ? "(none)" : moveToString(list[0], variant);
       if (s.mode == "random" && !list.empty())
         reply = moveToString(list[static_cast<int>(rng() % static_cast<uint64_t>(list.size()))], variant);
+      if (s.mode == "safe" && !list.empty()) reply = moveToString(safeMove(game.position(), list, rng), variant);
       if (s.mode == "hashed" && !list.empty()) {
         uint64_t hash = 1469598103934665603ull ^ s.seed;  // FNV-1a
         for (unsigned char c : positionLine) hash = (hash ^ c) * 1099511628211ull;
