@@ -20,14 +20,14 @@ def record(games):
     return "\n".join(lines) + "\n"
 
 
-def fit(*records, anchor="random"):
+def fit(*records, anchor="random", options=("--json",)):
     with tempfile.TemporaryDirectory() as tmp:
         paths = []
         for k, games in enumerate(records):
             path = Path(tmp) / f"r{k}.txt"
             path.write_text(record(games))
             paths.append(str(path))
-        return subprocess.run([sys.executable, str(FIT), "--anchor", anchor, "--json", *paths],
+        return subprocess.run([sys.executable, str(FIT), "--anchor", anchor, *options, *paths],
                               capture_output=True, text=True)
 
 
@@ -55,7 +55,22 @@ def main():
     check(out.returncode != 0 and "the anchor 'random' played no game" in out.stderr, out.stderr)
     out = fit([("A", "random", "1-0"), ("C", "D", "1-0")])
     check(out.returncode != 0 and "not connected to the anchor: C, D" in out.stderr, out.stderr)
-    print("fit_levels: 4 checks passed")
+    # --anchor-elo moves every rating by the anchor's.
+    games = [("A", "random", "1-0"), ("random", "A", "0-1"), ("A", "random", "1-0"), ("random", "A", "1-0")]
+    shifted = json.loads(fit(games, options=("--json", "--anchor-elo", "500")).stdout)
+    check(shifted == {"random": 500, "A": 500 + round(-400 * math.log10(1 / 0.7 - 1))}, shifted)
+    # --ladder: a row per level, its games against the level below (3 of 4
+    # won by L1, from its side) with the gap of that score alone (0.75: 191
+    # Elo) and against the anchor.
+    out = fit([("L0", "safe", "0-1"), ("safe", "L0", "1/2-1/2")],
+              [("L1", "L0", "1-0"), ("L0", "L1", "0-1"), ("L1", "L0", "1-0"), ("L0", "L1", "1-0")],
+              anchor="safe", options=("--ladder", "--anchor-elo", "500"))
+    check(out.returncode == 0, out.stderr)
+    rows = {line.split(" | ")[0].strip("| "): line.split(" | ") for line in out.stdout.splitlines()[2:]}
+    check(set(rows) == {"0", "1"}, out.stdout)
+    check(rows["1"][2] == "4, 3-0-1, 0.75" and rows["1"][3].startswith("+191 ["), rows["1"])
+    check(rows["0"][2] == "" and rows["0"][4].strip(" |") == "2, 0-1-1, 0.25", rows["0"])
+    print("fit_levels: 6 checks passed")
 
 
 if __name__ == "__main__":

@@ -7,10 +7,16 @@ levels). A player that won every game against its neighbours has no finite
 maximum: as BayesElo does, each pair that played gets one virtual draw
 (--prior-draws), which bounds the gaps by what was played.
 
-    tools/skill/fit_levels.py --anchor random RECORD... [--json]
+    tools/skill/fit_levels.py --anchor safe [--anchor-elo E] RECORD... [--json | --ladder]
 
 prints one line per player, best first: name, rating, its 95% interval
 (from the curvature of the likelihood, the others held), games, score.
+--anchor-elo gives the anchor a rating other than 0 (every rating moves by
+it). --ladder prints instead the table of docs/search.md "Strength levels":
+for each player named L<n> (a skill level; L20 full strength), its rating,
+its games against L<n-1> and against the anchor (wins-draws-losses from its
+side, the score) and the gap to L<n-1> from those games alone, with its 95%
+interval (the normal approximation of the mean score, turned into Elo).
 Reads the line records of --record (docs/match.md); '#' lines are skipped.
 """
 
@@ -102,12 +108,63 @@ def interval(p, rating, count, opponents):
     return 1.96 / math.sqrt(information) if information > 0 else float("inf")
 
 
+def elo_of_score(s):
+    """The Elo gap of a mean score s (the logistic curve), +-inf at 1 and 0."""
+    if s >= 1:
+        return math.inf
+    if s <= 0:
+        return -math.inf
+    return -400 * math.log10(1 / s - 1)
+
+
+def pair_summary(games, a, b):
+    """(games, wins, draws, losses, score, gap, low, high) of a against b:
+    the gap in Elo of the mean score and its 95% interval, or None if they
+    did not play."""
+    results = [s if p1 == a else 1 - s for p1, p2, s in games if {p1, p2} == {a, b}]
+    n = len(results)
+    if n == 0:
+        return None
+    mean = sum(results) / n
+    var = sum((x - mean) ** 2 for x in results) / n
+    half = 1.96 * math.sqrt(var / n)
+    return (n, results.count(1.0), results.count(0.5), results.count(0.0), mean, elo_of_score(mean),
+            elo_of_score(mean - half), elo_of_score(mean + half))
+
+
+def signed(x):
+    return "+inf" if x == math.inf else "-inf" if x == -math.inf else f"{round(x) + 0:+d}"
+
+
+def ladder_table(games, rating, count, opponents, anchor):
+    """The markdown rows of --ladder."""
+    levels = sorted(int(p[1:]) for p in rating if re.fullmatch(r"L\d+", p))
+    rows = ["| level | Elo ± 95 % | vs the level below: games, W-D-L, score | gap to it, Elo [95 %] "
+            f"| vs {anchor}: games, W-D-L, score |", "| --- | --- | --- | --- | --- |"]
+    for level in levels:
+        p = f"L{level}"
+        cells = [str(level) + (" (full)" if level == 20 else ""),
+                 f"{rating[p]:.0f} ± {interval(p, rating, count, opponents):.0f}"]
+        below = pair_summary(games, p, f"L{level - 1}")
+        if below:
+            n, w, d, l, score, gap, low, high = below
+            cells += [f"{n}, {w}-{d}-{l}, {score:.2f}", f"{signed(gap)} [{signed(low)}, {signed(high)}]"]
+        else:
+            cells += ["", ""]
+        against = pair_summary(games, p, anchor)
+        cells.append(f"{against[0]}, {against[1]}-{against[2]}-{against[3]}, {against[4]:.2f}" if against else "")
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("records", nargs="+")
     parser.add_argument("--anchor", required=True, help="the player rated 0")
+    parser.add_argument("--anchor-elo", type=float, default=0.0, help="the anchor's rating (default 0)")
     parser.add_argument("--prior-draws", type=float, default=1.0)
     parser.add_argument("--json", action="store_true", help="the ratings as a JSON object")
+    parser.add_argument("--ladder", action="store_true", help="the skill levels' table (markdown)")
     args = parser.parse_args()
     games = read_games(args.records)
     if not games:
@@ -116,6 +173,10 @@ def main():
         rating, score, count, opponents = fit(games, args.anchor, args.prior_draws)
     except ValueError as e:
         sys.exit(f"fit_levels: {e}")
+    rating = {p: r + args.anchor_elo for p, r in rating.items()}
+    if args.ladder:
+        print(ladder_table(games, rating, count, opponents, args.anchor))
+        return
     if args.json:
         print(json.dumps({p: round(r) for p, r in rating.items()}))
         return
