@@ -20,7 +20,7 @@
 //   Skill Level    spin    20       0    20      below 20 a weaker player (search/skill.h)
 //   Skill Seed     spin    0        0    2^31-1  the weaker player's draws: 0 new each time
 //   UCI_LimitStrength check false               play at UCI_Elo instead of Skill Level
-//   UCI_Elo        spin    max      (the measured Elo of levels 0 and 20)
+//   UCI_Elo        spin    max      (the measured Elo of levels 0 and 20; the safe-move player 500)
 //   UCI_ShowWDL    check   false                 info lines carry wdl W D L (search/wdl.h)
 //   EvalFile       string  <default>             the net file (search/eval_file.h); <default> the built-in net
 //   Use NNUE       check   true                  evaluate 4x4 Gobblet with the net (full strength only)
@@ -91,7 +91,7 @@ inline constexpr OptionDeclaration kOptionTable[] = {
      "play at the strength UCI_Elo says instead of Skill Level"},
     {OptionId::kElo, "UCI_Elo", OptionType::kSpin, kSkillLevelElo[kMaxSkillLevel], kSkillLevelElo[0],
      kSkillLevelElo[kMaxSkillLevel], "",
-     "with UCI_LimitStrength: the strongest level whose measured Elo (a random mover 0) is at most this"},
+     "with UCI_LimitStrength: play at this Elo (the safe-move player 500), between the two measured levels around it"},
     {OptionId::kShowWdl, "UCI_ShowWDL", OptionType::kCheck, 0, 0, 0, "",
      "info lines carry the chances of their score: wdl W D L, per mille, for the side to move"},
     {OptionId::kEvalFile, "EvalFile", OptionType::kString, 0, 0, 0, "<default>",
@@ -140,8 +140,9 @@ struct EngineOptions {
   bool showWdl = declarationOf(OptionId::kShowWdl).defaultValue != 0;
   std::string evalFile;  // empty: the built-in net
   bool useNnue = declarationOf(OptionId::kUseNnue).defaultValue != 0;
-  // The level the search plays at: UCI_Elo's with UCI_LimitStrength, else Skill Level.
-  int playingLevel() const { return limitStrength ? skillLevelForElo(elo) : skillLevel; }
+  // The level the search plays at: UCI_Elo's with UCI_LimitStrength (a
+  // fractional level between two measured ones), else Skill Level.
+  double playingLevel() const { return limitStrength ? skillLevelForElo(elo) : skillLevel; }
   // Whether a full-strength search evaluates 4x4 Gobblet with the net (Use
   // NNUE): the evaluation whose chances `query wdl` gives at every level, so
   // that a position's chances never depend on the level played at.

@@ -688,7 +688,7 @@ absl::Status Search::setOptions(const SearchOptions& options) {
   o.hashMiB = std::clamp(o.hashMiB, kMinHashMiB, kMaxHashMiB);  // a size the machine cannot give is an error below
   o.threads = std::clamp(o.threads, 1, kMaxSearchThreads);
   o.multiPv = std::clamp(o.multiPv, 1, kMaxMultiPv);
-  o.skillLevel = std::clamp(o.skillLevel, 0, kMaxSkillLevel);
+  o.skillLevel = std::clamp(o.skillLevel, 0.0, double{kMaxSkillLevel});
   o.moveOverheadMs = std::clamp<int64_t>(o.moveOverheadMs, 0, kMaxMoveOverheadMs);
   impl_->options = o;
   if (searching()) return absl::OkStatus();  // resized by the next go()
@@ -787,11 +787,16 @@ void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks
   if (tablebase && tablebase->variant() == root.variant()) shared.tablebase = tablebase.get();
   shared.net = netFor(options, root);
   // A weakened level (search/skill.h): a shallower search of its candidate
-  // moves, one of which is drawn when it ends.
+  // moves within its node budget, one of which is drawn when it ends; or,
+  // when it misses the reply, a look at the positions right after its moves.
   const bool weakened = options.skillLevel < kMaxSkillLevel;
-  if (weakened)
-    limits.depth =
-        limits.depth > 0 ? std::min(limits.depth, skillDepth(options.skillLevel)) : skillDepth(options.skillLevel);
+  bool blind = false;
+  if (weakened) {
+    const double level = options.skillLevel;
+    limits.depth = limits.depth > 0 ? std::min(limits.depth, skillDepth(level)) : skillDepth(level);
+    limits.nodes = limits.nodes > 0 ? std::min(limits.nodes, skillNodes(level)) : skillNodes(level);
+    blind = skillDraw(options.skillSeed, root.key(), level, SkillDrawKind::kMiss) < skillMissChance(level);
+  }
   shared.reportedPv = options.multiPv;
   shared.onProgress = &callbacks.onProgress;
   shared.limits = limits;
@@ -803,8 +808,46 @@ void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks
   shared.startNs = &startNs;
   tt.newSearch();
 
+  // infinite / ponder: the bestmove waits for stop (or ponderhit).
+  auto waitToAnswer = [&] {
+    auto mayAnswer = [&] { return stop.load() || (!limits.infinite && !pondering.load()); };
+    if constexpr (kHasThreads) {
+      std::unique_lock<std::mutex> lock(mutex);
+      wake.wait(lock, mayAnswer);
+    } else {
+      // One thread: only the host can deliver the stop (search/host_yield.h).
+      assert(hostYieldInstalled() || mayAnswer());
+      while (!mayAnswer()) yieldToHost(YieldKind::kWaiting);
+    }
+    stop = true;
+  };
+
   Move best = Move::none(), ponder = Move::none();
-  if (game.result() == GameResult::kNone) {
+  if (blind && game.result() == GameResult::kNone && countMoves(root) > 0) {
+    Board board = root;
+    const auto scored = skillBlindScores(board, kMate - 1);
+    std::vector<int> scores;  // every move is a candidate of the blind look
+    for (const auto& [move, score] : scored) scores.push_back(score);
+    const auto& [move, score] = scored[static_cast<size_t>(
+        pickSkillMove(options.skillLevel, scores, skillDraw(options.skillSeed, root.key(), options.skillLevel)))];
+    waitToAnswer();
+    best = move;
+    stats = Stats{0, 0, 1, 1};
+    if (callbacks.onInfo) {
+      // The line's score: the static evaluation after the move (the blind
+      // look's own share is no score of the position).
+      SearchInfo info;
+      info.depth = info.selDepth = 1;
+      info.score.isMate = std::abs(score) >= kMate - 1;
+      Board after = root;
+      after.makeMove(best);
+      info.score.value = info.score.isMate ? (score > 0 ? 1 : -1) : -staticEvaluation(after, shared.net);
+      info.nodes = scored.size();
+      info.pv = {best};
+      info.isFinal = true;
+      callbacks.onInfo(info);
+    }
+  } else if (game.result() == GameResult::kNone) {
     std::vector<std::unique_ptr<Worker>> workers;
     for (int i = 0; i < threads; ++i)
       workers.push_back(std::make_unique<Worker>(
@@ -817,17 +860,7 @@ void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks
     Worker& main = *workers[0];
     main.iterate(callbacks.onInfo, startHelpers);
 
-    // infinite / ponder: the bestmove waits for stop (or ponderhit).
-    auto mayAnswer = [&] { return stop.load() || (!limits.infinite && !pondering.load()); };
-    if constexpr (kHasThreads) {
-      std::unique_lock<std::mutex> lock(mutex);
-      wake.wait(lock, mayAnswer);
-    } else {
-      // One thread: only the host can deliver the stop (search/host_yield.h).
-      assert(hostYieldInstalled() || mayAnswer());
-      while (!mayAnswer()) yieldToHost(YieldKind::kWaiting);
-    }
-    stop = true;
+    waitToAnswer();
     for (int i = 1; i <= helpers; ++i) pool.waitFor(i);
 
     if (!main.rootMoves.empty()) {

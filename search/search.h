@@ -108,8 +108,8 @@ struct SearchOptions {
   int threads = 1;  // asked for; a search runs at most the machine's hardware threads (docs/search.md)
   int multiPv = 1;
   int64_t moveOverheadMs = 30;
-  int skillLevel = kMaxSkillLevel;  // below it, a weaker player (search/skill.h)
-  uint64_t skillSeed = 0;           // its draws: 0 a new one each search, else reproducible
+  double skillLevel = kMaxSkillLevel;  // below it, a weaker player (search/skill.h)
+  uint64_t skillSeed = 0;              // its draws: 0 a new one each search, else reproducible
   // The evaluation's net (4x4 Gobblet; search/nnue/network.h); null: the
   // hand-written evaluation (search/evaluate.h), as in every other variant.
   // The engine's default (protocol/engine.h, Use NNUE) is the built-in net,

@@ -4,27 +4,50 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstring>
+
+#include "engine/movegen.h"
+#include "search/evaluate.h"
 
 namespace gobblet {
 
-int skillLevelForElo(int elo) {
-  int level = 0;
-  for (int l = 0; l <= kMaxSkillLevel; ++l)
-    if (kSkillLevelElo[l] <= elo) level = l;
-  return level;
+namespace {
+
+// The level as a weakness in [0, 1]: 1 at level 0, 0 at full strength.
+double weakness(double level) { return 1.0 - std::clamp(level, 0.0, double{kMaxSkillLevel}) / kMaxSkillLevel; }
+
+}  // namespace
+
+double skillLevelForElo(int elo) {
+  if (elo <= kSkillLevelElo[0]) return 0;
+  for (int l = 1; l <= kMaxSkillLevel; ++l)
+    if (elo < kSkillLevelElo[l])
+      return l - 1 + static_cast<double>(elo - kSkillLevelElo[l - 1]) / (kSkillLevelElo[l] - kSkillLevelElo[l - 1]);
+  return kMaxSkillLevel;
 }
 
-int skillDepth(int level) {
+uint64_t skillNodes(double level) {
   if (level >= kMaxSkillLevel) return 0;
-  return 1 + std::max(0, level) * 2 / 3;  // 1, 1, 2, 3, 3, 4, ... 13 at level 19
+  return static_cast<uint64_t>(std::llround(500.0 * std::exp2(std::max(0.0, level) / 2.2)));
 }
 
-double skillTemperature(int level) {
-  const double weakness = 1.0 - static_cast<double>(std::clamp(level, 0, kMaxSkillLevel)) / kMaxSkillLevel;
-  return 300.0 * weakness * weakness + 5.0;
+int skillDepth(double level) {
+  if (level >= kMaxSkillLevel) return 0;
+  return 1 + static_cast<int>(std::floor(std::max(0.0, level) / 2));
 }
 
-int pickSkillMove(int level, const std::vector<int>& scores, double draw) {
+double skillMissChance(double level) {
+  if (level >= kSkillMissFreeLevel) return 0;
+  const double left = 1.0 - std::max(0.0, level) / kSkillMissFreeLevel;
+  return 0.95 * left * left;
+}
+
+double skillTemperature(double level) {
+  const double w = weakness(level);
+  return 300.0 * w * w + 5.0;
+}
+
+int pickSkillMove(double level, const std::vector<int>& scores, double draw) {
   if (level >= kMaxSkillLevel || scores.size() <= 1) return 0;
   const double temperature = skillTemperature(level);
   const int best = *std::max_element(scores.begin(), scores.end());
@@ -45,11 +68,35 @@ int pickSkillMove(int level, const std::vector<int>& scores, double draw) {
   return 0;
 }
 
-double skillDraw(uint64_t seed, uint64_t positionKey, int level) {
+std::vector<std::pair<Move, int>> skillBlindScores(Board& board, int win) {
+  const int us = board.sideToMove();
+  MoveList list;
+  generateMoves(board, list);
+  std::vector<std::pair<Move, int>> scored;
+  for (Move m : list) {
+    board.makeMove(m);
+    const int winner = board.winner();
+    int score = winner == us ? win : -win;
+    if (winner == kNoWinner) {
+      const EvalTerms t = evaluateTerms(board);
+      score = t.visible.player[us] + t.inHand.player[us] + t.captives.player[us] + t.lines.player[us] +
+              t.lineSafety.player[us];
+    }
+    scored.emplace_back(m, score);
+    board.unmakeMove(m);
+  }
+  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  return scored;
+}
+
+double skillDraw(uint64_t seed, uint64_t positionKey, double level, SkillDrawKind kind) {
   static std::atomic<uint64_t> counter{
       static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count())};
+  uint64_t levelBits = 0;
+  static_assert(sizeof(levelBits) == sizeof(level));
+  std::memcpy(&levelBits, &level, sizeof level);
   uint64_t x = (seed != 0 ? seed : counter.fetch_add(0x9E3779B97F4A7C15ull)) ^ positionKey ^
-               (static_cast<uint64_t>(level) << 56);
+               (levelBits * 0xD6E8FEB86659FD93ull) ^ (static_cast<uint64_t>(kind) << 52);
   // splitmix64's finaliser
   x += 0x9E3779B97F4A7C15ull;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;

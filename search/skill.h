@@ -1,53 +1,94 @@
 // Skill: the engine as a weaker player, for people (the options `Skill
 // Level` and `UCI_LimitStrength` + `UCI_Elo`, protocol/engine_options.h).
 //
-// Level kMaxSkillLevel (20) is full strength. Below it the search is
-// weakened the way a person is, never by a random blunder:
-//   * it looks less far: at most skillDepth(level) plies (1 at level 0);
-//   * it weighs its kSkillCandidates best moves (searched as MultiPV lines)
-//     and plays one with probability proportional to
+// Level kMaxSkillLevel (20) is full strength. Below it a level is a real
+// number (UCI_Elo lands between two whole levels) and the search is
+// weakened the way a person is, never by a random piece thrown away:
+//   * a node budget (skillNodes, geometric in the level) and a depth cap
+//     (skillDepth): a shorter horizon, the same on a fast machine as on a
+//     slow one wherever the clock lets the budget be spent;
+//   * a chance of missing the opponent's threat (skillMissChance, falling
+//     to 0 at kSkillMissFreeLevel): for that move the level does
+//     not look at the reply nor at the opponent's lines at all: it plays the
+//     move that looks best for its own pieces and lines (skillBlindScores),
+//     so a line the opponent completes next move goes unseen. It still takes
+//     a win in one and never uncovers a line of the opponent's by its move;
+//   * it weighs its kSkillCandidates best moves (MultiPV lines; when it
+//     misses the reply, every move of the blind look) and plays one with
+//     probability proportional to
 //     exp((score - best score) / temperature), the temperature falling
 //     from about 3 pieces' worth of score at level 0 to a few centi-units
-//     at level 19: a weak level often takes a near-best move, a strong one
-//     rarely, and no level takes a move that loses by force while another
-//     does not (its weight is e^-100 or less).
-// The draw is a function of the seed, the position and the level, so a
+//     at level 19; never a move that loses by force beside one that
+//     does not, and never a move beside a win the level saw.
+// Every draw is a function of the seed, the position and the level, so a
 // game against a level is reproducible with a seed (`Skill Seed`); seed 0
 // draws anew for each search.
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
+
+#include "engine/board.h"
+#include "engine/move.h"
 
 namespace gobblet {
 
 inline constexpr int kMaxSkillLevel = 20;
 inline constexpr int kSkillCandidates = 4;
+// The level from which a level never misses a threat (skillMissChance 0).
+inline constexpr double kSkillMissFreeLevel = 12;
 
-// The Elo of each level, measured (docs/search.md: the command, the
-// conditions and the errors; `tools/skill/measure_levels.sh
-// build/release/bin OUT 20 2+0.02 1`): a uniformly random mover is 0.
-inline constexpr int kSkillLevelElo[kMaxSkillLevel + 1] = {608,  692,  988,  1188, 1176, 1335, 1369,
-                                                           1390, 1428, 1427, 1526, 1501, 1478, 1538,
-                                                           1549, 1506, 1642, 1722, 1738, 1815, 2157};
-// The level of UCI_LimitStrength with UCI_Elo `elo`: the strongest level
-// whose measured Elo is at most `elo` (level 0 below them all).
-int skillLevelForElo(int elo);
+// The Elo of each level, measured (docs/search.md "Strength levels": the
+// command, the games and the intervals): the safe-move player
+// (`gobblet-fake-engine --mode safe`: a win in one if it has one, else any
+// move that gives no line in one) is 500.
+inline constexpr int kSkillLevelElo[kMaxSkillLevel + 1] = {179,  280,  365,  444,  523,  626,  690,
+                                                           791,  875,  1021, 1148, 1238, 1375, 1531,
+                                                           1615, 1725, 1867, 1928, 1980, 2100, 2403};
+// The level of UCI_LimitStrength with UCI_Elo `elo`: the measured Elo
+// interpolated linearly between the two whole levels around it (level 0
+// below them all, kMaxSkillLevel above them all). kSkillLevelElo rises.
+double skillLevelForElo(int elo);
 
-// The deepest iteration a level searches (kMaxSkillLevel: no cap, 0).
-int skillDepth(int level);
-// The softmax temperature in centi-units of score.
-double skillTemperature(int level);
+// A level's parameters, continuous in the level (a fractional level lies
+// between its neighbours); at kMaxSkillLevel and above, full strength: no
+// budget (0), no cap (0), no miss, no draw.
+// The node budget of a move's search: 500 at level 0, doubling every 2.2
+// levels (about 200 000 at level 19), geometric between whole levels too.
+uint64_t skillNodes(double level);
+// The deepest iteration: 1 + level / 2, rounded down (1 at level 0, 10 at 19).
+int skillDepth(double level);
+// The chance that a move is chosen without looking at the reply: 0.95 at
+// level 0, falling to 0 at kSkillMissFreeLevel as the square of the levels
+// left (one miss loses a game against a player that sees it, so the last
+// small chances weigh as much as the first large ones).
+double skillMissChance(double level);
+// The softmax temperature in centi-units of score: 300 (1 - level/20)^2 + 5.
+double skillTemperature(double level);
 
-// The index, in `scores` (the candidates' search scores, best first, from
-// the mover's view, in the search's units: a win or loss is a score beyond
-// any evaluation), of the move a level plays; `draw` is a uniform number in
+// The index, in `scores` (the candidates' scores, best first, from the
+// mover's view, in the search's units: a win or loss is a score beyond any
+// evaluation), of the move a level plays; `draw` is a uniform number in
 // [0, 1). Level kMaxSkillLevel, or a single candidate: 0.
-int pickSkillMove(int level, const std::vector<int>& scores, double draw);
+int pickSkillMove(double level, const std::vector<int>& scores, double draw);
 
-// The uniform draw in [0, 1) of a search: from the seed, the position's key
-// and the level; seed 0 mixes in a per-process counter instead (a new draw
-// each time).
-double skillDraw(uint64_t seed, uint64_t positionKey, int level);
+// The blind look of a move that misses the reply: every legal move of the
+// side to move scored by what it does for the mover's own pieces alone,
+// best first (ties in generation order): `win` for a move that wins at
+// once, -`win` for one that loses at once (it uncovers an opponent's line),
+// else the mover's own share of the hand-written evaluation's terms
+// (evaluateTerms, search/evaluate.h) after it: its lines, its pieces shown,
+// in hand and holding captives, none of the opponent's threats. board is
+// restored.
+std::vector<std::pair<Move, int>> skillBlindScores(Board& board, int win);
+
+// What a uniform draw of a search is for: the candidate played, or whether
+// the move misses the reply.
+enum class SkillDrawKind { kCandidate = 0, kMiss = 1 };
+// The uniform draw in [0, 1) of a search: from the seed, the position's key,
+// the level and the kind; seed 0 mixes in a per-process counter instead (a
+// new draw each time).
+double skillDraw(uint64_t seed, uint64_t positionKey, double level, SkillDrawKind kind = SkillDrawKind::kCandidate);
 
 }  // namespace gobblet

@@ -403,8 +403,9 @@ TEST(ProtocolOptions, EachOptionReadsBackAsItWasSet) {
   }
 }
 
-// UCI_LimitStrength plays at the strongest level whose measured Elo is at
-// most UCI_Elo, whatever Skill Level says; without it, Skill Level.
+// UCI_LimitStrength plays at the level of UCI_Elo, whatever Skill Level
+// says: a measured level's Elo gives that level, an Elo between two measured
+// ones a fractional level between them; without it, Skill Level.
 TEST(ProtocolOptions, LimitStrengthPlaysTheLevelOfTheElo) {
   EngineOptions o;
   const OptionCaps caps;
@@ -415,8 +416,13 @@ TEST(ProtocolOptions, LimitStrengthPlaysTheLevelOfTheElo) {
   ASSERT_TRUE(setOption(o, caps, "uci_limitstrength", "true", true).ok());
   for (int level = 0; level <= kMaxSkillLevel; ++level) {
     ASSERT_TRUE(setOption(o, caps, "UCI_Elo", std::to_string(kSkillLevelElo[level]), true).ok());
-    EXPECT_GE(o.playingLevel(), level);
-    EXPECT_LE(kSkillLevelElo[o.playingLevel()], kSkillLevelElo[level]);
+    EXPECT_EQ(o.playingLevel(), level);
+    if (level == kMaxSkillLevel) break;
+    ASSERT_TRUE(
+        setOption(o, caps, "UCI_Elo", std::to_string((kSkillLevelElo[level] + kSkillLevelElo[level + 1]) / 2), true)
+            .ok());
+    EXPECT_GT(o.playingLevel(), level);
+    EXPECT_LT(o.playingLevel(), level + 1);
   }
   ASSERT_TRUE(setOption(o, caps, "UCI_Elo", std::to_string(kSkillLevelElo[0]), true).ok());
   EXPECT_EQ(o.playingLevel(), 0);
