@@ -1,6 +1,5 @@
 // gobblet.prove() and Proof: the prover (proof/prover.h) from Python, and
 // gobblet.check_certificate(), the independent checker (proof/check.h).
-#include <cerrno>
 #include <filesystem>
 #include <optional>
 #include <system_error>
@@ -109,10 +108,7 @@ position alone, not the game's earlier positions. Raises GameOverError at a fini
       "check_certificate",
       [](const std::string& path) {
         if (std::error_code error; !std::filesystem::exists(path, error)) {
-          // No such file: an OSError, as open() raises, not a rejected certificate.
-          PyErr_SetObject(PyExc_FileNotFoundError,
-                          py::make_tuple(ENOENT, std::generic_category().message(ENOENT), path).ptr());
-          throw py::error_already_set();
+          throwNotFound(path);  // an OSError, as open() raises, not a rejected certificate
         }
         proof::CheckReport report;
         {

@@ -2,7 +2,6 @@
 // from Python, and its check by the independent checker (proof/puzzle_check.h).
 // The default set, the package's own copy of the repository's puzzles/, is
 // found by gobblet/__init__.py, which passes its folder here.
-#include <cerrno>
 #include <filesystem>
 #include <string>
 #include <system_error>
@@ -11,6 +10,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.h"
+#include "errors.h"
 #include "proof/puzzle_check.h"
 #include "proof/puzzle_file.h"
 #include "python_game.h"
@@ -19,11 +19,6 @@ namespace py = pybind11;
 
 namespace gobblet::python {
 namespace {
-
-[[noreturn]] void throwNotFound(const std::string& path) {
-  PyErr_SetObject(PyExc_FileNotFoundError, py::make_tuple(ENOENT, std::generic_category().message(ENOENT), path).ptr());
-  throw py::error_already_set();
-}
 
 // The folder's file `name`, which must be there.
 std::string fileIn(const std::string& folder, const char* name) {

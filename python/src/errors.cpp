@@ -1,5 +1,8 @@
 #include "errors.h"
 
+#include <cerrno>
+#include <system_error>
+
 namespace py = pybind11;
 
 namespace gobblet::python {
@@ -26,6 +29,12 @@ void throwFileError(const absl::Status& status) {
     throw py::error_already_set();
   }
   throw TablebaseError(message);
+}
+
+void throwNotFound(const std::string& path) {
+  PyErr_SetObject(PyExc_FileNotFoundError,
+                  pybind11::make_tuple(ENOENT, std::generic_category().message(ENOENT), path).ptr());
+  throw pybind11::error_already_set();
 }
 
 }  // namespace gobblet::python

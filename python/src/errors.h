@@ -42,4 +42,8 @@ void throwIfMoveRefused(const absl::Status& status);
 // Throws FileNotFoundError for a missing file, else TablebaseError.
 [[noreturn]] void throwFileError(const absl::Status& status);
 
+// Throws FileNotFoundError(ENOENT, ..., path) for `path`, as open() does
+// for a file that is not there.
+[[noreturn]] void throwNotFound(const std::string& path);
+
 }  // namespace gobblet::python
