@@ -56,7 +56,9 @@ sanitizer_log="$(mktemp)"
 release_passed="$(mktemp -u)"
 set -m
 (
+  stage "asan+ubsan, then tsan: build (at the lowest priority)"
   nice -n 19 bash -c 'tools/setup.sh asan && tools/setup.sh tsan' || { echo "the sanitizer builds failed"; exit 1; }
+  stage "asan+ubsan and tsan: built; waiting for the release tests to pass"
   while [ ! -e "$release_passed" ]; do sleep 1; done
   stage "asan+ubsan: fast tests"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

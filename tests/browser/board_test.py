@@ -54,7 +54,7 @@ from board_driver import (Board, By, Failure, Keys, TIMEOUT, analyse_4x4, check,
 RECORDER = """
 (() => {
   const Native = window.WebSocket;
-  const wire = { sent: [], received: [] };
+  const wire = { sent: [], sentAt: [], received: [] };  // (sentAt: performance.now() of each sent)
   Object.defineProperty(window, '__wire', { value: wire });
   window.WebSocket = class extends Native {
     constructor(...args) {
@@ -63,6 +63,7 @@ RECORDER = """
     }
     send(data) {
       wire.sent.push(String(data));
+      wire.sentAt.push(performance.now());
       return super.send(data);
     }
   };
