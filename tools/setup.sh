@@ -70,16 +70,21 @@ wasm_sources() {
 # not seen before, and a fresh clone of the same sources takes the
 # profile, and then through ccache the WebAssembly objects, of the last
 # build. (The program names a fixed version, "0.1.0+profile", so that a
-# commit that changes no source keeps its profile.)
+# commit that changes no source keeps its profile.) The instrumented
+# objects name their counts' file by an absolute path, the cache folder's:
+# with the bare flag the compiler writes the folder it runs in into each
+# object, which made every one a ccache miss in a new clone (57 compiles).
+# (The bench run names its own file, LLVM_PROFILE_FILE.)
 wasm_profile() {
-  local dir=build/wasm-profile version cache key
+  local dir=build/wasm-profile version cache key flag
   version="$(emcc -v 2>&1 | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1)"
+  cache="${XDG_CACHE_HOME:-$HOME/.cache}/gobblet/wasm-profile"
+  flag="-fprofile-instr-generate=$cache/default.profraw"
   CC="clang-$version" CXX="clang++-$version" cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DGOBBLET_BENCHMARKS=OFF -DCMAKE_CXX_FLAGS=-fprofile-instr-generate \
-    -DCMAKE_EXE_LINKER_FLAGS=-fprofile-instr-generate -DGOBBLET_VERSION_DESCRIPTION=profile >&2
+    -DGOBBLET_BENCHMARKS=OFF -DCMAKE_CXX_FLAGS="$flag" \
+    -DCMAKE_EXE_LINKER_FLAGS="$flag" -DGOBBLET_VERSION_DESCRIPTION=profile >&2
   cmake --build "$dir" -j "$jobs" --target gobblet-bench >&2
   wasm_profile_file="$PWD/$dir/bench.profdata"
-  cache="${XDG_CACHE_HOME:-$HOME/.cache}/gobblet/wasm-profile"
   key="$(sha256sum "$dir"/bin/gobblet-bench | cut -c1-64)"
   if ! cmp -s "$cache/$key.profdata" "$wasm_profile_file"; then
     if [ ! -f "$cache/$key.profdata" ]; then
@@ -104,7 +109,11 @@ case "$kind" in
         # Debian's emscripten runs its JavaScript optimizer with the
         # system's node, which finds its modules (acorn) only here.
         export NODE_PATH=/usr/share/nodejs
+        # The archives by emscripten's llvm-ar itself: emar, a Python
+        # wrapper around it, took about 2 s of the machine a library (36).
+        llvm_root="$(em-config LLVM_ROOT)"
         emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release \
+          -DCMAKE_AR="$llvm_root/llvm-ar" -DCMAKE_RANLIB="$llvm_root/llvm-ranlib" \
           -DGOBBLET_ABSEIL_SOURCE="$abseil_source" -DGOBBLET_ZSTD_SOURCE="$zstd_source" \
           -DGOBBLET_WASM_PROFILE="$wasm_profile_file" >&2
         cmake --build build/wasm -j "$jobs" >&2 ;;

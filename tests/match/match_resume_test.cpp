@@ -18,6 +18,7 @@
 #include "tests/support/whole_file.h"
 #include "match/schedule.h"
 #include "tests/support/paths.h"
+#include "tests/support/sanitizers.h"
 
 namespace gobblet::match {
 namespace {
@@ -194,10 +195,11 @@ TEST_F(MatchResume, APgnRecordCutAnywhereResumes) {
   ASSERT_EQ(whole.exitCode, 0) << whole.output;
   const std::string text = readWholeFile(full);
   const size_t header = text.find('\n') + 1;
-  // Cut points over the whole file (every 97th byte, prime to the layout),
+  // Cut points over the whole file (every 97th byte, prime to the layout;
+  // every 388th under a sanitizer: tests/support/sanitizers.h),
   // and the two ends of the games.
   std::vector<size_t> points{header, text.size() - 1};
-  for (size_t at = header + 1; at < text.size(); at += 97) points.push_back(at);
+  for (size_t at = header + 1; at < text.size(); at += 97 * testing::kSanitizerStride) points.push_back(at);
   for (const size_t at : points) {
     std::ofstream(cut, std::ios::trunc) << text.substr(0, at);
     const Outcome resumed = runMatch(match(log_) + "--resume " + cut);

@@ -43,6 +43,7 @@
 #include "tests/support/tablebase_vs_brute.h"
 #include "tests/support/whole_file.h"
 #include "tests/support/paths.h"
+#include "tests/support/sanitizers.h"
 
 namespace gobblet::tb {
 namespace {
@@ -274,7 +275,8 @@ TEST(RetrogradeMoves, MatchTheRulesCoreOnRandomGames) {
 
 // Calls check(name, index, rules, state) for every state of four small
 // variants (placing and moving, one to three sizes) and for every 499th
-// number of gobblers; stops at the first fatal failure.
+// number of gobblers (under a sanitizer every 4th and every 1996th:
+// tests/support/sanitizers.h); stops at the first fatal failure.
 template <typename Check>
 void forSampledStates(Check&& check) {
   for (const auto& [name, step] : std::vector<std::pair<const char*, uint64_t>>{
@@ -282,7 +284,7 @@ void forSampledStates(Check&& check) {
     const Index index(*Variant::parse(name));
     const MoveRules rules(index.variant());
     for (int slice = 0; slice < static_cast<int>(index.slices().size()); ++slice) {
-      for (uint64_t i = 0; i < index.slices()[slice].size; i += step) {
+      for (uint64_t i = 0; i < index.slices()[slice].size; i += step * testing::kSanitizerStride) {
         State st;
         if (!index.stateAt(slice, i, &st)) continue;
         check(name, index, rules, st);
