@@ -5,31 +5,14 @@
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
+#include "file_bytes.h"
 
 namespace gobblet::proof {
 
 namespace {
 
 constexpr size_t kChecksumOffset = 24;
-constexpr uint64_t kFnvOffset = 0xcbf29ce484222325ull, kFnvPrime = 0x100000001b3ull;
 constexpr size_t kSmallestNodeBytes = 5;  // an AND node of no child (rejected by the checker, but well formed)
-
-uint64_t fnv(uint64_t h, const char* data, size_t n) {
-  for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<uint8_t>(data[i])) * kFnvPrime;
-  return h;
-}
-
-template <typename T>
-void put(std::string& out, T value) {
-  for (size_t i = 0; i < sizeof(T); ++i)
-    out.push_back(static_cast<char>((static_cast<uint64_t>(value) >> (8 * i)) & 0xFF));
-}
-template <typename T>
-T get(const char* p) {
-  uint64_t v = 0;
-  for (size_t i = 0; i < sizeof(T); ++i) v |= static_cast<uint64_t>(static_cast<uint8_t>(p[i])) << (8 * i);
-  return static_cast<T>(v);
-}
 
 }  // namespace
 
@@ -38,7 +21,7 @@ int certificatePlies(const Certificate& c) {
   int plies = 0;
   for (size_t i = 0; i < c.nodes.size(); ++i)
     for (uint32_t child : c.nodes[i].children) {
-      if (child == kWonLeaf) {
+      if (child == kWonLeaf || child == kDatabaseLeaf) {
         plies = std::max(plies, depth[i] + 1);
       } else if (child > i && child < c.nodes.size()) {
         depth[child] = std::max(depth[child], depth[i] + 1);
@@ -53,13 +36,16 @@ absl::StatusOr<std::string> encodeCertificate(const Certificate& c) {
   if (c.position.empty() || c.position.size() > kMaxPositionBytes)
     return absl::InvalidArgumentError("position text of bad length");
   if (c.nodes.empty()) return absl::InvalidArgumentError("a certificate has at least one node");
+  bool databaseLeaves = false;
+  for (const CertificateNode& n : c.nodes)
+    for (uint32_t child : n.children) databaseLeaves |= child == kDatabaseLeaf;
   std::string out(kCertificateMagic, sizeof kCertificateMagic);
-  put<uint32_t>(out, kCertificateVersion);
-  put<uint8_t>(out, c.winner);
-  put<uint8_t>(out, static_cast<uint8_t>(c.variant.size()));
-  put<uint16_t>(out, static_cast<uint16_t>(c.position.size()));
-  put<uint64_t>(out, c.nodes.size());
-  put<uint64_t>(out, 0);  // the checksum, filled in last
+  putLittleEndian<uint32_t>(out, databaseLeaves ? kDatabaseCertificateVersion : kCertificateVersion);
+  putLittleEndian<uint8_t>(out, c.winner);
+  putLittleEndian<uint8_t>(out, static_cast<uint8_t>(c.variant.size()));
+  putLittleEndian<uint16_t>(out, static_cast<uint16_t>(c.position.size()));
+  putLittleEndian<uint64_t>(out, c.nodes.size());
+  putLittleEndian<uint64_t>(out, 0);  // the checksum, filled in last
   out += c.variant;
   out += c.position;
   for (size_t i = 0; i < c.nodes.size(); ++i) {
@@ -68,19 +54,18 @@ absl::StatusOr<std::string> encodeCertificate(const Certificate& c) {
       return absl::InvalidArgumentError(absl::StrCat("node ", i, ": an OR node has one child"));
     if (n.children.size() > 0xFFFF) return absl::InvalidArgumentError(absl::StrCat("node ", i, ": too many children"));
     for (uint32_t child : n.children)
-      if (child != kWonLeaf && (child <= i || child >= c.nodes.size()))
+      if (child != kWonLeaf && child != kDatabaseLeaf && (child <= i || child >= c.nodes.size()))
         return absl::InvalidArgumentError(absl::StrCat("node ", i, ": child ", child, " is not a later node"));
     if (n.orNode) {
-      put<uint8_t>(out, 'O');
-      put<uint16_t>(out, n.move.raw());
+      putLittleEndian<uint8_t>(out, 'O');
+      putLittleEndian<uint16_t>(out, n.move.raw());
     } else {
-      put<uint8_t>(out, 'A');
-      put<uint16_t>(out, static_cast<uint16_t>(n.children.size()));
+      putLittleEndian<uint8_t>(out, 'A');
+      putLittleEndian<uint16_t>(out, static_cast<uint16_t>(n.children.size()));
     }
-    for (uint32_t child : n.children) put<uint32_t>(out, child);
+    for (uint32_t child : n.children) putLittleEndian<uint32_t>(out, child);
   }
-  const uint64_t sum = fnv(kFnvOffset, out.data(), out.size());
-  for (int i = 0; i < 8; ++i) out[kChecksumOffset + i] = static_cast<char>((sum >> (8 * i)) & 0xFF);
+  overwriteLittleEndian64(out.data() + kChecksumOffset, checksum(kChecksumStart, out.data(), out.size()));
   return out;
 }
 
@@ -101,15 +86,17 @@ absl::StatusOr<CertificateReader> CertificateReader::open(std::istream& in, cons
     return absl::InvalidArgumentError("not a certificate (bad magic)");
   if (in.gcount() < static_cast<std::streamsize>(sizeof head))
     return absl::DataLossError("file cut short in the header");
-  if (const uint32_t version = get<uint32_t>(head + 8); version != kCertificateVersion)
-    return absl::InvalidArgumentError(
-        absl::StrCat("certificate version ", version, ", this reader knows ", kCertificateVersion));
+  const uint32_t version = getLittleEndian<uint32_t>(head + 8);
+  if (version != kCertificateVersion && version != kDatabaseCertificateVersion)
+    return absl::InvalidArgumentError(absl::StrCat("certificate version ", version, ", this reader knows ",
+                                                   kCertificateVersion, " and ", kDatabaseCertificateVersion));
   CertificateReader reader(in);
   CertificateHeader& h = reader.header_;
-  h.winner = get<uint8_t>(head + 12);
-  const size_t variantBytes = get<uint8_t>(head + 13), positionBytes = get<uint16_t>(head + 14);
-  h.nodes = get<uint64_t>(head + 16);
-  const uint64_t checksum = get<uint64_t>(head + kChecksumOffset);
+  h.version = version;
+  h.winner = getLittleEndian<uint8_t>(head + 12);
+  const size_t variantBytes = getLittleEndian<uint8_t>(head + 13), positionBytes = getLittleEndian<uint16_t>(head + 14);
+  h.nodes = getLittleEndian<uint64_t>(head + 16);
+  const uint64_t storedSum = getLittleEndian<uint64_t>(head + kChecksumOffset);
   if (h.winner > 1) return absl::InvalidArgumentError(absl::StrCat("bad winner field ", int{h.winner}));
   if (variantBytes == 0 || variantBytes > kMaxVariantNameBytes)
     return absl::InvalidArgumentError(absl::StrCat("bad variant name length ", variantBytes));
@@ -119,20 +106,20 @@ absl::StatusOr<CertificateReader> CertificateReader::open(std::istream& in, cons
   if (h.nodes > limits.maxNodes)
     return absl::ResourceExhaustedError(absl::StrCat("node count ", h.nodes, " over the limit of ", limits.maxNodes));
   // The checksum, over the whole stream (the checksum field read as zeros).
-  uint64_t sum = fnv(kFnvOffset, head, kChecksumOffset);
+  uint64_t sum = checksum(kChecksumStart, head, kChecksumOffset);
   const char zeros[8] = {};
-  sum = fnv(sum, zeros, 8);
+  sum = checksum(sum, zeros, 8);
   uint64_t size = sizeof head;
   char buffer[1 << 16];
   while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-    sum = fnv(sum, buffer, static_cast<size_t>(in.gcount()));
+    sum = checksum(sum, buffer, static_cast<size_t>(in.gcount()));
     size += static_cast<uint64_t>(in.gcount());
   }
   const uint64_t bodyStart = sizeof head + variantBytes + positionBytes;
   if (size < bodyStart) return absl::DataLossError("file cut short before the nodes");
   if ((size - bodyStart) / kSmallestNodeBytes < h.nodes)
     return absl::DataLossError(absl::StrCat("node count ", h.nodes, " cannot fit in the file's ", size, " bytes"));
-  if (sum != checksum) return absl::DataLossError("checksum mismatch (the file is corrupted)");
+  if (sum != storedSum) return absl::DataLossError("checksum mismatch (the file is corrupted)");
   in.clear();
   in.seekg(static_cast<std::streamoff>(sizeof head));
   h.variant.resize(variantBytes);
@@ -148,7 +135,7 @@ absl::Status CertificateReader::next(CertificateNode& node) {
   const uint64_t index = read_++;
   char head[3];
   if (!in_->read(head, 3)) return absl::DataLossError(absl::StrCat("file cut short at node ", index));
-  const uint16_t field = get<uint16_t>(head + 1);
+  const uint16_t field = getLittleEndian<uint16_t>(head + 1);
   node.children.clear();
   size_t count;
   if (head[0] == 'O') {
@@ -165,7 +152,7 @@ absl::Status CertificateReader::next(CertificateNode& node) {
   char child[4];
   for (size_t i = 0; i < count; ++i) {
     if (!in_->read(child, 4)) return absl::DataLossError(absl::StrCat("file cut short at node ", index));
-    node.children.push_back(get<uint32_t>(child));
+    node.children.push_back(getLittleEndian<uint32_t>(child));
   }
   return absl::OkStatus();
 }

@@ -11,7 +11,7 @@
 //   file (little-endian):
 //   offset size
 //      0    8  magic "GBPROOF\n"
-//      8    4  version (1)
+//      8    4  version: 1, or 2 when a child is a kDatabaseLeaf
 //     12    1  winner: 0 the side to move at the root, 1 the other side
 //     13    1  V: length of the variant name (1..64)
 //     14    2  P: length of the position text (1..512)
@@ -23,8 +23,12 @@
 //       OR  node: 'O' (1) | move code (2, Move::raw()) | child (4)
 //       AND node: 'A' (1) | k (2) | k children (4 each), one per legal move
 //                 of the loser, in ascending order of the move codes
-//   A child is the index of a later node, or kWonLeaf: the position after
-//   the move is won by the winner (Board::winner()).
+//   A child is the index of a later node, or
+//     kWonLeaf      (0xFFFFFFFF): the position after the move is won by the
+//                   winner (Board::winner());
+//     kDatabaseLeaf (0xFFFFFFFE, version 2 only): the move is a drop and the
+//                   position after it is, canonically, a position a proof
+//                   database holds won by the winner (proof/database.h).
 //
 // The reader takes at most CertificateLimits::maxNodes nodes, and never
 // more than the file's size allows, so a forged header cannot make it
@@ -43,8 +47,10 @@
 namespace gobblet::proof {
 
 inline constexpr char kCertificateMagic[8] = {'G', 'B', 'P', 'R', 'O', 'O', 'F', '\n'};
-inline constexpr uint32_t kCertificateVersion = 1;
+inline constexpr uint32_t kCertificateVersion = 1;          // a certificate without database leaves
+inline constexpr uint32_t kDatabaseCertificateVersion = 2;  // one with database leaves
 inline constexpr uint32_t kWonLeaf = 0xFFFFFFFF;
+inline constexpr uint32_t kDatabaseLeaf = 0xFFFFFFFE;
 inline constexpr size_t kCertificateHeaderBytes = 32;
 inline constexpr size_t kMaxVariantNameBytes = 64, kMaxPositionBytes = 512;
 
@@ -67,6 +73,7 @@ struct CertificateLimits {
 
 // The header as read from a file.
 struct CertificateHeader {
+  uint32_t version = kCertificateVersion;
   std::string variant, position;
   uint8_t winner = 0;
   uint64_t nodes = 0;
@@ -74,16 +81,21 @@ struct CertificateHeader {
 
 // The longest game the certificate's strategy allows, in plies (the
 // longest path from the root to a kWonLeaf); children must be later nodes.
+// A kDatabaseLeaf counts as the ply that reaches it: the database entry's
+// own plies are the checker's to add (CheckReport::plies).
 int certificatePlies(const Certificate& certificate);
 
-// The file's bytes; checks that every child index is a later node or kWonLeaf.
+// The file's bytes; checks that every child index is a later node,
+// kWonLeaf or kDatabaseLeaf. The version is 1 unless a child is a
+// kDatabaseLeaf (then 2), so a certificate without one has the bytes it
+// always had.
 absl::StatusOr<std::string> encodeCertificate(const Certificate& certificate);
 absl::Status writeCertificate(const Certificate& certificate, const std::string& path);
 
 // Reads a certificate one node at a time, in file order.
 class CertificateReader {
  public:
-  // Reads the header and checks it: magic, version, lengths, node count
+  // Reads the header and checks it: magic, version (1 or 2), lengths, node count
   // (within `limits` and within what the stream's size can hold), and the
   // checksum over the whole stream (which must be seekable). Errors say
   // what is wrong: DataLoss for a cut or corrupted file, InvalidArgument

@@ -5,13 +5,13 @@
 
 namespace gobblet::proof {
 
-void certify(ProofResult& result, const std::vector<Board>& history) {
+void certify(ProofResult& result, const std::vector<Board>& history, const KnownPositions* database) {
   if (!result.certificate) return;
   absl::StatusOr<std::string> bytes = encodeCertificate(*result.certificate);
   CheckReport report;
   if (bytes.ok()) {
     std::istringstream in(*bytes);
-    report = checkCertificate(in, {}, history);
+    report = checkCertificate(in, {}, history, database);
   } else {
     report.reason = "the certificate cannot be encoded: " + std::string(bytes.status().message());
   }

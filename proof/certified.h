@@ -18,8 +18,10 @@ namespace gobblet::proof {
 // (unknown, a draw, a win whose certificate could not be read back) stays
 // as it is, not certified.
 // `history`: the game's positions before the proved one (ProverOptions::
-// history): the certificate must reach none of them.
-void certify(ProofResult& result, const std::vector<Board>& history = {});
+// history): the certificate must reach none of them. `database`: what its
+// database leaves name (ProverOptions::database); a certificate with one
+// is rejected without it.
+void certify(ProofResult& result, const std::vector<Board>& history = {}, const KnownPositions* database = nullptr);
 
 // The first move of a certified win (its certificate's root), else Move::none().
 Move winningMove(const ProofResult& result);

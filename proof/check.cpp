@@ -59,7 +59,8 @@ CheckReport reject(CheckReport report, const std::string& reason) {
 
 }  // namespace
 
-CheckReport checkCertificate(std::istream& in, const CertificateLimits& limits, const std::vector<Board>& history) {
+CheckReport checkCertificate(std::istream& in, const CertificateLimits& limits, const std::vector<Board>& history,
+                             const KnownPositions* database) {
   CheckReport report;
   auto reader = CertificateReader::open(in, limits);
   if (!reader.ok()) return reject(report, std::string(reader.status().message()));
@@ -131,6 +132,25 @@ CheckReport checkCertificate(std::istream& in, const CertificateLimits& limits, 
           return reject(report, absl::StrCat(where, "after ", moveToString(moves[k], *variant), " the position ",
                                              positionToString(after), " is not won by the winner"));
         plies = std::max<int>(plies, static_cast<int>(depth));
+        continue;
+      }
+      if (child == kDatabaseLeaf) {
+        const std::string afterMove = absl::StrCat(where, "after ", moveToString(moves[k], *variant), " ");
+        if (h.version < kDatabaseCertificateVersion)
+          return reject(report, afterMove + "a database leaf in a version-1 certificate");
+        if (!moves[k].isDrop())
+          return reject(report, afterMove +
+                                    "a database leaf: one may only follow a drop (after a board move an "
+                                    "earlier position could recur)");
+        if (!database) return reject(report, afterMove + "a database leaf, and no proof database is given");
+        const std::optional<KnownPosition> known = database->find(after);
+        if (!known)
+          return reject(report, absl::StrCat(afterMove, "the position ", positionToString(after),
+                                             " is not an earlier entry of the database"));
+        if ((after.sideToMove() ^ known->winner) != winner)
+          return reject(report, absl::StrCat(afterMove, "the position ", positionToString(after),
+                                             " is a database entry won by the other side"));
+        plies = std::max<int>(plies, static_cast<int>(depth) + known->plies);
         continue;
       }
       if (child <= i || child >= h.nodes)

@@ -10,10 +10,22 @@
 //   OR  (the winner to move): the move must be legal;
 //   AND (the loser to move):  the loser must have a legal move (else the
 //       game is a draw), and the node must give one child per legal move;
-// a kWonLeaf child must be a position the winner has won (Board::winner()).
+// a kWonLeaf child must be a position the winner has won (Board::winner());
+// a kDatabaseLeaf child (a version-2 certificate only) must follow a drop,
+// and the position after it must be, canonically, a known position
+// (proof/known_positions.h) won by the winner.
 // Every node must be reached from the root, and no node's position may be
 // one of the game's earlier positions, when they are given. The longest game under the
-// certified strategy (in plies) is reported with an acceptance.
+// certified strategy (in plies, a database leaf's entry's own plies
+// included) is reported with an acceptance.
+//
+// Why a database leaf must follow a drop (the repetition rule): a known
+// position was proved with no history, by a strategy that never repeats a
+// position of its own. Pieces never leave the board, so after a drop the
+// board holds more pieces than at any earlier position of the game: none
+// can recur, and the stored strategy wins whatever came before. After a
+// board move an earlier position could recur, the stored strategy could
+// reach it, and its third occurrence would draw.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +36,7 @@
 #include "engine/board.h"
 
 #include "proof/certificate.h"
+#include "proof/known_positions.h"
 
 namespace gobblet::proof {
 
@@ -39,9 +52,11 @@ struct CheckReport {
 
 // `history`: the positions a game had before the certificate's root; a
 // certificate for that game must reach none of them (reaching one repeats
-// it: the third occurrence is a draw), else it is rejected.
+// it: the third occurrence is a draw), else it is rejected. `database`:
+// what the certificate's database leaves may name (none given: a database
+// leaf is rejected).
 CheckReport checkCertificate(std::istream& in, const CertificateLimits& limits = {},
-                             const std::vector<Board>& history = {});
+                             const std::vector<Board>& history = {}, const KnownPositions* database = nullptr);
 CheckReport checkCertificateFile(const std::string& path, const CertificateLimits& limits = {});
 
 }  // namespace gobblet::proof

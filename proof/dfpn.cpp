@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 
 #include "engine/movegen.h"
 
@@ -64,13 +65,14 @@ void immediateWins(const Board& board, MoveList& wins) {
 }
 
 Searcher::Searcher(ProofTable& table, Budget& budget, int attacker, uint64_t seed, int maxDepth,
-                   const std::atomic<bool>* solved)
+                   const std::atomic<bool>* solved, const KnownPositions* known)
     : table_(table),
       budget_(budget),
       attacker_(attacker),
       rng_(seed * 0x9E3779B97F4A7C15ull + 1),
       maxDepth_(maxDepth),
-      solved_(solved) {}
+      solved_(solved),
+      known_(known) {}
 
 bool Searcher::stopped() const { return stop_; }
 
@@ -145,7 +147,13 @@ ProofValue Searcher::mid(Board& board, uint32_t thpn, uint32_t thdn) {
       board.makeMove(m);
       Child c;
       c.move = m;
-      if (board.winner() == kNoWinner && (deepest || onPath(board))) {
+      std::optional<KnownPosition> known;
+      if (known_ && m.isDrop() && board.winner() == kNoWinner) known = known_->find(board);
+      if (known) {
+        c.value = (board.sideToMove() ^ known->winner) == attacker_ ? provedIn(std::min(known->plies, 0xFFFF))
+                                                                    : disproved(false);
+        c.fixed = true;
+      } else if (board.winner() == kNoWinner && (deepest || onPath(board))) {
         c.value = disproved(true);
         c.fixed = true;
       } else {

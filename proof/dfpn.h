@@ -24,6 +24,11 @@
 // have no winning move), the number against that side starts at 4 (dn at
 // an OR node, pn at an AND node): forced lines are searched first.
 //
+// Known positions (a proof database, ProverOptions::database): a child
+// reached by a drop whose position is known is a leaf, proved if its
+// stored winner is the attacker, else disproved (on every path: after a
+// drop no earlier position can recur); it is not stored in the table.
+//
 // Repetitions (the graph-history interaction): a child that repeats a
 // position of the current path is a disproof for the attacker, as is a path
 // longer than the depth limit. Such a disproof, and every disproof derived
@@ -41,6 +46,7 @@
 
 #include "engine/board.h"
 #include "engine/move.h"
+#include "proof/known_positions.h"
 #include "proof_table.h"
 
 namespace gobblet::proof {
@@ -76,9 +82,10 @@ class Searcher {
  public:
   // seed 0 keeps the move generator's order; another seed shuffles the
   // children, so that threads sharing a table take different paths.
-  // `solved` (may be null) ends the search when set by another thread.
+  // `solved` (may be null) ends the search when set by another thread;
+  // `known` (may be null): positions already proved (see the header).
   Searcher(ProofTable& table, Budget& budget, int attacker, uint64_t seed, int maxDepth,
-           const std::atomic<bool>* solved = nullptr);
+           const std::atomic<bool>* solved = nullptr, const KnownPositions* known = nullptr);
 
   // Searches `root` (not decided, with a legal move) until it is proved or
   // disproved or the budget is spent. `history`: the positions before the
@@ -90,7 +97,7 @@ class Searcher {
   struct Child {
     Move move;
     ProofValue value;
-    bool fixed = false;  // a repetition or beyond the depth limit: not looked up again
+    bool fixed = false;  // a repetition, beyond the depth limit or a known position: not looked up again
   };
   ProofValue mid(Board& board, uint32_t thpn, uint32_t thdn);
   // The value of a position reached by a move, before it is searched.
@@ -104,6 +111,7 @@ class Searcher {
   uint64_t rng_;
   const int maxDepth_;
   const std::atomic<bool>* solved_;
+  const KnownPositions* known_;
   uint64_t pending_ = 0;  // nodes not yet counted in the budget
   uint64_t nodes_ = 0;    // this searcher's nodes (for the work of entries)
   bool stop_ = false;

@@ -20,7 +20,7 @@ ProofValue searchRoot(const Board& root, int attacker, ProofTable& table, Budget
   const int threads = std::max(1, options.threads);
   std::vector<ProofValue> values(threads);
   auto run = [&](int i) {
-    Searcher searcher(table, budget, attacker, static_cast<uint64_t>(i), options.maxDepth, &solved);
+    Searcher searcher(table, budget, attacker, static_cast<uint64_t>(i), options.maxDepth, &solved, options.database);
     values[i] = searcher.search(root, options.history);
     if (values[i].decided()) solved.store(true);
   };
@@ -92,7 +92,8 @@ absl::StatusOr<ProofResult> prove(const Board& board, const ProverOptions& optio
   if (outcome == Outcome::kWin || outcome == Outcome::kLoss) {
     // The certificate is read back with a budget of its own, as large as the search's.
     Budget extraBudget(options.maxNodes, options.maxSeconds, options.stop);
-    auto certificate = extractCertificate(board, attacker, table, extraBudget, options.maxDepth, options.history);
+    auto certificate = extractCertificate(board, attacker, table, extraBudget, options.maxDepth, options.history,
+                                          options.database, &result.plies);
     result.nodes += extraBudget.nodes();
     if (certificate.ok()) {
       result.certificate = std::move(*certificate);
@@ -102,7 +103,7 @@ absl::StatusOr<ProofResult> prove(const Board& board, const ProverOptions& optio
   }
   result.nodes += budget.nodes();
   result.seconds = budget.seconds();
-  if (result.certificate) result.plies = certificatePlies(*result.certificate);
+  if (!result.certificate) result.plies = -1;
   return result;
 }
 

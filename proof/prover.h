@@ -17,6 +17,10 @@
 // proof never repeats a position (the certified strategy reaches a line
 // without ever returning to a position), nor reaches one of the game's
 // earlier positions (ProverOptions::history), so it wins whatever the rule.
+// With a proof database (ProverOptions::database, proof/database.h), a
+// position it holds, reached by a drop, is a leaf of the search and of the
+// certificate (a kDatabaseLeaf): after a drop no earlier position can recur.
+// The root itself is always searched: its certificate is wanted.
 #pragma once
 
 #include <atomic>
@@ -28,6 +32,7 @@
 #include "absl/status/statusor.h"
 #include "engine/board.h"
 #include "proof/certificate.h"
+#include "proof/known_positions.h"
 
 namespace gobblet::proof {
 
@@ -47,12 +52,17 @@ struct ProverOptions {
   // (earlier ones can never recur): the proof reaches none of them, so a
   // win or a loss holds in the game whatever repetitions it has had.
   std::vector<Board> history;
+  // Positions already proved, e.g. a ProofDatabase (may be null): one
+  // reached by a drop ends the branch. Read only; appending a proof is the
+  // caller's (ProofDatabase::append).
+  const KnownPositions* database = nullptr;
 };
 
 struct ProofResult {
   Outcome outcome = Outcome::kUnknown;
   // Win or Loss: the longest game the certified strategy allows, in plies
-  // (an upper bound of the distance to the end with best play); else -1.
+  // (an upper bound of the distance to the end with best play; the known
+  // positions' plies included); else -1.
   int plies = -1;
   uint64_t nodes = 0;  // nodes searched, extraction included
   double seconds = 0;

@@ -1,0 +1,226 @@
+#include "proof/database.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <sstream>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "engine/notation.h"
+#include "engine/printable_text.h"
+#include "proof/check.h"
+#include "database_file.h"
+
+namespace gobblet::proof {
+
+namespace {
+
+constexpr size_t kMaxReasonBytes = 4096;
+
+// An flock held for a scope.
+class FileLock {
+ public:
+  FileLock(int fd, int operation) : fd_(fd) {
+    while (flock(fd_, operation) != 0)
+      if (errno != EINTR) {
+        error_ = errno;
+        return;
+      }
+    held_ = true;
+  }
+  ~FileLock() {
+    if (held_) flock(fd_, LOCK_UN);
+  }
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+  // Ok, or why the lock could not be taken.
+  absl::Status status(const std::string& path) const {
+    if (held_) return absl::OkStatus();
+    return absl::UnavailableError(absl::StrCat("cannot lock ", path, ": ", std::strerror(error_)));
+  }
+
+ private:
+  int fd_;
+  bool held_ = false;
+  int error_ = 0;
+};
+
+absl::StatusOr<uint64_t> fileSize(int fd, const std::string& path) {
+  struct stat st;
+  if (fstat(fd, &st) != 0)
+    return absl::UnavailableError(absl::StrCat("cannot stat ", path, ": ", std::strerror(errno)));
+  return static_cast<uint64_t>(st.st_size);
+}
+
+// Writes all of `bytes` at `offset`; false (errno set) if the system wrote less.
+bool writeAt(int fd, uint64_t offset, const std::string& bytes) {
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t w = pwrite(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      if (w == 0) errno = EIO;
+      return false;
+    }
+    done += static_cast<size_t>(w);
+  }
+  return true;
+}
+
+}  // namespace
+
+ProofDatabase::ProofDatabase(int fd, std::string path, Mode mode, const Variant& variant, const DatabaseLimits& limits)
+    : fd_(fd), path_(std::move(path)), mode_(mode), variant_(variant), limits_(limits), index_(variant) {}
+
+ProofDatabase::~ProofDatabase() {
+  if (fd_ >= 0) close(fd_);
+}
+
+absl::StatusOr<std::unique_ptr<ProofDatabase>> ProofDatabase::open(const std::string& path, Mode mode,
+                                                                   const std::optional<Variant>& variant,
+                                                                   const DatabaseLimits& limits) {
+  const int flags = mode == Mode::kRead ? O_RDONLY | O_CLOEXEC : O_RDWR | O_CREAT | O_CLOEXEC;
+  const int fd = ::open(path.c_str(), flags, 0644);
+  if (fd < 0) {
+    const std::string why = absl::StrCat("cannot open ", path, ": ", std::strerror(errno));
+    return errno == ENOENT ? absl::NotFoundError(why) : absl::UnavailableError(why);
+  }
+  // Owns fd until the database does.
+  std::unique_ptr<ProofDatabase> db(new ProofDatabase(fd, path, mode, variant.value_or(Variant{}), limits));
+  FileLock lock(fd, mode == Mode::kRead ? LOCK_SH : LOCK_EX);
+  if (auto status = lock.status(path); !status.ok()) return status;
+  auto size = fileSize(fd, path);
+  if (!size.ok()) return size.status();
+  if (*size == 0 && mode == Mode::kReadWrite) {
+    if (!variant) return absl::InvalidArgumentError(absl::StrCat(path, " is empty: a new database needs a variant"));
+    const std::string header = encodeDatabaseHeader(*variant);
+    if (!writeAt(fd, 0, header) || fdatasync(fd) != 0) {
+      const std::string why = std::strerror(errno);
+      (void)!ftruncate(fd, 0);
+      return absl::UnavailableError(absl::StrCat("cannot write ", path, ": ", why));
+    }
+    *size = header.size();
+  }
+  auto header = readDatabaseHeader(fd);
+  if (!header.ok()) return absl::Status(header.status().code(), absl::StrCat(path, ": ", header.status().message()));
+  if (variant && header->variant != *variant)
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, " is a database of ", header->variant.name(), ", not of ", variant->name()));
+  db->variant_ = header->variant;
+  db->index_ = KnownPositionIndex(header->variant);
+  db->recordsStart_ = db->end_ = header->recordsStart;
+  if (auto status = db->scan(*size); !status.ok()) return status;
+  return db;
+}
+
+absl::Status ProofDatabase::scan(uint64_t size) {
+  tail_ = {};
+  while (end_ < size) {
+    auto record = readRecord(fd_, end_, size, variant_, limits_.certificate);
+    if (!record.ok()) {
+      tail_ = {end_, size - end_, printableText(std::string(record.status().message()), kMaxReasonBytes)};
+      break;
+    }
+    if (entries_ >= limits_.maxEntries)
+      return absl::ResourceExhaustedError(
+          absl::StrCat(path_, " holds more than ", limits_.maxEntries, " entries, the limit"));
+    index_.add(record->position, {record->winner, record->plies, end_});
+    ++wins_[record->winner];
+    ++entries_;
+    end_ += record->bytes;
+  }
+  return absl::OkStatus();
+}
+
+std::optional<KnownPosition> ProofDatabase::find(const Board& board) const { return index_.find(board); }
+
+absl::StatusOr<Certificate> ProofDatabase::certificate(const Board& board) const {
+  const std::optional<KnownPosition> known = find(board);
+  if (!known) return absl::NotFoundError(absl::StrCat(positionToString(board), " is not in ", path_));
+  auto size = fileSize(fd_, path_);
+  if (!size.ok()) return size.status();
+  auto record = readRecord(fd_, known->where, *size, variant_, limits_.certificate);
+  if (!record.ok()) return record.status();
+  std::istringstream in(record->certificate);
+  return readCertificate(in, limits_.certificate);
+}
+
+absl::Status ProofDatabase::reindex() {
+  index_ = KnownPositionIndex(variant_);
+  entries_ = 0;
+  wins_[0] = wins_[1] = 0;
+  end_ = recordsStart_;
+  auto size = fileSize(fd_, path_);
+  if (!size.ok()) return size.status();
+  return scan(*size);
+}
+
+absl::StatusOr<bool> ProofDatabase::append(const Certificate& certificate) {
+  auto appended = append(std::vector<Certificate>{certificate});
+  if (!appended.ok()) return appended.status();
+  return *appended == 1;
+}
+
+absl::StatusOr<size_t> ProofDatabase::append(const std::vector<Certificate>& certificates) {
+  if (mode_ != Mode::kReadWrite) return absl::FailedPreconditionError(absl::StrCat(path_, " is open for reading"));
+  FileLock lock(fd_, LOCK_EX);
+  if (auto status = lock.status(path_); !status.ok()) return status;
+  // What other processes appended since this one last looked; a damaged
+  // tail (a writer that died mid-record: writers hold the lock) is cut off.
+  auto size = fileSize(fd_, path_);
+  if (!size.ok()) return size.status();
+  if (*size < end_)
+    return absl::DataLossError(absl::StrCat(path_, " shrank to ", *size, " bytes, below its last whole record"));
+  if (*size > end_ || tail_.bytes > 0) {
+    if (auto status = scan(*size); !status.ok()) return status;
+  }
+  if (tail_.bytes > 0) {
+    if (ftruncate(fd_, static_cast<off_t>(tail_.offset)) != 0)
+      return absl::UnavailableError(absl::StrCat("cannot cut the damaged tail of ", path_, ": ", std::strerror(errno)));
+    tail_ = {};
+  }
+  // The records, each checked given the entries before it (this call's
+  // earlier ones indexed as they are made: undone if anything fails).
+  std::string batch;
+  size_t appended = 0;
+  const auto undo = [&](absl::Status status) {
+    if (auto again = reindex(); !again.ok()) return again;
+    return status;
+  };
+  for (size_t i = 0; i < certificates.size(); ++i) {
+    const Certificate& certificate = certificates[i];
+    const std::string which = certificates.size() > 1 ? absl::StrCat("certificate ", i, ": ") : "";
+    if (certificate.variant != variant_.name())
+      return undo(absl::InvalidArgumentError(
+          absl::StrCat(which, "a certificate of ", certificate.variant, " in a database of ", variant_.name())));
+    auto root = parsePosition(variant_, certificate.position);
+    if (!root.ok()) return undo(absl::InvalidArgumentError(which + std::string(root.status().message())));
+    if (find(*root)) continue;
+    auto bytes = encodeCertificate(certificate);
+    if (!bytes.ok()) return undo(absl::InvalidArgumentError(which + std::string(bytes.status().message())));
+    std::istringstream in(*bytes);
+    const CheckReport report = checkCertificate(in, limits_.certificate, {}, this);
+    if (!report.accepted)
+      return undo(absl::InvalidArgumentError(which + "the checker rejects the certificate: " + report.reason));
+    index_.add(*root, {certificate.winner, report.plies, end_ + batch.size()});
+    ++wins_[certificate.winner];
+    ++entries_;
+    ++appended;
+    batch += encodeRecord(report.plies, *bytes);
+  }
+  if (batch.empty()) return appended;
+  if (!writeAt(fd_, end_, batch) || fdatasync(fd_) != 0) {
+    const std::string why = std::strerror(errno);
+    (void)!ftruncate(fd_, static_cast<off_t>(end_));
+    return undo(absl::UnavailableError(absl::StrCat("cannot write to ", path_, ": ", why, " (the file is as it was)")));
+  }
+  end_ += batch.size();
+  return appended;
+}
+
+}  // namespace gobblet::proof

@@ -1,0 +1,125 @@
+// ProofDatabase: what is proved stays proved. A file of proved positions of
+// one variant (proof/database_file.h), each entry a position, its winner,
+// its plies and its certificate, which a later certificate may end a branch
+// at (a kDatabaseLeaf, proof/certificate.h) and the prover treats as a leaf
+// (ProverOptions::database).
+//
+//   auto db = ProofDatabase::open("gobblers.pdb", ProofDatabase::Mode::kReadWrite, Variant::gobblers());
+//   ProverOptions options;
+//   options.database = db->get();
+//   auto result = prove(board, options);          // known positions are leaves
+//   certify(*result, {}, db->get());              // proof/certified.h
+//   (*db)->append(*result->certificate);          // checked, then appended
+//   (*db)->append(*splitAtDrops(*result->certificate));  // with its drop sub-positions (proof/drop_split.h)
+//
+// Soundness with the repetition rule: an entry's certificate proves its
+// position won with no history, by a strategy that never repeats a
+// position of its own. A database leaf may follow a drop only: pieces never
+// leave the board, so after a drop no earlier position of the game can
+// recur, and the entry's strategy wins whatever came before. An entry names
+// only earlier entries, so the references have no cycle; the checker of a
+// whole file (proof/database_check.h) verifies every entry in order.
+// Storing a proof is always sound (its certificate holds by itself, given
+// the entries before it); using a stored position is sound only where no
+// earlier position can recur: after a drop, or at the root of a game whose
+// history since its last drop is empty.
+//
+// The file is append-only. open() reads it under a shared lock (flock) and
+// indexes every whole record: a cut or damaged tail (a crash mid-write) is
+// reported (tail()) and dropped, never trusted. append() takes the
+// exclusive lock, reads what other processes appended since, truncates a
+// damaged tail, and writes the new record at the end; a write that fails
+// (a full disk, a file size limit) puts the file back to its previous end.
+// Memory: the index (about 64 bytes an entry); certificates are read from
+// the file when asked for. Not for use by two threads at once, except
+// find(), which many threads may call while nothing is appended.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/board.h"
+#include "proof/certificate.h"
+#include "proof/known_positions.h"
+
+namespace gobblet::proof {
+
+struct DatabaseLimits {
+  uint64_t maxEntries = uint64_t{1} << 26;  // entries indexed (ResourceExhausted beyond)
+  CertificateLimits certificate;            // each entry's certificate
+};
+
+// The bytes at the end of a file that do not make a whole record.
+struct DatabaseTail {
+  uint64_t offset = 0, bytes = 0;  // bytes 0: none
+  std::string reason;              // why the record there is not whole (printable)
+};
+
+class ProofDatabase : public KnownPositions {
+ public:
+  enum class Mode { kRead, kReadWrite };
+
+  // Opens the database at `path`. kReadWrite creates it, for `variant`
+  // (required then), when the file is missing or empty. An existing file's
+  // variant must be `variant` when one is given. Errors: NotFound (no such
+  // file, kRead), InvalidArgument (not a proof database, another variant),
+  // DataLoss (a damaged header), ResourceExhausted (more entries than
+  // limits.maxEntries), Unavailable (the system refused).
+  static absl::StatusOr<std::unique_ptr<ProofDatabase>> open(const std::string& path, Mode mode,
+                                                             const std::optional<Variant>& variant = std::nullopt,
+                                                             const DatabaseLimits& limits = {});
+  ~ProofDatabase() override;
+  ProofDatabase(const ProofDatabase&) = delete;
+  ProofDatabase& operator=(const ProofDatabase&) = delete;
+
+  const Variant& variant() const { return variant_; }
+  uint64_t entries() const { return entries_; }  // whole records read (a position stored twice counts twice)
+  uint64_t wins(uint8_t winner) const { return wins_[winner]; }  // entries with that winner (0: the side to move)
+  const DatabaseTail& tail() const { return tail_; }
+
+  // The entry of `board`'s canonical form (KnownPositions).
+  std::optional<KnownPosition> find(const Board& board) const override;
+  // The certificate of the entry of `board`'s canonical form, read from
+  // the file (NotFound if none). Its root is the position as proved, maybe
+  // another image of `board`.
+  absl::StatusOr<Certificate> certificate(const Board& board) const;
+
+  // Appends an entry for each certificate's root, in order, each after the
+  // checker (proof/check.h) accepts the certificate given this database
+  // (the entries before it, those of this call included) and no history;
+  // a position already held is skipped. All or nothing: the number
+  // appended, or an error and no entry appended. Errors: InvalidArgument
+  // (the checker's reason, or another variant, naming the certificate by
+  // its place in the list), FailedPrecondition (opened kRead), Unavailable
+  // (the write failed: the file is as it was), DataLoss (the file changed
+  // under the lock in a way no appender makes).
+  absl::StatusOr<size_t> append(const std::vector<Certificate>& certificates);
+  // One certificate: true if appended, false if its position was held.
+  absl::StatusOr<bool> append(const Certificate& certificate);
+
+ private:
+  ProofDatabase(int fd, std::string path, Mode mode, const Variant& variant, const DatabaseLimits& limits);
+  // Indexes the records from end_ to `fileSize`; a record that is not
+  // whole stops the scan and becomes the tail.
+  absl::Status scan(uint64_t fileSize);
+  // Indexes the file again from its first record.
+  absl::Status reindex();
+
+  int fd_ = -1;
+  std::string path_;
+  Mode mode_;
+  Variant variant_;
+  DatabaseLimits limits_;
+  KnownPositionIndex index_;
+  uint64_t recordsStart_ = 0;
+  uint64_t end_ = 0;  // the end of the last whole record
+  uint64_t entries_ = 0;
+  uint64_t wins_[2] = {0, 0};
+  DatabaseTail tail_;
+};
+
+}  // namespace gobblet::proof

@@ -1,0 +1,64 @@
+// Known positions: positions already proved won, as a proof database
+// (proof/database.h) holds them. A certificate may end a branch at one (a
+// kDatabaseLeaf, proof/certificate.h), the checker (proof/check.h) looks
+// them up, and the prover (proof/prover.h) treats them as leaves.
+//
+// A position is found by its canonical form (engine/canonical.h): every
+// image of an entry under the board's symmetries and the exchange of the
+// players is found, with the winner given relative to its side to move
+// (which every image keeps).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+
+#include "engine/board.h"
+
+namespace gobblet::proof {
+
+struct KnownPosition {
+  uint8_t winner = 0;  // 0: the side to move wins, 1: the other side
+  int plies = 0;       // the longest game the entry's strategy allows, its own database leaves' included
+  uint64_t where = 0;  // the entry's place (proof/database.h: its record's offset in the file)
+};
+
+class KnownPositions {
+ public:
+  virtual ~KnownPositions() = default;
+  // The entry whose position has the canonical form of `board`'s, if any.
+  // Safe from several threads at once while nothing is added.
+  virtual std::optional<KnownPosition> find(const Board& board) const = 0;
+};
+
+// Known positions of one variant in memory, by canonical form: about 64
+// bytes an entry. A position of another variant is never found.
+class KnownPositionIndex : public KnownPositions {
+ public:
+  explicit KnownPositionIndex(const Variant& variant) : variant_(variant) {}
+  // Adds `board`'s canonical form (`board` of the index's variant); false
+  // (and nothing changes) if it is there already: the first entry of a
+  // position is the one found.
+  bool add(const Board& board, const KnownPosition& known);
+  std::optional<KnownPosition> find(const Board& board) const override;
+  size_t size() const { return map_.size(); }
+
+ private:
+  struct Key {
+    uint64_t lo = 0, hi = 0;  // player 1's masks, size s in bits 16s..16s+15; player 2's
+    uint8_t stm = 0;
+    friend bool operator==(const Key&, const Key&) = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const {
+      return static_cast<size_t>((k.lo * 0x9E3779B97F4A7C15ull) ^ (k.hi * 0xC2B2AE3D27D4EB4Full) ^ k.stm);
+    }
+  };
+  static Key keyOf(const Board& board);  // of the canonical form
+  Variant variant_;
+  std::unordered_map<Key, KnownPosition, KeyHash> map_;
+};
+
+}  // namespace gobblet::proof
