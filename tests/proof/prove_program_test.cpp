@@ -2,6 +2,7 @@
 // damaged file rejected (exit 1), bad usage refused (exit 2).
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <utility>
@@ -97,6 +98,54 @@ TEST(ProveProgram, CheckPrintsACertificatesTextsPrintable) {
     EXPECT_EQ(checked.output.find_first_of("\x1b\x07\r"), std::string::npos) << checked.output;
     EXPECT_NE(checked.output.find("\\x1b"), std::string::npos) << checked.output;
   }
+}
+
+// prove --db keeps what it proves: the position after the first move, then
+// the start, which ends at it; the start's certificate is accepted with the
+// database and refused without; db check and db stats read the file.
+TEST(ProveProgram, ADatabaseKeepsWhatIsProved) {
+  const testing::ScratchDir dir("prove_db");
+  const std::string db = dir.file("g.pdb"), out = dir.file("start.proof");
+  const auto first = run("prove --variant gobblers --moves L@b2 --db '" + db + "'");
+  EXPECT_EQ(first.exitCode, 0) << first.output;
+  EXPECT_NE(first.output.find("result loss"), std::string::npos) << first.output;
+  EXPECT_NE(first.output.find("database appended "), std::string::npos) << first.output;
+  const auto start = run("prove --variant gobblers --db '" + db + "' --out '" + out + "'");
+  EXPECT_EQ(start.exitCode, 0) << start.output;
+  EXPECT_NE(start.output.find("result win"), std::string::npos) << start.output;
+  EXPECT_NE(start.output.find("database appended 1 of 1 entries"), std::string::npos)
+      << start.output << ": the start's proof ends at once at the entry after L@b2";
+  const auto without = run("check '" + out + "'");
+  EXPECT_EQ(without.exitCode, 1) << without.output;
+  EXPECT_NE(without.output.find("no proof database"), std::string::npos) << without.output;
+  const auto with = run("check '" + out + "' --db '" + db + "'");
+  EXPECT_EQ(with.exitCode, 0) << with.output;
+  EXPECT_EQ(with.output.rfind("accepted", 0), 0u) << with.output;
+  const auto checked = run("db check '" + db + "'");
+  EXPECT_EQ(checked.exitCode, 0) << checked.output;
+  EXPECT_EQ(checked.output.rfind("accepted: gobblers, ", 0), 0u) << checked.output;
+  const auto stats = run("db stats '" + db + "'");
+  EXPECT_EQ(stats.exitCode, 0) << stats.output;
+  EXPECT_NE(stats.output.find("tail none\n"), std::string::npos) << stats.output;
+  const size_t at = stats.output.find("entries ");
+  ASSERT_NE(at, std::string::npos) << stats.output;
+  const int entries = std::stoi(stats.output.substr(at + 8));
+  EXPECT_GE(entries, 2) << stats.output;
+  EXPECT_NE(checked.output.find(", " + std::to_string(entries) + " entries"), std::string::npos) << checked.output;
+  {  // A cut tail: db check rejects it, naming the last entry; stats reports it.
+    std::filesystem::resize_file(db, std::filesystem::file_size(db) - 5);
+    const auto cut = run("db check '" + db + "'");
+    EXPECT_EQ(cut.exitCode, 1) << cut.output;
+    EXPECT_EQ(cut.output.rfind("rejected: entry " + std::to_string(entries - 1) + ": ", 0), 0u) << cut.output;
+    const auto tail = run("db stats '" + db + "'");
+    EXPECT_NE(tail.output.find("entries " + std::to_string(entries - 1) + "\n"), std::string::npos) << tail.output;
+    EXPECT_NE(tail.output.find("dropped"), std::string::npos) << tail.output;
+  }
+  EXPECT_EQ(run("db frobnicate '" + db + "'").exitCode, 2);
+  EXPECT_EQ(run("db check '" + dir.file("none.pdb") + "'").exitCode, 2);
+  const auto otherVariant = run("prove --variant tictactoe --db '" + db + "'");
+  EXPECT_EQ(otherVariant.exitCode, 1) << otherVariant.output;
+  EXPECT_NE(otherVariant.output.find("not of"), std::string::npos) << otherVariant.output;
 }
 
 TEST(ProveProgram, Help) {

@@ -1,17 +1,23 @@
 // gobblet-prove: prove a position won or lost, and check proofs.
 //
 //   gobblet-prove prove --position P [--variant V] [--moves M1,M2,...] [--nodes N] [--time S]
-//                       [--hash MIB] [--threads T] [--out FILE]
-//   gobblet-prove check FILE
+//                       [--hash MIB] [--threads T] [--out FILE] [--db DB]
+//   gobblet-prove check FILE [--db DB]
+//   gobblet-prove db check|stats DB
 //
 // prove prints "result win|loss|draw|unknown", the plies of the certified
 // strategy, the nodes and the time, and writes the certificate of a win or
-// a loss to --out. check prints "accepted" or "rejected: <reason>" and exits
-// 0 or 1. Bad usage: one line on standard error, exit status 2. The work is
-// the proof library's (proof/).
+// a loss to --out; with --db it starts from the proof database DB (created
+// if missing) and appends a win or a loss to it, with the positions its
+// strategy reaches by a drop (proof/drop_split.h). check prints "accepted" or
+// "rejected: <reason>" and exits 0 or 1. db: tools/prove/db_command.h. Bad
+// usage: one line on standard error, exit status 2. The work is the proof
+// library's (proof/).
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/numbers.h"
@@ -19,8 +25,11 @@
 #include "engine/game.h"
 #include "engine/notation.h"
 #include "proof/check.h"
+#include "proof/database.h"
+#include "proof/drop_split.h"
 #include "proof/prover.h"
 #include "tools/command_line/command_line.h"
+#include "db_command.h"
 
 namespace {
 
@@ -43,11 +52,16 @@ cli::Program commandLine() {
          cli::integer("--hash", "MIB", 1, 1 << 20, "the transposition table's size in MiB").withDefault(64),
          cli::integer("--threads", "T", 1, 256, "searcher threads sharing the table").withDefault(1),
          cli::integer("--max-depth", "PLIES", 2, 10000, "the longest path a proof may take").withDefault(200),
-         cli::text("--out", "FILE", "write the certificate of a win or a loss to FILE")},
+         cli::text("--out", "FILE", "write the certificate of a win or a loss to FILE"),
+         cli::text("--db", "DB",
+                   "start from the proof database DB (created if missing) and append a win or a loss to it, with "
+                   "the positions its strategy reaches by a drop")},
         {}}},
       {"check",
        "Checks a certificate by the rules alone: prints accepted or rejected and the reason; exit status 0 or 1.",
-       {{}, {cli::positional("FILE", "a certificate written by prove --out")}}},
+       {{cli::text("--db", "DB", "the proof database the certificate's database leaves name")},
+        {cli::positional("FILE", "a certificate written by prove --out")}}},
+      prove_program::databaseCommand(),
   };
   return p;
 }
@@ -76,6 +90,13 @@ int prove(const cli::Arguments& args, const cli::UsageFn& usage) {
   options.hashMiB = static_cast<size_t>(args.integer("--hash"));
   options.threads = static_cast<int>(args.integer("--threads"));
   options.maxDepth = static_cast<int>(args.integer("--max-depth"));
+  std::unique_ptr<proof::ProofDatabase> database;
+  if (args.has("--db")) {
+    auto opened = proof::ProofDatabase::open(args.text("--db"), proof::ProofDatabase::Mode::kReadWrite, *variant);
+    if (!opened.ok()) return cli::failure(commandLine(), opened.status().message());
+    database = std::move(*opened);
+    options.database = database.get();
+  }
   auto result = proof::prove(game.position(), options);
   if (!result.ok()) return usage(result.status().message());
   std::printf("position %s\n", positionToString(game.position()).c_str());
@@ -93,12 +114,34 @@ int prove(const cli::Arguments& args, const cli::UsageFn& usage) {
     if (auto status = proof::writeCertificate(*result->certificate, args.text("--out")); !status.ok())
       return cli::failure(commandLine(), status.message());
   }
+  if (database) {
+    if (database->tail().bytes > 0)
+      std::printf("database tail of %llu bytes dropped: %s\n", static_cast<unsigned long long>(database->tail().bytes),
+                  database->tail().reason.c_str());
+    size_t appended = 0, offered = 0;
+    if (result->certificate) {  // the root and the positions its strategy reaches by a drop, each checked first
+      auto entries = proof::splitAtDrops(*result->certificate);
+      if (!entries.ok()) return cli::failure(commandLine(), entries.status().message());
+      auto added = database->append(*entries);
+      if (!added.ok()) return cli::failure(commandLine(), added.status().message());
+      appended = *added, offered = entries->size();
+    }
+    std::printf("database appended %zu of %zu entries, %llu in all\n", appended, offered,
+                static_cast<unsigned long long>(database->entries()));
+  }
   return 0;
 }
 
 int check(const cli::Arguments& args, const cli::UsageFn& usage) {
-  if (!std::ifstream(args.text("FILE"), std::ios::binary)) return usage("cannot open " + args.text("FILE"));
-  const proof::CheckReport report = proof::checkCertificateFile(args.text("FILE"));
+  std::ifstream in(args.text("FILE"), std::ios::binary);
+  if (!in) return usage("cannot open " + args.text("FILE"));
+  std::unique_ptr<proof::ProofDatabase> database;
+  if (args.has("--db")) {
+    auto opened = proof::ProofDatabase::open(args.text("--db"), proof::ProofDatabase::Mode::kRead);
+    if (!opened.ok()) return usage(opened.status().message());
+    database = std::move(*opened);
+  }
+  const proof::CheckReport report = proof::checkCertificate(in, {}, {}, database.get());
   if (!report.accepted) {
     std::printf("rejected: %s\n", report.reason.c_str());
     return 1;
@@ -114,6 +157,7 @@ int check(const cli::Arguments& args, const cli::UsageFn& usage) {
 int main(int argc, char** argv) {
   return cli::runMain(commandLine(), argc, argv, [](const cli::Arguments& args, const cli::UsageFn& usage) {
     if (args.command() == "prove") return prove(args, usage);
+    if (args.command() == "db") return prove_program::runDatabaseCommand(args, usage);
     return check(args, usage);
   });
 }
