@@ -52,23 +52,29 @@ absl::StatusOr<std::vector<Certificate>> splitAtDrops(const Certificate& c) {
     }
   }
   std::vector<Certificate> entries;
+  // Per node, the entry whose part last took it (so a part costs its own
+  // size, not the certificate's) and its number there.
+  std::vector<size_t> takenBy(n, n);
   std::vector<uint32_t> renumbered(n);
-  std::vector<bool> in(n);
   for (size_t r = n; r-- > 0;) {
     if (r != 0 && !byDrop[r]) continue;
-    // The nodes below r reached without crossing a drop, in node order.
-    std::fill(in.begin(), in.end(), false);
-    in[r] = true;
-    std::vector<size_t> part;
-    for (size_t i = r; i < n; ++i) {
-      if (!in[i]) continue;
-      renumbered[i] = static_cast<uint32_t>(part.size());
-      part.push_back(i);
+    // The nodes below r reached without crossing a drop, then in node order
+    // (every child after its parent, as the file wants).
+    std::vector<size_t> part{r}, stack{r};
+    takenBy[r] = r;
+    while (!stack.empty()) {
+      const size_t i = stack.back();
+      stack.pop_back();
       for (size_t k = 0; k < c.nodes[i].children.size(); ++k) {
         const uint32_t child = c.nodes[i].children[k];
-        if (child != kWonLeaf && child != kDatabaseLeaf && !dropEdge[i][k]) in[child] = true;
+        if (child == kWonLeaf || child == kDatabaseLeaf || dropEdge[i][k] || takenBy[child] == r) continue;
+        takenBy[child] = r;
+        part.push_back(child);
+        stack.push_back(child);
       }
     }
+    std::sort(part.begin(), part.end());
+    for (size_t j = 0; j < part.size(); ++j) renumbered[part[j]] = static_cast<uint32_t>(j);
     Certificate e;
     e.variant = c.variant;
     e.position = positionToString(*positions[r]);

@@ -343,6 +343,25 @@ TEST(ProofDatabase, ForgedDatabasesAreRefusedNamingTheEntry) {
   }
 }
 
+// Hostile sizes: a record claiming more bytes than the file holds is
+// refused before anything is read into memory, and more entries than the
+// limit are refused.
+TEST(ProofDatabase, HostileSizesAreBounded) {
+  const testing::ScratchDir dir("pdb");
+  const Forge f(dir.path());
+  std::string huge = f.q();
+  overwriteLittleEndian64(huge.data(), uint64_t{1} << 60);  // the certificate's length
+  expectRejected(f.check({f.q(), huge}), 1, "cut short");
+  DatabaseLimits one;
+  one.maxEntries = 1;
+  f.check({f.q(), f.pRecord(*f.p.certificate)}, "two.pdb");
+  const DatabaseReport r = checkDatabase(f.file("two.pdb"), one);
+  expectRejected(r, 1, "limit");
+  auto db = ProofDatabase::open(f.file("two.pdb"), Mode::kRead, std::nullopt, one);
+  ASSERT_FALSE(db.ok());
+  EXPECT_EQ(db.status().code(), absl::StatusCode::kResourceExhausted) << db.status();
+}
+
 // A database leaf after a board move is refused, though the position after
 // it is an entry won by the same winner: an earlier position could recur.
 TEST(ProofDatabase, ADatabaseLeafAfterABoardMoveIsRefused) {
