@@ -362,6 +362,53 @@ TEST(ProofDatabase, HostileSizesAreBounded) {
   EXPECT_EQ(db.status().code(), absl::StatusCode::kResourceExhausted) << db.status();
 }
 
+// A byte of a database flipped: the checker refuses the file, and a
+// reader keeps only the entries before the damaged one (or refuses a
+// damaged header), never a damaged entry.
+TEST(ProofDatabase, EveryFlippedByteIsRefused) {
+  const testing::ScratchDir dir("pdb");
+  const Gobblers g;
+  auto parts = splitAtDrops(*g.startAlone.certificate);
+  ASSERT_TRUE(parts.ok()) << parts.status();
+  // The first parts (each names earlier ones only), up to the first with a database leaf.
+  std::vector<Certificate> prefix;
+  int leaves = 0;
+  for (const Certificate& part : *parts) {
+    if (prefix.size() >= 4 && leaves >= 1) break;
+    prefix.push_back(part);
+    leaves += hasDatabaseLeaf(part);
+  }
+  const std::string path = dir.file("flip.pdb");
+  {
+    auto db = ProofDatabase::open(path, Mode::kReadWrite, g.v);
+    ASSERT_TRUE(db.ok()) << db.status();
+    const auto appended = (*db)->append(prefix);
+    ASSERT_TRUE(appended.ok()) << appended.status();
+  }
+  ASSERT_TRUE(checkDatabase(path).accepted);
+  const std::string whole = readWhole(path);
+  const uint64_t entries = checkDatabase(path).entries;
+  ASSERT_LT(whole.size(), 20'000u);
+  // Every byte of the header and of the last records (the one with a
+  // database leaf among them), every 16th byte of the others.
+  const size_t lastRecords = whole.size() - 400;
+  for (size_t i = 0; i < whole.size(); i += i < 64 || i >= lastRecords ? 1 : 16) {
+    std::string bytes = whole;
+    bytes[i] = static_cast<char>(bytes[i] ^ (i % 2 ? 0x01 : 0x80));
+    writeWhole(path, bytes);
+    const DatabaseReport r = checkDatabase(path);
+    EXPECT_FALSE(r.accepted) << "byte " << i;
+    auto db = ProofDatabase::open(path, Mode::kRead);
+    if (db.ok()) {
+      EXPECT_LT((*db)->entries(), entries) << "byte " << i;
+      EXPECT_GT((*db)->tail().bytes, 0u) << "byte " << i;
+      EXPECT_EQ(static_cast<int64_t>((*db)->entries()), r.badEntry) << "byte " << i << ": " << r.reason;
+    } else {
+      EXPECT_LT(i, kDatabaseHeaderBytes + g.v.name().size()) << "byte " << i << ": " << db.status();
+    }
+  }
+}
+
 // A database leaf after a board move is refused, though the position after
 // it is an entry won by the same winner: an earlier position could recur.
 TEST(ProofDatabase, ADatabaseLeafAfterABoardMoveIsRefused) {
