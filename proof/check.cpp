@@ -143,6 +143,8 @@ CheckReport checkCertificate(std::istream& in, const CertificateLimits& limits, 
                                     "a database leaf: one may only follow a drop (after a board move an "
                                     "earlier position could recur)");
         if (!database) return reject(report, afterMove + "a database leaf, and no proof database is given");
+        if (after.winner() != kNoWinner)
+          return reject(report, afterMove + "a database leaf where the game is over (a won leaf, or lost)");
         const std::optional<KnownPosition> known = database->find(after);
         if (!known)
           return reject(report, absl::StrCat(afterMove, "the position ", positionToString(after),

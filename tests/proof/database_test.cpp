@@ -550,6 +550,29 @@ TEST(ProofDatabase, TwoProcessesAppendingAtOnceKeepEveryEntry) {
 
 // A write that fails (here a file size limit, as a full disk would) is an
 // error, and the file is left as it was, byte for byte.
+// A database leaf on a move that ends the game is refused, even where the
+// known positions claim the position after it.
+TEST(ProofDatabase, ADatabaseLeafWhereTheGameIsOverIsRefused) {
+  struct Everything : KnownPositions {
+    std::optional<KnownPosition> find(const Board&) const override { return KnownPosition{1, 1, 0}; }
+  };
+  const Everything everything;
+  std::vector<Certificate> wins = quickWins(1);
+  ASSERT_EQ(wins.size(), 1u);
+  Certificate c = wins[0];
+  ASSERT_EQ(c.nodes.size(), 1u);
+  ASSERT_EQ(c.nodes[0].children[0], kWonLeaf);
+  {
+    std::istringstream in(encoded(c));
+    EXPECT_TRUE(checkCertificate(in, {}, {}, &everything).accepted);
+  }
+  c.nodes[0].children[0] = kDatabaseLeaf;
+  std::istringstream in(encoded(c));
+  const CheckReport r = checkCertificate(in, {}, {}, &everything);
+  EXPECT_FALSE(r.accepted);
+  EXPECT_NE(r.reason.find("where the game is over"), std::string::npos) << r.reason;
+}
+
 TEST(ProofDatabase, AFailedWriteLeavesTheFileAsItWas) {
   const testing::ScratchDir dir("pdb");
   const std::vector<Certificate> wins = quickWins(2);
