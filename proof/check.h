@@ -20,12 +20,13 @@
 // included) is reported with an acceptance.
 //
 // Why a database leaf must follow a drop (the repetition rule): a known
-// position was proved with no history, by a strategy that never repeats a
-// position of its own. Pieces never leave the board, so after a drop the
-// board holds more pieces than at any earlier position of the game: none
-// can recur, and the stored strategy wins whatever came before. After a
-// board move an earlier position could recur, the stored strategy could
-// reach it, and its third occurrence would draw.
+// position was proved with no history, by a strategy that never needs to
+// repeat a position (no cycle: the winner can always move nearer a leaf).
+// Pieces never leave the board, so after a drop the board holds more
+// pieces than at any earlier position of the game: none can recur, and the
+// stored strategy wins whatever came before. After a board move an earlier
+// position could recur, the stored strategy could reach it, and its third
+// occurrence would draw.
 #pragma once
 
 #include <cstdint>

@@ -160,6 +160,12 @@ absl::Status ProofDatabase::reindex() {
   return scan(*size);
 }
 
+std::optional<Certificate> ProofDatabase::storedCertificate(const Board& board) const {
+  auto stored = certificate(board);
+  if (!stored.ok()) return std::nullopt;
+  return std::move(*stored);
+}
+
 absl::StatusOr<bool> ProofDatabase::append(const Certificate& certificate) {
   auto appended = append(std::vector<Certificate>{certificate});
   if (!appended.ok()) return appended.status();

@@ -13,10 +13,10 @@
 //   (*db)->append(*splitAtDrops(*result->certificate));  // with its drop sub-positions (proof/drop_split.h)
 //
 // Soundness with the repetition rule: an entry's certificate proves its
-// position won with no history, by a strategy that never repeats a
-// position of its own. A database leaf may follow a drop only: pieces never
-// leave the board, so after a drop no earlier position of the game can
-// recur, and the entry's strategy wins whatever came before. An entry names
+// position won with no history, by a strategy that never needs to repeat a
+// position (no cycle: the winner can always move nearer a leaf). A database
+// leaf may follow a drop only: pieces never leave the board, so after a
+// drop no earlier position of the game can recur, and the entry's strategy wins whatever came before. An entry names
 // only earlier entries, so the references have no cycle; the checker of a
 // whole file (proof/database_check.h) verifies every entry in order.
 // Storing a proof is always sound (its certificate holds by itself, given
@@ -87,6 +87,8 @@ class ProofDatabase : public KnownPositions {
   // the file (NotFound if none). Its root is the position as proved, maybe
   // another image of `board`.
   absl::StatusOr<Certificate> certificate(const Board& board) const;
+  // certificate(board), or none if it cannot be read (KnownPositions).
+  std::optional<Certificate> storedCertificate(const Board& board) const override;
 
   // Appends an entry for each certificate's root, in order, each after the
   // checker (proof/check.h) accepts the certificate given this database

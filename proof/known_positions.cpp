@@ -4,6 +4,8 @@
 
 namespace gobblet::proof {
 
+std::optional<Certificate> KnownPositions::storedCertificate(const Board&) const { return std::nullopt; }
+
 KnownPositionIndex::Key KnownPositionIndex::keyOf(const Board& board) {
   const Board c = canonicalBoard(board);
   Key k;

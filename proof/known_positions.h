@@ -16,6 +16,7 @@
 #include <unordered_map>
 
 #include "engine/board.h"
+#include "proof/certificate.h"
 
 namespace gobblet::proof {
 
@@ -31,6 +32,10 @@ class KnownPositions {
   // The entry whose position has the canonical form of `board`'s, if any.
   // Safe from several threads at once while nothing is added.
   virtual std::optional<KnownPosition> find(const Board& board) const = 0;
+  // The certificate of the entry of `board`'s canonical form, if it can be
+  // had (its root is the position as proved, maybe another image of
+  // `board`); none by default.
+  virtual std::optional<Certificate> storedCertificate(const Board& board) const;
 };
 
 // Known positions of one variant in memory, by canonical form: about 64

@@ -5,6 +5,7 @@
 
 #include "dfpn.h"
 #include "engine/movegen.h"
+#include "engine/notation.h"
 #include "extract.h"
 #include "proof_table.h"
 
@@ -58,6 +59,18 @@ absl::StatusOr<ProofResult> prove(const Board& board, const ProverOptions& optio
     result.outcome = Outcome::kDraw;
     result.note = "no legal move";
     return result;
+  }
+  if (options.database && options.history.empty()) {  // a known root (see the header)
+    if (const std::optional<KnownPosition> known = options.database->find(board)) {
+      std::optional<Certificate> stored = options.database->storedCertificate(board);
+      if (stored && stored->position == positionToString(board) && stored->winner == known->winner) {
+        result.outcome = known->winner == 0 ? Outcome::kWin : Outcome::kLoss;
+        result.plies = known->plies;
+        result.note = "known: the proof database holds it";
+        result.certificate = std::move(stored);
+        return result;
+      }
+    }
   }
   auto created = ProofTable::create(options.hashMiB);
   if (!created.ok()) return created.status();

@@ -20,7 +20,11 @@
 // With a proof database (ProverOptions::database, proof/database.h), a
 // position it holds, reached by a drop, is a leaf of the search and of the
 // certificate (a kDatabaseLeaf): after a drop no earlier position can recur.
-// The root itself is always searched: its certificate is wanted.
+// The root itself is answered from the database only where the game's
+// history since its last drop is empty (ProverOptions::history; else the
+// stored strategy could repeat an earlier position) and the entry was
+// proved for this very position (not another image): its stored
+// certificate is the answer, with no node searched. Else it is searched.
 #pragma once
 
 #include <atomic>
@@ -66,7 +70,7 @@ struct ProofResult {
   int plies = -1;
   uint64_t nodes = 0;  // nodes searched, extraction included
   double seconds = 0;
-  std::string note;  // Unknown: why (budget spent, disproof only along one path); Draw: how
+  std::string note;  // Unknown: why (budget spent, disproof only along one path); Draw: how; a known root: so
   // Win or Loss: the certificate (winner 0 for a win, 1 for a loss), or why it is missing.
   std::optional<Certificate> certificate;
   absl::Status certificateStatus;

@@ -138,6 +138,24 @@ TEST(ProofDatabase, AStoredProofIsReused) {
   EXPECT_EQ((*db)->entries(), 2u);
   EXPECT_EQ((*db)->find(g.start)->plies, reused.plies);
 
+  // The start is now an entry, proved for this very position: with no
+  // history it is answered from the database, its stored certificate, no
+  // node searched; with a history since the last drop it is searched.
+  const ProofResult known = proveWith(g.start, db->get());
+  EXPECT_EQ(known.outcome, Outcome::kWin);
+  EXPECT_EQ(known.nodes, 0u);
+  EXPECT_EQ(known.plies, reused.plies);
+  ASSERT_TRUE(known.certificate);
+  EXPECT_EQ(encoded(*known.certificate), bytes);
+  ProverOptions withHistory;
+  withHistory.hashMiB = 16;
+  withHistory.database = db->get();
+  withHistory.history = {g.start.transformed(1).colorSwapped()};
+  auto searched = prove(g.start, withHistory);
+  ASSERT_TRUE(searched.ok()) << searched.status();
+  EXPECT_EQ(searched->outcome, Outcome::kWin);
+  EXPECT_GT(searched->nodes, 0u);
+
   // Read back from the file by a new reader, and checked whole.
   db->reset();
   auto again = ProofDatabase::open(dir.file("g.pdb"), Mode::kRead);
