@@ -102,7 +102,8 @@ TEST(ProveProgram, CheckPrintsACertificatesTextsPrintable) {
 
 // prove --db keeps what it proves: the position after the first move, then
 // the start, which ends at it; the start's certificate is accepted with the
-// database and refused without; db check and db stats read the file.
+// database and refused without, and refused with a database db check
+// rejects; db check and db stats read the file.
 TEST(ProveProgram, ADatabaseKeepsWhatIsProved) {
   const testing::ScratchDir dir("prove_db");
   const std::string db = dir.file("g.pdb"), out = dir.file("start.proof");
@@ -140,6 +141,11 @@ TEST(ProveProgram, ADatabaseKeepsWhatIsProved) {
     const auto tail = run("db stats '" + db + "'");
     EXPECT_NE(tail.output.find("entries " + std::to_string(entries - 1) + "\n"), std::string::npos) << tail.output;
     EXPECT_NE(tail.output.find("dropped"), std::string::npos) << tail.output;
+    // check --db checks the whole database before it takes an entry as
+    // proved: a database that db check rejects rejects the certificate.
+    const auto damaged = run("check '" + out + "' --db '" + db + "'");
+    EXPECT_EQ(damaged.exitCode, 1) << damaged.output;
+    EXPECT_EQ(damaged.output.rfind("rejected: the database ", 0), 0u) << damaged.output;
   }
   EXPECT_EQ(run("db frobnicate '" + db + "'").exitCode, 2);
   EXPECT_EQ(run("db check '" + dir.file("none.pdb") + "'").exitCode, 2);

@@ -26,6 +26,7 @@
 #include "engine/notation.h"
 #include "proof/check.h"
 #include "proof/database.h"
+#include "proof/database_check.h"
 #include "proof/drop_split.h"
 #include "proof/prover.h"
 #include "tools/command_line/command_line.h"
@@ -135,10 +136,18 @@ int prove(const cli::Arguments& args, const cli::UsageFn& usage) {
 int check(const cli::Arguments& args, const cli::UsageFn& usage) {
   std::ifstream in(args.text("FILE"), std::ios::binary);
   if (!in) return usage("cannot open " + args.text("FILE"));
+  // A certificate that ends branches at database entries is only as sound
+  // as they are: the whole database is checked first, every entry by the
+  // rules (proof/database_check.h), so that "accepted" trusts nothing.
   std::unique_ptr<proof::ProofDatabase> database;
   if (args.has("--db")) {
     auto opened = proof::ProofDatabase::open(args.text("--db"), proof::ProofDatabase::Mode::kRead);
     if (!opened.ok()) return usage(opened.status().message());
+    const proof::DatabaseReport checked = proof::checkDatabase(args.text("--db"));
+    if (!checked.accepted) {
+      std::printf("rejected: the database %s: %s\n", args.text("--db").c_str(), checked.reason.c_str());
+      return 1;
+    }
     database = std::move(*opened);
   }
   const proof::CheckReport report = proof::checkCertificate(in, {}, {}, database.get());
