@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "engine/canonical.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "proof/prover.h"
@@ -52,18 +53,6 @@ std::optional<std::string> encoded(const proof::Certificate& certificate) {
 }
 
 }  // namespace
-
-std::string canonicalPosition(const Board& board) {
-  std::string best;
-  for (int s = 0; s < 8; ++s) {
-    const Board t = board.transformed(s);
-    for (const Board& image : {t, t.colorSwapped()}) {
-      std::string text = positionToString(image);
-      if (best.empty() || text < best) best = std::move(text);
-    }
-  }
-  return best;
-}
 
 std::vector<std::string> principalLine(const proof::Certificate& c, const Board& root) {
   // The longest game below each node; children are later nodes, so from the last node back.
@@ -257,7 +246,7 @@ void PuzzleCollector::tryVariations(const Board& position, const Board& played, 
 }
 
 void PuzzleCollector::tryPosition(const Board& position, const std::string& source, bool* won) {
-  std::string key = canonicalPosition(position);
+  std::string key = positionToString(canonicalBoard(position));
   const auto at = std::lower_bound(seen_.begin(), seen_.end(), key);
   if (at != seen_.end() && *at == key) return;  // (tried: `won` stays as it is)
   seen_.insert(at, key);

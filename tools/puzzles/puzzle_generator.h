@@ -12,7 +12,7 @@
 // side to move wins and, for every other legal move, that the opponent wins
 // after it (a move that hands the opponent a line at once needs no proof).
 // Positions equal under the board's 8 symmetries and the exchange of the
-// players are one puzzle (canonicalPosition). Grades: ratePuzzle.
+// players are one puzzle (canonicalBoard, engine/canonical.h). Grades: ratePuzzle.
 #pragma once
 
 #include <cstdint>
@@ -49,10 +49,6 @@ struct FoundPuzzle {
   int quickLosses = 0;         // ... after which the opponent has a line in one
   std::string source;          // where it was found ("game 12 ply 40")
 };
-
-// The position's form shared by its 16 images (8 symmetries, players
-// exchanged or not): the least of their texts.
-std::string canonicalPosition(const Board& board);
 
 // The principal line of a win certificate from `root`: the winner's moves,
 // and at each of the loser's turns the move after which the certificate's
