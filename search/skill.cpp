@@ -13,8 +13,8 @@ namespace gobblet {
 
 namespace {
 
-// The level as a weakness in [0, 1]: 1 at level 0, 0 at full strength.
-double weakness(double level) { return 1.0 - std::clamp(level, 0.0, double{kMaxSkillLevel}) / kMaxSkillLevel; }
+// The level as a weakness in [0, 1]: 1 at strength 0, 0 at full strength.
+double weakness(double level) { return 1.0 - skillStrength(level) / kMaxSkillLevel; }
 
 }  // namespace
 
@@ -26,19 +26,28 @@ double skillLevelForElo(int elo) {
   return kMaxSkillLevel;
 }
 
+double skillStrength(double level) {
+  if (!(level > 0)) return 0;
+  const int last = kMaxSkillLevel - 1;
+  if (level >= last) return std::min(level, double{kMaxSkillLevel});
+  const int below = static_cast<int>(level);
+  return kSkillLevelStrength[below] + (level - below) * (kSkillLevelStrength[below + 1] - kSkillLevelStrength[below]);
+}
+
 uint64_t skillNodes(double level) {
   if (level >= kMaxSkillLevel) return 0;
-  return static_cast<uint64_t>(std::llround(500.0 * std::exp2(std::max(0.0, level) / 2.2)));
+  return static_cast<uint64_t>(std::llround(500.0 * std::exp2(skillStrength(level) / 2.2)));
 }
 
 int skillDepth(double level) {
   if (level >= kMaxSkillLevel) return 0;
-  return 1 + static_cast<int>(std::floor(std::max(0.0, level) / 2));
+  return 1 + static_cast<int>(std::floor(skillStrength(level) / 2));
 }
 
 double skillMissChance(double level) {
-  if (level >= kSkillMissFreeLevel) return 0;
-  const double left = 1.0 - std::max(0.0, level) / kSkillMissFreeLevel;
+  const double strength = skillStrength(level);
+  if (strength >= kSkillMissFreeStrength) return 0;
+  const double left = 1.0 - strength / kSkillMissFreeStrength;
   return 0.95 * left * left;
 }
 

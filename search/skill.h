@@ -2,13 +2,15 @@
 // Level` and `UCI_LimitStrength` + `UCI_Elo`, protocol/engine_options.h).
 //
 // Level kMaxSkillLevel (20) is full strength. Below it a level is a real
-// number (UCI_Elo lands between two whole levels) and the search is
-// weakened the way a person is, never by a random piece thrown away:
-//   * a node budget (skillNodes, geometric in the level) and a depth cap
+// number (UCI_Elo lands between two whole levels) that plays at a strength
+// (skillStrength: the whole levels spaced so that each step up wins about
+// as much), and the search is weakened, more the lower the strength, the
+// way a person is, never by a random piece thrown away:
+//   * a node budget (skillNodes, geometric in the strength) and a depth cap
 //     (skillDepth): a shorter horizon, the same on a fast machine as on a
 //     slow one wherever the clock lets the budget be spent;
 //   * a chance of missing the opponent's threat (skillMissChance, falling
-//     to 0 at kSkillMissFreeLevel): for that move the level does
+//     to 0 at kSkillMissFreeStrength): for that move the level does
 //     not look at the reply nor at the opponent's lines at all: it plays the
 //     move that looks best for its own pieces and lines (skillBlindScores),
 //     so a line the opponent completes next move goes unseen. It still takes
@@ -36,8 +38,18 @@ namespace gobblet {
 
 inline constexpr int kMaxSkillLevel = 20;
 inline constexpr int kSkillCandidates = 4;
-// The level from which a level never misses a threat (skillMissChance 0).
-inline constexpr double kSkillMissFreeLevel = 12;
+// The strength from which a level never misses a threat (skillMissChance 0).
+inline constexpr double kSkillMissFreeStrength = 12;
+
+// The strength each whole level below kMaxSkillLevel plays at: the
+// parameters below are functions of a strength s in [0, kMaxSkillLevel],
+// and the strength of a level is placed so that each whole level's step
+// over the one below, in their own games, is about the same Elo (level 0
+// is strength 0, level 19 strength 19). docs/search.md "Strength levels"
+// says how they were placed and shows the steps.
+inline constexpr double kSkillLevelStrength[kMaxSkillLevel] = {0,     1.48,  2.87,  4.18,  5.45,  6.6,   7.65,
+                                                               8.53,  9.34,  10.23, 11.44, 12.62, 13.45, 14.12,
+                                                               14.73, 15.35, 16.06, 16.9,  17.95, 19};
 
 // The Elo of each level, measured (docs/search.md "Strength levels": the
 // command, the games and the intervals): the safe-move player
@@ -51,20 +63,27 @@ inline constexpr int kSkillLevelElo[kMaxSkillLevel + 1] = {179,  280,  365,  444
 // below them all, kMaxSkillLevel above them all). kSkillLevelElo rises.
 double skillLevelForElo(int elo);
 
-// A level's parameters, continuous in the level (a fractional level lies
-// between its neighbours); at kMaxSkillLevel and above, full strength: no
-// budget (0), no cap (0), no miss, no draw.
-// The node budget of a move's search: 500 at level 0, doubling every 2.2
-// levels (about 200 000 at level 19), geometric between whole levels too.
+// The strength a level plays at: kSkillLevelStrength at a whole level,
+// linear between two whole levels, the level itself from level 19 up (so
+// full strength is strength kMaxSkillLevel); below 0, 0. It rises with the
+// level.
+double skillStrength(double level);
+
+// A level's parameters, each a function of its strength s (skillStrength),
+// so continuous in the level (a fractional level lies between its
+// neighbours); at kMaxSkillLevel and above, full strength: no budget (0), no
+// cap (0), no miss, no draw.
+// The node budget of a move's search: 500 at strength 0, doubling every 2.2
+// of strength (about 200 000 at 19), geometric between whole levels too.
 uint64_t skillNodes(double level);
-// The deepest iteration: 1 + level / 2, rounded down (1 at level 0, 10 at 19).
+// The deepest iteration: 1 + s / 2, rounded down (1 at strength 0, 10 at 19).
 int skillDepth(double level);
 // The chance that a move is chosen without looking at the reply: 0.95 at
-// level 0, falling to 0 at kSkillMissFreeLevel as the square of the levels
-// left (one miss loses a game against a player that sees it, so the last
-// small chances weigh as much as the first large ones).
+// strength 0, falling to 0 at kSkillMissFreeStrength as the square of the
+// strength left (one miss loses a game against a player that sees it, so
+// the last small chances weigh as much as the first large ones).
 double skillMissChance(double level);
-// The softmax temperature in centi-units of score: 300 (1 - level/20)^2 + 5.
+// The softmax temperature in centi-units of score: 300 (1 - s/20)^2 + 5.
 double skillTemperature(double level);
 
 // The index, in `scores` (the candidates' scores, best first, from the

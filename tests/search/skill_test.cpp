@@ -28,6 +28,27 @@ TEST(SkillPick, FullStrengthAndOneCandidateTakeTheBest) {
   EXPECT_EQ(pickSkillMove(0, {10}, 0.99), 0);
 }
 
+// A level's strength: the table's at a whole level, linear between two,
+// rising from strength 0 at level 0 (and below) to 19 at level 19, the
+// level itself above, full strength at kMaxSkillLevel.
+TEST(SkillStrength, RisesFromZeroToFullStrengthThroughTheTable) {
+  EXPECT_EQ(skillStrength(-1), 0);
+  EXPECT_EQ(skillStrength(0), 0);
+  EXPECT_EQ(skillStrength(kMaxSkillLevel - 1), kMaxSkillLevel - 1);
+  EXPECT_EQ(skillStrength(19.5), 19.5);
+  EXPECT_EQ(skillStrength(kMaxSkillLevel), kMaxSkillLevel);
+  EXPECT_EQ(skillStrength(kMaxSkillLevel + 1), kMaxSkillLevel);
+  for (int level = 0; level < kMaxSkillLevel; ++level) {
+    EXPECT_EQ(skillStrength(level), kSkillLevelStrength[level]) << level;
+    if (level + 1 < kMaxSkillLevel)
+      EXPECT_DOUBLE_EQ(skillStrength(level + 0.25),
+                       0.75 * kSkillLevelStrength[level] + 0.25 * kSkillLevelStrength[level + 1])
+          << level;
+  }
+  for (double level = 0.25; level <= kMaxSkillLevel; level += 0.25)
+    EXPECT_GT(skillStrength(level), skillStrength(level - 0.25)) << level;
+}
+
 // Every parameter moves one way from level 0 to 19, fractional levels
 // included, and full strength has none of them.
 TEST(SkillParams, AreMonotoneAndFullStrengthHasNone) {
@@ -35,14 +56,15 @@ TEST(SkillParams, AreMonotoneAndFullStrengthHasNone) {
   EXPECT_EQ(skillDepth(kMaxSkillLevel), 0);
   EXPECT_EQ(skillMissChance(kMaxSkillLevel), 0);
   EXPECT_EQ(skillDepth(0), 1);
+  EXPECT_EQ(skillDepth(kMaxSkillLevel - 1), 10);
+  EXPECT_EQ(skillNodes(0), 500u);
   EXPECT_GT(skillMissChance(0), 0.5);
-  EXPECT_EQ(skillMissChance(kSkillMissFreeLevel), 0);
   for (double level = 0.25; level < kMaxSkillLevel; level += 0.25) {
     const double below = level - 0.25;
     EXPECT_GT(skillNodes(level), skillNodes(below)) << level;
     EXPECT_GE(skillDepth(level), skillDepth(below)) << level;
     EXPECT_LT(skillTemperature(level), skillTemperature(below)) << level;
-    if (below < kSkillMissFreeLevel)
+    if (skillStrength(below) < kSkillMissFreeStrength)
       EXPECT_LT(skillMissChance(level), skillMissChance(below)) << level;
     else
       EXPECT_EQ(skillMissChance(level), 0) << level;
@@ -162,8 +184,8 @@ TEST(SkillSearch, EvenLevelZeroTakesAWinInOne) {
 
 // Player 2 threatens d1 (three ungobblable x on rank 1): every other move
 // loses at once. Level 0 misses it some of the time (the safe-move player
-// never does), and so does level 5 less often; from kSkillMissFreeLevel on
-// a level always blocks.
+// never does), and so does level 5 less often; from the first whole level
+// at kSkillMissFreeStrength on, a level always blocks.
 TEST(SkillSearch, WeakLevelsSometimesMissAThreatStrongOnesNever) {
   const Board board = testing::parseOrFail(Variant::gobblet(), "4/4/XX2/xxx1 1");
   auto misses = [&](double level) {
@@ -178,7 +200,12 @@ TEST(SkillSearch, WeakLevelsSometimesMissAThreatStrongOnesNever) {
   EXPECT_GT(atZero, 10) << "level 0 missed the threat for " << atZero << " seeds of 40";
   EXPECT_LT(atZero, 40) << "level 0 never blocked";
   EXPECT_LT(atFive, atZero);
-  EXPECT_EQ(misses(kSkillMissFreeLevel), 0);
+  int missFree = 0;
+  while (skillStrength(missFree) < kSkillMissFreeStrength) ++missFree;
+  EXPECT_LT(missFree, kMaxSkillLevel);
+  EXPECT_EQ(skillMissChance(missFree), 0);
+  EXPECT_GT(skillMissChance(missFree - 1), 0);
+  EXPECT_EQ(misses(missFree), 0);
 }
 
 // The blind look never plays a move that loses by itself: lifting player
