@@ -55,9 +55,9 @@ inline constexpr double kSkillLevelStrength[kMaxSkillLevel] = {0,     1.48,  2.8
 // command, the games and the intervals): the safe-move player
 // (`gobblet-fake-engine --mode safe`: a win in one if it has one, else any
 // move that gives no line in one) is 500.
-inline constexpr int kSkillLevelElo[kMaxSkillLevel + 1] = {179,  280,  365,  444,  523,  626,  690,
-                                                           791,  875,  1021, 1148, 1238, 1375, 1531,
-                                                           1615, 1725, 1867, 1928, 1980, 2100, 2403};
+inline constexpr int kSkillLevelElo[kMaxSkillLevel + 1] = {231,  355,  460,  605,  686,  783,  887,
+                                                           949,  1044, 1105, 1211, 1316, 1369, 1431,
+                                                           1489, 1554, 1648, 1725, 1827, 1943, 2482};
 // The level of UCI_LimitStrength with UCI_Elo `elo`: the measured Elo
 // interpolated linearly between the two whole levels around it (level 0
 // below them all, kMaxSkillLevel above them all). kSkillLevelElo rises.
