@@ -8,9 +8,11 @@
 // tests/web/levels_test.mjs checks them against skill.h, and docs/board.md's
 // and the help's figures against them.
 
+// Every other level (the whole levels' steps are even, about 80 Elo each),
+// and level 19 below full strength.
 /** @type {ReadonlyArray<readonly [number, number]>} [level, Elo], strongest first */
-export const LEVELS = Object.freeze(/** @type {[number, number][]} */ ([[20, 2400], [19, 2100], [17, 1930], [16, 1870],
-  [13, 1530], [10, 1150], [7, 790], [5, 630], [3, 440], [2, 370], [1, 280], [0, 180]]));
+export const LEVELS = Object.freeze(/** @type {[number, number][]} */ ([[20, 2480], [19, 1940], [17, 1730], [15, 1550],
+  [13, 1430], [11, 1320], [9, 1110], [7, 950], [5, 780], [3, 610], [1, 360], [0, 230]]));
 
 // `Skill Level` 20: the engine's full strength (docs/protocol.md).
 export const FULL_STRENGTH = 20;
@@ -22,7 +24,7 @@ export function levelElo(level) {
   return found ? found[1] : null;
 }
 
-// A level as the selector names it: `full ~2160`, `13 ~1540`.
+// A level as the selector names it: `full ~2480`, `13 ~1430`.
 /** @param {number} level */
 export function levelLabel(level) {
   const elo = levelElo(level);
