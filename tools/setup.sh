@@ -94,7 +94,7 @@ wasm_profile() {
       "llvm-profdata-$version" merge -o "$cache/$key.profdata.new" "$dir"/bench.profraw
       mv "$cache/$key.profdata.new" "$cache/$key.profdata"
       # (a profile is about 700 KB: the last eight programs' are kept)
-      ls -t "$cache"/*.profdata | tail -n +9 | xargs -r rm -f
+      ls -t "$cache"/*.profdata | tail -n +9 | while IFS= read -r old; do rm -f -- "$old"; done
     fi
     cp "$cache/$key.profdata" "$wasm_profile_file"
   fi

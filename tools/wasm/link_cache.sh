@@ -50,6 +50,7 @@ kept=$(mktemp -d "$cache/new.XXXXXX") || exit 0
 if cp "$out" "$kept/out.js" && cp "$wasm" "$kept/out.wasm" && mv -T "$kept" "$cache/$key" 2>/dev/null; then :; else
   rm -rf "$kept"  # (another build kept the same link first, or the disk is full: nothing lost)
 fi
+# (one path a line, so that a cache folder with spaces in its path is safe)
 # shellcheck disable=SC2012
-ls -dt "$cache"/*/ 2>/dev/null | tail -n +9 | xargs -r rm -rf
+ls -dt "$cache"/*/ 2>/dev/null | tail -n +9 | while IFS= read -r old; do rm -rf -- "$old"; done
 exit 0
