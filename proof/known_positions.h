@@ -38,6 +38,21 @@ class KnownPositions {
   virtual std::optional<Certificate> storedCertificate(const Board& board) const;
 };
 
+// A position packed exactly: each player's masks, size s in bits 16s..16s+15
+// (player 1's in lo, player 2's in hi), and the side to move. The key of
+// the prover's table (proof/proof_table.h) and of KnownPositionIndex.
+struct PackedPosition {
+  uint64_t lo = 0, hi = 0;
+  uint8_t stm = 0;
+  friend bool operator==(const PackedPosition&, const PackedPosition&) = default;
+};
+PackedPosition pack(const Board& board);
+struct PackedHash {
+  size_t operator()(const PackedPosition& p) const {
+    return static_cast<size_t>((p.lo * 0x9E3779B97F4A7C15ull) ^ (p.hi * 0xC2B2AE3D27D4EB4Full) ^ p.stm);
+  }
+};
+
 // Known positions of one variant in memory, by canonical form: about 64
 // bytes an entry. A position of another variant is never found.
 class KnownPositionIndex : public KnownPositions {
@@ -51,19 +66,8 @@ class KnownPositionIndex : public KnownPositions {
   size_t size() const { return map_.size(); }
 
  private:
-  struct Key {
-    uint64_t lo = 0, hi = 0;  // player 1's masks, size s in bits 16s..16s+15; player 2's
-    uint8_t stm = 0;
-    friend bool operator==(const Key&, const Key&) = default;
-  };
-  struct KeyHash {
-    size_t operator()(const Key& k) const {
-      return static_cast<size_t>((k.lo * 0x9E3779B97F4A7C15ull) ^ (k.hi * 0xC2B2AE3D27D4EB4Full) ^ k.stm);
-    }
-  };
-  static Key keyOf(const Board& board);  // of the canonical form
   Variant variant_;
-  std::unordered_map<Key, KnownPosition, KeyHash> map_;
+  std::unordered_map<PackedPosition, KnownPosition, PackedHash> map_;  // by pack(canonicalBoard(b))
 };
 
 }  // namespace gobblet::proof

@@ -8,16 +8,6 @@
 
 namespace gobblet::proof {
 
-PackedPosition pack(const Board& board) {
-  PackedPosition p;
-  for (int s = 0; s < board.variant().sizes; ++s) {
-    p.lo |= static_cast<uint64_t>(board.pieces(0, s)) << (16 * s);
-    p.hi |= static_cast<uint64_t>(board.pieces(1, s)) << (16 * s);
-  }
-  p.stm = static_cast<uint8_t>(board.sideToMove());
-  return p;
-}
-
 absl::StatusOr<std::unique_ptr<ProofTable>> ProofTable::create(size_t mebibytes) {
   static_assert(std::is_trivially_destructible_v<Bucket> && std::is_trivially_copyable_v<Bucket>);
   constexpr size_t kMaxMiB = size_t{1} << 30;  // beyond this, (mebibytes << 20) could overflow

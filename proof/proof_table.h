@@ -28,6 +28,7 @@
 #include "absl/status/statusor.h"
 #include "engine/board.h"
 #include "engine/zeroed_memory.h"
+#include "proof/known_positions.h"
 
 namespace gobblet::proof {
 
@@ -46,19 +47,6 @@ struct ProofValue {
   bool proved() const { return pn == 0; }
   bool disproved() const { return dn == 0; }
   bool decided() const { return pn == 0 || dn == 0; }
-};
-
-// A position packed exactly: the masks of each player's sizes and the side to move.
-struct PackedPosition {
-  uint64_t lo = 0, hi = 0;
-  uint8_t stm = 0;
-  friend bool operator==(const PackedPosition&, const PackedPosition&) = default;
-};
-PackedPosition pack(const Board& board);
-struct PackedHash {
-  size_t operator()(const PackedPosition& p) const {
-    return static_cast<size_t>((p.lo * 0x9E3779B97F4A7C15ull) ^ (p.hi * 0xC2B2AE3D27D4EB4Full) ^ p.stm);
-  }
 };
 
 class ProofTable {
