@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what gobblet needs from Debian's packages (only the missing ones)
-# and builds it. Usage: tools/setup.sh [release|asan|tsan|no-boost|wasm|deps|package-deps]
+# and builds it. Usage: tools/setup.sh [release|asan|tsan|no-boost|wasm|wasm-profile|deps|package-deps]
 # (default: release; deps installs only, package-deps only what building
-# and checking the Debian packages needs: tools/package_check.sh). The
+# and checking the Debian packages needs: tools/package_check.sh;
+# wasm-profile makes the WebAssembly build's profile again). The
 # kinds but wasm are the presets of CMakePresets.json: tsan builds only what
 # the tests labelled "concurrency" need, no-boost only the protocol's tests,
 # without Boost. Build output goes to stderr so that the engine's stdout
@@ -62,42 +63,44 @@ wasm_sources() {
 # The profile that the WebAssembly engine is optimised by (clang's
 # profile-guided optimisation, docs/wasm.md "Profile-guided"): the native
 # engine built by the clang that emscripten runs, instrumented, runs
-# gobblet-bench; its counts, merged, tell the WebAssembly compile which
-# branches are taken and what is hot. The counts vary a little from run to
-# run (the search's clock checks), and a new profile recompiles the whole
-# WebAssembly engine, so the counts are kept per instrumented program (its
-# SHA-256) in the user's cache folder: the bench runs only for a program
-# not seen before, and a fresh clone of the same sources takes the
-# profile, and then through ccache the WebAssembly objects, of the last
-# build. (The program names a fixed version, "0.1.0+profile", so that a
-# commit that changes no source keeps its profile.) The instrumented
-# objects name their counts' file by an absolute path, the cache folder's:
-# with the bare flag the compiler writes the folder it runs in into each
-# object, which made every one a ccache miss in a new clone (57 compiles).
-# (The bench run names its own file, LLVM_PROFILE_FILE.)
-wasm_profile() {
-  local dir=build/wasm-profile version cache key flag
-  version="$(emcc -v 2>&1 | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1)"
-  cache="${XDG_CACHE_HOME:-$HOME/.cache}/gobblet/wasm-profile"
-  flag="-fprofile-instr-generate=$cache/default.profraw"
+# gobblet-bench; its counts tell the WebAssembly compile which branches are
+# taken and what is hot. The counts are kept in the tree, as text
+# (tools/wasm/bench.proftext), and made again only by hand (`tools/setup.sh
+# wasm-profile`), so that a change of one source recompiles only its own
+# WebAssembly objects: a new profile recompiles all of them (its checksum
+# is in their flags). A function
+# changed since the profile was made is compiled without counts (clang
+# checks each function's hash), the others keep theirs.
+wasm_clang_version() { emcc -v 2>&1 | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1; }
+
+# Makes tools/wasm/bench.proftext from the sources as they are.
+wasm_profile_make() {
+  local dir=build/wasm-profile version flag
+  version="$(wasm_clang_version)"
+  flag="-fprofile-instr-generate=$PWD/$dir/bench.profraw"
   CC="clang-$version" CXX="clang++-$version" cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DGOBBLET_BENCHMARKS=OFF -DCMAKE_CXX_FLAGS="$flag" \
     -DCMAKE_EXE_LINKER_FLAGS="$flag" -DGOBBLET_VERSION_DESCRIPTION=profile >&2
   cmake --build "$dir" -j "$jobs" --target gobblet-bench >&2
-  wasm_profile_file="$PWD/$dir/bench.profdata"
-  key="$(sha256sum "$dir"/bin/gobblet-bench | cut -c1-64)"
-  if ! cmp -s "$cache/$key.profdata" "$wasm_profile_file"; then
-    if [ ! -f "$cache/$key.profdata" ]; then
-      rm -f "$dir"/bench.profraw
-      LLVM_PROFILE_FILE="$PWD/$dir/bench.profraw" "$dir"/bin/gobblet-bench --quiet >&2
-      mkdir -p "$cache"
-      "llvm-profdata-$version" merge -o "$cache/$key.profdata.new" "$dir"/bench.profraw
-      mv "$cache/$key.profdata.new" "$cache/$key.profdata"
-      # (a profile is about 700 KB: the last eight programs' are kept)
-      ls -t "$cache"/*.profdata | tail -n +9 | while IFS= read -r old; do rm -f -- "$old"; done
-    fi
-    cp "$cache/$key.profdata" "$wasm_profile_file"
+  rm -f "$dir"/bench.profraw
+  LLVM_PROFILE_FILE="$PWD/$dir/bench.profraw" "$dir"/bin/gobblet-bench --quiet >&2
+  "llvm-profdata-$version" merge --text -o tools/wasm/bench.proftext "$dir"/bench.profraw
+  echo "setup: wrote tools/wasm/bench.proftext (commit it with the figures of docs/wasm.md)" >&2
+}
+
+# The committed profile in the compiler's indexed form, for the build
+# (the same bytes from the same text: the objects' flags stay the same).
+wasm_profile() {
+  local version
+  version="$(wasm_clang_version)"
+  mkdir -p build/wasm-profile
+  wasm_profile_file="$PWD/build/wasm-profile/bench.profdata"
+  if ! "llvm-profdata-$version" merge -o "$wasm_profile_file.new" tools/wasm/bench.proftext; then
+    echo "setup: llvm-profdata-$version cannot read tools/wasm/bench.proftext; make one with this clang: tools/setup.sh wasm-profile" >&2
+    exit 1
   fi
+  if cmp -s "$wasm_profile_file.new" "$wasm_profile_file"; then rm "$wasm_profile_file.new"
+  else mv "$wasm_profile_file.new" "$wasm_profile_file"; fi
 }
 
 case "$kind" in
@@ -117,5 +120,6 @@ case "$kind" in
           -DGOBBLET_ABSEIL_SOURCE="$abseil_source" -DGOBBLET_ZSTD_SOURCE="$zstd_source" \
           -DGOBBLET_WASM_PROFILE="$wasm_profile_file" >&2
         cmake --build build/wasm -j "$jobs" >&2 ;;
-  *) echo "usage: tools/setup.sh [release|asan|tsan|no-boost|wasm|deps|package-deps]" >&2; exit 2 ;;
+  wasm-profile) wasm_profile_make ;;
+  *) echo "usage: tools/setup.sh [release|asan|tsan|no-boost|wasm|wasm-profile|deps|package-deps]" >&2; exit 2 ;;
 esac
