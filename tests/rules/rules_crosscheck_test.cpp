@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <iostream>
 #include <map>
+#include <unordered_map>
 #include <random>
 #include <set>
 #include <string>
@@ -87,10 +88,10 @@ std::vector<std::string> engineMoveTexts(const Board& board) {
 }
 
 // The engine's legal moves by text.
-std::map<std::string, Move> engineMovesByText(const Board& board) {
+std::unordered_map<std::string, Move> engineMovesByText(const Board& board) {
   MoveList list;
   generateMoves(board, list);
-  std::map<std::string, Move> byText;
+  std::unordered_map<std::string, Move> byText;
   for (Move m : list) byText.emplace(moveToString(m, board.variant()), m);
   return byText;
 }
@@ -282,7 +283,7 @@ GameResult referenceResult(const ref::Position& r, int occurrences) {
 // return to a position seen before, and otherwise moves that do not end the
 // game, so games run long.
 ref::Move chooseMove(ref::Position& r, const std::vector<ref::Move>& moves, bool steer,
-                     const std::map<std::string, int>& seen, Rng& rng) {
+                     const std::unordered_map<std::string, int>& seen, Rng& rng) {
   if (!steer) return moves[uniform(rng, static_cast<int>(moves.size()))];
   std::vector<ref::Move> rare, quiet, repeat;
   for (const ref::Move& m : moves) {
@@ -310,7 +311,7 @@ Coverage playGames(const Variant& v, int games, uint64_t seed, int maxPlies, int
     Board board(v);
     ref::Position r(v);
     Game game(board);
-    std::map<std::string, int> seen{{r.text(), 1}};
+    std::unordered_map<std::string, int> seen{{r.text(), 1}};
     const bool steer = g % 4 != 0;
     for (int ply = 0; ply < maxPlies; ++ply) {
       checkPosition(board, r, cov, rng);
