@@ -160,15 +160,21 @@ TEST(GobbletTb, EstimateGivesExactSizes) {
   EXPECT_NE(refused.find("gobblet: its numbering does not fit in 64 bits"), std::string::npos) << refused;
 }
 
-// Several variants: one block each, in order, after one measurement.
+// Several variants: one block each, in order, after one measurement or at
+// a rate given (--ns-per-state: the states times the rate).
 TEST(GobbletTb, EstimateTakesSeveralVariants) {
   int status = 0;
-  const std::string out = run(kTool + " estimate tictactoe gobblers --threads 1", false, &status);
+  const std::string out = run(kTool + " estimate tictactoe gobblers --threads 1 --ns-per-state 100", false, &status);
   ASSERT_EQ(status, 0) << out;
   const size_t blank = out.find("\n\n");
   ASSERT_NE(blank, std::string::npos) << out;
   EXPECT_EQ(out.find("slots        414105595 "), out.find("slots", blank)) << "gobblers is the second block:\n" << out;
   EXPECT_EQ(out.find("slots        2576 "), out.find("slots")) << "tictactoe is the first block:\n" << out;
+  EXPECT_NE(out.find("time         36 s expected with 1 threads (100 ns per state, given)"), std::string::npos)
+      << "360382485 states at 100 ns:\n"
+      << out;
+  run(kTool + " estimate gobblers --ns-per-state 0", false, &status);
+  EXPECT_EQ(status, 2) << "--ns-per-state 0 is a usage error";
   run(kTool + " estimate gobblers nonsense --threads 1", false, &status);
   EXPECT_EQ(status, 1) << "an unknown variant is an error";
   run(kTool + " estimate --threads 1", false, &status);
@@ -177,6 +183,7 @@ TEST(GobbletTb, EstimateTakesSeveralVariants) {
   EXPECT_EQ(status, 2) << "--threads without a number is a usage error";
   const std::string first = run(kTool + " estimate --threads 1 tictactoe", false, &status);
   EXPECT_EQ(status, 0) << "--threads may come first:\n" << first;
+  EXPECT_NE(first.find("ns per state, measured on 3x3:2,3,1 just now)"), std::string::npos) << first;
 }
 
 // estimate --ranks: a rank's memory and disk, the bytes it exchanges and
@@ -184,7 +191,8 @@ TEST(GobbletTb, EstimateTakesSeveralVariants) {
 // rank too small for even the codes in a file says so.
 TEST(GobbletTb, EstimateForRanks) {
   int status = 0;
-  const std::string out = run(kTool + " estimate 3x3:3,4,1 --threads 2 --ranks 8 --memory-per-rank 96", false, &status);
+  const std::string out =
+      run(kTool + " estimate 3x3:3,4,1 --threads 2 --ranks 8 --memory-per-rank 96 --ns-per-state 90", false, &status);
   ASSERT_EQ(status, 0) << out;
   EXPECT_NE(out.find("slots        375755877952 "), std::string::npos) << out;
   EXPECT_NE(out.find("ranks        8 of 2 threads each"), std::string::npos) << out;
@@ -192,12 +200,12 @@ TEST(GobbletTb, EstimateForRanks) {
       << out;
   EXPECT_NE(out.find("exchanged    per rank: "), std::string::npos) << out;
   EXPECT_NE(out.find("broadcast to the 7 others"), std::string::npos) << out;
-  const std::string one = run(kTool + " estimate tictactoe --threads 1 --ranks 1", false, &status);
+  const std::string one = run(kTool + " estimate tictactoe --threads 1 --ranks 1 --ns-per-state 90", false, &status);
   ASSERT_EQ(status, 0) << one;
   EXPECT_NE(one.find("0.00 GiB of codes in"), std::string::npos) << one;
   EXPECT_NE(one.find("(100.0% of the work"), std::string::npos) << one;
   const std::string small =
-      run(kTool + " estimate 3x3:3,4,1 --threads 2 --ranks 4 --memory-per-rank 16", false, &status);
+      run(kTool + " estimate 3x3:3,4,1 --threads 2 --ranks 4 --memory-per-rank 16 --ns-per-state 90", false, &status);
   ASSERT_EQ(status, 0) << small;
   EXPECT_NE(small.find("with 16 GiB per rank: does NOT fit"), std::string::npos) << small;
   run(kTool + " estimate gobblers --ranks 0", false, &status);

@@ -2,7 +2,7 @@
 //
 //   gobblet-tb build [VARIANT] [--out FILE] [--threads N] [--codes-dir DIR]
 //   mpirun -np R gobblet-tb build ...     (the same build spread over R processes)
-//   gobblet-tb estimate VARIANT... [--threads N] [--ranks R] [--memory-per-rank GIB]
+//   gobblet-tb estimate VARIANT... [--threads N] [--ranks R] [--memory-per-rank GIB] [--ns-per-state NS]
 //   gobblet-tb info FILE
 //   gobblet-tb probe FILE POSITION
 //   gobblet-tb verify FILE [--threads N] [--codes-dir DIR]
@@ -78,7 +78,10 @@ cli::Program commandLine() {
                       "processes of a build under mpirun (one per node), each of --threads threads: per-rank memory, "
                       "disk, bytes exchanged and time"),
          cli::integer("--memory-per-rank", "GIB", 1, 1 << 20,
-                      "memory of each rank's node: whether the codes fit in it or go to a file on its disk")},
+                      "memory of each rank's node: whether the codes fit in it or go to a file on its disk"),
+         cli::integer("--ns-per-state", "NS", 1, 1000000,
+                      "the build's time per state on the machine meant, with these threads (the figure this "
+                      "command prints there); without it, this machine's is measured now")},
         {cli::positionals("VARIANT", variants)}}},
       {"info",
        "Prints a tablebase file's header and counts, after checking every block.",
@@ -365,7 +368,12 @@ int estimate(const cli::Arguments& args) {
     if (auto solved = tb::build(calibration, "", options); !solved.ok()) return solved.status();
     return seconds(start) / static_cast<double>(tb::estimateSolve(calibration, threads).states);
   };
-  double perState3 = 0, perState4 = 0;
+  // (--ns-per-state: one figure for both builders, measured elsewhere.)
+  const bool given = args.has("--ns-per-state");
+  double perState3 = given ? static_cast<double>(args.integer("--ns-per-state")) * 1e-9 : 0, perState4 = perState3;
+  const auto source = [&](const char* calibration) {
+    return given ? std::string("given") : absl::StrCat("measured on ", calibration, " just now");
+  };
   for (const Variant& v : variants) {
     double& perState = v.n == 3 ? perState3 : perState4;
     if (perState > 0) continue;
@@ -390,8 +398,8 @@ int estimate(const cli::Arguments& args) {
       }
       std::printf("memory       %.4g GiB expected peak (codes, counts and bits in memory; this machine has %.1f GiB)\n",
                   e.wideBytes / 1073741824.0, physicalGiB());
-      std::printf("time         %.3g s expected with %d threads (%.0f ns per state, measured on %s just now)\n",
-                  perState4 * e.wideStates, threads, perState4 * 1e9, kCalibration4x4);
+      std::printf("time         %.3g s expected with %d threads (%.0f ns per state, %s)\n", perState4 * e.wideStates,
+                  threads, perState4 * 1e9, source(kCalibration4x4).c_str());
       if (args.has("--ranks")) printCluster4(variants[i], args, threads, perState4);
       continue;
     }
@@ -403,8 +411,8 @@ int estimate(const cli::Arguments& args) {
         "memory       %.2f GiB expected peak (%.2f GiB with the codes in a file; this machine has %.1f GiB;\n"
         "             the file's compressed blocks are held once more while it is written)\n",
         gib(e.bytes), gib(e.bytesCodesInFile), physicalGiB());
-    std::printf("time         %.0f s expected with %d threads (%.0f ns per state, measured on %s just now)\n",
-                perState * static_cast<double>(e.states), threads, perState * 1e9, kCalibrationVariant);
+    std::printf("time         %.0f s expected with %d threads (%.0f ns per state, %s)\n",
+                perState * static_cast<double>(e.states), threads, perState * 1e9, source(kCalibrationVariant).c_str());
     if (args.has("--ranks")) printCluster(variants[i], args, threads, perState);
   }
   return 0;
