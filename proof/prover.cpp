@@ -3,6 +3,7 @@
 #include <thread>
 #include <vector>
 
+#include "certificate_image.h"
 #include "dfpn.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -63,11 +64,14 @@ absl::StatusOr<ProofResult> prove(const Board& board, const ProverOptions& optio
   if (options.database && options.history.empty()) {  // a known root (see the header)
     if (const std::optional<KnownPosition> known = options.database->find(board)) {
       std::optional<Certificate> stored = options.database->storedCertificate(board);
-      if (stored && stored->position == positionToString(board) && stored->winner == known->winner) {
+      // Proved for another image: the same strategy, moved onto this board.
+      absl::StatusOr<Certificate> here =
+          stored ? certificateAt(*stored, board) : absl::NotFoundError("no stored certificate");
+      if (here.ok() && here->winner == known->winner) {
         result.outcome = known->winner == 0 ? Outcome::kWin : Outcome::kLoss;
         result.plies = known->plies;
         result.note = "known: the proof database holds it";
-        result.certificate = std::move(stored);
+        result.certificate = std::move(*here);
         return result;
       }
     }

@@ -22,9 +22,10 @@
 // certificate (a kDatabaseLeaf): after a drop no earlier position can recur.
 // The root itself is answered from the database only where the game's
 // history since its last drop is empty (ProverOptions::history; else the
-// stored strategy could repeat an earlier position) and the entry was
-// proved for this very position (not another image): its stored
-// certificate is the answer, with no node searched. Else it is searched.
+// stored strategy could repeat an earlier position): its stored
+// certificate is the answer, moved onto this board when it was proved for
+// another image (proof/certificate_image.h), with no node searched. Else
+// it is searched.
 #pragma once
 
 #include <atomic>
