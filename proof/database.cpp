@@ -84,7 +84,8 @@ ProofDatabase::~ProofDatabase() {
 absl::StatusOr<std::unique_ptr<ProofDatabase>> ProofDatabase::open(const std::string& path, Mode mode,
                                                                    const std::optional<Variant>& variant,
                                                                    const DatabaseLimits& limits) {
-  const int flags = mode == Mode::kRead ? O_RDONLY | O_CLOEXEC : O_RDWR | O_CREAT | O_CLOEXEC;
+  // O_NONBLOCK: opening a FIFO for reading would wait for a writer.
+  const int flags = (mode == Mode::kRead ? O_RDONLY : O_RDWR | O_CREAT) | O_CLOEXEC | O_NONBLOCK;
   const int fd = ::open(path.c_str(), flags, 0644);
   if (fd < 0) {
     const std::string why = absl::StrCat("cannot open ", path, ": ", std::strerror(errno));
@@ -92,6 +93,8 @@ absl::StatusOr<std::unique_ptr<ProofDatabase>> ProofDatabase::open(const std::st
   }
   // Owns fd until the database does.
   std::unique_ptr<ProofDatabase> db(new ProofDatabase(fd, path, mode, variant.value_or(Variant{}), limits));
+  if (struct stat st; fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+    return absl::InvalidArgumentError(absl::StrCat(path, " is not a regular file"));
   FileLock lock(fd, mode == Mode::kRead ? LOCK_SH : LOCK_EX);
   if (auto status = lock.status(path); !status.ok()) return status;
   auto size = fileSize(fd, path);

@@ -33,6 +33,7 @@ DatabaseReport checkOpen(int fd, const std::string& path, const DatabaseLimits& 
   DatabaseReport report;
   struct stat st;
   if (fstat(fd, &st) != 0) return reject(report, -1, absl::StrCat("cannot stat ", path, ": ", std::strerror(errno)));
+  if (!S_ISREG(st.st_mode)) return reject(report, -1, absl::StrCat(path, " is not a regular file"));
   const uint64_t size = static_cast<uint64_t>(st.st_size);
   auto header = readDatabaseHeader(fd);
   if (!header.ok()) return reject(report, -1, std::string(header.status().message()));
@@ -64,7 +65,7 @@ DatabaseReport checkOpen(int fd, const std::string& path, const DatabaseLimits& 
 }  // namespace
 
 DatabaseReport checkDatabase(const std::string& path, const DatabaseLimits& limits) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // (a FIFO: no wait for a writer)
   if (fd < 0) return reject({}, -1, absl::StrCat("cannot open ", path, ": ", std::strerror(errno)));
   DatabaseReport report;
   if (flock(fd, LOCK_SH) != 0) {

@@ -27,8 +27,8 @@
 #include "proof/check.h"
 #include "proof/database.h"
 #include "proof/database_check.h"
-#include "proof/drop_split.h"
 #include "proof/prover.h"
+#include "proof/store_proof.h"
 #include "tools/command_line/command_line.h"
 #include "db_command.h"
 
@@ -119,15 +119,13 @@ int prove(const cli::Arguments& args, const cli::UsageFn& usage) {
     if (database->tail().bytes > 0)
       std::printf("database tail of %llu bytes dropped: %s\n", static_cast<unsigned long long>(database->tail().bytes),
                   database->tail().reason.c_str());
-    size_t appended = 0, offered = 0;
+    proof::StoredProof stored;
     if (result->certificate) {  // the root and the positions its strategy reaches by a drop, each checked first
-      auto entries = proof::splitAtDrops(*result->certificate);
-      if (!entries.ok()) return cli::failure(commandLine(), entries.status().message());
-      auto added = database->append(*entries);
+      auto added = proof::storeProof(*database, *result->certificate);
       if (!added.ok()) return cli::failure(commandLine(), added.status().message());
-      appended = *added, offered = entries->size();
+      stored = *added;
     }
-    std::printf("database appended %zu of %zu entries, %llu in all\n", appended, offered,
+    std::printf("database appended %zu of %zu entries, %llu in all\n", stored.appended, stored.offered,
                 static_cast<unsigned long long>(database->entries()));
   }
   return 0;
