@@ -8,10 +8,36 @@
 #include "engine/movegen.h"
 #include "engine/perft.h"
 #include "engine/printable_text.h"
+#include "proof/certificate_image.h"
+#include "proof/store_proof.h"
 #include "search/host_yield.h"
 #include "tablebase/tablebase.h"
 
 namespace gobblet {
+
+namespace {
+
+struct OpenedDatabase {
+  std::shared_ptr<proof::ProofDatabase> database;
+  bool writable = false;
+};
+
+// The proof database at `path` for `variant`: read-write when the file is
+// writable or can be made there, else read-only (a file the system lets
+// this process read only). Errors: no such file where none can be made, a
+// file that is no proof database (or a damaged header), one of another
+// variant.
+absl::StatusOr<OpenedDatabase> openProofDatabase(const std::string& path, const Variant& variant) {
+  using Mode = proof::ProofDatabase::Mode;
+  auto writable = proof::ProofDatabase::open(path, Mode::kReadWrite, variant);
+  if (writable.ok()) return OpenedDatabase{std::move(*writable), true};
+  if (!absl::IsUnavailable(writable.status())) return writable.status();
+  auto readable = proof::ProofDatabase::open(path, Mode::kRead, variant);
+  if (!readable.ok()) return absl::IsNotFound(readable.status()) ? writable.status() : readable.status();
+  return OpenedDatabase{std::move(*readable), false};
+}
+
+}  // namespace
 
 Engine::Engine(EngineLimits limits, NoticeCallback notice)
     : limits_(limits), notice_(std::move(notice)), game_(Board(options_.variant)) {
@@ -87,6 +113,17 @@ absl::Status Engine::setOption(std::string_view name, std::string_view value, bo
       nextNet = *loaded;
     }
   }
+  OpenedDatabase nextDatabase{database_, databaseWritable_};
+  if (*id == OptionId::kProofDatabase) {
+    // Open the file now: a bad file is an error, and the database in use stays.
+    nextDatabase = {};
+    if (!next.proofDatabase.empty()) {
+      auto opened = openProofDatabase(next.proofDatabase, next.variant);
+      if (!opened.ok())
+        return absl::InvalidArgumentError("option ProofDatabase: " + std::string(opened.status().message()));
+      nextDatabase = *std::move(opened);
+    }
+  }
   if (*id == OptionId::kTablebasePath && !next.tablebasePath.empty()) {
     // Check the file now, so that a bad path is an error and changes nothing.
     auto opened = openTablebase(next.tablebasePath);
@@ -109,6 +146,24 @@ absl::Status Engine::setOption(std::string_view name, std::string_view value, bo
     }
   }
   releaseHashAbove(options_.hashMiB);
+  if (*id == OptionId::kProofDatabase) {
+    database_ = std::move(nextDatabase.database);
+    databaseWritable_ = nextDatabase.writable;
+    proved_.clear();  // (a strategy learned from the database before)
+    if (database_) {
+      const proof::ProofDatabase& d = *database_;
+      notice_(NoticeKind::kInfo, "proof database " + quoteWord(options_.proofDatabase) + " opened " +
+                                     (databaseWritable_ ? "read-write" : "read-only (the file is not writable)") +
+                                     " for " + d.variant().name() + ": " + std::to_string(d.entries()) + " entries");
+      if (d.tail().bytes > 0)
+        notice_(NoticeKind::kError, "proof database " + quoteWord(options_.proofDatabase) + ": a damaged tail of " +
+                                        std::to_string(d.tail().bytes) + " bytes at offset " +
+                                        std::to_string(d.tail().offset) + " dropped (" + d.tail().reason + ")");
+    }
+  }
+  if (*id == OptionId::kVariant && database_ && !(database_->variant() == options_.variant))
+    notice_(NoticeKind::kInfo, "proof database " + quoteWord(options_.proofDatabase) + " is for " +
+                                   database_->variant().name() + ", not " + options_.variant.name() + ": not used");
   if (*id == OptionId::kVariant || *id == OptionId::kTablebasePath) tablebaseResolved_ = false;
   if (*id == OptionId::kVariant) {
     game_ = Game(Board(options_.variant));
@@ -343,6 +398,39 @@ WinDrawLoss Engine::chances() {
   return positionChances(game_, options_.fullStrengthUsesNet() ? net_.get() : nullptr);
 }
 
+const proof::ProofDatabase* Engine::proofDatabase() const {
+  return database_ && database_->variant() == options_.variant ? database_.get() : nullptr;
+}
+
+std::optional<proof::KnownPosition> Engine::databaseEntry() const {
+  const proof::ProofDatabase* database = proofDatabase();
+  if (!database || !game_.positionsSinceLastDrop().empty()) return std::nullopt;
+  return database->find(game_.position());
+}
+
+std::optional<ProvedMoves::Proved> Engine::learnStoredWin(const proof::KnownPosition& known) {
+  const proof::ProofDatabase& database = *proofDatabase();
+  const Board& board = game_.position();
+  proof::ProofResult stored;
+  stored.outcome = proof::Outcome::kWin;
+  absl::StatusOr<proof::Certificate> certificate = database.certificate(board);
+  if (certificate.ok()) certificate = proof::certificateAt(*certificate, board);  // (maybe proved for another image)
+  if (certificate.ok()) {
+    stored.certificate = *std::move(certificate);
+    proof::certify(stored, {}, &database);  // (a file may have been edited since it was written)
+  } else {
+    stored.note = std::string(certificate.status().message());
+  }
+  if (!stored.certified) {
+    notice_(NoticeKind::kError, "proof database: the entry of this position is not used: " + stored.note);
+    return std::nullopt;
+  }
+  proved_.learn(*stored.certificate, board.variant(), &database);
+  if (std::optional<ProvedMoves::Proved> proved = proved_.moveFor(game_)) return proved;
+  // A strategy larger than ProvedMoves keeps: its first move still wins.
+  return ProvedMoves::Proved{stored.certificate->nodes.front().move, known.plies};
+}
+
 std::shared_ptr<const nnue::Network> Engine::searchNet() const { return options_.searchUsesNet() ? net_ : nullptr; }
 
 // ---------------------------------------------------------------------------
@@ -369,20 +457,27 @@ void Engine::go(const SearchLimits& limits, SearchCallbacks callbacks) {
     return;
   }
   // A certified win, played at full strength (a weakened player plays as it would have).
-  if (!limits.infinite && !limits.ponder && options_.playingLevel() == kMaxSkillLevel) {
-    if (const std::optional<ProvedMoves::Proved> proved = proved_.moveFor(game_)) {
-      // Its move, without a search.
-      SearchInfo info;
-      info.depth = proved->plies;
-      info.score.isMate = true;
-      info.score.value = proved->plies;
-      info.wdl = WinDrawLoss{1000, 0, 0};
-      info.pv = {proved->move};
-      info.isFinal = true;
-      if (callbacks.onInfo) callbacks.onInfo(info);
-      if (callbacks.onBestMove) callbacks.onBestMove(proved->move, Move::none());
-      return;
+  const bool playsProofs = !limits.infinite && !limits.ponder && options_.playingLevel() == kMaxSkillLevel;
+  std::optional<ProvedMoves::Proved> proved = playsProofs ? proved_.moveFor(game_) : std::nullopt;
+  if (!proved) {
+    if (const std::optional<proof::KnownPosition> known = databaseEntry()) {
+      notice_(NoticeKind::kInfo, std::string("proof ") + (known->winner == 0 ? "win" : "loss") + " in " +
+                                     std::to_string(known->plies) + " plies (database)");
+      if (known->winner == 0 && playsProofs) proved = learnStoredWin(*known);  // (a loss: searched, longest)
     }
+  }
+  if (proved) {
+    // Its move, without a search.
+    SearchInfo info;
+    info.depth = proved->plies;
+    info.score.isMate = true;
+    info.score.value = proved->plies;
+    info.wdl = WinDrawLoss{1000, 0, 0};
+    info.pv = {proved->move};
+    info.isFinal = true;
+    if (callbacks.onInfo) callbacks.onInfo(info);
+    if (callbacks.onBestMove) callbacks.onBestMove(proved->move, Move::none());
+    return;
   }
   searchGame_ = std::make_unique<Game>(game_);
   auto onBestMove = std::move(callbacks.onBestMove);
@@ -550,6 +645,20 @@ absl::Status Engine::prove(const ProveLimits& limits, ProveCallbacks callbacks) 
   options.threads = kHasThreads ? options_.threads : 1;
   options.stop = &workerStop_;
   options.history = game_.positionsSinceLastDrop();  // (a proof for this game, its repetitions counted)
+  options.database = proofDatabase();                // (known positions are leaves; the root too, history allowing)
+  // What it proves is stored (a writable database), with the positions its
+  // strategy reaches by a drop; a failed write is said and changes nothing.
+  const auto store = [this](const proof::Certificate& certificate) {
+    auto stored = proof::storeProof(*database_, certificate);
+    if (!stored.ok()) {
+      notice_(NoticeKind::kError, "proof database " + quoteWord(options_.proofDatabase) +
+                                      ": nothing appended: " + std::string(stored.status().message()));
+    } else {
+      notice_(NoticeKind::kInfo, "proof database appended " + std::to_string(stored->appended) + " of " +
+                                     std::to_string(stored->offered) + " entries, " +
+                                     std::to_string(database_->entries()) + " in all");
+    }
+  };
   // The prover's table is the search's size, beside it: on a server it is
   // taken from the sessions' hash budget for the proof's time, or, when the
   // budget is spent, it is the smallest table.
@@ -559,18 +668,22 @@ absl::Status Engine::prove(const ProveLimits& limits, ProveCallbacks callbacks) 
     budget->reserve(static_cast<int64_t>(options.hashMiB), /*force=*/true);
   }
   absl::Status started =
-      startWorker([this, board = game_.position(), options, budget, callbacks = std::move(callbacks)] {
+      startWorker([this, board = game_.position(), options, budget, store, callbacks = std::move(callbacks)] {
         // Memory the process cannot get is an error for this client, not the end of every session.
         absl::StatusOr<proof::ProofResult> result = absl::ResourceExhaustedError("no memory for the proof");
         try {
           result = proof::prove(board, options);
-          if (result.ok()) proof::certify(*result, options.history);  // (said only once the checker accepts it)
+          if (result.ok()) {
+            proof::certify(*result, options.history, options.database);  // (said only once the checker accepts it)
+            if (result->certified && databaseWritable_ && options.database) store(*result->certificate);
+          }
         } catch (const std::bad_alloc&) {
           result = absl::ResourceExhaustedError("no memory for the proof");
         }
         if (budget) budget->release(static_cast<int64_t>(options.hashMiB));  // (the table is gone)
         const Move winning = result.ok() ? proof::winningMove(*result) : Move::none();
-        if (!winning.isNone()) proved_.learn(*result->certificate, board.variant());  // (go() plays it from now on)
+        if (!winning.isNone())
+          proved_.learn(*result->certificate, board.variant(), options.database);  // (go() plays it from now on)
         workerBusy_ = false;
         if (callbacks.onDone) callbacks.onDone(result, winning);
       });

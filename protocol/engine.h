@@ -27,7 +27,14 @@
 //   - a win prove() certified is played as one: a later go() (not infinite,
 //     not ponder, at full strength) at a position of its strategy answers
 //     with the strategy's move at once (protocol/proved_moves.h), until the
-//     variant or the game is new.
+//     variant or the game is new;
+//   - with a proof database (the ProofDatabase option, proof/database.h),
+//     prove() starts from what it holds and adds what it proves, and a go()
+//     at a position it holds, where it may be used (see proofDatabase()),
+//     says so first (a notice "proof win|loss in N plies (database)"); a
+//     win is then played as one (as above: the entry's certificate, checked
+//     and moved onto the game's board if it was proved for another image of
+//     it), a loss searched.
 #pragma once
 
 #include <atomic>
@@ -45,6 +52,7 @@
 #include "engine/game.h"
 #include "engine/perft.h"
 #include "proof/certified.h"
+#include "proof/database.h"
 #include "proof/prover.h"
 #include "protocol/engine_options.h"
 #include "protocol/hash_budget.h"
@@ -206,9 +214,12 @@ class Engine {
   absl::Status bench(int depth, BenchCallbacks callbacks);
   // Starts the prover (proof/prover.h) on the game's position, on the worker
   // thread: its table takes Hash MiB (from the hash budget while it runs, if
-  // there is one: else the smallest table), its searchers Threads. It sees the
-  // position alone, not the game's earlier positions (a proof never repeats
-  // a position of its own). Like go(), it replaces a running search (which
+  // there is one: else the smallest table), its searchers Threads. A proof
+  // holds in the game: it reaches none of the game's positions since its last
+  // drop. With a proof database (proofDatabase()) it starts from what the
+  // database holds, and a certified win or loss is appended to a writable one
+  // with the positions its strategy reaches by a drop (proof/store_proof.h;
+  // a notice says how many, or why none). Like go(), it replaces a running search (which
   // reports its best move), perft or bench. Refused without a position, at a
   // decided one, and, in a build without threads, without a limit (stop()
   // could not reach it).
@@ -223,6 +234,13 @@ class Engine {
   // full-strength search uses (search/wdl.h), whatever the Skill Level or
   // UCI_Elo: the level changes how the engine plays, not a position's chances.
   WinDrawLoss chances();
+
+  // The proof database in use (the ProofDatabase option; null: none, or one
+  // of another variant than the game's) and whether prove() appends to it
+  // (the file was writable; else it is read only). Its entries are used
+  // where the game's history since its last drop is empty (proof/database.h).
+  const proof::ProofDatabase* proofDatabase() const;
+  bool proofDatabaseWritable() const { return databaseWritable_; }
 
   // The tablebase the search probes and exactValues() reads. By default
   // the variant's own: the TablebasePath option's file, else the default
@@ -278,6 +296,14 @@ class Engine {
   // Runs `job` on the worker thread; an error if the system refuses the thread.
   absl::Status startWorker(std::function<void()> job);
   absl::Status busyError(std::string_view command) const;
+  // The database's entry of the game's position where it may be used (a
+  // database of the game's variant, no history since the last drop).
+  std::optional<proof::KnownPosition> databaseEntry() const;
+  // The stored strategy of the game's position, a win of its side to move
+  // in `known`'s plies: checked by the checker, moved onto the game's
+  // board, learned into proved_, and its move there; nullopt (and a
+  // warning) where the checker rejects it.
+  std::optional<ProvedMoves::Proved> learnStoredWin(const proof::KnownPosition& known);
   // The net the search evaluates with (Use NNUE, the playing level); null: the hand-written evaluation.
   std::shared_ptr<const nnue::Network> searchNet() const;
 
@@ -313,6 +339,10 @@ class Engine {
   // The last certified win of `go prove` (written by the worker, read by
   // go() after it has joined the worker): go() plays it.
   ProvedMoves proved_;
+  // The ProofDatabase option's file (null: none). Read by the prover's
+  // threads and go(); appended to by the worker after a proof.
+  std::shared_ptr<proof::ProofDatabase> database_;
+  bool databaseWritable_ = false;
 };
 
 }  // namespace gobblet

@@ -33,7 +33,8 @@ int64_t cappedMax(const OptionDeclaration& option, const OptionCaps& caps) {
 }
 
 bool offered(const OptionDeclaration& option, const OptionCaps& caps) {
-  const bool namesAFile = option.id == OptionId::kTablebasePath || option.id == OptionId::kEvalFile;
+  const bool namesAFile = option.id == OptionId::kTablebasePath || option.id == OptionId::kEvalFile ||
+                          option.id == OptionId::kProofDatabase;
   return !namesAFile || caps.tablebasePathSettable;
 }
 
@@ -75,6 +76,8 @@ std::string optionText(const EngineOptions& o, OptionId id) {
       return text(o.evalFile);
     case OptionId::kUseNnue:
       return check(o.useNnue);
+    case OptionId::kProofDatabase:
+      return text(o.proofDatabase);
   }
   return {};
 }
@@ -164,6 +167,9 @@ absl::StatusOr<OptionId> setOption(EngineOptions& options, const OptionCaps& cap
     }
     case OptionId::kTablebasePath:
       options.tablebasePath = value == "<empty>" ? "" : std::string(value);
+      break;
+    case OptionId::kProofDatabase:
+      options.proofDatabase = value == "<empty>" ? "" : std::string(value);
       break;
   }
   return d->id;

@@ -24,6 +24,8 @@
 //   UCI_ShowWDL    check   false                 info lines carry wdl W D L (search/wdl.h)
 //   EvalFile       string  <default>             the net file (search/eval_file.h); <default> the built-in net
 //   Use NNUE       check   true                  evaluate 4x4 Gobblet with the net (full strength only)
+//   ProofDatabase  string  <empty>               a proof database file (proof/database.h): go prove
+//                                                starts from it and adds to it; go plays its proved wins
 #pragma once
 
 #include <cstdint>
@@ -53,7 +55,8 @@ enum class OptionId {
   kElo,
   kShowWdl,
   kEvalFile,
-  kUseNnue
+  kUseNnue,
+  kProofDatabase
 };
 enum class OptionType { kSpin, kCheck, kCombo, kString };
 
@@ -98,6 +101,9 @@ inline constexpr OptionDeclaration kOptionTable[] = {
      "the evaluation's net file (with Use NNUE); <default> = the net built into the engine"},
     {OptionId::kUseNnue, "Use NNUE", OptionType::kCheck, 1, 0, 0, "",
      "evaluate 4x4 Gobblet with the net (EvalFile) instead of the hand-written evaluation"},
+    {OptionId::kProofDatabase, "ProofDatabase", OptionType::kString, 0, 0, 0, "<empty>",
+     "a proof database file of the variant (created if missing): go prove starts from it and adds what it proves "
+     "(when the file is writable), go plays its proved wins; <empty> = none"},
 };
 
 constexpr const OptionDeclaration& declarationOf(OptionId id) {
@@ -116,7 +122,7 @@ std::vector<std::string_view> comboChoices(const OptionDeclaration& option);
 struct OptionCaps {
   int64_t maxHashMiB = declarationOf(OptionId::kHash).max;
   int64_t maxThreads = declarationOf(OptionId::kThreads).max;
-  bool tablebasePathSettable = true;  // TablebasePath and EvalFile: the options that name a file
+  bool tablebasePathSettable = true;  // TablebasePath, EvalFile and ProofDatabase: the options that name a file
 };
 // The largest value `setoption` accepts for a spin option under `caps`.
 int64_t cappedMax(const OptionDeclaration& option, const OptionCaps& caps);
@@ -140,6 +146,7 @@ struct EngineOptions {
   bool showWdl = declarationOf(OptionId::kShowWdl).defaultValue != 0;
   std::string evalFile;  // empty: the built-in net
   bool useNnue = declarationOf(OptionId::kUseNnue).defaultValue != 0;
+  std::string proofDatabase;  // empty: none
   // The level the search plays at: UCI_Elo's with UCI_LimitStrength (a
   // fractional level between two measured ones), else Skill Level.
   double playingLevel() const { return limitStrength ? skillLevelForElo(elo) : skillLevel; }

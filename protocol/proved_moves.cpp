@@ -12,7 +12,8 @@ void ProvedMoves::clear() {
   keys_.clear();
 }
 
-void ProvedMoves::learn(const proof::Certificate& certificate, const Variant& variant, size_t maxNodes) {
+void ProvedMoves::learn(const proof::Certificate& certificate, const Variant& variant,
+                        const proof::KnownPositions* database, size_t maxNodes) {
   clear();
   const auto& nodes = certificate.nodes;
   if (nodes.empty() || nodes.size() > maxNodes || certificate.variant != variant.name()) return;
@@ -21,8 +22,9 @@ void ProvedMoves::learn(const proof::Certificate& certificate, const Variant& va
   // 1. Each node's position, replayed from the root (children come later).
   std::vector<std::optional<Board>> at(nodes.size());
   at[0] = *root;
-  // 2. Each node's plies to the win: children first (larger indices).
-  std::vector<int> plies(nodes.size(), 0);
+  // 2. Each node's plies to the win: children first (larger indices); a
+  // database leaf counts its entry's plies.
+  std::vector<int> plies(nodes.size(), 0), databasePlies(nodes.size(), 0);
   const auto childPlies = [&](uint32_t child) { return child == proof::kWonLeaf ? 0 : plies[child]; };
   for (size_t i = 0; i < nodes.size(); ++i) {
     if (!at[i]) return;  // not reached: not a certified certificate
@@ -41,15 +43,22 @@ void ProvedMoves::learn(const proof::Certificate& certificate, const Variant& va
     for (size_t k = 0; k < moves.size(); ++k) {
       const uint32_t child = node.children[k];
       if (child == proof::kWonLeaf) continue;
-      if (child <= i || child >= nodes.size()) return clear();
       Board next = board;
       next.makeMove(moves[k]);
+      if (child == proof::kDatabaseLeaf) {
+        const std::optional<proof::KnownPosition> known = database ? database->find(next) : std::nullopt;
+        if (!known) return clear();
+        databasePlies[i] = std::max(databasePlies[i], known->plies);
+        continue;
+      }
+      if (child <= i || child >= nodes.size()) return clear();
       if (!at[child]) at[child] = next;
     }
   }
   for (size_t i = nodes.size(); i-- > 0;) {
-    int longest = 0;
-    for (uint32_t child : nodes[i].children) longest = std::max(longest, childPlies(child));
+    int longest = databasePlies[i];
+    for (uint32_t child : nodes[i].children)
+      if (child != proof::kDatabaseLeaf) longest = std::max(longest, childPlies(child));
     plies[i] = 1 + longest;
   }
   for (size_t i = 0; i < nodes.size(); ++i) {

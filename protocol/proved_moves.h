@@ -7,7 +7,10 @@
 //     OR  node (winner to move)  -> kept: position -> (move, plies to the win)
 //     AND node (loser to move)   -> every reply leads to a kept OR node or a won position
 //   plies: the longest game the strategy allows from that position (the
-//   certificate's own bound, as `go prove` reports it at the root).
+//   certificate's own bound, as `go prove` reports it at the root); a
+//   branch that ends at a proof database's entry (a kDatabaseLeaf) counts
+//   the entry's plies, and the strategy there is the entry's (the engine
+//   learns it when the game gets there: see Engine::go()).
 //
 // The strategy never repeats a position, so it wins whatever the
 // repetition rule, unless the game had seen some of its positions before
@@ -24,6 +27,7 @@
 #include "engine/game.h"
 #include "engine/move.h"
 #include "proof/certificate.h"
+#include "proof/known_positions.h"
 
 namespace gobblet {
 
@@ -40,9 +44,11 @@ class ProvedMoves {
 
   // Keeps the strategy of `certificate` (a certified one: proof/certified.h)
   // instead of the one before; a certificate of another variant than
-  // `variant`, of more than `maxNodes` nodes, or that does not replay,
-  // leaves none.
-  void learn(const proof::Certificate& certificate, const Variant& variant, size_t maxNodes = kMaxNodes);
+  // `variant`, of more than `maxNodes` nodes, that does not replay, or with
+  // a database leaf that `database` (the one it was certified with) does
+  // not hold, leaves none.
+  void learn(const proof::Certificate& certificate, const Variant& variant,
+             const proof::KnownPositions* database = nullptr, size_t maxNodes = kMaxNodes);
   void clear();
 
   // The strategy's move at the game's position, if the strategy covers it

@@ -314,9 +314,9 @@ TEST(ProvedMovesTest, ALargerCertificateThanKeptIsNotLearned) {
   const size_t nodes = proof->certificate->nodes.size();
   const Game start{Board(Variant::gobblers())};
   ProvedMoves proved;
-  proved.learn(*proof->certificate, Variant::gobblers(), nodes - 1);
+  proved.learn(*proof->certificate, Variant::gobblers(), nullptr, nodes - 1);
   EXPECT_FALSE(proved.moveFor(start));
-  proved.learn(*proof->certificate, Variant::gobblers(), nodes);
+  proved.learn(*proof->certificate, Variant::gobblers(), nullptr, nodes);
   ASSERT_TRUE(proved.moveFor(start));
   EXPECT_EQ(proved.moveFor(start)->plies, proof->plies);  // the root's plies: the certificate's own bound
   EXPECT_EQ(proved.moveFor(start)->move, proof->certificate->nodes.front().move);

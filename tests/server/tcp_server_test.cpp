@@ -381,13 +381,14 @@ TEST(TcpServer, PerSessionLimits) {
   bool hashLine = false, tbLine = false;
   for (const auto& l : seen) {
     hashLine |= l == "option name Hash type spin default 8 min 1 max 8";
-    tbLine |= l.find("TablebasePath") != std::string::npos || l.find("EvalFile") != std::string::npos;
+    tbLine |= l.find("TablebasePath") != std::string::npos || l.find("EvalFile") != std::string::npos ||
+              l.find("ProofDatabase") != std::string::npos;
   }
   EXPECT_TRUE(hashLine);
   EXPECT_FALSE(tbLine) << "clients must not open files on the server";
   for (const char* bad : {"setoption name Hash value 9", "setoption name Threads value 3",
                           "setoption name TablebasePath value /etc/passwd", "setoption name EvalFile value /etc/passwd",
-                          "bench", "perft 9"}) {
+                          "setoption name ProofDatabase value /tmp/gobblet-client.pdb", "bench", "perft 9"}) {
     c.send(bad);
     auto l = c.line();
     ASSERT_TRUE(l);

@@ -1,0 +1,292 @@
+// The ProofDatabase option (docs/protocol.md): a file that cannot be used
+// (missing where none can be made, another variant's, no database, a FIFO)
+// is refused with an error and the engine goes on; a cut tail is said and
+// dropped; `go prove` starts from the database and adds to it, so that the
+// next proof of the same position searches nothing; a `go` at a stored
+// position says it is proved and plays the stored win, on every image of
+// the stored position (the move mapped onto the real board, and winning
+// there by a proof the independent checker accepts); a position whose game has moved pieces since
+// its last drop is not answered from the database.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/game.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "proof/database.h"
+#include "proof/certified.h"
+#include "proof/database_check.h"
+#include "proof/prover.h"
+#include "proof/store_proof.h"
+#include "tests/support/engine_client.h"
+#include "tests/support/scratch_dir.h"
+
+namespace gobblet {
+namespace {
+
+using testing::EngineProcess;
+using testing::Ms;
+
+// The lines up to readyok after `commands`.
+std::vector<std::string> answer(EngineProcess& e, const std::vector<std::string>& commands) {
+  for (const std::string& c : commands) e.send(c);
+  e.send("isready");
+  std::vector<std::string> seen;
+  EXPECT_TRUE(e.until("readyok", Ms(60000), &seen)) << "no readyok";
+  return seen;
+}
+
+// The lines up to bestmove after `commands` (the last a go).
+std::vector<std::string> untilBestMove(EngineProcess& e, const std::vector<std::string>& commands) {
+  for (const std::string& c : commands) e.send(c);
+  std::vector<std::string> seen;
+  EXPECT_TRUE(e.until("bestmove ", Ms(120000), &seen)) << "no bestmove";
+  return seen;
+}
+
+// The first line that starts with `prefix`, if any.
+std::optional<std::string> lineStarting(const std::vector<std::string>& lines, const std::string& prefix) {
+  for (const std::string& l : lines)
+    if (l.rfind(prefix, 0) == 0) return l;
+  return std::nullopt;
+}
+
+bool anyContains(const std::vector<std::string>& lines, const std::string& text) {
+  for (const std::string& l : lines)
+    if (l.find(text) != std::string::npos) return true;
+  return false;
+}
+
+// A database of gobblers holding the proof of the start, made by the proof
+// library (the engine is what the tests try).
+void makeGobblersDatabase(const std::string& path) {
+  const Board start(Variant::gobblers());
+  auto db = proof::ProofDatabase::open(path, proof::ProofDatabase::Mode::kReadWrite, Variant::gobblers());
+  ASSERT_TRUE(db.ok()) << db.status();
+  proof::ProverOptions options;
+  options.hashMiB = 16;
+  auto proved = proof::prove(start, options);
+  ASSERT_TRUE(proved.ok() && proved->certificate) << "the start of gobblers is not proved";
+  auto stored = proof::storeProof(**db, *proved->certificate);
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  ASSERT_GT(stored->appended, 1u);
+}
+
+TEST(ProtocolProofDatabase, AMissingFileIsMadeWhereItCanBeAndRefusedWhereNot) {
+  const testing::ScratchDir dir("pdb_missing");
+  EngineProcess e;
+  const std::string nowhere = dir.file("no/such/folder/g.pdb");
+  std::vector<std::string> seen = answer(e, {"setoption name ProofDatabase value " + nowhere});
+  const auto error = lineStarting(seen, "info string error: option ProofDatabase: ");
+  ASSERT_TRUE(error) << "no error for " << nowhere;
+  EXPECT_NE(error->find("No such file"), std::string::npos) << *error;
+  EXPECT_FALSE(std::filesystem::exists(nowhere));
+  // In a folder that exists: made, for the variant in force.
+  const std::string made = dir.file("g.pdb");
+  seen = answer(e, {"setoption name Variant value gobblers", "setoption name ProofDatabase value " + made});
+  const auto opened = lineStarting(seen, "info string proof database ");
+  ASSERT_TRUE(opened) << "no word on the database";
+  EXPECT_NE(opened->find("opened read-write for gobblers: 0 entries"), std::string::npos) << *opened;
+  auto db = proof::ProofDatabase::open(made, proof::ProofDatabase::Mode::kRead);
+  ASSERT_TRUE(db.ok()) << db.status();
+  EXPECT_EQ((*db)->variant(), Variant::gobblers());
+}
+
+TEST(ProtocolProofDatabase, AnotherVariantsFileNoDatabaseAndAFifoAreRefused) {
+  const testing::ScratchDir dir("pdb_foreign");
+  const std::string gobblers = dir.file("gobblers.pdb");
+  {
+    auto db = proof::ProofDatabase::open(gobblers, proof::ProofDatabase::Mode::kReadWrite, Variant::gobblers());
+    ASSERT_TRUE(db.ok()) << db.status();
+  }
+  const std::string text = dir.file("notes.txt");
+  std::ofstream(text) << "not a proof database\n";
+  const std::string fifo = dir.file("fifo.pdb");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EngineProcess e;  // (Variant: gobblet)
+  std::vector<std::string> seen = answer(e, {"setoption name ProofDatabase value " + gobblers});
+  auto error = lineStarting(seen, "info string error: option ProofDatabase: ");
+  ASSERT_TRUE(error) << "a database of gobblers taken for gobblet";
+  EXPECT_NE(error->find("is a database of gobblers, not of gobblet"), std::string::npos) << *error;
+  seen = answer(e, {"setoption name ProofDatabase value " + text});
+  error = lineStarting(seen, "info string error: option ProofDatabase: ");
+  ASSERT_TRUE(error) << "a text file taken for a database";
+  EXPECT_EQ(std::filesystem::file_size(text), 21u) << "the refused file was written to";
+  seen = answer(e, {"setoption name ProofDatabase value " + fifo});  // (answer() fails if the engine hangs)
+  error = lineStarting(seen, "info string error: option ProofDatabase: ");
+  ASSERT_TRUE(error) << "a FIFO taken for a database";
+  EXPECT_NE(error->find("not a regular file"), std::string::npos) << *error;
+  // None of them is in use: a proof of the start of gobblers (after the
+  // variant is chosen) has no database to say anything about.
+  seen = untilBestMove(e, {"setoption name Variant value gobblers", "position startpos", "go prove"});
+  EXPECT_FALSE(anyContains(seen, "proof database")) << seen.front();
+  e.send("quit");
+  EXPECT_TRUE(e.waitExit(Ms(10000)));
+}
+
+// A file cut in its last record: said, dropped (the entries before it are
+// used), and overwritten by the next proof, which leaves a file the
+// checker of whole databases accepts.
+TEST(ProtocolProofDatabase, ACutTailIsSaidAndDropped) {
+  const testing::ScratchDir dir("pdb_tail");
+  const std::string path = dir.file("g.pdb");
+  ASSERT_NO_FATAL_FAILURE(makeGobblersDatabase(path));
+  uint64_t entries = 0;
+  {
+    auto db = proof::ProofDatabase::open(path, proof::ProofDatabase::Mode::kRead);
+    ASSERT_TRUE(db.ok()) << db.status();
+    entries = (*db)->entries();
+  }
+  const auto size = std::filesystem::file_size(path);
+  std::filesystem::resize_file(path, size - 5);  // the last record (the start's entry) cut
+  EngineProcess e;
+  std::vector<std::string> seen =
+      answer(e, {"setoption name Variant value gobblers", "setoption name ProofDatabase value " + path});
+  ASSERT_TRUE(anyContains(seen, "entries")) << "no word on the database";
+  EXPECT_TRUE(anyContains(seen, ": " + std::to_string(entries - 1) + " entries"));
+  const auto tail = lineStarting(seen, "info string warning: proof database ");
+  ASSERT_TRUE(tail) << "the cut tail is not said";
+  EXPECT_NE(tail->find("damaged tail of "), std::string::npos) << *tail;
+  EXPECT_NE(tail->find("dropped"), std::string::npos) << *tail;
+  // The start's entry is gone: proved again, from the entries below it.
+  seen = untilBestMove(e, {"position startpos", "go prove"});
+  const auto proof = lineStarting(seen, "info string proof win ");
+  ASSERT_TRUE(proof) << "the start of gobblers is not proved";
+  EXPECT_EQ(proof->find("known"), std::string::npos) << *proof;
+  EXPECT_TRUE(anyContains(seen, "info string proof database appended ")) << *proof;
+  e.send("quit");
+  ASSERT_TRUE(e.waitExit(Ms(10000)));
+  const proof::DatabaseReport report = proof::checkDatabase(path);
+  EXPECT_TRUE(report.accepted) << report.reason;
+  EXPECT_GE(report.entries, entries);
+}
+
+// What one `go prove` stored, the next one reads: in the same engine and in
+// a new one, the start of gobblers is answered from the database (no node
+// searched), with the same move.
+TEST(ProtocolProofDatabase, GoProveStoresWhatItProvesAndTheNextProofReadsIt) {
+  const testing::ScratchDir dir("pdb_prove");
+  const std::string path = dir.file("g.pdb");
+  const std::vector<std::string> setup = {"setoption name Variant value gobblers",
+                                          "setoption name ProofDatabase value " + path, "position startpos"};
+  std::string firstMove;
+  {
+    EngineProcess e;
+    std::vector<std::string> commands = setup;
+    commands.push_back("go prove");
+    std::vector<std::string> seen = untilBestMove(e, commands);
+    const auto first = lineStarting(seen, "info string proof win ");
+    ASSERT_TRUE(first) << "the start of gobblers is not proved";
+    EXPECT_EQ(first->find("known"), std::string::npos) << *first;
+    EXPECT_TRUE(anyContains(seen, "info string proof database appended ")) << *first;
+    firstMove = seen.back();
+    seen = untilBestMove(e, {"go prove"});
+    const auto second = lineStarting(seen, "info string proof win ");
+    ASSERT_TRUE(second);
+    EXPECT_NE(second->find(" nodes 0 "), std::string::npos) << *second;
+    EXPECT_NE(second->find("known: the proof database holds it"), std::string::npos) << *second;
+    EXPECT_EQ(seen.back(), firstMove);
+  }
+  EngineProcess fresh;
+  std::vector<std::string> commands = setup;
+  commands.push_back("go prove");
+  const std::vector<std::string> seen = untilBestMove(fresh, commands);
+  const auto again = lineStarting(seen, "info string proof win ");
+  ASSERT_TRUE(again) << "the stored proof is not read";
+  EXPECT_NE(again->find(" nodes 0 "), std::string::npos) << *again;
+  EXPECT_NE(again->find(" checked"), std::string::npos) << *again;
+  EXPECT_EQ(seen.back(), firstMove);
+  const proof::DatabaseReport report = proof::checkDatabase(path);
+  EXPECT_TRUE(report.accepted) << report.reason;
+}
+
+// A stored win is played at once, on each of the 16 images of the stored
+// position (the 8 symmetries of the square, the players exchanged or not):
+// the move is legal on the board given and wins there (the position after
+// it proved lost for the side to move, without the database, and its
+// certificate accepted by the independent checker); a stored loss is said
+// and searched.
+TEST(ProtocolProofDatabase, AStoredWinIsPlayedOnEveryImageOfItsPosition) {
+  const testing::ScratchDir dir("pdb_play");
+  const std::string path = dir.file("g.pdb");
+  ASSERT_NO_FATAL_FAILURE(makeGobblersDatabase(path));
+  const Variant v = Variant::gobblers();
+  // After L@b2 L@a1: player 1 to move, a stored win (a drop reaches it).
+  Game game{Board(v)};
+  ASSERT_TRUE(game.play("L@b2").ok() && game.play("L@a1").ok());
+  const Board stored = game.position();
+  EngineProcess e;
+  answer(e, {"setoption name Variant value gobblers", "setoption name ProofDatabase value " + path});
+  std::vector<std::string> moves;
+  for (int s = 0; s < kSymmetries; ++s)
+    for (const Board& image : {stored.transformed(s), stored.transformed(s).colorSwapped()}) {
+      const std::string fen = positionToString(image);
+      const std::vector<std::string> seen = untilBestMove(e, {"position fen " + fen, "go depth 4"});
+      ASSERT_TRUE(anyContains(seen, "info string proof win in ")) << fen;
+      EXPECT_TRUE(anyContains(seen, "(database)")) << fen;
+      const std::string best = seen.back().substr(9);
+      auto move = parseMove(image, best);
+      ASSERT_TRUE(move.ok()) << fen << ": " << best << " " << move.status();
+      MoveList legal;
+      generateMoves(image, legal);
+      ASSERT_TRUE(legal.contains(*move)) << fen << ": " << best;
+      moves.push_back(best);
+      Board after = image;
+      after.makeMove(*move);
+      if (after.winner() == image.sideToMove()) continue;  // (a line made)
+      proof::ProverOptions options;
+      options.hashMiB = 16;
+      auto lost = proof::prove(after, options);
+      ASSERT_TRUE(lost.ok()) << lost.status();
+      proof::certify(*lost);
+      EXPECT_EQ(lost->outcome, proof::Outcome::kLoss) << fen << ": " << best << " does not win (" << lost->note << ")";
+      EXPECT_TRUE(lost->certified) << fen << ": " << best;
+    }
+  std::sort(moves.begin(), moves.end());
+  moves.erase(std::unique(moves.begin(), moves.end()), moves.end());
+  EXPECT_GT(moves.size(), 1u) << "every image got the same move: none was mapped";
+  // The other side's view: after L@b2, player 2 to move has lost.
+  const std::vector<std::string> seen = untilBestMove(e, {"position startpos moves L@b2", "go depth 3"});
+  EXPECT_TRUE(anyContains(seen, "info string proof loss in ")) << seen.front();
+  EXPECT_TRUE(anyContains(seen, "info depth 3 ")) << "a proved loss is still searched";
+}
+
+// A stored position reached by a board move since the game's last drop is
+// not answered from the database (its strategy could repeat a position
+// the game has had); the same position as the root of a game is.
+TEST(ProtocolProofDatabase, APositionWithHistorySinceTheLastDropIsNotAnsweredFromIt) {
+  const testing::ScratchDir dir("pdb_history");
+  const std::string path = dir.file("g.pdb");
+  const char* moves = "L@b2 L@a1 M@c2 a1a3 S@c3 a3a1";  // (the last two: a drop, then a board move)
+  Game game{Board(Variant::gobblers())};
+  for (const std::string m : {"L@b2", "L@a1", "M@c2", "a1a3", "S@c3", "a3a1"}) ASSERT_TRUE(game.play(m).ok()) << m;
+  ASSERT_FALSE(game.positionsSinceLastDrop().empty());
+  const std::string fen = positionToString(game.position());
+  {
+    EngineProcess e;  // stores the position, proved as the root of a game
+    const std::vector<std::string> seen =
+        untilBestMove(e, {"setoption name Variant value gobblers", "setoption name ProofDatabase value " + path,
+                          "position fen " + fen, "go prove"});
+    ASSERT_TRUE(anyContains(seen, "info string proof win ")) << fen;
+    ASSERT_TRUE(anyContains(seen, "info string proof database appended ")) << fen;
+  }
+  EngineProcess e;  // a new engine: nothing learned but the database
+  answer(e, {"setoption name Variant value gobblers", "setoption name ProofDatabase value " + path});
+  std::vector<std::string> seen = untilBestMove(e, {std::string("position startpos moves ") + moves, "go depth 2"});
+  EXPECT_FALSE(anyContains(seen, "(database)")) << "answered from the database after a board move";
+  seen = untilBestMove(e, {"position fen " + fen, "go depth 2"});
+  EXPECT_TRUE(anyContains(seen, "info string proof win in ")) << fen;
+  EXPECT_TRUE(anyContains(seen, "(database)")) << fen;
+}
+
+}  // namespace
+}  // namespace gobblet
