@@ -1,0 +1,86 @@
+"""gobblet.ProofDatabase: a proof database read and extended from Python, checked whole, and the
+prover starting from it."""
+import pytest
+
+import gobblet
+
+
+def test_prove_extends_a_writable_database_and_the_next_proof_reads_it(tmp_path):
+    path = str(tmp_path / "gobblers.pdb")
+    db = gobblet.ProofDatabase(path, variant="gobblers", writable=True)
+    assert (len(db), db.writable, db.variant.name, db.tail) == (0, True, "gobblers", None)
+    game = gobblet.Game("gobblers")
+    assert db.lookup(game) is None
+    first = gobblet.prove(game, database=db)
+    assert first.outcome == "win" and first.certified, first.note
+    assert first.stored > 1  # the start and the positions its strategy reaches by a drop
+    assert len(db) == first.stored
+    winner, plies = db.lookup(game)
+    assert winner == "side to move" and plies % 2 == 1, plies
+    # The next proof of the same position is the stored one: no node searched, nothing new stored.
+    again = gobblet.prove(game, database=db)
+    assert (again.outcome, again.nodes, again.stored, again.move) == ("win", 0, 0, first.move)
+    assert again.plies == plies
+    # Read back by a reader of its own, and checked whole by the rules alone.
+    reader = gobblet.ProofDatabase(path)
+    assert (len(reader), reader.writable) == (len(db), False)
+    assert reader.lookup(game)[0] == "side to move"
+    report = reader.check()
+    assert report["accepted"], report
+    assert (report["variant"], report["entries"], report["bad_entry"]) == ("gobblers", len(db), None)
+    assert report["won"] + report["lost"] == len(db)
+    # A read-only database is read by the prover, and nothing is stored in it.
+    read_only = gobblet.prove(game, database=reader)
+    assert (read_only.outcome, read_only.nodes, read_only.stored) == ("win", 0, None)
+
+
+def test_every_image_of_a_stored_position_is_found_with_its_winner(tmp_path):
+    db = gobblet.ProofDatabase(str(tmp_path / "g.pdb"), variant="gobblers", writable=True)
+    game = gobblet.Game("gobblers", moves=["L@b2"])
+    proof = gobblet.prove(game, database=db)
+    assert proof.outcome == "loss", proof.note
+    winner, plies = db.lookup(game)
+    assert winner == "other side" and plies % 2 == 0, plies
+    # L@b2 L@a1 and its mirror image L@b2 L@c3 (a drop reaches each: stored with the proof).
+    a1 = db.lookup(gobblet.Game("gobblers", moves=["L@b2", "L@a1"]))
+    c3 = db.lookup(gobblet.Game("gobblers", moves=["L@b2", "L@c3"]))
+    assert a1 is not None and a1 == c3
+    assert a1[0] == "side to move"
+    # By position text too; a game of another variant is refused.
+    assert db.lookup(gobblet.Game("gobblers", moves=["L@b2", "L@c1"]).position) is not None
+    with pytest.raises(gobblet.VariantError):
+        db.lookup(gobblet.Game("gobblet"))
+
+
+def test_a_cut_tail_is_dropped_and_the_checker_names_it(tmp_path):
+    path = tmp_path / "g.pdb"
+    db = gobblet.ProofDatabase(str(path), variant="gobblers", writable=True)
+    assert gobblet.prove(gobblet.Game("gobblers"), database=db).stored > 1
+    entries = len(db)
+    del db
+    path.write_bytes(path.read_bytes()[:-5])
+    cut = gobblet.ProofDatabase(str(path))
+    assert len(cut) == entries - 1
+    assert cut.tail is not None and cut.tail["bytes"] > 0 and cut.tail["reason"], cut.tail
+    report = cut.check()
+    assert not report["accepted"] and report["bad_entry"] == entries - 1, report
+    # Appending cuts the damaged tail and writes the proof again: a whole file once more.
+    writer = gobblet.ProofDatabase(str(path), variant="gobblers", writable=True)
+    assert gobblet.prove(gobblet.Game("gobblers"), database=writer).stored >= 1
+    assert writer.check()["accepted"]
+
+
+def test_bad_databases_are_clear_errors(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        gobblet.ProofDatabase(str(tmp_path / "missing.pdb"))
+    with pytest.raises(ValueError, match="variant"):
+        gobblet.ProofDatabase(str(tmp_path / "new.pdb"), writable=True)
+    gobblet.ProofDatabase(str(tmp_path / "g.pdb"), variant="gobblers", writable=True)
+    with pytest.raises(ValueError, match="not of gobblet"):
+        gobblet.ProofDatabase(str(tmp_path / "g.pdb"), variant="gobblet")
+    text = tmp_path / "notes.txt"
+    text.write_text("not a proof database\n")
+    with pytest.raises(ValueError):
+        gobblet.ProofDatabase(str(text))
+    with pytest.raises(gobblet.VariantError):
+        gobblet.prove(gobblet.Game("gobblet"), database=gobblet.ProofDatabase(str(tmp_path / "g.pdb")))
