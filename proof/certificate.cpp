@@ -36,11 +36,14 @@ absl::StatusOr<std::string> encodeCertificate(const Certificate& c) {
   if (c.position.empty() || c.position.size() > kMaxPositionBytes)
     return absl::InvalidArgumentError("position text of bad length");
   if (c.nodes.empty()) return absl::InvalidArgumentError("a certificate has at least one node");
+  const bool notLost = c.kind == CertificateKind::kNotLost;
   bool databaseLeaves = false;
   for (const CertificateNode& n : c.nodes)
     for (uint32_t child : n.children) databaseLeaves |= child == kDatabaseLeaf;
   std::string out(kCertificateMagic, sizeof kCertificateMagic);
-  putLittleEndian<uint32_t>(out, databaseLeaves ? kDatabaseCertificateVersion : kCertificateVersion);
+  putLittleEndian<uint32_t>(out, notLost          ? kNotLostCertificateVersion
+                                 : databaseLeaves ? kDatabaseCertificateVersion
+                                                  : kCertificateVersion);
   putLittleEndian<uint8_t>(out, c.winner);
   putLittleEndian<uint8_t>(out, static_cast<uint8_t>(c.variant.size()));
   putLittleEndian<uint16_t>(out, static_cast<uint16_t>(c.position.size()));
@@ -53,9 +56,14 @@ absl::StatusOr<std::string> encodeCertificate(const Certificate& c) {
     if (n.orNode && n.children.size() != 1)
       return absl::InvalidArgumentError(absl::StrCat("node ", i, ": an OR node has one child"));
     if (n.children.size() > 0xFFFF) return absl::InvalidArgumentError(absl::StrCat("node ", i, ": too many children"));
-    for (uint32_t child : n.children)
-      if (child != kWonLeaf && child != kDatabaseLeaf && (child <= i || child >= c.nodes.size()))
+    for (uint32_t child : n.children) {
+      if (notLost) {
+        if (child != kWonLeaf && child != kDrawnLeaf && child >= c.nodes.size())
+          return absl::InvalidArgumentError(absl::StrCat("node ", i, ": child ", child, " is not a node or a leaf"));
+      } else if (child != kWonLeaf && child != kDatabaseLeaf && (child <= i || child >= c.nodes.size())) {
         return absl::InvalidArgumentError(absl::StrCat("node ", i, ": child ", child, " is not a later node"));
+      }
+    }
     if (n.orNode) {
       putLittleEndian<uint8_t>(out, 'O');
       putLittleEndian<uint16_t>(out, n.move.raw());
@@ -87,12 +95,13 @@ absl::StatusOr<CertificateReader> CertificateReader::open(std::istream& in, cons
   if (in.gcount() < static_cast<std::streamsize>(sizeof head))
     return absl::DataLossError("file cut short in the header");
   const uint32_t version = getLittleEndian<uint32_t>(head + 8);
-  if (version != kCertificateVersion && version != kDatabaseCertificateVersion)
+  if (version != kCertificateVersion && version != kDatabaseCertificateVersion && version != kNotLostCertificateVersion)
     return absl::InvalidArgumentError(absl::StrCat("certificate version ", version, ", this reader knows ",
-                                                   kCertificateVersion, " and ", kDatabaseCertificateVersion));
+                                                   kCertificateVersion, " to ", kNotLostCertificateVersion));
   CertificateReader reader(in);
   CertificateHeader& h = reader.header_;
   h.version = version;
+  h.kind = version == kNotLostCertificateVersion ? CertificateKind::kNotLost : CertificateKind::kWin;
   h.winner = getLittleEndian<uint8_t>(head + 12);
   const size_t variantBytes = getLittleEndian<uint8_t>(head + 13), positionBytes = getLittleEndian<uint16_t>(head + 14);
   h.nodes = getLittleEndian<uint64_t>(head + 16);
@@ -167,6 +176,7 @@ absl::StatusOr<Certificate> readCertificate(std::istream& in, const CertificateL
   auto reader = CertificateReader::open(in, limits);
   if (!reader.ok()) return reader.status();
   Certificate c;
+  c.kind = reader->header().kind;
   c.variant = reader->header().variant;
   c.position = reader->header().position;
   c.winner = reader->header().winner;

@@ -1,5 +1,6 @@
-// Certificate: a proof that one side wins a position, as a file that a
-// checker knowing only the rules can verify (proof/check.h).
+// Certificate: a proof that one side wins a position, or that one side
+// does not lose it, as a file that a checker knowing only the rules can
+// verify (proof/check.h).
 //
 // The proof is an AND/OR graph over the winner's strategy. At an OR node
 // the winner is to move and the certificate names one move; at an AND node
@@ -11,8 +12,10 @@
 //   file (little-endian):
 //   offset size
 //      0    8  magic "GBPROOF\n"
-//      8    4  version: 1, or 2 when a child is a kDatabaseLeaf
-//     12    1  winner: 0 the side to move at the root, 1 the other side
+//      8    4  version: 1, or 2 when a child is a kDatabaseLeaf (a win);
+//              3 a not-lost certificate (below)
+//     12    1  winner (for version 3 the defender): 0 the side to move at
+//              the root, 1 the other side
 //     13    1  V: length of the variant name (1..64)
 //     14    2  P: length of the position text (1..512)
 //     16    8  N: node count (1..kMaxNodes)
@@ -29,6 +32,17 @@
 //     kDatabaseLeaf (0xFFFFFFFE, version 2 only): the move is a drop and the
 //                   position after it is, canonically, a position a proof
 //                   database holds won by the winner (proof/database.h).
+//
+// A not-lost certificate (version 3) is a closed strategy for the
+// defender D: at an OR node D is to move and the node names one move; at
+// an AND node the attacker is to move and the node gives one child per
+// legal move of the attacker, in ascending order of the move codes. A
+// child is the index of ANY node (earlier, later or itself: a cycle is a
+// repetition, which draws), or
+//     kWonLeaf   (0xFFFFFFFF): the position after the move is won by D;
+//     kDrawnLeaf (0xFFFFFFFD): the position after the move has no winner
+//                and its side to move has no legal move (a draw).
+// A draw is two not-lost certificates, one for each side.
 //
 // The reader takes at most CertificateLimits::maxNodes nodes, and never
 // more than the file's size allows, so a forged header cannot make it
@@ -49,21 +63,28 @@ namespace gobblet::proof {
 inline constexpr char kCertificateMagic[8] = {'G', 'B', 'P', 'R', 'O', 'O', 'F', '\n'};
 inline constexpr uint32_t kCertificateVersion = 1;          // a certificate without database leaves
 inline constexpr uint32_t kDatabaseCertificateVersion = 2;  // one with database leaves
+inline constexpr uint32_t kNotLostCertificateVersion = 3;   // a not-lost certificate
 inline constexpr uint32_t kWonLeaf = 0xFFFFFFFF;
 inline constexpr uint32_t kDatabaseLeaf = 0xFFFFFFFE;
+inline constexpr uint32_t kDrawnLeaf = 0xFFFFFFFD;
+
+// What a certificate proves: that its side wins, or that its side (the
+// defender) does not lose.
+enum class CertificateKind : uint8_t { kWin, kNotLost };
 inline constexpr size_t kCertificateHeaderBytes = 32;
 inline constexpr size_t kMaxVariantNameBytes = 64, kMaxPositionBytes = 512;
 
 struct CertificateNode {
   bool orNode = true;
-  Move move;                       // OR nodes: the winner's move
-  std::vector<uint32_t> children;  // OR: one; AND: one per loser move (ascending move codes)
+  Move move;                       // OR nodes: the winner's (the defender's) move
+  std::vector<uint32_t> children;  // OR: one; AND: one per loser (attacker) move (ascending move codes)
 };
 
 struct Certificate {
+  CertificateKind kind = CertificateKind::kWin;
   std::string variant;                 // Variant::name()
   std::string position;                // the root, in the engine's notation
-  uint8_t winner = 0;                  // 0: the side to move at the root wins; 1: the other side
+  uint8_t winner = 0;                  // 0: the side to move at the root wins (kNotLost: defends); 1: the other side
   std::vector<CertificateNode> nodes;  // node 0 is the root
 };
 
@@ -74,28 +95,31 @@ struct CertificateLimits {
 // The header as read from a file.
 struct CertificateHeader {
   uint32_t version = kCertificateVersion;
+  CertificateKind kind = CertificateKind::kWin;  // kNotLost for version 3
   std::string variant, position;
   uint8_t winner = 0;
   uint64_t nodes = 0;
 };
 
-// The longest game the certificate's strategy allows, in plies (the
+// The longest game a win certificate's strategy allows, in plies (the
 // longest path from the root to a kWonLeaf); children must be later nodes.
+// (A not-lost certificate may cycle: it allows endless games, drawn.)
 // A kDatabaseLeaf counts as the ply that reaches it: the database entry's
 // own plies are the checker's to add (CheckReport::plies).
 int certificatePlies(const Certificate& certificate);
 
-// The file's bytes; checks that every child index is a later node,
-// kWonLeaf or kDatabaseLeaf. The version is 1 unless a child is a
+// The file's bytes; for a win, checks that every child index is a later
+// node, kWonLeaf or kDatabaseLeaf. The version is 1 unless a child is a
 // kDatabaseLeaf (then 2), so a certificate without one has the bytes it
-// always had.
+// always had. A not-lost certificate is version 3; its children must be
+// nodes (any index), kWonLeaf or kDrawnLeaf.
 absl::StatusOr<std::string> encodeCertificate(const Certificate& certificate);
 absl::Status writeCertificate(const Certificate& certificate, const std::string& path);
 
 // Reads a certificate one node at a time, in file order.
 class CertificateReader {
  public:
-  // Reads the header and checks it: magic, version (1 or 2), lengths, node count
+  // Reads the header and checks it: magic, version (1, 2 or 3), lengths, node count
   // (within `limits` and within what the stream's size can hold), and the
   // checksum over the whole stream (which must be seekable). Errors say
   // what is wrong: DataLoss for a cut or corrupted file, InvalidArgument

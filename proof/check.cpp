@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <fstream>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -69,8 +70,11 @@ CheckReport checkCertificate(std::istream& in, const CertificateLimits& limits, 
   // printable ASCII as \xNN (a valid name or position is unchanged).
   report.variant = printableText(h.variant, 4 * kMaxVariantNameBytes);
   report.position = printableText(h.position, 4 * kMaxPositionBytes);
+  report.kind = h.kind;
   report.winner = h.winner;
   report.nodes = h.nodes;
+  if (h.kind != CertificateKind::kWin)
+    return reject(report, "a not-lost certificate, not a proof of a win (checkNotLostCertificate checks it)");
   auto variant = Variant::parse(h.variant);
   if (!variant.ok()) return reject(report, absl::StrCat("bad variant: ", variant.status().message()));
   auto root = parsePosition(*variant, h.position);
@@ -184,6 +188,102 @@ CheckReport checkCertificateFile(const std::string& path, const CertificateLimit
     return report;
   }
   return checkCertificate(in, limits);
+}
+
+CheckReport checkNotLostCertificate(std::istream& in, const CertificateLimits& limits) {
+  CheckReport report;
+  auto reader = CertificateReader::open(in, limits);
+  if (!reader.ok()) return reject(report, std::string(reader.status().message()));
+  const CertificateHeader& h = reader->header();
+  report.variant = printableText(h.variant, 4 * kMaxVariantNameBytes);
+  report.position = printableText(h.position, 4 * kMaxPositionBytes);
+  report.kind = h.kind;
+  report.winner = h.winner;
+  report.nodes = h.nodes;
+  if (h.kind != CertificateKind::kNotLost) return reject(report, "not a not-lost certificate");
+  auto variant = Variant::parse(h.variant);
+  if (!variant.ok()) return reject(report, absl::StrCat("bad variant: ", variant.status().message()));
+  auto root = parsePosition(*variant, h.position);
+  if (!root.ok()) return reject(report, absl::StrCat("bad root position: ", root.status().message()));
+  const int defender = root->sideToMove() ^ h.winner, attacker = defender ^ 1;
+
+  // Children may name any node, so every node is read first (memory
+  // follows the nodes read, never the count a header claims).
+  std::vector<CertificateNode> nodes;
+  for (uint64_t i = 0; i < h.nodes; ++i)
+    if (auto status = reader->next(nodes.emplace_back()); !status.ok())
+      return reject(report, std::string(status.message()));
+  if (auto status = reader->finish(); !status.ok()) return reject(report, std::string(status.message()));
+
+  // Breadth first from the root; bound[i] is node i's position once reached.
+  std::vector<std::optional<Bound>> bound(nodes.size());
+  std::vector<uint32_t> queue{0};
+  bound[0] = bind(*root, 0);
+  MoveList moves;
+  for (size_t q = 0; q < queue.size(); ++q) {
+    const uint32_t i = queue[q];
+    const CertificateNode& node = nodes[i];
+    const std::string where = absl::StrCat("node ", i, ": ");
+    Board board = unbind(*bound[i], *variant);
+    if (board.winner() != kNoWinner) return reject(report, where + "the game is already over there");
+    const bool defenderToMove = board.sideToMove() == defender;
+    if (node.orNode != defenderToMove)
+      return reject(report, where + (defenderToMove ? "the defender is to move: an OR node is wanted"
+                                                    : "the attacker is to move: an AND node is wanted"));
+    generateMoves(board, moves);
+    if (moves.empty()) return reject(report, where + "no legal move there: a drawn leaf, not a node, is wanted");
+    if (node.orNode) {
+      if (!moves.contains(node.move))
+        return reject(report,
+                      absl::StrCat(where, "move code ", node.move.raw(), " is not legal in ", positionToString(board)));
+      moves.clear();
+      moves.push(node.move);
+    } else {
+      std::sort(moves.begin(), moves.end(), [](Move a, Move b) { return a.raw() < b.raw(); });
+      if (node.children.size() != static_cast<size_t>(moves.size()))
+        return reject(report, absl::StrCat(where, "covers ", node.children.size(), " of the attacker's ", moves.size(),
+                                           " moves in ", positionToString(board)));
+    }
+    for (int k = 0; k < moves.size(); ++k) {
+      const uint32_t child = node.children[k];
+      Board after = board;
+      after.makeMove(moves[k]);
+      const std::string afterMove =
+          absl::StrCat(where, "after ", moveToString(moves[k], *variant), " the position ", positionToString(after));
+      if (after.winner() == attacker) return reject(report, afterMove + " is won by the attacker");
+      if (child == kWonLeaf) {
+        if (after.winner() != defender) return reject(report, afterMove + " is not won by the defender");
+        continue;
+      }
+      if (child == kDrawnLeaf) {
+        if (after.winner() != kNoWinner || countMoves(after) != 0)
+          return reject(report, afterMove + " is not drawn for want of a legal move");
+        continue;
+      }
+      if (child >= nodes.size()) return reject(report, absl::StrCat(where, "child ", child, " is not a node"));
+      const Bound reachedHere = bind(after, 0);
+      if (!bound[child]) {
+        bound[child] = reachedHere;
+        queue.push_back(child);
+      } else if (reachedHere.masks != bound[child]->masks || reachedHere.stm != bound[child]->stm) {
+        return reject(report, absl::StrCat(where, "node ", child, " is reached from two different positions"));
+      }
+    }
+  }
+  for (size_t i = 0; i < nodes.size(); ++i)
+    if (!bound[i]) return reject(report, absl::StrCat("node ", i, ": not reached from the root"));
+  report.accepted = true;
+  return report;
+}
+
+CheckReport checkNotLostCertificateFile(const std::string& path, const CertificateLimits& limits) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    CheckReport report;
+    report.reason = absl::StrCat("cannot open ", path);
+    return report;
+  }
+  return checkNotLostCertificate(in, limits);
 }
 
 }  // namespace gobblet::proof

@@ -43,12 +43,13 @@ namespace gobblet::proof {
 
 struct CheckReport {
   bool accepted = false;
+  CertificateKind kind = CertificateKind::kWin;  // from the header, when it could be read
   // Texts fit to print: bytes of the file outside printable ASCII are shown \xNN.
   std::string reason;             // why it was rejected (empty when accepted)
   std::string variant, position;  // from the header, when it could be read
-  uint8_t winner = 0;             // 0: the side to move at the root; 1: the other side
+  uint8_t winner = 0;             // (kNotLost: the defender) 0: the side to move at the root; 1: the other side
   uint64_t nodes = 0;
-  int plies = 0;  // accepted: the longest game the certified strategy allows
+  int plies = 0;  // accepted win: the longest game the certified strategy allows (kNotLost: 0)
 };
 
 // `history`: the positions a game had before the certificate's root; a
@@ -59,5 +60,12 @@ struct CheckReport {
 CheckReport checkCertificate(std::istream& in, const CertificateLimits& limits = {},
                              const std::vector<Board>& history = {}, const KnownPositions* database = nullptr);
 CheckReport checkCertificateFile(const std::string& path, const CertificateLimits& limits = {});
+
+// Accepts a not-lost certificate (version 3) only if its defender cannot
+// lose the root position, by the rules alone (see above); any other
+// certificate is rejected. Memory: the nodes read plus about 70 bytes a
+// node, never more than the file's size allows.
+CheckReport checkNotLostCertificate(std::istream& in, const CertificateLimits& limits = {});
+CheckReport checkNotLostCertificateFile(const std::string& path, const CertificateLimits& limits = {});
 
 }  // namespace gobblet::proof

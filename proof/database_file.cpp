@@ -125,6 +125,7 @@ absl::StatusOr<DatabaseRecord> readRecord(int fd, uint64_t offset, uint64_t file
   auto reader = CertificateReader::open(in, limits);
   if (!reader.ok()) return absl::DataLossError(absl::StrCat("its certificate: ", reader.status().message()));
   const CertificateHeader& h = reader->header();
+  if (h.kind != CertificateKind::kWin) return absl::DataLossError("its certificate is not a proof of a win");
   if (h.variant != variant.name())
     return absl::DataLossError(absl::StrCat("its certificate is of the variant \"",
                                             printableText(h.variant, 4 * kMaxVariantNameBytes), "\", the file's is ",
