@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <sstream>
+#include <unordered_map>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "dfpn.h"
 #include "engine/movegen.h"
@@ -79,7 +79,7 @@ class NotLostSearch {
     c.variant = root.variant().name();
     c.position = positionToString(root);
     c.winner = root.sideToMove() == defender_ ? 0 : 1;
-    absl::flat_hash_map<uint32_t, uint32_t> index{{0, 0}};
+    std::unordered_map<uint32_t, uint32_t> index{{0, 0}};
     std::vector<uint32_t> order{0};
     const auto nodeOf = [&](uint32_t child) {
       if (child == kWonLeaf || child == kDrawnLeaf) return child;
@@ -250,7 +250,7 @@ class NotLostSearch {
   uint64_t pending_ = 0;
   bool stopped_ = false, full_ = false;
   std::vector<Node> nodes_;
-  absl::flat_hash_map<PackedPosition, uint32_t, PackedHash> index_;
+  std::unordered_map<PackedPosition, uint32_t, PackedHash> index_;
   std::vector<uint32_t> work_;  // nodes the strategy reaches, to expand (last first)
   MoveList wins_;
 };

@@ -46,6 +46,33 @@ TEST(ProveProgram, ProveWriteCheck) {
   EXPECT_EQ(damaged.output.rfind("rejected: checksum", 0), 0u) << damaged.output;
 }
 
+// A proved draw: two not-lost certificates, each checked; a side that
+// loses is not proved not lost.
+TEST(ProveProgram, ADrawAndNotLost) {
+  const testing::ScratchDir dir("prove");
+  const std::string file = dir.file("t.proof");
+  const auto drawn = run("prove --variant tictactoe --draw --out '" + file + "'");
+  EXPECT_EQ(drawn.exitCode, 0) << drawn.output;
+  EXPECT_NE(drawn.output.find("result draw"), std::string::npos) << drawn.output;
+  EXPECT_NE(drawn.output.find("player 2 held, certificate"), std::string::npos) << drawn.output;
+  for (const char* side : {".1", ".2"}) {
+    const auto checked = run("check '" + file + side + "'");
+    EXPECT_EQ(checked.exitCode, 0) << checked.output;
+    EXPECT_EQ(checked.output.rfind("accepted: 3x3:1,5,0 the side ", 0), 0u) << checked.output;
+    EXPECT_NE(checked.output.find("does not lose 3/3/3 1"), std::string::npos) << checked.output;
+  }
+  const auto one = run("prove --variant 3x3:1,3,1 --not-lost --moves S@b2 --out '" + file + "'");
+  EXPECT_EQ(one.exitCode, 0) << one.output;
+  EXPECT_NE(one.output.find("result not-lost"), std::string::npos) << one.output;
+  EXPECT_EQ(run("check '" + file + "'").exitCode, 0);
+  const auto lost = run("prove --variant gobblers --position '2L/1l1/2l 1' --not-lost");
+  EXPECT_EQ(lost.exitCode, 0) << lost.output;
+  EXPECT_NE(lost.output.find("player 1 lost"), std::string::npos) << lost.output;
+  EXPECT_NE(lost.output.find("result unknown"), std::string::npos) << lost.output;
+  EXPECT_EQ(run("prove --variant tictactoe --draw --db '" + dir.file("d.pdb") + "'").exitCode, 2);
+  EXPECT_EQ(run("prove --variant tictactoe --draw --not-lost").exitCode, 2);
+}
+
 TEST(ProveProgram, LossAndUnknown) {
   const auto loss = run("prove --position 'xxl1/x3/l3/1XX1 1'");
   EXPECT_EQ(loss.exitCode, 0) << loss.output;

@@ -1,7 +1,7 @@
 // gobblet-prove: prove a position won or lost, and check proofs.
 //
 //   gobblet-prove prove --position P [--variant V] [--moves M1,M2,...] [--nodes N] [--time S]
-//                       [--hash MIB] [--threads T] [--out FILE] [--db DB]
+//                       [--hash MIB] [--threads T] [--out FILE] [--db DB] [--not-lost | --draw]
 //   gobblet-prove check FILE [--db DB]
 //   gobblet-prove db check|stats DB
 //
@@ -9,7 +9,10 @@
 // strategy, the nodes and the time, and writes the certificate of a win or
 // a loss to --out; with --db it starts from the proof database DB (created
 // if missing) and appends a win or a loss to it, with the positions its
-// strategy reaches by a drop (proof/drop_split.h). check prints "accepted" or
+// strategy reaches by a drop (proof/drop_split.h). --not-lost proves that
+// the side to move cannot lose, --draw that neither side can
+// (proof/not_lost.h), with not-lost certificates (--out FILE; --draw writes
+// FILE.1 and FILE.2, player 1's and player 2's). check prints "accepted" or
 // "rejected: <reason>" and exits 0 or 1. db: tools/prove/db_command.h. Bad
 // usage: one line on standard error, exit status 2. The work is the proof
 // library's (proof/).
@@ -23,10 +26,12 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "engine/game.h"
+#include "engine/movegen.h"
 #include "engine/notation.h"
 #include "proof/check.h"
 #include "proof/database.h"
 #include "proof/database_check.h"
+#include "proof/not_lost.h"
 #include "proof/prover.h"
 #include "proof/store_proof.h"
 #include "tools/command_line/command_line.h"
@@ -56,15 +61,54 @@ cli::Program commandLine() {
          cli::text("--out", "FILE", "write the certificate of a win or a loss to FILE"),
          cli::text("--db", "DB",
                    "start from the proof database DB (created if missing) and append a win or a loss to it, with "
-                   "the positions its strategy reaches by a drop")},
+                   "the positions its strategy reaches by a drop"),
+         cli::flag("--not-lost", "prove that the side to move cannot lose (a not-lost certificate)"),
+         cli::flag("--draw",
+                   "prove that neither side can win (two not-lost certificates: --out FILE writes FILE.1 and "
+                   "FILE.2)")},
         {}}},
       {"check",
-       "Checks a certificate by the rules alone: prints accepted or rejected and the reason; exit status 0 or 1.",
+       "Checks a certificate (a win or a not-lost one) by the rules alone: prints accepted or rejected and the "
+       "reason; exit status 0 or 1.",
        {{cli::text("--db", "DB", "the proof database the certificate's database leaves name")},
         {cli::positional("FILE", "a certificate written by prove --out")}}},
       prove_program::databaseCommand(),
   };
   return p;
+}
+
+// prove --not-lost / --draw: the side to move, or both sides, proved not
+// to lose. A repetition only draws, so the game's history does not matter.
+int proveNotLost(const cli::Arguments& args, const cli::UsageFn& usage, const Board& position) {
+  if (args.has("--not-lost") && args.has("--draw")) return usage("--not-lost and --draw exclude each other");
+  if (args.has("--db")) return usage("--db holds wins and losses only: not with --not-lost or --draw");
+  if (countMoves(position) == 0) return usage("the game is already over: no legal move");
+  proof::NotLostOptions options;
+  options.maxNodes = static_cast<uint64_t>(args.integer("--nodes"));
+  if (args.has("--time") && (!absl::SimpleAtod(args.text("--time"), &options.maxSeconds) || !(options.maxSeconds > 0)))
+    return usage("--time wants a positive number of seconds, not \"" + args.text("--time") + "\"");
+  options.hashMiB = static_cast<size_t>(args.integer("--hash"));
+  std::printf("position %s\n", positionToString(position).c_str());
+  std::vector<int> sides{position.sideToMove()};
+  if (args.has("--draw")) sides.push_back(position.sideToMove() ^ 1);
+  bool held = true;
+  for (int side : sides) {
+    auto r = proof::proveNotLost(position, side, options);
+    if (!r.ok()) return usage(r.status().message());
+    std::printf("player %d %s", side + 1, proof::defenceWord(r->defence));
+    if (r->certificate) std::printf(", certificate %zu nodes", r->certificate->nodes.size());
+    if (!r->note.empty()) std::printf(" (%s)", r->note.c_str());
+    std::printf(", nodes %llu, time %.3f\n", static_cast<unsigned long long>(r->nodes), r->seconds);
+    if (args.has("--out") && r->certificate) {
+      const std::string file = args.text("--out") + (args.has("--draw") ? "." + std::to_string(side + 1) : "");
+      if (auto status = proof::writeCertificate(*r->certificate, file); !status.ok())
+        return cli::failure(commandLine(), status.message());
+    }
+    held = r->defence == proof::Defence::kHeld;
+    if (!held) break;
+  }
+  std::printf("result %s\n", held ? (args.has("--draw") ? "draw" : "not-lost") : "unknown");
+  return 0;
 }
 
 int prove(const cli::Arguments& args, const cli::UsageFn& usage) {
@@ -83,6 +127,7 @@ int prove(const cli::Arguments& args, const cli::UsageFn& usage) {
   EndReason reason;
   if (const GameResult over = game.result(&reason); over != GameResult::kNone)
     return usage("the game is already over: " + endReasonText(reason, over));
+  if (args.has("--not-lost") || args.has("--draw")) return proveNotLost(args, usage, game.position());
   proof::ProverOptions options;
   options.history = game.positionsSinceLastDrop();  // (the proof holds in this game, its repetitions counted)
   options.maxNodes = static_cast<uint64_t>(args.integer("--nodes"));
@@ -148,10 +193,24 @@ int check(const cli::Arguments& args, const cli::UsageFn& usage) {
     }
     database = std::move(*opened);
   }
-  const proof::CheckReport report = proof::checkCertificate(in, {}, {}, database.get());
+  // The kind is the header's: a not-lost certificate has its own checker.
+  const bool notLost = [&] {
+    auto reader = proof::CertificateReader::open(in);
+    return reader.ok() && reader->header().kind == proof::CertificateKind::kNotLost;
+  }();
+  in.clear();
+  in.seekg(0);
+  const proof::CheckReport report =
+      notLost ? proof::checkNotLostCertificate(in) : proof::checkCertificate(in, {}, {}, database.get());
   if (!report.accepted) {
     std::printf("rejected: %s\n", report.reason.c_str());
     return 1;
+  }
+  if (notLost) {
+    std::printf("accepted: %s %s does not lose %s (%llu nodes)\n", report.variant.c_str(),
+                report.winner == 0 ? "the side to move" : "the side not to move", report.position.c_str(),
+                static_cast<unsigned long long>(report.nodes));
+    return 0;
   }
   std::printf("accepted: %s %s wins %s in at most %d plies (%llu nodes)\n", report.variant.c_str(),
               report.winner == 0 ? "the side to move" : "the side not to move", report.position.c_str(), report.plies,
