@@ -63,8 +63,8 @@ CheckReport checkCertificateFile(const std::string& path, const CertificateLimit
 
 // Accepts a not-lost certificate (version 3) only if its defender cannot
 // lose the root position, by the rules alone (see above); any other
-// certificate is rejected. Memory: the nodes read plus about 70 bytes a
-// node, never more than the file's size allows.
+// certificate is rejected. Memory: the nodes read, and a position for
+// each (about 100 bytes a node in all): in proportion to the file.
 CheckReport checkNotLostCertificate(std::istream& in, const CertificateLimits& limits = {});
 CheckReport checkNotLostCertificateFile(const std::string& path, const CertificateLimits& limits = {});
 
