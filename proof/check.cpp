@@ -180,14 +180,25 @@ CheckReport checkCertificate(std::istream& in, const CertificateLimits& limits, 
   return report;
 }
 
-CheckReport checkCertificateFile(const std::string& path, const CertificateLimits& limits) {
+namespace {
+
+// `check(in)` (either kind's checker) on the file at `path`; a file that
+// cannot be opened is a rejection that says so.
+template <typename Check>
+CheckReport checkFile(const std::string& path, const Check& check) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     CheckReport report;
     report.reason = absl::StrCat("cannot open ", path);
     return report;
   }
-  return checkCertificate(in, limits);
+  return check(in);
+}
+
+}  // namespace
+
+CheckReport checkCertificateFile(const std::string& path, const CertificateLimits& limits) {
+  return checkFile(path, [&](std::istream& in) { return checkCertificate(in, limits); });
 }
 
 CheckReport checkNotLostCertificate(std::istream& in, const CertificateLimits& limits) {
@@ -277,13 +288,7 @@ CheckReport checkNotLostCertificate(std::istream& in, const CertificateLimits& l
 }
 
 CheckReport checkNotLostCertificateFile(const std::string& path, const CertificateLimits& limits) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    CheckReport report;
-    report.reason = absl::StrCat("cannot open ", path);
-    return report;
-  }
-  return checkNotLostCertificate(in, limits);
+  return checkFile(path, [&](std::istream& in) { return checkNotLostCertificate(in, limits); });
 }
 
 }  // namespace gobblet::proof
