@@ -17,6 +17,7 @@ void certify(ProofResult& result, const std::vector<Board>& history, const Known
   }
   if (report.accepted) {
     result.certified = true;
+    if (result.outcome == Outcome::kWin || result.outcome == Outcome::kLoss) result.plies = report.plies;
     return;
   }
   result.outcome = Outcome::kUnknown;

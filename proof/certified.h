@@ -13,7 +13,8 @@
 namespace gobblet::proof {
 
 // A win or a loss with a certificate the checker accepts: `result` as it is,
-// `certified` set. A certificate the checker rejects (a prover's bug): the
+// `certified` set, its plies the checker's count (the longest game the
+// strategy allows). A certificate the checker rejects (a prover's bug): the
 // answer becomes unknown, its note the checker's reason. Anything else
 // (unknown, a draw, a win whose certificate could not be read back) stays
 // as it is, not certified.

@@ -47,7 +47,7 @@ enum class CommandKind {
   kAuth,       // "auth <token>" (what it grants: server/token_auth.h)
 };
 
-enum class QueryKind { kGameOver, kP1Turn, kResult, kReason, kFen, kLine, kValues, kWdl };
+enum class QueryKind { kGameOver, kP1Turn, kResult, kReason, kFen, kLine, kValues, kWdl, kProof };
 
 // The questions of `query`, each with its word: the one list of them. The
 // parser reads the word from here, the session names the question by it,
@@ -60,7 +60,7 @@ struct QueryKeyword {
 inline constexpr QueryKeyword kQueryKeywords[] = {
     {"gameover", QueryKind::kGameOver}, {"p1turn", QueryKind::kP1Turn}, {"result", QueryKind::kResult},
     {"reason", QueryKind::kReason},     {"fen", QueryKind::kFen},       {"line", QueryKind::kLine},
-    {"values", QueryKind::kValues},     {"wdl", QueryKind::kWdl},
+    {"values", QueryKind::kValues},     {"wdl", QueryKind::kWdl},       {"proof", QueryKind::kProof},
 };
 
 // The word of a question: "gameover" for kGameOver.

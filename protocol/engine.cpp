@@ -399,7 +399,10 @@ WinDrawLoss Engine::chances() {
 }
 
 const proof::ProofDatabase* Engine::proofDatabase() const {
-  return database_ && database_->variant() == options_.variant ? database_.get() : nullptr;
+  if (database_ && database_->variant() == options_.variant) return database_.get();
+  for (const std::shared_ptr<const proof::ProofDatabase>& hosted : limits_.hostedDatabases)
+    if (hosted && hosted->variant() == options_.variant) return hosted.get();
+  return nullptr;
 }
 
 std::optional<proof::KnownPosition> Engine::databaseEntry() const {
@@ -408,13 +411,15 @@ std::optional<proof::KnownPosition> Engine::databaseEntry() const {
   return database->find(game_.position());
 }
 
-std::optional<ProvedMoves::Proved> Engine::learnStoredWin(const proof::KnownPosition& known) {
+std::optional<proof::ProofResult> Engine::certifiedEntry(const proof::KnownPosition& known) {
   const proof::ProofDatabase& database = *proofDatabase();
   const Board& board = game_.position();
   proof::ProofResult stored;
-  stored.outcome = proof::Outcome::kWin;
+  stored.outcome = known.winner == 0 ? proof::Outcome::kWin : proof::Outcome::kLoss;
   absl::StatusOr<proof::Certificate> certificate = database.certificate(board);
   if (certificate.ok()) certificate = proof::certificateAt(*certificate, board);  // (maybe proved for another image)
+  if (certificate.ok() && certificate->winner != known.winner)
+    certificate = absl::DataLossError("its certificate proves a win of the other side");
   if (certificate.ok()) {
     stored.certificate = *std::move(certificate);
     proof::certify(stored, {}, &database);  // (a file may have been edited since it was written)
@@ -425,10 +430,27 @@ std::optional<ProvedMoves::Proved> Engine::learnStoredWin(const proof::KnownPosi
     notice_(NoticeKind::kError, "proof database: the entry of this position is not used: " + stored.note);
     return std::nullopt;
   }
-  proved_.learn(*stored.certificate, board.variant(), &database);
+  return stored;
+}
+
+std::optional<ProvedMoves::Proved> Engine::learnStoredWin(const proof::ProofResult& stored) {
+  proved_.learn(*stored.certificate, game_.position().variant(), proofDatabase());
   if (std::optional<ProvedMoves::Proved> proved = proved_.moveFor(game_)) return proved;
   // A strategy larger than ProvedMoves keeps: its first move still wins.
-  return ProvedMoves::Proved{stored.certificate->nodes.front().move, known.plies};
+  return ProvedMoves::Proved{stored.certificate->nodes.front().move, stored.plies};
+}
+
+std::optional<Engine::DatabaseValue> Engine::databaseValue() {
+  if (workerBusy_) return std::nullopt;  // (a proof may be appending to the database)
+  const std::optional<proof::KnownPosition> known = databaseEntry();
+  if (!known || game_.result() != GameResult::kNone) return std::nullopt;
+  const std::optional<proof::ProofResult> stored = certifiedEntry(*known);
+  if (!stored) return std::nullopt;
+  DatabaseValue value;
+  value.win = known->winner == 0;
+  value.plies = stored->plies;  // (the checker's count)
+  if (value.win) value.move = stored->certificate->nodes.front().move;
+  return value;
 }
 
 std::shared_ptr<const nnue::Network> Engine::searchNet() const { return options_.searchUsesNet() ? net_ : nullptr; }
@@ -460,10 +482,11 @@ void Engine::go(const SearchLimits& limits, SearchCallbacks callbacks) {
   const bool playsProofs = !limits.infinite && !limits.ponder && options_.playingLevel() == kMaxSkillLevel;
   std::optional<ProvedMoves::Proved> proved = playsProofs ? proved_.moveFor(game_) : std::nullopt;
   if (!proved) {
-    if (const std::optional<proof::KnownPosition> known = databaseEntry()) {
+    const std::optional<proof::KnownPosition> known = databaseEntry();
+    if (const std::optional<proof::ProofResult> stored = known ? certifiedEntry(*known) : std::nullopt) {
       notice_(NoticeKind::kInfo, std::string("proof ") + (known->winner == 0 ? "win" : "loss") + " in " +
-                                     std::to_string(known->plies) + " plies (database)");
-      if (known->winner == 0 && playsProofs) proved = learnStoredWin(*known);  // (a loss: searched, longest)
+                                     std::to_string(stored->plies) + " plies (database)");
+      if (known->winner == 0 && playsProofs) proved = learnStoredWin(*stored);  // (a loss: searched, longest)
     }
   }
   if (proved) {
@@ -667,26 +690,26 @@ absl::Status Engine::prove(const ProveLimits& limits, ProveCallbacks callbacks) 
     options.hashMiB = static_cast<size_t>(declarationOf(OptionId::kHash).min);
     budget->reserve(static_cast<int64_t>(options.hashMiB), /*force=*/true);
   }
-  absl::Status started =
-      startWorker([this, board = game_.position(), options, budget, store, callbacks = std::move(callbacks)] {
-        // Memory the process cannot get is an error for this client, not the end of every session.
-        absl::StatusOr<proof::ProofResult> result = absl::ResourceExhaustedError("no memory for the proof");
-        try {
-          result = proof::prove(board, options);
-          if (result.ok()) {
-            proof::certify(*result, options.history, options.database);  // (said only once the checker accepts it)
-            if (result->certified && databaseWritable_ && options.database) store(*result->certificate);
-          }
-        } catch (const std::bad_alloc&) {
-          result = absl::ResourceExhaustedError("no memory for the proof");
-        }
-        if (budget) budget->release(static_cast<int64_t>(options.hashMiB));  // (the table is gone)
-        const Move winning = result.ok() ? proof::winningMove(*result) : Move::none();
-        if (!winning.isNone())
-          proved_.learn(*result->certificate, board.variant(), options.database);  // (go() plays it from now on)
-        workerBusy_ = false;
-        if (callbacks.onDone) callbacks.onDone(result, winning);
-      });
+  absl::Status started = startWorker([this, board = game_.position(), options, budget, store,
+                                      writable = proofDatabaseWritable(), callbacks = std::move(callbacks)] {
+    // Memory the process cannot get is an error for this client, not the end of every session.
+    absl::StatusOr<proof::ProofResult> result = absl::ResourceExhaustedError("no memory for the proof");
+    try {
+      result = proof::prove(board, options);
+      if (result.ok()) {
+        proof::certify(*result, options.history, options.database);  // (said only once the checker accepts it)
+        if (result->certified && writable) store(*result->certificate);
+      }
+    } catch (const std::bad_alloc&) {
+      result = absl::ResourceExhaustedError("no memory for the proof");
+    }
+    if (budget) budget->release(static_cast<int64_t>(options.hashMiB));  // (the table is gone)
+    const Move winning = result.ok() ? proof::winningMove(*result) : Move::none();
+    if (!winning.isNone())
+      proved_.learn(*result->certificate, board.variant(), options.database);  // (go() plays it from now on)
+    workerBusy_ = false;
+    if (callbacks.onDone) callbacks.onDone(result, winning);
+  });
   if (!started.ok()) {
     if (budget) budget->release(static_cast<int64_t>(options.hashMiB));
     return absl::ResourceExhaustedError("go prove: " + std::string(started.message()));

@@ -79,6 +79,11 @@ struct EngineLimits {
   // the default path of a variant that is no error, the game has no
   // tablebase.
   std::function<absl::StatusOr<std::shared_ptr<const tb::Tablebase>>(const std::string& path)> openTablebase;
+  // Proof databases the front end opened for all its engines (the
+  // program's --proof-db, read-only, checked whole when opened): an
+  // engine whose variant has one uses it where its ProofDatabase option
+  // names none of that variant. Many engines may share one: they only read.
+  std::vector<std::shared_ptr<const proof::ProofDatabase>> hostedDatabases;
   // How the engine makes its threads (the search's, perft's and bench's;
   // empty: std::thread). One the system refuses (a task limit) fails that
   // command with an error, never the process; tests pass one that refuses.
@@ -235,12 +240,27 @@ class Engine {
   // UCI_Elo: the level changes how the engine plays, not a position's chances.
   WinDrawLoss chances();
 
-  // The proof database in use (the ProofDatabase option; null: none, or one
-  // of another variant than the game's) and whether prove() appends to it
-  // (the file was writable; else it is read only). Its entries are used
-  // where the game's history since its last drop is empty (proof/database.h).
+  // The proof database in use: the ProofDatabase option's if it is of the
+  // game's variant, else a hosted one of that variant (EngineLimits), else
+  // null. proofDatabaseWritable(): whether prove() appends to it (the
+  // option's file, writable; a hosted one is read only). Its entries are
+  // used where the game's history since its last drop is empty
+  // (proof/database.h).
   const proof::ProofDatabase* proofDatabase() const;
-  bool proofDatabaseWritable() const { return databaseWritable_; }
+  bool proofDatabaseWritable() const { return databaseWritable_ && proofDatabase() == database_.get(); }
+  // The database's value of the game's position (`query proof`), where it
+  // may be used and its entry's certificate passes the checker (given the
+  // database) on the game's board: the winner's plies at most, and for a
+  // win of the side to move its first move; nullopt where the database does
+  // not hold the position or may not be used there, and while prove()
+  // runs (it may be appending). A rejected entry is said (a notice) and
+  // not used.
+  struct DatabaseValue {
+    bool win = false;  // the side to move wins (else loses)
+    int plies = 0;
+    Move move;  // a win: the strategy's move here
+  };
+  std::optional<DatabaseValue> databaseValue();
 
   // The tablebase the search probes and exactValues() reads. By default
   // the variant's own: the TablebasePath option's file, else the default
@@ -299,11 +319,14 @@ class Engine {
   // The database's entry of the game's position where it may be used (a
   // database of the game's variant, no history since the last drop).
   std::optional<proof::KnownPosition> databaseEntry() const;
-  // The stored strategy of the game's position, a win of its side to move
-  // in `known`'s plies: checked by the checker, moved onto the game's
-  // board, learned into proved_, and its move there; nullopt (and a
-  // warning) where the checker rejects it.
-  std::optional<ProvedMoves::Proved> learnStoredWin(const proof::KnownPosition& known);
+  // The stored strategy of the game's position (`known`, its entry): read,
+  // moved onto the game's board (it may have been proved for another image)
+  // and certified (proof/certified.h) given the database; nullopt (and a
+  // warning) where it cannot be read or the checker rejects it.
+  std::optional<proof::ProofResult> certifiedEntry(const proof::KnownPosition& known);
+  // A certified stored win of the side to move (certifiedEntry), learned
+  // into proved_: its move here, in its plies.
+  std::optional<ProvedMoves::Proved> learnStoredWin(const proof::ProofResult& stored);
   // The net the search evaluates with (Use NNUE, the playing level); null: the hand-written evaluation.
   std::shared_ptr<const nnue::Network> searchNet() const;
 

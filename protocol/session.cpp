@@ -273,6 +273,18 @@ void Session::query(const Command& c) {
     case QueryKind::kWdl:  // the chances of the position itself, without a search
       emit("response " + chancesText(engine_.chances()));
       break;
+    case QueryKind::kProof: {  // the proof database's value: "win 15 L@b2", "loss 12" or "none"
+      const std::optional<Engine::DatabaseValue> value = engine_.databaseValue();
+      if (!value) {
+        emit("response none");
+      } else if (value->win) {
+        emit("response win " + std::to_string(value->plies) + " " +
+             moveToString(value->move, game.position().variant()));
+      } else {
+        emit("response loss " + std::to_string(value->plies));
+      }
+      break;
+    }
   }
 }
 

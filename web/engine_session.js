@@ -54,6 +54,7 @@ import { FULL_STRENGTH } from './levels.js';
  * @property {string[]} line
  * @property {number[][]} supply
  * @property {Map<string, Mark> | null} marks
+ * @property {string | null} stored the proof database's answer (`query proof`: "win 15 L@b2"), null for none
  */
 
 // The page's UGI client: the server's WebSocket (the address it was served
@@ -308,12 +309,12 @@ export async function examine(st, moves) {
     return { error: reasonOf(e) };
   }
   const lines = await st.ugi.exec(position, 'query fen', 'moves', 'query gameover', 'query result',
-    'query reason', 'query line', 'd');
+    'query reason', 'query line', 'query proof', 'd');
   if (!lines) return null;
   const err = errorOf(lines);
   if (err) return { error: err };
   const legal = (answer(lines, 'moves') || '').trim().split(' ').filter((m) => m);
-  const [fen, over, result, reason, line] = lines.filter((l) => l.startsWith('response ')).map((l) => l.slice(9));
+  const [fen, over, result, reason, line, stored] = lines.filter((l) => l.startsWith('response ')).map((l) => l.slice(9));
   const pos = parsePosition(fen);
   if (!pos) return { error: `the engine's position text ${quoted(fen)} cannot be read` };
   const supply = [answer(lines, 'supply 1: ') || '', answer(lines, 'supply 2: ') || ''];
@@ -328,6 +329,7 @@ export async function examine(st, moves) {
     line: line && line !== 'none' ? line.split(' ') : [],  // the winner's squares, from the engine
     supply: supply.map(parseSupply),
     marks: null,
+    stored: stored && stored !== 'none' ? stored : null,
   };
 }
 

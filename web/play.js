@@ -20,6 +20,7 @@ import { treeOf, setGame, movesTo, line, ply as plyShown, atEnd, goToPly, goToNo
   promote, deleteVariation, deleteFrom, setComment, setMoveGlyph, snapshot, firstIndex, exploring,
   mainLine, keepValue } from './game.js';
 import { keepGame } from './saved_game.js';
+import { showStoredProof } from './proof.js';
 import { stopSearch, startSearch, examine, exactValues, refusalOf, takeGame, restoreVariant, turnOf,
   setPosition, endReview } from './engine_session.js';
 import { FULL_STRENGTH } from './levels.js';
@@ -56,6 +57,7 @@ export async function refresh(st, playOn = false) {
   }
   const view = shown.view = v;
   if (view.over) game.current.result = view.result;  // (a finished main line makes the game a record)
+  showStoredProof(st, view);
   const explored = exploring(game);
   if (explored && !playOn) shown.engineHeld = true;
   ui.redraw();

@@ -9,7 +9,7 @@
 
 import { startSearch } from './engine_session.js';
 import { shownView } from './shown.js';
-import { proofText, proofValue, playerOneValue } from './values.js';
+import { proofText, proofValue, playerOneValue, storedProof, storedProofText } from './values.js';
 import { keepValue } from './game.js';
 
 export const PROVE_MS = 5000;
@@ -37,6 +37,20 @@ export async function proveShown(st) {
     generation: my, running: false,
     text: s.proof ? proofText(s.proof, v.pos.side, s.best, PROVE_MS / 1000) : 'The prover gave no answer (the engine went away).',
   };
+  st.ui.proof();
+}
+
+// The proof database's value of the position shown (`query proof`, which
+// examine asks with the position), at once and without a search: said as
+// the prover's answer is and kept as the position's value (the bar's and
+// the chart's). Nothing where the database says nothing.
+/** @param {import('./state.js').State} st @param {import('./engine_session.js').View} view */
+export function showStoredProof(st, view) {
+  const stored = view.stored ? storedProof(view.stored) : null;
+  if (!stored) return;
+  const value = playerOneValue({ mate: stored.win ? stored.plies : -stored.plies }, view.pos.side, true);
+  if (keepValue(st.game.current, { ...value, source: 'proof' })) st.ui.graph();
+  st.shown.proof = { generation: st.shown.generation, text: storedProofText(stored, view.pos.side), running: false };
   st.ui.proof();
 }
 

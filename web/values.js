@@ -231,6 +231,25 @@ export function bestByPlacedSize(marks) {
   return bestBy(marks, (move) => (move[1] === '@' ? move[0] : null));
 }
 
+// The proof database's answer about a position (`query proof`: "win 15
+// L@b2", "loss 14"; docs/protocol.md) as {win, plies, move}; null for
+// `none` or an answer not of that shape.
+/** @param {string} answer @returns {{win: boolean, plies: number, move: string | null} | null} */
+export function storedProof(answer) {
+  const m = /^(?:win ([1-9]\d{0,3}) ([SMLX]@[a-d][1-4]|[a-d][1-4][a-d][1-4])|loss ([1-9]\d{0,3}))$/.exec(answer);
+  if (!m) return null;
+  return m[1] ? { win: true, plies: Number(m[1]), move: m[2] } : { win: false, plies: Number(m[3]), move: null };
+}
+
+// A stored proof (storedProof) as a person reads it, for player `side` to move.
+/** @param {{win: boolean, plies: number, move: string | null}} stored @param {number} side */
+export function storedProofText(stored, side) {
+  const within = `at most ${stored.plies} ${stored.plies === 1 ? 'ply' : 'plies'}`;
+  return stored.win
+    ? `Proved (proof database): player ${side} wins in ${within}, starting with ${stored.move}.`
+    : `Proved (proof database): player ${side} loses in ${within} whatever they play.`;
+}
+
 // The value a proof gives the position it was asked about, for the side to
 // move there (a Score): a win or a loss in at most `plies` plies ({mate:
 // ±plies}), a draw ({cp: 0}); null where it proved nothing (`unknown`) or

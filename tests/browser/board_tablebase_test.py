@@ -11,6 +11,12 @@ damaged ('gobblet-tb build gobblers' makes it anew)") in a note that stays throu
 no refusal. The engine itself still tells the file's problem (an `info string warning:` line, no
 error line) and plays on.
 
+The same server reads a proof database of gobblers (`--proof-db`, made here by `gobblet-prove prove
+--db`): at the start, which it holds, the page says at once, with no search and no Prove button,
+that player 1 wins in at most N plies and with which move, and the bar shows the proved win; after
+that move, that player 2 loses; after a board move since the last drop (where a repetition could
+matter, so the database is not used) it says nothing of a proof.
+
 pytest tests, in the order below, on one page of one headless Chromium (fixtures: conftest.py).
 Run as a script, or with pytest itself:
 
@@ -50,9 +56,22 @@ def tb_dir(tb_binary):
 
 
 @pytest.fixture(scope="module")
-def page_url(binary, tb_dir):
-    """`gobblet --http` on a free port, its tablebase folder tb_dir: the page under test."""
-    server, port = start_server(binary, tb_dir)
+def proof_db(binary):
+    """A proof database of gobblers holding the start's win and the positions its strategy reaches
+    by a drop, made by the prover."""
+    path = tempfile.mkdtemp(prefix="gobblet-pdb-")
+    db = os.path.join(path, "gobblers.pdb")
+    subprocess.run([os.path.join(os.path.dirname(binary), "gobblet-prove"), "prove", "--variant", "gobblers",
+                    "--db", db], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=TIMEOUT)
+    yield db
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def page_url(binary, tb_dir, proof_db):
+    """`gobblet --http` on a free port, its tablebase folder tb_dir, its proof database proof_db:
+    the page under test."""
+    server, port = start_server(binary, tb_dir, extra=["--proof-db", proof_db])
     yield f"http://127.0.0.1:{port}/"
     stop_server(server)
 
@@ -125,6 +144,36 @@ def test_choosing_gobblers_starts_a_gobblers_game(b):
     check_note_says_why_and_how(b)
     play_a_move(b)
     check(hint(b), "the note went away after the moves")
+
+
+def proof_said(b):
+    """The proof panel's text ('' where hidden)."""
+    e = b.d.find_element(By.ID, "proof")
+    return e.text if e.is_displayed() else ""
+
+
+def bar_text(b):
+    return b.d.find_element(By.ID, "eval-text").text
+
+
+def test_a_position_the_proof_database_holds_is_shown_proved_at_once(b):
+    """The start, held by the server's database: proved at once, with its move; the bar shows it.
+    After that move the other side's loss; after a board move since the last drop, nothing."""
+    b.load("#variant=gobblers")
+    b.wait("the database's proof of the start", lambda: "Proved (proof database)" in proof_said(b))
+    said = proof_said(b)
+    print(f"start: {said!r}, bar {bar_text(b)!r}")
+    m = re.search(r"player 1 wins in at most (\d+) plies, starting with ([SML]@[a-c][1-3])\.", said)
+    check(m and int(m.group(1)) >= 13, f"the start's proof is not said as a win of player 1: {said!r}")
+    plies, move = int(m.group(1)), m.group(2)
+    b.wait("the bar's proved value", lambda: bar_text(b) == f"W≤{plies}")
+    b.load("#variant=gobblers&moves=" + move.replace("@", "%40"))
+    b.wait("the database's proof after the move", lambda: "player 2 loses in at most" in proof_said(b))
+    print(f"after {move}: {proof_said(b)!r}")
+    b.load("#variant=gobblers&moves=L%40b2,L%40a1,M%40c2,a1a3,S%40c3,a3a1")
+    b.wait("the position after a board move", lambda: b.body("ply") == "6")
+    b.idle()
+    check("Proved" not in proof_said(b), f"a proof is said where a repetition could matter: {proof_said(b)!r}")
 
 
 if __name__ == "__main__":

@@ -75,10 +75,10 @@ RECORDER = """
 LINE_BREAKING = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")
 
 
-def start_server(binary, tb_dir, token=None):
+def start_server(binary, tb_dir, token=None, extra=()):
     env = dict(os.environ, GOBBLET_TB_DIR=tb_dir)
     proc = subprocess.Popen([binary, "--http", "127.0.0.1:0", "--tablebase-dir", tb_dir]
-                            + (["--token", token] if token else []),
+                            + (["--token", token] if token else []) + list(extra),
                             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env, text=True)
     line = proc.stderr.readline()
     m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)

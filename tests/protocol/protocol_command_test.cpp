@@ -258,7 +258,7 @@ TEST(ProtocolCommand, EveryQueryKeywordParses) {
     EXPECT_EQ(std::count(kinds.begin(), kinds.end(), q.kind), 0) << word;
     kinds.push_back(q.kind);
   }
-  EXPECT_EQ(usage, "query expects 'gameover', 'p1turn', 'result', 'reason', 'fen', 'line', 'values' or 'wdl'");
+  EXPECT_EQ(usage, "query expects 'gameover', 'p1turn', 'result', 'reason', 'fen', 'line', 'values', 'wdl' or 'proof'");
 }
 
 // The session answers every question of kQueryKeywords with one `response`

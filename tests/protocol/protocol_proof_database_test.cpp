@@ -6,7 +6,10 @@
 // position says it is proved and plays the stored win, on every image of
 // the stored position (the move mapped onto the real board, and winning
 // there by a proof the independent checker accepts); a position whose game has moved pieces since
-// its last drop is not answered from the database.
+// its last drop is not answered from the database. `query proof` answers
+// with the database's value where it may be used, from the option's file
+// or from one the program hosts (--proof-db, checked whole at start: a
+// forged one is refused), with the checker's plies, never the file's claim.
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -25,6 +28,7 @@
 #include "proof/database.h"
 #include "proof/certified.h"
 #include "proof/database_check.h"
+#include "proof/database_file.h"
 #include "proof/prover.h"
 #include "proof/store_proof.h"
 #include "tests/support/engine_client.h"
@@ -286,6 +290,97 @@ TEST(ProtocolProofDatabase, APositionWithHistorySinceTheLastDropIsNotAnsweredFro
   seen = untilBestMove(e, {"position fen " + fen, "go depth 2"});
   EXPECT_TRUE(anyContains(seen, "info string proof win in ")) << fen;
   EXPECT_TRUE(anyContains(seen, "(database)")) << fen;
+}
+
+// The `response` line `query proof` gives after `commands`.
+std::string queryProof(EngineProcess& e, const std::vector<std::string>& commands) {
+  std::vector<std::string> all = commands;
+  all.push_back("query proof");
+  const std::vector<std::string> seen = answer(e, all);
+  const std::optional<std::string> response = lineStarting(seen, "response ");
+  EXPECT_TRUE(response) << "no response to query proof";
+  return response ? response->substr(9) : "";
+}
+
+// The plies of a "win N MOVE" or "loss N" answer (-1: neither).
+int pliesOf(const std::string& answer, const std::string& outcome) {
+  if (answer.rfind(outcome + " ", 0) != 0) return -1;
+  return std::stoi(answer.substr(outcome.size() + 1));
+}
+
+// What both the option's database and a hosted one answer: the start's win
+// (a legal move, after which the database says the opponent loses in
+// fewer plies), none where it may not be used or does not apply.
+void expectTheStartsValue(EngineProcess& e, const std::vector<std::string>& setup) {
+  const std::string start = queryProof(e, setup);
+  const int plies = pliesOf(start, "win");
+  ASSERT_GE(plies, 13) << start << " (the first player's fastest forced win takes 13 plies)";
+  const std::string move = start.substr(start.rfind(' ') + 1);
+  Game game{Board(Variant::gobblers())};
+  ASSERT_TRUE(game.play(move).ok()) << "not a legal move at the start: " << start;
+  const std::string after = queryProof(e, {"position startpos moves " + move});
+  const int loss = pliesOf(after, "loss");
+  EXPECT_GE(loss, 12) << after;
+  EXPECT_LT(loss, plies) << after;
+  // A board move since the last drop: a repetition could matter, so none.
+  EXPECT_EQ(queryProof(e, {"position startpos moves L@b2 L@a1 M@c2 a1a3 S@c3 a3a1"}), "none");
+  // Another variant: none.
+  EXPECT_EQ(queryProof(e, {"setoption name Variant value gobblet", "position startpos"}), "none");
+}
+
+TEST(ProtocolProofDatabase, QueryProofAnswersFromTheOptionsFileAndFromAHostedOne) {
+  const testing::ScratchDir dir("pdb_query");
+  const std::string path = dir.file("g.pdb");
+  makeGobblersDatabase(path);
+  {
+    EngineProcess e;
+    EXPECT_EQ(queryProof(e, {"setoption name Variant value gobblers", "position startpos"}), "none")
+        << "a value without a database";
+    expectTheStartsValue(e, {"setoption name ProofDatabase value " + path, "position startpos"});
+  }
+  EngineProcess hosted({"--proof-db", path});
+  expectTheStartsValue(hosted, {"setoption name Variant value gobblers", "position startpos"});
+  // What the hosted file holds is played as proved, as from the option's.
+  const std::vector<std::string> seen =
+      untilBestMove(hosted, {"setoption name Variant value gobblers", "position startpos", "go movetime 200"});
+  EXPECT_TRUE(anyContains(seen, "info string proof win in ")) << "no word of the hosted database";
+}
+
+// A database whose one record claims the start of gobblers won in 3 plies
+// (its certificate's longest game is 13 or more): its checksums are right.
+std::string writeClaimOfThreePlies(const testing::ScratchDir& dir) {
+  proof::ProverOptions options;
+  options.hashMiB = 16;
+  auto proved = proof::prove(Board(Variant::gobblers()), options);
+  EXPECT_TRUE(proved.ok() && proved->certificate);
+  auto bytes = proof::encodeCertificate(*proved->certificate);
+  EXPECT_TRUE(bytes.ok());
+  const std::string path = dir.file("claim.pdb");
+  std::ofstream(path, std::ios::binary) << proof::encodeDatabaseHeader(Variant::gobblers())
+                                        << proof::encodeRecord(3, *bytes);
+  return path;
+}
+
+TEST(ProtocolProofDatabase, AFileClaimingFewerPliesIsRefusedHostedAndCorrectedAsAnOption) {
+  const testing::ScratchDir dir("pdb_claim");
+  const std::string path = writeClaimOfThreePlies(dir);
+  auto opened = proof::ProofDatabase::open(path, proof::ProofDatabase::Mode::kRead);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  ASSERT_EQ((*opened)->find(Board(Variant::gobblers()))->plies, 3) << "the forgery is not read as written";
+  {
+    EngineProcess hosted({"--proof-db", path});
+    ASSERT_TRUE(hosted.waitExit(Ms(30000))) << "the engine started on a forged database";
+    EXPECT_TRUE(WIFEXITED(hosted.exitStatus()) && WEXITSTATUS(hosted.exitStatus()) == 2);
+    const std::optional<std::string> why = hosted.err().readUntil("gobblet: --proof-db", Ms(5000));
+    ASSERT_TRUE(why) << "no word of why";
+    EXPECT_NE(why->find("the checker counts"), std::string::npos) << *why;
+  }
+  EngineProcess e;  // the option's file: the user's own, answered with the checker's count
+  const std::string start = queryProof(
+      e, {"setoption name Variant value gobblers", "setoption name ProofDatabase value " + path, "position startpos"});
+  EXPECT_GE(pliesOf(start, "win"), 13) << start;
+  const std::vector<std::string> seen = untilBestMove(e, {"go movetime 200"});
+  EXPECT_FALSE(anyContains(seen, "in 3 plies")) << "the file's claim was said";
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 // was checked only when the engine says so; no proof says why.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { proofText } from '../../web/values.js';
+import { proofText, storedProof, storedProofText } from '../../web/values.js';
 
 test('a proved win names its side, plies, move and the checked certificate', () => {
   assert.equal(proofText('win plies 17 nodes 9221 time 92 certificate 4818 checked', 1, 'L@b2', 5),
@@ -23,4 +23,15 @@ test('a loss, and no proof with its note', () => {
   assert.equal(proofText('unknown nodes 46272 time 5000 (the budget ran out)', 2, '(none)', 5),
     "No proof within 5 s (the budget ran out): the position is beyond the prover's reach in that time "
     + '(46,272 nodes, 5.0 s).');
+});
+
+test("the proof database's answer is read strictly and said as proved", () => {
+  assert.deepEqual(storedProof('win 15 L@b2'), { win: true, plies: 15, move: 'L@b2' });
+  assert.deepEqual(storedProof('loss 14'), { win: false, plies: 14, move: null });
+  for (const bad of ['none', 'win 15', 'win 0 L@b2', 'loss -3', 'win 15 L@b2 x', 'win 15 <b>', 'draw 3', 'loss 14 L@b2'])
+    assert.equal(storedProof(bad), null, bad);
+  assert.equal(storedProofText({ win: true, plies: 15, move: 'L@b2' }, 1),
+    'Proved (proof database): player 1 wins in at most 15 plies, starting with L@b2.');
+  assert.equal(storedProofText({ win: false, plies: 1, move: null }, 2),
+    'Proved (proof database): player 2 loses in at most 1 ply whatever they play.');
 });

@@ -1,7 +1,7 @@
 // gobblet: the engine. Speaks UGI (and the UCI spellings) on stdin/stdout,
 // or serves the same protocol over TCP, one session per connection:
 //
-//   gobblet [--tablebase-dir DIR] [--param NAME=VALUE]...
+//   gobblet [--tablebase-dir DIR] [--proof-db FILE]... [--param NAME=VALUE]...
 //   gobblet --listen [HOST:]PORT [--token-file FILE | --token T] [--max-sessions N] [--max-hash MiB]
 //           [--max-threads N] [--idle-timeout SECONDS] [--io-threads N]
 //           [--tablebase-dir DIR] [--param NAME=VALUE]...
@@ -32,15 +32,18 @@ cli::Program commandLine() {
       "The Gobblet engine: UGI (and the UCI spellings) on stdin/stdout; with --listen the same protocol over TCP, "
       "one session per connection; with --http the browser board, and UGI over WebSocket.";
   p.usage = {
-      "[--tablebase-dir DIR] [--param NAME=VALUE]...",
-      "--listen [HOST:]PORT [--tablebase-dir DIR] [--param NAME=VALUE]... [server options]",
-      "--http [HOST:]PORT [--tablebase-dir DIR] [--param NAME=VALUE]... [server options]",
+      "[--tablebase-dir DIR] [--proof-db FILE]... [--param NAME=VALUE]...",
+      "--listen [HOST:]PORT [--tablebase-dir DIR] [--proof-db FILE]... [--param NAME=VALUE]... [server options]",
+      "--http [HOST:]PORT [--tablebase-dir DIR] [--proof-db FILE]... [--param NAME=VALUE]... [server options]",
       "--params [--param NAME=VALUE]...",
   };
   p.syntax.options = {
       cli::text("--tablebase-dir", "DIR",
                 "where the 3x3 tablebases are (default $GOBBLET_TB_DIR, else $XDG_DATA_HOME/gobblet, else "
                 "~/.local/share/gobblet)"),
+      cli::text("--proof-db", "FILE",
+                "a proof database every session reads, for its variant (checked whole first; read only)")
+          .repeated(),
       cli::text("--param", "NAME=VALUE", "a search tuning value").repeated(),
       cli::flag("--params", "list the search tuning values, their defaults and ranges, and exit"),
   };
@@ -70,8 +73,12 @@ int runEngine(const cli::Program& program, const cli::Arguments& args, const cli
   // the environment and the XDG default (the TablebasePath option, where it
   // may be set, still overrides the flag).
   if (!tablebaseDir.empty()) setenv("GOBBLET_TB_DIR", tablebaseDir.c_str(), 1);
-  if (const std::optional<int> status = serveIfAsked(program, args)) return *status;
-  return runStdio(0, 1);
+  const absl::StatusOr<gobblet::HostedDatabases> hosted = gobblet::openHostedDatabases(args.all("--proof-db"));
+  if (!hosted.ok()) return usage(hosted.status().message());
+  if (const std::optional<int> status = serveIfAsked(program, args, *hosted)) return *status;
+  gobblet::SessionConfig config;
+  config.hostedDatabases = *hosted;
+  return runStdio(0, 1, config);
 }
 
 }  // namespace

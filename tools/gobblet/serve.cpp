@@ -79,9 +79,11 @@ std::vector<cli::Option> serverOptions() {
   };
 }
 
-std::optional<int> serveIfAsked(const cli::Program& program, const cli::Arguments& args) {
+std::optional<int> serveIfAsked(const cli::Program& program, const cli::Arguments& args,
+                                const HostedDatabases& hosted) {
   const auto usage = [&program](absl::string_view why) { return cli::usageError(program, why); };
   ServerConfig server = defaultServerConfig();
+  server.session.hostedDatabases = hosted;
   std::string tokenFromEnvironment;
   bool tokenInEnvironment = false;  // set, even empty (an empty token is refused, not ignored)
   if (char* value = std::getenv(kTokenVariable)) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "proof_databases.h"
 #include "tools/command_line/command_line.h"
 
 namespace gobblet {
@@ -18,7 +19,8 @@ std::vector<cli::Option> serverOptions();
 // When `args` ask for a server: runs it until it is stopped (SIGINT,
 // SIGTERM) and returns the exit status, or the usage error's. Otherwise
 // nullopt (a server-only option without --listen or --http is a usage
-// error, returned). Reads, and then removes, $GOBBLET_TOKEN.
-std::optional<int> serveIfAsked(const cli::Program& program, const cli::Arguments& args);
+// error, returned). Reads, and then removes, $GOBBLET_TOKEN. Every session
+// reads `hosted` (--proof-db).
+std::optional<int> serveIfAsked(const cli::Program& program, const cli::Arguments& args, const HostedDatabases& hosted);
 
 }  // namespace gobblet

@@ -6,6 +6,8 @@ namespace gobblet {
 
 std::vector<cli::Option> serverOptions() { return {}; }
 
-std::optional<int> serveIfAsked(const cli::Program&, const cli::Arguments&) { return std::nullopt; }
+std::optional<int> serveIfAsked(const cli::Program&, const cli::Arguments&, const HostedDatabases&) {
+  return std::nullopt;
+}
 
 }  // namespace gobblet
