@@ -124,6 +124,8 @@ ProofValue Searcher::mid(Board& board, uint32_t thpn, uint32_t thdn) {
   if (++pending_ >= kBatch) {
     stop_ = budget_.spend(pending_) || (solved_ && solved_->load(std::memory_order_relaxed));
     pending_ = 0;
+  } else if (budget_.stopAsked()) {
+    stop_ = true;
   }
   const bool orNode = board.sideToMove() == attacker_;
   const size_t depth = path_.size();

@@ -61,6 +61,10 @@ class Budget {
   // Counts `n` more nodes; true once the budget is spent (or stop was asked).
   bool spend(uint64_t n);
   bool spent() const { return spent_.load(std::memory_order_relaxed); }
+  // spent(), or stop asked since the last spend(): cheap enough for every
+  // node (a node of a fresh table can take milliseconds, its pages zeroed
+  // as they are first touched, so a stop must not wait for a whole batch).
+  bool stopAsked() const { return spent() || (stop_ && stop_->load(std::memory_order_relaxed)); }
   uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
   double seconds() const;
 
