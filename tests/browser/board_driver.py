@@ -185,10 +185,14 @@ class Board:
         self.wait(f"a new {variant} game", lambda: self.body("ply") == "0" and not self.moves()
                   and (start_fen is None or self.body("fen") == start_fen))
 
-    def idle(self):
-        """Waits until the page shows a settled position with the person to move."""
-        self.wait("the person's turn", lambda: re.match(r"(Player \d to move|Player \d \(the engine\) to move: "
-                                                        r".*the engine waits|.*wins|Draw)", self.status()))
+    def idle(self, player=None):
+        """Waits until the page shows a settled position with the person to move (with `player`,
+        that player: "Player 2 to move." also shows for a moment after the person's move, before
+        the engine's search starts), or a game over."""
+        side = str(player) if player else r"\d"
+        self.wait(f"player {player or 'N'}'s turn",
+                  lambda: re.match(rf"(Player {side} to move|Player {side} \(the engine\) to move: "
+                                   r".*the engine waits|.*wins|Draw)", self.status()))
 
     def wire(self, way):
         """The WebSocket messages of this document so far, 'sent' or 'received' (board_test's WIRE_RECORDER)."""
@@ -251,7 +255,7 @@ def play_tictactoe_by_clicking(b):
     every turn, the engine plays 2, to the end. Returns the moves."""
     b.new_game("tictactoe", p1="human", p2="engine")
     for _ in range(9):
-        b.idle()
+        b.idle(1)
         if re.search(r"wins|Draw", b.status()):
             break
         b.click(b.reserve(1, "S"))
@@ -271,7 +275,7 @@ def play_game_by_clicking(b, variant, turns=60, time_control="movetime 300", lab
     target every turn; the engine plays 2, to the end of the game. Returns the moves."""
     b.new_game(variant, p1="human", p2="engine", time_control=time_control, start_fen=start_fen)
     for _ in range(turns):
-        b.idle()
+        b.idle(1)
         if re.search(r"wins|Draw", b.status()):
             break
         pieces = b.d.find_elements(By.CSS_SELECTOR, "#reserve-1 .reserve-piece.legal")
