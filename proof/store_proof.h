@@ -3,6 +3,8 @@
 // drop (proof/drop_split.h), each checked before it is appended. The one
 // way every front end stores a proved win or loss (`gobblet-prove prove
 // --db`, the engine's `go prove`, Python's prove(..., database=)).
+// storedProof(): what a database gives back for a position, checked again:
+// the one way every front end reads an entry it shows or plays.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "proof/certificate.h"
 #include "proof/database.h"
+#include "proof/prover.h"
 
 namespace gobblet::proof {
 
@@ -23,5 +26,16 @@ struct StoredProof {
 // and ProofDatabase::append()'s (FailedPrecondition for a database opened
 // for reading, Unavailable for a write that failed: the file is as it was).
 absl::StatusOr<StoredProof> storeProof(ProofDatabase& database, const Certificate& certificate);
+
+// The database's proof of `board` (its entry, under any symmetry): the
+// stored certificate moved onto `board` (proof/certificate_image.h) and
+// accepted by the checker given `database` and no history. A certified
+// ProofResult, kWin or kLoss for `board`'s side to move, its plies the
+// checker's count (whatever the file records). NotFound where the
+// database does not hold it; DataLoss where the certificate cannot be read
+// or moved, proves the other side's win, or the checker rejects it (the
+// reason). Whether the entry may be used in a game is the caller's: where
+// the game's history since its last drop is empty.
+absl::StatusOr<ProofResult> storedProof(const ProofDatabase& database, const Board& board);
 
 }  // namespace gobblet::proof

@@ -8,7 +8,6 @@
 #include "engine/movegen.h"
 #include "engine/perft.h"
 #include "engine/printable_text.h"
-#include "proof/certificate_image.h"
 #include "proof/store_proof.h"
 #include "search/host_yield.h"
 #include "tablebase/tablebase.h"
@@ -411,26 +410,14 @@ std::optional<proof::KnownPosition> Engine::databaseEntry() const {
   return database->find(game_.position());
 }
 
-std::optional<proof::ProofResult> Engine::certifiedEntry(const proof::KnownPosition& known) {
-  const proof::ProofDatabase& database = *proofDatabase();
-  const Board& board = game_.position();
-  proof::ProofResult stored;
-  stored.outcome = known.winner == 0 ? proof::Outcome::kWin : proof::Outcome::kLoss;
-  absl::StatusOr<proof::Certificate> certificate = database.certificate(board);
-  if (certificate.ok()) certificate = proof::certificateAt(*certificate, board);  // (maybe proved for another image)
-  if (certificate.ok() && certificate->winner != known.winner)
-    certificate = absl::DataLossError("its certificate proves a win of the other side");
-  if (certificate.ok()) {
-    stored.certificate = *std::move(certificate);
-    proof::certify(stored, {}, &database);  // (a file may have been edited since it was written)
-  } else {
-    stored.note = std::string(certificate.status().message());
-  }
-  if (!stored.certified) {
-    notice_(NoticeKind::kError, "proof database: the entry of this position is not used: " + stored.note);
+std::optional<proof::ProofResult> Engine::certifiedEntry() {
+  absl::StatusOr<proof::ProofResult> stored = proof::storedProof(*proofDatabase(), game_.position());
+  if (!stored.ok()) {
+    notice_(NoticeKind::kError,
+            "proof database: the entry of this position is not used: " + std::string(stored.status().message()));
     return std::nullopt;
   }
-  return stored;
+  return *std::move(stored);
 }
 
 std::optional<ProvedMoves::Proved> Engine::learnStoredWin(const proof::ProofResult& stored) {
@@ -442,12 +429,11 @@ std::optional<ProvedMoves::Proved> Engine::learnStoredWin(const proof::ProofResu
 
 std::optional<Engine::DatabaseValue> Engine::databaseValue() {
   if (workerBusy_) return std::nullopt;  // (a proof may be appending to the database)
-  const std::optional<proof::KnownPosition> known = databaseEntry();
-  if (!known || game_.result() != GameResult::kNone) return std::nullopt;
-  const std::optional<proof::ProofResult> stored = certifiedEntry(*known);
+  if (!databaseEntry() || game_.result() != GameResult::kNone) return std::nullopt;
+  const std::optional<proof::ProofResult> stored = certifiedEntry();
   if (!stored) return std::nullopt;
   DatabaseValue value;
-  value.win = known->winner == 0;
+  value.win = stored->outcome == proof::Outcome::kWin;
   value.plies = stored->plies;  // (the checker's count)
   if (value.win) value.move = stored->certificate->nodes.front().move;
   return value;
@@ -482,11 +468,11 @@ void Engine::go(const SearchLimits& limits, SearchCallbacks callbacks) {
   const bool playsProofs = !limits.infinite && !limits.ponder && options_.playingLevel() == kMaxSkillLevel;
   std::optional<ProvedMoves::Proved> proved = playsProofs ? proved_.moveFor(game_) : std::nullopt;
   if (!proved) {
-    const std::optional<proof::KnownPosition> known = databaseEntry();
-    if (const std::optional<proof::ProofResult> stored = known ? certifiedEntry(*known) : std::nullopt) {
-      notice_(NoticeKind::kInfo, std::string("proof ") + (known->winner == 0 ? "win" : "loss") + " in " +
+    if (const std::optional<proof::ProofResult> stored = databaseEntry() ? certifiedEntry() : std::nullopt) {
+      const bool win = stored->outcome == proof::Outcome::kWin;
+      notice_(NoticeKind::kInfo, std::string("proof ") + (win ? "win" : "loss") + " in " +
                                      std::to_string(stored->plies) + " plies (database)");
-      if (known->winner == 0 && playsProofs) proved = learnStoredWin(*stored);  // (a loss: searched, longest)
+      if (win && playsProofs) proved = learnStoredWin(*stored);  // (a loss: searched, longest)
     }
   }
   if (proved) {

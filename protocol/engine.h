@@ -319,11 +319,10 @@ class Engine {
   // The database's entry of the game's position where it may be used (a
   // database of the game's variant, no history since the last drop).
   std::optional<proof::KnownPosition> databaseEntry() const;
-  // The stored strategy of the game's position (`known`, its entry): read,
-  // moved onto the game's board (it may have been proved for another image)
-  // and certified (proof/certified.h) given the database; nullopt (and a
+  // The stored strategy of the game's position (proof/store_proof.h
+  // storedProof: checked again, on the game's board); nullopt (and a
   // warning) where it cannot be read or the checker rejects it.
-  std::optional<proof::ProofResult> certifiedEntry(const proof::KnownPosition& known);
+  std::optional<proof::ProofResult> certifiedEntry();
   // A certified stored win of the side to move (certifiedEntry), learned
   // into proved_: its move here, in its plies.
   std::optional<ProvedMoves::Proved> learnStoredWin(const proof::ProofResult& stored);

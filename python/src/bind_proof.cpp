@@ -69,8 +69,10 @@ std::unique_ptr<ProofDatabaseHandle> openProofDatabase(const std::string& path,
 // A position to look up: a Game (its current position) or position text.
 using PositionArg = std::variant<const PythonGame*, std::string>;
 
-// The entry of the position: (winner, plies) with winner "side to move" or
-// "other side", or None.
+// The entry of the position, its certificate checked again (proof/
+// store_proof.h storedProof): (winner, plies) with winner "side to move" or
+// "other side" and the checker's plies, or None; ValueError where the
+// checker rejects the entry.
 std::optional<std::tuple<std::string, int>> lookUp(ProofDatabaseHandle& h, const PositionArg& position) {
   const Variant& variant = h.database->variant();
   Board board(variant);
@@ -81,14 +83,18 @@ std::optional<std::tuple<std::string, int>> lookUp(ProofDatabaseHandle& h, const
     if (!(board.variant() == variant))
       throw VariantError("a game of " + board.variant().name() + " looked up in a proof database of " + variant.name());
   }
-  std::optional<proof::KnownPosition> known;
+  absl::StatusOr<proof::ProofResult> stored = absl::UnknownError("");
   {
     py::gil_scoped_release release;
     std::lock_guard lock(h.mutex);
-    known = h.database->find(board);
+    stored = proof::storedProof(*h.database, board);
   }
-  if (!known) return std::nullopt;
-  return std::make_tuple(std::string(known->winner == 0 ? "side to move" : "other side"), known->plies);
+  if (absl::IsNotFound(stored.status())) return std::nullopt;
+  if (!stored.ok())
+    throw std::invalid_argument("ProofDatabase.lookup: the entry of " + positionToString(board) +
+                                " is rejected: " + std::string(stored.status().message()));
+  return std::make_tuple(std::string(stored->outcome == proof::Outcome::kWin ? "side to move" : "other side"),
+                         stored->plies);
 }
 
 // What prove() found, for the side to move of the game's position.
@@ -224,7 +230,8 @@ a cut tail (a crash mid-write) is dropped, not trusted: see `tail`.)doc")
       .def("lookup", &lookUp, py::arg("position"),
            "The entry of a position (a Game's current one, or position text), under any symmetry: "
            "(winner, plies), winner \"side to move\" or \"other side\", plies the longest game its "
-           "strategy allows; None if the database does not hold it. The entry wins whatever came before only "
+           "strategy allows (its certificate checked again by the independent checker: ValueError if it is "
+           "rejected); None if the database does not hold it. The entry wins whatever came before only "
            "where the game's history since its last drop is empty (docs/proof.md).")
       .def(
           "check",

@@ -33,6 +33,7 @@
 #include "proof/drop_split.h"
 #include "proof/file_bytes.h"
 #include "proof/prover.h"
+#include "proof/store_proof.h"
 #include "tests/support/brute_solver.h"
 #include "tests/support/scratch_dir.h"
 
@@ -297,6 +298,56 @@ void expectRejected(const DatabaseReport& r, int64_t entry, const std::string& w
   EXPECT_EQ(r.badEntry, entry) << r.reason;
   EXPECT_EQ(r.reason.rfind("entry " + std::to_string(entry) + ":", 0), 0u) << r.reason;
   EXPECT_NE(r.reason.find(words), std::string::npos) << r.reason;
+}
+
+// storedProof reads an entry back checked again: the checker's plies on
+// every image of the position, whatever the record claims; a record whose
+// certificate proves the other side's win, or that the checker rejects,
+// is an error, never a value; a position not held is NotFound.
+TEST(ProofDatabase, AStoredProofIsCheckedAgainWhenItIsRead) {
+  const testing::ScratchDir dir("pdb");
+  const Forge f(dir.path());
+  ASSERT_TRUE(f.p.certificate);
+  const auto opened = [&](const std::string& name) {
+    auto db = ProofDatabase::open(f.file(name), Mode::kRead);
+    EXPECT_TRUE(db.ok()) << db.status();
+    return std::move(*db);
+  };
+  {  // Q claims 2 plies fewer than its certificate's longest game; the record's checksums are right.
+    ASSERT_FALSE(f.check({f.q(f.g.afterFirstAlone.plies - 2), f.pRecord(*f.p.certificate)}, "claim.pdb").accepted);
+    const auto db = opened("claim.pdb");
+    ASSERT_EQ(db->find(f.g.afterFirst)->plies, f.g.afterFirstAlone.plies - 2);
+    const absl::StatusOr<ProofResult> q = storedProof(*db, f.g.afterFirst);
+    ASSERT_TRUE(q.ok()) << q.status();
+    EXPECT_EQ(q->outcome, Outcome::kLoss);
+    EXPECT_TRUE(q->certified);
+    EXPECT_EQ(q->plies, f.g.afterFirstAlone.plies) << "the record's claim, not the checker's count";
+    // P, whose certificate ends at Q (a database leaf): checked given the database.
+    const absl::StatusOr<ProofResult> p = storedProof(*db, f.g.start);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->outcome, Outcome::kWin);
+    // A position not held.
+    MoveList moves;
+    generateMoves(f.g.start, moves);
+    int notHeld = 0;
+    for (Move m : moves) {
+      Board after = f.g.start;
+      after.makeMove(m);
+      if (db->find(after)) continue;
+      EXPECT_EQ(storedProof(*db, after).status().code(), absl::StatusCode::kNotFound);
+      ++notHeld;
+    }
+    EXPECT_GT(notHeld, 0);
+  }
+  {  // Q's winner flipped (checksums recomputed): the checker rejects it on reading.
+    Certificate c = *f.g.afterFirstAlone.certificate;
+    c.winner ^= 1;
+    f.check({encodeRecord(f.g.afterFirstAlone.plies, encoded(c))}, "flipped.pdb");
+    const auto db = opened("flipped.pdb");
+    ASSERT_TRUE(db->find(f.g.afterFirst));
+    const absl::StatusOr<ProofResult> q = storedProof(*db, f.g.afterFirst);
+    EXPECT_EQ(q.status().code(), absl::StatusCode::kDataLoss) << q.status();
+  }
 }
 
 TEST(ProofDatabase, ForgedDatabasesAreRefusedNamingTheEntry) {
