@@ -175,6 +175,16 @@ absl::StatusOr<bool> ProofDatabase::append(const Certificate& certificate) {
   return *appended == 1;
 }
 
+absl::Status ProofDatabase::refresh() {
+  FileLock lock(fd_, LOCK_SH);
+  if (auto status = lock.status(path_); !status.ok()) return status;
+  auto size = fileSize(fd_, path_);
+  if (!size.ok()) return size.status();
+  if (*size < end_)
+    return absl::DataLossError(absl::StrCat(path_, " shrank to ", *size, " bytes, below its last whole record"));
+  return scan(*size);
+}
+
 absl::StatusOr<size_t> ProofDatabase::append(const std::vector<Certificate>& certificates) {
   if (mode_ != Mode::kReadWrite) return absl::FailedPreconditionError(absl::StrCat(path_, " is open for reading"));
   FileLock lock(fd_, LOCK_EX);

@@ -77,6 +77,7 @@ class ProofDatabase : public KnownPositions {
   ProofDatabase& operator=(const ProofDatabase&) = delete;
 
   const Variant& variant() const { return variant_; }
+  const std::string& path() const { return path_; }
   uint64_t entries() const { return entries_; }  // whole records read (a position stored twice counts twice)
   uint64_t wins(uint8_t winner) const { return wins_[winner]; }  // entries with that winner (0: the side to move)
   const DatabaseTail& tail() const { return tail_; }
@@ -102,6 +103,12 @@ class ProofDatabase : public KnownPositions {
   absl::StatusOr<size_t> append(const std::vector<Certificate>& certificates);
   // One certificate: true if appended, false if its position was held.
   absl::StatusOr<bool> append(const Certificate& certificate);
+  // Indexes the records other processes appended since open() or the last
+  // refresh(), under the shared lock (a reader following a writer: the
+  // ranks of `gobblet-prove grow` under mpirun). A damaged tail is dropped
+  // again. Errors: Unavailable (the system refused), DataLoss (the file
+  // shrank below its last whole record), ResourceExhausted (as open()).
+  absl::Status refresh();
 
  private:
   ProofDatabase(int fd, std::string path, Mode mode, const Variant& variant, const DatabaseLimits& limits);

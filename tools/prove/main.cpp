@@ -4,6 +4,7 @@
 //                       [--hash MIB] [--threads T] [--out FILE] [--db DB] [--not-lost | --draw]
 //   gobblet-prove check FILE [--db DB]
 //   gobblet-prove db check|stats DB
+//   gobblet-prove grow --db DB (--from P | --start) [...]   (tools/prove/grow_command.h)
 //
 // prove prints "result win|loss|draw|unknown", the plies of the certified
 // strategy, the nodes and the time, and writes the certificate of a win or
@@ -36,6 +37,7 @@
 #include "proof/store_proof.h"
 #include "tools/command_line/command_line.h"
 #include "db_command.h"
+#include "grow_command.h"
 
 namespace {
 
@@ -73,6 +75,7 @@ cli::Program commandLine() {
        {{cli::text("--db", "DB", "the proof database the certificate's database leaves name")},
         {cli::positional("FILE", "a certificate written by prove --out")}}},
       prove_program::databaseCommand(),
+      prove_program::growCommand(),
   };
   return p;
 }
@@ -224,6 +227,7 @@ int main(int argc, char** argv) {
   return cli::runMain(commandLine(), argc, argv, [](const cli::Arguments& args, const cli::UsageFn& usage) {
     if (args.command() == "prove") return prove(args, usage);
     if (args.command() == "db") return prove_program::runDatabaseCommand(args, usage);
+    if (args.command() == "grow") return prove_program::runGrowCommand(args, usage);
     return check(args, usage);
   });
 }
