@@ -97,7 +97,7 @@ int growHere(const cli::Arguments& args, const cli::UsageFn& usage) {
     }
     if (failed = g.settle(*item, *attempt); !failed.ok()) break;
   }
-  const absl::Status saved = g.finish();
+  const absl::Status saved = g.finish(!failed.ok());
   if (!failed.ok()) return growFailure(failed.message());
   if (!saved.ok()) return growFailure(saved.message());
   if (const int signal = gGrowSignal.load(); signal != 0) {

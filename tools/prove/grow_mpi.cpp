@@ -54,7 +54,8 @@ std::string testFault(int rank) {
 // A proving rank: positions from rank 0 until it says stop.
 int work(const GrowRequest& request, int rank) {  // (the budget comes with each job)
   const std::string fault = testFault(rank);
-  auto database = proof::ProofDatabase::open(request.db, proof::ProofDatabase::Mode::kRead);
+  // Opened at the first position: rank 0 has made the file by then.
+  absl::StatusOr<std::unique_ptr<proof::ProofDatabase>> database = absl::UnavailableError("not open yet");
   for (;;) {
     MPI_Status status;
     MPI_Probe(0, kJobTag, MPI_COMM_WORLD, &status);
@@ -65,6 +66,7 @@ int work(const GrowRequest& request, int rank) {  // (the budget comes with each
     const std::string seq = f[0];
     uint64_t nodes = 0, hash = 0;
     const auto error = [&](absl::string_view why) { sendText(0, kResultTag, absl::StrCat(seq, " error ", why)); };
+    if (!database.ok()) database = proof::ProofDatabase::open(request.db, proof::ProofDatabase::Mode::kRead);
     if (!database.ok()) {
       error(
           absl::StrCat("cannot read the database (every rank reads the file rank 0 writes: it must be on a "
@@ -196,7 +198,7 @@ int coordinate(GrowRun& run, int ranks) {
                             absl::StrCat("rank ", from, ", position ", positionToString(item.position), ": ",
                                          attempt.status().message()));
   }
-  const absl::Status saved = run.finish();
+  const absl::Status saved = run.finish(!failed.ok());
   if (!failed.ok()) {
     growFailure(absl::StrCat(failed.message(),
                              "; the database holds every proof stored before, the frontier is "

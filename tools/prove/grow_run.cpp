@@ -105,7 +105,7 @@ std::string GrowRun::progressLine() const {
       seconds > 0 ? proved / seconds : 0.0, ull(database_->entries()), ull(fileBytes(database_->path())));
 }
 
-absl::Status GrowRun::finish() {
+absl::Status GrowRun::finish(bool failed) {
   const absl::Status saved = checkpoint();
   const proof::GrowCounts& c = frontier_.counts();
   const double seconds = secondsSince(started_);

@@ -64,8 +64,9 @@ class GrowRun {
   // Saves the frontier now.
   absl::Status checkpoint();
   // Saves the frontier and prints the summary on standard output; why the
-  // run ended: "done", "time", "positions", "SIGINT", "SIGTERM".
-  absl::Status finish();
+  // run ended: "done", "time", "positions", "SIGINT", "SIGTERM", or
+  // "error" when `failed`.
+  absl::Status finish(bool failed = false);
   // The progress line (no newline).
   std::string progressLine() const;
 
