@@ -578,6 +578,39 @@ std::vector<Certificate> quickWins(int count) {
   return wins;
 }
 
+// A reader follows a writer: refresh() indexes what was appended since,
+// and drops a cut tail again without trusting it.
+TEST(ProofDatabase, RefreshFollowsAWriter) {
+  const testing::ScratchDir dir("pdb");
+  const std::string path = dir.file("follow.pdb");
+  const std::vector<Certificate> wins = quickWins(3);
+  ASSERT_EQ(wins.size(), 3u);
+  auto writer = ProofDatabase::open(path, Mode::kReadWrite, Variant::ticTacToe());
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  ASSERT_TRUE(*(*writer)->append(wins[0]));
+  auto reader = ProofDatabase::open(path, Mode::kRead);
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  EXPECT_EQ((*reader)->entries(), 1u);
+  ASSERT_TRUE(*(*writer)->append(wins[1]));
+  ASSERT_TRUE(*(*writer)->append(wins[2]));
+  const Board second = position(Variant::ticTacToe(), wins[2].position);
+  EXPECT_FALSE((*reader)->find(second).has_value()) << "not before refresh()";
+  ASSERT_TRUE((*reader)->refresh().ok());
+  EXPECT_EQ((*reader)->entries(), 3u);
+  EXPECT_TRUE((*reader)->find(second).has_value());
+  const auto size = std::filesystem::file_size(path);
+  std::filesystem::resize_file(path, size - 5);
+  std::filesystem::resize_file(path, size);  // the last record's end zeroed: its checksum fails
+  auto fresh = ProofDatabase::open(path, Mode::kRead);
+  ASSERT_TRUE(fresh.ok());
+  EXPECT_EQ((*fresh)->entries(), 2u);
+  EXPECT_GT((*fresh)->tail().bytes, 0u);
+  ASSERT_TRUE((*fresh)->refresh().ok());
+  EXPECT_EQ((*fresh)->entries(), 2u) << "a damaged tail stays dropped";
+  std::filesystem::resize_file(path, 20);
+  EXPECT_EQ((*fresh)->refresh().code(), absl::StatusCode::kDataLoss) << "shrank below its last whole record";
+}
+
 TEST(ProofDatabase, TwoProcessesAppendingAtOnceKeepEveryEntry) {
   const testing::ScratchDir dir("pdb");
   const std::vector<Certificate> wins = quickWins(60);

@@ -58,7 +58,11 @@ int work(const GrowRequest& request, int rank) {  // (the budget comes with each
   absl::StatusOr<std::unique_ptr<proof::ProofDatabase>> database = absl::UnavailableError("not open yet");
   for (;;) {
     MPI_Status status;
-    MPI_Probe(0, kJobTag, MPI_COMM_WORLD, &status);
+    for (int arrived = 0;;) {  // (polled: a blocking probe spins a core that rank 0 may need)
+      MPI_Iprobe(0, kJobTag, MPI_COMM_WORLD, &arrived, &status);
+      if (arrived) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     const std::string job = receiveText(status, kJobTag);
     if (job.empty()) return 0;
     // "<seq> <nodes> <hash MiB> <position>"

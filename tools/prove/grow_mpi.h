@@ -16,8 +16,9 @@
 //   result  rank -> 0   "<seq> <outcome> <nodes>\n" then a win's or a loss's
 //                       certificate file (proof/certificate.h), or
 //                       "<seq> error <why>"
-// Rank 0 polls (MPI_Iprobe, then a 1 ms sleep) rather than blocking in a
-// receive, which Open MPI implements by spinning.
+// Every rank polls (MPI_Iprobe, then a 1 ms sleep) rather than blocking in
+// a receive, which Open MPI implements by spinning: a rank waiting costs no
+// core.
 //
 // A result that does not read, names another position than the one
 // handed out, or whose certificate the checker rejects, ends the job:
