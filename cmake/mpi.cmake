@@ -1,30 +1,32 @@
 # Open MPI, found once for the programs that spread their work over the
-# ranks of an MPI job: gobblet-match (one match over many machines) and
-# gobblet-tb (a tablebase build over many machines). Debian: openmpi-bin,
-# libopenmpi-dev (tools/setup.sh installs them). Without MPI both programs
+# ranks of an MPI job: gobblet-match (one match over many machines),
+# gobblet-tb (a tablebase build over many machines) and gobblet-prove (a
+# proof database grown over many machines: tools/prove/CMakeLists.txt).
+# Debian: openmpi-bin, libopenmpi-dev (tools/setup.sh installs them).
+# Without MPI the programs
 # are built as before and refuse to run as one of several ranks
 # (tools/command_line/mpi_launch.h). Only the C API is used.
 # The sanitizer builds leave it out: Open MPI's own allocations at start-up
 # read as leaks under AddressSanitizer, its uninstrumented threads as races
 # under ThreadSanitizer.
 #
-# GOBBLET_MPI=OFF builds both without MPI even where it is there: the
+# GOBBLET_MPI=OFF builds them without MPI even where it is there: the
 # Debian package's `gobblet` does (no Open MPI for every desktop user).
 # GOBBLET_PACKAGE_MPI builds them once more with MPI for the package
 # `gobblet-mpi` (cmake/program_tiers.cmake): the build of the lowest tier
-# shipped (GOBBLET_MPI_TIER) adds the targets gobblet-tb-mpi and
-# gobblet-match-mpi, the same programs linked with MPI, written as
-# bin/mpi/gobblet-tb and bin/mpi/gobblet-match beside the plain ones
+# shipped (GOBBLET_MPI_TIER) adds the targets gobblet-tb-mpi,
+# gobblet-match-mpi and gobblet-prove-mpi, the same programs linked with
+# MPI, written as bin/mpi/<program> beside the plain ones
 # (GOBBLET_MPI_PROGRAMS_APART); the tier launcher runs them when a program
 # is started by an MPI launcher.
 #
-# Sets GOBBLET_PROGRAMS_LINK_MPI: whether gobblet-tb and gobblet-match
-# themselves link MPI.
-option(GOBBLET_MPI "Link gobblet-match and gobblet-tb with MPI where it is found" ON)
+# Sets GOBBLET_PROGRAMS_LINK_MPI: whether gobblet-tb, gobblet-match and
+# gobblet-prove themselves link MPI.
+option(GOBBLET_MPI "Link gobblet-match, gobblet-tb and gobblet-prove with MPI where it is found" ON)
 option(GOBBLET_MPI_REQUIRED "Fail when MPI is not found" OFF)
 option(GOBBLET_PACKAGE_MPI "Build the MPI programs apart, for the gobblet-mpi package (with GOBBLET_PACKAGE_TIERS)" OFF)
 option(GOBBLET_MPI_PROGRAMS_APART
-       "Build gobblet-tb and gobblet-match once more with MPI, into bin/mpi/ (set by GOBBLET_PACKAGE_MPI)" OFF)
+       "Build gobblet-tb, gobblet-match and gobblet-prove once more with MPI, into bin/mpi/ (set by GOBBLET_PACKAGE_MPI)" OFF)
 if(GOBBLET_PACKAGE_MPI AND GOBBLET_MPI_TIER STREQUAL GOBBLET_ARCH)
   set(GOBBLET_MPI_PROGRAMS_APART ON)  # this build is the lowest tier's
 endif()
@@ -40,13 +42,13 @@ if(GOBBLET_MPI_PROGRAMS_APART AND NOT MPI_CXX_FOUND)
 endif()
 if(GOBBLET_MPI AND MPI_CXX_FOUND)
   set(GOBBLET_PROGRAMS_LINK_MPI ON)
-  message(STATUS "gobblet: MPI ${MPI_CXX_VERSION} (${MPIEXEC_EXECUTABLE}): gobblet-match and gobblet-tb can run over ranks")
+  message(STATUS "gobblet: MPI ${MPI_CXX_VERSION} (${MPIEXEC_EXECUTABLE}): gobblet-match, gobblet-tb and gobblet-prove can run over ranks")
 else()
   set(GOBBLET_PROGRAMS_LINK_MPI OFF)
-  message(STATUS "gobblet: no MPI (libopenmpi-dev; never in sanitizer builds): gobblet-match and gobblet-tb run on one machine")
+  message(STATUS "gobblet: no MPI (libopenmpi-dev; never in sanitizer builds): gobblet-match, gobblet-tb and gobblet-prove run on one machine")
 endif()
 if(GOBBLET_MPI_PROGRAMS_APART)
-  message(STATUS "gobblet: gobblet-tb and gobblet-match with MPI also, into bin/mpi/ (the gobblet-mpi package)")
+  message(STATUS "gobblet: gobblet-tb, gobblet-match and gobblet-prove with MPI also, into bin/mpi/ (the gobblet-mpi package)")
 endif()
 
 # gobblet_add_mpi_program(<name> SOURCES <file>... LIBRARIES <lib>...

@@ -2,7 +2,7 @@
 # checks and unpacks it): Debian packages made from the install rules.
 #   gobblet          the programs, their man pages and the docs (component
 #                    runtime); built with GOBBLET_MPI=OFF it needs no Open MPI
-#   gobblet-mpi      with GOBBLET_PACKAGE_MPI: gobblet-match and gobblet-tb
+#   gobblet-mpi      with GOBBLET_PACKAGE_MPI: gobblet-match, gobblet-tb and gobblet-prove
 #                    built with Open MPI, run by `mpirun gobblet-tb ...`
 #                    (component mpi)
 #   libgobblet-dev   the static libraries, their public headers and the CMake
@@ -44,10 +44,12 @@ set(CPACK_DEBIAN_MPI_PACKAGE_NAME gobblet-mpi)
 set(CPACK_DEBIAN_MPI_PACKAGE_SECTION misc)
 set(CPACK_DEBIAN_MPI_PACKAGE_DEPENDS "gobblet (= ${PROJECT_VERSION}-1)")
 set(CPACK_DEBIAN_MPI_DESCRIPTION "The gobblet programs that spread their work over the ranks of an MPI job
-(Open MPI): gobblet-match plays one match over many machines and
-gobblet-tb builds one tablebase over them. With this package installed,
-`mpirun -np N gobblet-tb build ...` and `mpirun -np N gobblet-match ...`
-run these builds; without it those programs run on one machine only.")
+(Open MPI): gobblet-match plays one match over many machines,
+gobblet-tb builds one tablebase over them and gobblet-prove grows one
+proof database over them. With this package installed,
+`mpirun -np N gobblet-tb build ...`, `mpirun -np N gobblet-match ...` and
+`mpirun -np N gobblet-prove grow ...` run these builds; without it those
+programs run on one machine only.")
 
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME libgobblet-dev)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)

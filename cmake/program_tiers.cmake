@@ -60,7 +60,7 @@ function(gobblet_install_tiers)
     set(mpi_apart OFF)
     if(GOBBLET_PACKAGE_MPI AND tier STREQUAL GOBBLET_MPI_TIER)
       set(mpi_apart ON)
-      list(APPEND targets gobblet-tb-mpi gobblet-match-mpi)
+      list(APPEND targets gobblet-tb-mpi gobblet-match-mpi gobblet-prove-mpi)
     endif()
     string(STRIP "${CMAKE_EXE_LINKER_FLAGS} -s" tier_linker_flags)
     # The same settings as this build but the tier; stripped (-s), as CPack
@@ -96,6 +96,7 @@ function(gobblet_install_tiers)
     endforeach()
     if(mpi_apart)
       install(PROGRAMS ${dir}/bin/mpi/gobblet-tb ${dir}/bin/mpi/gobblet-match
+                       ${dir}/bin/mpi/gobblet-prove
               DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/gobblet/mpi COMPONENT mpi)
     endif()
   endforeach()
@@ -112,7 +113,8 @@ function(gobblet_install_tiers)
   endforeach()
 endfunction()
 
-# GOBBLET_PACKAGE_MPI: gobblet-match and gobblet-tb built once more, with
+# GOBBLET_PACKAGE_MPI: gobblet-match, gobblet-tb and gobblet-prove built once
+# more, with
 # MPI, into <libexecdir>/gobblet/mpi/ (component "mpi": the package
 # gobblet-mpi), for the lowest tier shipped (x86-64 in the Debian package),
 # by that tier's build (cmake/mpi.cmake, GOBBLET_MPI_PROGRAMS_APART): the
@@ -122,7 +124,8 @@ endfunction()
 # ranks, naming the package. Here: where this build is that tier's.
 function(gobblet_install_mpi_programs)
   if(GOBBLET_MPI_PROGRAMS_APART)
-    install(TARGETS gobblet-tb-mpi gobblet-match-mpi RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/gobblet/mpi
+    install(TARGETS gobblet-tb-mpi gobblet-match-mpi gobblet-prove-mpi
+            RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/gobblet/mpi
             COMPONENT mpi)
   endif()
 endfunction()
