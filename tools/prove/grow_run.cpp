@@ -39,6 +39,7 @@ unsigned long long ull(uint64_t v) { return static_cast<unsigned long long>(v); 
 void catchGrowSignals() {
   struct sigaction action = {};
   action.sa_handler = onGrowSignal;
+  action.sa_flags = SA_RESTART;  // the files' reads and writes go on; the flag is looked at between positions
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
 }
@@ -159,9 +160,11 @@ absl::StatusOr<std::unique_ptr<GrowRun>> openGrowRun(const std::string& dbPath, 
   auto database = proof::ProofDatabase::open(dbPath, proof::ProofDatabase::Mode::kReadWrite, variant);
   if (!database.ok()) return database.status();
   const Variant& v = (*database)->variant();
-  if ((*database)->tail().bytes > 0)
+  if ((*database)->tail().bytes > 0) {  // a writer killed mid-record: cut off now (an empty append does)
     std::printf("database tail of %llu bytes dropped: %s\n", ull((*database)->tail().bytes),
                 (*database)->tail().reason.c_str());
+    if (auto cut = (*database)->append(std::vector<proof::Certificate>{}); !cut.ok()) return cut.status();
+  }
   if (!frontier) {
     std::vector<Board> boards;
     if (fromStart) boards.emplace_back(v);
