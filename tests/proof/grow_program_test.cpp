@@ -133,6 +133,22 @@ TEST(GrowProgram, BadUsageIsRefused) {
   EXPECT_NE(foreign.output.find("not a grow frontier"), std::string::npos) << foreign.output;
 }
 
+// Two runs on one frontier would each save their own over the other's:
+// the second is refused while the first runs.
+TEST(GrowProgram, OneRunAFrontier) {
+  const testing::ScratchDir dir("grow");
+  const std::string db = dir.file("o.pdb");
+  const auto both =
+      testing::runCommand(kProve + " grow --db '" + db +
+                          "' --start --variant gobblers --nodes 3000 --max-ply 4 --quiet >/dev/null 2>&1 & " +
+                          "first=$!; sleep 0.5; " + kProve + " grow --db '" + db +
+                          "' 2>&1; echo \"second $?\"; kill -INT $first; " + "wait $first; echo \"first $?\"");
+  EXPECT_NE(both.output.find("another grow run is using the frontier"), std::string::npos) << both.output;
+  EXPECT_NE(both.output.find("second 2"), std::string::npos) << both.output;
+  EXPECT_NE(both.output.find("first 130"), std::string::npos) << both.output;
+  EXPECT_EQ(run("db check '" + db + "'").exitCode, 0);
+}
+
 // Why the MPI tests cannot run here, or "" if they can.
 std::string whyNoMpi() {
 #ifndef GOBBLET_PROVE_MPI

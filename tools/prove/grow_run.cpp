@@ -1,8 +1,13 @@
 #include "grow_run.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <cstdio>
 #include <utility>
 
@@ -45,15 +50,20 @@ void catchGrowSignals() {
 }
 
 GrowRun::GrowRun(std::unique_ptr<proof::ProofDatabase> database, proof::GrowFrontier frontier, std::string frontierPath,
-                 GrowLimits limits)
+                 GrowLimits limits, int lockFd)
     : database_(std::move(database)),
       frontier_(std::move(frontier)),
       frontierPath_(std::move(frontierPath)),
       limits_(limits),
+      lockFd_(lockFd),
       before_(frontier_.counts()),
       started_(std::chrono::steady_clock::now()),
       lastSave_(started_),
       lastLine_(started_) {}
+
+GrowRun::~GrowRun() {
+  if (lockFd_ >= 0) ::close(lockFd_);  // (the lock goes with it)
+}
 
 bool GrowRun::stopping() const {
   if (gGrowSignal.load() != 0) return true;
@@ -131,11 +141,48 @@ absl::Status GrowRun::finish(bool failed) {
   return saved;
 }
 
+namespace {
+// openGrowRun() once the frontier's lock is held (`lockFd`, which the run
+// then owns).
+absl::StatusOr<std::unique_ptr<GrowRun>> openGrowRunLocked(const std::string& dbPath, const std::string& frontierPath,
+                                                           std::optional<Variant> variant,
+                                                           const std::vector<std::string>& roots, bool fromStart,
+                                                           std::optional<proof::GrowOrder> order,
+                                                           std::optional<int> maxPly, const GrowLimits& limits,
+                                                           int lockFd);
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<GrowRun>> openGrowRun(const std::string& dbPath, const std::string& frontierPath,
                                                      std::optional<Variant> variant,
                                                      const std::vector<std::string>& roots, bool fromStart,
                                                      std::optional<proof::GrowOrder> order, std::optional<int> maxPly,
                                                      const GrowLimits& limits) {
+  // One run a frontier: two would each save their own over the other's.
+  const std::string lockPath = frontierPath + ".lock";
+  const int lockFd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lockFd < 0) return absl::UnavailableError(absl::StrCat("cannot open ", lockPath, ": ", std::strerror(errno)));
+  if (flock(lockFd, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    ::close(lockFd);
+    if (error == EWOULDBLOCK)
+      return absl::FailedPreconditionError(
+          absl::StrCat("another grow run is using the frontier ", frontierPath, " (", lockPath, " is locked)"));
+    return absl::UnavailableError(absl::StrCat("cannot lock ", lockPath, ": ", std::strerror(error)));
+  }
+  auto made =
+      openGrowRunLocked(dbPath, frontierPath, std::move(variant), roots, fromStart, order, maxPly, limits, lockFd);
+  if (!made.ok()) ::close(lockFd);
+  return made;
+}
+
+namespace {
+
+absl::StatusOr<std::unique_ptr<GrowRun>> openGrowRunLocked(const std::string& dbPath, const std::string& frontierPath,
+                                                           std::optional<Variant> variant,
+                                                           const std::vector<std::string>& roots, bool fromStart,
+                                                           std::optional<proof::GrowOrder> order,
+                                                           std::optional<int> maxPly, const GrowLimits& limits,
+                                                           int lockFd) {
   std::optional<proof::GrowFrontier> frontier;
   if (exists(frontierPath)) {
     if (!roots.empty() || fromStart)
@@ -185,7 +232,9 @@ absl::StatusOr<std::unique_ptr<GrowRun>> openGrowRun(const std::string& dbPath, 
   if (limits.nodes) budget.nodes = *limits.nodes;
   if (limits.hashMiB) budget.hashMiB = *limits.hashMiB;
   frontier->setBudget(budget);
-  return std::make_unique<GrowRun>(std::move(*database), std::move(*frontier), frontierPath, limits);
+  return std::make_unique<GrowRun>(std::move(*database), std::move(*frontier), frontierPath, limits, lockFd);
 }
+
+}  // namespace
 
 }  // namespace gobblet::prove_program

@@ -44,7 +44,10 @@ class GrowRun {
   static constexpr double kProgressSeconds = 2;
 
   GrowRun(std::unique_ptr<proof::ProofDatabase> database, proof::GrowFrontier frontier, std::string frontierPath,
-          GrowLimits limits);
+          GrowLimits limits, int lockFd);
+  ~GrowRun();
+  GrowRun(const GrowRun&) = delete;
+  GrowRun& operator=(const GrowRun&) = delete;
 
   proof::ProofDatabase& database() { return *database_; }
   proof::GrowFrontier& frontier() { return frontier_; }
@@ -77,6 +80,7 @@ class GrowRun {
   proof::GrowFrontier frontier_;
   std::string frontierPath_;
   GrowLimits limits_;
+  int lockFd_;                // FRONTIER.lock, held (flock) while the run lives: one run a frontier
   proof::GrowCounts before_;  // the frontier's counts when this run began
   std::chrono::steady_clock::time_point started_, lastSave_, lastLine_;
 };
@@ -86,7 +90,9 @@ class GrowRun {
 // from `roots` (InvalidArgument if there are none). `variant` may be
 // unset when the frontier or the database names it. InvalidArgument for
 // a frontier of another variant than the database's, or settings that
-// differ from the frontier's (`order`, `maxPly`, given only when set).
+// differ from the frontier's (`order`, `maxPly`, given only when set);
+// FailedPrecondition while another run holds the frontier (its lock file,
+// FRONTIER.lock, under flock).
 absl::StatusOr<std::unique_ptr<GrowRun>> openGrowRun(const std::string& dbPath, const std::string& frontierPath,
                                                      std::optional<Variant> variant,
                                                      const std::vector<std::string>& roots, bool fromStart,
