@@ -17,7 +17,7 @@
 // the processor cannot run it or it is not shipped. Started by an MPI
 // launcher (mpirun, srun: tools/command_line/mpi_launch.h), it runs
 // <libexecdir>/gobblet/mpi/<program> instead where that is installed (the
-// package gobblet-mpi: gobblet-match and gobblet-tb built with MPI, for
+// package gobblet-mpi: gobblet-match, gobblet-tb and gobblet-prove built with MPI, for
 // the lowest tier shipped, so they run on any processor the package runs
 // on). Exit status 127 when it runs nothing.
 //
