@@ -120,7 +120,8 @@ absl::Status GrowRun::finish(bool failed) {
   const absl::Status saved = checkpoint();
   const proof::GrowCounts& c = frontier_.counts();
   const double seconds = secondsSince(started_);
-  const char* why = frontier_.done()                                    ? "done"
+  const char* why = failed                                              ? "error"
+                    : frontier_.done()                                  ? "done"
                     : gGrowSignal.load() == SIGINT                      ? "SIGINT"
                     : gGrowSignal.load() == SIGTERM                     ? "SIGTERM"
                     : limits_.seconds > 0 && seconds >= limits_.seconds ? "time"
