@@ -59,52 +59,29 @@ void numberAll(const IndexT& index, const uint8_t* codes, const StateT& parent, 
   });
 }
 
-// A state being checked: read from the index, its children numbered and
-// their codes asked of the memory (numberAll), judged later (judge).
-template <typename StateT>
-struct Pending {
-  uint64_t number = 0;  // its number in the index
-  StateT state;
-  Board board;
-  MoveList moves;
-  std::array<uint64_t, MoveList::kCapacity> children;
-};
-
-// Fills `p` for the state numbered x of slice `slice` (offset: the slice's
-// first number): its board, its moves (none where the game is over) and
-// their children's numbers, whose codes and reached bits are prefetched.
+// The code the state `parent` (on `board`) must have, given the codes of its
+// children (the moves by generateMoves, numbered by numberAll); empty
+// string or what is wrong. Marks every child in `reached`.
 template <typename IndexT, typename StateT>
-void prepare(const IndexT& index, const uint8_t* codes, int slice, uint64_t offset, uint64_t x, AtomicBitset& reached,
-             Pending<StateT>& p) {
-  p.number = x;
-  index.decode(slice, x - offset, &p.state);
-  p.board = index.toBoard(p.state);
-  p.moves.clear();
-  if (p.board.winner() != kNoWinner) return;
-  generateMoves(p.board, p.moves);
-  numberAll(index, codes, p.state, p.moves, reached, p.children);
-}
-
-// The code the prepared state must have, given the codes of its children:
-// empty string or what is wrong. Marks every child in `reached`.
-template <typename StateT>
-std::string judge(const uint8_t* codes, const Pending<StateT>& p, AtomicBitset& reached) {
-  const Board& board = p.board;
-  const uint8_t code = codes[p.number];
+std::string check(const IndexT& index, const uint8_t* codes, const StateT& parent, const Board& board, uint8_t code,
+                  AtomicBitset& reached) {
   const int winner = board.winner();
   uint8_t expected;
   if (winner != kNoWinner) {
     expected = winner == board.sideToMove() ? winCode(0) : lossCode(0);
   } else {
-    const MoveList& moves = p.moves;
+    MoveList moves;
+    generateMoves(board, moves);
+    std::array<uint64_t, MoveList::kCapacity> children;
+    numberAll(index, codes, parent, moves, reached, children);
     int shortestLoss = -1, longestWin = -1;
     bool draw = moves.empty();
     for (int i = 0; i < moves.size(); ++i) {
-      const uint8_t c = p.children[i] == kNoChild ? kNoState : codes[p.children[i]];
+      const uint8_t c = children[i] == kNoChild ? kNoState : codes[children[i]];
       if (c == kNoState)
         return absl::StrCat("move ", moveToString(moves[i], board.variant()),
                             " leads to a state missing from the file");
-      reached.set(p.children[i]);
+      reached.set(children[i]);
       if (isLossCode(c))
         shortestLoss = shortestLoss < 0 ? codeDistance(c) : std::min(shortestLoss, codeDistance(c));
       else if (isWinCode(c))
@@ -156,7 +133,6 @@ absl::Status verifyWith(const File& tb, const IndexT& index, int threads, const 
     uint64_t begin, end;  // numbers of the index
   };
   constexpr uint64_t kChunk = 1 << 16;
-  constexpr int kBatch = 8;
   std::atomic<uint64_t> done{0};
   std::mutex errorMutex;
   std::string error;
@@ -171,26 +147,6 @@ absl::Status verifyWith(const File& tb, const IndexT& index, int threads, const 
     const auto& sl = index.slices()[c.slice];
     bool any = false;
     uint64_t checked = 0;
-    // States are prepared kBatch at a time before any is judged, so that
-    // the children's codes of several states are on their way from memory
-    // at once (one state's alone left most of each miss's wait exposed).
-    thread_local std::vector<Pending<StateT>> batch(kBatch);
-    int batched = 0;
-    auto judgeBatch = [&] {
-      for (int k = 0; k < batched; ++k) {
-        const std::string what = judge(codes, batch[k], reached);
-        if (!what.empty()) {
-          std::lock_guard<std::mutex> lock(errorMutex);
-          if (!failed)
-            error = absl::StrCat("entry ", batch[k].number, " (", positionToString(batch[k].board), "): ", what);
-          failed = true;
-          return false;
-        }
-      }
-      checked += batched;
-      batched = 0;
-      return true;
-    };
     for (uint64_t w = c.begin / 64; w <= (c.end - 1) / 64 && !failed; ++w) {
       const uint64_t lo = std::max(c.begin, w * 64) - w * 64, hi = std::min(c.end, w * 64 + 64) - w * 64;
       const uint64_t range = (hi == 64 ? ~uint64_t{0} : (uint64_t{1} << hi) - 1) & ~((uint64_t{1} << lo) - 1);
@@ -198,12 +154,21 @@ absl::Status verifyWith(const File& tb, const IndexT& index, int threads, const 
       if (!mine) continue;
       mine = expanded.claim(w, mine);
       for (; mine; mine &= mine - 1) {
+        const uint64_t x = w * 64 + std::countr_zero(mine);
         any = true;
-        prepare(index, codes, c.slice, sl.offset, w * 64 + std::countr_zero(mine), reached, batch[batched++]);
-        if (batched == kBatch && !judgeBatch()) return any;
+        StateT st;
+        index.decode(c.slice, x - sl.offset, &st);
+        const Board board = index.toBoard(st);
+        const std::string what = check(index, codes, st, board, codes[x], reached);
+        if (!what.empty()) {
+          std::lock_guard<std::mutex> lock(errorMutex);
+          if (!failed) error = absl::StrCat("entry ", x, " (", positionToString(board), "): ", what);
+          failed = true;
+          return any;
+        }
+        ++checked;
       }
     }
-    if (!judgeBatch()) return any;
     done.fetch_add(checked, std::memory_order_relaxed);
     return any;
   };
