@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <optional>
 
 #include "engine/movegen.h"
@@ -15,11 +16,22 @@ constexpr uint64_t kBatch = 64;    // nodes counted locally before the shared co
 constexpr int kRefresh = 8;        // iterations of a node between refreshes of its children from the table
 constexpr uint32_t kQuiet = 4;     // the initial pn (dn) of an unthreatened AND (OR) node: 11,650 -> 4,041
                                    // nodes on a bench position, Gobblet Gobblers 13,064 -> 9,220
+constexpr double kGuideScale = 8;  // a guided node's numbers are multiplied by 1 to 1 + kGuideScale (see the header)
 
 uint32_t saturate(uint64_t x) { return static_cast<uint32_t>(std::min<uint64_t>(x, kInfinity - 1)); }
 
 ProofValue provedIn(int plies) { return {0, kInfinity, static_cast<uint16_t>(plies), false}; }
 ProofValue disproved(bool ghi) { return {kInfinity, 0, 0, ghi}; }
+
+// The factor of a guided number for a chance in [0, 1]: 1 at chance 0, 1 + kGuideScale at 1.
+uint32_t guidedFactor(double chance) { return 1 + static_cast<uint32_t>(std::lround(kGuideScale * chance)); }
+
+// How likely the attacker is to win a child, by its numbers: 1 proved, 0 disproved.
+double attackerShare(const ProofValue& v) {
+  if (v.proved()) return 1;
+  if (v.disproved()) return 0;
+  return static_cast<double>(v.dn) / (static_cast<double>(v.pn) + static_cast<double>(v.dn));
+}
 
 }  // namespace
 
@@ -65,14 +77,15 @@ void immediateWins(const Board& board, MoveList& wins) {
 }
 
 Searcher::Searcher(ProofTable& table, Budget& budget, int attacker, uint64_t seed, int maxDepth,
-                   const std::atomic<bool>* solved, const KnownPositions* known)
+                   const std::atomic<bool>* solved, const KnownPositions* known, const ProofGuide* guide)
     : table_(table),
       budget_(budget),
       attacker_(attacker),
       rng_(seed * 0x9E3779B97F4A7C15ull + 1),
       maxDepth_(maxDepth),
       solved_(solved),
-      known_(known) {}
+      known_(known),
+      guide_(guide) {}
 
 bool Searcher::stopped() const { return stop_; }
 
@@ -82,7 +95,8 @@ bool Searcher::onPath(const Board& board) const {
   return false;
 }
 
-ProofValue Searcher::evaluate(const Board& board) {
+ProofValue Searcher::evaluate(const Board& board, bool* fresh) {
+  *fresh = false;
   const int winner = board.winner();
   if (winner != kNoWinner) return winner == attacker_ ? provedIn(0) : disproved(false);
   ProofValue value;
@@ -99,10 +113,25 @@ ProofValue Searcher::evaluate(const Board& board) {
     swapped.setSideToMove(board.sideToMove() ^ 1);
     immediateWins(swapped, wins);
     const uint32_t weight = wins.empty() ? kQuiet : 1;
+    *fresh = true;
     return board.sideToMove() == attacker_ ? ProofValue{1, weight} : ProofValue{weight, 1};
   }
   table_.store(board, attacker_, value, 0);
   return value;
+}
+
+void Searcher::guideChildren(const Board& board, std::vector<Child>& children) {
+  if (guided_.empty()) return;
+  guidedMoves_.clear();
+  for (size_t i : guided_) guidedMoves_.push(children[i].move);
+  chances_.assign(guided_.size(), 0.5);
+  guide_->chances(board, std::span<const Move>(guidedMoves_.begin(), guidedMoves_.end()), attacker_, chances_);
+  for (size_t k = 0; k < guided_.size(); ++k) {
+    const double p = guideChance(chances_[k]);
+    ProofValue& v = children[guided_[k]].value;
+    v.pn *= guidedFactor(1 - p);
+    v.dn *= guidedFactor(p);
+  }
 }
 
 ProofValue Searcher::search(const Board& root, const std::vector<Board>& history) {
@@ -138,6 +167,7 @@ ProofValue Searcher::mid(Board& board, uint32_t thpn, uint32_t thdn) {
     }
     std::vector<Child>& children = frames_[depth];
     children.clear();
+    guided_.clear();
     const bool deepest = static_cast<int>(depth - historySize_) + 1 >= maxDepth_;
     path_.push_back(board);
     for (Move m : moves) {  // the children's buckets, loaded while the moves are walked once more
@@ -159,16 +189,26 @@ ProofValue Searcher::mid(Board& board, uint32_t thpn, uint32_t thdn) {
         c.value = disproved(true);
         c.fixed = true;
       } else {
-        c.value = evaluate(board);
+        bool fresh = false;
+        c.value = evaluate(board, &fresh);
+        if (fresh && guide_) guided_.push_back(children.size());
       }
       board.unmakeMove(m);
       children.push_back(c);
     }
+    if (guide_) guideChildren(board, children);
     if (rng_ != 1)
       for (size_t i = children.size(); i > 1; --i) {
         rng_ ^= rng_ << 13, rng_ ^= rng_ >> 7, rng_ ^= rng_ << 17;
         std::swap(children[i - 1], children[rng_ % i]);
       }
+    // Guided: the children most likely to settle the node first (a stable
+    // sort: a helper thread's shuffle still breaks the ties).
+    if (guide_)
+      std::stable_sort(children.begin(), children.end(), [orNode](const Child& a, const Child& b) {
+        const double x = attackerShare(a.value), y = attackerShare(b.value);
+        return orNode ? x > y : x < y;
+      });
   }
   std::vector<Child>& children = frames_[depth];
   ProofValue value;

@@ -24,6 +24,17 @@
 // have no winning move), the number against that side starts at 4 (dn at
 // an OR node, pn at an AND node): forced lines are searched first.
 //
+// A guide (proof/guide.h, ProverOptions::guide; none by default) sets the
+// numbers of the new nodes that the rules leave undecided: with p the
+// guide's chance that the attacker wins the node (clamped), pn is
+// multiplied by 1 + round(kGuideScale * (1 - p)) and dn by
+// 1 + round(kGuideScale * p), so a node the attacker likely wins is
+// searched first to prove it, one it likely does not to disprove it. It
+// also orders a node's children, those most likely to settle it first (at
+// an OR node by dn / (pn + dn) from highest, at an AND node from lowest),
+// which decides the ties of the most-proving child. The values found stay
+// the rules' own: only proved and disproved leaves decide a node.
+//
 // Known positions (a proof database, ProverOptions::database): a child
 // reached by a drop whose position is known is a leaf, proved if its
 // stored winner is the attacker, else disproved (on every path: after a
@@ -46,6 +57,7 @@
 
 #include "engine/board.h"
 #include "engine/move.h"
+#include "proof/guide.h"
 #include "proof/known_positions.h"
 #include "proof_table.h"
 
@@ -87,9 +99,11 @@ class Searcher {
   // seed 0 keeps the move generator's order; another seed shuffles the
   // children, so that threads sharing a table take different paths.
   // `solved` (may be null) ends the search when set by another thread;
-  // `known` (may be null): positions already proved (see the header).
+  // `known` (may be null): positions already proved (see the header);
+  // `guide` (may be null): the initial numbers and the order of moves.
   Searcher(ProofTable& table, Budget& budget, int attacker, uint64_t seed, int maxDepth,
-           const std::atomic<bool>* solved = nullptr, const KnownPositions* known = nullptr);
+           const std::atomic<bool>* solved = nullptr, const KnownPositions* known = nullptr,
+           const ProofGuide* guide = nullptr);
 
   // Searches `root` (not decided, with a legal move) until it is proved or
   // disproved or the budget is spent. `history`: the positions before the
@@ -104,8 +118,13 @@ class Searcher {
     bool fixed = false;  // a repetition, beyond the depth limit or a known position: not looked up again
   };
   ProofValue mid(Board& board, uint32_t thpn, uint32_t thdn);
-  // The value of a position reached by a move, before it is searched.
-  ProofValue evaluate(const Board& board);
+  // The value of a position reached by a move, before it is searched;
+  // `fresh` is set when it is the initial estimate of a new node (not
+  // decided, not in the table).
+  ProofValue evaluate(const Board& board, bool* fresh);
+  // The guide's numbers for the fresh children (indexes guided_) of the
+  // node `board` (see the header).
+  void guideChildren(const Board& board, std::vector<Child>& children);
   bool onPath(const Board& board) const;
   bool stopped() const;
 
@@ -116,8 +135,12 @@ class Searcher {
   const int maxDepth_;
   const std::atomic<bool>* solved_;
   const KnownPositions* known_;
-  uint64_t pending_ = 0;  // nodes not yet counted in the budget
-  uint64_t nodes_ = 0;    // this searcher's nodes (for the work of entries)
+  const ProofGuide* guide_;
+  std::vector<size_t> guided_;   // guideChildren()'s scratch: the fresh children of the node being expanded
+  MoveList guidedMoves_;         // their moves
+  std::vector<double> chances_;  // the guide's answers
+  uint64_t pending_ = 0;         // nodes not yet counted in the budget
+  uint64_t nodes_ = 0;           // this searcher's nodes (for the work of entries)
   bool stop_ = false;
   std::vector<Board> path_;  // the history given to search(), then the positions from the root
   size_t historySize_ = 0;

@@ -22,7 +22,8 @@ ProofValue searchRoot(const Board& root, int attacker, ProofTable& table, Budget
   const int threads = std::max(1, options.threads);
   std::vector<ProofValue> values(threads);
   auto run = [&](int i) {
-    Searcher searcher(table, budget, attacker, static_cast<uint64_t>(i), options.maxDepth, &solved, options.database);
+    Searcher searcher(table, budget, attacker, static_cast<uint64_t>(i), options.maxDepth, &solved, options.database,
+                      options.guide);
     values[i] = searcher.search(root, options.history);
     if (values[i].decided()) solved.store(true);
   };

@@ -37,6 +37,7 @@
 #include "absl/status/statusor.h"
 #include "engine/board.h"
 #include "proof/certificate.h"
+#include "proof/guide.h"
 #include "proof/known_positions.h"
 
 namespace gobblet::proof {
@@ -61,6 +62,10 @@ struct ProverOptions {
   // reached by a drop ends the branch. Read only; appending a proof is the
   // caller's (ProofDatabase::append).
   const KnownPositions* database = nullptr;
+  // The evaluation's view of positions (proof/guide.h; may be null: none):
+  // the initial proof and disproof numbers and the order of moves. It
+  // changes which proof is found and how fast, never what is proved.
+  const ProofGuide* guide = nullptr;
 };
 
 struct ProofResult {

@@ -1,7 +1,8 @@
 // gobblet-prove: prove a position won or lost, and check proofs.
 //
 //   gobblet-prove prove --position P [--variant V] [--moves M1,M2,...] [--nodes N] [--time S]
-//                       [--hash MIB] [--threads T] [--out FILE] [--db DB] [--not-lost | --draw]
+//                       [--hash MIB] [--threads T] [--guide none|eval|net] [--out FILE] [--db DB]
+//                       [--not-lost | --draw]
 //   gobblet-prove check FILE [--db DB]
 //   gobblet-prove db check|stats DB
 //   gobblet-prove grow --db DB (--from P | --start) [...]   (tools/prove/grow_command.h)
@@ -16,7 +17,7 @@
 // FILE.1 and FILE.2, player 1's and player 2's). check prints "accepted" or
 // "rejected: <reason>" and exits 0 or 1. db: tools/prove/db_command.h. Bad
 // usage: one line on standard error, exit status 2. The work is the proof
-// library's (proof/).
+// library's (proof/); --guide's evaluation is protocol/proof_guide.h's.
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -35,6 +36,7 @@
 #include "proof/not_lost.h"
 #include "proof/prover.h"
 #include "proof/store_proof.h"
+#include "protocol/proof_guide.h"
 #include "tools/command_line/command_line.h"
 #include "db_command.h"
 #include "grow_command.h"
@@ -60,6 +62,10 @@ cli::Program commandLine() {
          cli::integer("--hash", "MIB", 1, 1 << 20, "the transposition table's size in MiB").withDefault(64),
          cli::integer("--threads", "T", 1, 256, "searcher threads sharing the table").withDefault(1),
          cli::integer("--max-depth", "PLIES", 2, 10000, "the longest path a proof may take").withDefault(200),
+         cli::choice("--guide", {"none", "eval", "net"},
+                     "the evaluation that sets the initial proof numbers and the order of moves: none, eval (the "
+                     "hand-written one) or net (the net in 4x4 Gobblet, the hand-written one elsewhere)")
+             .withDefault("none"),
          cli::text("--out", "FILE", "write the certificate of a win or a loss to FILE"),
          cli::text("--db", "DB",
                    "start from the proof database DB (created if missing) and append a win or a loss to it, with "
@@ -139,6 +145,9 @@ int prove(const cli::Arguments& args, const cli::UsageFn& usage) {
   options.hashMiB = static_cast<size_t>(args.integer("--hash"));
   options.threads = static_cast<int>(args.integer("--threads"));
   options.maxDepth = static_cast<int>(args.integer("--max-depth"));
+  const std::shared_ptr<const proof::ProofGuide> guide =
+      makeProofGuide(parseProofGuide(args.text("--guide")).value_or(ProofGuideKind::kNone), *variant);
+  options.guide = guide.get();
   std::unique_ptr<proof::ProofDatabase> database;
   if (args.has("--db")) {
     auto opened = proof::ProofDatabase::open(args.text("--db"), proof::ProofDatabase::Mode::kReadWrite, *variant);
