@@ -25,8 +25,7 @@ class ProofGuide {
   // game), the chance that player `player` (0 or 1) wins the position the
   // move reaches, written to the same index of `out` (as long as `moves`).
   // Called from several searcher threads at once: it must be safe so.
-  virtual void chances(const Board& board, std::span<const Move> moves, int player,
-                       std::span<double> out) const = 0;
+  virtual void chances(const Board& board, std::span<const Move> moves, int player, std::span<double> out) const = 0;
 };
 
 // A guide's answer made a chance: within [0, 1], 1/2 for a value that is

@@ -62,8 +62,7 @@ std::shared_ptr<const proof::ProofGuide> makeProofGuide(ProofGuideKind kind, con
   if (kind == ProofGuideKind::kNone) return nullptr;
   if (kind == ProofGuideKind::kNet && netEvaluates(variant)) {
     if (!net) net = builtInNet();
-    if (net)
-      return guideOf([net](const Board& board) { return netEvaluation(*net, board); }, ScoreScale::kNet);
+    if (net) return guideOf([net](const Board& board) { return netEvaluation(*net, board); }, ScoreScale::kNet);
   }
   return guideOf([](const Board& board) { return evaluate(board); }, ScoreScale::kHandWritten);
 }
