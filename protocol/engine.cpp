@@ -655,6 +655,10 @@ absl::Status Engine::prove(const ProveLimits& limits, ProveCallbacks callbacks) 
   options.stop = &workerStop_;
   options.history = game_.positionsSinceLastDrop();  // (a proof for this game, its repetitions counted)
   options.database = proofDatabase();                // (known positions are leaves; the root too, history allowing)
+  // The ProofGuide option's evaluation (EvalFile's net for "net"), kept alive by the worker.
+  std::shared_ptr<const proof::ProofGuide> guide =
+      makeProofGuide(options_.proofGuide, game_.position().variant(), net_);
+  options.guide = guide.get();
   // What it proves is stored (a writable database), with the positions its
   // strategy reaches by a drop; a failed write is said and changes nothing.
   const auto store = [this](const proof::Certificate& certificate) {
@@ -676,7 +680,7 @@ absl::Status Engine::prove(const ProveLimits& limits, ProveCallbacks callbacks) 
     options.hashMiB = static_cast<size_t>(declarationOf(OptionId::kHash).min);
     budget->reserve(static_cast<int64_t>(options.hashMiB), /*force=*/true);
   }
-  absl::Status started = startWorker([this, board = game_.position(), options, budget, store,
+  absl::Status started = startWorker([this, board = game_.position(), options, guide, budget, store,
                                       writable = proofDatabaseWritable(), callbacks = std::move(callbacks)] {
     // Memory the process cannot get is an error for this client, not the end of every session.
     absl::StatusOr<proof::ProofResult> result = absl::ResourceExhaustedError("no memory for the proof");

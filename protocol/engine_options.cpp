@@ -1,6 +1,7 @@
 #include "protocol/engine_options.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -18,6 +19,9 @@ std::vector<std::string_view> comboChoices(const OptionDeclaration& option) {
   std::vector<std::string_view> choices;
   if (option.id == OptionId::kVariant)
     for (const NamedVariant& named : kNamedVariants) choices.push_back(named.name);
+  if (option.id == OptionId::kProofGuide)
+    for (ProofGuideKind kind : {ProofGuideKind::kNone, ProofGuideKind::kEval, ProofGuideKind::kNet})
+      choices.push_back(proofGuideWord(kind));
   return choices;
 }
 
@@ -78,6 +82,8 @@ std::string optionText(const EngineOptions& o, OptionId id) {
       return check(o.useNnue);
     case OptionId::kProofDatabase:
       return text(o.proofDatabase);
+    case OptionId::kProofGuide:
+      return proofGuideWord(o.proofGuide);
   }
   return {};
 }
@@ -171,6 +177,12 @@ absl::StatusOr<OptionId> setOption(EngineOptions& options, const OptionCaps& cap
     case OptionId::kProofDatabase:
       options.proofDatabase = value == "<empty>" ? "" : std::string(value);
       break;
+    case OptionId::kProofGuide: {
+      const std::optional<ProofGuideKind> kind = parseProofGuide(absl::AsciiStrToLower(std::string(value)));
+      if (!kind) return badValue("none, eval or net");
+      options.proofGuide = *kind;
+      break;
+    }
   }
   return d->id;
 }

@@ -26,6 +26,7 @@
 //   Use NNUE       check   true                  evaluate 4x4 Gobblet with the net (full strength only)
 //   ProofDatabase  string  <empty>               a proof database file (proof/database.h): go prove
 //                                                starts from it and adds to it; go plays its proved wins
+//   ProofGuide     combo   none                  go prove's guide (protocol/proof_guide.h): none|eval|net
 #pragma once
 
 #include <cstdint>
@@ -35,6 +36,7 @@
 
 #include "absl/status/statusor.h"
 #include "engine/variant.h"
+#include "protocol/proof_guide.h"
 #include "search/search.h"  // the search's limits: the spin options' maxima
 
 namespace gobblet {
@@ -56,7 +58,8 @@ enum class OptionId {
   kShowWdl,
   kEvalFile,
   kUseNnue,
-  kProofDatabase
+  kProofDatabase,
+  kProofGuide
 };
 enum class OptionType { kSpin, kCheck, kCombo, kString };
 
@@ -104,6 +107,9 @@ inline constexpr OptionDeclaration kOptionTable[] = {
     {OptionId::kProofDatabase, "ProofDatabase", OptionType::kString, 0, 0, 0, "<empty>",
      "a proof database file of the variant (created if missing): go prove starts from it and adds what it proves "
      "(when the file is writable), go plays its proved wins; <empty> = none"},
+    {OptionId::kProofGuide, "ProofGuide", OptionType::kCombo, 0, 0, 0, "none",
+     "the evaluation that sets go prove's initial proof numbers and move order: none, eval (the hand-written one) "
+     "or net (EvalFile's net in 4x4 Gobblet, the hand-written evaluation elsewhere)"},
 };
 
 constexpr const OptionDeclaration& declarationOf(OptionId id) {
@@ -147,6 +153,7 @@ struct EngineOptions {
   std::string evalFile;  // empty: the built-in net
   bool useNnue = declarationOf(OptionId::kUseNnue).defaultValue != 0;
   std::string proofDatabase;  // empty: none
+  ProofGuideKind proofGuide = ProofGuideKind::kNone;
   // The level the search plays at: UCI_Elo's with UCI_LimitStrength (a
   // fractional level between two measured ones), else Skill Level.
   double playingLevel() const { return limitStrength ? skillLevelForElo(elo) : skillLevel; }

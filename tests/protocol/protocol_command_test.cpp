@@ -387,8 +387,10 @@ TEST(ProtocolOptions, EachOptionReadsBackAsItWasSet) {
       case OptionType::kCheck:
         other = d.id == OptionId::kOwnBook ? "false" : (d.defaultValue ? "false" : "true");
         break;
-      case OptionType::kCombo:
-        other = std::string(kNamedVariants[1].name);
+      case OptionType::kCombo:  // (its second choice: the default is the first)
+        ASSERT_GE(comboChoices(d).size(), 2u) << name;
+        EXPECT_EQ(comboChoices(d)[0], d.defaultText) << name;
+        other = std::string(comboChoices(d)[1]);
         break;
       case OptionType::kString:
         other = "/tmp/some file";

@@ -121,6 +121,41 @@ TEST(ProtocolProve, GobblersStartIsAWinNoShorterThanTheTruth) {
   EXPECT_NE((" " + *legal + " ").find(" " + move + " "), std::string::npos) << move << " is not in " << *legal;
 }
 
+// The ProofGuide option reaches the prover: guided by the net (or the
+// hand-written evaluation), the same win is proved and checked, by another
+// search (another node count); a value it does not know is refused.
+TEST(ProtocolProve, TheProofGuideOptionGuidesTheProver) {
+  EngineProcess e;
+  e.send("uci");
+  std::vector<std::string> seen;
+  ASSERT_TRUE(e.until("uciok", Ms(10000), &seen));
+  bool declared = false;
+  for (const std::string& line : seen)
+    declared |= line == "option name ProofGuide type combo default none var none var eval var net";
+  EXPECT_TRUE(declared);
+  int64_t nodes[3] = {-1, -1, -1};
+  const char* const guides[3] = {"none", "net", "eval"};
+  for (int i = 0; i < 3; ++i) {
+    e.send(std::string("setoption name ProofGuide value ") + guides[i]);
+    e.send("position fen XM2/x1L1/X[Lx]2/X2[Sx] 1");
+    e.send("go prove nodes 300000");
+    seen.clear();
+    const auto best = e.until("bestmove ", Ms(60000), &seen);
+    ASSERT_TRUE(best) << guides[i];
+    ASSERT_GE(seen.size(), 3u);
+    const std::string& answer = seen[seen.size() - 3];
+    ASSERT_EQ(answer.rfind("info string proof win plies ", 0), 0u) << guides[i] << ": " << answer;
+    EXPECT_EQ(answer.substr(answer.size() - 8), " checked") << answer;
+    nodes[i] = numberAfter(answer, "nodes");
+  }
+  EXPECT_NE(nodes[1], nodes[0]);
+  EXPECT_NE(nodes[2], nodes[0]);
+  e.send("setoption name ProofGuide value oracle");
+  const auto refused = e.until("info string error", Ms(10000));
+  ASSERT_TRUE(refused);
+  EXPECT_NE(refused->find("none, eval or net"), std::string::npos) << *refused;
+}
+
 TEST(ProtocolProve, AStopEndsTheProofWithUnknownAndNoMove) {
   EngineProcess e;
   e.send("position startpos");
