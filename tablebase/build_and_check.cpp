@@ -92,10 +92,17 @@ absl::StatusOr<TableCounts> build(const Variant& variant, const std::string& pat
     written = writer && !path.empty() ? writeFile(path, variant, *solved, options.threads) : absl::OkStatus();
     stats = solved->stats;
   } else {
+    // Over ranks each holds its slices, and all write the file together.
     absl::StatusOr<PackedSolution> solved = solvePacked(variant, options.threads, options.progress, kSharedGroupSize,
                                                         options.codesDirectory, share, options.stop);
+    if (share) {
+      if (absl::Status all = share->agree(solved.status()); !all.ok()) return all;
+    }
     if (!solved.ok()) return solved.status();
-    written = writer && !path.empty() ? writeFile(path, variant, *solved, options.threads) : absl::OkStatus();
+    if (share && !path.empty())
+      written = writeFileOfSlices(path, variant, *solved, options.threads, *share);
+    else if (writer && !path.empty())
+      written = writeFile(path, variant, *solved, options.threads);
     stats = solved->stats;
   }
   if (share) written = share->agree(written);

@@ -45,6 +45,10 @@ class CodeArray {
   uint8_t* end() { return data_ + size_; }
   const uint8_t* begin() const { return data_; }
   const uint8_t* end() const { return data_ + size_; }
+  // Lets go of the whole pages within bytes first..first+count-1 (of the
+  // memory, or of the file: its blocks freed), which read as zeros again;
+  // where that cannot be done they keep what they hold.
+  void release(uint64_t first, uint64_t count);
   friend bool operator==(const CodeArray& a, const CodeArray& b);
 
  private:

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <iterator>
 #include <span>
+#include <unordered_map>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -458,27 +459,64 @@ absl::Status receiveFrames(BuildShare& share, int from, uint64_t blocks, Write&&
 }
 }  // namespace
 
-absl::Status writeFileOfRanks(const std::string& path, const Variant& variant, const SolvedPart& part, int threads,
-                              BuildShare& share, uint64_t batchBlocks) {
-  const RankRanges ranges(part.entries, share.ranks());
+namespace {
+// A run of blocks [first, end) that one rank compresses.
+struct BlockRun {
+  uint64_t first = 0, end = 0;
+  int owner = 0;
+};
+
+// The file of `entries` codes written by the ranks together: `runs` (in
+// order, covering every block) say which rank compresses which blocks,
+// read(first, count, out) gives the stored symbols of a whole block of
+// this rank's runs. Rank 0 trains the dictionary on the sample blocks the
+// ranks send it (in block order: those one process samples), each rank
+// compresses its runs with it, and rank 0 writes the frames run by run, in
+// order, taking each other rank's as they come. Every rank's frames are
+// taken to the end even after a failure, so that no rank waits forever on
+// a send.
+absl::Status writeOfRuns(const std::string& path, const Variant& variant, uint64_t entries, const SolveStats& stats,
+                         const std::vector<BlockRun>& runs,
+                         const std::function<void(uint64_t, uint64_t, uint8_t*)>& read, int threads, BuildShare& share,
+                         uint64_t batchBlocks) {
   const uint32_t blockCodes = kBlockCodes;
-  const uint64_t wholeBlocks = part.entries / blockCodes;
-  const auto firstBlockOf = [&](int r) { return ranges.first(r) / blockCodes; };
-  const auto codesOf = [&](int r) { return ranges.first(r + 1) - ranges.first(r); };
-  const SymbolSource codes =
-      symbolsOf(std::span<const uint8_t>(part.codes.data(), static_cast<size_t>(part.codes.size())));
-  const bool writer = share.rank() == 0;
-  // 1. The dictionary: every rank's sample blocks gathered on rank 0 in
-  //    order (the blocks one process samples), trained there, and sent to
-  //    every rank.
-  std::vector<uint8_t> samples = samplesOf(codes, firstBlockOf(share.rank()), wholeBlocks, blockCodes);
-  if (writer) {
-    for (int r = 1; r < share.ranks(); ++r) {
-      const uint64_t at = samples.size();
-      samples.resize(at + sampleBlocks(firstBlockOf(r), codesOf(r), wholeBlocks, blockCodes).size() * blockCodes);
-      if (absl::Status s = share.receiveBytes(r, samples.data() + at, samples.size() - at); !s.ok()) return s;
+  const uint64_t wholeBlocks = entries / blockCodes;
+  const int me = share.rank();
+  const bool writer = me == 0;
+  const auto sourceOf = [&](const BlockRun& run) {
+    const uint64_t first = run.first * blockCodes, end = std::min(entries, run.end * blockCodes);
+    return SymbolSource{end - first,
+                        [&read, first](uint64_t f, uint64_t count, uint8_t* out) { read(first + f, count, out); }};
+  };
+  const auto samplesIn = [&](const BlockRun& run) {
+    return sampleBlocks(run.first, (run.end - run.first) * blockCodes, wholeBlocks, blockCodes).size();
+  };
+  // 1. The dictionary.
+  std::vector<uint8_t> mine;
+  for (const BlockRun& run : runs)
+    if (run.owner == me) {
+      const std::vector<uint8_t> some = samplesOf(sourceOf(run), run.first, wholeBlocks, blockCodes);
+      mine.insert(mine.end(), some.begin(), some.end());
     }
-  } else if (absl::Status s = share.sendBytes(0, samples.data(), samples.size()); !s.ok()) {
+  std::vector<uint8_t> samples;
+  if (writer) {
+    std::vector<std::vector<uint8_t>> of(share.ranks());
+    of[0] = std::move(mine);
+    for (int r = 1; r < share.ranks(); ++r) {
+      uint64_t blocks = 0;
+      for (const BlockRun& run : runs)
+        if (run.owner == r) blocks += samplesIn(run);
+      of[r].resize(blocks * blockCodes);
+      if (absl::Status s = share.receiveBytes(r, of[r].data(), of[r].size()); !s.ok()) return s;
+    }
+    std::vector<uint64_t> at(share.ranks(), 0);
+    for (const BlockRun& run : runs) {
+      const uint64_t bytes = samplesIn(run) * blockCodes;
+      samples.insert(samples.end(), of[run.owner].begin() + static_cast<std::ptrdiff_t>(at[run.owner]),
+                     of[run.owner].begin() + static_cast<std::ptrdiff_t>(at[run.owner] + bytes));
+      at[run.owner] += bytes;
+    }
+  } else if (absl::Status s = share.sendBytes(0, mine.data(), mine.size()); !s.ok()) {
     return s;
   }
   std::vector<uint8_t> dictionary = writer ? trainOn(samples, blockCodes) : std::vector<uint8_t>();
@@ -487,14 +525,15 @@ absl::Status writeFileOfRanks(const std::string& path, const Variant& variant, c
   if (absl::Status s = share.reduceWords(&dictionaryBytes, 1, BuildShare::Reduce::kSum); !s.ok()) return s;
   dictionary.resize(dictionaryBytes);
   if (absl::Status s = share.shareBytes(dictionary.data(), {{0, dictionaryBytes, 0}}); !s.ok()) return s;
-  // 2. Each rank compresses its own blocks; rank 0 writes its frames, then
-  //    every other rank's in rank order as they come. Every rank's frames
-  //    are taken to the end even after a failure, so that no rank waits
-  //    forever on a send.
-  FrameCompressor compressor(codes, blockCodes, dictionary, threads, batchBlocks);
+  // 2. The frames, run by run.
   if (!writer) {
-    absl::Status compressed =
-        compressor.compressAll([&](std::span<const uint8_t> frames, std::span<const uint64_t> sizes) {
+    absl::Status compressed;
+    for (const BlockRun& run : runs) {
+      if (run.owner != me) continue;
+      if (compressed.ok()) {
+        const SymbolSource codes = sourceOf(run);
+        FrameCompressor compressor(codes, blockCodes, dictionary, threads, batchBlocks);
+        compressed = compressor.compressAll([&](std::span<const uint8_t> frames, std::span<const uint64_t> sizes) {
           const uint64_t head[2] = {sizes.size(), frames.size()};
           if (absl::Status s = share.sendBytes(0, reinterpret_cast<const uint8_t*>(head), sizeof head); !s.ok())
             return s;
@@ -503,31 +542,148 @@ absl::Status writeFileOfRanks(const std::string& path, const Variant& variant, c
             return s;
           return share.sendBytes(0, frames.data(), frames.size());
         });
-    const uint64_t end[2] = {compressed.ok() ? 0 : kFailed, 0};
-    if (absl::Status s = share.sendBytes(0, reinterpret_cast<const uint8_t*>(end), sizeof end); !s.ok()) return s;
+      }
+      const uint64_t end[2] = {compressed.ok() ? 0 : kFailed, 0};
+      if (absl::Status s = share.sendBytes(0, reinterpret_cast<const uint8_t*>(end), sizeof end); !s.ok()) return s;
+    }
     return compressed;
   }
-  int received = 1;  // the ranks whose frames rank 0 has taken
+  size_t next = 0;  // the runs rank 0 has taken
   absl::Status written = checkOutputPath(path);
   if (written.ok()) {
-    FileHeader h = headerOf(variant, part.entries, part.stats);
+    FileHeader h = headerOf(variant, entries, stats);
     written = writeAtomically(path, [&](FILE* f) {
-      return writeBody(f, h, dictionary, (part.entries + blockCodes - 1) / blockCodes, [&](auto&& write) {
-        if (absl::Status s = compressor.compressAll(write); !s.ok()) return s;
-        for (; received < share.ranks(); ++received) {
-          const int r = received;
-          if (absl::Status s = receiveFrames(share, r, (codesOf(r) + blockCodes - 1) / blockCodes, write); !s.ok()) {
-            ++received;
-            return s;
+      return writeBody(f, h, dictionary, (entries + blockCodes - 1) / blockCodes, [&](auto&& write) {
+        while (next < runs.size()) {
+          const BlockRun& run = runs[next++];
+          absl::Status s;
+          if (run.owner == 0) {
+            const SymbolSource codes = sourceOf(run);
+            s = FrameCompressor(codes, blockCodes, dictionary, threads, batchBlocks).compressAll(write);
+          } else {
+            s = receiveFrames(share, run.owner, run.end - run.first, write);
           }
+          if (!s.ok()) return s;
         }
         return absl::OkStatus();
       });
     });
   }
-  for (; received < share.ranks(); ++received)
-    receiveFrames(share, received, 0, [](auto&&, auto&&) { return absl::OkStatus(); }).IgnoreError();
+  for (; next < runs.size(); ++next)
+    if (runs[next].owner != 0)
+      receiveFrames(share, runs[next].owner, 0, [](auto&&, auto&&) { return absl::OkStatus(); }).IgnoreError();
   return written;
+}
+}  // namespace
+
+absl::Status writeFileOfRanks(const std::string& path, const Variant& variant, const SolvedPart& part, int threads,
+                              BuildShare& share, uint64_t batchBlocks) {
+  const RankRanges ranges(part.entries, share.ranks());
+  std::vector<BlockRun> runs;
+  for (int r = 0; r < share.ranks(); ++r)
+    if (ranges.first(r + 1) > ranges.first(r))
+      runs.push_back({ranges.first(r) / kBlockCodes, (ranges.first(r + 1) + kBlockCodes - 1) / kBlockCodes, r});
+  const auto read = [&part](uint64_t first, uint64_t count, uint8_t* out) {
+    const uint8_t* codes = part.codes.data() + (first - part.first);
+    std::transform(codes, codes + count, out, storedSymbol);
+  };
+  return writeOfRuns(path, variant, part.entries, part.stats, runs, read, threads, share, batchBlocks);
+}
+
+absl::Status writeFileOfSlices(const std::string& path, const Variant& variant, const PackedSolution& part, int threads,
+                               BuildShare& share, uint64_t batchBlocks) {
+  const Index index(variant);
+  const std::vector<Index::Slice>& slices = index.slices();
+  const uint64_t entries = index.size();
+  const int me = share.rank(), ranks = share.ranks();
+  if (part.owners.size() != slices.size())
+    return absl::InternalError(
+        absl::StrCat("rank ", me, ": ", part.owners.size(), " slice owners for ", slices.size(), " slices"));
+  // A block is compressed by the holder of its first number's slice.
+  std::vector<BlockRun> runs;
+  for (size_t s = 0; s < slices.size(); ++s) {
+    const uint64_t first = (slices[s].offset + kBlockCodes - 1) / kBlockCodes,
+                   end = (slices[s].offset + slices[s].size + kBlockCodes - 1) / kBlockCodes;
+    if (end <= first) continue;
+    if (!runs.empty() && runs.back().owner == part.owners[s] && runs.back().end == first)
+      runs.back().end = end;
+    else
+      runs.push_back({first, end, part.owners[s]});
+  }
+  // The blocks that hold numbers of other ranks' slices than their
+  // compressor's ("mixed"): each rank sends the stored symbols of its
+  // numbers there to the compressor, which keeps the whole block.
+  struct Piece {
+    uint64_t block, first, count;  // numbers first..first+count-1 of block
+    int from, to;
+  };
+  std::vector<Piece> pieces;
+  size_t run = 0;
+  for (size_t s = 0; s < slices.size(); ++s) {
+    const uint64_t begin = slices[s].offset, end = begin + slices[s].size;
+    if (begin == end) continue;
+    // Only its first block can begin in another slice.
+    for (uint64_t b = begin / kBlockCodes; b * kBlockCodes < end; b = std::max(b + 1, end / kBlockCodes)) {
+      while (runs[run].end <= b) ++run;
+      const int to = runs[run].owner;
+      if (to == part.owners[s]) continue;
+      const uint64_t first = std::max(begin, b * kBlockCodes), last = std::min(end, (b + 1) * kBlockCodes);
+      pieces.push_back({b, first, last - first, part.owners[s], to});
+    }
+  }
+  std::vector<std::vector<uint64_t>> toEach(ranks);
+  for (const Piece& p : pieces)
+    if (p.from == me) {
+      std::vector<uint8_t> bytes((p.count + 7) / 8 * 8, 0);
+      part.codes.storedSymbols(p.first, p.count, bytes.data());
+      const size_t at = toEach[p.to].size();
+      toEach[p.to].resize(at + bytes.size() / 8);
+      std::memcpy(toEach[p.to].data() + at, bytes.data(), bytes.size());
+    }
+  std::vector<uint64_t> received;
+  if (absl::Status s = share.exchangeWords(toEach, &received); !s.ok()) return s;
+  toEach = {};
+  std::unordered_map<uint64_t, std::vector<uint8_t>> mixed;  // block -> its stored symbols
+  std::vector<std::vector<const Piece*>> fromRank(ranks);
+  for (const Piece& p : pieces)
+    if (p.to == me) {
+      mixed[p.block];
+      fromRank[p.from].push_back(&p);
+    }
+  uint64_t expected = 0;
+  for (int r = 0; r < ranks; ++r)
+    for (const Piece* p : fromRank[r]) expected += (p->count + 7) / 8;
+  const absl::Status size =
+      received.size() == expected
+          ? absl::OkStatus()
+          : absl::DataLossError(absl::StrCat("rank ", me, " received ", received.size(),
+                                             " words of the blocks it compresses, ", expected, " expected"));
+  if (absl::Status s = share.agree(size); !s.ok()) return s;
+  for (auto& [b, bytes] : mixed) {
+    const uint64_t first = b * kBlockCodes, count = std::min<uint64_t>(kBlockCodes, entries - first);
+    bytes.assign(count, kNoState);
+    // Its numbers in this rank's slices.
+    for (size_t s = static_cast<size_t>(index.sliceOfIndex(first));
+         s < slices.size() && slices[s].offset < first + count; ++s) {
+      if (part.owners[s] != me) continue;
+      const uint64_t from = std::max(first, slices[s].offset),
+                     to = std::min(first + count, slices[s].offset + slices[s].size);
+      if (to > from) part.codes.storedSymbols(from, to - from, bytes.data() + (from - first));
+    }
+  }
+  const uint8_t* at = reinterpret_cast<const uint8_t*>(received.data());
+  for (int r = 0; r < ranks; ++r)
+    for (const Piece* p : fromRank[r]) {
+      std::memcpy(mixed[p->block].data() + (p->first - p->block * kBlockCodes), at, p->count);
+      at += (p->count + 7) / 8 * 8;
+    }
+  const auto read = [&](uint64_t first, uint64_t count, uint8_t* out) {
+    if (const auto it = mixed.find(first / kBlockCodes); it != mixed.end())
+      std::memcpy(out, it->second.data(), count);
+    else
+      part.codes.storedSymbols(first, count, out);
+  };
+  return writeOfRuns(path, variant, entries, part.stats, runs, read, threads, share, batchBlocks);
 }
 
 uint64_t File::filesOpened() { return openedFiles.load(std::memory_order_relaxed); }

@@ -208,6 +208,14 @@ absl::Status writeFile(const std::string& path, const Variant& variant, const Pa
 absl::Status writeFileOfRanks(const std::string& path, const Variant& variant, const SolvedPart& part, int threads,
                               BuildShare& share, uint64_t batchBlocks = kWriteBatchBlocks);
 
+// The same file written from a 3x3 build over ranks (solvePacked with a
+// share): collective, each rank passing its part (PackedSolution::owners:
+// the slices it holds). A block is compressed by the holder of its first
+// number's slice, which takes the stored symbols of its numbers in other
+// ranks' slices from them; then as writeFileOfRanks.
+absl::Status writeFileOfSlices(const std::string& path, const Variant& variant, const PackedSolution& part, int threads,
+                               BuildShare& share, uint64_t batchBlocks = kWriteBatchBlocks);
+
 // OK if `path` does not exist or is a regular file (not followed if it is a
 // symbolic link); else an error naming what it is.
 absl::Status checkOutputPath(const std::string& path);

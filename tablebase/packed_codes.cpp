@@ -91,19 +91,70 @@ void PackedCodes::markIn(uint64_t first, uint64_t count, uint64_t reached, uint6
 
 absl::Status PackedCodes::indexOpen(const std::string& directory) {
   const uint64_t lines = (size_ + kPerLine - 1) / kPerLine;
-  before_.assign(lines + 1, 0);
+  absl::StatusOr<CodeArray> lineWords = CodeArray::inMemory((lines + 1) * 8);
+  if (!lineWords.ok()) return lineWords.status();
+  directory_ = std::move(*lineWords);
   uint64_t open = 0;
   for (uint64_t line = 0; line < lines; ++line) {
-    before_[line] = open;
+    before()[line] = open;
     for (uint64_t k = line * (kPerLine / kPerWord); k < (line + 1) * (kPerLine / kPerWord); ++k)
       open += std::popcount(word(k) & kHighBits);
   }
-  before_[lines] = open;
+  before()[lines] = open;
   absl::StatusOr<CodeArray> bytes = CodeArray::inMemoryOrFile(std::max<uint64_t>(1, open), directory);
   if (!bytes.ok()) return bytes.status();
   open_ = std::move(*bytes);
   openCount_ = open;
   return absl::OkStatus();
+}
+
+absl::Status PackedCodes::makeOpen(uint64_t openCount, const std::string& directory) {
+  const uint64_t lines = (size_ + kPerLine - 1) / kPerLine;
+  absl::StatusOr<CodeArray> lineWords = CodeArray::inMemory((lines + 1) * 8);
+  if (!lineWords.ok()) return lineWords.status();
+  directory_ = std::move(*lineWords);
+  absl::StatusOr<CodeArray> bytes = CodeArray::inMemoryOrFile(std::max<uint64_t>(1, openCount), directory);
+  if (!bytes.ok()) return bytes.status();
+  open_ = std::move(*bytes);
+  openCount_ = openCount;
+  return absl::OkStatus();
+}
+
+uint64_t PackedCodes::openCountIn(uint64_t first, uint64_t count) const {
+  uint64_t open = 0;
+  for (uint64_t at = 0; at < count; at += 64)
+    open += std::popcount(openIn(first + at, std::min<uint64_t>(64, count - at)));
+  return open;
+}
+
+void PackedCodes::indexSlice(uint64_t first, uint64_t count, uint64_t openBefore) {
+  const uint64_t end = first + count;
+  // The line the slice starts inside of: its numbers before the slice are
+  // another slice's, on a line every rank holds.
+  if (first % kPerLine != 0) {
+    const uint64_t start = first / kPerLine * kPerLine;
+    before()[first / kPerLine] = openBefore - openCountIn(start, first - start);
+  }
+  uint64_t open = openBefore, at = first;
+  for (uint64_t line = (first + kPerLine - 1) / kPerLine; line * kPerLine < end; ++line) {
+    open += openCountIn(at, line * kPerLine - at);
+    at = line * kPerLine;
+    before()[line] = open;
+  }
+  // The line that starts where the slice ends (openRank of its end).
+  if (end % kPerLine == 0) before()[end / kPerLine] = open + openCountIn(at, end - at);
+}
+
+void PackedCodes::release(uint64_t first, uint64_t count, uint64_t openFirst, uint64_t openCount) {
+  const uint64_t end = first + count;
+  // Symbols: the words whose numbers are all the slice's, 8 bytes each.
+  const uint64_t wordFirst = (first + kPerWord - 1) / kPerWord, wordEnd = end / kPerWord;
+  if (wordEnd > wordFirst) symbolWords_.release(wordFirst * 8, (wordEnd - wordFirst) * 8);
+  // Directory: the lines whose numbers are all the slice's, but the first
+  // (where the slice before ends: openRank of its end reads it).
+  const uint64_t lineFirst = (first + kPerLine - 1) / kPerLine, lineEnd = end / kPerLine;
+  if (lineEnd > lineFirst + 1) directory_.release((lineFirst + 1) * 8, (lineEnd - lineFirst - 1) * 8);
+  open_.release(openFirst, openCount);
 }
 
 void PackedCodes::storedSymbols(uint64_t first, uint64_t count, uint8_t* out) const {

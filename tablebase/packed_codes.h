@@ -15,8 +15,16 @@
 //             builder settles it, then kDrawCode or a distance code
 //
 // Symbols only gain bits (00 -> 01 -> 11), so ranks that each set the
-// symbols of their own numbers join theirs by OR. Symbols and open bytes are
-// held in memory, or in unnamed files of a directory (CodeArray).
+// symbols of their own numbers join theirs by OR. Symbols, directory and
+// open bytes are held in memory (pages taken as they are first written), or
+// the symbols and open bytes in unnamed files of a directory (CodeArray).
+//
+// Over ranks (retrograde.h) a rank holds the slices it solves and, for a
+// while, those of other ranks that its groups need: the arrays span every
+// number, but only the pages of held slices are ever written, and the
+// pages of a slice let go (release) read as zeros again. A rank's
+// directory lines are those of its held slices (indexSlice) and of the
+// lines that two slices share, whose symbols every rank holds.
 #pragma once
 
 #include <bit>
@@ -83,14 +91,32 @@ class PackedCodes {
   // for any x, the open numbers below x.
   uint64_t openRank(uint64_t x) const {
     const uint64_t line = x / kPerLine, w = line * (kPerLine / kPerWord);
-    uint64_t r = before_[line];
+    uint64_t r = before()[line];
     for (uint64_t k = w; k < x / kPerWord; ++k) r += std::popcount(word(k) & kHighBits);
     const uint64_t below = (uint64_t{1} << shift(x)) - 1;
     return r + std::popcount(word(x / kPerWord) & kHighBits & below);
   }
   uint8_t* openBytes() { return open_.data(); }
   const uint8_t* openBytes() const { return open_.data(); }
-  void prefetchOpen(uint64_t x) const { __builtin_prefetch(&before_[x / kPerLine]); }
+  void prefetchOpen(uint64_t x) const { __builtin_prefetch(&before()[x / kPerLine]); }
+
+  // ---- A rank's part (the builder over ranks) ----
+  // Once no symbol changes any more: the open bytes of `openCount` open
+  // numbers in all (every rank's), all kNoState, and a directory without
+  // lines: indexSlice makes those of the slices this rank holds.
+  absl::Status makeOpen(uint64_t openCount, const std::string& directory);
+  // The directory lines of numbers first..first+count-1 (a whole slice,
+  // count > 0, whose symbols this process holds, as it does those of any
+  // line the slice shares with another), given the open numbers before
+  // `first` (every rank's): after it openRank answers for those numbers.
+  void indexSlice(uint64_t first, uint64_t count, uint64_t openBefore);
+  // The open numbers among first..first+count-1.
+  uint64_t openCountIn(uint64_t first, uint64_t count) const;
+  // Lets go of the memory (or the file's blocks) of the symbols, directory
+  // lines and open bytes (openFirst..openFirst+openCount-1) of numbers
+  // first..first+count-1 (a whole slice): the pages that hold nothing
+  // else, which read as zeros again. What is kept is still right.
+  void release(uint64_t first, uint64_t count, uint64_t openFirst, uint64_t openCount);
 
   // What a version-3 file stores for number x (code.h: storedSymbol):
   // kNoState, kRuledSymbol, or its open byte.
@@ -113,8 +139,11 @@ class PackedCodes {
   const uint64_t* words() const { return reinterpret_cast<const uint64_t*>(symbolWords_.data()); }
 
   uint64_t size_ = 0;
-  CodeArray symbolWords_;         // 8 bytes per 32 numbers, whole lines
-  std::vector<uint64_t> before_;  // per line of 256 numbers, and one past the last
+  CodeArray symbolWords_;  // 8 bytes per 32 numbers, whole lines
+  uint64_t* before() { return reinterpret_cast<uint64_t*>(directory_.data()); }
+  const uint64_t* before() const { return reinterpret_cast<const uint64_t*>(directory_.data()); }
+
+  CodeArray directory_;  // a word per line of 256 numbers, and one past the last: the open numbers before it
   CodeArray open_;
   uint64_t openCount_ = 0;
 };

@@ -5,6 +5,7 @@
 #include <bit>
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <mutex>
 #include <utility>
 
@@ -167,31 +168,6 @@ std::vector<std::vector<Group>> groupsByLevel(const Index& index) {
   return levels;
 }
 
-// The ranges of open bytes (packed_codes.h) of a level's groups, with
-// their owners, in order, neighbours of one owner joined.
-std::vector<BuildShare::Range> openRanges(const PackedCodes& codes, const std::vector<Group>& groups,
-                                          const std::vector<int>& owner) {
-  std::vector<BuildShare::Range> ranges;
-  auto add = [&](uint64_t offset, uint64_t size, int rank) {
-    const uint64_t first = codes.openRank(offset);
-    ranges.push_back({first, codes.openRank(offset + size) - first, rank});
-  };
-  for (size_t k = 0; k < groups.size(); ++k) {
-    add(groups[k].firstOffset, groups[k].firstSize, owner[k]);
-    if (groups[k].second >= 0) add(groups[k].secondOffset, groups[k].secondSize, owner[k]);
-  }
-  std::sort(ranges.begin(), ranges.end(), [](const auto& a, const auto& b) { return a.offset < b.offset; });
-  std::vector<BuildShare::Range> joined;
-  for (const auto& r : ranges) {
-    if (r.size == 0) continue;
-    if (!joined.empty() && joined.back().owner == r.owner && joined.back().offset + joined.back().size == r.offset)
-      joined.back().size += r.size;
-    else
-      joined.push_back(r);
-  }
-  return joined;
-}
-
 // The symbol words (packed_codes.h) that hold a level's numbers, in order,
 // overlapping ones joined (a word at the edge of two slices holds symbols
 // of both; OR-ing it is right whichever rank set which symbol).
@@ -216,6 +192,74 @@ std::vector<BuildShare::Range> symbolWordRanges(const std::vector<Group>& groups
   }
   return joined;
 }
+
+// The words that carry slices of the packed codes from one rank to
+// another, in order: each slice's symbol words (OR-ed into the receiver's:
+// a word at a slice's edge holds another slice's symbols too), then, if
+// asked, its open bytes, 8 to a word (copied).
+class SliceStream {
+ public:
+  explicit SliceStream(PackedCodes& codes) : codes_(codes) {}
+  void addSymbols(uint64_t first, uint64_t count) {
+    const uint64_t w = first / PackedCodes::kPerWord;
+    add({false, w, (first + count + PackedCodes::kPerWord - 1) / PackedCodes::kPerWord - w});
+  }
+  void addOpen(uint64_t first, uint64_t count) { add({true, first, count}); }
+  uint64_t left() const { return left_; }
+  // The next n (<= left()) words, appended to `out`.
+  void read(uint64_t n, std::vector<uint64_t>& out) {
+    walk(n, [&](const Item& item, uint64_t k) {
+      if (!item.bytes) return out.push_back(codes_.words()[item.first + k]);
+      uint64_t w = 0;
+      std::memcpy(&w, codes_.openBytes() + item.first + 8 * k, std::min<uint64_t>(8, item.count - 8 * k));
+      out.push_back(w);
+    });
+  }
+  // Takes the next n (<= left()) words from `in` into the codes.
+  void write(const uint64_t* in, uint64_t n) {
+    walk(n, [&](const Item& item, uint64_t k) {
+      if (!item.bytes)
+        codes_.words()[item.first + k] |= *in++;
+      else
+        std::memcpy(codes_.openBytes() + item.first + 8 * k, in++, std::min<uint64_t>(8, item.count - 8 * k));
+    });
+  }
+
+ private:
+  struct Item {
+    bool bytes;             // open bytes, else symbol words
+    uint64_t first, count;  // in words or bytes
+    uint64_t words() const { return bytes ? (count + 7) / 8 : count; }
+  };
+  void add(const Item& item) {
+    if (item.count == 0) return;
+    items_.push_back(item);
+    left_ += item.words();
+  }
+  // Calls each(item, k) for the next n words: word k of its item.
+  template <typename Each>
+  void walk(uint64_t n, Each&& each) {
+    left_ -= n;
+    for (; n > 0; ++item_, at_ = 0) {
+      const Item& item = items_[item_];
+      const uint64_t take = std::min(n, item.words() - at_);
+      for (uint64_t k = at_; k < at_ + take; ++k) each(item, k);
+      n -= take;
+      if (at_ + take < item.words()) {
+        at_ += take;
+        return;
+      }
+    }
+  }
+  PackedCodes& codes_;
+  std::vector<Item> items_;
+  size_t item_ = 0;
+  uint64_t at_ = 0, left_ = 0;
+};
+
+// Over ranks: the slices that each rank needs for a step of the solve and
+// does not hold (another rank's), sorted, by rank.
+using Needs = std::vector<std::vector<int>>;
 
 class Solver {
  public:
@@ -269,9 +313,27 @@ class Solver {
     return st;
   }
   void report(bool force = false);
-  // After a level of a pass over several ranks: every rank's results of the
-  // level made every rank's (and the progress counted for the whole level).
-  absl::Status shareLevel(int level, bool codes);
+  // Over ranks: the other ranks' slices that this rank's groups of
+  // `level` need, for each rank: in the forward pass, the slices of their
+  // parents by placement (one level down); in the backward pass, those of
+  // the groups their placements lead to (one level up).
+  Needs forwardNeeds(int level) const;
+  Needs backwardNeeds(int level) const;
+  // Every rank takes the slices it needs from their holders: their symbols
+  // and, if `open`, their open bytes (whose directory it then makes).
+  // Collective; an error on every rank if a message is not the size
+  // expected.
+  absl::Status fetch(const Needs& needs, bool open);
+  // Lets go of the slices fetched for `needs`.
+  void release(const Needs& needs, bool open);
+  // Over ranks, once the forward pass is over: the lines two slices share
+  // made whole on every rank, the open numbers of each slice counted (by
+  // its holder, summed over the ranks), the open bytes made, and the
+  // directory of this rank's slices.
+  absl::Status indexOpenOfRanks();
+  // The progress of a pass over ranks once `level` is done on every rank.
+  void levelDone(int level, bool backward);
+  bool holds(int slice) const { return sliceOwner_[slice] == share_->rank(); }
 
   BuildShare* share_;              // null: this process solves every group
   const std::atomic<bool>* stop_;  // null, or set: the solve ends between two groups
@@ -289,9 +351,12 @@ class Solver {
   PackedCodes codes_;
   // The ruled states this process marked: games won, games lost, wins in 1.
   std::atomic<uint64_t> wonGames_{0}, lostGames_{0}, winsInOne_{0};
-  std::vector<std::vector<Group>> levelGroups_;  // the groups this process solves, per level
-  std::vector<std::vector<Group>> allGroups_;    // with a share: every rank's,
-  std::vector<std::vector<int>> owner_;          // and which rank solves each
+  std::vector<std::vector<Group>> levelGroups_;   // the groups this process solves, per level
+  std::vector<std::vector<Group>> allGroups_;     // with a share: every rank's,
+  std::vector<std::vector<int>> owner_;           // and which rank solves each
+  std::vector<int> sliceOwner_;                   // the rank that solves (and holds) each slice
+  std::vector<Group> groupOfFirst_;               // per slice: the group of which it is the first slice (if any)
+  std::vector<uint64_t> openBefore_, openCount_;  // per slice: the open numbers before it, and in it
 
   std::string phase_;
   uint64_t phaseTotal_ = 0;
@@ -775,17 +840,135 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
   return absl::OkStatus();
 }
 
-absl::Status Solver::shareLevel(int level, bool codes) {
-  const std::vector<Group>& groups = allGroups_[level];
-  const absl::Status s = codes ? share_->shareBytes(codes_.openBytes(), openRanges(codes_, groups, owner_[level]))
-                               : share_->orWords(codes_.words(), symbolWordRanges(groups));
+Needs Solver::forwardNeeds(int level) const {
+  Needs needs(share_->ranks());
+  for (size_t k = 0; k < allGroups_[level].size(); ++k) {
+    const Group& g = allGroups_[level][k];
+    const int r = owner_[level][k];
+    for (int slice : {g.first, g.second})
+      for (int size = 0; size < 3; ++size)
+        if (const int p = placementParentSlice(slice, size); p >= 0 && sliceOwner_[p] != r) needs[r].push_back(p);
+  }
+  for (auto& n : needs) {
+    std::sort(n.begin(), n.end());
+    n.erase(std::unique(n.begin(), n.end()), n.end());
+  }
+  return needs;
+}
+
+Needs Solver::backwardNeeds(int level) const {
+  Needs needs(share_->ranks());
+  for (size_t k = 0; k < allGroups_[level].size(); ++k) {
+    const int r = owner_[level][k];
+    for (int first : placementChildGroups(index_, allGroups_[level][k])) {
+      const Group& c = groupOfFirst_[first];
+      for (int slice : {c.first, c.second})
+        if (slice >= 0 && sliceOwner_[slice] != r) needs[r].push_back(slice);
+    }
+  }
+  for (auto& n : needs) {
+    std::sort(n.begin(), n.end());
+    n.erase(std::unique(n.begin(), n.end()), n.end());
+  }
+  return needs;
+}
+
+absl::Status Solver::fetch(const Needs& needs, bool open) {
+  // Pieces of at most 2^24 words (128 MiB) from a rank to another at a time.
+  constexpr uint64_t kPieceWords = uint64_t{1} << 24;
+  const int me = share_->rank(), ranks = share_->ranks();
+  if (needs.empty()) return absl::OkStatus();  // a step without needs (on every rank)
+  auto add = [&](SliceStream& stream, int s) {
+    const Index::Slice& sl = index_.slices()[s];
+    stream.addSymbols(sl.offset, sl.size);
+    if (open) stream.addOpen(openBefore_[s], openCount_[s]);
+  };
+  std::vector<SliceStream> out, in;
+  for (int r = 0; r < ranks; ++r) {
+    out.emplace_back(codes_);
+    in.emplace_back(codes_);
+  }
+  for (int r = 0; r < ranks; ++r)
+    if (r != me)
+      for (int s : needs[r])
+        if (holds(s)) add(out[r], s);
+  for (int s : needs[me]) add(in[sliceOwner_[s]], s);
+  uint64_t rounds = 0;
+  for (int r = 0; r < ranks; ++r)
+    rounds = std::max(
+        {rounds, (out[r].left() + kPieceWords - 1) / kPieceWords, (in[r].left() + kPieceWords - 1) / kPieceWords});
+  if (absl::Status s = share_->reduceWords(&rounds, 1, BuildShare::Reduce::kMax); !s.ok()) return s;
+  std::vector<std::vector<uint64_t>> toEach(ranks);
+  std::vector<uint64_t> received;
+  for (uint64_t round = 0; round < rounds; ++round) {
+    std::vector<uint64_t> expected(ranks, 0);
+    uint64_t all = 0;
+    for (int r = 0; r < ranks; ++r) {
+      toEach[r].clear();
+      out[r].read(std::min(kPieceWords, out[r].left()), toEach[r]);
+      expected[r] = std::min(kPieceWords, in[r].left());
+      all += expected[r];
+    }
+    if (absl::Status s = share_->exchangeWords(toEach, &received); !s.ok()) return s;
+    absl::Status size = received.size() == all
+                            ? absl::OkStatus()
+                            : absl::DataLossError(absl::StrCat("rank ", me, " received ", received.size(),
+                                                               " words of slices, ", all, " expected"));
+    if (absl::Status s = share_->agree(size); !s.ok()) return s;
+    const uint64_t* at = received.data();
+    for (int r = 0; r < ranks; ++r) {
+      in[r].write(at, expected[r]);
+      at += expected[r];
+    }
+  }
+  if (open)
+    for (int s : needs[me])
+      if (const Index::Slice& sl = index_.slices()[s]; sl.size > 0)
+        codes_.indexSlice(sl.offset, sl.size, openBefore_[s]);
+  return absl::OkStatus();
+}
+
+void Solver::release(const Needs& needs, bool open) {
+  if (needs.empty()) return;
+  for (int s : needs[share_->rank()]) {
+    const Index::Slice& sl = index_.slices()[s];
+    codes_.release(sl.offset, sl.size, open ? openBefore_[s] : 0, open ? openCount_[s] : 0);
+  }
+}
+
+absl::Status Solver::indexOpenOfRanks() {
+  const std::vector<Index::Slice>& slices = index_.slices();
+  std::vector<BuildShare::Range> shared;  // the words of the lines that two slices share
+  for (const Index::Slice& sl : slices)
+    if (sl.size > 0 && sl.offset % PackedCodes::kPerLine != 0) {
+      const uint64_t w = sl.offset / PackedCodes::kPerLine * (PackedCodes::kPerLine / PackedCodes::kPerWord);
+      if (shared.empty() || shared.back().offset != w)
+        shared.push_back({w, PackedCodes::kPerLine / PackedCodes::kPerWord, 0});
+    }
+  if (absl::Status s = share_->orWords(codes_.words(), shared); !s.ok()) return s;
+  openCount_.assign(slices.size(), 0);
+  for (size_t s = 0; s < slices.size(); ++s)
+    if (holds(static_cast<int>(s))) openCount_[s] = codes_.openCountIn(slices[s].offset, slices[s].size);
+  if (absl::Status s = share_->reduceWords(openCount_.data(), openCount_.size(), BuildShare::Reduce::kSum); !s.ok())
+    return s;
+  openBefore_.assign(slices.size(), 0);
+  uint64_t open = 0;
+  for (size_t s = 0; s < slices.size(); ++s) openBefore_[s] = open, open += openCount_[s];
+  absl::Status made = codes_.makeOpen(open, codesDirectory_);
+  if (made.ok())
+    for (size_t s = 0; s < slices.size(); ++s)
+      if (holds(static_cast<int>(s)) && slices[s].size > 0)
+        codes_.indexSlice(slices[s].offset, slices[s].size, openBefore_[s]);
+  return made;
+}
+
+void Solver::levelDone(int level, bool backward) {
   uint64_t done = 0;
   for (int l = 0; l < static_cast<int>(allGroups_.size()); ++l)
-    if (codes ? l >= level : l <= level)
+    if (backward ? l >= level : l <= level)
       for (const Group& g : allGroups_[l]) done += g.size();
   phaseDone_ = done;
   report();
-  return s;
 }
 
 absl::StatusOr<PackedSolution> Solver::run() {
@@ -804,6 +987,15 @@ absl::StatusOr<PackedSolution> Solver::run() {
       for (size_t k = 0; k < allGroups_[level].size(); ++k)
         if (owner_[level][k] == share_->rank()) levelGroups_[level].push_back(allGroups_[level][k]);
     }
+    sliceOwner_.assign(index_.slices().size(), 0);
+    groupOfFirst_.assign(index_.slices().size(), Group{});
+    for (int level = 0; level <= maxLevel; ++level)
+      for (size_t k = 0; k < allGroups_[level].size(); ++k) {
+        const Group& g = allGroups_[level][k];
+        groupOfFirst_[g.first] = g;
+        sliceOwner_[g.first] = owner_[level][k];
+        if (g.second >= 0) sliceOwner_[g.second] = owner_[level][k];
+      }
   }
   absl::StatusOr<PackedCodes> codes = PackedCodes::create(n, codesDirectory_);
   if (share_) {
@@ -822,10 +1014,17 @@ absl::StatusOr<PackedSolution> Solver::run() {
   markReached(start, State{}, topsOf(State{}), ruled);
   if (!share_ || share_->rank() == 0) addRuled(ruled);  // every rank marks it
   for (int level = 0; level <= maxLevel; ++level) {
+    // Over ranks, the symbols of the slices one level down that this
+    // rank's groups' parents by placement lie in, for this level alone.
+    const Needs needs = share_ && level > 0 ? forwardNeeds(level) : Needs{};
+    if (share_)
+      if (absl::Status s = fetch(needs, false); !s.ok()) return s;
     forGroups(level, [&](const Group& g, int workers) { reachGroup(g, workers); });
     if (stopped()) return kStopped;
-    if (share_)
-      if (absl::Status s = shareLevel(level, false); !s.ok()) return s;
+    if (share_) {
+      release(needs, false);
+      levelDone(level, false);
+    }
   }
   ruled = {wonGames_.load(), lostGames_.load(), winsInOne_.load()};
   if (share_)
@@ -833,7 +1032,7 @@ absl::StatusOr<PackedSolution> Solver::run() {
   phaseDone_ = phaseTotal_;
   report(true);
   // The open states' bytes, now that no symbol changes.
-  absl::Status indexed = codes_.indexOpen(codesDirectory_);
+  absl::Status indexed = share_ ? indexOpenOfRanks() : codes_.indexOpen(codesDirectory_);
   if (share_) indexed = share_->agree(indexed);
   if (!indexed.ok()) return indexed;
 
@@ -844,6 +1043,11 @@ absl::StatusOr<PackedSolution> Solver::run() {
   std::mutex errorMutex;
   absl::Status error;
   for (int level = maxLevel; level >= 0 && error.ok(); --level) {
+    // Over ranks, the codes of the groups one level up that this rank's
+    // groups' placements lead to, for this level alone.
+    const Needs needs = share_ && level < maxLevel ? backwardNeeds(level) : Needs{};
+    if (share_)
+      if (error = fetch(needs, true); !error.ok()) break;
     forGroups(level, [&](const Group& g, int workers) {
       absl::Status s = solveGroup(g, workers);
       if (!s.ok()) {
@@ -852,11 +1056,12 @@ absl::StatusOr<PackedSolution> Solver::run() {
       }
     });
     if (error.ok() && stopped()) error = kStopped;
-    // Every rank learns whether any failed before the codes are exchanged:
-    // none waits for a rank that stopped.
+    // Every rank learns whether any failed before the next level's
+    // exchange: none waits for a rank that stopped.
     if (share_) {
       error = share_->agree(error);
-      if (error.ok()) error = shareLevel(level, true);
+      release(needs, true);
+      levelDone(level, true);
     }
   }
   if (!error.ok()) return error;
@@ -874,29 +1079,45 @@ absl::StatusOr<PackedSolution> Solver::run() {
   st.wins += ruled[2];
   if (ruled[2]) st.maxDistance = 1;
   // (By code first: gobblers' 32 M open bytes counted one by one took 0.1 s.)
+  // Over ranks, each counts the open bytes of its slices.
   const uint8_t* open = codes_.openBytes();
   std::array<uint64_t, 256> byCode{};
-  for (uint64_t r = 0; r < codes_.openCount(); ++r) ++byCode[open[r]];
+  if (!share_) {
+    for (uint64_t r = 0; r < codes_.openCount(); ++r) ++byCode[open[r]];
+  } else {
+    for (size_t s = 0; s < openCount_.size(); ++s)
+      if (holds(static_cast<int>(s)))
+        for (uint64_t r = openBefore_[s]; r < openBefore_[s] + openCount_[s]; ++r) ++byCode[open[r]];
+    if (absl::Status s = share_->reduceWords(byCode.data(), byCode.size(), BuildShare::Reduce::kSum); !s.ok()) return s;
+  }
   for (int c = 0; c < 256; ++c)
     if (c != kNoState) countState(st, static_cast<uint8_t>(c), byCode[c]);
-  st.start = codes_.symbol(start) == PackedCodes::kOpen ? open[codes_.openRank(start)]
-             : codes_.symbol(start) == PackedCodes::kRuled
-                 ? codeOfSymbol(kRuledSymbol, [&] { return outcome(rules_, State{}); })
-                 : kNoState;
+  uint64_t startCode = codes_.symbol(start) == PackedCodes::kOpen ? open[codes_.openRank(start)]
+                       : codes_.symbol(start) == PackedCodes::kRuled
+                           ? codeOfSymbol(kRuledSymbol, [&] { return outcome(rules_, State{}); })
+                           : kNoState;
+  if (share_) {
+    if (!holds(index_.sliceOfIndex(start))) startCode = kNoState;  // (kNoState is 0: the holder's is the most)
+    if (absl::Status s = share_->reduceWords(&startCode, 1, BuildShare::Reduce::kMax); !s.ok()) return s;
+  }
+  st.start = static_cast<uint8_t>(startCode);
   result.codes = std::move(codes_);
+  result.owners = std::move(sliceOwner_);
   return result;
 }
 
 // The codes of a packed solution a byte a number (code.h), in memory or in
 // a file of `codesDirectory`: each ruled symbol resolved by its state's
 // outcome, as a file's reader resolves it.
-absl::StatusOr<CodeArray> unpack(const Index& index, const PackedCodes& packed, int threads,
-                                 const std::string& codesDirectory) {
+absl::StatusOr<CodeArray> unpack(const Index& index, const PackedSolution& solved, int threads,
+                                 const std::string& codesDirectory, int rank) {
+  const PackedCodes& packed = solved.codes;
   absl::StatusOr<CodeArray> codes = CodeArray::inMemoryOrFile(index.size(), codesDirectory);
   if (!codes.ok()) return codes.status();
   CodeArray& out = *codes;
   parallelFor(index.slices().size(), std::max(1, threads), [&](int, uint64_t s) {
     const Index::Slice& sl = index.slices()[s];
+    if (!solved.owners.empty() && solved.owners[s] != rank) return;  // another rank's
     packed.storedSymbols(sl.offset, sl.size, out.data() + sl.offset);
     Numbering::resolveRuled(index, out.data() + sl.offset, sl.offset, sl.size);
   });
@@ -1002,7 +1223,9 @@ absl::StatusOr<Solution> solve(const Variant& variant, int threads, const SolveP
   Solution result;
   result.stats = packed->stats;
   const Index index(variant);
-  absl::StatusOr<CodeArray> codes = unpack(index, packed->codes, threads, codesDirectory);
+  absl::StatusOr<CodeArray> codes =
+      unpack(index, *packed, threads, codesDirectory, share != nullptr ? share->rank() : 0);
+  result.owners = std::move(packed->owners);
   if (!codes.ok()) return codes.status();
   result.codes = std::move(*codes);
   return result;

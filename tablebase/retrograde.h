@@ -76,12 +76,17 @@ inline void countState(SolveStats& stats, uint8_t c, uint64_t n = 1) {
 struct Solution {
   CodeArray codes;  // one value code (code.h) per number of Index
   SolveStats stats;
+  std::vector<int> owners;  // as PackedSolution's
 };
 
 // The builder's own answer: the codes packed (packed_codes.h).
 struct PackedSolution {
   PackedCodes codes;
   SolveStats stats;
+  // Over ranks, the rank that holds each slice of the Index (this
+  // process's codes are right for its own slices alone); empty: this
+  // process holds every slice.
+  std::vector<int> owners;
 };
 
 // A group of at least this many numbers is solved by all threads together
@@ -93,9 +98,11 @@ inline constexpr uint64_t kSharedGroupSize = uint64_t{1} << 22;
 // for the tests, which lower it to take the shared path on small variants.
 // The codes are kept in memory if `codesDirectory` is empty, else in
 // unnamed files there (CodeArray::inFile): the answer is the same. With a
-// `share` (tablebase.h: BuildShare) this process solves its part of each
-// level's groups and exchanges the results with the other ranks after each
-// level; every rank returns the whole answer, the same as without. Once
+// `share` (tablebase.h: BuildShare) this process solves and holds its part
+// of each level's groups (the slices Solution::owners gives it), taking
+// from the other ranks, for one level at a time, the slices next to its
+// groups' that it needs; every rank returns the whole table's stats and
+// its slices' codes (the others' are kNoState), the same as without. Once
 // `stop` (if given) is set, the solve ends between two groups with a
 // Cancelled error; not with a share, whose ranks must go on together.
 absl::StatusOr<Solution> solve(const Variant& variant, int threads, const SolveProgress& progress = {},
