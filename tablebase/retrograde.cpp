@@ -874,8 +874,10 @@ Needs Solver::backwardNeeds(int level) const {
 }
 
 absl::Status Solver::fetch(const Needs& needs, bool open) {
-  // Pieces of at most 2^24 words (128 MiB) from a rank to another at a time.
-  constexpr uint64_t kPieceWords = uint64_t{1} << 24;
+  // Pieces of at most 2^20 words (8 MiB) from a rank to another at a time:
+  // what a rank holds twice while they come in (in the message and in its
+  // arrays).
+  constexpr uint64_t kPieceWords = uint64_t{1} << 20;
   const int me = share_->rank(), ranks = share_->ranks();
   if (needs.empty()) return absl::OkStatus();  // a step without needs (on every rank)
   auto add = [&](SliceStream& stream, int s) {

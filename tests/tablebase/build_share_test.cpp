@@ -46,34 +46,88 @@ std::vector<absl::StatusOr<Solution>> solveOnRanks(const Variant& v, int ranks, 
 
 class BuildShareTest : public ::testing::TestWithParam<const char*> {};
 
-// Every rank ends with the one-process answer: every code, every count;
-// with one group per thread and with every group on the shared path.
-TEST_P(BuildShareTest, EveryRankHasTheOneProcessAnswer) {
+// Every rank ends with the one-process counts and the one-process codes of
+// the slices it holds, and holds only those (the others' codes are
+// kNoState; each slice, and so each state, is held by one rank, and no
+// rank holds every state); with one group per thread and with every group
+// on the shared path.
+TEST_P(BuildShareTest, EachRankHoldsItsSlicesWithTheOneProcessCodes) {
   const Variant v = *Variant::parse(GetParam());
   auto one = solve(v, 1);
   ASSERT_TRUE(one.ok()) << one.status();
+  const Index index(v);
   for (int ranks : {2, 3})
     for (auto [threads, shared] : {std::pair<int, uint64_t>{1, kSharedGroupSize}, {2, 1}}) {
-      World seen(1);
-      auto results = solveOnRanks(v, ranks, threads, shared, -1, 0, &seen);
+      auto results = solveOnRanks(v, ranks, threads, shared);
+      std::vector<int> held(index.slices().size(), 0);
+      uint64_t allOwnStates = 0;
       for (int r = 0; r < ranks; ++r) {
         SCOPED_TRACE(absl::StrCat(ranks, " ranks of ", threads, " threads, rank ", r));
         ASSERT_TRUE(results[r].ok()) << results[r].status();
-        EXPECT_TRUE(results[r]->codes == one->codes);
-        EXPECT_EQ(results[r]->stats.states, one->stats.states);
-        EXPECT_EQ(results[r]->stats.wins, one->stats.wins);
-        EXPECT_EQ(results[r]->stats.start, one->stats.start);
-        EXPECT_EQ(results[r]->stats.maxDistance, one->stats.maxDistance);
+        const Solution& mine = *results[r];
+        ASSERT_EQ(mine.owners.size(), index.slices().size());
+        EXPECT_EQ(mine.owners, results[0]->owners);
+        uint64_t wrong = 0, ownStates = 0;
+        for (size_t s = 0; s < index.slices().size(); ++s) {
+          const Index::Slice& sl = index.slices()[s];
+          const bool own = mine.owners[s] == r;
+          held[s] += own;
+          for (uint64_t x = sl.offset; x < sl.offset + sl.size; ++x) {
+            wrong += mine.codes[x] != (own ? one->codes[x] : kNoState);
+            ownStates += own && one->codes[x] != kNoState;
+          }
+        }
+        EXPECT_EQ(wrong, 0u);
+        EXPECT_LT(ownStates, one->stats.states);
+        allOwnStates += ownStates;
+        EXPECT_EQ(mine.stats.states, one->stats.states);
+        EXPECT_EQ(mine.stats.wins, one->stats.wins);
+        EXPECT_EQ(mine.stats.draws, one->stats.draws);
+        EXPECT_EQ(mine.stats.terminal, one->stats.terminal);
+        EXPECT_EQ(mine.stats.start, one->stats.start);
+        EXPECT_EQ(mine.stats.maxDistance, one->stats.maxDistance);
       }
-      // Every open state's byte (packed_codes.h: a draw or a distance
-      // other than a finished game's or a win in 1) went through the
-      // exchange once (the ranges cover each level's groups, which cover
-      // the index), every number's symbol at least once.
-      const auto open = std::count_if(one->codes.begin(), one->codes.end(),
-                                      [](uint8_t c) { return c == kDrawCode || c > winCode(1); });
-      EXPECT_EQ(seen.bytesShared, static_cast<uint64_t>(open));
-      EXPECT_GE(seen.wordsOred * PackedCodes::kPerWord, one->codes.size());
+      EXPECT_TRUE(std::all_of(held.begin(), held.end(), [](int n) { return n == 1; })) << "a slice held twice or never";
+      EXPECT_EQ(allOwnStates, one->stats.states);
     }
+}
+
+// The ranks write the file together (writeFileOfSlices, in batches of
+// three blocks: blocks that hold several ranks' slices, runs of blocks
+// of each rank): byte for byte the one-process file.
+TEST_P(BuildShareTest, TheRanksWriteTheOneProcessFile) {
+  const Variant v = *Variant::parse(GetParam());
+  const ::gobblet::testing::ScratchDir dir("gobblet_share3");
+  auto one = solvePacked(v, 2);
+  ASSERT_TRUE(one.ok()) << one.status();
+  const std::string oneFile = dir.file("one.gtb");
+  ASSERT_TRUE(writeFile(oneFile, v, *one, 2, 3).ok());
+  for (int ranks : {2, 3, 5}) {
+    SCOPED_TRACE(absl::StrCat(ranks, " ranks"));
+    const std::string file = dir.file(absl::StrCat(ranks, ".gtb"));
+    const auto written = onRanks<absl::Status>(ranks, [&](ThreadShare& share) {
+      absl::StatusOr<PackedSolution> part = solvePacked(v, 1, {}, kSharedGroupSize, {}, &share);
+      return part.ok() ? writeFileOfSlices(file, v, *part, 2, share, 3) : part.status();
+    });
+    for (int r = 0; r < ranks; ++r) EXPECT_TRUE(written[r].ok()) << "rank " << r << ": " << written[r];
+    EXPECT_EQ(::gobblet::testing::runCommand("cmp " + oneFile + " " + file).exitCode, 0) << "files differ";
+  }
+}
+
+// A bad message: a rank receives a word fewer of the slices it needs than
+// it was sent (in the forward pass, then in the backward pass). Every
+// rank returns an error, that rank saying what it received, and none
+// waits for another.
+TEST(BuildShare, AShortMessageStopsEveryRank) {
+  const Variant v = *Variant::parse("3x3:2,2,1");
+  for (int at : {1, 12}) {
+    SCOPED_TRACE(absl::StrCat("exchange ", at));
+    const auto results = onRanks<absl::Status>(
+        3, [&](ThreadShare& share) { return solvePacked(v, 1, {}, kSharedGroupSize, {}, &share).status(); }, at);
+    EXPECT_TRUE(absl::IsDataLoss(results[1])) << results[1];
+    EXPECT_NE(results[1].message().find("rank 1 received"), std::string::npos) << results[1];
+    for (int r : {0, 2}) EXPECT_TRUE(absl::IsAborted(results[r])) << "rank " << r << ": " << results[r];
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, BuildShareTest, ::testing::Values("tictactoe", "3x3:2,2,0", "3x3:2,2,1"),
@@ -85,8 +139,9 @@ INSTANTIATE_TEST_SUITE_P(Variants, BuildShareTest, ::testing::Values("tictactoe"
                          });
 
 // Rank 1 fails while solving (its third agreement: after the path check
-// of build() there is none here, so the second level of the backward
-// pass): every rank returns an error, rank 1 its own, and none hangs.
+// of build() there is none here, so the exchange before the second level
+// of the forward pass): every rank returns an error, rank 1 its own, and
+// none hangs.
 TEST(BuildShare, AFailingRankStopsEveryRank) {
   const Variant v = *Variant::parse("3x3:2,2,1");
   auto results = solveOnRanks(v, 3, 1, kSharedGroupSize, 1, 3);

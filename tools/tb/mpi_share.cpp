@@ -62,8 +62,11 @@ void MpiShare::abort(int code) {
 }
 
 absl::Status MpiShare::orWords(uint64_t* words, const std::vector<Range>& ranges) {
-  const uint64_t capacity = kStageBytes / sizeof(uint64_t);
-  stage_.resize(kStageBytes);
+  // The stage no larger than the ranges: a few lines OR-ed need no 64 MiB.
+  uint64_t total = 0;
+  for (const Range& r : ranges) total += r.size;
+  const uint64_t capacity = std::clamp<uint64_t>(total, 1, kStageBytes / sizeof(uint64_t));
+  stage_.assign(capacity * sizeof(uint64_t), 0);
   uint64_t* stage = reinterpret_cast<uint64_t*>(stage_.data());
   int rc = MPI_SUCCESS;
   inStages(ranges, capacity, [&](const std::vector<Piece>& pieces, uint64_t count) {
@@ -76,19 +79,23 @@ absl::Status MpiShare::orWords(uint64_t* words, const std::vector<Range>& ranges
     out_ += count * 8;
     in_ += count * 8;
   });
+  std::vector<uint8_t>().swap(stage_);
   if (rc != MPI_SUCCESS) return absl::UnavailableError(absl::StrCat("rank ", rank_, ": MPI_Allreduce failed"));
   return absl::OkStatus();
 }
 
 absl::Status MpiShare::shareBytes(uint8_t* bytes, const std::vector<Range>& ranges) {
-  stage_.resize(kStageBytes);
+  uint64_t total = 0;
+  for (const Range& r : ranges) total += r.size;
+  const uint64_t capacity = std::clamp<uint64_t>(total, 1, kStageBytes);
+  stage_.assign(capacity, 0);
   int rc = MPI_SUCCESS;
   std::vector<Range> ofOwner;
   for (int owner = 0; owner < ranks_; ++owner) {
     ofOwner.clear();
     for (const Range& r : ranges)
       if (r.owner == owner) ofOwner.push_back(r);
-    inStages(ofOwner, kStageBytes, [&](const std::vector<Piece>& pieces, uint64_t count) {
+    inStages(ofOwner, capacity, [&](const std::vector<Piece>& pieces, uint64_t count) {
       uint64_t at = 0;
       if (owner == rank_)
         for (const Piece& p : pieces) std::memcpy(stage_.data() + at, bytes + p.offset, p.size), at += p.size;
@@ -99,6 +106,7 @@ absl::Status MpiShare::shareBytes(uint8_t* bytes, const std::vector<Range>& rang
       (owner == rank_ ? out_ : in_) += count;
     });
   }
+  std::vector<uint8_t>().swap(stage_);
   if (rc != MPI_SUCCESS) return absl::UnavailableError(absl::StrCat("rank ", rank_, ": MPI_Bcast failed"));
   return absl::OkStatus();
 }
