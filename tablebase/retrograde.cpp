@@ -168,29 +168,76 @@ std::vector<std::vector<Group>> groupsByLevel(const Index& index) {
   return levels;
 }
 
-// The symbol words (packed_codes.h) that hold a level's numbers, in order,
-// overlapping ones joined (a word at the edge of two slices holds symbols
-// of both; OR-ing it is right whichever rank set which symbol).
-std::vector<BuildShare::Range> symbolWordRanges(const std::vector<Group>& groups) {
-  constexpr uint64_t kPer = PackedCodes::kPerWord;
-  std::vector<BuildShare::Range> ranges;
-  auto add = [&](uint64_t offset, uint64_t size) {
-    if (size) ranges.push_back({offset / kPer, (offset + size + kPer - 1) / kPer - offset / kPer, 0});
-  };
-  for (const Group& g : groups) {
-    add(g.firstOffset, g.firstSize);
-    if (g.second >= 0) add(g.secondOffset, g.secondSize);
+// The slice of the parents by placement of `slice`'s states whose last
+// move placed a piece of `size` (the opponent's material with that piece
+// less, as the side to move), or -1 if there is none (no slice, or the
+// opponent has no piece of that size on the board).
+int placementParentSliceOf(const Index& index, int slice, int size) {
+  if (slice < 0) return -1;
+  const std::array<uint8_t, 6>& m = index.slices()[slice].material;
+  if (m[2 * size + 1] == 0) return -1;
+  std::array<uint8_t, 6> parent = colourSwapped(m);
+  --parent[2 * size];
+  return index.sliceOf(parent);
+}
+
+// Over ranks: the slices that each rank needs for a step of the solve and
+// does not hold (another rank's), sorted, by rank.
+using Needs = std::vector<std::vector<int>>;
+
+// How a build over ranks deals the work: every level's groups (largest
+// first), the rank that solves each, the rank that holds each slice, and
+// each slice's group (by its first slice).
+struct Deal {
+  std::vector<std::vector<Group>> groups;
+  std::vector<std::vector<int>> owner;
+  std::vector<int> sliceOwner;
+  std::vector<Group> groupOfFirst;
+};
+Deal dealOf(const Index& index, int ranks) {
+  Deal d;
+  d.groups = groupsByLevel(index);
+  d.sliceOwner.assign(index.slices().size(), 0);
+  d.groupOfFirst.assign(index.slices().size(), Group{});
+  for (const std::vector<Group>& level : d.groups) {
+    d.owner.push_back(dealGroups(level, ranks));
+    for (size_t k = 0; k < level.size(); ++k) {
+      const Group& g = level[k];
+      d.groupOfFirst[g.first] = g;
+      d.sliceOwner[g.first] = d.owner.back()[k];
+      if (g.second >= 0) d.sliceOwner[g.second] = d.owner.back()[k];
+    }
   }
-  std::sort(ranges.begin(), ranges.end(), [](const auto& a, const auto& b) { return a.offset < b.offset; });
-  std::vector<BuildShare::Range> joined;
-  for (const auto& r : ranges) {
-    if (!joined.empty() && joined.back().offset + joined.back().size >= r.offset)
-      joined.back().size =
-          std::max(joined.back().offset + joined.back().size, r.offset + r.size) - joined.back().offset;
-    else
-      joined.push_back(r);
+  return d;
+}
+
+// The other ranks' slices that each rank's groups of `level` need: in the
+// forward pass, the slices of their parents by placement (one level
+// down); in the backward pass, those of the groups their placements lead
+// to (one level up).
+Needs needsOf(const Index& index, const Deal& d, int level, bool backward, int ranks) {
+  Needs needs(ranks);
+  for (size_t k = 0; k < d.groups[level].size(); ++k) {
+    const Group& g = d.groups[level][k];
+    const int r = d.owner[level][k];
+    auto need = [&](int slice) {
+      if (slice >= 0 && d.sliceOwner[slice] != r) needs[r].push_back(slice);
+    };
+    if (backward) {
+      for (int first : placementChildGroups(index, g)) {
+        need(d.groupOfFirst[first].first);
+        need(d.groupOfFirst[first].second);
+      }
+    } else {
+      for (int slice : {g.first, g.second})
+        for (int size = 0; size < 3; ++size) need(placementParentSliceOf(index, slice, size));
+    }
   }
-  return joined;
+  for (auto& n : needs) {
+    std::sort(n.begin(), n.end());
+    n.erase(std::unique(n.begin(), n.end()), n.end());
+  }
+  return needs;
 }
 
 // The words that carry slices of the packed codes from one rank to
@@ -257,10 +304,6 @@ class SliceStream {
   uint64_t at_ = 0, left_ = 0;
 };
 
-// Over ranks: the slices that each rank needs for a step of the solve and
-// does not hold (another rank's), sorted, by rank.
-using Needs = std::vector<std::vector<int>>;
-
 class Solver {
  public:
   Solver(const Variant& v, int threads, const SolveProgress& progress, uint64_t sharedGroupSize,
@@ -313,12 +356,6 @@ class Solver {
     return st;
   }
   void report(bool force = false);
-  // Over ranks: the other ranks' slices that this rank's groups of
-  // `level` need, for each rank: in the forward pass, the slices of their
-  // parents by placement (one level down); in the backward pass, those of
-  // the groups their placements lead to (one level up).
-  Needs forwardNeeds(int level) const;
-  Needs backwardNeeds(int level) const;
   // Every rank takes the slices it needs from their holders: their symbols
   // and, if `open`, their open bytes (whose directory it then makes).
   // Collective; an error on every rank if a message is not the size
@@ -333,7 +370,7 @@ class Solver {
   absl::Status indexOpenOfRanks();
   // The progress of a pass over ranks once `level` is done on every rank.
   void levelDone(int level, bool backward);
-  bool holds(int slice) const { return sliceOwner_[slice] == share_->rank(); }
+  bool holds(int slice) const { return deal_.sliceOwner[slice] == share_->rank(); }
 
   BuildShare* share_;              // null: this process solves every group
   const std::atomic<bool>* stop_;  // null, or set: the solve ends between two groups
@@ -352,10 +389,7 @@ class Solver {
   // The ruled states this process marked: games won, games lost, wins in 1.
   std::atomic<uint64_t> wonGames_{0}, lostGames_{0}, winsInOne_{0};
   std::vector<std::vector<Group>> levelGroups_;   // the groups this process solves, per level
-  std::vector<std::vector<Group>> allGroups_;     // with a share: every rank's,
-  std::vector<std::vector<int>> owner_;           // and which rank solves each
-  std::vector<int> sliceOwner_;                   // the rank that solves (and holds) each slice
-  std::vector<Group> groupOfFirst_;               // per slice: the group of which it is the first slice (if any)
+  Deal deal_;                                     // with a share: every rank's groups, and who solves each
   std::vector<uint64_t> openBefore_, openCount_;  // per slice: the open numbers before it, and in it
 
   std::string phase_;
@@ -595,14 +629,7 @@ bool Solver::parentSliceReached(int slice) const {
 // move placed a piece of `size` (the opponent's material with that piece
 // less, as the side to move), or -1 if there is none (no slice, or the
 // opponent has no piece of that size on the board).
-int Solver::placementParentSlice(int slice, int size) const {
-  if (slice < 0) return -1;
-  const std::array<uint8_t, 6>& m = index_.slices()[slice].material;
-  if (m[2 * size + 1] == 0) return -1;
-  std::array<uint8_t, 6> parent = colourSwapped(m);
-  --parent[2 * size];
-  return index_.sliceOf(parent);
-}
+int Solver::placementParentSlice(int slice, int size) const { return placementParentSliceOf(index_, slice, size); }
 
 // The reached (or open) bits of the group's numbers begin..end-1 (at most
 // 64), bit k for number begin + k.
@@ -840,39 +867,6 @@ absl::Status Solver::solveGroup(const Group& g, int workers) {
   return absl::OkStatus();
 }
 
-Needs Solver::forwardNeeds(int level) const {
-  Needs needs(share_->ranks());
-  for (size_t k = 0; k < allGroups_[level].size(); ++k) {
-    const Group& g = allGroups_[level][k];
-    const int r = owner_[level][k];
-    for (int slice : {g.first, g.second})
-      for (int size = 0; size < 3; ++size)
-        if (const int p = placementParentSlice(slice, size); p >= 0 && sliceOwner_[p] != r) needs[r].push_back(p);
-  }
-  for (auto& n : needs) {
-    std::sort(n.begin(), n.end());
-    n.erase(std::unique(n.begin(), n.end()), n.end());
-  }
-  return needs;
-}
-
-Needs Solver::backwardNeeds(int level) const {
-  Needs needs(share_->ranks());
-  for (size_t k = 0; k < allGroups_[level].size(); ++k) {
-    const int r = owner_[level][k];
-    for (int first : placementChildGroups(index_, allGroups_[level][k])) {
-      const Group& c = groupOfFirst_[first];
-      for (int slice : {c.first, c.second})
-        if (slice >= 0 && sliceOwner_[slice] != r) needs[r].push_back(slice);
-    }
-  }
-  for (auto& n : needs) {
-    std::sort(n.begin(), n.end());
-    n.erase(std::unique(n.begin(), n.end()), n.end());
-  }
-  return needs;
-}
-
 absl::Status Solver::fetch(const Needs& needs, bool open) {
   // Pieces of at most 2^20 words (8 MiB) from a rank to another at a time:
   // what a rank holds twice while they come in (in the message and in its
@@ -894,7 +888,7 @@ absl::Status Solver::fetch(const Needs& needs, bool open) {
     if (r != me)
       for (int s : needs[r])
         if (holds(s)) add(out[r], s);
-  for (int s : needs[me]) add(in[sliceOwner_[s]], s);
+  for (int s : needs[me]) add(in[deal_.sliceOwner[s]], s);
   uint64_t rounds = 0;
   for (int r = 0; r < ranks; ++r)
     rounds = std::max(
@@ -966,9 +960,9 @@ absl::Status Solver::indexOpenOfRanks() {
 
 void Solver::levelDone(int level, bool backward) {
   uint64_t done = 0;
-  for (int l = 0; l < static_cast<int>(allGroups_.size()); ++l)
+  for (int l = 0; l < static_cast<int>(deal_.groups.size()); ++l)
     if (backward ? l >= level : l <= level)
-      for (const Group& g : allGroups_[l]) done += g.size();
+      for (const Group& g : deal_.groups[l]) done += g.size();
   phaseDone_ = done;
   report();
 }
@@ -981,23 +975,12 @@ absl::StatusOr<PackedSolution> Solver::run() {
   levelGroups_ = groupsByLevel(index_);
   const int maxLevel = static_cast<int>(levelGroups_.size()) - 1;
   if (share_) {
-    allGroups_ = levelGroups_;
-    owner_.resize(allGroups_.size());
+    deal_ = dealOf(index_, share_->ranks());
     for (int level = 0; level <= maxLevel; ++level) {
-      owner_[level] = dealGroups(allGroups_[level], share_->ranks());
       levelGroups_[level].clear();
-      for (size_t k = 0; k < allGroups_[level].size(); ++k)
-        if (owner_[level][k] == share_->rank()) levelGroups_[level].push_back(allGroups_[level][k]);
+      for (size_t k = 0; k < deal_.groups[level].size(); ++k)
+        if (deal_.owner[level][k] == share_->rank()) levelGroups_[level].push_back(deal_.groups[level][k]);
     }
-    sliceOwner_.assign(index_.slices().size(), 0);
-    groupOfFirst_.assign(index_.slices().size(), Group{});
-    for (int level = 0; level <= maxLevel; ++level)
-      for (size_t k = 0; k < allGroups_[level].size(); ++k) {
-        const Group& g = allGroups_[level][k];
-        groupOfFirst_[g.first] = g;
-        sliceOwner_[g.first] = owner_[level][k];
-        if (g.second >= 0) sliceOwner_[g.second] = owner_[level][k];
-      }
   }
   absl::StatusOr<PackedCodes> codes = PackedCodes::create(n, codesDirectory_);
   if (share_) {
@@ -1018,7 +1001,7 @@ absl::StatusOr<PackedSolution> Solver::run() {
   for (int level = 0; level <= maxLevel; ++level) {
     // Over ranks, the symbols of the slices one level down that this
     // rank's groups' parents by placement lie in, for this level alone.
-    const Needs needs = share_ && level > 0 ? forwardNeeds(level) : Needs{};
+    const Needs needs = share_ && level > 0 ? needsOf(index_, deal_, level, false, share_->ranks()) : Needs{};
     if (share_)
       if (absl::Status s = fetch(needs, false); !s.ok()) return s;
     forGroups(level, [&](const Group& g, int workers) { reachGroup(g, workers); });
@@ -1047,7 +1030,7 @@ absl::StatusOr<PackedSolution> Solver::run() {
   for (int level = maxLevel; level >= 0 && error.ok(); --level) {
     // Over ranks, the codes of the groups one level up that this rank's
     // groups' placements lead to, for this level alone.
-    const Needs needs = share_ && level < maxLevel ? backwardNeeds(level) : Needs{};
+    const Needs needs = share_ && level < maxLevel ? needsOf(index_, deal_, level, true, share_->ranks()) : Needs{};
     if (share_)
       if (error = fetch(needs, true); !error.ok()) break;
     forGroups(level, [&](const Group& g, int workers) {
@@ -1104,7 +1087,7 @@ absl::StatusOr<PackedSolution> Solver::run() {
   }
   st.start = static_cast<uint8_t>(startCode);
   result.codes = std::move(codes_);
-  result.owners = std::move(sliceOwner_);
+  result.owners = std::move(deal_.sliceOwner);
   return result;
 }
 
@@ -1183,27 +1166,52 @@ SolveEstimate estimateSolve(const Variant& variant, int threads) {
 ClusterEstimate estimateCluster(const Variant& variant, int threads, int ranks) {
   ClusterEstimate e;
   e.perRank = estimateSolve(variant, threads);
-  if (variant.n == 4) return e;  // the 4x4 builder runs in one process
+  if (variant.n == 4) return e;  // see estimateCluster4
   ranks = std::max(1, ranks);
   const Index index(variant);
-  const std::vector<std::vector<Group>> levels = groupsByLevel(index);
-  e.levels = levels.size();
-  std::vector<uint64_t> owned(ranks, 0);
+  const Deal d = dealOf(index, ranks);
+  e.levels = d.groups.size();
   uint64_t critical = 0, all = 0;
-  for (const std::vector<Group>& groups : levels) {
-    const std::vector<int> owner = dealGroups(groups, ranks);
+  for (size_t level = 0; level < d.groups.size(); ++level) {
     std::vector<uint64_t> load(ranks, 0);
-    for (size_t k = 0; k < groups.size(); ++k) load[owner[k]] += groups[k].size(), all += groups[k].size();
-    for (int r = 0; r < ranks; ++r) owned[r] += load[r];
+    for (size_t k = 0; k < d.groups[level].size(); ++k)
+      load[d.owner[level][k]] += d.groups[level][k].size(), all += d.groups[level][k].size();
     critical += *std::max_element(load.begin(), load.end());
-    for (const auto& r : symbolWordRanges(groups)) e.bitBytes += r.size * 8;
   }
-  const uint64_t most = *std::max_element(owned.begin(), owned.end());
-  const uint64_t least = *std::min_element(owned.begin(), owned.end());
-  e.codeBytesOut = ranks > 1 ? most : 0;
-  e.codeBytesIn = ranks > 1 ? all - least : 0;
-  if (ranks == 1) e.bitBytes = 0;
   e.criticalShare = all ? static_cast<double>(critical) / static_cast<double>(all) : 1;
+  if (ranks == 1) return e;
+  // A slice's symbols (2 bits a number), and those with its directory
+  // lines (8 bytes a 256 numbers) and open bytes (every state open: the
+  // most there can be).
+  const auto symbols = [&](int s) { return index.slices()[s].size / 4; };
+  const auto whole = [&](int s) { return symbols(s) + index.slices()[s].size / 32 + index.statesIn(s); };
+  std::vector<uint64_t> held(ranks, 0), fetched(ranks, 0), in(ranks, 0), out(ranks, 0);
+  for (size_t s = 0; s < index.slices().size(); ++s) held[d.sliceOwner[s]] += whole(static_cast<int>(s));
+  for (int level = 0; level < static_cast<int>(d.groups.size()); ++level)
+    for (bool backward : {false, true}) {
+      const Needs needs = needsOf(index, d, level, backward, ranks);
+      for (int r = 0; r < ranks; ++r) {
+        uint64_t bytes = 0;
+        for (int s : needs[r]) {
+          const uint64_t b = backward ? whole(s) : symbols(s);
+          bytes += b;
+          out[d.sliceOwner[s]] += b;
+        }
+        in[r] += bytes;
+        fetched[r] = std::max(fetched[r], bytes);
+      }
+    }
+  uint64_t most = 0;
+  for (int r = 0; r < ranks; ++r) most = std::max(most, held[r] + fetched[r]);
+  // The working arrays of the groups in hand (as one process), and the
+  // pieces of a fetch (8 MiB from and to each other rank).
+  const uint64_t directory = e.perRank.slots / PackedCodes::kPerLine * 8;
+  const uint64_t working = e.perRank.bytes - (e.perRank.slots / 4 + directory + e.perRank.states);
+  e.perRank.bytes = most + working + 2 * static_cast<uint64_t>(ranks - 1) * (uint64_t{8} << 20);
+  e.codeBytesIn = *std::max_element(in.begin(), in.end());
+  e.codeBytesOut = *std::max_element(out.begin(), out.end());
+  for (const Index::Slice& sl : index.slices())
+    if (sl.size > 0 && sl.offset % PackedCodes::kPerLine != 0) e.bitBytes += PackedCodes::kPerLine / 4;
   return e;
 }
 

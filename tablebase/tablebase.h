@@ -155,21 +155,26 @@ struct SolveEstimate {
 };
 SolveEstimate estimateSolve(const Variant& variant, int threads);
 
-// A build spread over `ranks` processes (BuildShare) of `threads` threads
-// each. Each rank holds what one process holds (the packed codes of every
-// number, the working arrays of the groups it solves at once: counted
-// at the largest groups, which may be dealt to any rank), so a rank's
-// memory and disk are those of estimateSolve; what spreading buys is time.
+// A build of the 3x3 family spread over `ranks` processes (BuildShare) of
+// `threads` threads each: each rank holds the slices of the groups dealt
+// to it and, for one step at a time, the slices next to its groups that
+// it takes from the others (retrograde.h). Every state is counted open
+// (a byte each), the most there can be.
 struct ClusterEstimate {
-  SolveEstimate perRank;      // memory of one rank
-  uint64_t codeBytesIn = 0;   // open bytes a rank receives (the other ranks' groups, every state open), the most
-  uint64_t codeBytesOut = 0;  // open bytes a rank owns and sends to each other rank, the most of any rank
-  uint64_t bitBytes = 0;      // symbol bytes each rank ORs with the others (every level's slices)
+  // memory of one rank: `bytes` with the codes in memory, the most of any
+  // rank (its slices, the most it takes at once, the working arrays of the
+  // largest groups, the pieces of a fetch); with the codes in files
+  // (bytesCodesInFile) each rank's files are reserved whole, as one
+  // process's (slots bytes of disk)
+  SolveEstimate perRank;
+  uint64_t codeBytesIn = 0;   // slice bytes a rank receives in all (symbols, directory, open bytes), the most
+  uint64_t codeBytesOut = 0;  // slice bytes a rank sends in all, the most
+  uint64_t bitBytes = 0;      // symbol bytes of the lines two slices share, OR-ed over the ranks once
   // The work of the slowest rank summed over the levels of both passes,
   // as a share of all the work (1 on one rank; at least 1 / ranks): the
   // levels wait for their largest groups.
   double criticalShare = 1;
-  uint64_t levels = 0;  // exchanges per pass (one after each level)
+  uint64_t levels = 0;  // exchanges per pass (one before each level)
 };
 ClusterEstimate estimateCluster(const Variant& variant, int threads, int ranks);
 
@@ -191,14 +196,14 @@ ClusterEstimate4 estimateCluster4(const Variant& variant, int threads, int ranks
 
 // One process's part of a build spread over several processes, "ranks"
 // (gobblet-tb build under mpirun implements it with MPI: tools/tb/mpi_share.cpp;
-// the library knows no MPI). Every rank holds the whole packed codes (the
-// 3x3 builder's symbols and open bytes); the groups of each level are dealt out to the
-// ranks (largest first, each to the least loaded rank: the same deal on
-// every rank), each rank solves its own, and after each level the results
-// are exchanged through this interface, so every rank enters the next level
-// with the same arrays a one-process build would have. Every call is
-// collective: all ranks make the same calls with the same ranges, in the
-// same order, from the thread that called build().
+// the library knows no MPI). The 3x3 builder deals the groups of each
+// level out to the ranks (largest first, each to the least loaded rank:
+// the same deal on every rank); a rank solves and holds its own, and
+// before each level takes from their holders the slices its groups need
+// (exchangeWords); the 4x4 builder's ranks each hold a range of the
+// numbers. Every call is collective (but sendBytes and receiveBytes): all
+// ranks make the same calls with the same ranges, in the same order, from
+// the thread that called build().
 class BuildShare {
  public:
   struct Range {

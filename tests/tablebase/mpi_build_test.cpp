@@ -45,8 +45,9 @@ std::string line(const std::string& out, const std::string& key) {
 class MpiBuild : public ::testing::TestWithParam<const char*> {};
 
 // Tic-tac-toe, placing only, pieces that move, a mid-size one (5 M
-// states) and a 4x4 member: a one-process build, then 2 and 3 ranks of one
-// thread each.
+// states) and a 4x4 member: a one-process build, then 1, 2 and 3 ranks of
+// one thread each (over ranks each holds its part of the table: the 3x3
+// builder the slices of its groups, the 4x4 builder a range of numbers).
 TEST_P(MpiBuild, SameFileOnOneTwoAndThreeRanks) {
   if (const std::string why = whyNoMpi(); !why.empty()) GTEST_SKIP() << why;
   const std::string variant = GetParam();
@@ -55,7 +56,7 @@ TEST_P(MpiBuild, SameFileOnOneTwoAndThreeRanks) {
   const testing::CommandResult reference =
       testing::runCommand(kTool + " build " + variant + " --threads 2 --out " + one + " 2>/dev/null");
   ASSERT_EQ(reference.exitCode, 0) << reference.output;
-  for (int ranks : {2, 3}) {
+  for (int ranks : {1, 2, 3}) {
     SCOPED_TRACE(std::to_string(ranks) + " ranks");
     const std::string file = dir.file(std::to_string(ranks) + ".gtb");
     const testing::CommandResult r =
@@ -65,6 +66,7 @@ TEST_P(MpiBuild, SameFileOnOneTwoAndThreeRanks) {
     for (const char* key : {"states", "wins", "draws", "losses", "start", "longest"})
       EXPECT_EQ(line(r.output, key), line(reference.output, key)) << key;
     // Rank 0 reports every rank's memory and exchange.
+    if (ranks == 1) continue;
     EXPECT_NE(r.output.find("ranks        " + std::to_string(ranks) + " of 1 threads"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("rank " + std::to_string(ranks - 1)), std::string::npos) << r.output;
   }

@@ -295,12 +295,11 @@ void printCluster(const Variant& variant, const cli::Arguments& args, int thread
   const int ranks = static_cast<int>(args.integer("--ranks"));
   const tb::ClusterEstimate c = tb::estimateCluster(variant, threads, ranks);
   const tb::SolveEstimate& e = c.perRank;
-  const uint64_t stage = 64ull << 20;  // MpiShare's staging buffer
   const double node = printRanks(variant, args, threads);
-  const double inMemory = gib(e.bytes + stage), inFile = gib(e.bytesCodesInFile + stage);
+  const double inMemory = gib(e.bytes), inFile = gib(e.bytesCodesInFile);
   std::printf(
-      "per rank     memory %.2f GiB with the codes in memory, %.2f GiB with them in a file (+ %.1f GiB of "
-      "disk);\n             every rank holds every number's symbol and open byte, so this is one process's\n",
+      "per rank     memory %.2f GiB with the codes in memory (its slices and those it takes at once, every state "
+      "open),\n             %.2f GiB with them in a file (+ %.1f GiB of disk: each rank's files reserved whole)\n",
       inMemory, inFile, gib(e.slots));
   if (inMemory <= 0.9 * node)
     std::printf("             with %.0f GiB per rank: the codes in memory, no disk\n", node);
@@ -312,9 +311,9 @@ void printCluster(const Variant& variant, const cli::Arguments& args, int thread
                 node, inFile);
   const double bytesPerRank = static_cast<double>(c.codeBytesIn + c.codeBytesOut + 2 * c.bitBytes);
   std::printf(
-      "exchanged    per rank: %.2f GiB of codes in, up to %.2f GiB out (broadcast to the %d others), "
-      "%.2f GiB of symbols OR-ed,\n             in %llu exchanges per pass\n",
-      gib(c.codeBytesIn), gib(c.codeBytesOut), ranks - 1, gib(c.bitBytes), static_cast<unsigned long long>(c.levels));
+      "exchanged    per rank: %.2f GiB of slices in, %.2f GiB out, %.4f GiB of shared lines OR-ed,\n"
+      "             in up to %llu exchanges per pass\n",
+      gib(c.codeBytesIn), gib(c.codeBytesOut), gib(c.bitBytes), static_cast<unsigned long long>(c.levels));
   const double compute = perState * static_cast<double>(e.states) * c.criticalShare;
   const double network = ranks > 1 ? bytesPerRank / kLinkBytesPerSecond : 0;
   std::printf(
