@@ -61,9 +61,9 @@ class MpiShare : public BuildShare {
   MpiShare(int rank, int ranks) : rank_(rank), ranks_(ranks) {}
   int rank_, ranks_;
   int agreements_ = 0;  // calls of agree(), for GOBBLET_TB_TEST_FAIL_RANK
-  int failRank_ = -1;   // GOBBLET_TB_TEST_FAIL_RANK: this rank fails at its fourth agreement: after the
-                        // codes directory, the output path and the codes array, the first level solved
-                        // (a 4x4 build: the parts solved, before the file)
+  int failRank_ = -1;   // GOBBLET_TB_TEST_FAIL_RANK: this rank fails at its fourth agreement, in the
+                        // middle of the solve (a 3x3 build: after the output path and the codes array, the
+                        // second exchange of slices; a 4x4 build: the parts solved, before the file)
   uint64_t out_ = 0, in_ = 0;
   std::vector<uint8_t> stage_;
 };
