@@ -181,29 +181,35 @@ int placementParentSliceOf(const Index& index, int slice, int size) {
   return index.sliceOf(parent);
 }
 
+// The slice of the children by placement of `slice`'s states whose move
+// places a piece of `size` (the mover's material with that piece more,
+// seen from the opponent), or -1 if there is none.
+int placementChildSliceOf(const Index& index, int slice, int size) {
+  if (slice < 0) return -1;
+  std::array<uint8_t, 6> child = index.slices()[slice].material;
+  ++child[2 * size];
+  return index.sliceOf(colourSwapped(child));
+}
+
 // Over ranks: the slices that each rank needs for a step of the solve and
 // does not hold (another rank's), sorted, by rank.
 using Needs = std::vector<std::vector<int>>;
 
 // How a build over ranks deals the work: every level's groups (largest
-// first), the rank that solves each, the rank that holds each slice, and
-// each slice's group (by its first slice).
+// first), the rank that solves each, and the rank that holds each slice.
 struct Deal {
   std::vector<std::vector<Group>> groups;
   std::vector<std::vector<int>> owner;
   std::vector<int> sliceOwner;
-  std::vector<Group> groupOfFirst;
 };
 Deal dealOf(const Index& index, int ranks) {
   Deal d;
   d.groups = groupsByLevel(index);
   d.sliceOwner.assign(index.slices().size(), 0);
-  d.groupOfFirst.assign(index.slices().size(), Group{});
   for (const std::vector<Group>& level : d.groups) {
     d.owner.push_back(dealGroups(level, ranks));
     for (size_t k = 0; k < level.size(); ++k) {
       const Group& g = level[k];
-      d.groupOfFirst[g.first] = g;
       d.sliceOwner[g.first] = d.owner.back()[k];
       if (g.second >= 0) d.sliceOwner[g.second] = d.owner.back()[k];
     }
@@ -213,8 +219,9 @@ Deal dealOf(const Index& index, int ranks) {
 
 // The other ranks' slices that each rank's groups of `level` need: in the
 // forward pass, the slices of their parents by placement (one level
-// down); in the backward pass, those of the groups their placements lead
-// to (one level up).
+// down); in the backward pass, those of their children by placement (one
+// level up: of each group one level up, the one slice of the two that a
+// placement from each of the group's slices leads to).
 Needs needsOf(const Index& index, const Deal& d, int level, bool backward, int ranks) {
   Needs needs(ranks);
   for (size_t k = 0; k < d.groups[level].size(); ++k) {
@@ -223,15 +230,9 @@ Needs needsOf(const Index& index, const Deal& d, int level, bool backward, int r
     auto need = [&](int slice) {
       if (slice >= 0 && d.sliceOwner[slice] != r) needs[r].push_back(slice);
     };
-    if (backward) {
-      for (int first : placementChildGroups(index, g)) {
-        need(d.groupOfFirst[first].first);
-        need(d.groupOfFirst[first].second);
-      }
-    } else {
-      for (int slice : {g.first, g.second})
-        for (int size = 0; size < 3; ++size) need(placementParentSliceOf(index, slice, size));
-    }
+    for (int slice : {g.first, g.second})
+      for (int size = 0; size < 3; ++size)
+        need(backward ? placementChildSliceOf(index, slice, size) : placementParentSliceOf(index, slice, size));
   }
   for (auto& n : needs) {
     std::sort(n.begin(), n.end());
