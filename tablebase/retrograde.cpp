@@ -142,15 +142,22 @@ uint64_t inFirstSlice(const Group& g, uint64_t begin, uint64_t end) {
 }
 
 // Which rank solves each of a level's groups (given largest first): each
-// group in turn to the rank with the fewest numbers so far, the lowest
-// such rank on a tie. The same deal on every rank, from the index alone.
-std::vector<int> dealGroups(const std::vector<Group>& groups, int ranks) {
-  std::vector<uint64_t> load(std::max(1, ranks), 0);
+// group in turn to the rank with the fewest numbers of the level so far;
+// on a tie, to the one that holds the fewest numbers of the levels dealt
+// before (`held`, which the level's groups are added to), then the lowest.
+// Ranks of equal load are interchangeable, so the tie changes no level's
+// loads, only which rank holds more slices. The same deal on every rank,
+// from the index alone.
+std::vector<int> dealGroups(const std::vector<Group>& groups, std::vector<uint64_t>& held) {
+  std::vector<uint64_t> load(held.size(), 0);
   std::vector<int> owner;
   owner.reserve(groups.size());
   for (const Group& g : groups) {
-    const int r = static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
+    int r = 0;
+    for (int k = 1; k < static_cast<int>(load.size()); ++k)
+      if (std::pair(load[k], held[k]) < std::pair(load[r], held[r])) r = k;
     load[r] += g.size();
+    held[r] += g.size();
     owner.push_back(r);
   }
   return owner;
@@ -206,8 +213,9 @@ Deal dealOf(const Index& index, int ranks) {
   Deal d;
   d.groups = groupsByLevel(index);
   d.sliceOwner.assign(index.slices().size(), 0);
+  std::vector<uint64_t> held(std::max(1, ranks), 0);
   for (const std::vector<Group>& level : d.groups) {
-    d.owner.push_back(dealGroups(level, ranks));
+    d.owner.push_back(dealGroups(level, held));
     for (size_t k = 0; k < level.size(); ++k) {
       const Group& g = level[k];
       d.sliceOwner[g.first] = d.owner.back()[k];

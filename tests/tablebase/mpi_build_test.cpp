@@ -111,6 +111,25 @@ TEST(MpiBuildFailure, AFailingRankEndsEveryRankAndLeavesNoFile) {
   }
 }
 
+// Rank 1 of 3 dies of SIGKILL in the middle of the solve (the test hook
+// GOBBLET_TB_TEST_KILL_RANK), the others waiting for it in an exchange:
+// mpirun ends them, the job's status is not 0, and no file is left.
+TEST(MpiBuildFailure, ARankThatDiesEndsTheJobAndLeavesNoFile) {
+  if (const std::string why = whyNoMpi(); !why.empty()) GTEST_SKIP() << why;
+  for (const char* variant : {"3x3:2,2,1", "4x4:2,1"}) {
+    SCOPED_TRACE(variant);
+    const testing::ScratchDir dir("gobblet_mpi_kill");
+    const std::string out = dir.file("x.gtb");
+    const testing::CommandResult r =
+        testing::runCommand("GOBBLET_TB_TEST_KILL_RANK=1 timeout 120 " + mpirun(3, "GOBBLET_TB_TEST_KILL_RANK") +
+                            kTool + " build " + variant + " --threads 1 --out " + out + " 2>&1");
+    EXPECT_NE(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.exitCode, 124) << "timed out: the other ranks waited for the dead one\n" << r.output;
+    EXPECT_FALSE(std::filesystem::exists(out));
+    expectOnly(dir.path(), "");
+  }
+}
+
 // Rank 0 cannot write its file (the directory is a regular file): an error
 // that says so, every rank ends, nothing under the name.
 TEST(MpiBuildFailure, AnUnwritableOutputEndsEveryRank) {

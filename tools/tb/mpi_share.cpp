@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 
@@ -51,6 +52,7 @@ absl::StatusOr<std::unique_ptr<MpiShare>> MpiShare::start() {
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   std::unique_ptr<MpiShare> share(new MpiShare(rank, ranks));
   if (const char* fail = std::getenv("GOBBLET_TB_TEST_FAIL_RANK"); fail && *fail) share->failRank_ = std::atoi(fail);
+  if (const char* kill = std::getenv("GOBBLET_TB_TEST_KILL_RANK"); kill && *kill) share->killRank_ = std::atoi(kill);
   return share;
 }
 
@@ -113,6 +115,7 @@ absl::Status MpiShare::shareBytes(uint8_t* bytes, const std::vector<Range>& rang
 
 absl::Status MpiShare::agree(const absl::Status& given) {
   absl::Status mine = given;
+  if (agreements_ + 1 == 4 && rank_ == killRank_) std::raise(SIGKILL);
   if (++agreements_ == 4 && rank_ == failRank_ && mine.ok())
     mine = absl::InternalError(
         absl::StrCat("rank ", rank_, ": simulated failure while solving (GOBBLET_TB_TEST_FAIL_RANK=", rank_, ")"));

@@ -64,6 +64,7 @@ class MpiShare : public BuildShare {
   int failRank_ = -1;   // GOBBLET_TB_TEST_FAIL_RANK: this rank fails at its fourth agreement, in the
                         // middle of the solve (a 3x3 build: after the output path and the codes array, the
                         // second exchange of slices; a 4x4 build: the parts solved, before the file)
+  int killRank_ = -1;   // GOBBLET_TB_TEST_KILL_RANK: this rank dies of SIGKILL there instead
   uint64_t out_ = 0, in_ = 0;
   std::vector<uint8_t> stage_;
 };
