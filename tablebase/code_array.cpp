@@ -106,12 +106,16 @@ void CodeArray::release(uint64_t first, uint64_t count) {
   constexpr uint64_t kPage = 4096;
   const uint64_t begin = (first + kPage - 1) / kPage * kPage, end = std::min(first + count, size_) / kPage * kPage;
   if (data_ == nullptr || begin >= end) return;
-  // The mapping starts on a page (mmap), so offsets and addresses agree.
+    // The mapping starts on a page (mmap), so offsets and addresses agree.
+    // (Linux's calls; elsewhere, the WebAssembly build included, the pages
+    // stay.)
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
   if (fd_ >= 0)
     ::fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(begin),
                 static_cast<off_t>(end - begin));
   else
     ::madvise(data_ + begin, end - begin, MADV_DONTNEED);
+#endif
 }
 
 bool operator==(const CodeArray& a, const CodeArray& b) {

@@ -470,7 +470,7 @@ struct BlockRun {
 // order, covering every block) say which rank compresses which blocks,
 // read(first, count, out) gives the stored symbols of a whole block of
 // this rank's runs. Rank 0 trains the dictionary on the sample blocks the
-// ranks send it (in block order: those one process samples), each rank
+// ranks send it run by run (in block order: those one process samples), each rank
 // compresses its runs with it, and rank 0 writes the frames run by run, in
 // order, taking each other rank's as they come. Every rank's frames are
 // taken to the end even after a failure, so that no rank waits forever on
@@ -491,33 +491,28 @@ absl::Status writeOfRuns(const std::string& path, const Variant& variant, uint64
   const auto samplesIn = [&](const BlockRun& run) {
     return sampleBlocks(run.first, (run.end - run.first) * blockCodes, wholeBlocks, blockCodes).size();
   };
-  // 1. The dictionary.
-  std::vector<uint8_t> mine;
-  for (const BlockRun& run : runs)
-    if (run.owner == me) {
-      const std::vector<uint8_t> some = samplesOf(sourceOf(run), run.first, wholeBlocks, blockCodes);
-      mine.insert(mine.end(), some.begin(), some.end());
-    }
+  // 1. The dictionary: the sample blocks of each run come to rank 0 run by
+  //    run, in order, straight into their place.
   std::vector<uint8_t> samples;
   if (writer) {
-    std::vector<std::vector<uint8_t>> of(share.ranks());
-    of[0] = std::move(mine);
-    for (int r = 1; r < share.ranks(); ++r) {
-      uint64_t blocks = 0;
-      for (const BlockRun& run : runs)
-        if (run.owner == r) blocks += samplesIn(run);
-      of[r].resize(blocks * blockCodes);
-      if (absl::Status s = share.receiveBytes(r, of[r].data(), of[r].size()); !s.ok()) return s;
+    uint64_t blocks = 0;
+    for (const BlockRun& run : runs) blocks += samplesIn(run);
+    samples.resize(blocks * blockCodes);
+  }
+  uint64_t at = 0;
+  for (const BlockRun& run : runs) {
+    const uint64_t bytes = samplesIn(run) * blockCodes;
+    if (bytes == 0 || (!writer && run.owner != me)) continue;
+    if (run.owner == me) {
+      const std::vector<uint8_t> some = samplesOf(sourceOf(run), run.first, wholeBlocks, blockCodes);
+      if (writer)
+        std::copy(some.begin(), some.end(), samples.begin() + static_cast<std::ptrdiff_t>(at));
+      else if (absl::Status s = share.sendBytes(0, some.data(), some.size()); !s.ok())
+        return s;
+    } else if (absl::Status s = share.receiveBytes(run.owner, samples.data() + at, bytes); !s.ok()) {
+      return s;
     }
-    std::vector<uint64_t> at(share.ranks(), 0);
-    for (const BlockRun& run : runs) {
-      const uint64_t bytes = samplesIn(run) * blockCodes;
-      samples.insert(samples.end(), of[run.owner].begin() + static_cast<std::ptrdiff_t>(at[run.owner]),
-                     of[run.owner].begin() + static_cast<std::ptrdiff_t>(at[run.owner] + bytes));
-      at[run.owner] += bytes;
-    }
-  } else if (absl::Status s = share.sendBytes(0, mine.data(), mine.size()); !s.ok()) {
-    return s;
+    at += bytes;
   }
   std::vector<uint8_t> dictionary = writer ? trainOn(samples, blockCodes) : std::vector<uint8_t>();
   samples = {};
