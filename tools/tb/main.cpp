@@ -65,8 +65,8 @@ cli::Program commandLine() {
   p.commands = {
       {"build",
        "Solves a variant of the 3x3 or 4x4 family and writes its tablebase file. Under mpirun -np R (a gobblet-tb "
-       "built with MPI) the work is spread over R processes and rank 0 writes the same file; a 4x4 member's "
-       "memory too: each rank holds 1/R of it.",
+       "built with MPI) the work is spread over R processes, which write the same file; the memory too: a 4x4 "
+       "member's rank holds 1/R of the table, a 3x3 variant's the slices of its own groups.",
        {{cli::text("--out", "FILE", "the file to write (default: the variant's file in the default folder)"), threads,
          codesDir},
         {cli::optionalPositional("VARIANT", variants).withDefault("gobblers")}}},
