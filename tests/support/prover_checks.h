@@ -62,7 +62,7 @@ inline bool winsWithin(const Board& b, int plies) {
 
 // Wins in exactly 5 plies (found by the minimax below on seeded random games).
 inline const char* const kWinsInFive[] = {"1lL1/2MX/X1xx/L1xl 2", "2lx/1[LX]lx/[mx]lLX/XL2 2", "1x2/2SM/2l1/XL2 1",
-                                   "2l1/xX2/1ML1/S3 1"};
+                                          "2l1/xX2/1ML1/S3 1"};
 
 inline Board position(const std::string& text, const Variant& v = Variant::gobblet()) {
   auto b = parsePosition(v, text);
