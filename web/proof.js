@@ -11,6 +11,7 @@ import { startSearch } from './engine_session.js';
 import { shownView } from './shown.js';
 import { proofText, proofValue, playerOneValue, storedProof, storedProofText } from './values.js';
 import { keepValue } from './game.js';
+import { puzzleSolving } from './puzzle_run.js';
 
 export const PROVE_MS = 5000;
 
@@ -43,11 +44,12 @@ export async function proveShown(st) {
 // The proof database's value of the position shown (`query proof`, which
 // examine asks with the position), at once and without a search: said as
 // the prover's answer is and kept as the position's value (the bar's and
-// the chart's). Nothing where the database says nothing.
+// the chart's). Nothing where the database says nothing, nor while a
+// puzzle is being solved (it would name the winning move unasked).
 /** @param {import('./state.js').State} st @param {import('./engine_session.js').View} view */
 export function showStoredProof(st, view) {
   const stored = view.stored ? storedProof(view.stored) : null;
-  if (!stored) return;
+  if (!stored || puzzleSolving(st)) return;
   const value = playerOneValue({ mate: stored.win ? stored.plies : -stored.plies }, view.pos.side, true);
   if (keepValue(st.game.current, { ...value, source: 'proof' })) st.ui.graph();
   st.shown.proof = { generation: st.shown.generation, text: storedProofText(stored, view.pos.side), running: false };
