@@ -124,15 +124,7 @@ TEST(Prover, TwoThreadsProveTheSame) {
 // guide too.
 TEST(GuidedProver, AGarbageGuideKeepsTicTacToeDrawnAndGobblersWon) {
   const GarbageGuide garbage;
-  ProverOptions options;
-  options.guide = &garbage;
-  EXPECT_EQ(proveChecked(Board(Variant::ticTacToe()), options).outcome, Outcome::kDraw);
-  for (int threads : {1, 2}) {
-    options.threads = threads;
-    const ProofResult r = proveChecked(Board(Variant::gobblers()), options);
-    EXPECT_EQ(r.outcome, Outcome::kWin);
-    EXPECT_GE(r.plies, 13);
-  }
+  expectTicTacToeDrawnAndGobblersWon(&garbage);
 }
 
 // A guide's answer made a chance: clamped to [0, 1], not a number is 1/2.

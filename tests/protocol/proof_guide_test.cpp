@@ -57,15 +57,7 @@ TEST(GuidedProver, AgreesWithTheBruteSolverWhenPiecesMove) {
 // TSan, a guide that is not safe from several threads is a failure).
 TEST(GuidedProver, TicTacToeDrawAndGobblersWinThreadsIncluded) {
   const std::shared_ptr<const ProofGuide> eval = makeProofGuide(ProofGuideKind::kEval, Variant::gobblers());
-  ProverOptions options;
-  options.guide = eval.get();
-  EXPECT_EQ(proveChecked(Board(Variant::ticTacToe()), options).outcome, Outcome::kDraw);
-  for (int threads : {1, 2}) {
-    options.threads = threads;
-    const ProofResult r = proveChecked(Board(Variant::gobblers()), options);
-    EXPECT_EQ(r.outcome, Outcome::kWin);
-    EXPECT_GE(r.plies, 13);
-  }
+  expectTicTacToeDrawnAndGobblersWon(eval.get());
 }
 
 // The net guides 4x4 positions from several threads at once, to the same

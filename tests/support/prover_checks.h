@@ -194,4 +194,18 @@ inline void agreeWithTheBruteSolver(const ProofGuide* guide, int sample) {
   EXPECT_GT(claimed, wins * 9 / 10);
 }
 
+// Under `guide`: tic-tac-toe's start proved drawn, gobblers' start won
+// (13 plies or more) by one thread and by two sharing the guide.
+inline void expectTicTacToeDrawnAndGobblersWon(const ProofGuide* guide) {
+  ProverOptions options;
+  options.guide = guide;
+  EXPECT_EQ(proveChecked(Board(Variant::ticTacToe()), options).outcome, Outcome::kDraw);
+  for (int threads : {1, 2}) {
+    options.threads = threads;
+    const ProofResult r = proveChecked(Board(Variant::gobblers()), options);
+    EXPECT_EQ(r.outcome, Outcome::kWin);
+    EXPECT_GE(r.plies, 13);
+  }
+}
+
 }  // namespace gobblet::proof::checks
