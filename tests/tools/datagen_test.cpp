@@ -578,6 +578,12 @@ TEST(DatagenProgram, SearchesWithTheNetItIsGivenAndRefusesABadOne) {
   EXPECT_NE(run.output.find("4x4 Gobblet only"), std::string::npos) << run.output;
 }
 
+// A shell loop that waits (at most 60 s) until the run writing `path` has
+// made it: its signals are caught from then on, however loaded the machine.
+std::string waitForFile(const std::string& path) {
+  return "for i in $(seq 1200); do [ -s " + path + " ] && break; sleep 0.05; done; ";
+}
+
 // SIGTERM ends a run with what the file holds and how to go on; the same
 // command then makes the file an unstopped run makes.
 TEST(DatagenProgram, SigtermSaysHowToGoOnAndTheSameCommandFinishesTheFile) {
@@ -585,8 +591,8 @@ TEST(DatagenProgram, SigtermSaysHowToGoOnAndTheSameCommandFinishesTheFile) {
   const std::string program = gobblet::testing::binDir() + "/gobblet-datagen";
   const std::string settings = " --games 12 --nodes 10000 --hash 1 --quiet";
   const std::string stopped = dir.file("stopped.bin"), whole = dir.file("whole.bin");
-  auto run = gobblet::testing::runCommand("(" + program + " --out " + stopped + settings +
-                                          " & sleep 0.3; kill -TERM $!; wait $!; echo exit=$?) 2>&1");
+  auto run = gobblet::testing::runCommand("(" + program + " --out " + stopped + settings + " & run=$!; " +
+                                          waitForFile(stopped) + "kill -TERM $run; wait $run; echo exit=$?) 2>&1");
   EXPECT_NE(run.output.find("exit=143"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("gobblet-datagen: SIGTERM: " + stopped + " holds "), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("whole games; the same command goes on"), std::string::npos) << run.output;
@@ -607,9 +613,10 @@ TEST(DatagenProgram, SigtermStopsARunInTheMiddleOfALongSearch) {
   const std::string program = gobblet::testing::binDir() + "/gobblet-datagen";
   const std::string path = dir.file("games.bin");
   // `timeout` ends a run the signal did not stop (137), so that the test fails rather than hangs.
-  auto run = gobblet::testing::runCommand("(timeout -s KILL 60 " + program + " --out " + path +
-                                          " --games 1 --nodes 0 --depth 64 --hash 1 --quiet & sleep 0.5; "
-                                          "kill -TERM $!; wait $!; echo exit=$?) 2>&1");
+  auto run =
+      gobblet::testing::runCommand("(timeout -s KILL 60 " + program + " --out " + path +
+                                   " --games 1 --nodes 0 --depth 64 --hash 1 --quiet & run=$!; " + waitForFile(path) +
+                                   "sleep 0.5; kill -TERM $run; wait $run; echo exit=$?) 2>&1");
   EXPECT_NE(run.output.find("exit=143"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("gobblet-datagen: SIGTERM: " + path + " holds 0 whole games"), std::string::npos)
       << run.output;

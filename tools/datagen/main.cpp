@@ -120,6 +120,12 @@ int runDatagen(const cli::Program& program, const cli::Arguments& args, const cl
   const std::string out = args.text("--out");
   const bool quiet = args.has("--quiet");
 
+  // Caught before the file is made: once it exists, a signal ends the run
+  // with what it holds and how to go on.
+  struct sigaction action = {};
+  action.sa_handler = onSignal;
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
   auto writer =
       TrainingDataWriter::open(out, settings, args.has("--repair") ? OnDamage::kCutToWholeGames : OnDamage::kRefuse);
   if (!writer.ok()) return cli::failure(program, writer.status().message());
@@ -141,10 +147,6 @@ int runDatagen(const cli::Program& program, const cli::Arguments& args, const cl
       lastLine = now;
       std::fprintf(stderr, "%s\n", progressLine(p, startGames, startRecords, options.games).c_str());
     };
-  struct sigaction action = {};
-  action.sa_handler = onSignal;
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
 
   auto done = generate(*writer, options);
   if (!done.ok())
