@@ -16,9 +16,10 @@
 #   4. ThreadSanitizer build: the tests labelled concurrency (TCP and
 #      WebSocket servers, search threads, match runner processes).
 #   (3 and 4 run beside the others: their builds from the start of step 1's
-#   tests, at the lowest priority; their tests once step 1's have passed,
-#   beside steps 1a-2, whose builds, configures and packaging leave a core
-#   idle much of the time.)
+#   tests, at the lowest priority until those have passed, then at the
+#   normal one; their tests once step 1's have passed, beside steps 1a-2,
+#   whose builds, configures and packaging leave a core idle much of the
+#   time.)
 # Usage: tools/test.sh [--fast]   (--fast skips the slow label in step 1, and step 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,14 +55,13 @@ tools/setup.sh release
 # that an early exit stops their compilers and tests too; not a session of
 # their own (setsid): the kernel's autogroups would then share the CPU
 # between the sessions fairly, whatever the nice value.
-# Once the other steps have ended (a file says so) a build still running
-# is stopped and finished at the normal priority: beside other work of the
-# machine at the normal priority, a build at the lowest one gets almost no
-# CPU (a loaded run's had done 55 of 344 compiles 30 minutes after the
-# other steps had ended).
+# Once the release tests have passed (a file says so) a build still
+# running is stopped and finished at the normal priority, beside steps
+# 1a-2: beside other work of the machine at the normal priority, a build
+# at the lowest one gets almost no CPU, and after new sources the
+# sanitizer builds and their tests are the suite's longest chain.
 sanitizer_log="$(mktemp)"
 release_passed="$(mktemp -u)"
-others_done="$(mktemp -u)"
 set -m
 (
   stage "asan+ubsan, then tsan: build (at the lowest priority)"
@@ -70,9 +70,9 @@ set -m
   build=$!
   set +m
   trap 'kill -- "-$build" 2>/dev/null; exit 1' TERM
-  while kill -0 "$build" 2>/dev/null && [ ! -e "$others_done" ]; do sleep 1; done
+  while kill -0 "$build" 2>/dev/null && [ ! -e "$release_passed" ]; do sleep 1; done
   if kill -0 "$build" 2>/dev/null; then
-    stage "asan+ubsan, then tsan: the other steps have ended; the rest of the build at the normal priority"
+    stage "asan+ubsan, then tsan: the release tests have passed; the rest of the build at the normal priority"
     kill -- "-$build" 2>/dev/null || true
     wait "$build" || true
     tools/setup.sh asan && tools/setup.sh tsan || { echo "the sanitizer builds failed"; exit 1; }
@@ -91,7 +91,7 @@ set -m
 sanitizers=$!
 set +m
 stop_sanitizers() { kill -- "-$sanitizers" 2>/dev/null || true; }
-trap 'stop_sanitizers; rm -f "$sanitizer_log" "$release_passed" "$others_done"' EXIT
+trap 'stop_sanitizers; rm -f "$sanitizer_log" "$release_passed"' EXIT
 stage "release: all tests"
 ctest --test-dir build/release --output-on-failure -j "$test_jobs" "${exclude[@]}"
 touch "$release_passed"
@@ -110,7 +110,7 @@ ctest --preset no-boost -j "$test_jobs"
 
 stage "python module: pip install into a fresh venv, then its pytest suite"
 venv="$(mktemp -d)"
-trap 'stop_sanitizers; rm -rf "$venv" "$sanitizer_log" "$release_passed" "$others_done"' EXIT
+trap 'stop_sanitizers; rm -rf "$venv" "$sanitizer_log" "$release_passed"' EXIT
 rm -rf build/lib.* build/temp.* build/bdist.* gobblet.egg-info  # a fresh build, as from a clone
 "$python" -m venv --system-site-packages "$venv"
 "$venv/bin/pip" install --no-build-isolation --no-index -q . >&2
@@ -136,7 +136,7 @@ if [ "${1:-}" != "--fast" ]; then
 fi
 
 stage "asan+ubsan and tsan (begun beside the steps above)"
-touch "$others_done"
+touch
 sanitizer_status=0
 wait "$sanitizers" || sanitizer_status=$?
 if [ "$sanitizer_status" -ne 0 ]; then
