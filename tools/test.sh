@@ -136,7 +136,6 @@ if [ "${1:-}" != "--fast" ]; then
 fi
 
 stage "asan+ubsan and tsan (begun beside the steps above)"
-touch
 sanitizer_status=0
 wait "$sanitizers" || sanitizer_status=$?
 if [ "$sanitizer_status" -ne 0 ]; then
