@@ -291,4 +291,19 @@ CheckReport checkNotLostCertificateFile(const std::string& path, const Certifica
   return checkFile(path, [&](std::istream& in) { return checkNotLostCertificate(in, limits); });
 }
 
+CheckReport checkCertificateOfItsKind(std::istream& in, const KnownPositions* database,
+                                      const CertificateLimits& limits) {
+  const std::istream::pos_type start = in.tellg();
+  auto reader = CertificateReader::open(in, limits);
+  const bool notLost = reader.ok() && reader->header().kind == CertificateKind::kNotLost;
+  in.clear();
+  in.seekg(start);
+  return notLost ? checkNotLostCertificate(in, limits) : checkCertificate(in, limits, {}, database);
+}
+
+CheckReport checkCertificateFileOfItsKind(const std::string& path, const KnownPositions* database,
+                                          const CertificateLimits& limits) {
+  return checkFile(path, [&](std::istream& in) { return checkCertificateOfItsKind(in, database, limits); });
+}
+
 }  // namespace gobblet::proof

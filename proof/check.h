@@ -68,4 +68,13 @@ CheckReport checkCertificateFile(const std::string& path, const CertificateLimit
 CheckReport checkNotLostCertificate(std::istream& in, const CertificateLimits& limits = {});
 CheckReport checkNotLostCertificateFile(const std::string& path, const CertificateLimits& limits = {});
 
+// The checker the certificate's header names (report.kind says which):
+// checkNotLostCertificate for a not-lost certificate, checkCertificate
+// for any other (no history; `database` for its database leaves). `in`
+// must be seekable: the header is read twice.
+CheckReport checkCertificateOfItsKind(std::istream& in, const KnownPositions* database = nullptr,
+                                      const CertificateLimits& limits = {});
+CheckReport checkCertificateFileOfItsKind(const std::string& path, const KnownPositions* database = nullptr,
+                                          const CertificateLimits& limits = {});
+
 }  // namespace gobblet::proof

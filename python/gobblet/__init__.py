@@ -13,12 +13,14 @@ import os as _os
 
 from gobblet import _core
 from gobblet._core import (
+    Draw,
     Engine,
     Evaluation,
     Game,
     GameOverError,
     IllegalMoveError,
     Line,
+    NotLost,
     Option,
     PgnGame,
     PositionError,
@@ -40,6 +42,8 @@ from gobblet._core import (
     default_tablebase_path,
     perft,
     prove,
+    prove_draw,
+    prove_not_lost,
     read_pgn,
     read_pgn_file,
     variant_names,
@@ -47,12 +51,14 @@ from gobblet._core import (
 )
 
 __all__ = [
+    "Draw",
     "Engine",
     "Evaluation",
     "Game",
     "GameOverError",
     "IllegalMoveError",
     "Line",
+    "NotLost",
     "Option",
     "PgnGame",
     "PositionError",
@@ -76,6 +82,8 @@ __all__ = [
     "default_tablebase_path",
     "perft",
     "prove",
+    "prove_draw",
+    "prove_not_lost",
     "puzzles",
     "read_pgn",
     "read_pgn_file",

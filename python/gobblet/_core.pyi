@@ -338,6 +338,7 @@ class ProofDatabase:
         self, position: Union[Game, str]
     ) -> Optional[Tuple[Literal["side to move", "other side"], int]]: ...
     def check(self) -> Dict[str, Union[bool, str, int, None]]: ...
+    def store(self, proof: Proof) -> int: ...
 
 def prove(
     game: Game,
@@ -348,7 +349,36 @@ def prove(
     threads: int = 1,
     database: Optional[ProofDatabase] = None,
 ) -> Proof: ...
-def check_certificate(path: str) -> Dict[str, Union[bool, str, int]]: ...
+def check_certificate(path: str) -> Dict[str, Union[bool, str, int, None]]: ...
+
+class NotLost:
+    player: int
+    result: Literal["held", "lost", "unknown"]
+    nodes: int
+    seconds: float
+    note: str
+    @property
+    def certificate_nodes(self) -> int: ...
+    def write_certificate(self, path: str) -> None: ...
+
+class Draw:
+    @property
+    def drawn(self) -> bool: ...
+    @property
+    def players(self) -> Tuple[Optional[NotLost], Optional[NotLost]]: ...
+    def write_certificates(self, path: str) -> None: ...
+
+def prove_not_lost(
+    game: Game,
+    *,
+    player: Optional[int] = None,
+    nodes: Optional[int] = None,
+    seconds: Optional[float] = None,
+    hash_mib: int = 64,
+) -> NotLost: ...
+def prove_draw(
+    game: Game, *, nodes: Optional[int] = None, seconds: Optional[float] = None, hash_mib: int = 64
+) -> Draw: ...
 
 class Puzzle:
     """A position where the side to move has exactly one winning move, proved."""

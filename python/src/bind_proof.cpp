@@ -1,7 +1,8 @@
-// gobblet.prove() and Proof: the prover (proof/prover.h) from Python,
-// gobblet.check_certificate(), the independent checker (proof/check.h), and
-// gobblet.ProofDatabase, a proof database (proof/database.h) that prove()
-// starts from and adds to.
+// gobblet.prove() and Proof: the prover (proof/prover.h) from Python;
+// gobblet.prove_not_lost() and prove_draw(): the not-lost prover
+// (proof/not_lost.h); gobblet.check_certificate(), the independent checker
+// (proof/check.h); and gobblet.ProofDatabase, a proof database
+// (proof/database.h) that prove() starts from and adds to.
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -22,6 +23,7 @@
 #include "proof/check.h"
 #include "proof/database.h"
 #include "proof/database_check.h"
+#include "proof/not_lost.h"
 #include "proof/prover.h"
 #include "proof/store_proof.h"
 #include "python_game.h"
@@ -109,20 +111,31 @@ struct Proof {
   bool certified = false;
   std::optional<size_t> stored;  // with a writable database: the entries appended
 
-  void writeCertificate(const std::string& path) const {
-    if (!certificate) throw std::invalid_argument("no certificate: the prover proved no win or loss");
-    if (absl::Status st = proof::writeCertificate(*certificate, path); !st.ok())
-      throw TablebaseError(std::string(st.message()));
-  }
+  void writeCertificate(const std::string& path) const;
 };
+
+// The checks every prover call makes of its arguments: the game not over,
+// a budget of at least 1 node and more than 0 s (None: no limit), a table
+// of 1..65536 MiB.
+void checkProverArguments(const char* call, const PythonGame& game, std::optional<uint64_t> nodes,
+                          std::optional<double> seconds, size_t hashMiB) {
+  if (game.game().result() != GameResult::kNone) throw GameOverError(std::string(call) + ": the game is over");
+  if (hashMiB < 1 || hashMiB > 65536) throw std::invalid_argument("hash_mib: from 1 to 65536");
+  if (seconds && !(*seconds > 0)) throw std::invalid_argument("seconds: more than 0 (None: no limit)");
+  if (nodes && *nodes == 0) throw std::invalid_argument("nodes: at least 1 (None: no limit)");
+}
+
+void writeCertificateOrThrow(const std::optional<proof::Certificate>& certificate, const std::string& path,
+                             const char* none) {
+  if (!certificate) throw std::invalid_argument(none);
+  if (absl::Status st = proof::writeCertificate(*certificate, path); !st.ok())
+    throw TablebaseError(std::string(st.message()));
+}
 
 Proof prove(const PythonGame& game, std::optional<uint64_t> nodes, std::optional<double> seconds, size_t hashMiB,
             int threads, ProofDatabaseHandle* database) {
-  if (game.game().result() != GameResult::kNone) throw GameOverError("prove: the game is over");
-  if (hashMiB < 1 || hashMiB > 65536) throw std::invalid_argument("hash_mib: from 1 to 65536");
+  checkProverArguments("prove", game, nodes, seconds, hashMiB);
   if (threads < 1 || threads > 256) throw std::invalid_argument("threads: from 1 to 256");
-  if (seconds && !(*seconds > 0)) throw std::invalid_argument("seconds: more than 0 (None: no limit)");
-  if (nodes && *nodes == 0) throw std::invalid_argument("nodes: at least 1 (None: no limit)");
   proof::ProverOptions options;
   options.maxNodes = nodes.value_or(0);
   options.maxSeconds = seconds.value_or(0);
@@ -171,6 +184,111 @@ Proof prove(const PythonGame& game, std::optional<uint64_t> nodes, std::optional
   p.certified = r->certified;
   if (const Move first = proof::winningMove(*r); !first.isNone()) p.move = moveToString(first, board.variant());
   return p;
+}
+
+void Proof::writeCertificate(const std::string& path) const {
+  writeCertificateOrThrow(certificate, path, "no certificate: the prover proved no win or loss");
+}
+
+// ProofDatabase.store(proof): a certified win or loss appended with the
+// positions its strategy reaches by a drop (proof/store_proof.h).
+size_t store(ProofDatabaseHandle& h, const Proof& p) {
+  if (!h.writable) throw std::invalid_argument("ProofDatabase.store: " + h.path + " was opened for reading only");
+  if (!p.certified || !p.certificate)
+    throw std::invalid_argument("ProofDatabase.store: the proof is no certified win or loss (outcome " + p.outcome +
+                                ")");
+  absl::StatusOr<proof::StoredProof> stored = absl::UnknownError("");
+  {
+    py::gil_scoped_release release;
+    std::lock_guard lock(h.mutex);
+    stored = proof::storeProof(*h.database, *p.certificate);
+  }
+  if (absl::IsInvalidArgument(stored.status()))
+    throw std::invalid_argument("ProofDatabase.store: " + std::string(stored.status().message()));
+  if (!stored.ok())
+    throw TablebaseError("ProofDatabase.store: nothing appended to " + h.path + ": " +
+                         std::string(stored.status().message()));
+  return stored->appended;
+}
+
+// What prove_not_lost() found for one player.
+struct NotLost {
+  int player = 1;      // 1 or 2: the defender
+  std::string result;  // "held", "lost", "unknown"
+  uint64_t nodes = 0;
+  double seconds = 0;
+  std::string note;                               // unknown: why
+  std::optional<proof::Certificate> certificate;  // held: accepted by the checker
+
+  void writeCertificate(const std::string& path) const {
+    writeCertificateOrThrow(certificate, path, "no certificate: the player was not proved to hold");
+  }
+};
+
+// What prove_draw() found: each player's NotLost, the second not tried
+// once the first is not held.
+struct Draw {
+  std::optional<NotLost> players[2];
+  bool drawn() const { return players[0] && players[1] && players[0]->certificate && players[1]->certificate; }
+  void writeCertificates(const std::string& path) const {
+    if (!drawn()) throw std::invalid_argument("no certificates: the position was not proved drawn");
+    for (int i = 0; i < 2; ++i) players[i]->writeCertificate(path + "." + std::to_string(i + 1));
+  }
+};
+
+NotLost toNotLost(int defender, const proof::NotLostResult& r) {
+  NotLost n;
+  n.player = defender + 1;
+  n.result = proof::defenceWord(r.defence);
+  n.nodes = r.nodes;
+  n.seconds = r.seconds;
+  n.note = r.note;
+  if (r.defence == proof::Defence::kHeld) n.certificate = r.certificate;
+  return n;
+}
+
+proof::NotLostOptions notLostOptions(std::optional<uint64_t> nodes, std::optional<double> seconds, size_t hashMiB) {
+  proof::NotLostOptions options;
+  options.maxNodes = nodes.value_or(0);
+  options.maxSeconds = seconds.value_or(0);
+  options.hashMiB = hashMiB;
+  return options;
+}
+
+// Ctrl-C stops the search; the answer is then "unknown".
+NotLost proveNotLost(const PythonGame& game, std::optional<int> player, std::optional<uint64_t> nodes,
+                     std::optional<double> seconds, size_t hashMiB) {
+  checkProverArguments("prove_not_lost", game, nodes, seconds, hashMiB);
+  const Board board = game.board();
+  if (player && *player != 1 && *player != 2) throw std::invalid_argument("player: 1 or 2 (None: the side to move)");
+  const int defender = player ? *player - 1 : board.sideToMove();
+  const proof::NotLostOptions options = notLostOptions(nodes, seconds, hashMiB);
+  absl::StatusOr<proof::NotLostResult> r = interruptible([&](const std::atomic<bool>& stop) {
+    proof::NotLostOptions stoppable = options;
+    stoppable.stop = &stop;
+    return proof::proveNotLost(board, defender, stoppable);
+  });
+  if (!r.ok()) throw std::invalid_argument(std::string(r.status().message()));
+  return toNotLost(defender, *r);
+}
+
+Draw proveDraw(const PythonGame& game, std::optional<uint64_t> nodes, std::optional<double> seconds, size_t hashMiB) {
+  checkProverArguments("prove_draw", game, nodes, seconds, hashMiB);
+  const Board board = game.board();
+  const proof::NotLostOptions options = notLostOptions(nodes, seconds, hashMiB);
+  absl::StatusOr<proof::DrawResult> r = interruptible([&](const std::atomic<bool>& stop) {
+    proof::NotLostOptions stoppable = options;
+    stoppable.stop = &stop;
+    return proof::proveDraw(board, stoppable);
+  });
+  if (!r.ok()) throw std::invalid_argument(std::string(r.status().message()));
+  Draw d;
+  // proveDraw tries the side to move first, the other only if it holds.
+  for (int side : {board.sideToMove(), board.sideToMove() ^ 1}) {
+    d.players[side] = toNotLost(side, r->sides[side]);
+    if (r->sides[side].defence != proof::Defence::kHeld) break;
+  }
+  return d;
 }
 
 }  // namespace
@@ -256,6 +374,12 @@ a cut tail (a crash mid-write) is dropped, not trusted: see `tail`.)doc")
           R"doc(Checks the whole file by the rules alone, as `gobblet-prove db check` does: a dict with
 "accepted", "reason" (the first bad entry, by its number, or what is wrong with the file), "bad_entry"
 (None if none), "variant", "entries", "won", "lost" (entries by the winner, side to move first) and "nodes".)doc")
+      .def("store", &store, py::arg("proof"),
+           "Appends a Proof's certified win or loss (its database leaves, if any, held by this database) with the "
+           "positions its strategy reaches by a drop, each checked first: the entries appended (those held "
+           "already left out). ValueError for a read-only database, a proof with no certified win or loss, or "
+           "a certificate the checker rejects given this database (one that names entries it does not hold); "
+           "TablebaseError if the write fails (the file is as it was).")
       .def("__repr__", [](const ProofDatabaseHandle& h) {
         return "<ProofDatabase '" + h.path + "' " + h.database->variant().name() + ", " +
                std::to_string(h.database->entries()) + " entries" + (h.writable ? "" : ", read-only") + ">";
@@ -271,6 +395,46 @@ the game: it reaches none of the game's positions since its last drop. `database
 variant): the prover starts from the positions it holds, and a writable one gets what is proved (Proof.stored).
 Raises GameOverError at a finished game.)doc");
 
+  py::class_<NotLost>(m, "NotLost", "What prove_not_lost() found: whether a player cannot lose the position.")
+      .def_readonly("player", &NotLost::player, "The defender: 1 or 2.")
+      .def_readonly("result", &NotLost::result,
+                    "\"held\" (the player cannot lose: a not-lost certificate the checker accepted), \"lost\" (the "
+                    "prover found a forced line for the other player: its claim, with no certificate) or "
+                    "\"unknown\" (the budget ran out, or Ctrl-C; see note).")
+      .def_readonly("nodes", &NotLost::nodes)
+      .def_readonly("seconds", &NotLost::seconds)
+      .def_readonly("note", &NotLost::note, "Unknown: why.")
+      .def_property_readonly(
+          "certificate_nodes", [](const NotLost& n) { return n.certificate ? n.certificate->nodes.size() : 0; },
+          "The certificate's nodes (0 without one).")
+      .def("write_certificate", &NotLost::writeCertificate, py::arg("path"),
+           "Writes the not-lost certificate (held only, else ValueError) that check_certificate() verifies.")
+      .def("__repr__",
+           [](const NotLost& n) { return "<NotLost player " + std::to_string(n.player) + " " + n.result + ">"; });
+
+  py::class_<Draw>(m, "Draw", "What prove_draw() found: whether neither player can win the position.")
+      .def_property_readonly("drawn", &Draw::drawn, "Both players proved to hold, each with its certificate.")
+      .def_property_readonly(
+          "players", [](const Draw& d) { return std::make_tuple(d.players[0], d.players[1]); },
+          "(player 1's NotLost, player 2's): the side to move is tried first, the other only if it held "
+          "(else None).")
+      .def("write_certificates", &Draw::writeCertificates, py::arg("path"),
+           "Writes the two not-lost certificates of a proved draw: path + \".1\" (player 1's) and path + "
+           "\".2\" (ValueError if not drawn).")
+      .def("__repr__", [](const Draw& d) { return std::string(d.drawn() ? "<Draw drawn>" : "<Draw not proved>"); });
+
+  m.def("prove_not_lost", &proveNotLost, py::arg("game"), py::kw_only(), py::arg("player") = py::none(),
+        py::arg("nodes") = py::none(), py::arg("seconds") = py::none(), py::arg("hash_mib") = 64,
+        R"doc(Proves that `player` (1 or 2; None: the side to move) cannot lose the game's position
+(docs/proof.md, "Proved draws"): a NotLost whose result is "held" with a not-lost certificate the
+independent checker has accepted, "lost" or "unknown". A repetition only draws, so the game's
+earlier positions cannot make a held player lose: the result holds in the game. Budget as prove():
+`nodes` and `seconds`, None no limit. Raises GameOverError at a finished game.)doc");
+  m.def("prove_draw", &proveDraw, py::arg("game"), py::kw_only(), py::arg("nodes") = py::none(),
+        py::arg("seconds") = py::none(), py::arg("hash_mib") = 64,
+        R"doc(Proves that neither player can win the game's position: prove_not_lost() for the side to
+move, then for the other, each with the budget. A Draw: `drawn`, and each player's NotLost.)doc");
+
   m.def(
       "check_certificate",
       [](const std::string& path) {
@@ -280,22 +444,29 @@ Raises GameOverError at a finished game.)doc");
         proof::CheckReport report;
         {
           py::gil_scoped_release release;
-          report = proof::checkCertificateFile(path);
+          report = proof::checkCertificateFileOfItsKind(path);
         }
+        const bool notLost = report.kind == proof::CertificateKind::kNotLost;
+        const char* side = report.winner == 0 ? "side to move" : "other side";
         py::dict d;
         d["accepted"] = report.accepted;
         d["reason"] = report.reason;
+        d["kind"] = notLost ? "not lost" : "win";
         d["variant"] = report.variant;
         d["position"] = report.position;
-        d["winner"] = report.winner == 0 ? "side to move" : "other side";
+        d["winner"] = notLost ? py::object(py::none()) : py::object(py::str(side));
+        d["defender"] = notLost ? py::object(py::str(side)) : py::object(py::none());
         d["nodes"] = report.nodes;
         d["plies"] = report.plies;
         return d;
       },
       py::arg("path"),
-      R"doc(Checks a certificate file with the checker that knows only the rules: a dict with "accepted"
-(bool), "reason" (why it was rejected), "variant", "position", "winner", "nodes" and "plies". A path where
-no file is raises FileNotFoundError; a file that is not a valid certificate is a rejection.)doc");
+      R"doc(Checks a certificate file with the checker that knows only the rules (a win's, or a not-lost
+one's, by the kind its header names): a dict with "accepted" (bool), "reason" (why it was rejected),
+"kind" ("win" or "not lost"), "variant", "position", "winner" (a win: "side to move" or "other side"; else
+None), "defender" (not lost: the side that cannot lose; else None), "nodes" and "plies" (a win: the longest
+game its strategy allows). A path where no file is raises FileNotFoundError; a file that is not a valid
+certificate is a rejection.)doc");
 }
 
 }  // namespace gobblet::python

@@ -67,6 +67,58 @@ def test_a_missing_certificate_file_raises_and_a_bad_one_is_rejected(tmp_path):
     assert not report["accepted"] and report["reason"]
 
 
+def test_tictactoe_is_proved_drawn_and_each_certificate_checks(tmp_path):
+    draw = gobblet.prove_draw(gobblet.Game("tictactoe"))
+    assert draw.drawn, draw.players
+    first, second = draw.players
+    assert (first.player, first.result, second.player, second.result) == (1, "held", 2, "held")
+    assert first.certificate_nodes > 0 and second.certificate_nodes > 0
+    draw.write_certificates(str(tmp_path / "t.proof"))
+    for name, defender, player in (("t.proof.1", "side to move", first), ("t.proof.2", "other side", second)):
+        report = gobblet.check_certificate(str(tmp_path / name))
+        assert report["accepted"], report
+        assert (report["kind"], report["defender"], report["winner"]) == ("not lost", defender, None)
+        assert (report["variant"], report["nodes"]) == ("3x3:1,5,0", player.certificate_nodes)
+    # A forged certificate (one byte of a node changed) is rejected, with the reason.
+    forged = tmp_path / "t.proof.1"
+    data = bytearray(forged.read_bytes())
+    data[-3] ^= 0x01
+    forged.write_bytes(bytes(data))
+    report = gobblet.check_certificate(str(forged))
+    assert not report["accepted"] and report["reason"], report
+
+
+def test_a_lost_side_is_not_held_and_a_draw_is_not_claimed_for_it(tmp_path):
+    # Tic-tac-toe, player 1 with two threats (b1 and c2), player 2 to move: lost.
+    game = gobblet.Game("tictactoe", moves=["S@a1", "S@b2", "S@c3", "S@a3", "S@c1"])
+    lost = gobblet.prove_not_lost(game)
+    assert (lost.player, lost.result, lost.certificate_nodes) == (2, "lost", 0), lost
+    assert gobblet.prove_not_lost(game, player=1).result == "held"
+    draw = gobblet.prove_draw(game)
+    assert not draw.drawn and draw.players[1].result == "lost" and draw.players[0] is None
+    with pytest.raises(ValueError, match="no certificate"):
+        lost.write_certificate(str(tmp_path / "none.proof"))
+    with pytest.raises(ValueError, match="not proved drawn"):
+        draw.write_certificates(str(tmp_path / "none.proof"))
+    # Out of budget: unknown, with the reason.
+    unknown = gobblet.prove_not_lost(gobblet.Game("gobblet"), nodes=100)
+    assert unknown.result == "unknown" and unknown.note, unknown
+
+
+def test_bad_not_lost_calls_are_clear_errors():
+    over = gobblet.Game("gobblet", moves=WIN_IN_ONE + ["L@d1"])
+    with pytest.raises(gobblet.GameOverError):
+        gobblet.prove_not_lost(over)
+    with pytest.raises(gobblet.GameOverError):
+        gobblet.prove_draw(over)
+    with pytest.raises(ValueError, match="player"):
+        gobblet.prove_not_lost(gobblet.Game("tictactoe"), player=3)
+    with pytest.raises(ValueError, match="nodes"):
+        gobblet.prove_draw(gobblet.Game("tictactoe"), nodes=0)
+    with pytest.raises(ValueError, match="hash_mib"):
+        gobblet.prove_not_lost(gobblet.Game("tictactoe"), hash_mib=0)
+
+
 def test_the_reach_tool_on_a_tiny_game(tmp_path, cpp_program):
     """tools/prove/reach.py (docs/proof.md, "Reach") on one decisive game and one draw: the set holds
     the decisive game's positions with the winner to move, the prover and the search both win the
@@ -117,3 +169,26 @@ def test_the_reach_tool_on_a_tiny_game(tmp_path, cpp_program):
     refused = subprocess.run([sys.executable, str(REPOSITORY / "tools" / "prove" / "reach.py"), "join", "--seconds", "1",
                               str(rest), str(other)], capture_output=True, text=True)
     assert refused.returncode != 0 and "game 9 twice" in refused.stderr, refused
+    # The drawn game's scan: the position after its first move, where nothing is proved drawn.
+    draws = reach("draws", "--pgn", pgn, "--seconds", "0.2")
+    assert re.search(r"^   1      2                    2  \(0\)$", draws, re.M), draws
+    assert "1 drawn games, 0.2 s a player: a proved draw in 0" in draws, draws
+    # Databases from other games: a second copy of the decisive game (game 3, the other fold) is
+    # proved from what the scan of game 2 stored, and the reverse.
+    with pgn.open("a") as f:
+        f.write(pgn.read_text().split("\n\n", 2)[2])  # game 2's text again
+    folds = tmp_path / "folds"
+    folds.mkdir()
+    stored = reach("games", "--pgn", pgn, "--seconds", "1", "--store-folds", folds)
+    assert re.search(r"fold0\.pdb: 0 entries, stored to", stored), stored
+    assert len(gobblet.ProofDatabase(str(folds / "fold0.pdb"))) > 0 and len(
+        gobblet.ProofDatabase(str(folds / "fold1.pdb"))) > 0
+    assert gobblet.ProofDatabase(str(folds / "fold1.pdb")).check()["accepted"]
+    from_other = reach("games", "--pgn", pgn, "--seconds", "1", "--db-folds", folds)
+    assert re.search(r"fold1\.pdb: [1-9]\d* entries, read only, for the other fold", from_other), from_other
+    assert re.findall(r"^ +(\d+) +7 ", from_other, re.M) == ["2", "3"], from_other
+    shares = reach("shares", "--set", positions, "--budgets", "1", "--prover-only", "--db-folds", folds)
+    assert re.search(r"within 1 s: prover [12]/2 \(\d+%\)$", shares, re.M), shares
+    both = subprocess.run([sys.executable, str(REPOSITORY / "tools" / "prove" / "reach.py"), "games", "--pgn", str(pgn),
+                           "--store-folds", str(folds), "--db-folds", str(folds)], capture_output=True, text=True)
+    assert both.returncode != 0 and "exclude each other" in both.stderr, both

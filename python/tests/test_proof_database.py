@@ -34,6 +34,40 @@ def test_prove_extends_a_writable_database_and_the_next_proof_reads_it(tmp_path)
     assert (read_only.outcome, read_only.nodes, read_only.stored) == ("win", 0, None)
 
 
+def test_a_proof_is_stored_after_it_is_made_and_only_where_its_leaves_are_held(tmp_path):
+    # Proved with no database, stored afterwards: the same entries prove() would have appended.
+    game = gobblet.Game("gobblers")
+    proof = gobblet.prove(game)
+    assert proof.certified and proof.stored is None
+    db = gobblet.ProofDatabase(str(tmp_path / "a.pdb"), variant="gobblers", writable=True)
+    appended = db.store(proof)
+    assert appended > 1 and len(db) == appended
+    assert db.lookup(game)[0] == "side to move"
+    assert db.store(proof) == 0  # held already
+    # A position the database holds is proved from it, by a certificate that names its entries:
+    # another database that lacks them refuses it.
+    after = gobblet.Game("gobblers", moves=[proof.move])
+    reply = after.legal_moves()[0]
+    after.play(reply)
+    from_db = gobblet.prove(after, database=gobblet.ProofDatabase(db.path))
+    assert (from_db.outcome, from_db.nodes, from_db.certified) == ("win", 0, True)
+    other = gobblet.ProofDatabase(str(tmp_path / "b.pdb"), variant="gobblers", writable=True)
+    with pytest.raises(ValueError, match="ProofDatabase.store"):
+        other.store(from_db)
+    assert len(other) == 0
+    assert db.store(from_db) == 0
+    assert gobblet.ProofDatabase(db.path).check()["accepted"]
+    # What cannot be stored.
+    with pytest.raises(ValueError, match="reading only"):
+        gobblet.ProofDatabase(db.path).store(proof)
+    unknown = gobblet.prove(gobblet.Game("gobblet"), nodes=100)
+    with pytest.raises(ValueError, match="no certified win or loss"):
+        db.store(unknown)
+    tictactoe = gobblet.ProofDatabase(str(tmp_path / "t.pdb"), variant="tictactoe", writable=True)
+    with pytest.raises(ValueError, match="ProofDatabase.store"):
+        tictactoe.store(proof)  # a certificate of another variant
+
+
 def test_every_image_of_a_stored_position_is_found_with_its_winner(tmp_path):
     db = gobblet.ProofDatabase(str(tmp_path / "g.pdb"), variant="gobblers", writable=True)
     game = gobblet.Game("gobblers", moves=["L@b2"])

@@ -206,14 +206,8 @@ int check(const cli::Arguments& args, const cli::UsageFn& usage) {
     database = std::move(*opened);
   }
   // The kind is the header's: a not-lost certificate has its own checker.
-  const bool notLost = [&] {
-    auto reader = proof::CertificateReader::open(in);
-    return reader.ok() && reader->header().kind == proof::CertificateKind::kNotLost;
-  }();
-  in.clear();
-  in.seekg(0);
-  const proof::CheckReport report =
-      notLost ? proof::checkNotLostCertificate(in) : proof::checkCertificate(in, {}, {}, database.get());
+  const proof::CheckReport report = proof::checkCertificateOfItsKind(in, database.get());
+  const bool notLost = report.kind == proof::CertificateKind::kNotLost;
   if (!report.accepted) {
     std::printf("rejected: %s\n", report.reason.c_str());
     return 1;
