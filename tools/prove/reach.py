@@ -5,7 +5,7 @@ positions of real self-play games, and how early in a game the prover proves its
   reach.py positions --pgn GAMES.pgn --out SET.txt [--games N] [--distances 3,7,11,15]
       picks the position set: in each decisive game (the first N), the positions with the winner
       to move d plies before the game's last move, for each d (d = 1 would be a win in one).
-  reach.py shares --set SET.txt --budgets 1,10,60 --engine build/release/bin/gobblet
+  reach.py shares --set SET.txt --budgets 1,10,60 --engine build/release/bin/gobblet [--prover-only]
       per position, the time the prover (one thread, 64 MiB) takes to prove the win and the time
       the search (`go movetime`, one thread, Hash 64) takes to report a mate for the side to move,
       each given the largest budget; prints the share of the set each proves within each budget.
@@ -13,9 +13,17 @@ positions of real self-play games, and how early in a game the prover proves its
       per decisive game (the first N after the first K), the earliest ply from which the prover,
       given that many seconds a position, proves the game's result, stepping back from the end one
       ply at a time until a position is not proved; prints each game's and the median and best.
+  reach.py draws --pgn GAMES.pgn --seconds 60 [--games N] [--skip K]
+      the same for the drawn games: the earliest ply from which both players are proved not to lose
+      (gobblet.prove_draw, that many seconds for each player), stepping back from the end.
   reach.py join --seconds 60 OUTPUT.txt...
-      the rows of several `games` outputs (a scan split with --skip, or stopped and taken up
-      again), each game once, in order, and the summary over all of them.
+      the rows of several `games` or `draws` outputs (a scan split with --skip, or stopped and taken
+      up again), each game once, in order, and the summary over all of them.
+
+Proof databases filled only from other games (docs/proof.md, "Reach"): the games fall into two
+folds by the parity of their number in the file. `games --store-folds DIR` stores every proof of a
+game of fold k in DIR/foldk.pdb; `games` and `shares` with `--db-folds DIR` prove the positions of a
+game of fold k starting from the other fold's database (read only).
 
 GAMES.pgn is gobblet-match's --record (PGN). Needs the gobblet Python module
 (PYTHONPATH=build/py/python, docs/python.md). Tiny inputs are checked by python/tests/test_proof.py.
@@ -86,9 +94,41 @@ def read_set(path):
     return rows
 
 
-def prover_seconds(position, budget):
+class Folds:
+    """The two folds' proof databases in DIR (fold0.pdb, fold1.pdb): a game's fold is the parity of
+    its number in the file. `reading`: each opened read-only (they must exist), for the games of the
+    other fold; else each opened for appending (made if missing), for the proofs of its own."""
+
+    def __init__(self, folder, reading):
+        paths = [f"{folder}/fold{k}.pdb" for k in (0, 1)]
+        try:
+            self.databases = [gobblet.ProofDatabase(p, variant="gobblet", writable=not reading) for p in paths]
+        except (OSError, ValueError) as error:
+            raise SystemExit(f"reach.py: {error}")
+        self.reading = reading
+        for p, db in zip(paths, self.databases):
+            print(f"# {p}: {len(db)} entries, {'read only, for the other fold' if reading else 'stored to'}",
+                  flush=True)
+
+    def of(self, game_number):
+        """The database the positions of game `game_number` are proved from (reading) or stored to."""
+        fold = game_number % 2
+        return self.databases[1 - fold if self.reading else fold]
+
+
+def prove_in_scan(position, seconds, reading=None, storing=None):
+    """gobblet.prove of a position with no history, one thread and 64 MiB, starting from `reading`
+    (a ProofDatabase or None); a certified win or loss is stored in `storing` (or nowhere)."""
+    proof = gobblet.prove(gobblet.Game("gobblet", position=position), seconds=seconds, hash_mib=64, threads=1,
+                          database=reading)
+    if storing is not None and proof.certified:
+        storing.store(proof)
+    return proof
+
+
+def prover_seconds(position, budget, database=None):
     """Seconds the prover takes to prove the side to move wins, or None within `budget`."""
-    proof = gobblet.prove(gobblet.Game("gobblet", position=position), seconds=budget, hash_mib=64, threads=1)
+    proof = prove_in_scan(position, budget, reading=database)
     return proof.seconds if proof.outcome == "win" else None
 
 
@@ -115,21 +155,23 @@ def search_seconds(engine, position, budget):
 def cmd_shares(args):
     budgets = [float(b) for b in args.budgets.split(",")]
     rows = read_set(args.set)
+    folds = Folds(args.db_folds, reading=True) if args.db_folds else None
     proved, mated = [], []
     print("game  d  prover(s)  search mate(s)")
     for position, game, distance, _ in rows:
-        p = prover_seconds(position, max(budgets))
-        s = search_seconds(args.engine, position, max(budgets))
+        p = prover_seconds(position, max(budgets), folds.of(game) if folds else None)
+        s = None if args.prover_only else search_seconds(args.engine, position, max(budgets))
         proved.append(p)
         mated.append(s)
         print(f"{game:4} {distance:2}  {'-' if p is None else f'{p:.2f}':>9}  {'-' if s is None else f'{s:.2f}':>14}",
               flush=True)
-    print(f"{len(rows)} positions: share proved by the prover / mate found by the search")
+    print(f"{len(rows)} positions: share proved by the prover" + ("" if args.prover_only else
+                                                                  " / mate found by the search"))
     for b in budgets:
         a = sum(1 for t in proved if t is not None and t <= b)
         c = sum(1 for t in mated if t is not None and t <= b)
-        print(f"  within {b:g} s: prover {a}/{len(rows)} ({100 * a / len(rows):.0f}%), "
-              f"search {c}/{len(rows)} ({100 * c / len(rows):.0f}%)")
+        print(f"  within {b:g} s: prover {a}/{len(rows)} ({100 * a / len(rows):.0f}%)" +
+              ("" if args.prover_only else f", search {c}/{len(rows)} ({100 * c / len(rows):.0f}%)"))
 
 
 GAMES_HEADER = "game  plies  earliest proved ply  (plies before the end)"
@@ -139,35 +181,70 @@ def game_row(number, plies, earliest):
     return f"{number:4} {plies:6}  {earliest:19}  ({plies - earliest})"
 
 
-def print_summary(rows, seconds):
-    """The summary of `games` rows [(game, plies, earliest proved ply)]."""
+def print_summary(rows, seconds, drawn=False):
+    """The summary of `games` rows [(game, plies, earliest proved ply)], or of `draws` rows (`drawn`),
+    where the median and best are over the games with a proved draw."""
+    if drawn:
+        total = len(rows)
+        rows = [row for row in rows if row[2] < row[1]]
+        print(f"{total} drawn games, {seconds:g} s a player: a proved draw in {len(rows)}")
+        if not rows:
+            return
     earliest = [e for _, _, e in rows]
     before = [plies - e for _, plies, e in rows]
-    print(f"{len(rows)} decisive games, {seconds:g} s a position: earliest proved ply median "
-          f"{statistics.median(earliest):g}, best {min(earliest)}")
+    print(f"{len(rows)} {'drawn games with a proved draw' if drawn else 'decisive games'}, {seconds:g} s a "
+          f"{'player' if drawn else 'position'}: earliest proved ply median {statistics.median(earliest):g}, "
+          f"best {min(earliest)}")
     print(f"plies before the end proved: median {statistics.median(before):g}, most {max(before)}")
 
 
+def scan_back(moves, proved):
+    """The earliest ply from which `proved(position)` holds at every position to the game's end,
+    stepping back from the last move's position until it does not (len(moves) if it fails there)."""
+    game = gobblet.Game("gobblet", moves=moves)
+    first = len(moves)
+    for ply in range(len(moves) - 1, -1, -1):
+        if not proved(game.position_at(ply)):
+            break
+        first = ply
+    return first
+
+
 def cmd_games(args):
+    if args.store_folds and args.db_folds:
+        raise SystemExit("reach.py: --store-folds and --db-folds exclude each other (a proof made from one "
+                         "fold's database names entries the other's lacks)")
+    reading = Folds(args.db_folds, reading=True) if args.db_folds else None
+    storing = Folds(args.store_folds, reading=False) if args.store_folds else None
     rows = []
-    chosen = decisive(read_games(args.pgn), args.games, args.skip)
     print(GAMES_HEADER)
-    for number, winner, moves in chosen:
-        game = gobblet.Game("gobblet", moves=moves)
-        first = None
-        for ply in range(len(moves) - 1, -1, -1):
-            position = game.position_at(ply)
-            proof = gobblet.prove(gobblet.Game("gobblet", position=position), seconds=args.seconds, hash_mib=64,
-                                  threads=1)
-            side = int(position.split()[-1])
-            want = "win" if side == winner else "loss"
-            if proof.outcome != want:
-                break
-            first = ply
-        rows.append((number, len(moves), first if first is not None else len(moves)))
+    for number, winner, moves in decisive(read_games(args.pgn), args.games, args.skip):
+
+        def proved(position):
+            proof = prove_in_scan(position, args.seconds, reading.of(number) if reading else None,
+                                  storing.of(number) if storing else None)
+            return proof.outcome == ("win" if int(position.split()[-1]) == winner else "loss")
+
+        rows.append((number, len(moves), scan_back(moves, proved)))
         print(game_row(*rows[-1]), flush=True)
     if rows:
         print_summary(rows, args.seconds)
+
+
+def cmd_draws(args):
+    chosen = [(i + 1, moves) for i, (winner, moves) in enumerate(read_games(args.pgn)) if not winner][args.skip:]
+    rows = []
+    print(GAMES_HEADER)
+    for number, moves in chosen[:args.games] if args.games else chosen:
+
+        def proved(position):
+            return gobblet.prove_draw(gobblet.Game("gobblet", position=position), seconds=args.seconds,
+                                      hash_mib=64).drawn
+
+        rows.append((number, len(moves), scan_back(moves, proved)))
+        print(game_row(*rows[-1]), flush=True)
+    if rows:
+        print_summary(rows, args.seconds, drawn=True)
 
 
 def cmd_join(args):
@@ -190,7 +267,7 @@ def cmd_join(args):
     print(GAMES_HEADER)
     for row in rows:
         print(game_row(*row))
-    print_summary(rows, args.seconds)
+    print_summary(rows, args.seconds, drawn=args.drawn)
 
 
 def main(argv):
@@ -206,6 +283,8 @@ def main(argv):
     p.add_argument("--set", required=True)
     p.add_argument("--budgets", default="1,10,60")
     p.add_argument("--engine", default="build/release/bin/gobblet")
+    p.add_argument("--prover-only", action="store_true", help="no search: the prover's times only")
+    p.add_argument("--db-folds", metavar="DIR", help="prove from the other fold's database in DIR")
     p.set_defaults(run=cmd_shares)
     p = sub.add_parser("games")
     p.add_argument("--pgn", required=True)
@@ -213,9 +292,18 @@ def main(argv):
     p.add_argument("--games", type=int, default=0, help="the first N decisive games (0: all)")
     p.add_argument("--skip", type=int, default=0,
                    help="leave out the first K decisive games (a scan split over processes or days)")
+    p.add_argument("--store-folds", metavar="DIR", help="store each game's proofs in its fold's database in DIR")
+    p.add_argument("--db-folds", metavar="DIR", help="prove from the other fold's database in DIR")
     p.set_defaults(run=cmd_games)
+    p = sub.add_parser("draws")
+    p.add_argument("--pgn", required=True)
+    p.add_argument("--seconds", type=float, default=60)
+    p.add_argument("--games", type=int, default=0, help="the first N drawn games (0: all)")
+    p.add_argument("--skip", type=int, default=0, help="leave out the first K drawn games")
+    p.set_defaults(run=cmd_draws)
     p = sub.add_parser("join")
     p.add_argument("--seconds", type=float, required=True, help="the seconds a position the outputs were made with")
+    p.add_argument("--drawn", action="store_true", help="the outputs are of `draws`")
     p.add_argument("outputs", nargs="+")
     p.set_defaults(run=cmd_join)
     args = parser.parse_args(argv)
