@@ -189,6 +189,13 @@ def test_the_reach_tool_on_a_tiny_game(tmp_path, cpp_program):
     assert re.findall(r"^ +(\d+) +7 ", from_other, re.M) == ["2", "3"], from_other
     shares = reach("shares", "--set", positions, "--budgets", "1", "--prover-only", "--db-folds", folds)
     assert re.search(r"within 1 s: prover [12]/2 \(\d+%\)$", shares, re.M), shares
+    # A database of each game's own: the scan's proofs, stored as it goes back.
+    own = tmp_path / "own"
+    own.mkdir()
+    reach("games", "--pgn", pgn, "--seconds", "1", "--games", "1", "--db-own", own)
+    database = gobblet.ProofDatabase(str(own / "game2.pdb"))
+    assert len(database) > 0 and database.check()["accepted"]
+    assert database.lookup(game.position_at(6)) is not None  # the win in one, the scan's first proof
     both = subprocess.run([sys.executable, str(REPOSITORY / "tools" / "prove" / "reach.py"), "games", "--pgn", str(pgn),
                            "--store-folds", str(folds), "--db-folds", str(folds)], capture_output=True, text=True)
     assert both.returncode != 0 and "exclude each other" in both.stderr, both

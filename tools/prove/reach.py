@@ -23,7 +23,9 @@ positions of real self-play games, and how early in a game the prover proves its
 Proof databases filled only from other games (docs/proof.md, "Reach"): the games fall into two
 folds by the parity of their number in the file. `games --store-folds DIR` stores every proof of a
 game of fold k in DIR/foldk.pdb; `games` and `shares` with `--db-folds DIR` prove the positions of a
-game of fold k starting from the other fold's database (read only).
+game of fold k starting from the other fold's database (read only). `games --db-own DIR` proves each
+game's positions from a database of its own, DIR/gameN.pdb, that stores every proof the scan makes
+(the game's later positions, and what their strategies reach by a drop).
 
 GAMES.pgn is gobblet-match's --record (PGN). Needs the gobblet Python module
 (PYTHONPATH=build/py/python, docs/python.md). Tiny inputs are checked by python/tests/test_proof.py.
@@ -211,18 +213,21 @@ def scan_back(moves, proved):
 
 
 def cmd_games(args):
-    if args.store_folds and args.db_folds:
-        raise SystemExit("reach.py: --store-folds and --db-folds exclude each other (a proof made from one "
-                         "fold's database names entries the other's lacks)")
+    if sum(1 for a in (args.store_folds, args.db_folds, args.db_own) if a) > 1:
+        raise SystemExit("reach.py: --store-folds, --db-folds and --db-own exclude each other (a proof made "
+                         "from one database names entries another lacks)")
     reading = Folds(args.db_folds, reading=True) if args.db_folds else None
     storing = Folds(args.store_folds, reading=False) if args.store_folds else None
     rows = []
     print(GAMES_HEADER)
     for number, winner, moves in decisive(read_games(args.pgn), args.games, args.skip):
+        own = None
+        if args.db_own:  # (prove() appends to a writable database what it proves)
+            own = gobblet.ProofDatabase(f"{args.db_own}/game{number}.pdb", variant="gobblet", writable=True)
 
         def proved(position):
-            proof = prove_in_scan(position, args.seconds, reading.of(number) if reading else None,
-                                  storing.of(number) if storing else None)
+            database = own if own is not None else reading.of(number) if reading else None
+            proof = prove_in_scan(position, args.seconds, database, storing.of(number) if storing else None)
             return proof.outcome == ("win" if int(position.split()[-1]) == winner else "loss")
 
         rows.append((number, len(moves), scan_back(moves, proved)))
@@ -294,6 +299,7 @@ def main(argv):
                    help="leave out the first K decisive games (a scan split over processes or days)")
     p.add_argument("--store-folds", metavar="DIR", help="store each game's proofs in its fold's database in DIR")
     p.add_argument("--db-folds", metavar="DIR", help="prove from the other fold's database in DIR")
+    p.add_argument("--db-own", metavar="DIR", help="prove from, and store in, a database of each game's own in DIR")
     p.set_defaults(run=cmd_games)
     p = sub.add_parser("draws")
     p.add_argument("--pgn", required=True)
