@@ -17,12 +17,11 @@ kind="${1:-release}"
 package_packages=(g++ cmake ninja-build libboost-dev libabsl-dev libzstd-dev ccache pkg-config python3
                   dpkg-dev lintian openmpi-bin libopenmpi-dev)
 # What the tests add: GoogleTest and Google Benchmark, the sanitizers'
-# clang run-time, the browser, the Python module, the WebAssembly build,
-# lld (the builds link with it where it is installed).
+# clang run-time, the browser, the Python module, the WebAssembly build.
 test_packages=(googletest libgtest-dev libbenchmark-dev clang libclang-rt-14-dev chromium chromium-driver
                python3-selenium clang-format
                pybind11-dev python3-pybind11 python3-dev python3-pytest python3-venv python3-setuptools python3-pip
-               python3-numpy python3-torch emscripten nodejs node-typescript lld)
+               python3-numpy python3-torch emscripten nodejs node-typescript)
 packages=("${package_packages[@]}")
 [ "$kind" = package-deps ] || packages+=("${test_packages[@]}")
 missing=()
