@@ -558,8 +558,8 @@ total elsewhere, and the hand-written evaluation's terms.
           },
           "{term: (player 1's share, player 2's share)} for visible, in_hand, captives, lines, line_safety.")
       .def("__repr__", [](const Evaluation& e) {
-        return "<Evaluation total " + std::to_string(e.total) + " (player " + std::to_string(e.sideToMove) +
-               " to move)>";
+        return "<Evaluation value " + std::to_string(e.value) + " (" + e.source + "; player " +
+               std::to_string(e.sideToMove) + " to move)>";
       });
 
   py::class_<OptionInfo>(m, "Option", "One of the engine's options (the protocol's option table).")

@@ -226,6 +226,7 @@ def test_evaluate_gives_the_evaluation_the_search_uses_the_net_when_it_is_on(cpp
     evaluation = engine.evaluate(game)
     assert (evaluation.value, evaluation.source, evaluation.net) == (net, "net", net)
     assert evaluation.value != evaluation.total  # the hand-written total differs here
+    assert repr(evaluation) == f"<Evaluation value {net} (net; player 2 to move)>"  # the value, not the total
     engine.use_nnue = False
     evaluation = engine.evaluate(game)
     assert (evaluation.value, evaluation.source, evaluation.net) == (evaluation.total, "hand-written", net)

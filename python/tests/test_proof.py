@@ -148,6 +148,9 @@ def test_the_reach_tool_on_a_tiny_game(tmp_path, cpp_program):
     assert rows[0][0] == game.position_at(6)
     shares = reach("shares", "--set", positions, "--budgets", "1", "--engine", cpp_program("gobblet"))
     assert re.search(r"within 1 s: prover [12]/2 \(\d+%\), search [12]/2", shares), shares
+    alone = reach("shares", "--set", positions, "--budgets", "1", "--prover-only")
+    assert alone.startswith("game  d  prover(s)\n") and "search" not in alone, alone
+    assert re.search(r"^   2  1 +\d+\.\d\d$", alone, re.M), alone
     scan = reach("games", "--pgn", pgn, "--seconds", "1")
     assert re.search(r"^1 decisive games, 1 s a position: earliest proved ply median \d+, best [0-6]$", scan, re.M), scan
     assert re.search(r"^   2      7 ", scan, re.M), scan  # game 2 of the file, 7 plies

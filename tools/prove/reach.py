@@ -159,14 +159,14 @@ def cmd_shares(args):
     rows = read_set(args.set)
     folds = Folds(args.db_folds, reading=True) if args.db_folds else None
     proved, mated = [], []
-    print("game  d  prover(s)  search mate(s)")
+    print("game  d  prover(s)" + ("" if args.prover_only else "  search mate(s)"))
     for position, game, distance, _ in rows:
         p = prover_seconds(position, max(budgets), folds.of(game) if folds else None)
         s = None if args.prover_only else search_seconds(args.engine, position, max(budgets))
         proved.append(p)
         mated.append(s)
-        print(f"{game:4} {distance:2}  {'-' if p is None else f'{p:.2f}':>9}  {'-' if s is None else f'{s:.2f}':>14}",
-              flush=True)
+        print(f"{game:4} {distance:2}  {'-' if p is None else f'{p:.2f}':>9}" +
+              ("" if args.prover_only else f"  {'-' if s is None else f'{s:.2f}':>14}"), flush=True)
     print(f"{len(rows)} positions: share proved by the prover" + ("" if args.prover_only else
                                                                   " / mate found by the search"))
     for b in budgets:
