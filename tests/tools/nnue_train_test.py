@@ -6,7 +6,9 @@ position of the data exactly as the trainer's model of the engine's integer
 arithmetic does (the same features, the same quantisation); a damaged copy
 is refused and the net in use stays. The trainer refuses, with the reason
 and without running it, a checkpoint whose unpickling would run code, and
-stops on a data file the readers refuse.
+stops on a data file the readers refuse. A warm start (--init) reads a
+net's weights back exactly: the built-in net, read and exported, has the
+same integers.
 
     nnue_train_test.py BIN_DIR
 """
@@ -151,7 +153,15 @@ def main():
         check(refused.returncode != 0 and "damaged.gdata: record 0: two pieces of size 3 on one square"
               in refused.stderr, f"{refused.returncode}: {refused.stdout}{refused.stderr}")
         check(not (tmp / "d.gnn").exists(), "a net was written from refused data")
-    print(f"nnue_train: 6 checks passed ({len(records)} positions evaluated alike)")
+
+        # --init: the built-in net's weights, read and exported, are its integers.
+        built_in = (ROOT / "search" / "nnue" / "default.gnn").read_bytes()
+        net = train.Net()
+        train.load_net_weights(net, built_in)
+        check(all((a == b).all() for a, b in zip(train.net_integers(train.quantise(net, "")),
+                                                  train.net_integers(built_in))),
+              "train.py --init: the built-in net read and exported is another net")
+    print(f"nnue_train: 7 checks passed ({len(records)} positions evaluated alike)")
 
 
 if __name__ == "__main__":

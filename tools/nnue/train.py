@@ -6,7 +6,7 @@ shipped net.
 
     tools/nnue/train.py DATA... --out NET.gnn [--epochs N] [--batch N] [--lr X]
                         [--lambda L] [--seed S] [--checkpoint FILE] [--max-positions N]
-                        [--lr-decay G] [--device cpu|cuda]
+                        [--lr-decay G] [--device cpu|cuda] [--init NET.gnn]
 
 What it learns from: the undecided, quiet positions of the files (flags in
 docs/datagen.md), each with the target
@@ -24,6 +24,9 @@ every tenth game number are held out for validation.
 --device cuda trains on a GPU where PyTorch has one (the net and its
 export are the same arithmetic; Debian's python3-torch is CPU-only).
 --lr-decay G multiplies the learning rate by G after each epoch.
+--init NET.gnn starts from that net's weights (its integers over their
+scales: a warm start) instead of random ones; a checkpoint, when there is
+one, still wins.
 
 --checkpoint FILE saves the model and the optimiser after each epoch and,
 if FILE exists, goes on from it. The checkpoint is plain data, never a
@@ -174,12 +177,22 @@ def quantise(net, description):
     return header + text + payload
 
 
-def quantised_eval(net_bytes, x_us, x_them):
-    """The engine's integer evaluation (network.h) of feature rows, in centi-units: for tests."""
+def net_integers(net_bytes):
+    """The integers of a .gnn file (network.h's layout): b0, w0 [288, 128], b1, w1 [32, 256], b2, w2, as
+    int64 arrays. ValueError, with the reason, for bytes that are not a net of these sizes (the engine's
+    own checks, EvalFile, are stricter: see docs/nnue.md)."""
     import struct
     header = 60
-    described = struct.unpack_from("<I", net_bytes, 56)[0]
+    if len(net_bytes) < header or net_bytes[:8] != b"GOBNNUE\0":
+        raise ValueError("not a net file (no GOBNNUE header)")
+    sizes = struct.unpack_from("<IIII", net_bytes, 8)
+    if sizes != (1, FEATURES, HIDDEN, L1):
+        raise ValueError(f"version and sizes {sizes}, not (1, {FEATURES}, {HIDDEN}, {L1})")
+    payload, _, described = struct.unpack_from("<III", net_bytes, 48)
+    if len(net_bytes) != header + described + payload:
+        raise ValueError(f"{len(net_bytes)} bytes, not the {header + described + payload} its header says")
     at = header + described
+
     def take(dtype, count):
         nonlocal at
         a = np.frombuffer(net_bytes, dtype=dtype, count=count, offset=at)
@@ -188,6 +201,23 @@ def quantised_eval(net_bytes, x_us, x_them):
     b0, w0 = take("<i2", HIDDEN), take("<i2", FEATURES * HIDDEN).reshape(FEATURES, HIDDEN)
     b1, w1 = take("<i4", L1), take("i1", L1 * 2 * HIDDEN).reshape(L1, 2 * HIDDEN)
     b2, w2 = take("<i4", 1)[0], take("<i2", L1)
+    return b0, w0, b1, w1, b2, w2
+
+
+def load_net_weights(net, net_bytes):
+    """Sets `net`'s weights to those a .gnn file holds (the inverse of quantise: its integers over their
+    scales), for a warm start. ValueError for bytes net_integers refuses."""
+    b0, w0, b1, w1, b2, w2 = net_integers(net_bytes)
+    with torch.no_grad():
+        for param, value in ((net.ft.weight, w0.T / ONE), (net.ft.bias, b0 / ONE), (net.l1.weight, w1 / WEIGHT_ONE),
+                             (net.l1.bias, b1 / (ONE * WEIGHT_ONE)), (net.l2.weight, w2.reshape(1, L1) / WEIGHT_ONE),
+                             (net.l2.bias, np.array([b2]) / (ONE * WEIGHT_ONE))):
+            param.copy_(torch.from_numpy(np.asarray(value, dtype=np.float32)))
+
+
+def quantised_eval(net_bytes, x_us, x_them):
+    """The engine's integer evaluation (network.h) of feature rows, in centi-units: for tests."""
+    b0, w0, b1, w1, b2, w2 = net_integers(net_bytes)
     acc = np.concatenate([x_us.astype(np.int64) @ w0 + b0, x_them.astype(np.int64) @ w0 + b0], axis=1)
     inp = np.clip(acc, 0, ONE)
     hidden = np.clip((inp @ w1.T + b1) >> 6, 0, ONE)
@@ -277,6 +307,7 @@ def main():
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     parser.add_argument("--lr-decay", type=float, default=1.0, help="learning rate factor after each epoch")
     parser.add_argument("--device", default="cpu", help="cpu, or cuda where PyTorch has a GPU")
+    parser.add_argument("--init", help="a .gnn net to start from (a warm start; default: random weights)")
     args = parser.parse_args()
     if args.device != "cpu" and not (args.device.startswith("cuda") and torch.cuda.is_available()):
         sys.exit(f"train: device {args.device!r}: this PyTorch has {'a GPU' if torch.cuda.is_available() else 'no GPU'}"
@@ -323,6 +354,12 @@ def main():
     optimiser = torch.optim.Adam(net.parameters(), lr=args.lr)
     schedule = torch.optim.lr_scheduler.ExponentialLR(optimiser, gamma=args.lr_decay)
     first_epoch = 0
+    if args.init:
+        try:
+            with open(args.init, "rb") as f:
+                load_net_weights(net, f.read(2 << 20))
+        except (OSError, ValueError) as e:
+            sys.exit(f"train: --init {args.init}: {e}")
     if args.checkpoint and os.path.exists(args.checkpoint):
         try:
             saved = load_checkpoint(args.checkpoint)
@@ -369,7 +406,8 @@ def main():
             os.replace(args.checkpoint + ".tmp", args.checkpoint)
 
     description = (f"gobblet net {FEATURES}x{HIDDEN}x{L1}: tools/nnue/train.py --epochs {args.epochs} --batch "
-                   f"{args.batch} --lr {args.lr} --lr-decay {args.lr_decay} --lambda {args.blend} --seed {args.seed} on {len(records)} "
+                   f"{args.batch} --lr {args.lr} --lr-decay {args.lr_decay} --lambda {args.blend} --seed {args.seed}"
+                   f"{' --init ' + os.path.basename(args.init) if args.init else ''} on {len(records)} "
                    f"positions of {'; '.join(names)}; S = {scale:.1f}")
     data = quantise(net, description)
     with open(args.out + ".tmp", "wb") as f:
