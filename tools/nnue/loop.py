@@ -177,6 +177,16 @@ def save_state(directory, state):
 
 # ---- Running the steps ----
 
+def end_with_parent():
+    """In a step's program before it starts: SIGTERM when the loop dies, even by SIGKILL (Linux's
+    PR_SET_PDEATHSIG; elsewhere nothing), so that no step goes on without its loop (and holds its files)."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 class Runner:
     """Runs the programs of the steps one at a time; SIGINT or SIGTERM signal the one under way."""
 
@@ -208,7 +218,8 @@ class Runner:
             log.flush()
             self.child_is_trainer = trainer
             self.child = subprocess.Popen(command, cwd=self.directory, stdin=subprocess.DEVNULL, stdout=log,
-                                          stderr=subprocess.STDOUT, start_new_session=True)
+                                          stderr=subprocess.STDOUT, start_new_session=True,
+                                          preexec_fn=end_with_parent)
             if self.signal is not None:  # arrived before self.child was set
                 self.child.send_signal(signal.SIGTERM)
             code = self.child.wait()
