@@ -60,6 +60,14 @@ except ImportError as e:
 
 STATE_VERSION = 1
 STEPS = ("datagen", "train", "check", "match")
+# What a finished step's record holds: key -> its types.
+STEP_RECORD = {
+    "datagen": {"command": (str,), "games": (int,), "positions": (int,)},
+    "train": {"command": (str,), "fingerprint": (str,), "positions_kept": (int, type(None))},
+    "check": {},
+    "match": {"command": (str,), "games": (int,), "wins": (int,), "draws": (int,), "losses": (int,), "elo": (str,),
+              "sprt": (str,), "decision": (str,)},
+}
 PROGRAMS = ("gobblet", "gobblet-datagen", "gobblet-match")
 
 # The settings a DIR is made with: name -> (type, default, help). A run on
@@ -109,6 +117,7 @@ class Interrupted(Exception):
 
 
 def option_name(key):
+    """The command-line option of a setting's key."""
     return "--" + ("net-0" if key == "net_0" else "lambda" if key == "blend" else key.replace("_", "-"))
 
 
@@ -121,10 +130,12 @@ def fnv1a64(data):
 
 
 def fingerprint_text(value):
+    """A fingerprint as the record writes it: 16 hex digits."""
     return f"{value:016x}"
 
 
 def write_atomically(path, text):
+    """Writes `text` to `path` whole or not at all: a temporary file, synced, then renamed over it."""
     with open(path + ".tmp", "w") as f:
         f.write(text)
         f.flush()
@@ -168,10 +179,17 @@ def load_state(path):
                 all(isinstance(g["steps"].get(s, {}), dict) for s in STEPS) and
                 isinstance(g.get("net_before"), dict) and isinstance(g["net_before"].get("net"), str)):
             raise bad(f"generation {i + 1} is not a generation's record")
+        for step, fields in STEP_RECORD.items():
+            record = g["steps"].get(step, {})
+            if record.get("done") and not all(k in record and isinstance(record[k], types) for k, types in fields.items()):
+                raise bad(f"generation {i + 1}'s step {step} is not a finished step's record")
+        if g.get("outcome") is not None and not (isinstance(g["outcome"], str) and g["steps"]["match"].get("done")):
+            raise bad(f"generation {i + 1}'s outcome is not a decided generation's")
     return state
 
 
 def save_state(directory, state):
+    """DIR/state.json := state, atomically."""
     write_atomically(os.path.join(directory, "state.json"), json.dumps(state, indent=1) + "\n")
 
 
@@ -199,6 +217,7 @@ class Runner:
         signal.signal(signal.SIGTERM, self.on_signal)
 
     def on_signal(self, number, _frame):
+        """The handler of SIGINT and SIGTERM: noted, and passed to the program under way."""
         self.signal = number
         child = self.child
         if child is not None and child.poll() is None:
@@ -207,6 +226,7 @@ class Runner:
             child.send_signal(signal.SIGTERM if self.child_is_trainer else number)
 
     def check_signal(self):
+        """Interrupted once a signal has arrived."""
         if self.signal is not None:
             raise Interrupted()
 
@@ -229,6 +249,7 @@ class Runner:
 
 
 def log_tail(directory, log_path, lines=6):
+    """The last lines of a step's log, for an error message ("" if it cannot be read)."""
     try:
         with open(os.path.join(directory, log_path), errors="replace") as f:
             return "".join(f.readlines()[-lines:]).rstrip()
@@ -237,6 +258,8 @@ def log_tail(directory, log_path, lines=6):
 
 
 class Loop:
+    """One run of the loop on DIR: its state, its steps, its log (DIR/loop.log and standard output)."""
+
     def __init__(self, args, directory):
         self.args = args
         self.directory = directory
@@ -245,17 +268,21 @@ class Loop:
         self.log_file = open(os.path.join(directory, "loop.log"), "a")
 
     def say(self, text):
+        """Prints `text` and appends it, timed, to DIR/loop.log."""
         line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} {text}"
         print(text, flush=True)
         self.log_file.write(line + "\n")
         self.log_file.flush()
 
     def program(self, name):
+        """The path of one of the project's programs."""
         return os.path.join(self.bin_dir, name)
 
     # -- the state --
 
     def open_state(self):
+        """DIR's state, made (with the first net checked) if DIR has none; LoopError if it was made with other
+        settings."""
         path = os.path.join(self.directory, "state.json")
         wanted = {key: getattr(self.args, key) for key in FIXED}
         if not os.path.exists(path):
@@ -340,11 +367,14 @@ class Loop:
             save_state(self.directory, state)
 
     def failed(self, g, step, code, log_path):
+        """The LoopError of a step's program that failed, with the end of its output."""
         tail = log_tail(self.directory, log_path)
         return LoopError(f"generation {g['number']}, step {step}: the program ended with exit code {code} "
                          f"(its output: {log_path}):\n{tail}")
 
     def datagen(self, state, g, command):
+        """Self-play with the current net (gobblet-datagen goes on with its file); the data's header must name
+        that net's fingerprint."""
         folder = f"gen-{g['number']:03d}"
         log_path = f"{folder}/datagen.log"
         code = self.run_step(state, g, "datagen", command, log_path)
@@ -367,6 +397,7 @@ class Loop:
         step.update(done=True, command=shlex.join(command), games=int(header["games"]), positions=int(len(records)))
 
     def train(self, state, g, command):
+        """The trainer (it goes on from its checkpoint) and the new net's fingerprint."""
         folder = f"gen-{g['number']:03d}"
         log_path = f"{folder}/train.log"
         before = g["net_before"]
@@ -391,12 +422,14 @@ class Loop:
                                    fingerprint=fingerprint)
 
     def check(self, state, g):
+        """The engine loads the new net, else LoopError with its reason."""
         folder = f"gen-{g['number']:03d}"
         self.runner.check_signal()
         self.check_net(f"{folder}/net.gnn", f"generation {g['number']}'s net {folder}/net.gnn")
         g["steps"]["check"] = {"done": True}
 
     def match(self, state, g, command):
+        """The SPRT (gobblet-match --resume when its record exists) and its result, read from its table."""
         folder = f"gen-{g['number']:03d}"
         log_path = f"{folder}/match.log"
         record = os.path.join(self.directory, folder, "match.txt")
@@ -437,6 +470,8 @@ class Loop:
         return g
 
     def run(self):
+        """The generations up to --generations, each step that is not done; ends the process with the
+        signal after SIGINT or SIGTERM, the state saved."""
         state = self.open_state()
         try:
             for number in range(1, self.args.generations + 1):
@@ -489,14 +524,17 @@ class Loop:
 # ---- The record ----
 
 def duration(seconds):
+    """Seconds as the record shows them: 5s, 3m07s, 2h05m."""
     s = int(seconds + 0.5)
     return f"{s // 3600}h{s // 60 % 60:02d}m" if s >= 3600 else f"{s // 60}m{s % 60:02d}s" if s >= 60 else f"{s}s"
 
 
 def loop_command(state):
+    """The loop's command that made `state`, every setting given (the defaults may change)."""
     words = ["tools/nnue/loop.py", "run", "--dir", "DIR", "--generations", str(len(state["generations"]) or 1)]
-    for key, (_, default, _) in FIXED.items():
-        if state["settings"][key] != default and not (key == "tc" and state["settings"]["match_nodes"]):
+    for key in FIXED:
+        if not (key == "tc" and state["settings"]["match_nodes"]) and not (key == "match_nodes" and
+                                                                           not state["settings"]["match_nodes"]):
             value = state["settings"][key]
             words += [option_name(key), f"{value:g}" if isinstance(value, float) else str(value)]
     return shlex.join(words)
@@ -542,6 +580,7 @@ def record_text(state):
 # ---- The command line ----
 
 def positive(kind, low):
+    """An argparse type: a `kind` of at least `low`."""
     def parse(text):
         value = kind(text)
         if value < low:
@@ -551,6 +590,7 @@ def positive(kind, low):
 
 
 def parser():
+    """The command line: run (the settings of FIXED and FREE) and record."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = p.add_subparsers(dest="command", required=True)
@@ -582,6 +622,7 @@ def parser():
 
 
 def main():
+    """The command; 0 when done, 1 with the reason on standard error, or the signal that stopped it."""
     args = parser().parse_args()
     try:
         if args.command == "record":
