@@ -13,7 +13,6 @@ each refused with the reason.
 """
 
 import json
-import os
 import signal
 import struct
 import subprocess

@@ -181,7 +181,8 @@ def load_state(path):
             raise bad(f"generation {i + 1} is not a generation's record")
         for step, fields in STEP_RECORD.items():
             record = g["steps"].get(step, {})
-            if record.get("done") and not all(k in record and isinstance(record[k], types) for k, types in fields.items()):
+            whole = all(k in record and isinstance(record[k], types) for k, types in fields.items())
+            if record.get("done") and not whole:
                 raise bad(f"generation {i + 1}'s step {step} is not a finished step's record")
         if g.get("outcome") is not None and not (isinstance(g["outcome"], str) and g["steps"]["match"].get("done")):
             raise bad(f"generation {i + 1}'s outcome is not a decided generation's")
@@ -596,15 +597,14 @@ def parser():
     commands = p.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run (or go on with) the loop in DIR")
     run.add_argument("--dir", required=True, help="the loop's folder (made if missing)")
-    low = {"data_window": 1, "games": 1, "epochs": 1, "batch": 1, "max_games": 2, "generations": 1, "threads": 1, "concurrency": 1,
-           "seed": 0, "nodes": 0, "depth": 0, "random_plies": 0, "hash": 1, "match_nodes": 0, "match_random_plies": 0,
-           "train_threads": 0}
+    low = {"data_window": 1, "games": 1, "epochs": 1, "batch": 1, "max_games": 2, "generations": 1, "threads": 1,
+           "concurrency": 1, "hash": 1}  # the other integers: at least 0
     for key, (kind, default, help_text) in {**FIXED, **FREE}.items():
         kwargs = {"dest": key, "help": help_text + (f" (default {default})" if default is not None else ""),
                   "metavar": {"net_0": "NET", "tc": "BASE+INC", "bin_dir": "DIR", "device": "DEVICE"}.get(
                       key, {int: "N", float: "X", str: None}[kind])}
         if kind is int:
-            kwargs["type"] = positive(int, low[key])
+            kwargs["type"] = positive(int, low.get(key, 0))
         elif kind is float:
             kwargs["type"] = float
         if key == "start":
@@ -635,13 +635,15 @@ def main():
         if args.match_nodes:
             args.tc = ""
         if importlib.util.find_spec("torch") is None:
-            raise LoopError(f"this Python ({sys.executable}) has no PyTorch, which the trainer needs: run the loop with "
-                            "one that has (Debian's /usr/bin/python3 with python3-torch: tools/setup.sh deps)")
+            raise LoopError(f"this Python ({sys.executable}) has no PyTorch, which the trainer needs: run the loop "
+                            "with one that has (Debian's /usr/bin/python3 with python3-torch: tools/setup.sh deps)")
         missing = [name for name in PROGRAMS if not os.access(os.path.join(args.bin_dir, name), os.X_OK)]
         if missing:
             raise LoopError(f"{args.bin_dir}: no {', '.join(missing)} (build them: cmake --build build/release "
                             f"--target {' '.join(missing)}; or give --bin-dir)")
         directory = os.path.abspath(args.dir)
+        if os.path.exists(directory) and not os.path.isdir(directory):
+            raise LoopError(f"--dir {args.dir}: not a folder")
         os.makedirs(directory, exist_ok=True)
         lock = open(os.path.join(directory, "lock"), "w")
         try:
@@ -652,6 +654,9 @@ def main():
         return 0
     except LoopError as e:
         print(f"loop: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:  # DIR not a folder, a full disk: the state file is the last one written whole
+        print(f"loop: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
         return 1
 
 
