@@ -23,11 +23,17 @@ struct OpenedDatabase {
 
 // The proof database at `path` for `variant`: read-write when the file is
 // writable or can be made there, else read-only (a file the system lets
-// this process read only). Errors: no such file where none can be made, a
-// file that is no proof database (or a damaged header), one of another
-// variant.
-absl::StatusOr<OpenedDatabase> openProofDatabase(const std::string& path, const Variant& variant) {
+// this process read only); with `readOnly` (an engine that writes no
+// file) read-only whatever the file, and a missing one is not made.
+// Errors: no such file where none can be made, a file that is no proof
+// database (or a damaged header), one of another variant.
+absl::StatusOr<OpenedDatabase> openProofDatabase(const std::string& path, const Variant& variant, bool readOnly) {
   using Mode = proof::ProofDatabase::Mode;
+  if (readOnly) {
+    auto readable = proof::ProofDatabase::open(path, Mode::kRead, variant);
+    if (!readable.ok()) return readable.status();
+    return OpenedDatabase{std::move(*readable), false};
+  }
   auto writable = proof::ProofDatabase::open(path, Mode::kReadWrite, variant);
   if (writable.ok()) return OpenedDatabase{std::move(*writable), true};
   if (!absl::IsUnavailable(writable.status())) return writable.status();
@@ -117,7 +123,7 @@ absl::Status Engine::setOption(std::string_view name, std::string_view value, bo
     // Open the file now: a bad file is an error, and the database in use stays.
     nextDatabase = {};
     if (!next.proofDatabase.empty()) {
-      auto opened = openProofDatabase(next.proofDatabase, next.variant);
+      auto opened = openProofDatabase(next.proofDatabase, next.variant, limits_.proofDatabaseReadOnly);
       if (!opened.ok())
         return absl::InvalidArgumentError("option ProofDatabase: " + std::string(opened.status().message()));
       nextDatabase = *std::move(opened);
@@ -152,7 +158,9 @@ absl::Status Engine::setOption(std::string_view name, std::string_view value, bo
     if (database_) {
       const proof::ProofDatabase& d = *database_;
       notice_(NoticeKind::kInfo, "proof database " + quoteWord(options_.proofDatabase) + " opened " +
-                                     (databaseWritable_ ? "read-write" : "read-only (the file is not writable)") +
+                                     (databaseWritable_               ? "read-write"
+                                      : limits_.proofDatabaseReadOnly ? "read-only"
+                                                                      : "read-only (the file is not writable)") +
                                      " for " + d.variant().name() + ": " + std::to_string(d.entries()) + " entries");
       if (d.tail().bytes > 0)
         notice_(NoticeKind::kError, "proof database " + quoteWord(options_.proofDatabase) + ": a damaged tail of " +

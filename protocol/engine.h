@@ -84,6 +84,10 @@ struct EngineLimits {
   // engine whose variant has one uses it where its ProofDatabase option
   // names none of that variant. Many engines may share one: they only read.
   std::vector<std::shared_ptr<const proof::ProofDatabase>> hostedDatabases;
+  // The ProofDatabase option's file opened for reading only, never made nor
+  // appended to (the WebAssembly engine's: its files are those its page
+  // loaded into memory, docs/wasm.md); else read-write where the file allows.
+  bool proofDatabaseReadOnly = false;
   // How the engine makes its threads (the search's, perft's and bench's;
   // empty: std::thread). One the system refuses (a task limit) fails that
   // command with an error, never the process; tests pass one that refuses.

@@ -106,7 +106,8 @@ inline constexpr OptionDeclaration kOptionTable[] = {
      "evaluate 4x4 Gobblet with the net (EvalFile) instead of the hand-written evaluation"},
     {OptionId::kProofDatabase, "ProofDatabase", OptionType::kString, 0, 0, 0, "<empty>",
      "a proof database file of the variant (created if missing): go prove starts from it and adds what it proves "
-     "(when the file is writable), go plays its proved wins; <empty> = none"},
+     "(when the file is writable; the WebAssembly engine opens it read-only, a file its page loaded), go plays its "
+     "proved wins; <empty> = none"},
     {OptionId::kProofGuide, "ProofGuide", OptionType::kCombo, 0, 0, 0, "none",
      "the evaluation that sets go prove's initial proof numbers and move order: none, eval (the hand-written one) "
      "or net (EvalFile's net in 4x4 Gobblet, the hand-written evaluation elsewhere)"},

@@ -10,6 +10,9 @@
 // with the database's value where it may be used, from the option's file
 // or from one the program hosts (--proof-db, checked whole at start: a
 // forged one is refused), with the checker's plies, never the file's claim.
+// An engine that writes no file (the WebAssembly engine's
+// EngineLimits::proofDatabaseReadOnly) opens a writable file read-only,
+// makes no missing one, and appends nothing of what `go prove` proves.
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -18,6 +21,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +35,7 @@
 #include "proof/database_file.h"
 #include "proof/prover.h"
 #include "proof/store_proof.h"
+#include "protocol/engine.h"
 #include "tests/support/engine_client.h"
 #include "tests/support/scratch_dir.h"
 
@@ -381,6 +386,38 @@ TEST(ProtocolProofDatabase, AFileClaimingFewerPliesIsRefusedHostedAndCorrectedAs
   EXPECT_GE(pliesOf(start, "win"), 13) << start;
   const std::vector<std::string> seen = untilBestMove(e, {"go movetime 200"});
   EXPECT_FALSE(anyContains(seen, "in 3 plies")) << "the file's claim was said";
+}
+
+TEST(ProtocolProofDatabase, AReadOnlyEngineMakesNoFileAndAppendsNothing) {
+  const testing::ScratchDir dir("pdb_read_only");
+  const std::string path = dir.file("g.pdb");
+  makeGobblersDatabase(path);
+  const uintmax_t bytes = std::filesystem::file_size(path);
+  EngineLimits limits;
+  limits.proofDatabaseReadOnly = true;
+  std::vector<std::string> notes;  // (the prover's come from its thread, before its onDone)
+  Engine engine(limits, [&notes](NoticeKind, const std::string& text) { notes.push_back(text); });
+  ASSERT_TRUE(engine.setOption("Variant", "gobblers", true).ok());
+  const std::string missing = dir.file("missing.pdb");
+  const absl::Status refused = engine.setOption("ProofDatabase", missing, true);
+  EXPECT_NE(refused.message().find("No such file"), std::string::npos) << refused;
+  EXPECT_FALSE(std::filesystem::exists(missing)) << "a file was made";
+  ASSERT_TRUE(engine.setOption("ProofDatabase", path, true).ok());
+  ASSERT_FALSE(notes.empty());
+  EXPECT_NE(notes.back().find("' opened read-only for gobblers: "), std::string::npos) << notes.back();
+  // A position it does not hold (player 1's small piece in a corner), proved and not appended.
+  ASSERT_TRUE(engine.setPosition(std::nullopt, {"S@a1"}).ok());
+  ASSERT_TRUE(engine.proofDatabase() && !engine.proofDatabaseWritable());
+  ASSERT_FALSE(engine.proofDatabase()->find(engine.game().position())) << "held: nothing to append";
+  std::promise<bool> proved;
+  ProveCallbacks callbacks;
+  callbacks.onDone = [&proved](const absl::StatusOr<proof::ProofResult>& result, Move) {
+    proved.set_value(result.ok() && result->certified);
+  };
+  ASSERT_TRUE(engine.prove(ProveLimits{0, 60000}, std::move(callbacks)).ok());
+  ASSERT_TRUE(proved.get_future().get()) << "not proved";
+  EXPECT_EQ(std::filesystem::file_size(path), bytes) << "appended to";
+  for (const std::string& note : notes) EXPECT_EQ(note.find("appended"), std::string::npos) << note;
 }
 
 }  // namespace
