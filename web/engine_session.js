@@ -422,6 +422,50 @@ export async function restoreVariant(st, variant) {
   await st.ugi.exec(variantLine(variant));
 }
 
+// Whether the person can load a proof database file into the engine: the
+// static site's WebAssembly engine (a server's engine reads the files its
+// server names, never the page's: docs/protocol.md).
+export function loadsProofFiles() {
+  return ENGINE === 'worker';
+}
+
+// Hands the proof database file `file` (a File the person chose) to the
+// WebAssembly engine and sets its ProofDatabase option to it (no search
+// may run: the caller stops them): {note}, what the engine said of it
+// (`proof database '/loaded/1/g.pdb' opened read-only for gobblers: 1431
+// entries`, and any warning), or {error}: the worker's refusal (a file too
+// large) or the engine's (not a proof database, another variant's, …);
+// then the database in use stays.
+/** @param {State} st @param {File} file @returns {Promise<{note: string} | {error: string}>} */
+export async function loadProofDatabase(st, file) {
+  const { ugi } = st;
+  const socket = ugi.socket;
+  if (!loadsProofFiles() || !(socket instanceof WorkerSocket)) {
+    return { error: 'only the static site\'s engine reads a file of this page' };
+  }
+  const stored = await socket.storeFile(file);
+  if ('error' in stored) return stored;
+  // The engine's notes on the file (`info string proof database …`, and a
+  // warning of a damaged tail) reach the search listener: taken from it
+  // while the option is set.
+  /** @type {string[]} */
+  const notes = [];
+  const listener = ugi.onSearch;
+  ugi.onSearch = (line) => {
+    if (line.startsWith('info string ')) notes.push(line.slice('info string '.length));
+    else listener(line);
+  };
+  let lines;
+  try {
+    lines = await ugi.exec(protocolLine('setoption', 'name', 'ProofDatabase', 'value', stored.path));
+  } finally {
+    ugi.onSearch = listener;
+  }
+  if (!lines) return { error: 'the engine went away' };
+  const error = errorOf(lines);
+  return error ? { error } : { note: notes.join('; ') || 'the engine said nothing of it' };
+}
+
 // Asks whether the position after `moves` is over and whose turn it is: {side, over} or null.
 /** @param {State} st @param {string[]} moves */
 export async function turnOf(st, moves) {

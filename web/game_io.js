@@ -6,13 +6,15 @@
 // and when it changes; at start-up, the game kept in this browser
 // (saved_game.js) when the address shows it or none. Outside text (storage's
 // too) is checked for its shape before anything of it is sent, and only
-// ever shown as text.
+// ever shown as text. On the static site, a proof database file loaded into
+// the engine (loadProofFile).
 
 import { parseGameText, writePgn, writeMoveList } from './pgn.js';
 import { takeToken, readLink, linkHash, linkTo, currentHash, pageHost } from './address.js';
 import { treeOf, lineMoves, variationCount, snapshot, firstIndex, gameResult, nodeAt } from './game.js';
 import { readSavedGame } from './saved_game.js';
-import { loadGame } from './play.js';
+import { loadGame, refresh } from './play.js';
+import { endReview, loadProofDatabase } from './engine_session.js';
 import { resumePuzzle } from './puzzle_run.js';
 import { roster } from './players.js';
 
@@ -38,6 +40,22 @@ export async function importGame(st, text) {
   const others = err ? 0 : variationCount(parsed.root);
   return err ? `Not imported: ${err}`
     : `Imported ${parsed.moves.length} moves${others ? ` and ${others} variation${others > 1 ? 's' : ''}` : ''}.`;
+}
+
+// Loads the proof database file `file` (a File the person chose) into the
+// static site's engine, which reads it (read-only) from then on, and shows
+// the position again, with its proved value where the file holds it
+// (proof.js showStoredProof); what to tell the person: the engine's note
+// on the file, or why it was not loaded (the database before stays).
+// Whatever runs stops first (the engine takes the option only then), and
+// starts again with the position.
+/** @param {State} st @param {File} file */
+export async function loadProofFile(st, file) {
+  ++st.shown.generation;  // (a stopped engine's move is not played: the refresh asks again)
+  await endReview(st, 'a proof database was loaded');
+  const loaded = await loadProofDatabase(st, file);
+  await refresh(st);
+  return 'error' in loaded ? `Not loaded: ${loaded.error}` : `Loaded: ${loaded.note}.`;
 }
 
 // The text of an export of `kind`: the position shown, the moves of the line

@@ -2,17 +2,21 @@
 // The Import/Export panel (a view and event module, state.js): the text box,
 // Import, the exports into the box (game_io.js writes them), Copy and
 // Download (export_file.js), the panel's note; and the address's changes
-// (a link pasted into the address bar: game_io.js followAddress).
+// (a link pasted into the address bar: game_io.js followAddress). On the
+// static site, "Load proof database…" and its file chooser (game_io.js
+// loadProofFile).
 
 import { lengthRefusal } from './pgn.js';
 import { copyText, downloadText } from './export_file.js';
-import { importGame, exportOf, followAddress } from './game_io.js';
+import { importGame, exportOf, followAddress, loadProofFile } from './game_io.js';
+import { loadsProofFiles } from './engine_session.js';
 
 /** @typedef {import('./state.js').State} State */
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const textBox = () => /** @type {HTMLTextAreaElement} */ ($('io-text'));
+const proofFile = () => /** @type {HTMLInputElement} */ ($('proof-file'));
 
 /** @type {Record<string, string>} */
 const EXPORT_FILES = { position: 'gobblet-position.txt', moves: 'gobblet-moves.txt', pgn: 'gobblet-game.pgn',
@@ -65,6 +69,17 @@ export function wireImportExport(st) {
     if (!refusedInput) return;
     textBox().value = '';
     showIoStatus(`Not imported: ${refusedInput} It was taken out of the box.`);
+  });
+  // A proof database file chosen (the static site's engine only: a
+  // server's reads its own): handed to the engine, and what it said shown.
+  $('proof-load').hidden = !loadsProofFiles();
+  $('proof-load').addEventListener('click', () => proofFile().click());
+  proofFile().addEventListener('change', async () => {
+    const file = proofFile().files?.[0];
+    proofFile().value = '';  // (the same file chosen again is loaded again)
+    if (!file) return;
+    showIoStatus('Loading the proof database…');
+    showIoStatus(await loadProofFile(st, file));
   });
   $('io-copy').addEventListener('click', async () => { showIoStatus(await copyText(textBox())); });
   $('io-download').addEventListener('click', () => {

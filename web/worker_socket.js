@@ -3,7 +3,8 @@
 // engine_worker.js, docs/wasm.md) behind the part of the WebSocket
 // interface UgiClient uses (readyState, send, close, onopen, onmessage,
 // onerror, onclose), so that the page talks UGI to it exactly as to the
-// engine's server.
+// engine's server. storeFile() hands the engine a proof database file the
+// person chose (the worker keeps it in memory for the engine).
 
 export class WorkerSocket {
   /** @param {string} script */
@@ -17,9 +18,16 @@ export class WorkerSocket {
     this.onerror = null;
     /** @type {((e: {reason: string}) => void) | null} */
     this.onclose = null;
+    /** @type {Map<number, (answer: {path: string} | {error: string}) => void>} */
+    this.storing = new Map();  // storeFile's answers awaited, by their id
+    this.stores = 0;
     this.worker = new Worker(script);
     this.worker.onmessage = (e) => {
-      if (typeof e.data === 'string') {
+      if (e.data && this.storing.has(e.data.id)) {
+        const answer = /** @type {(answer: {path: string} | {error: string}) => void} */ (this.storing.get(e.data.id));
+        this.storing.delete(e.data.id);
+        answer('stored' in e.data ? { path: String(e.data.stored) } : { error: String(e.data.refused) });
+      } else if (typeof e.data === 'string') {
         if (this.readyState === 1 && this.onmessage) this.onmessage({ data: e.data });
       } else if (e.data && e.data.opened && this.readyState === 0) {
         this.readyState = 1;
@@ -40,6 +48,19 @@ export class WorkerSocket {
     if (this.readyState === 1) this.worker.postMessage(String(line));
   }
 
+  // Hands `file` to the worker, which keeps it in memory for the engine (up
+  // to the size it states): resolves with its path there, for the
+  // ProofDatabase option, or with why not.
+  /** @param {File} file @returns {Promise<{path: string} | {error: string}>} */
+  storeFile(file) {
+    if (this.readyState !== 1) return Promise.resolve({ error: 'the engine is not running' });
+    const id = ++this.stores;
+    return new Promise((resolve) => {
+      this.storing.set(id, resolve);
+      this.worker.postMessage({ store: file, id });
+    });
+  }
+
   close() {
     this.finish('closed by the page');
   }
@@ -49,6 +70,8 @@ export class WorkerSocket {
     if (this.readyState === 3) return;
     this.readyState = 3;
     this.worker.terminate();
+    for (const answer of this.storing.values()) answer({ error: reason });
+    this.storing.clear();
     if (this.onclose) this.onclose({ reason });
   }
 }

@@ -36,7 +36,11 @@ takes and plays that variant, and a note that stays says why it has no
 exact values and what gives them (H1); index.html opened as a file
 (file://) says how to serve the folder (L14). Puzzle mode: the site's
 puzzles.txt, its first puzzle solved by clicking (a wrong move checked by
-the worker's prover and taken back, the hint, the line's defence). Saves a screenshot of each
+the worker's prover and taken back, the hint, the line's defence). A proof database loaded through the page's "Load proof database…" (gobblers,
+made here by gobblet-prove): the engine's note (opened read-only, its entries) is said, and the
+start's proved win shown at once, as on the server's board; a junk file, another variant's and one
+over the worker's size limit are refused with the engine's (or the worker's) reason, and the page
+plays on. Saves a screenshot of each
 finished game, of the analysis and of the page opened as a file in --out.
 
 pytest tests, in the order below, on one page of one headless Chromium
@@ -46,7 +50,7 @@ runs and no /ugi was asked for. Run as a script, or with pytest itself:
   static_site_test.py --site build/wasm/site --perft build/release/bin/gobblet-perft --out DIR [-k NAME]
   python3 -m pytest tests/browser/static_site_test.py --site ... --perft ... --out DIR
 
-(gobblet and gobblet-tb are taken from gobblet-perft's folder.) As a
+(gobblet, gobblet-tb and gobblet-prove are taken from gobblet-perft's folder.) As a
 script, the exit status is 0 passed, 1 failed, 77 skipped (Chromium or
 Selenium missing, or Chromium cannot start here).
 """
@@ -634,6 +638,18 @@ STALLED = 20.0  # seconds: a search whose probe's block request stalls is answer
                 # engine gives a request 5 s), on a loaded machine
 
 
+def play_a_move_against_the_engine(page, timeout=TIMEOUT):
+    """Player 1 the person, player 2 the engine (300 ms a move): the person clicks a legal drop, and
+    the engine answers within `timeout` s (ply 2)."""
+    page.select("p1", "human")
+    page.select("p2", "engine")
+    page.select("time", "movetime 300")
+    page.idle()
+    page.click(page.d.find_elements(By.CSS_SELECTOR, "#reserve-1 .reserve-piece.legal")[0])
+    page.click(page.square(page.targets()[0]))
+    page.wait("the engine's answer", lambda: int(page.body("ply") or 0) == 2, timeout)
+
+
 def test_page_plays_without_a_tablebase_it_cannot_read(b, perft_binary, site):
     """Issue 39 H1: the tablebase beside the site, from a plain `python3 -m http.server` (no range
     requests): the page takes the variant (it was refused, "The link's game was refused", the
@@ -659,13 +675,7 @@ def test_page_plays_without_a_tablebase_it_cannot_read(b, perft_binary, site):
         check(TB_VARIANT in note and "does not answer HTTP range requests" in note
               and "a host that answers HTTP range requests gives it" in note,
               f"the note does not say why there are no exact values and how to get them: {note!r}")
-        page.select("p1", "human")
-        page.select("p2", "engine")
-        page.select("time", "movetime 300")
-        page.idle()
-        page.click(page.d.find_elements(By.CSS_SELECTOR, "#reserve-1 .reserve-piece.legal")[0])
-        page.click(page.square(page.targets()[0]))
-        page.wait("the engine's answer", lambda: page.body("ply") == "2")
+        play_a_move_against_the_engine(page)
         page.idle()
         check(hint() == note, f"the note did not stay through the moves: {hint()!r}")
         check(page.d.execute_script("return document.getElementById('tb').hidden"), "exact values shown")
@@ -714,13 +724,7 @@ def test_stalled_block_requests(b, perft_binary, site):
         page = Board(b.d, stalling.url)
         started = time.monotonic()
         page.load(f"#variant={TB_VARIANT}")
-        page.select("p1", "human")
-        page.select("p2", "engine")
-        page.select("time", "movetime 300")
-        page.idle()
-        page.click(page.d.find_elements(By.CSS_SELECTOR, "#reserve-1 .reserve-piece.legal")[0])
-        page.click(page.square(page.targets()[0]))
-        page.wait("the engine's answer", lambda: int(page.body("ply") or 0) == 2, STALLED)
+        play_a_move_against_the_engine(page, STALLED)
         page.idle()
         took = time.monotonic() - started
         shown = page.d.execute_script("return document.getElementById('tb').hidden")
@@ -744,6 +748,74 @@ def test_a_puzzle_solved_on_the_static_site(b, static_server, perft_binary, out_
     gobblet = os.path.join(os.path.dirname(perft_binary), "gobblet")
     solve_by_clicking(b, p, losing_move(gobblet, p))
     b.d.save_screenshot(os.path.join(out_dir, "static-puzzle.png"))
+
+
+def proof_said(b):
+    """The proof panel's text ('' where hidden)."""
+    e = b.d.find_element(By.ID, "proof")
+    return e.text if e.is_displayed() else ""
+
+
+def load_proof_file(b, path):
+    """Chooses `path` with the page's "Load proof database…" file chooser, as a person does; what
+    the import/export panel then says."""
+    check(b.d.find_element(By.ID, "proof-load").is_displayed(), "no “Load proof database…” on the static site")
+    b.d.execute_script("document.getElementById('io-status').textContent = ''")
+    b.d.find_element(By.ID, "proof-file").send_keys(path)
+    b.wait(f"the load of {os.path.basename(path)}", lambda: b.io_status().startswith(("Loaded", "Not loaded")))
+    return b.io_status()
+
+
+def test_a_proof_database_loaded_into_the_page(b, perft_binary, out_dir):
+    """A proof database of gobblers (gobblet-prove prove --db) loaded through the file chooser: the
+    engine says it opened it read-only with its entries, and the start's proved win is shown at
+    once (no search, no Prove), with its move, and is the bar's value; a junk file is refused with
+    the engine's reason, the database before stays, and the page plays on; on 4x4 the gobblers file
+    is refused as another variant's, and a file over the worker's limit is refused by its size."""
+    work = tempfile.mkdtemp(prefix="gobblet-pdb-")
+    try:
+        db = os.path.join(work, "gobblers.pdb")
+        subprocess.run([os.path.join(os.path.dirname(perft_binary), "gobblet-prove"), "prove", "--variant",
+                        "gobblers", "--db", db], check=True, capture_output=True, timeout=PERFT_TIMEOUT)
+        junk = os.path.join(work, "junk.pdb")
+        with open(junk, "wb") as f:
+            f.write(b"GBPROVED but not a proof database\n" * 10)
+        huge = os.path.join(work, "huge.pdb")
+        with open(huge, "wb") as f:
+            f.truncate(257 * 1024 * 1024)  # (sparse: the worker refuses it by its size, before reading it)
+
+        b.load()  # 4x4: the gobblers file is another variant's
+        said = load_proof_file(b, db)
+        print(f"4x4: {said!r}")
+        check(re.fullmatch(r"Not loaded: option ProofDatabase: /loaded/\d+/gobblers\.pdb is a database of gobblers, "
+                           r"not of gobblet", said), f"another variant's database: {said!r}")
+        said = load_proof_file(b, huge)
+        print(f"257 MiB: {said!r}")
+        check(said.startswith("Not loaded: the file is 257.0 MiB") and "at most 256 MiB" in said,
+              f"a file over the limit: {said!r}")
+
+        b.load("#variant=gobblers")
+        check("Proved" not in proof_said(b), f"a proof before the database was loaded: {proof_said(b)!r}")
+        said = load_proof_file(b, db)
+        print(f"gobblers: {said!r}")
+        m = re.fullmatch(r"Loaded: proof database '/loaded/\d+/gobblers\.pdb' opened read-only for gobblers: "
+                         r"(\d+) entries\.", said)
+        check(m and int(m.group(1)) > 1, f"the engine's note on the database: {said!r}")
+        b.wait("the database's proof of the start", lambda: "Proved (proof database)" in proof_said(b))
+        proved = proof_said(b)
+        m = re.search(r"player 1 wins in at most (\d+) plies, starting with ([SML]@[a-c][1-3])\.", proved)
+        check(m and int(m.group(1)) >= 13, f"the start's proof is not said as a win of player 1: {proved!r}")
+        b.wait("the bar's proved value", lambda: b.d.find_element(By.ID, "eval-text").text == f"W≤{m.group(1)}")
+        b.d.save_screenshot(os.path.join(out_dir, "static-proof-database.png"))
+
+        said = load_proof_file(b, junk)
+        print(f"junk: {said!r}")
+        check(re.match(r"Not loaded: option ProofDatabase: /loaded/\d+/junk\.pdb: .{10}", said),
+              f"a junk file: {said!r}")
+        b.wait("the start still proved", lambda: "Proved (proof database)" in proof_said(b))
+        play_a_move_against_the_engine(b)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def test_opened_as_a_file_says_how_to_serve_it(b, site, out_dir):

@@ -6,6 +6,18 @@
 // build's entry point returns the promise itself).
 interface GobbletEngine {
   ccall(name: 'gobblet_worker_run', returnType: 'number', argTypes: [], args: [], options: { async: true }): Promise<number>;
+  // Emscripten's in-memory files (MEMFS), where the worker puts the proof
+  // database files the page hands it: the calls it makes.
+  FS: {
+    analyzePath(path: string): { exists: boolean };
+    mkdir(path: string): void;
+    readdir(path: string): string[];
+    unlink(path: string): void;
+    rmdir(path: string): void;
+    streams: ({ path: string } | null)[];  // the open files, by descriptor
+    writeFile(path: string, data: Uint8Array, options: { canOwn: boolean }): void;
+    chmod(path: string, mode: number): void;
+  };
 }
 
 declare function createGobbletEngine(settings: {

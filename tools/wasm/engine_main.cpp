@@ -5,7 +5,10 @@
 //   output(line)                   one engine line for the page
 //   yield(waiting) -> Promise      lets the worker read its messages
 //                                  (waiting: the search has nothing to do)
-// and reads tablebase files hosted beside the site by HTTP range requests
+// reads the proof database files the person loads into the page (the
+// worker writes them into Emscripten's in-memory files, MEMFS: the engine
+// opens them by path, read-only), and reads tablebase files hosted beside
+// the site by HTTP range requests
 // (synchronous XMLHttpRequest, which a worker may make): only the header,
 // dictionary and block table at open, then the blocks probes need
 // (tb::openRanges). Each request has a time limit (a stalled one would hold
@@ -217,9 +220,14 @@ std::optional<std::string> takeLine() {
   return line;
 }
 
+// The session's limits: tablebases read from the site; the ProofDatabase
+// option's file one the page loaded into the worker's in-memory files
+// (web/wasm/engine_worker.js), opened for reading only: `go prove` appends
+// nothing, and no file is made.
 gobblet::SessionConfig config() {
   gobblet::SessionConfig c;
   c.openTablebase = openHosted;
+  c.proofDatabaseReadOnly = true;
   return c;
 }
 

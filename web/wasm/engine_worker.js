@@ -3,8 +3,10 @@
 // protocol lines (strings); the worker posts back the engine's lines
 // (strings) and two notes: {opened: true} once the engine is made, and
 // {closed: why} when it has ended (after `quit`, or if it failed), just
-// before the worker closes itself. The engine (gobblet-engine.js, built by
-// tools/wasm) reads its input and writes its output through
+// before the worker closes itself. The page may also post a proof database
+// file the person chose, {store: File, id} (see storeFile): answered {id,
+// stored: path} or {id, refused: why}. The engine (gobblet-engine.js, built
+// by tools/wasm) reads its input and writes its output through
 // globalThis.gobbletHost (tools/wasm/engine_main.cpp); while it searches it
 // yields now and then, and the lines that came meanwhile are handed to it.
 //
@@ -90,8 +92,61 @@ async function pump() {
   running = false;
 }
 
+// The proof database files the person loads (docs/wasm.md, "A proof
+// database"): kept in the engine's in-memory files (Emscripten's MEMFS, in
+// the worker's JavaScript memory, not the engine's), each in a folder of
+// its own, STORE_DIR/<k>/NAME (k counts the files stored: a file of the
+// same name never replaces one the engine has open), read-only, for
+// `setoption name ProofDatabase value <path>`; the engine opens them
+// read-only too (tools/wasm/engine_main.cpp), and checks every record. At
+// most MAX_STORED_BYTES each. Kept: the last file stored, and the one the
+// engine has open (Emscripten's fstat finds an open file by its path, so
+// it must stay); the others are removed as the next one is stored.
+const STORE_DIR = '/loaded';
+const MAX_STORED_BYTES = 256 * 1024 * 1024;
+let stored = 0;  // files stored so far
+
+// Stores `file` (a File or Blob the page posted) for the engine: its path,
+// or throws an Error saying why not.
+/** @param {Blob} file @returns {Promise<string>} */
+async function storeFile(file) {
+  if (!engine) throw new Error('the engine is not loaded');
+  const fs = engine.FS;
+  if (!(file instanceof Blob)) throw new Error('not a file');
+  if (file.size > MAX_STORED_BYTES) {
+    throw new Error(`the file is ${(file.size / 1048576).toFixed(1)} MiB; this engine takes proof databases of `
+      + `at most ${MAX_STORED_BYTES / 1048576} MiB`);
+  }
+  // Its name, of the characters a path and a protocol word may hold (no leading dot: never '..').
+  const given = file instanceof File ? file.name : '';
+  const name = given.replace(/[^A-Za-z0-9._-]+/g, '_').slice(-64).replace(/^\.+/, '') || 'database';
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  if (!fs.analyzePath(STORE_DIR).exists) fs.mkdir(STORE_DIR);
+  const open = new Set(fs.streams.map((stream) => stream && stream.path));
+  const entries = (/** @type {string} */ folder) => fs.readdir(folder).filter((n) => n !== '.' && n !== '..');
+  for (const folder of entries(STORE_DIR).map((k) => `${STORE_DIR}/${k}`)) {
+    const files = entries(folder).map((n) => `${folder}/${n}`);
+    if (files.some((f) => open.has(f))) continue;
+    for (const f of files) fs.unlink(f);
+    fs.rmdir(folder);
+  }
+  const folder = `${STORE_DIR}/${++stored}`;
+  fs.mkdir(folder);
+  const path = `${folder}/${name}`;
+  fs.writeFile(path, bytes, { canOwn: true });
+  fs.chmod(path, 0o444);
+  return path;
+}
+
 onmessage = (e) => {
-  if (ended || typeof e.data !== 'string') return;
+  if (ended) return;
+  if (e.data && typeof e.data === 'object' && 'store' in e.data) {
+    const id = e.data.id;
+    storeFile(e.data.store).then((path) => postMessage({ id, stored: path }),
+      (err) => postMessage({ id, refused: errorText(err) }));
+    return;
+  }
+  if (typeof e.data !== 'string') return;
   input.push(e.data);
   if (wake) {
     const w = wake;
