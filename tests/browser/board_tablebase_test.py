@@ -15,7 +15,8 @@ The same server reads a proof database of gobblers (`--proof-db`, made here by `
 --db`): at the start, which it holds, the page says at once, with no search and no Prove button,
 that player 1 wins in at most N plies and with which move, and the bar shows the proved win; after
 that move, that player 2 loses; after a board move since the last drop (where a repetition could
-matter, so the database is not used) it says nothing of a proof.
+matter, so the database is not used) it says nothing of a proof. The page offers no "Load proof
+database…" (the static site's, docs/wasm.md: a server's engine reads the files its server names).
 
 pytest tests, in the order below, on one page of one headless Chromium (fixtures: conftest.py).
 Run as a script, or with pytest itself:
@@ -160,6 +161,7 @@ def test_a_position_the_proof_database_holds_is_shown_proved_at_once(b):
     """The start, held by the server's database: proved at once, with its move; the bar shows it.
     After that move the other side's loss; after a board move since the last drop, nothing."""
     b.load("#variant=gobblers")
+    check(not b.d.find_element(By.ID, "proof-load").is_displayed(), "the server's page offers to load a file")
     b.wait("the database's proof of the start", lambda: "Proved (proof database)" in proof_said(b))
     said = proof_said(b)
     print(f"start: {said!r}, bar {bar_text(b)!r}")
