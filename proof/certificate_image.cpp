@@ -43,10 +43,15 @@ absl::StatusOr<Certificate> certificateAt(const Certificate& certificate, const 
   if (toBoard == 0) return out;  // (the identity: an exchange of the players changes no move)
   const Geometry& g = board.geometry();
   const size_t n = certificate.nodes.size();
+  const bool anyChild = certificate.kind == CertificateKind::kNotLost;  // (else children are later nodes)
   std::vector<std::optional<Board>> at(n);  // each node's position, in the certificate's orientation
-  if (n > 0) at[0] = *root;
-  for (size_t i = 0; i < n; ++i) {
-    if (!at[i]) return absl::InvalidArgumentError(absl::StrCat("node ", i, " is not reached from the root"));
+  std::vector<uint32_t> queue;              // the nodes reached, breadth first from the root
+  if (n > 0) {
+    at[0] = *root;
+    queue.push_back(0);
+  }
+  for (size_t q = 0; q < queue.size(); ++q) {
+    const uint32_t i = queue[q];
     const Board& here = *at[i];
     const CertificateNode& node = certificate.nodes[i];
     std::vector<Move> moves;
@@ -70,13 +75,14 @@ absl::StatusOr<Certificate> certificateAt(const Certificate& certificate, const 
     for (size_t k = 0; k < moves.size(); ++k) {
       const uint32_t child = node.children[k];
       order.emplace_back(mapped(g, toBoard, moves[k]).raw(), child);
-      if (child == kWonLeaf || child == kDatabaseLeaf) continue;
-      if (child <= i || child >= n)
+      if (child == kWonLeaf || child == kDatabaseLeaf || (anyChild && child == kDrawnLeaf)) continue;
+      if ((!anyChild && child <= i) || child >= n)
         return absl::InvalidArgumentError(absl::StrCat("node ", i, ": child ", child, " is not a later node"));
       if (!at[child]) {
         Board next = here;
         next.makeMove(moves[k]);
         at[child] = next;
+        queue.push_back(child);
       }
     }
     if (!node.orNode) {
@@ -84,6 +90,8 @@ absl::StatusOr<Certificate> certificateAt(const Certificate& certificate, const 
       for (size_t k = 0; k < order.size(); ++k) out.nodes[i].children[k] = order[k].second;
     }
   }
+  for (size_t i = 0; i < n; ++i)
+    if (!at[i]) return absl::InvalidArgumentError(absl::StrCat("node ", i, " is not reached from the root"));
   return out;
 }
 

@@ -11,8 +11,10 @@
 //   OR  node: move m                OR  node: m mapped onto B's board
 //   AND node: children by code(m)   AND node: children by code(m mapped)
 //
-// Node indices, leaves (kWonLeaf, kDatabaseLeaf) and the winner are kept,
-// so the mapped certificate is accepted exactly where the stored one is.
+// Node indices, leaves (kWonLeaf, kDatabaseLeaf, kDrawnLeaf) and the winner
+// are kept, so the mapped certificate is accepted exactly where the stored
+// one is. A not-lost certificate (version 3, whose children may name any
+// node) is moved the same way, its nodes reached breadth first.
 #pragma once
 
 #include "absl/status/statusor.h"

@@ -75,7 +75,13 @@ bool writeAt(int fd, uint64_t offset, const std::string& bytes) {
 }  // namespace
 
 ProofDatabase::ProofDatabase(int fd, std::string path, Mode mode, const Variant& variant, const DatabaseLimits& limits)
-    : fd_(fd), path_(std::move(path)), mode_(mode), variant_(variant), limits_(limits), index_(variant) {}
+    : fd_(fd),
+      path_(std::move(path)),
+      mode_(mode),
+      variant_(variant),
+      limits_(limits),
+      index_(variant),
+      heldIndex_{KnownPositionIndex(variant), KnownPositionIndex(variant)} {}
 
 ProofDatabase::~ProofDatabase() {
   if (fd_ >= 0) close(fd_);
@@ -115,7 +121,9 @@ absl::StatusOr<std::unique_ptr<ProofDatabase>> ProofDatabase::open(const std::st
     return absl::InvalidArgumentError(
         absl::StrCat(path, " is a database of ", header->variant.name(), ", not of ", variant->name()));
   db->variant_ = header->variant;
+  db->version_ = header->version;
   db->index_ = KnownPositionIndex(header->variant);
+  db->heldIndex_[0] = db->heldIndex_[1] = KnownPositionIndex(header->variant);
   db->recordsStart_ = db->end_ = header->recordsStart;
   if (auto status = db->scan(*size); !status.ok()) return status;
   return db;
@@ -124,7 +132,7 @@ absl::StatusOr<std::unique_ptr<ProofDatabase>> ProofDatabase::open(const std::st
 absl::Status ProofDatabase::scan(uint64_t size) {
   tail_ = {};
   while (end_ < size) {
-    auto record = readRecord(fd_, end_, size, variant_, limits_.certificate);
+    auto record = readRecord(fd_, end_, size, variant_, limits_.certificate, version_);
     if (!record.ok()) {
       tail_ = {end_, size - end_, printableText(std::string(record.status().message()), kMaxReasonBytes)};
       break;
@@ -132,31 +140,67 @@ absl::Status ProofDatabase::scan(uint64_t size) {
     if (entries_ >= limits_.maxEntries)
       return absl::ResourceExhaustedError(
           absl::StrCat(path_, " holds more than ", limits_.maxEntries, " entries, the limit"));
-    index_.add(record->position, {record->winner, record->plies, end_});
-    ++wins_[record->winner];
+    if (record->kind == CertificateKind::kNotLost) {
+      addHeld(record->position, record->winner, end_);
+    } else {
+      index_.add(record->position, {record->winner, record->plies, end_});
+      ++wins_[record->winner];
+    }
     ++entries_;
     end_ += record->bytes;
   }
   return absl::OkStatus();
 }
 
+void ProofDatabase::addHeld(const Board& board, uint8_t defender, uint64_t where) {
+  ++heldEntries_[defender];
+  if (heldIndex_[defender].add(board, {defender, 0, where}) && heldIndex_[defender ^ 1].find(board)) ++draws_;
+}
+
 std::optional<KnownPosition> ProofDatabase::find(const Board& board) const { return index_.find(board); }
 
-absl::StatusOr<Certificate> ProofDatabase::certificate(const Board& board) const {
-  const std::optional<KnownPosition> known = find(board);
-  if (!known) return absl::NotFoundError(absl::StrCat(positionToString(board), " is not in ", path_));
+std::optional<HeldPosition> ProofDatabase::held(const Board& board, int defender) const {
+  if (defender != 0 && defender != 1) return std::nullopt;
+  const std::optional<KnownPosition> known = heldIndex_[defender].find(board);
+  if (!known) return std::nullopt;
+  return HeldPosition{static_cast<uint8_t>(defender), known->where};
+}
+
+absl::StatusOr<Certificate> ProofDatabase::readCertificateAt(uint64_t where) const {
   auto size = fileSize(fd_, path_);
   if (!size.ok()) return size.status();
-  auto record = readRecord(fd_, known->where, *size, variant_, limits_.certificate);
+  auto record = readRecord(fd_, where, *size, variant_, limits_.certificate, version_);
   if (!record.ok()) return record.status();
   std::istringstream in(record->certificate);
   return readCertificate(in, limits_.certificate);
 }
 
+absl::StatusOr<Certificate> ProofDatabase::certificate(const Board& board) const {
+  const std::optional<KnownPosition> known = find(board);
+  if (!known) return absl::NotFoundError(absl::StrCat(positionToString(board), " is not in ", path_));
+  return readCertificateAt(known->where);
+}
+
+absl::StatusOr<Certificate> ProofDatabase::heldCertificate(const Board& board, int defender) const {
+  const std::optional<HeldPosition> known = held(board, defender);
+  if (!known) return absl::NotFoundError(absl::StrCat(positionToString(board), " is not held in ", path_));
+  return readCertificateAt(known->where);
+}
+
+absl::Status ProofDatabase::rereadVersion() {
+  auto header = readDatabaseHeader(fd_);
+  if (!header.ok()) return absl::Status(header.status().code(), absl::StrCat(path_, ": ", header.status().message()));
+  version_ = header->version;
+  return absl::OkStatus();
+}
+
 absl::Status ProofDatabase::reindex() {
   index_ = KnownPositionIndex(variant_);
+  heldIndex_[0] = heldIndex_[1] = KnownPositionIndex(variant_);
   entries_ = 0;
   wins_[0] = wins_[1] = 0;
+  heldEntries_[0] = heldEntries_[1] = draws_ = 0;
+  if (auto status = rereadVersion(); !status.ok()) return status;
   end_ = recordsStart_;
   auto size = fileSize(fd_, path_);
   if (!size.ok()) return size.status();
@@ -182,6 +226,7 @@ absl::Status ProofDatabase::refresh() {
   if (!size.ok()) return size.status();
   if (*size < end_)
     return absl::DataLossError(absl::StrCat(path_, " shrank to ", *size, " bytes, below its last whole record"));
+  if (auto status = rereadVersion(); !status.ok()) return status;
   return scan(*size);
 }
 
@@ -196,6 +241,7 @@ absl::StatusOr<size_t> ProofDatabase::append(const std::vector<Certificate>& cer
   if (*size < end_)
     return absl::DataLossError(absl::StrCat(path_, " shrank to ", *size, " bytes, below its last whole record"));
   if (*size > end_ || tail_.bytes > 0) {
+    if (auto status = rereadVersion(); !status.ok()) return status;
     if (auto status = scan(*size); !status.ok()) return status;
   }
   if (tail_.bytes > 0) {
@@ -207,6 +253,7 @@ absl::StatusOr<size_t> ProofDatabase::append(const std::vector<Certificate>& cer
   // earlier ones indexed as they are made: undone if anything fails).
   std::string batch;
   size_t appended = 0;
+  bool anyHeld = false;
   const auto undo = [&](absl::Status status) {
     if (auto again = reindex(); !again.ok()) return again;
     return status;
@@ -219,20 +266,51 @@ absl::StatusOr<size_t> ProofDatabase::append(const std::vector<Certificate>& cer
           absl::StrCat(which, "a certificate of ", certificate.variant, " in a database of ", variant_.name())));
     auto root = parsePosition(variant_, certificate.position);
     if (!root.ok()) return undo(absl::InvalidArgumentError(which + std::string(root.status().message())));
-    if (find(*root)) continue;
+    const bool isHeld = certificate.kind == CertificateKind::kNotLost;
+    const uint8_t side = certificate.winner;  // the winner, or the defender (relative to the side to move)
+    if (side > 1)
+      return undo(absl::InvalidArgumentError(absl::StrCat(which, "a winner or defender of ", static_cast<int>(side))));
+    if (isHeld ? held(*root, side).has_value() : find(*root).has_value()) continue;
+    // A held entry and a win of the other side cannot both be true.
+    if (const std::optional<KnownPosition> win = isHeld ? find(*root) : std::nullopt; win && win->winner != side)
+      return undo(absl::InvalidArgumentError(
+          absl::StrCat(which, "contradicts the entry at offset ", win->where, " of ", path_, ": ",
+                       positionToString(*root), " is won there by the side the certificate defends against")));
+    if (const std::optional<HeldPosition> other = isHeld ? std::nullopt : held(*root, side ^ 1))
+      return undo(absl::InvalidArgumentError(
+          absl::StrCat(which, "contradicts the held entry at offset ", other->where, " of ", path_, ": ",
+                       positionToString(*root), " cannot be lost there by the side the certificate wins against")));
     auto bytes = encodeCertificate(certificate);
     if (!bytes.ok()) return undo(absl::InvalidArgumentError(which + std::string(bytes.status().message())));
     std::istringstream in(*bytes);
-    const CheckReport report = checkCertificate(in, limits_.certificate, {}, this);
+    // (A held entry needs no history: a repetition only ever draws.)
+    const CheckReport report =
+        isHeld ? checkNotLostCertificate(in, limits_.certificate) : checkCertificate(in, limits_.certificate, {}, this);
     if (!report.accepted)
       return undo(absl::InvalidArgumentError(which + "the checker rejects the certificate: " + report.reason));
-    index_.add(*root, {certificate.winner, report.plies, end_ + batch.size()});
-    ++wins_[certificate.winner];
+    if (isHeld) {
+      addHeld(*root, side, end_ + batch.size());
+      anyHeld = true;
+    } else {
+      index_.add(*root, {side, report.plies, end_ + batch.size()});
+      ++wins_[side];
+    }
     ++entries_;
     ++appended;
     batch += encodeRecord(report.plies, *bytes);
   }
   if (batch.empty()) return appended;
+  // A held entry in a version-1 file: the header says version 2 first (a
+  // crash after it leaves a version-2 file of wins, which is whole).
+  if (anyHeld && version_ < kDatabaseHeldVersion) {
+    if (!writeAt(fd_, 0, encodeDatabaseHeader(variant_, kDatabaseHeldVersion)) || fdatasync(fd_) != 0) {
+      const std::string why = std::strerror(errno);
+      (void)!writeAt(fd_, 0, encodeDatabaseHeader(variant_, version_));
+      return undo(
+          absl::UnavailableError(absl::StrCat("cannot write to ", path_, ": ", why, " (the file is as it was)")));
+    }
+    version_ = kDatabaseHeldVersion;
+  }
   if (!writeAt(fd_, end_, batch) || fdatasync(fd_) != 0) {
     const std::string why = std::strerror(errno);
     (void)!ftruncate(fd_, static_cast<off_t>(end_));

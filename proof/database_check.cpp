@@ -38,23 +38,42 @@ DatabaseReport checkOpen(int fd, const std::string& path, const DatabaseLimits& 
   auto header = readDatabaseHeader(fd);
   if (!header.ok()) return reject(report, -1, std::string(header.status().message()));
   report.variant = header->variant.name();
+  // The entries before, by canonical form (`where`: the entry's number).
   KnownPositionIndex earlier(header->variant);
+  KnownPositionIndex heldEarlier[2] = {KnownPositionIndex(header->variant), KnownPositionIndex(header->variant)};
   uint64_t offset = header->recordsStart;
   for (int64_t entry = 0; offset < size; ++entry) {
     if (static_cast<uint64_t>(entry) >= limits.maxEntries)
       return reject(report, entry, absl::StrCat("more entries than the limit of ", limits.maxEntries));
-    auto record = readRecord(fd, offset, size, header->variant, limits.certificate);
+    auto record = readRecord(fd, offset, size, header->variant, limits.certificate, header->version);
     if (!record.ok()) return reject(report, entry, std::string(record.status().message()));
-    std::istringstream in(record->certificate);
-    const CheckReport check = checkCertificate(in, limits.certificate, {}, &earlier);
+    const bool held = record->kind == CertificateKind::kNotLost;
+    const uint8_t side = record->winner;  // the winner, or the defender
     const std::string where = positionToString(record->position);
+    // A contradiction first (whichever entry is wrong, both cannot stand).
+    const std::optional<KnownPosition> other =
+        held ? earlier.find(record->position) : heldEarlier[side ^ 1].find(record->position);
+    if (other && (!held || other->winner != side))
+      return reject(report, entry,
+                    absl::StrCat("(", where, ") ", held ? "held" : "won", " contradicts entry ", other->where, ", ",
+                                 held ? "a win of the side it defends against" : "held by the side it wins against"));
+    std::istringstream in(record->certificate);
+    const CheckReport check =
+        held ? checkNotLostCertificate(in, limits.certificate) : checkCertificate(in, limits.certificate, {}, &earlier);
     if (!check.accepted) return reject(report, entry, absl::StrCat("(", where, ") ", check.reason));
     if (check.plies != record->plies)
       return reject(report, entry,
                     absl::StrCat("(", where, ") records ", record->plies, " plies, the checker counts ", check.plies));
-    earlier.add(record->position, {record->winner, record->plies, offset});
+    const uint64_t number = static_cast<uint64_t>(entry);
+    if (!held) {
+      earlier.add(record->position, {side, record->plies, number});
+      ++report.wins[side];
+    } else {
+      ++report.held[side];
+      if (heldEarlier[side].add(record->position, {side, 0, number}) && heldEarlier[side ^ 1].find(record->position))
+        ++report.draws;
+    }
     ++report.entries;
-    ++report.wins[record->winner];
     report.nodes += check.nodes;
     offset += record->bytes;
   }

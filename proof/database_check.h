@@ -8,6 +8,11 @@
 // named by its number (0 is the first) with the reason; so does a cut or
 // damaged tail, which open() would drop. An entry whose position an earlier
 // entry holds is checked too (the earlier one is the one found).
+// A held entry (a not-lost certificate, version-2 files only) is accepted
+// when checkNotLostCertificate accepts it (no history: a repetition only
+// ever draws) and it records 0 plies. A held entry and a win of the other
+// side at the same position contradict each other: the later of the two is
+// rejected, the earlier named ("entry N: ... contradicts entry M").
 #pragma once
 
 #include <cstdint>
@@ -23,7 +28,9 @@ struct DatabaseReport {
   int64_t badEntry = -1;  // the number of the entry that failed (-1: none, or the header)
   std::string variant;
   uint64_t entries = 0;       // entries accepted
-  uint64_t wins[2] = {0, 0};  // accepted entries by winner (0: the side to move)
+  uint64_t wins[2] = {0, 0};  // accepted win entries by winner (0: the side to move)
+  uint64_t held[2] = {0, 0};  // accepted held entries by defender (0: the side to move)
+  uint64_t draws = 0;         // positions held for both sides
   uint64_t nodes = 0;         // their certificates' nodes
 };
 

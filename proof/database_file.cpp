@@ -41,10 +41,10 @@ uint64_t checksumWithHole(const char* bytes, size_t n, size_t at) {
 
 }  // namespace
 
-std::string encodeDatabaseHeader(const Variant& variant) {
+std::string encodeDatabaseHeader(const Variant& variant, uint32_t version) {
   const std::string name = variant.name();
   std::string out(kDatabaseMagic, sizeof kDatabaseMagic);
-  putLittleEndian<uint32_t>(out, kDatabaseVersion);
+  putLittleEndian<uint32_t>(out, version);
   putLittleEndian<uint16_t>(out, static_cast<uint16_t>(name.size()));
   putLittleEndian<uint16_t>(out, 0);
   putLittleEndian<uint64_t>(out, 0);
@@ -61,9 +61,10 @@ absl::StatusOr<DatabaseHeader> readDatabaseHeader(int fd) {
   if (got >= 8 && std::memcmp(head, kDatabaseMagic, 8) != 0)
     return absl::InvalidArgumentError("not a proof database (bad magic)");
   if (got < static_cast<ssize_t>(kDatabaseHeaderBytes)) return absl::DataLossError("file cut short in the header");
-  if (const uint32_t version = getLittleEndian<uint32_t>(head + 8); version != kDatabaseVersion)
-    return absl::InvalidArgumentError(
-        absl::StrCat("proof database version ", version, ", this reader knows ", kDatabaseVersion));
+  const uint32_t version = getLittleEndian<uint32_t>(head + 8);
+  if (version != kDatabaseVersion && version != kDatabaseHeldVersion)
+    return absl::InvalidArgumentError(absl::StrCat("proof database version ", version, ", this reader knows ",
+                                                   kDatabaseVersion, " and ", kDatabaseHeldVersion));
   const size_t nameBytes = getLittleEndian<uint16_t>(head + 12);
   if (nameBytes == 0 || nameBytes > kMaxVariantNameBytes)
     return absl::DataLossError(absl::StrCat("bad variant name length ", nameBytes));
@@ -76,7 +77,7 @@ absl::StatusOr<DatabaseHeader> readDatabaseHeader(int fd) {
   auto variant = Variant::parse(name);
   if (!variant.ok())
     return absl::DataLossError(absl::StrCat("bad variant \"", printableText(name, 4 * kMaxVariantNameBytes), "\""));
-  return DatabaseHeader{*variant, total};
+  return DatabaseHeader{*variant, version, total};
 }
 
 std::string encodeRecord(int plies, const std::string& certificate) {
@@ -93,7 +94,7 @@ std::string encodeRecord(int plies, const std::string& certificate) {
 }
 
 absl::StatusOr<DatabaseRecord> readRecord(int fd, uint64_t offset, uint64_t fileSize, const Variant& variant,
-                                          const CertificateLimits& limits) {
+                                          const CertificateLimits& limits, uint32_t version) {
   if (offset >= fileSize) return absl::OutOfRangeError("no record there");
   const uint64_t left = fileSize - offset;
   if (left < kRecordHeaderBytes)
@@ -125,7 +126,8 @@ absl::StatusOr<DatabaseRecord> readRecord(int fd, uint64_t offset, uint64_t file
   auto reader = CertificateReader::open(in, limits);
   if (!reader.ok()) return absl::DataLossError(absl::StrCat("its certificate: ", reader.status().message()));
   const CertificateHeader& h = reader->header();
-  if (h.kind != CertificateKind::kWin) return absl::DataLossError("its certificate is not a proof of a win");
+  if (h.kind != CertificateKind::kWin && (h.kind != CertificateKind::kNotLost || version < kDatabaseHeldVersion))
+    return absl::DataLossError("its certificate is not a proof of a win (a held entry needs a version-2 file)");
   if (h.variant != variant.name())
     return absl::DataLossError(absl::StrCat("its certificate is of the variant \"",
                                             printableText(h.variant, 4 * kMaxVariantNameBytes), "\", the file's is ",
@@ -136,6 +138,7 @@ absl::StatusOr<DatabaseRecord> readRecord(int fd, uint64_t offset, uint64_t file
         absl::StrCat("its certificate's position does not parse: ", position.status().message()));
   record.position = *position;
   record.winner = h.winner;
+  record.kind = h.kind;
   return record;
 }
 

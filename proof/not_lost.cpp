@@ -11,6 +11,7 @@
 #include "engine/notation.h"
 #include "proof/check.h"
 #include "proof/known_positions.h"
+#include "proof/store_proof.h"
 
 namespace gobblet::proof {
 
@@ -273,6 +274,9 @@ absl::StatusOr<NotLostResult> proveNotLost(const Board& board, int defender, con
   if (board.winner() != kNoWinner) return absl::InvalidArgumentError("the game is already over in this position");
   if (defender != 0 && defender != 1) return absl::InvalidArgumentError("the defender is player 0 or 1");
   if (countMoves(board) == 0) return absl::InvalidArgumentError("the game is already over (no legal move)");
+  if (options.database) {  // a held root (see the header); a stored entry that fails its check is searched again
+    if (auto stored = storedNotLost(*options.database, board, defender); stored.ok()) return stored;
+  }
   NotLostResult result;
   Budget budget(options.maxNodes, options.maxSeconds, options.stop);
   NotLostSearch search(board, defender, options, budget);

@@ -34,6 +34,12 @@
 // neither the path to a position nor the game's earlier history changes
 // what is held (see below).
 //
+// With a proof database (NotLostOptions::database, proof/database.h), a
+// root it holds for the defender (any image: by canonical form) is answered
+// from it with no node searched: its stored certificate moved onto this
+// board and checked again (storedNotLost, proof/store_proof.h). Whatever
+// the game's history: a repetition only ever draws.
+//
 // What a held result is worth in a game: see proof/check.h (a repetition
 // only ever draws, so the game's earlier positions cannot make the
 // defender lose). A lost result is the prover's claim (no certificate):
@@ -51,11 +57,14 @@
 
 namespace gobblet::proof {
 
+class ProofDatabase;
+
 struct NotLostOptions {
   uint64_t maxNodes = 0;                    // positions searched, all passes together (0: no limit)
   double maxSeconds = 0;                    // wall time (0: no limit)
   size_t hashMiB = 64;                      // the graph of positions (about 256 bytes a position)
   const std::atomic<bool>* stop = nullptr;  // stops the search when set (may be null)
+  const ProofDatabase* database = nullptr;  // answers a root it holds (may be null)
 };
 
 enum class Defence { kHeld, kLost, kUnknown };
@@ -71,7 +80,8 @@ struct NotLostResult {
   std::optional<Certificate> certificate;
 };
 
-// Proves that `defender` (0 or 1, a player) cannot lose `board`.
+// Proves that `defender` (0 or 1, a player) cannot lose `board` (answered
+// from options.database where it holds the root for `defender`).
 // InvalidArgument if the game is over there (a line, or no legal move) or
 // `defender` is no player.
 absl::StatusOr<NotLostResult> proveNotLost(const Board& board, int defender, const NotLostOptions& options = {});

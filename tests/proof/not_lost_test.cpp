@@ -252,7 +252,8 @@ TEST(NotLost, CyclesAreRepetitionsAndAccepted) {
 }
 
 // Neither the win checker nor a proof database takes a not-lost
-// certificate for a win.
+// certificate for a win: the database keeps it as a held entry, which its
+// win lookup never returns.
 TEST(NotLost, NotTakenForAWin) {
   const Certificate& c = cyclingCertificate();
   auto bytes = encodeCertificate(c);
@@ -264,7 +265,12 @@ TEST(NotLost, NotTakenForAWin) {
   const testing::ScratchDir dir("not_lost");
   auto db = ProofDatabase::open(dir.file("d.pdb"), ProofDatabase::Mode::kReadWrite, *Variant::parse("3x3:1,3,1"));
   ASSERT_TRUE(db.ok()) << db.status();
-  EXPECT_FALSE((*db)->append({c}).ok());
+  ASSERT_TRUE((*db)->append({c}).ok());
+  auto root = parsePosition(*Variant::parse("3x3:1,3,1"), c.position);
+  ASSERT_TRUE(root.ok());
+  EXPECT_FALSE((*db)->find(*root).has_value());
+  EXPECT_TRUE((*db)->held(*root, c.winner).has_value());
+  EXPECT_EQ((*db)->wins(0) + (*db)->wins(1), 0u);
 }
 
 std::string rejection(const Certificate& c) {

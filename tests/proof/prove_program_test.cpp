@@ -69,8 +69,36 @@ TEST(ProveProgram, ADrawAndNotLost) {
   EXPECT_EQ(lost.exitCode, 0) << lost.output;
   EXPECT_NE(lost.output.find("player 1 lost"), std::string::npos) << lost.output;
   EXPECT_NE(lost.output.find("result unknown"), std::string::npos) << lost.output;
-  EXPECT_EQ(run("prove --variant tictactoe --draw --db '" + dir.file("d.pdb") + "'").exitCode, 2);
   EXPECT_EQ(run("prove --variant tictactoe --draw --not-lost").exitCode, 2);
+}
+
+// prove --draw --db keeps the draw as two held entries: asked again, each
+// side is answered from the database (0 nodes); db stats and db check
+// count them.
+TEST(ProveProgram, ADrawIsKeptInADatabase) {
+  const testing::ScratchDir dir("prove_held");
+  const std::string db = dir.file("t.pdb");
+  const auto first = run("prove --variant tictactoe --draw --db '" + db + "'");
+  EXPECT_EQ(first.exitCode, 0) << first.output;
+  EXPECT_NE(first.output.find("result draw"), std::string::npos) << first.output;
+  EXPECT_NE(first.output.find("database appended 2 of 2 entries, 2 in all"), std::string::npos) << first.output;
+  const auto again = run("prove --variant tictactoe --draw --db '" + db + "'");
+  EXPECT_EQ(again.exitCode, 0) << again.output;
+  EXPECT_NE(again.output.find("result draw"), std::string::npos) << again.output;
+  for (const char* player : {"player 1 held", "player 2 held"}) {
+    const size_t at = again.output.find(player);
+    ASSERT_NE(at, std::string::npos) << again.output;
+    const std::string line = again.output.substr(at, again.output.find('\n', at) - at);
+    EXPECT_NE(line.find("(known: the proof database holds it), nodes 0,"), std::string::npos) << line;
+  }
+  EXPECT_NE(again.output.find("database appended 0 of 2 entries, 2 in all"), std::string::npos) << again.output;
+  const auto stats = run("db stats '" + db + "'");
+  EXPECT_EQ(stats.exitCode, 0) << stats.output;
+  EXPECT_NE(stats.output.find("entries 2\nwon 0\nlost 0\nheld 1\nheld-by-other 1\ndrawn 1\n"), std::string::npos)
+      << stats.output;
+  const auto checked = run("db check '" + db + "'");
+  EXPECT_EQ(checked.exitCode, 0) << checked.output;
+  EXPECT_NE(checked.output.find("1 held by it, 1 by the other side, 1 drawn"), std::string::npos) << checked.output;
 }
 
 TEST(ProveProgram, LossAndUnknown) {

@@ -28,10 +28,13 @@ int runDatabaseCommand(const cli::Arguments& args, const cli::UsageFn& usage) {
       std::printf("rejected: %s\n", report.reason.c_str());
       return 1;
     }
-    std::printf("accepted: %s, %llu entries (%llu won, %llu lost for the side to move), %llu certificate nodes\n",
-                report.variant.c_str(), static_cast<unsigned long long>(report.entries),
-                static_cast<unsigned long long>(report.wins[0]), static_cast<unsigned long long>(report.wins[1]),
-                static_cast<unsigned long long>(report.nodes));
+    std::printf(
+        "accepted: %s, %llu entries (%llu won, %llu lost for the side to move; %llu held by it, %llu by the other "
+        "side, %llu drawn), %llu certificate nodes\n",
+        report.variant.c_str(), static_cast<unsigned long long>(report.entries),
+        static_cast<unsigned long long>(report.wins[0]), static_cast<unsigned long long>(report.wins[1]),
+        static_cast<unsigned long long>(report.held[0]), static_cast<unsigned long long>(report.held[1]),
+        static_cast<unsigned long long>(report.draws), static_cast<unsigned long long>(report.nodes));
     return 0;
   }
   auto db = proof::ProofDatabase::open(file, proof::ProofDatabase::Mode::kRead);
@@ -44,6 +47,9 @@ int runDatabaseCommand(const cli::Arguments& args, const cli::UsageFn& usage) {
   std::printf("entries %llu\n", static_cast<unsigned long long>(d.entries()));
   std::printf("won %llu\n", static_cast<unsigned long long>(d.wins(0)));
   std::printf("lost %llu\n", static_cast<unsigned long long>(d.wins(1)));
+  std::printf("held %llu\n", static_cast<unsigned long long>(d.heldEntries(0)));
+  std::printf("held-by-other %llu\n", static_cast<unsigned long long>(d.heldEntries(1)));
+  std::printf("drawn %llu\n", static_cast<unsigned long long>(d.draws()));
   if (d.tail().bytes == 0) {
     std::printf("tail none\n");
   } else {

@@ -2,10 +2,14 @@
 // checked whole, or counted.
 //
 //   db check FILE   prints "accepted: <variant>, N entries (W won, L lost
-//                   for the side to move), M certificate nodes" and exits
-//                   0, or "rejected: entry N: <reason>" and exits 1
-//   db stats FILE   prints the variant, the entries, their winners and the
-//                   damaged tail a reader drops ("tail none" when whole)
+//                   for the side to move; H held by it, O by the other
+//                   side, D drawn), M certificate nodes" and exits 0, or
+//                   "rejected: entry N: <reason>" and exits 1
+//   db stats FILE   prints the variant, the entries, their winners, the
+//                   held entries by defender ("held" the side to move,
+//                   "held-by-other"), the draws (positions held for both)
+//                   and the damaged tail a reader drops ("tail none" when
+//                   whole)
 #pragma once
 
 #include "tools/command_line/command_line.h"

@@ -14,7 +14,9 @@
 // strategy reaches by a drop (proof/drop_split.h). --not-lost proves that
 // the side to move cannot lose, --draw that neither side can
 // (proof/not_lost.h), with not-lost certificates (--out FILE; --draw writes
-// FILE.1 and FILE.2, player 1's and player 2's). check prints "accepted" or
+// FILE.1 and FILE.2, player 1's and player 2's); with --db a side the
+// database holds is answered from it (0 nodes) and each side proved is
+// appended as a held entry. check prints "accepted" or
 // "rejected: <reason>" and exits 0 or 1. db: tools/prove/db_command.h. Bad
 // usage: one line on standard error, exit status 2. The work is the proof
 // library's (proof/); --guide's evaluation is protocol/proof_guide.h's.
@@ -69,7 +71,7 @@ cli::Program commandLine() {
          cli::text("--out", "FILE", "write the certificate of a win or a loss to FILE"),
          cli::text("--db", "DB",
                    "start from the proof database DB (created if missing) and append a win or a loss to it, with "
-                   "the positions its strategy reaches by a drop"),
+                   "the positions its strategy reaches by a drop; with --not-lost or --draw, each side held"),
          cli::flag("--not-lost", "prove that the side to move cannot lose (a not-lost certificate)"),
          cli::flag("--draw",
                    "prove that neither side can win (two not-lost certificates: --out FILE writes FILE.1 and "
@@ -88,19 +90,28 @@ cli::Program commandLine() {
 
 // prove --not-lost / --draw: the side to move, or both sides, proved not
 // to lose. A repetition only draws, so the game's history does not matter.
+// With --db, held sides are answered from the database and stored in it.
 int proveNotLost(const cli::Arguments& args, const cli::UsageFn& usage, const Board& position) {
   if (args.has("--not-lost") && args.has("--draw")) return usage("--not-lost and --draw exclude each other");
-  if (args.has("--db")) return usage("--db holds wins and losses only: not with --not-lost or --draw");
   if (countMoves(position) == 0) return usage("the game is already over: no legal move");
+  std::unique_ptr<proof::ProofDatabase> database;
+  if (args.has("--db")) {
+    auto opened =
+        proof::ProofDatabase::open(args.text("--db"), proof::ProofDatabase::Mode::kReadWrite, position.variant());
+    if (!opened.ok()) return cli::failure(commandLine(), opened.status().message());
+    database = std::move(*opened);
+  }
   proof::NotLostOptions options;
   options.maxNodes = static_cast<uint64_t>(args.integer("--nodes"));
   if (args.has("--time") && (!absl::SimpleAtod(args.text("--time"), &options.maxSeconds) || !(options.maxSeconds > 0)))
     return usage("--time wants a positive number of seconds, not \"" + args.text("--time") + "\"");
   options.hashMiB = static_cast<size_t>(args.integer("--hash"));
+  options.database = database.get();
   std::printf("position %s\n", positionToString(position).c_str());
   std::vector<int> sides{position.sideToMove()};
   if (args.has("--draw")) sides.push_back(position.sideToMove() ^ 1);
   bool held = true;
+  std::vector<proof::Certificate> proved;  // for the database, stored together
   for (int side : sides) {
     auto r = proof::proveNotLost(position, side, options);
     if (!r.ok()) return usage(r.status().message());
@@ -113,10 +124,20 @@ int proveNotLost(const cli::Arguments& args, const cli::UsageFn& usage, const Bo
       if (auto status = proof::writeCertificate(*r->certificate, file); !status.ok())
         return cli::failure(commandLine(), status.message());
     }
+    if (r->certificate) proved.push_back(*r->certificate);
     held = r->defence == proof::Defence::kHeld;
     if (!held) break;
   }
   std::printf("result %s\n", held ? (args.has("--draw") ? "draw" : "not-lost") : "unknown");
+  if (database) {
+    if (database->tail().bytes > 0)
+      std::printf("database tail of %llu bytes dropped: %s\n", static_cast<unsigned long long>(database->tail().bytes),
+                  database->tail().reason.c_str());
+    auto stored = proof::storeProof(*database, proved);  // each checked again before it is appended
+    if (!stored.ok()) return cli::failure(commandLine(), stored.status().message());
+    std::printf("database appended %zu of %zu entries, %llu in all\n", stored->appended, stored->offered,
+                static_cast<unsigned long long>(database->entries()));
+  }
   return 0;
 }
 
