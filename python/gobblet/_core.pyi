@@ -320,7 +320,7 @@ class Proof:
     def write_certificate(self, path: str) -> None: ...
 
 class ProofDatabase:
-    """A proof database file: positions proved won or lost, each with its certificate."""
+    """A proof database file: positions proved won or lost, or held (drawn), each with its certificate."""
 
     def __init__(
         self, path: str, *, variant: Optional[Union[str, Variant]] = None, writable: bool = False
@@ -334,11 +334,14 @@ class ProofDatabase:
     def __len__(self) -> int: ...
     @property
     def tail(self) -> Optional[Dict[str, Union[int, str]]]: ...
-    def lookup(
-        self, position: Union[Game, str]
-    ) -> Optional[Tuple[Literal["side to move", "other side"], int]]: ...
+    def lookup(self, position: Union[Game, str]) -> Optional[
+        Union[
+            Tuple[Literal["side to move", "other side"], int],
+            Tuple[Literal["draw", "side to move holds", "other side holds"], None],
+        ]
+    ]: ...
     def check(self) -> Dict[str, Union[bool, str, int, None]]: ...
-    def store(self, proof: Proof) -> int: ...
+    def store(self, proof: Union[Proof, NotLost, Draw]) -> int: ...
 
 def prove(
     game: Game,

@@ -11,6 +11,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 #include <variant>
 
 #include <pybind11/stl.h>
@@ -72,10 +73,12 @@ std::unique_ptr<ProofDatabaseHandle> openProofDatabase(const std::string& path,
 using PositionArg = std::variant<const PythonGame*, std::string>;
 
 // The entry of the position, its certificate checked again (proof/
-// store_proof.h storedProof): (winner, plies) with winner "side to move" or
-// "other side" and the checker's plies, or None; ValueError where the
-// checker rejects the entry.
-std::optional<std::tuple<std::string, int>> lookUp(ProofDatabaseHandle& h, const PositionArg& position) {
+// store_proof.h storedProof, storedNotLost): (winner, plies) with winner
+// "side to move" or "other side" and the checker's plies; else, from its
+// held entries, ("draw", None) where both sides hold, ("side to move
+// holds" or "other side holds", None) where one does; or None. ValueError
+// where the checker rejects the entry.
+std::optional<std::tuple<std::string, std::optional<int>>> lookUp(ProofDatabaseHandle& h, const PositionArg& position) {
   const Variant& variant = h.database->variant();
   Board board(variant);
   if (const std::string* text = std::get_if<std::string>(&position)) {
@@ -86,17 +89,29 @@ std::optional<std::tuple<std::string, int>> lookUp(ProofDatabaseHandle& h, const
       throw VariantError("a game of " + board.variant().name() + " looked up in a proof database of " + variant.name());
   }
   absl::StatusOr<proof::ProofResult> stored = absl::UnknownError("");
+  absl::StatusOr<proof::NotLostResult> held[2] = {absl::UnknownError(""), absl::UnknownError("")};
   {
     py::gil_scoped_release release;
     std::lock_guard lock(h.mutex);
     stored = proof::storedProof(*h.database, board);
+    if (absl::IsNotFound(stored.status()))
+      for (int relative : {0, 1})
+        held[relative] = proof::storedNotLost(*h.database, board, board.sideToMove() ^ relative);
   }
-  if (absl::IsNotFound(stored.status())) return std::nullopt;
-  if (!stored.ok())
-    throw std::invalid_argument("ProofDatabase.lookup: the entry of " + positionToString(board) +
-                                " is rejected: " + std::string(stored.status().message()));
-  return std::make_tuple(std::string(stored->outcome == proof::Outcome::kWin ? "side to move" : "other side"),
-                         stored->plies);
+  const auto rejected = [&](const absl::Status& status) {
+    return std::invalid_argument("ProofDatabase.lookup: the entry of " + positionToString(board) +
+                                 " is rejected: " + std::string(status.message()));
+  };
+  if (stored.ok())
+    return std::make_tuple(std::string(stored->outcome == proof::Outcome::kWin ? "side to move" : "other side"),
+                           std::optional<int>(stored->plies));
+  if (!absl::IsNotFound(stored.status())) throw rejected(stored.status());
+  for (const auto& side : held)
+    if (!side.ok() && !absl::IsNotFound(side.status())) throw rejected(side.status());
+  if (held[0].ok() && held[1].ok()) return std::make_tuple(std::string("draw"), std::optional<int>());
+  if (held[0].ok()) return std::make_tuple(std::string("side to move holds"), std::optional<int>());
+  if (held[1].ok()) return std::make_tuple(std::string("other side holds"), std::optional<int>());
+  return std::nullopt;
 }
 
 // What prove() found, for the side to move of the game's position.
@@ -291,6 +306,29 @@ Draw proveDraw(const PythonGame& game, std::optional<uint64_t> nodes, std::optio
   return d;
 }
 
+// ProofDatabase.store(not_lost or draw): each held certificate appended as
+// a held entry (proof/store_proof.h), all or nothing: the entries appended.
+size_t storeHeld(ProofDatabaseHandle& h, const std::vector<const NotLost*>& sides) {
+  if (!h.writable) throw std::invalid_argument("ProofDatabase.store: " + h.path + " was opened for reading only");
+  std::vector<proof::Certificate> certificates;
+  for (const NotLost* side : sides)
+    if (side && side->certificate) certificates.push_back(*side->certificate);
+  if (certificates.empty())
+    throw std::invalid_argument("ProofDatabase.store: no player was proved to hold (no not-lost certificate)");
+  absl::StatusOr<proof::StoredProof> stored = absl::UnknownError("");
+  {
+    py::gil_scoped_release release;
+    std::lock_guard lock(h.mutex);
+    stored = proof::storeProof(*h.database, certificates);
+  }
+  if (absl::IsInvalidArgument(stored.status()))
+    throw std::invalid_argument("ProofDatabase.store: " + std::string(stored.status().message()));
+  if (!stored.ok())
+    throw TablebaseError("ProofDatabase.store: nothing appended to " + h.path + ": " +
+                         std::string(stored.status().message()));
+  return stored->appended;
+}
+
 }  // namespace
 
 void bindProof(py::module_& m) {
@@ -317,9 +355,38 @@ void bindProof(py::module_& m) {
                (p.move ? " by " + *p.move : "") + ">";
       });
 
+  py::class_<NotLost>(m, "NotLost", "What prove_not_lost() found: whether a player cannot lose the position.")
+      .def_readonly("player", &NotLost::player, "The defender: 1 or 2.")
+      .def_readonly("result", &NotLost::result,
+                    "\"held\" (the player cannot lose: a not-lost certificate the checker accepted), \"lost\" (the "
+                    "prover found a forced line for the other player: its claim, with no certificate) or "
+                    "\"unknown\" (the budget ran out, or Ctrl-C; see note).")
+      .def_readonly("nodes", &NotLost::nodes)
+      .def_readonly("seconds", &NotLost::seconds)
+      .def_readonly("note", &NotLost::note, "Unknown: why.")
+      .def_property_readonly(
+          "certificate_nodes", [](const NotLost& n) { return n.certificate ? n.certificate->nodes.size() : 0; },
+          "The certificate's nodes (0 without one).")
+      .def("write_certificate", &NotLost::writeCertificate, py::arg("path"),
+           "Writes the not-lost certificate (held only, else ValueError) that check_certificate() verifies.")
+      .def("__repr__",
+           [](const NotLost& n) { return "<NotLost player " + std::to_string(n.player) + " " + n.result + ">"; });
+
+  py::class_<Draw>(m, "Draw", "What prove_draw() found: whether neither player can win the position.")
+      .def_property_readonly("drawn", &Draw::drawn, "Both players proved to hold, each with its certificate.")
+      .def_property_readonly(
+          "players", [](const Draw& d) { return std::make_tuple(d.players[0], d.players[1]); },
+          "(player 1's NotLost, player 2's): the side to move is tried first, the other only if it held "
+          "(else None).")
+      .def("write_certificates", &Draw::writeCertificates, py::arg("path"),
+           "Writes the two not-lost certificates of a proved draw: path + \".1\" (player 1's) and path + "
+           "\".2\" (ValueError if not drawn).")
+      .def("__repr__", [](const Draw& d) { return std::string(d.drawn() ? "<Draw drawn>" : "<Draw not proved>"); });
+
   py::class_<ProofDatabaseHandle>(m, "ProofDatabase", R"doc(
-A proof database file (docs/proof.md): positions proved won or lost, each with the certificate that
-proves it, found under every symmetry of the board. writable=False opens an existing file for reading;
+A proof database file (docs/proof.md): positions proved won or lost, or held (a player cannot lose
+them; held by both: drawn), each with the certificate that proves it, found under every symmetry of
+the board. writable=False opens an existing file for reading;
 writable=True opens it for appending too, made for `variant` if it is missing. prove(game,
 database=db) starts from it and, when it is writable, appends what it proves. A missing file raises
 FileNotFoundError, a file that is no proof database (or of another variant than `variant`) ValueError;
@@ -350,7 +417,9 @@ a cut tail (a crash mid-write) is dropped, not trusted: see `tail`.)doc")
            "(winner, plies), winner \"side to move\" or \"other side\", plies the longest game its "
            "strategy allows (its certificate checked again by the independent checker: ValueError if it is "
            "rejected); None if the database does not hold it. The entry wins whatever came before only "
-           "where the game's history since its last drop is empty (docs/proof.md).")
+           "where the game's history since its last drop is empty (docs/proof.md). A position with no win "
+           "entry but held entries: (\"draw\", None) where both sides cannot lose, (\"side to move holds\", "
+           "None) or (\"other side holds\", None) where one cannot (whatever the history).")
       .def(
           "check",
           [](ProofDatabaseHandle& h) {
@@ -368,18 +437,37 @@ a cut tail (a crash mid-write) is dropped, not trusted: see `tail`.)doc")
             d["entries"] = report.entries;
             d["won"] = report.wins[0];
             d["lost"] = report.wins[1];
+            d["held"] = report.held[0];
+            d["held_by_other"] = report.held[1];
+            d["drawn"] = report.draws;
             d["nodes"] = report.nodes;
             return d;
           },
           R"doc(Checks the whole file by the rules alone, as `gobblet-prove db check` does: a dict with
 "accepted", "reason" (the first bad entry, by its number, or what is wrong with the file), "bad_entry"
-(None if none), "variant", "entries", "won", "lost" (entries by the winner, side to move first) and "nodes".)doc")
+(None if none), "variant", "entries", "won", "lost" (win entries by the winner, side to move first), "held",
+"held_by_other" (held entries by the defender, side to move first), "drawn" (positions held for both sides)
+and "nodes".)doc")
       .def("store", &store, py::arg("proof"),
            "Appends a Proof's certified win or loss (its database leaves, if any, held by this database) with the "
            "positions its strategy reaches by a drop, each checked first: the entries appended (those held "
            "already left out). ValueError for a read-only database, a proof with no certified win or loss, or "
            "a certificate the checker rejects given this database (one that names entries it does not hold); "
            "TablebaseError if the write fails (the file is as it was).")
+      .def(
+          "store", [](ProofDatabaseHandle& h, const NotLost& n) { return storeHeld(h, {&n}); }, py::arg("proof"),
+          "Appends a NotLost's held position (its not-lost certificate, checked first) as a held entry: 1, or 0 if "
+          "held already. ValueError for a read-only database, a player not proved to hold, a certificate the "
+          "checker rejects or one that contradicts an entry (a win of the other side); TablebaseError if the "
+          "write fails.")
+      .def(
+          "store",
+          [](ProofDatabaseHandle& h, const Draw& d) {
+            return storeHeld(h, {d.players[0] ? &*d.players[0] : nullptr, d.players[1] ? &*d.players[1] : nullptr});
+          },
+          py::arg("proof"),
+          "Appends a Draw's held positions (each player's not-lost certificate it has, checked first), all or "
+          "nothing: the entries appended. Errors as for a NotLost.")
       .def("__repr__", [](const ProofDatabaseHandle& h) {
         return "<ProofDatabase '" + h.path + "' " + h.database->variant().name() + ", " +
                std::to_string(h.database->entries()) + " entries" + (h.writable ? "" : ", read-only") + ">";
@@ -394,34 +482,6 @@ a loss comes with a certificate that the independent checker has accepted (else 
 the game: it reaches none of the game's positions since its last drop. `database` (a ProofDatabase of the game's
 variant): the prover starts from the positions it holds, and a writable one gets what is proved (Proof.stored).
 Raises GameOverError at a finished game.)doc");
-
-  py::class_<NotLost>(m, "NotLost", "What prove_not_lost() found: whether a player cannot lose the position.")
-      .def_readonly("player", &NotLost::player, "The defender: 1 or 2.")
-      .def_readonly("result", &NotLost::result,
-                    "\"held\" (the player cannot lose: a not-lost certificate the checker accepted), \"lost\" (the "
-                    "prover found a forced line for the other player: its claim, with no certificate) or "
-                    "\"unknown\" (the budget ran out, or Ctrl-C; see note).")
-      .def_readonly("nodes", &NotLost::nodes)
-      .def_readonly("seconds", &NotLost::seconds)
-      .def_readonly("note", &NotLost::note, "Unknown: why.")
-      .def_property_readonly(
-          "certificate_nodes", [](const NotLost& n) { return n.certificate ? n.certificate->nodes.size() : 0; },
-          "The certificate's nodes (0 without one).")
-      .def("write_certificate", &NotLost::writeCertificate, py::arg("path"),
-           "Writes the not-lost certificate (held only, else ValueError) that check_certificate() verifies.")
-      .def("__repr__",
-           [](const NotLost& n) { return "<NotLost player " + std::to_string(n.player) + " " + n.result + ">"; });
-
-  py::class_<Draw>(m, "Draw", "What prove_draw() found: whether neither player can win the position.")
-      .def_property_readonly("drawn", &Draw::drawn, "Both players proved to hold, each with its certificate.")
-      .def_property_readonly(
-          "players", [](const Draw& d) { return std::make_tuple(d.players[0], d.players[1]); },
-          "(player 1's NotLost, player 2's): the side to move is tried first, the other only if it held "
-          "(else None).")
-      .def("write_certificates", &Draw::writeCertificates, py::arg("path"),
-           "Writes the two not-lost certificates of a proved draw: path + \".1\" (player 1's) and path + "
-           "\".2\" (ValueError if not drawn).")
-      .def("__repr__", [](const Draw& d) { return std::string(d.drawn() ? "<Draw drawn>" : "<Draw not proved>"); });
 
   m.def("prove_not_lost", &proveNotLost, py::arg("game"), py::kw_only(), py::arg("player") = py::none(),
         py::arg("nodes") = py::none(), py::arg("seconds") = py::none(), py::arg("hash_mib") = 64,

@@ -118,3 +118,34 @@ def test_bad_databases_are_clear_errors(tmp_path):
         gobblet.ProofDatabase(str(text))
     with pytest.raises(gobblet.VariantError):
         gobblet.prove(gobblet.Game("gobblet"), database=gobblet.ProofDatabase(str(tmp_path / "g.pdb")))
+
+
+def test_a_proved_draw_is_stored_and_looked_up_as_held(tmp_path):
+    # After a corner, tic-tac-toe is a draw: both players' not-lost certificates stored as held entries.
+    path = str(tmp_path / "t.pdb")
+    db = gobblet.ProofDatabase(path, variant="tictactoe", writable=True)
+    game = gobblet.Game("tictactoe", position="S2/3/3 2")
+    draw = gobblet.prove_draw(game)
+    assert draw.drawn
+    assert db.lookup(game) is None
+    assert db.store(draw) == 2 and len(db) == 2
+    assert db.store(draw) == 0  # held already
+    # Every image: a rotation, and the players exchanged.
+    for position in ("S2/3/3 2", "2S/3/3 2", "s2/3/3 1"):
+        assert db.lookup(gobblet.Game("tictactoe", position=position)) == ("draw", None), position
+    # A win is never read from a held entry: the prover searches it.
+    assert gobblet.prove(game, database=db).nodes > 0
+    report = gobblet.ProofDatabase(path).check()
+    assert report["accepted"], report
+    assert (report["entries"], report["won"], report["lost"]) == (2, 0, 0)
+    assert (report["held"], report["held_by_other"], report["drawn"]) == (1, 1, 1)
+    # One player only: the side to move, with a line to make, holds; the other does not.
+    one = gobblet.ProofDatabase(str(tmp_path / "one.pdb"), variant="tictactoe", writable=True)
+    threat = gobblet.Game("tictactoe", position="SS1/ss1/3 1")
+    assert one.store(gobblet.prove_not_lost(threat)) == 1
+    assert one.lookup(threat) == ("side to move holds", None)
+    assert one.lookup(gobblet.Game("tictactoe", position="ss1/SS1/3 2")) == ("side to move holds", None)
+    with pytest.raises(ValueError, match="no player was proved to hold"):
+        one.store(gobblet.prove_not_lost(threat, player=2))
+    with pytest.raises(ValueError, match="reading only"):
+        gobblet.ProofDatabase(path).store(draw)

@@ -94,8 +94,7 @@ TEST(HeldDatabase, ADrawIsStoredAndFoundOnEveryImage) {
   ASSERT_TRUE(drawn.ok() && drawn->drawn);
   auto db = ProofDatabase::open(path, Mode::kReadWrite, kTicTacToe);
   ASSERT_TRUE(db.ok()) << db.status();
-  auto stored =
-      storeProof(**db, std::vector<Certificate>{*drawn->sides[0].certificate, *drawn->sides[1].certificate});
+  auto stored = storeProof(**db, std::vector<Certificate>{*drawn->sides[0].certificate, *drawn->sides[1].certificate});
   ASSERT_TRUE(stored.ok()) << stored.status();
   EXPECT_EQ(stored->appended, 2u);
   EXPECT_EQ(readWhole(path)[8], 2) << "a file with held entries is version 2";
@@ -247,9 +246,8 @@ TEST(HeldDatabase, ACutHeldTailIsDropped) {
   const std::string path = dir.file("cut.pdb");
   const Board corner = position("S2/3/3 2");
   const Certificate first = held(corner, 0), second = held(corner, 1);
-  const std::string whole =
-      encodeDatabaseHeader(kTicTacToe, kDatabaseHeldVersion) + encodeRecord(0, encoded(first)) +
-      encodeRecord(0, encoded(second));
+  const std::string whole = encodeDatabaseHeader(kTicTacToe, kDatabaseHeldVersion) + encodeRecord(0, encoded(first)) +
+                            encodeRecord(0, encoded(second));
   writeWhole(path, whole.substr(0, whole.size() - 10));
   EXPECT_FALSE(checkDatabase(path).accepted);
   auto db = ProofDatabase::open(path, Mode::kReadWrite, kTicTacToe);
