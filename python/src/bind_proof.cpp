@@ -205,18 +205,15 @@ void Proof::writeCertificate(const std::string& path) const {
   writeCertificateOrThrow(certificate, path, "no certificate: the prover proved no win or loss");
 }
 
-// ProofDatabase.store(proof): a certified win or loss appended with the
-// positions its strategy reaches by a drop (proof/store_proof.h).
-size_t store(ProofDatabaseHandle& h, const Proof& p) {
-  if (!h.writable) throw std::invalid_argument("ProofDatabase.store: " + h.path + " was opened for reading only");
-  if (!p.certified || !p.certificate)
-    throw std::invalid_argument("ProofDatabase.store: the proof is no certified win or loss (outcome " + p.outcome +
-                                ")");
+// Appends `certificates` through storeProof (proof/store_proof.h), all or
+// nothing: the entries appended. ValueError where the database refuses
+// them, TablebaseError where the write fails.
+size_t storeCertificates(ProofDatabaseHandle& h, const std::vector<proof::Certificate>& certificates) {
   absl::StatusOr<proof::StoredProof> stored = absl::UnknownError("");
   {
     py::gil_scoped_release release;
     std::lock_guard lock(h.mutex);
-    stored = proof::storeProof(*h.database, *p.certificate);
+    stored = proof::storeProof(*h.database, certificates);
   }
   if (absl::IsInvalidArgument(stored.status()))
     throw std::invalid_argument("ProofDatabase.store: " + std::string(stored.status().message()));
@@ -224,6 +221,21 @@ size_t store(ProofDatabaseHandle& h, const Proof& p) {
     throw TablebaseError("ProofDatabase.store: nothing appended to " + h.path + ": " +
                          std::string(stored.status().message()));
   return stored->appended;
+}
+
+// ValueError unless the database was opened for appending.
+void checkWritable(const ProofDatabaseHandle& h) {
+  if (!h.writable) throw std::invalid_argument("ProofDatabase.store: " + h.path + " was opened for reading only");
+}
+
+// ProofDatabase.store(proof): a certified win or loss appended with the
+// positions its strategy reaches by a drop (proof/store_proof.h).
+size_t store(ProofDatabaseHandle& h, const Proof& p) {
+  checkWritable(h);
+  if (!p.certified || !p.certificate)
+    throw std::invalid_argument("ProofDatabase.store: the proof is no certified win or loss (outcome " + p.outcome +
+                                ")");
+  return storeCertificates(h, {*p.certificate});
 }
 
 // What prove_not_lost() found for one player.
@@ -309,24 +321,13 @@ Draw proveDraw(const PythonGame& game, std::optional<uint64_t> nodes, std::optio
 // ProofDatabase.store(not_lost or draw): each held certificate appended as
 // a held entry (proof/store_proof.h), all or nothing: the entries appended.
 size_t storeHeld(ProofDatabaseHandle& h, const std::vector<const NotLost*>& sides) {
-  if (!h.writable) throw std::invalid_argument("ProofDatabase.store: " + h.path + " was opened for reading only");
+  checkWritable(h);
   std::vector<proof::Certificate> certificates;
   for (const NotLost* side : sides)
     if (side && side->certificate) certificates.push_back(*side->certificate);
   if (certificates.empty())
     throw std::invalid_argument("ProofDatabase.store: no player was proved to hold (no not-lost certificate)");
-  absl::StatusOr<proof::StoredProof> stored = absl::UnknownError("");
-  {
-    py::gil_scoped_release release;
-    std::lock_guard lock(h.mutex);
-    stored = proof::storeProof(*h.database, certificates);
-  }
-  if (absl::IsInvalidArgument(stored.status()))
-    throw std::invalid_argument("ProofDatabase.store: " + std::string(stored.status().message()));
-  if (!stored.ok())
-    throw TablebaseError("ProofDatabase.store: nothing appended to " + h.path + ": " +
-                         std::string(stored.status().message()));
-  return stored->appended;
+  return storeCertificates(h, certificates);
 }
 
 }  // namespace

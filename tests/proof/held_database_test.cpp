@@ -6,8 +6,6 @@
 // entry in a version-1 file and a cut tail are refused or dropped.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -23,6 +21,7 @@
 #include "proof/prover.h"
 #include "proof/store_proof.h"
 #include "tests/support/scratch_dir.h"
+#include "tests/support/whole_file.h"
 
 namespace gobblet::proof {
 namespace {
@@ -48,16 +47,6 @@ std::string encoded(const Certificate& c) {
   auto bytes = encodeCertificate(c);
   EXPECT_TRUE(bytes.ok()) << bytes.status();
   return bytes.ok() ? *bytes : std::string();
-}
-
-std::string readWhole(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void writeWhole(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
 // Every image of `board`: the 8 symmetries, each with the players exchanged too.
@@ -97,7 +86,7 @@ TEST(HeldDatabase, ADrawIsStoredAndFoundOnEveryImage) {
   auto stored = storeProof(**db, std::vector<Certificate>{*drawn->sides[0].certificate, *drawn->sides[1].certificate});
   ASSERT_TRUE(stored.ok()) << stored.status();
   EXPECT_EQ(stored->appended, 2u);
-  EXPECT_EQ(readWhole(path)[8], 2) << "a file with held entries is version 2";
+  EXPECT_EQ(readWholeFile(path)[8], 2) << "a file with held entries is version 2";
   auto again = storeProof(**db, *drawn->sides[1].certificate);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(again->appended, 0u) << "held already";
@@ -192,14 +181,14 @@ TEST(HeldDatabase, AForgedHeldEntryIsRefusedNamingTheEntry) {
   EXPECT_EQ((*db)->entries(), 0u);
 
   const std::string path = dir.file("forged.pdb");
-  writeWhole(path, encodeDatabaseHeader(kTicTacToe, kDatabaseHeldVersion) + encodeRecord(0, encoded(other)) +
-                       encodeRecord(0, encoded(forged)));
+  writeWholeFile(path, encodeDatabaseHeader(kTicTacToe, kDatabaseHeldVersion) + encodeRecord(0, encoded(other)) +
+                           encodeRecord(0, encoded(forged)));
   const DatabaseReport report = checkDatabase(path);
   EXPECT_FALSE(report.accepted);
   EXPECT_EQ(report.badEntry, 1);
   EXPECT_EQ(report.reason.rfind("entry 1: ", 0), 0u) << report.reason;
 
-  writeWhole(path, encodeDatabaseHeader(kTicTacToe, kDatabaseVersion) + encodeRecord(0, encoded(good)));
+  writeWholeFile(path, encodeDatabaseHeader(kTicTacToe, kDatabaseVersion) + encodeRecord(0, encoded(good)));
   const DatabaseReport old = checkDatabase(path);
   EXPECT_FALSE(old.accepted);
   EXPECT_NE(old.reason.find("version-2"), std::string::npos) << old.reason;
@@ -214,7 +203,7 @@ TEST(HeldDatabase, AContradictionIsRefused) {
   const Certificate wins = forgedWin(corner.transformed(2));
   {  // A (forged, unchecked) win entry first: the held entry is refused.
     const std::string path = dir.file("win.pdb");
-    writeWhole(path, encodeDatabaseHeader(kTicTacToe) + encodeRecord(1, encoded(wins)));
+    writeWholeFile(path, encodeDatabaseHeader(kTicTacToe) + encodeRecord(1, encoded(wins)));
     auto db = ProofDatabase::open(path, Mode::kReadWrite, kTicTacToe);
     ASSERT_TRUE(db.ok()) << db.status();
     ASSERT_TRUE((*db)->find(corner).has_value());
@@ -232,7 +221,7 @@ TEST(HeldDatabase, AContradictionIsRefused) {
     auto refused = (*db)->append(wins);
     ASSERT_FALSE(refused.ok());
     EXPECT_NE(refused.status().message().find("contradicts the held entry"), std::string::npos) << refused.status();
-    writeWhole(path, readWhole(path) + encodeRecord(1, encoded(wins)));
+    writeWholeFile(path, readWholeFile(path) + encodeRecord(1, encoded(wins)));
     const DatabaseReport report = checkDatabase(path);
     EXPECT_FALSE(report.accepted);
     EXPECT_EQ(report.badEntry, 1);
@@ -248,7 +237,7 @@ TEST(HeldDatabase, ACutHeldTailIsDropped) {
   const Certificate first = held(corner, 0), second = held(corner, 1);
   const std::string whole = encodeDatabaseHeader(kTicTacToe, kDatabaseHeldVersion) + encodeRecord(0, encoded(first)) +
                             encodeRecord(0, encoded(second));
-  writeWhole(path, whole.substr(0, whole.size() - 10));
+  writeWholeFile(path, whole.substr(0, whole.size() - 10));
   EXPECT_FALSE(checkDatabase(path).accepted);
   auto db = ProofDatabase::open(path, Mode::kReadWrite, kTicTacToe);
   ASSERT_TRUE(db.ok()) << db.status();
@@ -256,7 +245,7 @@ TEST(HeldDatabase, ACutHeldTailIsDropped) {
   EXPECT_GT((*db)->tail().bytes, 0u);
   EXPECT_FALSE((*db)->drawn(corner)) << "a cut record is never trusted";
   ASSERT_TRUE(*(*db)->append(second));
-  EXPECT_EQ(readWhole(path), whole);
+  EXPECT_EQ(readWholeFile(path), whole);
   EXPECT_TRUE((*db)->drawn(corner));
   EXPECT_TRUE(checkDatabase(path).accepted);
 }
