@@ -58,7 +58,7 @@ absl::StatusOr<std::string> encodeCertificate(const Certificate& c) {
     if (n.children.size() > 0xFFFF) return absl::InvalidArgumentError(absl::StrCat("node ", i, ": too many children"));
     for (uint32_t child : n.children) {
       if (notLost) {
-        if (child != kWonLeaf && child != kDrawnLeaf && child >= c.nodes.size())
+        if (child != kWonLeaf && child != kDrawnLeaf && child != kDatabaseLeaf && child >= c.nodes.size())
           return absl::InvalidArgumentError(absl::StrCat("node ", i, ": child ", child, " is not a node or a leaf"));
       } else if (child != kWonLeaf && child != kDatabaseLeaf && (child <= i || child >= c.nodes.size())) {
         return absl::InvalidArgumentError(absl::StrCat("node ", i, ": child ", child, " is not a later node"));

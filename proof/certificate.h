@@ -41,7 +41,11 @@
 // repetition, which draws), or
 //     kWonLeaf   (0xFFFFFFFF): the position after the move is won by D;
 //     kDrawnLeaf (0xFFFFFFFD): the position after the move has no winner
-//                and its side to move has no legal move (a draw).
+//                and its side to move has no legal move (a draw);
+//     kDatabaseLeaf (0xFFFFFFFE): the position after the move is,
+//                canonically, one a proof database holds for D (a held
+//                entry) or holds won by D (a win entry), after any move:
+//                either holds whatever came before (proof/check.h).
 // A draw is two not-lost certificates, one for each side.
 //
 // The reader takes at most CertificateLimits::maxNodes nodes, and never
@@ -112,7 +116,7 @@ int certificatePlies(const Certificate& certificate);
 // node, kWonLeaf or kDatabaseLeaf. The version is 1 unless a child is a
 // kDatabaseLeaf (then 2), so a certificate without one has the bytes it
 // always had. A not-lost certificate is version 3; its children must be
-// nodes (any index), kWonLeaf or kDrawnLeaf.
+// nodes (any index), kWonLeaf, kDrawnLeaf or kDatabaseLeaf.
 absl::StatusOr<std::string> encodeCertificate(const Certificate& certificate);
 absl::Status writeCertificate(const Certificate& certificate, const std::string& path);
 

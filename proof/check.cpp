@@ -201,7 +201,7 @@ CheckReport checkCertificateFile(const std::string& path, const CertificateLimit
   return checkFile(path, [&](std::istream& in) { return checkCertificate(in, limits); });
 }
 
-CheckReport checkNotLostCertificate(std::istream& in, const CertificateLimits& limits) {
+CheckReport checkNotLostCertificate(std::istream& in, const CertificateLimits& limits, const KnownPositions* database) {
   CheckReport report;
   auto reader = CertificateReader::open(in, limits);
   if (!reader.ok()) return reject(report, std::string(reader.status().message()));
@@ -271,6 +271,17 @@ CheckReport checkNotLostCertificate(std::istream& in, const CertificateLimits& l
           return reject(report, afterMove + " is not drawn for want of a legal move");
         continue;
       }
+      if (child == kDatabaseLeaf) {
+        if (!database) return reject(report, afterMove + ": a database leaf, and no proof database is given");
+        if (after.winner() != kNoWinner) return reject(report, afterMove + ": a database leaf where the game is over");
+        const int relative = after.sideToMove() == defender ? 0 : 1;
+        const std::optional<KnownPosition> won = database->find(after);
+        if (!database->holds(after, relative) && !(won && won->winner == relative))
+          return reject(report, afterMove +
+                                    " is a database leaf that the database neither holds for the defender "
+                                    "nor holds won by it");
+        continue;
+      }
       if (child >= nodes.size()) return reject(report, absl::StrCat(where, "child ", child, " is not a node"));
       const Bound reachedHere = bind(after, 0);
       if (!bound[child]) {
@@ -298,7 +309,7 @@ CheckReport checkCertificateOfItsKind(std::istream& in, const KnownPositions* da
   const bool notLost = reader.ok() && reader->header().kind == CertificateKind::kNotLost;
   in.clear();
   in.seekg(start);
-  return notLost ? checkNotLostCertificate(in, limits) : checkCertificate(in, limits, {}, database);
+  return notLost ? checkNotLostCertificate(in, limits, database) : checkCertificate(in, limits, {}, database);
 }
 
 CheckReport checkCertificateFileOfItsKind(const std::string& path, const KnownPositions* database,

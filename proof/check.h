@@ -63,9 +63,16 @@ CheckReport checkCertificateFile(const std::string& path, const CertificateLimit
 
 // Accepts a not-lost certificate (version 3) only if its defender cannot
 // lose the root position, by the rules alone (see above); any other
-// certificate is rejected. Memory: the nodes read, and a position for
-// each (about 100 bytes a node in all): in proportion to the file.
-CheckReport checkNotLostCertificate(std::istream& in, const CertificateLimits& limits = {});
+// certificate is rejected. A database leaf (after any move, the game not
+// over) must be a position `database` holds for the defender
+// (KnownPositions::holds) or holds won by it (find()); none given: a
+// database leaf is rejected. Why after any move: a held position is held
+// whatever came before, and a win of the defender's can at worst be
+// turned into a draw by a repetition, never into a loss. Memory: the nodes
+// read, and a position for each (about 100 bytes a node in all): in
+// proportion to the file.
+CheckReport checkNotLostCertificate(std::istream& in, const CertificateLimits& limits = {},
+                                    const KnownPositions* database = nullptr);
 CheckReport checkNotLostCertificateFile(const std::string& path, const CertificateLimits& limits = {});
 
 // The checker the certificate's header names (report.kind says which):

@@ -284,8 +284,8 @@ absl::StatusOr<size_t> ProofDatabase::append(const std::vector<Certificate>& cer
     if (!bytes.ok()) return undo(absl::InvalidArgumentError(which + std::string(bytes.status().message())));
     std::istringstream in(*bytes);
     // (A held entry needs no history: a repetition only ever draws.)
-    const CheckReport report =
-        isHeld ? checkNotLostCertificate(in, limits_.certificate) : checkCertificate(in, limits_.certificate, {}, this);
+    const CheckReport report = isHeld ? checkNotLostCertificate(in, limits_.certificate, this)
+                                      : checkCertificate(in, limits_.certificate, {}, this);
     if (!report.accepted)
       return undo(absl::InvalidArgumentError(which + "the checker rejects the certificate: " + report.reason));
     if (isHeld) {

@@ -115,6 +115,8 @@ class ProofDatabase : public KnownPositions {
   // The held entry of `board`'s canonical form whose defender is
   // `defender` (0: `board`'s side to move, 1: the other side), if any.
   std::optional<HeldPosition> held(const Board& board, int defender) const;
+  // held(board, defender) found (KnownPositions).
+  bool holds(const Board& board, int defender) const override { return held(board, defender).has_value(); }
   // Whether `board`'s canonical form is held for both sides.
   bool drawn(const Board& board) const { return held(board, 0) && held(board, 1); }
   // The certificate of that held entry, read from the file (NotFound if

@@ -22,6 +22,20 @@ namespace {
 
 constexpr size_t kMaxReasonBytes = 4096;
 
+// The entries before the one checked, by canonical form (`where`: the
+// entry's number): what its database leaves may name.
+class EarlierEntries : public KnownPositions {
+ public:
+  explicit EarlierEntries(const Variant& variant)
+      : wins(variant), held{KnownPositionIndex(variant), KnownPositionIndex(variant)} {}
+  std::optional<KnownPosition> find(const Board& board) const override { return wins.find(board); }
+  bool holds(const Board& board, int defender) const override {
+    return (defender == 0 || defender == 1) && held[defender].find(board).has_value();
+  }
+  KnownPositionIndex wins;
+  KnownPositionIndex held[2];  // by defender
+};
+
 DatabaseReport reject(DatabaseReport report, int64_t entry, const std::string& reason) {
   report.accepted = false;
   report.badEntry = entry;
@@ -38,9 +52,7 @@ DatabaseReport checkOpen(int fd, const std::string& path, const DatabaseLimits& 
   auto header = readDatabaseHeader(fd);
   if (!header.ok()) return reject(report, -1, std::string(header.status().message()));
   report.variant = header->variant.name();
-  // The entries before, by canonical form (`where`: the entry's number).
-  KnownPositionIndex earlier(header->variant);
-  KnownPositionIndex heldEarlier[2] = {KnownPositionIndex(header->variant), KnownPositionIndex(header->variant)};
+  EarlierEntries earlier(header->variant);
   uint64_t offset = header->recordsStart;
   for (int64_t entry = 0; offset < size; ++entry) {
     if (static_cast<uint64_t>(entry) >= limits.maxEntries)
@@ -52,25 +64,25 @@ DatabaseReport checkOpen(int fd, const std::string& path, const DatabaseLimits& 
     const std::string where = positionToString(record->position);
     // A contradiction first (whichever entry is wrong, both cannot stand).
     const std::optional<KnownPosition> other =
-        held ? earlier.find(record->position) : heldEarlier[side ^ 1].find(record->position);
+        held ? earlier.find(record->position) : earlier.held[side ^ 1].find(record->position);
     if (other && (!held || other->winner != side))
       return reject(report, entry,
                     absl::StrCat("(", where, ") ", held ? "held" : "won", " contradicts entry ", other->where, ", ",
                                  held ? "a win of the side it defends against" : "held by the side it wins against"));
     std::istringstream in(record->certificate);
-    const CheckReport check =
-        held ? checkNotLostCertificate(in, limits.certificate) : checkCertificate(in, limits.certificate, {}, &earlier);
+    const CheckReport check = held ? checkNotLostCertificate(in, limits.certificate, &earlier)
+                                   : checkCertificate(in, limits.certificate, {}, &earlier);
     if (!check.accepted) return reject(report, entry, absl::StrCat("(", where, ") ", check.reason));
     if (check.plies != record->plies)
       return reject(report, entry,
                     absl::StrCat("(", where, ") records ", record->plies, " plies, the checker counts ", check.plies));
     const uint64_t number = static_cast<uint64_t>(entry);
     if (!held) {
-      earlier.add(record->position, {side, record->plies, number});
+      earlier.wins.add(record->position, {side, record->plies, number});
       ++report.wins[side];
     } else {
       ++report.held[side];
-      if (heldEarlier[side].add(record->position, {side, 0, number}) && heldEarlier[side ^ 1].find(record->position))
+      if (earlier.held[side].add(record->position, {side, 0, number}) && earlier.held[side ^ 1].find(record->position))
         ++report.draws;
     }
     ++report.entries;

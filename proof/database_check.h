@@ -10,7 +10,8 @@
 // entry holds is checked too (the earlier one is the one found).
 // A held entry (a not-lost certificate, version-2 files only) is accepted
 // when checkNotLostCertificate accepts it (no history: a repetition only
-// ever draws) and it records 0 plies. A held entry and a win of the other
+// ever draws; its database leaves naming entries 0..i-1 held by its
+// defender or won by it) and it records 0 plies. A held entry and a win of the other
 // side at the same position contradict each other: the later of the two is
 // rejected, the earlier named ("entry N: ... contradicts entry M").
 #pragma once

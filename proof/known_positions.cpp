@@ -6,6 +6,8 @@ namespace gobblet::proof {
 
 std::optional<Certificate> KnownPositions::storedCertificate(const Board&) const { return std::nullopt; }
 
+bool KnownPositions::holds(const Board&, int) const { return false; }
+
 PackedPosition pack(const Board& board) {
   PackedPosition p;
   for (int s = 0; s < board.variant().sizes; ++s) {

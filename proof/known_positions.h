@@ -36,6 +36,10 @@ class KnownPositions {
   // had (its root is the position as proved, maybe another image of
   // `board`); none by default.
   virtual std::optional<Certificate> storedCertificate(const Board& board) const;
+  // Whether `board`'s canonical form is held (proved not lost, proof/
+  // database.h) for `defender` (0: its side to move, 1: the other side):
+  // what a not-lost certificate's database leaves may name. False by default.
+  virtual bool holds(const Board& board, int defender) const;
 };
 
 // A position packed exactly: each player's masks, size s in bits 16s..16s+15

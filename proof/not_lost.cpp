@@ -43,8 +43,10 @@ class NotLostSearch {
   NotLostSearch(const Board& root, int defender, const NotLostOptions& options, Budget& budget)
       : defender_(defender),
         budget_(budget),
+        database_(options.database),
         maxNodes_(std::max<size_t>(1024, options.hashMiB * (size_t{1} << 20) / kNodeBytes)) {
-    node(root);
+    index_.emplace(pack(root), 0);  // (the root is searched even where the database holds it)
+    nodes_.emplace_back(root);
     work_.push_back(0);
   }
 
@@ -83,7 +85,7 @@ class NotLostSearch {
     std::unordered_map<uint32_t, uint32_t> index{{0, 0}};
     std::vector<uint32_t> order{0};
     const auto nodeOf = [&](uint32_t child) {
-      if (child == kWonLeaf || child == kDrawnLeaf) return child;
+      if (child == kWonLeaf || child == kDrawnLeaf || child == kDatabaseLeaf) return child;
       auto [it, added] = index.try_emplace(child, static_cast<uint32_t>(order.size()));
       if (added) order.push_back(child);
       return it->second;
@@ -108,11 +110,16 @@ class NotLostSearch {
 
  private:
   // The node of `board` (created, not expanded, if new), or a leaf: kWonLeaf
-  // (won by the defender), kDrawnLeaf (no legal move), kNone (the table is full).
+  // (won by the defender), kDrawnLeaf (no legal move), kDatabaseLeaf (the
+  // database holds it for the defender, or won by it), kNone (the table is full).
   uint32_t node(const Board& board) {
     if (board.winner() == defender_) return kWonLeaf;
     if (countMoves(board) == 0) return kDrawnLeaf;
     auto [it, added] = index_.try_emplace(pack(board), static_cast<uint32_t>(nodes_.size()));
+    if (added && board.winner() == kNoWinner && known(board)) {
+      index_.erase(it);
+      return kDatabaseLeaf;
+    }
     if (added) {
       if (nodes_.size() >= maxNodes_) {
         index_.erase(it);
@@ -125,6 +132,16 @@ class NotLostSearch {
   }
 
   bool isNode(uint32_t child) const { return child < nodes_.size(); }
+
+  // Whether the database holds `board` for the defender or won by it (a
+  // leaf, after any move: see proof/check.h).
+  bool known(const Board& board) const {
+    if (!database_) return false;
+    const int relative = board.sideToMove() == defender_ ? 0 : 1;
+    if (database_->holds(board, relative)) return true;
+    const std::optional<KnownPosition> won = database_->find(board);
+    return won && won->winner == relative;
+  }
 
   void expand(uint32_t n) {
     nodes_[n].expanded = true;
@@ -178,10 +195,15 @@ class NotLostSearch {
         return;
       }
       if (w != kNoWinner) continue;
-      const auto known = index_.find(pack(after));
-      if (known != index_.end()) {
-        if (!nodes_[known->second].lost) searched.push_back(m);
+      const auto seen = index_.find(pack(after));
+      if (seen != index_.end()) {
+        if (!nodes_[seen->second].lost) searched.push_back(m);
         continue;
+      }
+      if (known(after)) {  // a position the database holds for the defender: as good as a win here
+        nodes_[n].moves = {m};
+        nodes_[n].children = {kDatabaseLeaf};
+        return;
       }
       immediateWins(after, wins_);
       if (wins_.size() > 0) continue;
@@ -247,6 +269,7 @@ class NotLostSearch {
 
   const int defender_;
   Budget& budget_;
+  const ProofDatabase* database_;
   const size_t maxNodes_;
   uint64_t pending_ = 0;
   bool stopped_ = false, full_ = false;
@@ -302,7 +325,7 @@ absl::StatusOr<NotLostResult> proveNotLost(const Board& board, int defender, con
     return result;
   }
   std::istringstream in(*bytes);
-  const CheckReport report = checkNotLostCertificate(in);
+  const CheckReport report = checkNotLostCertificate(in, {}, options.database);
   if (!report.accepted) {
     result.note = absl::StrCat("the checker rejected the certificate: ", report.reason);
     return result;

@@ -38,7 +38,12 @@
 // root it holds for the defender (any image: by canonical form) is answered
 // from it with no node searched: its stored certificate moved onto this
 // board and checked again (storedNotLost, proof/store_proof.h). Whatever
-// the game's history: a repetition only ever draws.
+// the game's history: a repetition only ever draws. Below the root, a
+// position it holds for the defender, or holds won by the defender, is a
+// leaf of the search and of the certificate (a kDatabaseLeaf, which the
+// checker looks up in the same database), after any move: a held position
+// holds whatever came before, and a repetition can at worst turn the
+// defender's stored win into a draw, never into a loss.
 //
 // What a held result is worth in a game: see proof/check.h (a repetition
 // only ever draws, so the game's earlier positions cannot make the
@@ -64,7 +69,7 @@ struct NotLostOptions {
   double maxSeconds = 0;                    // wall time (0: no limit)
   size_t hashMiB = 64;                      // the graph of positions (about 256 bytes a position)
   const std::atomic<bool>* stop = nullptr;  // stops the search when set (may be null)
-  const ProofDatabase* database = nullptr;  // answers a root it holds (may be null)
+  const ProofDatabase* database = nullptr;  // answers a root it holds; its positions are leaves (may be null)
 };
 
 enum class Defence { kHeld, kLost, kUnknown };

@@ -64,7 +64,8 @@ absl::StatusOr<NotLostResult> storedNotLost(const ProofDatabase& database, const
   auto bytes = encodeCertificate(*certificate);
   if (!bytes.ok()) return absl::DataLossError(std::string(bytes.status().message()));
   std::istringstream in(*bytes);
-  const CheckReport report = checkNotLostCertificate(in);  // (a file may have been edited since it was written)
+  // (A file may have been edited since it was written.)
+  const CheckReport report = checkNotLostCertificate(in, {}, &database);
   if (!report.accepted) return absl::DataLossError("the checker rejects its certificate: " + report.reason);
   NotLostResult stored;
   stored.defence = Defence::kHeld;

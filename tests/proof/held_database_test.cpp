@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/geometry.h"
@@ -248,6 +250,97 @@ TEST(HeldDatabase, ACutHeldTailIsDropped) {
   EXPECT_EQ(readWholeFile(path), whole);
   EXPECT_TRUE((*db)->drawn(corner));
   EXPECT_TRUE(checkDatabase(path).accepted);
+}
+
+bool hasDatabaseLeaf(const Certificate& c) {
+  for (const CertificateNode& n : c.nodes)
+    for (uint32_t child : n.children)
+      if (child == kDatabaseLeaf) return true;
+  return false;
+}
+
+bool acceptedWith(const Certificate& c, const KnownPositions* database) {
+  std::istringstream in(encoded(c));
+  return checkNotLostCertificate(in, {}, database).accepted;
+}
+
+// The not-lost prover ends a branch at a position the database holds for
+// the defender: player 2's strategy from the start names the corner draw's
+// entries (database leaves), which the checker accepts with the database
+// only; stored after them, db check accepts it, and before them it does not.
+TEST(HeldDatabase, TheNotLostProverEndsAtHeldPositions) {
+  const testing::ScratchDir dir("held");
+  const std::string path = dir.file("leaves.pdb");
+  const Board corner = position("S2/3/3 2"), start(kTicTacToe);
+  const Certificate p1 = held(corner, 0), p2 = held(corner, 1);
+  auto db = ProofDatabase::open(path, Mode::kReadWrite, kTicTacToe);
+  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_TRUE(storeProof(**db, std::vector<Certificate>{p1, p2}).ok());
+  NotLostOptions options;
+  options.database = db->get();
+  auto r = proveNotLost(start, 1, options);
+  ASSERT_TRUE(r.ok() && r->certificate) << (r.ok() ? r->note : r.status().ToString());
+  EXPECT_TRUE(hasDatabaseLeaf(*r->certificate));
+  EXPECT_TRUE(acceptedWith(*r->certificate, db->get()));
+  EXPECT_FALSE(acceptedWith(*r->certificate, nullptr));
+  auto empty = ProofDatabase::open(dir.file("empty.pdb"), Mode::kReadWrite, kTicTacToe);
+  ASSERT_TRUE(empty.ok());
+  EXPECT_FALSE(acceptedWith(*r->certificate, empty->get())) << "its leaves are not held there";
+  EXPECT_FALSE((*empty)->append(*r->certificate).ok());
+  ASSERT_TRUE(*(*db)->append(*r->certificate));
+  EXPECT_TRUE(checkDatabase(path).accepted) << checkDatabase(path).reason;
+  writeWholeFile(path, encodeDatabaseHeader(kTicTacToe, kDatabaseHeldVersion) +
+                           encodeRecord(0, encoded(*r->certificate)) + encodeRecord(0, encoded(p1)) +
+                           encodeRecord(0, encoded(p2)));
+  const DatabaseReport reordered = checkDatabase(path);
+  EXPECT_FALSE(reordered.accepted);
+  EXPECT_EQ(reordered.badEntry, 0) << reordered.reason;
+}
+
+// A win entry of the defender is a leaf too: a position where the defender
+// to move has a move into a stored win of its own (none at once).
+TEST(HeldDatabase, AWinOfTheDefenderIsALeaf) {
+  const testing::ScratchDir dir("held");
+  auto db = ProofDatabase::open(dir.file("win.pdb"), Mode::kReadWrite, kTicTacToe);
+  ASSERT_TRUE(db.ok());
+  // Games in order of their moves: the first position P (the side to move
+  // D, no line at once) with a move into Q, not over, that D wins.
+  std::vector<Board> todo{Board(kTicTacToe)};
+  std::optional<std::pair<Board, Board>> found;
+  for (size_t i = 0; i < todo.size() && !found && i < 2000; ++i) {
+    const Board p = todo[i];
+    MoveList moves;
+    generateMoves(p, moves);
+    bool winsAtOnce = false;
+    for (Move m : moves) {
+      Board q = p;
+      q.makeMove(m);
+      winsAtOnce |= q.winner() == p.sideToMove();
+    }
+    for (Move m : moves) {
+      Board q = p;
+      q.makeMove(m);
+      if (q.winner() != kNoWinner || countMoves(q) == 0) continue;
+      todo.push_back(q);
+      if (winsAtOnce || found) continue;
+      ProverOptions quick;
+      quick.hashMiB = 4;
+      auto proved = prove(q, quick);
+      if (proved.ok() && proved->outcome == Outcome::kLoss && proved->certificate) {
+        ASSERT_TRUE(storeProof(**db, *proved->certificate).ok());
+        found = std::make_pair(p, q);
+      }
+    }
+  }
+  ASSERT_TRUE(found);
+  ASSERT_TRUE((*db)->find(found->second).has_value());
+  NotLostOptions options;
+  options.database = db->get();
+  auto r = proveNotLost(found->first, found->first.sideToMove(), options);
+  ASSERT_TRUE(r.ok() && r->certificate);
+  EXPECT_TRUE(hasDatabaseLeaf(*r->certificate));
+  EXPECT_TRUE(acceptedWith(*r->certificate, db->get()));
+  EXPECT_FALSE(acceptedWith(*r->certificate, nullptr));
 }
 
 }  // namespace

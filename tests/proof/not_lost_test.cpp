@@ -334,8 +334,14 @@ TEST(NotLost, ForgedCertificatesAreRefused) {
   {  // a child that is no node
     Certificate c = good;
     c.nodes.push_back(c.nodes.back());
-    c.nodes.back().children.assign(c.nodes.back().children.size(), kDatabaseLeaf);
+    c.nodes.back().children.assign(c.nodes.back().children.size(), static_cast<uint32_t>(c.nodes.size() + 5));
     EXPECT_FALSE(encodeCertificate(c).ok());
+  }
+  {  // database leaves, and no database to name
+    Certificate c = good;
+    for (uint32_t& child : c.nodes[a].children)
+      if (child < c.nodes.size()) child = kDatabaseLeaf;
+    EXPECT_TRUE(mentions(rejection(c), "no proof database is given")) << rejection(c);
   }
 }
 
