@@ -360,6 +360,7 @@ class NotLost:
     nodes: int
     seconds: float
     note: str
+    stored: Optional[int]
     @property
     def certificate_nodes(self) -> int: ...
     def write_certificate(self, path: str) -> None: ...
@@ -369,6 +370,7 @@ class Draw:
     def drawn(self) -> bool: ...
     @property
     def players(self) -> Tuple[Optional[NotLost], Optional[NotLost]]: ...
+    stored: Optional[int]
     def write_certificates(self, path: str) -> None: ...
 
 def prove_not_lost(
@@ -378,9 +380,15 @@ def prove_not_lost(
     nodes: Optional[int] = None,
     seconds: Optional[float] = None,
     hash_mib: int = 64,
+    database: Optional[ProofDatabase] = None,
 ) -> NotLost: ...
 def prove_draw(
-    game: Game, *, nodes: Optional[int] = None, seconds: Optional[float] = None, hash_mib: int = 64
+    game: Game,
+    *,
+    nodes: Optional[int] = None,
+    seconds: Optional[float] = None,
+    hash_mib: int = 64,
+    database: Optional[ProofDatabase] = None,
 ) -> Draw: ...
 
 class Puzzle:

@@ -147,6 +147,49 @@ void writeCertificateOrThrow(const std::optional<proof::Certificate>& certificat
     throw TablebaseError(std::string(st.message()));
 }
 
+// Runs `search(options)` with options.stop set: Ctrl-C stops the search
+// (the answer is then "unknown"). For each prover's options.
+template <class Options, class Search>
+auto stoppable(const Options& options, Search search) {
+  return interruptible([&](const std::atomic<bool>& stop) {
+    Options o = options;
+    o.stop = &stop;
+    return search(o);
+  });
+}
+
+// The lock a prover call on `board` holds on `database` (none without
+// one), taken with the GIL released. VariantError for a database of
+// another variant.
+std::unique_lock<std::mutex> lockFor(ProofDatabaseHandle* database, const Board& board) {
+  if (!database) return {};
+  if (!(database->database->variant() == board.variant()))
+    throw VariantError("a game of " + board.variant().name() + " proved with a proof database of " +
+                       database->database->variant().name());
+  py::gil_scoped_release release;
+  return std::unique_lock(database->mutex);
+}
+
+// Appends `certificates` through storeProof (proof/store_proof.h), all or
+// nothing, for `call` (its name starts the errors): the entries appended.
+// ValueError where the database refuses them, TablebaseError where the
+// write fails. The caller holds h.mutex when `locked`.
+size_t storeCertificates(ProofDatabaseHandle& h, const std::vector<proof::Certificate>& certificates,
+                         const std::string& call, bool locked = false) {
+  absl::StatusOr<proof::StoredProof> stored = absl::UnknownError("");
+  {
+    py::gil_scoped_release release;
+    std::unique_lock lock(h.mutex, std::defer_lock);
+    if (!locked) lock.lock();
+    stored = proof::storeProof(*h.database, certificates);
+  }
+  if (absl::IsInvalidArgument(stored.status()))
+    throw std::invalid_argument(call + ": " + std::string(stored.status().message()));
+  if (!stored.ok())
+    throw TablebaseError(call + ": nothing appended to " + h.path + ": " + std::string(stored.status().message()));
+  return stored->appended;
+}
+
 Proof prove(const PythonGame& game, std::optional<uint64_t> nodes, std::optional<double> seconds, size_t hashMiB,
             int threads, ProofDatabaseHandle* database) {
   checkProverArguments("prove", game, nodes, seconds, hashMiB);
@@ -158,37 +201,15 @@ Proof prove(const PythonGame& game, std::optional<uint64_t> nodes, std::optional
   options.threads = threads;
   options.history = game.game().positionsSinceLastDrop();  // (the proof holds in this game, its repetitions counted)
   const Board board = game.board();
-  std::unique_lock<std::mutex> lock;
-  if (database) {
-    if (!(database->database->variant() == board.variant()))
-      throw VariantError("a game of " + board.variant().name() + " proved with a proof database of " +
-                         database->database->variant().name());
-    py::gil_scoped_release release;
-    lock = std::unique_lock(database->mutex);
-    options.database = database->database.get();
-  }
-  // Ctrl-C stops the search; the answer is then "unknown".
-  absl::StatusOr<proof::ProofResult> r = interruptible([&](const std::atomic<bool>& stop) {
-    proof::ProverOptions stoppable = options;
-    stoppable.stop = &stop;
-    return proof::prove(board, stoppable);
-  });
+  const std::unique_lock<std::mutex> lock = lockFor(database, board);
+  if (database) options.database = database->database.get();
+  absl::StatusOr<proof::ProofResult> r =
+      stoppable(options, [&](const proof::ProverOptions& o) { return proof::prove(board, o); });
   if (!r.ok()) throw std::invalid_argument(std::string(r.status().message()));
   proof::certify(*r, options.history, options.database);  // (a win or a loss only once the checker accepts it)
   Proof p;
-  if (database && database->writable) {
-    p.stored = 0;
-    if (r->certified) {  // the root and the positions its strategy reaches by a drop
-      absl::StatusOr<proof::StoredProof> stored = absl::UnknownError("");
-      {
-        py::gil_scoped_release release;
-        stored = proof::storeProof(*database->database, *r->certificate);
-      }
-      if (!stored.ok())
-        throw TablebaseError("prove: nothing appended to " + database->path + ": " +
-                             std::string(stored.status().message()));
-      p.stored = stored->appended;
-    }
+  if (database && database->writable) {  // the root and the positions its strategy reaches by a drop
+    p.stored = r->certified ? storeCertificates(*database, {*r->certificate}, "prove", /*locked=*/true) : 0;
   }
   p.outcome = proof::outcomeWord(r->outcome);
   if (r->plies >= 0) p.plies = r->plies;
@@ -205,24 +226,6 @@ void Proof::writeCertificate(const std::string& path) const {
   writeCertificateOrThrow(certificate, path, "no certificate: the prover proved no win or loss");
 }
 
-// Appends `certificates` through storeProof (proof/store_proof.h), all or
-// nothing: the entries appended. ValueError where the database refuses
-// them, TablebaseError where the write fails.
-size_t storeCertificates(ProofDatabaseHandle& h, const std::vector<proof::Certificate>& certificates) {
-  absl::StatusOr<proof::StoredProof> stored = absl::UnknownError("");
-  {
-    py::gil_scoped_release release;
-    std::lock_guard lock(h.mutex);
-    stored = proof::storeProof(*h.database, certificates);
-  }
-  if (absl::IsInvalidArgument(stored.status()))
-    throw std::invalid_argument("ProofDatabase.store: " + std::string(stored.status().message()));
-  if (!stored.ok())
-    throw TablebaseError("ProofDatabase.store: nothing appended to " + h.path + ": " +
-                         std::string(stored.status().message()));
-  return stored->appended;
-}
-
 // ValueError unless the database was opened for appending.
 void checkWritable(const ProofDatabaseHandle& h) {
   if (!h.writable) throw std::invalid_argument("ProofDatabase.store: " + h.path + " was opened for reading only");
@@ -235,7 +238,7 @@ size_t store(ProofDatabaseHandle& h, const Proof& p) {
   if (!p.certified || !p.certificate)
     throw std::invalid_argument("ProofDatabase.store: the proof is no certified win or loss (outcome " + p.outcome +
                                 ")");
-  return storeCertificates(h, {*p.certificate});
+  return storeCertificates(h, {*p.certificate}, "ProofDatabase.store");
 }
 
 // What prove_not_lost() found for one player.
@@ -246,6 +249,7 @@ struct NotLost {
   double seconds = 0;
   std::string note;                               // unknown: why
   std::optional<proof::Certificate> certificate;  // held: accepted by the checker
+  std::optional<size_t> stored;                   // with a writable database: the entries appended
 
   void writeCertificate(const std::string& path) const {
     writeCertificateOrThrow(certificate, path, "no certificate: the player was not proved to hold");
@@ -256,6 +260,11 @@ struct NotLost {
 // once the first is not held.
 struct Draw {
   std::optional<NotLost> players[2];
+  std::optional<size_t> stored;  // with a writable database: the entries appended (both players')
+  // The players tried, player 1's first (null: not tried).
+  std::vector<const NotLost*> sides() const {
+    return {players[0] ? &*players[0] : nullptr, players[1] ? &*players[1] : nullptr};
+  }
   bool drawn() const { return players[0] && players[1] && players[0]->certificate && players[1]->certificate; }
   void writeCertificates(const std::string& path) const {
     if (!drawn()) throw std::invalid_argument("no certificates: the position was not proved drawn");
@@ -282,32 +291,50 @@ proof::NotLostOptions notLostOptions(std::optional<uint64_t> nodes, std::optiona
   return options;
 }
 
-// Ctrl-C stops the search; the answer is then "unknown".
+// The not-lost certificates of `sides` (the players proved to hold).
+std::vector<proof::Certificate> heldCertificates(const std::vector<const NotLost*>& sides) {
+  std::vector<proof::Certificate> certificates;
+  for (const NotLost* side : sides)
+    if (side && side->certificate) certificates.push_back(*side->certificate);
+  return certificates;
+}
+
+// With a writable `database`, the held certificates of `sides` appended
+// (the caller holds its lock): the entries appended; else none.
+std::optional<size_t> storeHeldProved(ProofDatabaseHandle* database, const std::vector<const NotLost*>& sides,
+                                      const std::string& call) {
+  if (!database || !database->writable) return std::nullopt;
+  const std::vector<proof::Certificate> certificates = heldCertificates(sides);
+  if (certificates.empty()) return 0;
+  return storeCertificates(*database, certificates, call, /*locked=*/true);
+}
+
 NotLost proveNotLost(const PythonGame& game, std::optional<int> player, std::optional<uint64_t> nodes,
-                     std::optional<double> seconds, size_t hashMiB) {
+                     std::optional<double> seconds, size_t hashMiB, ProofDatabaseHandle* database) {
   checkProverArguments("prove_not_lost", game, nodes, seconds, hashMiB);
   const Board board = game.board();
   if (player && *player != 1 && *player != 2) throw std::invalid_argument("player: 1 or 2 (None: the side to move)");
   const int defender = player ? *player - 1 : board.sideToMove();
-  const proof::NotLostOptions options = notLostOptions(nodes, seconds, hashMiB);
-  absl::StatusOr<proof::NotLostResult> r = interruptible([&](const std::atomic<bool>& stop) {
-    proof::NotLostOptions stoppable = options;
-    stoppable.stop = &stop;
-    return proof::proveNotLost(board, defender, stoppable);
-  });
+  proof::NotLostOptions options = notLostOptions(nodes, seconds, hashMiB);
+  const std::unique_lock<std::mutex> lock = lockFor(database, board);
+  if (database) options.database = database->database.get();
+  absl::StatusOr<proof::NotLostResult> r =
+      stoppable(options, [&](const proof::NotLostOptions& o) { return proof::proveNotLost(board, defender, o); });
   if (!r.ok()) throw std::invalid_argument(std::string(r.status().message()));
-  return toNotLost(defender, *r);
+  NotLost n = toNotLost(defender, *r);
+  n.stored = storeHeldProved(database, {&n}, "prove_not_lost");
+  return n;
 }
 
-Draw proveDraw(const PythonGame& game, std::optional<uint64_t> nodes, std::optional<double> seconds, size_t hashMiB) {
+Draw proveDraw(const PythonGame& game, std::optional<uint64_t> nodes, std::optional<double> seconds, size_t hashMiB,
+               ProofDatabaseHandle* database) {
   checkProverArguments("prove_draw", game, nodes, seconds, hashMiB);
   const Board board = game.board();
-  const proof::NotLostOptions options = notLostOptions(nodes, seconds, hashMiB);
-  absl::StatusOr<proof::DrawResult> r = interruptible([&](const std::atomic<bool>& stop) {
-    proof::NotLostOptions stoppable = options;
-    stoppable.stop = &stop;
-    return proof::proveDraw(board, stoppable);
-  });
+  proof::NotLostOptions options = notLostOptions(nodes, seconds, hashMiB);
+  const std::unique_lock<std::mutex> lock = lockFor(database, board);
+  if (database) options.database = database->database.get();
+  absl::StatusOr<proof::DrawResult> r =
+      stoppable(options, [&](const proof::NotLostOptions& o) { return proof::proveDraw(board, o); });
   if (!r.ok()) throw std::invalid_argument(std::string(r.status().message()));
   Draw d;
   // proveDraw tries the side to move first, the other only if it holds.
@@ -315,6 +342,7 @@ Draw proveDraw(const PythonGame& game, std::optional<uint64_t> nodes, std::optio
     d.players[side] = toNotLost(side, r->sides[side]);
     if (r->sides[side].defence != proof::Defence::kHeld) break;
   }
+  d.stored = storeHeldProved(database, d.sides(), "prove_draw");
   return d;
 }
 
@@ -322,12 +350,10 @@ Draw proveDraw(const PythonGame& game, std::optional<uint64_t> nodes, std::optio
 // a held entry (proof/store_proof.h), all or nothing: the entries appended.
 size_t storeHeld(ProofDatabaseHandle& h, const std::vector<const NotLost*>& sides) {
   checkWritable(h);
-  std::vector<proof::Certificate> certificates;
-  for (const NotLost* side : sides)
-    if (side && side->certificate) certificates.push_back(*side->certificate);
+  const std::vector<proof::Certificate> certificates = heldCertificates(sides);
   if (certificates.empty())
     throw std::invalid_argument("ProofDatabase.store: no player was proved to hold (no not-lost certificate)");
-  return storeCertificates(h, certificates);
+  return storeCertificates(h, certificates, "ProofDatabase.store");
 }
 
 }  // namespace
@@ -365,6 +391,9 @@ void bindProof(py::module_& m) {
       .def_readonly("nodes", &NotLost::nodes)
       .def_readonly("seconds", &NotLost::seconds)
       .def_readonly("note", &NotLost::note, "Unknown: why.")
+      .def_readonly("stored", &NotLost::stored,
+                    "With a writable database: the entries appended (1 for a newly held position, 0 if it was "
+                    "held already or not proved); else None.")
       .def_property_readonly(
           "certificate_nodes", [](const NotLost& n) { return n.certificate ? n.certificate->nodes.size() : 0; },
           "The certificate's nodes (0 without one).")
@@ -379,6 +408,9 @@ void bindProof(py::module_& m) {
           "players", [](const Draw& d) { return std::make_tuple(d.players[0], d.players[1]); },
           "(player 1's NotLost, player 2's): the side to move is tried first, the other only if it held "
           "(else None).")
+      .def_readonly("stored", &Draw::stored,
+                    "With a writable database: the held entries appended (one for each player proved to hold "
+                    "that it did not hold yet); else None.")
       .def("write_certificates", &Draw::writeCertificates, py::arg("path"),
            "Writes the two not-lost certificates of a proved draw: path + \".1\" (player 1's) and path + "
            "\".2\" (ValueError if not drawn).")
@@ -462,11 +494,7 @@ and "nodes".)doc")
           "checker rejects or one that contradicts an entry (a win of the other side); TablebaseError if the "
           "write fails.")
       .def(
-          "store",
-          [](ProofDatabaseHandle& h, const Draw& d) {
-            return storeHeld(h, {d.players[0] ? &*d.players[0] : nullptr, d.players[1] ? &*d.players[1] : nullptr});
-          },
-          py::arg("proof"),
+          "store", [](ProofDatabaseHandle& h, const Draw& d) { return storeHeld(h, d.sides()); }, py::arg("proof"),
           "Appends a Draw's held positions (each player's not-lost certificate it has, checked first), all or "
           "nothing: the entries appended. Errors as for a NotLost.")
       .def("__repr__", [](const ProofDatabaseHandle& h) {
@@ -486,15 +514,19 @@ Raises GameOverError at a finished game.)doc");
 
   m.def("prove_not_lost", &proveNotLost, py::arg("game"), py::kw_only(), py::arg("player") = py::none(),
         py::arg("nodes") = py::none(), py::arg("seconds") = py::none(), py::arg("hash_mib") = 64,
+        py::arg("database") = nullptr,
         R"doc(Proves that `player` (1 or 2; None: the side to move) cannot lose the game's position
 (docs/proof.md, "Proved draws"): a NotLost whose result is "held" with a not-lost certificate the
 independent checker has accepted, "lost" or "unknown". A repetition only draws, so the game's
 earlier positions cannot make a held player lose: the result holds in the game. Budget as prove():
-`nodes` and `seconds`, None no limit. Raises GameOverError at a finished game.)doc");
+`nodes` and `seconds`, None no limit. `database` (a ProofDatabase of the game's variant): a position it
+holds for the player is answered from it, its held and won positions end the search's lines, and a
+writable one gets the held entry (NotLost.stored). Raises GameOverError at a finished game.)doc");
   m.def("prove_draw", &proveDraw, py::arg("game"), py::kw_only(), py::arg("nodes") = py::none(),
-        py::arg("seconds") = py::none(), py::arg("hash_mib") = 64,
+        py::arg("seconds") = py::none(), py::arg("hash_mib") = 64, py::arg("database") = nullptr,
         R"doc(Proves that neither player can win the game's position: prove_not_lost() for the side to
-move, then for the other, each with the budget. A Draw: `drawn`, and each player's NotLost.)doc");
+move, then for the other, each with the budget and the `database` as prove_not_lost() takes it. A Draw:
+`drawn`, each player's NotLost, and with a writable database the held entries appended (Draw.stored).)doc");
 
   m.def(
       "check_certificate",

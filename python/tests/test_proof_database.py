@@ -149,3 +149,26 @@ def test_a_proved_draw_is_stored_and_looked_up_as_held(tmp_path):
         one.store(gobblet.prove_not_lost(threat, player=2))
     with pytest.raises(ValueError, match="reading only"):
         gobblet.ProofDatabase(path).store(draw)
+
+
+def test_the_draw_provers_start_from_a_database_and_extend_it(tmp_path):
+    # prove_draw(database=) appends both held entries; asked again, each side is answered from the
+    # database (no position searched) and nothing is appended twice.
+    path = str(tmp_path / "t.pdb")
+    db = gobblet.ProofDatabase(path, variant="tictactoe", writable=True)
+    game = gobblet.Game("tictactoe", position="S2/3/3 2")
+    assert gobblet.prove_draw(game).stored is None  # no database, nothing stored
+    draw = gobblet.prove_draw(game, database=db)
+    assert draw.drawn and draw.stored == 2 and len(db) == 2
+    assert db.lookup(game) == ("draw", None)
+    again = gobblet.prove_draw(game, database=db)
+    assert again.drawn and again.stored == 0
+    assert [side.nodes for side in again.players] == [0, 0]
+    one = gobblet.prove_not_lost(gobblet.Game("tictactoe", position="2S/3/3 2"), player=1, database=db)
+    assert (one.result, one.nodes, one.stored) == ("held", 0, 0)  # an image of the stored position
+    assert gobblet.ProofDatabase(path).check()["accepted"]
+    # Read-only: answered from it, nothing stored; another variant's database is refused.
+    read_only = gobblet.ProofDatabase(path)
+    assert gobblet.prove_not_lost(game, database=read_only).stored is None
+    with pytest.raises(gobblet.VariantError):
+        gobblet.prove_draw(gobblet.Game("gobblers"), database=db)
