@@ -484,13 +484,23 @@ void Engine::go(const SearchLimits& limits, SearchCallbacks callbacks) {
     }
   }
   if (proved) {
-    // Its move, without a search.
+    // Its move, without a search: a win's mate score; a draw's exact 0;
+    // not lost: at least 0.
     SearchInfo info;
-    info.depth = proved->plies;
-    info.score.isMate = true;
-    info.score.value = proved->plies;
-    info.wdl = WinDrawLoss{1000, 0, 0};
     info.pv = {proved->move};
+    if (proved->claim == ProvedMoves::Claim::kWin) {
+      info.depth = proved->plies;
+      info.score.isMate = true;
+      info.score.value = proved->plies;
+      info.wdl = WinDrawLoss{1000, 0, 0};
+    } else {
+      const bool drawn = proved->claim == ProvedMoves::Claim::kDraw;
+      notice_(NoticeKind::kInfo, drawn ? "proof draw (held)" : "proof not-lost (held)");
+      info.depth = 1;
+      info.score.exact = drawn;
+      info.score.bound = drawn ? SearchScore::kExact : SearchScore::kLower;
+      info.wdl = drawn ? WinDrawLoss{0, 1000, 0} : WinDrawLoss{1, 999, 0};  // (not lost: no loss, not decided)
+    }
     info.isFinal = true;
     if (callbacks.onInfo) callbacks.onInfo(info);
     if (callbacks.onBestMove) callbacks.onBestMove(proved->move, Move::none());
@@ -647,7 +657,49 @@ absl::Status Engine::bench(int depth, BenchCallbacks callbacks) {
   return absl::OkStatus();
 }
 
-// A stop ends the proof search; the answer is then "unknown".
+namespace {
+
+// The not-lost prover (proof/not_lost.h) after a win prover that proved
+// neither a win nor a loss, on what is left of `limits` after `spent`
+// (its nodes and seconds): the side to move, then, if held, the other
+// side, each on what the one before left. Nothing when the win prover
+// proved something, was stopped, or spent a limit.
+ProvedDefence proveDefence(const Board& board, const ProveLimits& limits, const proof::ProofResult& spent,
+                           size_t hashMiB, const std::atomic<bool>* stop) {
+  ProvedDefence defence;
+  if (spent.outcome == proof::Outcome::kWin || spent.outcome == proof::Outcome::kLoss || stop->load()) return defence;
+  const double maxSeconds = static_cast<double>(limits.moveTimeMs) / 1000.0;
+  const int stm = board.sideToMove();
+  for (int side : {stm, stm ^ 1}) {
+    proof::NotLostOptions options;
+    options.hashMiB = hashMiB;
+    options.stop = stop;
+    // What is left (0 is no limit: a limit that is spent ends it here).
+    const uint64_t nodes = spent.nodes + defence.nodes;
+    const double seconds = spent.seconds + defence.seconds;
+    if ((limits.nodes > 0 && nodes >= limits.nodes) || (limits.moveTimeMs > 0 && seconds >= maxSeconds)) break;
+    if (limits.nodes > 0) options.maxNodes = limits.nodes - nodes;
+    if (limits.moveTimeMs > 0) options.maxSeconds = maxSeconds - seconds;
+    absl::StatusOr<proof::NotLostResult> r = proof::proveNotLost(board, side, options);
+    if (!r.ok()) break;  // (a decided position: refused before)
+    defence.nodes += r->nodes;
+    defence.seconds += r->seconds;
+    (side == stm ? defence.sideToMove : defence.other) = r->defence;
+    if (r->defence != proof::Defence::kHeld) break;
+    defence.certificates[side == stm ? 0 : 1] = r->certificate->nodes.size();
+    if (side == stm) {
+      defence.move = r->certificate->nodes.front().move;
+      defence.strategy = std::move(r->certificate);
+    }
+  }
+  return defence;
+}
+
+}  // namespace
+
+// A stop ends the proof search, in either prover; the answer is then what
+// was proved by then ("unknown" from the win prover, or the side to move
+// held).
 absl::Status Engine::prove(const ProveLimits& limits, ProveCallbacks callbacks) {
   endWork();  // (as a go: a running search, which reports its best move, perft or bench ends first)
   if (absl::Status st = positionStatus(); !st.ok())
@@ -688,7 +740,7 @@ absl::Status Engine::prove(const ProveLimits& limits, ProveCallbacks callbacks) 
     options.hashMiB = static_cast<size_t>(declarationOf(OptionId::kHash).min);
     budget->reserve(static_cast<int64_t>(options.hashMiB), /*force=*/true);
   }
-  absl::Status started = startWorker([this, board = game_.position(), options, guide, budget, store,
+  absl::Status started = startWorker([this, board = game_.position(), limits, options, guide, budget, store,
                                       writable = proofDatabaseWritable(), callbacks = std::move(callbacks)] {
     // Memory the process cannot get is an error for this client, not the end of every session.
     absl::StatusOr<proof::ProofResult> result = absl::ResourceExhaustedError("no memory for the proof");
@@ -701,12 +753,21 @@ absl::Status Engine::prove(const ProveLimits& limits, ProveCallbacks callbacks) 
     } catch (const std::bad_alloc&) {
       result = absl::ResourceExhaustedError("no memory for the proof");
     }
-    if (budget) budget->release(static_cast<int64_t>(options.hashMiB));  // (the table is gone)
+    ProvedDefence defence;
+    if (result.ok()) {
+      try {
+        defence = proveDefence(board, limits, *result, options.hashMiB, &workerStop_);
+      } catch (const std::bad_alloc&) {
+        defence = ProvedDefence{};  // (the win prover's answer stands)
+      }
+    }
+    if (budget) budget->release(static_cast<int64_t>(options.hashMiB));  // (the tables are gone)
     const Move winning = result.ok() ? proof::winningMove(*result) : Move::none();
     if (!winning.isNone())
       proved_.learn(*result->certificate, board.variant(), options.database);  // (go() plays it from now on)
+    if (defence.strategy) proved_.learnNotLost(*defence.strategy, board.variant(), defence.drawn());  // (played too)
     workerBusy_ = false;
-    if (callbacks.onDone) callbacks.onDone(result, winning);
+    if (callbacks.onDone) callbacks.onDone(result, winning, defence);
   });
   if (!started.ok()) {
     if (budget) budget->release(static_cast<int64_t>(options.hashMiB));

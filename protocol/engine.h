@@ -27,7 +27,10 @@
 //   - a win prove() certified is played as one: a later go() (not infinite,
 //     not ponder, at full strength) at a position of its strategy answers
 //     with the strategy's move at once (protocol/proved_moves.h), until the
-//     variant or the game is new;
+//     variant or the game is new; so is a side to move prove() proved not
+//     lost (ProvedDefence: a draw, or only its side held), whatever the
+//     game's history (a repetition only ever draws), with a notice "proof
+//     draw (held)" or "proof not-lost (held)" first;
 //   - with a proof database (the ProofDatabase option, proof/database.h),
 //     prove() starts from what it holds and adds what it proves, and a go()
 //     at a position it holds, where it may be used (see proofDatabase()),
@@ -53,6 +56,7 @@
 #include "engine/perft.h"
 #include "proof/certified.h"
 #include "proof/database.h"
+#include "proof/not_lost.h"
 #include "proof/prover.h"
 #include "protocol/engine_options.h"
 #include "protocol/hash_budget.h"
@@ -116,12 +120,30 @@ struct ProveLimits {
   int64_t moveTimeMs = 0;
 };
 
+// What `go prove` adds where the win prover proved neither a win nor a
+// loss and budget remains: the not-lost prover (proof/not_lost.h) on the
+// rest, for the side to move, then (held) for the other side; untried, a
+// side stays kUnknown. Held is certified: the checker accepted the side's
+// not-lost certificate.
+struct ProvedDefence {
+  proof::Defence sideToMove = proof::Defence::kUnknown;
+  proof::Defence other = proof::Defence::kUnknown;  // tried once the side to move is held
+  size_t certificates[2] = {0, 0};                  // nodes of the side to move's and the other's certificates
+  uint64_t nodes = 0;                               // what the not-lost prover spent
+  double seconds = 0;
+  Move move = Move::none();                    // side to move held: its strategy's move
+  std::optional<proof::Certificate> strategy;  // side to move held: its certificate (go() plays it from then on)
+  // Both sides held: the position is a draw.
+  bool drawn() const { return sideToMove == proof::Defence::kHeld && other == proof::Defence::kHeld; }
+};
+
 struct ProveCallbacks {
   // The prover's answer (an error for a position it cannot take), a win or
   // a loss certified (proof/certified.h: the checker accepted its
-  // certificate), and the move of a proved win (its certificate's first
-  // move; else Move::none()).
-  std::function<void(const absl::StatusOr<proof::ProofResult>&, Move winningMove)> onDone;
+  // certificate), the move of a proved win (its certificate's first move;
+  // else Move::none()), and what the not-lost prover added after (for an
+  // error: nothing).
+  std::function<void(const absl::StatusOr<proof::ProofResult>&, Move winningMove, const ProvedDefence& defence)> onDone;
 };
 
 // What searchBlocking() found.
@@ -223,7 +245,10 @@ class Engine {
   absl::Status bench(int depth, BenchCallbacks callbacks);
   // Starts the prover (proof/prover.h) on the game's position, on the worker
   // thread: its table takes Hash MiB (from the hash budget while it runs, if
-  // there is one: else the smallest table), its searchers Threads. A proof
+  // there is one: else the smallest table), its searchers Threads. Where it
+  // proves neither a win nor a loss, unstopped, with nodes or time left (or
+  // no limit), the not-lost prover (proof/not_lost.h) takes the rest and the
+  // same table's memory: ProvedDefence. A proof
   // holds in the game: it reaches none of the game's positions since its last
   // drop. With a proof database (proofDatabase()) it starts from what the
   // database holds, and a certified win or loss is appended to a writable one
@@ -362,8 +387,8 @@ class Engine {
   std::thread worker_;
   std::atomic<bool> workerBusy_{false};
   std::atomic<bool> workerStop_{false};
-  // The last certified win of `go prove` (written by the worker, read by
-  // go() after it has joined the worker): go() plays it.
+  // The last certified win or not-lost strategy of `go prove` (written by
+  // the worker, read by go() after it has joined the worker): go() plays it.
   ProvedMoves proved_;
   // The ProofDatabase option's file (null: none). Read by the prover's
   // threads and go(); appended to by the worker after a proof.

@@ -7,16 +7,34 @@
 
 namespace gobblet {
 
+namespace {
+
+// The moves a certificate node's children follow, in its order: an OR
+// node's one move; at an AND node every legal move, ascending codes.
+std::vector<Move> nodeMoves(const Board& board, const proof::CertificateNode& node) {
+  if (node.orNode) return {node.move};
+  MoveList list;
+  generateMoves(board, list);
+  std::vector<Move> moves(list.begin(), list.end());
+  std::sort(moves.begin(), moves.end(), [](Move a, Move b) { return a.raw() < b.raw(); });
+  return moves;
+}
+
+}  // namespace
+
 void ProvedMoves::clear() {
   winnerToMove_.clear();
   keys_.clear();
+  claim_ = Claim::kWin;
 }
 
 void ProvedMoves::learn(const proof::Certificate& certificate, const Variant& variant,
                         const proof::KnownPositions* database, size_t maxNodes) {
   clear();
   const auto& nodes = certificate.nodes;
-  if (nodes.empty() || nodes.size() > maxNodes || certificate.variant != variant.name()) return;
+  if (certificate.kind != proof::CertificateKind::kWin || nodes.empty() || nodes.size() > maxNodes ||
+      certificate.variant != variant.name())
+    return;
   absl::StatusOr<Board> root = parsePosition(variant, certificate.position);
   if (!root.ok()) return;
   // 1. Each node's position, replayed from the root (children come later).
@@ -30,15 +48,7 @@ void ProvedMoves::learn(const proof::Certificate& certificate, const Variant& va
     if (!at[i]) return;  // not reached: not a certified certificate
     const Board& board = *at[i];
     const proof::CertificateNode& node = nodes[i];
-    std::vector<Move> moves;
-    if (node.orNode) {
-      moves.push_back(node.move);
-    } else {
-      MoveList list;
-      generateMoves(board, list);
-      moves.assign(list.begin(), list.end());
-      std::sort(moves.begin(), moves.end(), [](Move a, Move b) { return a.raw() < b.raw(); });
-    }
+    const std::vector<Move> moves = nodeMoves(board, node);
     if (moves.size() != node.children.size()) return clear();
     for (size_t k = 0; k < moves.size(); ++k) {
       const uint32_t child = node.children[k];
@@ -67,11 +77,50 @@ void ProvedMoves::learn(const proof::Certificate& certificate, const Variant& va
   }
 }
 
+void ProvedMoves::learnNotLost(const proof::Certificate& certificate, const Variant& variant, bool drawn,
+                               size_t maxNodes) {
+  clear();
+  const auto& nodes = certificate.nodes;
+  if (certificate.kind != proof::CertificateKind::kNotLost || nodes.empty() || nodes.size() > maxNodes ||
+      certificate.variant != variant.name())
+    return;
+  absl::StatusOr<Board> root = parsePosition(variant, certificate.position);
+  if (!root.ok()) return;
+  // Each node's position, breadth first from the root (a child may be any
+  // node); a node reached at two positions is no certified certificate.
+  std::vector<std::optional<Board>> at(nodes.size());
+  std::vector<uint32_t> queue{0};
+  at[0] = *root;
+  for (size_t q = 0; q < queue.size(); ++q) {
+    const Board board = *at[queue[q]];
+    const proof::CertificateNode& node = nodes[queue[q]];
+    const std::vector<Move> moves = nodeMoves(board, node);
+    if (moves.size() != node.children.size()) return clear();
+    for (size_t k = 0; k < moves.size(); ++k) {
+      const uint32_t child = node.children[k];
+      if (child == proof::kWonLeaf || child == proof::kDrawnLeaf) continue;
+      if (child >= nodes.size()) return clear();
+      Board next = board;
+      next.makeMove(moves[k]);
+      if (!at[child]) {
+        at[child] = next;
+        queue.push_back(child);
+      } else if (!(*at[child] == next)) {
+        return clear();
+      }
+    }
+  }
+  claim_ = drawn ? Claim::kDraw : Claim::kNotLost;
+  for (size_t i = 0; i < nodes.size(); ++i)
+    if (at[i] && nodes[i].orNode) winnerToMove_.emplace(at[i]->key(), Entry{*at[i], Proved{nodes[i].move, 0, claim_}});
+}
+
 std::optional<ProvedMoves::Proved> ProvedMoves::moveFor(const Game& game) const {
   const Board& now = game.position();
   const auto [first, last] = winnerToMove_.equal_range(now.key());
   const auto found = std::find_if(first, last, [&](const auto& e) { return e.second.position == now; });
   if (found == last) return std::nullopt;
+  if (claim_ != Claim::kWin) return found->second.proved;  // (a repetition only ever draws)
   // The game's positions since it entered the strategy are the strategy's,
   // each once; before that, none of them (else a repetition could draw).
   const std::vector<uint64_t>& keys = game.keys();

@@ -341,20 +341,40 @@ void Session::bench(int depth) {
 //   info string proof win plies 17 nodes 9220 time 90 certificate 4818 checked
 //   info score mate 17 nodes 9220 time 90 pv L@b2
 //   bestmove L@b2
+// Neither, and the not-lost prover held the side to move (ProvedDefence):
+// a draw (both sides held) or "not-lost" (the side to move cannot lose),
+// the score exact or a lower bound, and the strategy's move.
+//   info string proof draw nodes 2187 time 2 certificates 106 and 588 checked
+//   info score cp 0 nodes 2187 time 2 pv S@a1
+//   bestmove S@a1
+//   info string proof not-lost nodes 1255 time 1 certificate 106 checked
+//   info score cp 0 lowerbound nodes 1255 time 1 pv S@a1
 void Session::prove(const Command& c) {
   const Variant variant = engine_.options().variant;
   ProveLimits limits;
   limits.nodes = c.limits.nodes;
   limits.moveTimeMs = c.limits.moveTime;
   ProveCallbacks callbacks;
-  callbacks.onDone = [this, variant](const absl::StatusOr<proof::ProofResult>& r, Move winning) {
+  callbacks.onDone = [this, variant](const absl::StatusOr<proof::ProofResult>& r, Move winning,
+                                     const ProvedDefence& defence) {
     if (!r.ok()) {
       error("go prove: " + std::string(r.status().message()));
       emit("bestmove " + moveToString(Move::none(), variant));
       return;
     }
-    const std::string counts =
-        " nodes " + std::to_string(r->nodes) + " time " + std::to_string(static_cast<int64_t>(r->seconds * 1000));
+    const std::string counts = " nodes " + std::to_string(r->nodes + defence.nodes) + " time " +
+                               std::to_string(static_cast<int64_t>((r->seconds + defence.seconds) * 1000));
+    if (defence.sideToMove == proof::Defence::kHeld) {
+      const bool drawn = defence.drawn();
+      emit(std::string("info string proof ") + (drawn ? "draw" : "not-lost") + counts +
+           (drawn ? " certificates " + std::to_string(defence.certificates[0]) + " and " +
+                        std::to_string(defence.certificates[1]) + " checked"
+                  : " certificate " + std::to_string(defence.certificates[0]) + " checked"));
+      emit(std::string("info score cp 0") + (drawn ? "" : " lowerbound") + counts + " pv " +
+           moveToString(defence.move, variant));
+      emit("bestmove " + moveToString(defence.move, variant));
+      return;
+    }
     std::string line = std::string("info string proof ") + proof::outcomeWord(r->outcome);
     if (r->plies >= 0) line += " plies " + std::to_string(r->plies);
     line += counts;

@@ -17,6 +17,7 @@
 #include "absl/strings/str_split.h"
 #include "engine/game.h"
 #include "engine/notation.h"
+#include "proof/not_lost.h"
 #include "proof/prover.h"
 #include "protocol/proved_moves.h"
 #include "tests/support/engine_client.h"
@@ -36,6 +37,24 @@ int64_t numberAfter(const std::string& line, const std::string& key) {
       return absl::SimpleAtoi(words[i + 1], &value) ? value : -1;
     }
   return -1;
+}
+
+// "position startpos moves <moves>".
+std::string startposWith(const std::vector<std::string>& moves) {
+  std::string line = "position startpos moves";
+  for (const std::string& m : moves) line += " " + m;
+  return line;
+}
+
+// A new game forgets a proved strategy: `go depth 2` at the start searches.
+void expectANewGameSearches(EngineProcess& e) {
+  e.send("ucinewgame");
+  e.send("position startpos");
+  e.send("go depth 2");
+  std::vector<std::string> seen;
+  ASSERT_TRUE(e.until("bestmove ", Ms(30000), &seen));
+  ASSERT_GE(seen.size(), 2u);
+  EXPECT_GT(numberAfter(seen[seen.size() - 2], "nodes"), 0) << seen[seen.size() - 2];
 }
 
 // Player 1 has X on a1, b1, c1 and an L on top of a reserve stack: L@d1 makes the line.
@@ -272,8 +291,7 @@ TEST(ProtocolProve, AProvedWinIsPlayedAsOneToTheEnd) {
   int64_t lastMate = numberAfter(seen[seen.size() - 2], "mate");
   for (int turn = 0; turn < 20; ++turn) {
     // The other side replies with its first legal move.
-    std::string line = "position startpos moves";
-    for (const std::string& m : moves) line += " " + m;
+    std::string line = startposWith(moves);
     e.send(line);
     e.send("query gameover");
     if (e.line() == "response true") break;
@@ -297,8 +315,7 @@ TEST(ProtocolProve, AProvedWinIsPlayedAsOneToTheEnd) {
     lastMate = mate;
     moves.push_back(best->substr(9));
   }
-  std::string line = "position startpos moves";
-  for (const std::string& m : moves) line += " " + m;
+  const std::string line = startposWith(moves);
   e.send(line);
   e.send("query result");
   EXPECT_EQ(e.line(), "response p1win") << line;
@@ -310,13 +327,132 @@ TEST(ProtocolProve, AProvedWinIsPlayedAsOneToTheEnd) {
   ASSERT_TRUE(e.until("bestmove ", Ms(30000), &seen));
   EXPECT_GT(numberAfter(seen[seen.size() - 2], "nodes"), 0) << "a weakened player played the proof";
   e.send("setoption name Skill Level value 20");
-  // A new game forgets the strategy: the start is searched.
-  e.send("ucinewgame");
+  expectANewGameSearches(e);
+}
+
+// Tic-tac-toe is a draw: `go prove` proves both sides not lost, each
+// certificate checked, and names the side to move's strategy move; every
+// later `go` at a position of that strategy with its side to move answers
+// with the strategy's move at once (`nodes 0`, an exact 0), against any
+// replies (the search's, a perfect player's here), to the end: a draw. A
+// new game forgets it.
+TEST(ProtocolProve, TicTacToeIsAProvedDrawAndItsStrategyIsHeld) {
+  EngineProcess e;
+  e.send("setoption name Variant value tictactoe");
   e.send("position startpos");
-  e.send("go depth 2");
+  e.send("moves");
+  const auto legal = e.until("moves ", Ms(10000));
+  ASSERT_TRUE(legal);
+  e.send("go prove nodes 1000000");
+  std::vector<std::string> seen;
+  auto best = e.until("bestmove ", Ms(30000), &seen);
+  ASSERT_TRUE(best) << "no bestmove";
+  ASSERT_GE(seen.size(), 3u);
+  const std::string& answer = seen[seen.size() - 3];
+  const std::string& score = seen[seen.size() - 2];
+  EXPECT_EQ(answer.rfind("info string proof draw nodes ", 0), 0u) << answer;
+  EXPECT_GT(numberAfter(answer, "certificates"), 0) << answer;
+  EXPECT_GT(numberAfter(answer, "and"), 0) << answer;
+  EXPECT_EQ(answer.substr(answer.size() - 8), " checked") << answer;
+  EXPECT_EQ(score.rfind("info score cp 0 nodes ", 0), 0u) << score;
+  std::string move = best->substr(9);
+  EXPECT_EQ(score.substr(score.size() - move.size() - 4), " pv " + move) << score;
+  EXPECT_NE((" " + *legal + " ").find(" " + move + " "), std::string::npos) << move << " is not in " << *legal;
+  std::vector<std::string> moves = {move};
+  int held = 0;
+  for (int turn = 0; turn < 5; ++turn) {
+    // The other side replies with the search's move (a perfect player here).
+    std::string line = startposWith(moves);
+    e.send(line);
+    e.send("query gameover");
+    if (e.line() == "response true") break;
+    e.send("go depth 9");
+    const auto reply = e.until("bestmove ", Ms(30000));
+    ASSERT_TRUE(reply);
+    moves.push_back(reply->substr(9));
+    line += " " + moves.back();
+    e.send(line);
+    e.send("query gameover");
+    if (e.line() == "response true") break;
+    e.send("go movetime 60000");
+    seen.clear();
+    best = e.until("bestmove ", Ms(10000), &seen);
+    ASSERT_TRUE(best) << "no answer at once";
+    ASSERT_GE(seen.size(), 3u);
+    EXPECT_EQ(seen[seen.size() - 3], "info string proof draw (held)");
+    const std::string& info = seen[seen.size() - 2];
+    EXPECT_EQ(numberAfter(info, "nodes"), 0) << "searched, not the strategy's move: " << info;
+    EXPECT_NE(info.find(" score cp 0 "), std::string::npos) << info;
+    moves.push_back(best->substr(9));
+    ++held;
+  }
+  EXPECT_EQ(held, 4);
+  const std::string line = startposWith(moves);
+  e.send(line);
+  e.send("query result");
+  EXPECT_EQ(e.line(), "response draw") << line;
+  expectANewGameSearches(e);
+}
+
+// Tic-tac-toe on a budget that the win prover (991 nodes to decide it, one
+// thread) and the side to move's not-lost proof fit, the other side's not:
+// "not-lost", its certificate checked, a lower bound of 0, its move; a
+// later `go` at a position of that strategy plays it, said as held.
+TEST(ProtocolProve, TheSideToMoveAloneHeldIsNotLost) {
+  EngineProcess e;
+  e.send("setoption name Variant value tictactoe");
+  e.send("position startpos");
+  e.send("go prove nodes 1200");
+  std::vector<std::string> seen;
+  auto best = e.until("bestmove ", Ms(30000), &seen);
+  ASSERT_TRUE(best) << "no bestmove";
+  ASSERT_GE(seen.size(), 3u);
+  const std::string& answer = seen[seen.size() - 3];
+  EXPECT_EQ(answer.rfind("info string proof not-lost nodes ", 0), 0u) << answer;
+  EXPECT_GT(numberAfter(answer, "certificate"), 0) << answer;
+  EXPECT_EQ(answer.substr(answer.size() - 8), " checked") << answer;
+  const std::string move = best->substr(9);
+  EXPECT_EQ(seen[seen.size() - 2].rfind("info score cp 0 lowerbound nodes ", 0), 0u) << seen[seen.size() - 2];
+  ASSERT_NE(move, "(none)");
+  // The other side's first legal reply, then the strategy's move at once.
+  e.send("position startpos moves " + move);
+  e.send("moves");
+  const auto replies = e.until("moves ", Ms(10000));
+  ASSERT_TRUE(replies);
+  e.send("position startpos moves " + move + " " + replies->substr(6, replies->find(' ', 6) - 6));
+  e.send("go movetime 60000");
   seen.clear();
-  ASSERT_TRUE(e.until("bestmove ", Ms(30000), &seen));
-  EXPECT_GT(numberAfter(seen[seen.size() - 2], "nodes"), 0) << seen[seen.size() - 2];
+  ASSERT_TRUE(e.until("bestmove ", Ms(10000), &seen)) << "no answer at once";
+  ASSERT_GE(seen.size(), 3u);
+  EXPECT_EQ(seen[seen.size() - 3], "info string proof not-lost (held)");
+  EXPECT_EQ(numberAfter(seen[seen.size() - 2], "nodes"), 0) << seen[seen.size() - 2];
+  EXPECT_NE(seen[seen.size() - 2].find(" score cp 0 lowerbound "), std::string::npos) << seen[seen.size() - 2];
+}
+
+// A stop while the not-lost prover runs ends it at once, as it ends the
+// win prover: "unknown", no move. 3x3:2,2,1's start: the win prover gives
+// up after about 1.5 s (its disproofs hold along one path only), and with
+// Hash 256 the side to move's not-lost proof takes about 5 s more; the
+// stop comes between (in a slower build, maybe in the win prover: the
+// answer is the same).
+TEST(ProtocolProve, AStopEndsTheDrawProofWithUnknownAndNoMove) {
+  EngineProcess e;
+  e.send("setoption name Hash value 256");
+  e.send("setoption name Variant value 3x3:2,2,1");
+  e.send("position startpos");
+  e.send("isready");
+  ASSERT_EQ(e.line(Ms(20000)), "readyok");
+  e.send("go prove");
+  std::this_thread::sleep_for(std::chrono::milliseconds(3000));
+  e.send("stop");
+  const auto stopped = std::chrono::steady_clock::now();
+  std::vector<std::string> seen;
+  const auto best = e.until("bestmove ", Ms(20000), &seen);
+  ASSERT_TRUE(best) << "no bestmove after stop";
+  EXPECT_LT(std::chrono::steady_clock::now() - stopped, std::chrono::milliseconds(1000)) << "the stop was not heard";
+  EXPECT_EQ(*best, "bestmove (none)");
+  ASSERT_GE(seen.size(), 2u);
+  EXPECT_EQ(seen[seen.size() - 2].rfind("info string proof unknown nodes ", 0), 0u) << seen[seen.size() - 2];
 }
 
 // The strategy is not played where the game saw one of its positions
@@ -340,6 +476,37 @@ TEST(ProvedMovesTest, NotPlayedAfterTheGameSawAStrategyPosition) {
   EXPECT_FALSE(proved.moveFor(game));
   proved.clear();
   EXPECT_FALSE(proved.moveFor(Game(game.start())));
+}
+
+// A not-lost certificate is learned as such, never as a win, and a win's
+// is not learned as a not-lost one: each learner takes its own kind only.
+TEST(ProvedMovesTest, ANotLostStrategyIsLearnedAsItsOwnKind) {
+  const Board start(Variant::ticTacToe());
+  auto held = proof::proveNotLost(start, start.sideToMove());
+  ASSERT_TRUE(held.ok() && held->certificate);
+  const Game game{start};
+  ProvedMoves proved;
+  proved.learn(*held->certificate, Variant::ticTacToe());
+  EXPECT_FALSE(proved.moveFor(game)) << "a not-lost certificate taken for a win";
+  proved.learnNotLost(*held->certificate, Variant::ticTacToe(), /*drawn=*/true);
+  const auto move = proved.moveFor(game);
+  ASSERT_TRUE(move);
+  EXPECT_EQ(move->move, held->certificate->nodes.front().move);
+  EXPECT_EQ(move->claim, ProvedMoves::Claim::kDraw);
+  proved.learnNotLost(*held->certificate, Variant::ticTacToe(), /*drawn=*/false);
+  ASSERT_TRUE(proved.moveFor(game));
+  EXPECT_EQ(proved.moveFor(game)->claim, ProvedMoves::Claim::kNotLost);
+  proved.learnNotLost(*held->certificate, Variant::gobblers(), /*drawn=*/true);
+  EXPECT_FALSE(proved.moveFor(game)) << "learned for another variant";
+  // A win's certificate is no not-lost strategy.
+  auto board = parsePosition(Variant::gobblet(), "4/4/4/4 1");
+  ASSERT_TRUE(board.ok());
+  Game won(*board);
+  for (const char* m : {"X@a1", "X@a4", "X@b1", "X@b4", "X@c1", "X@c4"}) ASSERT_TRUE(won.play(m).ok());
+  auto win = proof::prove(won.position());
+  ASSERT_TRUE(win.ok() && win->certificate);
+  proved.learnNotLost(*win->certificate, Variant::gobblet(), /*drawn=*/true);
+  EXPECT_FALSE(proved.moveFor(won));
 }
 
 // A certificate above the size kept is not learned (its memory is bounded).
@@ -381,7 +548,9 @@ TEST(EngineProve, TheProversTableIsTakenFromTheHashBudgetAndGivenBack) {
     ASSERT_EQ(limits.hashBudget->leftMiB(), total - hash);
     std::promise<void> done;
     ProveCallbacks callbacks;
-    callbacks.onDone = [&done](const absl::StatusOr<proof::ProofResult>&, Move) { done.set_value(); };
+    callbacks.onDone = [&done](const absl::StatusOr<proof::ProofResult>&, Move, const ProvedDefence&) {
+      done.set_value();
+    };
     ASSERT_TRUE(engine.prove(ProveLimits{}, std::move(callbacks)).ok());  // the 4x4 start: until stopped
     // While it runs: Hash MiB more, or the smallest table (1 MiB) when that does not fit.
     const int64_t during = total >= 2 * hash ? total - 2 * hash : total - hash - 1;
