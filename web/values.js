@@ -252,8 +252,9 @@ export function storedProofText(stored, side) {
 
 // The value a proof gives the position it was asked about, for the side to
 // move there (a Score): a win or a loss in at most `plies` plies ({mate:
-// ±plies}), a draw ({cp: 0}); null where it proved nothing (`unknown`) or
-// the answer is not of that shape. `answer` as for proofText.
+// ±plies}), a draw ({cp: 0}); null where it proved nothing exact
+// (`unknown`, `not-lost`: only that the side to move cannot lose) or the
+// answer is not of that shape. `answer` as for proofText.
 /** @param {string} answer @returns {Score | null} */
 export function proofValue(answer) {
   const m = /^(win|loss|draw)(?: plies (\d+))?(?: |$)/.exec(answer);
@@ -264,8 +265,10 @@ export function proofValue(answer) {
 }
 
 // The prover's answer (the words after `info string proof`: "win plies 17
-// nodes 9221 time 92 certificate 4818 checked", a note in parentheses at the
-// end) as a person reads it, for player `side` to move; `best` the proof's move.
+// nodes 9221 time 92 certificate 4818 checked", "draw nodes 1630 time 4
+// certificates 51 and 61 checked", "not-lost nodes 980 time 3 certificate
+// 44 checked", a note in parentheses at the end) as a person reads it, for
+// player `side` to move; `best` the proof's move.
 /**
  * @param {string} answer @param {number} side @param {string | null | undefined} best
  * @param {number} seconds the prover's budget @returns {string}
@@ -282,6 +285,15 @@ export function proofText(answer, side, best, seconds) {
   const checked = certificate && / certificate \d+ checked\b/.test(answer)
     ? `its certificate of ${certificate.toLocaleString('en')} position${certificate === 1 ? '' : 's'} checked; ` : '';
   const within = `at most ${plies} ${plies === 1 ? 'ply' : 'plies'}`;
+  const both = / certificates (\d+) and (\d+) checked\b/.exec(answer);
+  if (outcome === 'draw' && both) {
+    const [one, other] = [both[1], both[2]].map((n) => Number(n).toLocaleString('en'));
+    return `Proved: a draw — neither side can win (certificates of ${one} and ${other} positions checked; ${cost}).`;
+  }
+  if (outcome === 'not-lost') {
+    return `Proved: player ${side} cannot lose, starting with ${best} (${checked}${cost}); `
+      + 'whether they can win is not proved.';
+  }
   if (outcome === 'win')
     return `Proved: player ${side} wins in ${within}, starting with ${best} (${checked}${cost}).`;
   if (outcome === 'loss')

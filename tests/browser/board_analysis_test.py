@@ -297,6 +297,31 @@ def proof_text(b):
     return e.text if e.is_displayed() else None
 
 
+def engine_prove(binary, script):
+    """The engine's own lines (over stdin) for `script`, which ends with a `go prove`, up to its
+    bestmove; stdin stays open until then (its end would stop the proof)."""
+    engine = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    engine.stdin.write(script)
+    engine.stdin.flush()
+    said = []
+    for line in engine.stdout:
+        said.append(line)
+        if line.startswith("bestmove"):
+            break
+    engine.stdin.close()
+    engine.wait(timeout=TIMEOUT)
+    return "".join(said)
+
+
+def press_prove(b):
+    """Prove pressed: the proof's words, once it says "Proved"."""
+    b.click(b.d.find_element(By.ID, "prove"))
+    b.wait("the proof", lambda: (proof_text(b) or "").startswith("Proved"))
+    text = proof_text(b)
+    print(f"proof shown: {text!r}")
+    return text
+
+
 def test_prove_says_proved_win_where_the_search_gives_a_score(b, binary):
     """The Prove button (issue 38 item 3): the engine's prover on the position shown. A win in one
     is "Proved: player 1 wins in at most 1 ply, starting with L@d1", the move the engine's own
@@ -304,17 +329,13 @@ def test_prove_says_proved_win_where_the_search_gives_a_score(b, binary):
     answer belongs to its position (gone when another is shown); the 4x4 start is beyond reach and
     says so."""
     moves = ["X@a1", "X@a4", "X@b1", "X@b4", "X@c1", "X@c4"]
-    script = f"position startpos moves {' '.join(moves)}\ngo prove nodes 100000\n"
-    out = subprocess.run([binary], input=script + "isready\n", capture_output=True, text=True, timeout=TIMEOUT)
-    engine_best = [l.split()[1] for l in out.stdout.splitlines() if l.startswith("bestmove")]
-    check(engine_best and engine_best[0] != "(none)", f"the engine's go prove: {out.stdout!r}")
+    said = engine_prove(binary, f"position startpos moves {' '.join(moves)}\ngo prove nodes 100000\n")
+    engine_best = [l.split()[1] for l in said.splitlines() if l.startswith("bestmove")]
+    check(engine_best and engine_best[0] != "(none)", f"the engine's go prove: {said!r}")
     open_for_analysis(b, "gobblet", moves, multipv="1")
     b.click(analysis_button(b))
     b.wait("the analysis", lambda: depth(b) >= 1)
-    b.click(b.d.find_element(By.ID, "prove"))
-    b.wait("the proof", lambda: (proof_text(b) or "").startswith("Proved"))
-    text = proof_text(b)
-    print(f"proof shown: {text!r}")
+    text = press_prove(b)
     check(text.startswith(f"Proved: player 1 wins in at most 1 ply, starting with {engine_best[0]} "
                           "(its certificate of 1 position checked;"), f"the proof says {text!r}")
     check(analysis_button(b).text == "Analyse", "the analysis is still on beside the proof")
@@ -329,6 +350,23 @@ def test_prove_says_proved_win_where_the_search_gives_a_score(b, binary):
     check(re.match(r"No proof within 5 s \(.+\): the position is beyond the prover's reach", proof_text(b)),
           f"the answer: {proof_text(b)!r}")
     check(b.d.find_element(By.ID, "prove").text == "Prove", "the button still says it proves")
+
+
+def test_prove_says_a_proved_draw_in_words(b, binary):
+    """The Prove button at tic-tac-toe's start (issue 61): the prover proves neither side wins and
+    the not-lost prover proves each side cannot lose, both certificates checked (the engine's own
+    `go prove` gives their sizes): "Proved: a draw — neither side can win (certificates of X and Y
+    positions checked; …)"; the draw is the position's value, the bar's, proved."""
+    said = engine_prove(binary, "setoption name Variant value tictactoe\nposition startpos\ngo prove movetime 5000\n")
+    sizes = re.search(r"^info string proof draw .* certificates (\d+) and (\d+) checked$", said, re.M)
+    check(sizes, f"the engine's go prove: {said!r}")
+    open_for_analysis(b, "tictactoe", [], multipv="1")
+    text = press_prove(b)
+    check(text.startswith(f"Proved: a draw — neither side can win (certificates of {sizes[1]} and {sizes[2]} "
+                          "positions checked;"), f"the proof says {text!r}")
+    b.wait("the bar's proved draw",
+           lambda: b.d.execute_script("return document.getElementById('eval-bar').getAttribute('aria-valuetext')")
+           == "a draw (proved)")
 
 
 if __name__ == "__main__":

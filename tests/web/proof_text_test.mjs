@@ -25,6 +25,19 @@ test('a loss, and no proof with its note', () => {
     + '(46,272 nodes, 5.0 s).');
 });
 
+test('a draw proved by the not-lost prover, and the side to move proved not to lose', () => {
+  assert.equal(proofText('draw nodes 2187 time 12 certificates 106 and 588 checked', 1, 'S@a1', 5),
+    'Proved: a draw — neither side can win (certificates of 106 and 588 positions checked; 2,187 nodes, 0.0 s).');
+  assert.equal(proofText('draw nodes 1 time 0 certificates 1 and 1200 checked', 2, 'S@a1', 5),
+    'Proved: a draw — neither side can win (certificates of 1 and 1,200 positions checked; 1 node, 0.0 s).');
+  assert.equal(proofText('not-lost nodes 1255 time 75 certificate 106 checked', 2, 'S@a1', 5),
+    'Proved: player 2 cannot lose, starting with S@a1 (its certificate of 106 positions checked; 1,255 nodes, 0.1 s); '
+    + 'whether they can win is not proved.');
+  // The win prover's draw, no certificate: said as before.
+  assert.equal(proofText('draw nodes 1055 time 1 (neither side can force a line)', 1, '(none)', 5),
+    'Proved: a draw (neither side can force a line; 1,055 nodes, 0.0 s).');
+});
+
 test("the proof database's answer is read strictly and said as proved", () => {
   assert.deepEqual(storedProof('win 15 L@b2'), { win: true, plies: 15, move: 'L@b2' });
   assert.deepEqual(storedProof('loss 14'), { win: false, plies: 14, move: null });
