@@ -475,7 +475,8 @@ void Engine::go(const SearchLimits& limits, SearchCallbacks callbacks) {
   // A certified win, played at full strength (a weakened player plays as it would have).
   const bool playsProofs = !limits.infinite && !limits.ponder && options_.playingLevel() == kMaxSkillLevel;
   std::optional<ProvedMoves::Proved> proved = playsProofs ? proved_.moveFor(game_) : std::nullopt;
-  if (!proved) {
+  // (A held draw gives way to a stored win: the other side may have erred.)
+  if (!proved || proved->claim != ProvedMoves::Claim::kWin) {
     if (const std::optional<proof::ProofResult> stored = databaseEntry() ? certifiedEntry() : std::nullopt) {
       const bool win = stored->outcome == proof::Outcome::kWin;
       notice_(NoticeKind::kInfo, std::string("proof ") + (win ? "win" : "loss") + " in " +

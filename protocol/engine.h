@@ -30,7 +30,8 @@
 //     variant or the game is new; so is a side to move prove() proved not
 //     lost (ProvedDefence: a draw, or only its side held), whatever the
 //     game's history (a repetition only ever draws), with a notice "proof
-//     draw (held)" or "proof not-lost (held)" first;
+//     draw (held)" or "proof not-lost (held)" first, unless the proof
+//     database (below) holds a win there, which is played instead;
 //   - with a proof database (the ProofDatabase option, proof/database.h),
 //     prove() starts from what it holds and adds what it proves, and a go()
 //     at a position it holds, where it may be used (see proofDatabase()),

@@ -21,6 +21,7 @@
 #include "proof/prover.h"
 #include "protocol/proved_moves.h"
 #include "tests/support/engine_client.h"
+#include "tests/support/scratch_dir.h"
 
 namespace gobblet {
 namespace {
@@ -392,6 +393,37 @@ TEST(ProtocolProve, TicTacToeIsAProvedDrawAndItsStrategyIsHeld) {
   e.send("query result");
   EXPECT_EQ(e.line(), "response draw") << line;
   expectANewGameSearches(e);
+}
+
+// A held draw gives way to a proof database's win: after S@a1 S@b1 (the
+// other side's mistake) player 1 wins; once that win is stored, `go`
+// there plays it, though the draw strategy proved at the start covers the
+// position too.
+TEST(ProtocolProve, AHeldDrawGivesWayToAStoredWin) {
+  const testing::ScratchDir dir("held_draw_db");
+  EngineProcess e;
+  e.send("setoption name Variant value tictactoe");
+  e.send("setoption name ProofDatabase value " + dir.file("t.pdb"));
+  const std::string erred = "position startpos moves S@a1 S@b1";
+  e.send(erred);
+  e.send("go prove nodes 100000");
+  std::vector<std::string> seen;
+  ASSERT_TRUE(e.until("bestmove ", Ms(30000), &seen));
+  ASSERT_GE(seen.size(), 3u);
+  ASSERT_EQ(seen[seen.size() - 3].rfind("info string proof win ", 0), 0u) << seen[seen.size() - 3];
+  e.send("position startpos");
+  e.send("go prove nodes 1000000");
+  seen.clear();
+  auto best = e.until("bestmove ", Ms(30000), &seen);
+  ASSERT_TRUE(best);
+  ASSERT_EQ(*best, "bestmove S@a1") << "the draw's strategy starts elsewhere: the test needs another line";
+  e.send(erred);
+  e.send("go movetime 60000");
+  seen.clear();
+  ASSERT_TRUE(e.until("bestmove ", Ms(10000), &seen));
+  ASSERT_GE(seen.size(), 3u);
+  EXPECT_EQ(seen[seen.size() - 3].rfind("info string proof win in ", 0), 0u) << seen[seen.size() - 3];
+  EXPECT_GT(numberAfter(seen[seen.size() - 2], "mate"), 0) << seen[seen.size() - 2];
 }
 
 // Tic-tac-toe on a budget that the win prover (991 nodes to decide it, one
