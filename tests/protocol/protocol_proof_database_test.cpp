@@ -411,7 +411,7 @@ TEST(ProtocolProofDatabase, AReadOnlyEngineMakesNoFileAndAppendsNothing) {
   ASSERT_FALSE(engine.proofDatabase()->find(engine.game().position())) << "held: nothing to append";
   std::promise<bool> proved;
   ProveCallbacks callbacks;
-  callbacks.onDone = [&proved](const absl::StatusOr<proof::ProofResult>& result, Move) {
+  callbacks.onDone = [&proved](const absl::StatusOr<proof::ProofResult>& result, Move, const ProvedDefence&) {
     proved.set_value(result.ok() && result->certified);
   };
   ASSERT_TRUE(engine.prove(ProveLimits{0, 60000}, std::move(callbacks)).ok());
