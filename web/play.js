@@ -20,6 +20,7 @@ import { treeOf, setGame, movesTo, line, ply as plyShown, atEnd, goToPly, goToNo
   promote, deleteVariation, deleteFrom, setComment, setMoveGlyph, snapshot, firstIndex, exploring,
   mainLine, keepValue } from './game.js';
 import { keepGame } from './saved_game.js';
+import { linesStayPut } from './shown.js';
 import { showStoredProof } from './proof.js';
 import { stopSearch, startSearch, examine, exactValues, refusalOf, takeGame, restoreVariant, turnOf,
   setPosition, endReview } from './engine_session.js';
@@ -237,7 +238,7 @@ async function analyse(st, my) {
   st.ui.status('Analysing…');
   const s = await startSearch(st, 'analysis', st.settings.multipv, { infinite: true }, (s) => {
     recordValue(st, st.game.current, s.lines.get(1), shownPosition(st).side);
-    if (!st.shown.preview) st.ui.showLines(s);  // (under a preview the lines stay put)
+    if (!linesStayPut(st.shown)) st.ui.showLines(s);  // (under a preview, shown or asked, the lines stay put)
   }, my);
   if (my === st.shown.generation) st.ui.status('Analysis stopped.');
   return s;
@@ -304,11 +305,13 @@ export async function showPreview(st, pv) {
   const analysing = search && search.kind === 'analysis';
   const my = analysing ? shown.generation : ++shown.generation;
   const mine = ++shown.previews;
+  shown.previewAsked = mine;
   if (!analysing) {
     await stopSearch(st);
     pauseEngineClock(st);
   }
   const v = await examine(st, [...movesTo(st.game.current), ...pv]);
+  if (shown.previewAsked === mine) shown.previewAsked = 0;
   // Ended before it was shown (a click, a key): the engine's move it stopped starts again.
   if (!analysing && my === shown.generation && mine !== shown.previews) return refresh(st);
   if (my !== shown.generation || mine !== shown.previews || !v || 'error' in v) return;
@@ -322,8 +325,14 @@ export async function showPreview(st, pv) {
 export function endPreview(st) {
   const shown = st.shown;
   ++shown.previews;
-  if (!shown.preview) return;
   const s = st.session.search;
+  if (!shown.preview) {
+    // A preview asked and not shown yet: the lines held for it are shown as the analysis stands.
+    const asked = shown.previewAsked !== 0;
+    shown.previewAsked = 0;
+    if (asked && s && s.kind === 'analysis' && s.generation === shown.generation) st.ui.showLines(s);
+    return;
+  }
   if (!s || s.kind !== 'analysis' || s.generation !== shown.generation) {
     refresh(st);
     return;

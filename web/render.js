@@ -18,7 +18,7 @@ import { MOVE_GLYPHS, nagText } from './pgn.js';
 import { line, ply as plyShown, variationOf, lineValues, firstIndex, moveNumber, inTree, pathTo,
   mainLine } from './game.js';
 import { CLASS_SYMBOL, lossText, summary, summaryText, losingMove } from './review.js';
-import { shownView } from './shown.js';
+import { linesStayPut, shownView } from './shown.js';
 import { tablebaseLine, findLine } from './tb_line.js';
 import { renderProof, drawPuzzle } from './panels.js';
 
@@ -122,7 +122,7 @@ function exactLine(st, s, fen, pv) {
   const whole = tablebaseLine(st, fen, pv[0]);
   if (whole) return whole;
   findLine(st, fen, pv[0], () => {
-    if (st.session.search === s && s.generation === st.shown.generation && !st.shown.preview) showLines(st, s);
+    if (st.session.search === s && s.generation === st.shown.generation && !linesStayPut(st.shown)) showLines(st, s);
   });
   return null;
 }

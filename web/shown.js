@@ -20,6 +20,8 @@
  * selection, {from: 'L@' | 'a1'}: the source picked for the next move;
  * preview, {moves, view}: the position after a line's moves, shown instead of the game's;
  * previews, counts the previews asked (one ended before it is shown is not shown: play.js);
+ * previewAsked, the count of the preview asked and not yet shown or ended (0: none): the analysis's
+ *   lines stay put from the click on (linesStayPut), not only once the preview is shown;
  * generation, bumps on every change of the position shown; stale work checks it;
  * analysing, the Analyse button is on;
  * engineHeld, a game opened (link, import, reload) or a record explored: the engine waits (play.js);
@@ -29,7 +31,7 @@
  * learning, "learn from your mistakes", while on (review_run.js);
  * proof, the prover's answer about the position of `generation` (proof.js).
  * @typedef {{view: View | null, selection: {from: string} | null, preview: {moves: string[], view: View} | null,
- *   previews: number, generation: number, analysing: boolean, engineHeld: boolean, engineOffered: boolean,
+ *   previews: number, previewAsked: number, generation: number, analysing: boolean, engineHeld: boolean, engineOffered: boolean,
  *   evaluating: boolean, boardFocus: string | null, learning: Learning | null,
  *   proof: {generation: number, text: string, running: boolean} | null}} Shown
  */
@@ -37,9 +39,17 @@
 /** @returns {Shown} */
 export function createShown() {
   return {
-    view: null, selection: null, preview: null, previews: 0, generation: 0, analysing: false, engineHeld: false,
+    view: null, selection: null, preview: null, previews: 0, previewAsked: 0, generation: 0, analysing: false, engineHeld: false,
     engineOffered: false, evaluating: false, boardFocus: null, learning: null, proof: null,
   };
+}
+
+// Whether the analysis's lines stay as they are: a preview is shown, or
+// asked (the line clicked must not change under the pointer while the
+// engine examines the preview's position).
+/** @param {Shown} shown */
+export function linesStayPut(shown) {
+  return shown.preview !== null || shown.previewAsked !== 0;
 }
 
 // The engine's view of what the board shows: the preview's, else the game's.
