@@ -435,15 +435,49 @@ std::optional<ProvedMoves::Proved> Engine::learnStoredWin(const proof::ProofResu
   return ProvedMoves::Proved{stored.certificate->nodes.front().move, stored.plies};
 }
 
+std::optional<proof::Certificate> Engine::heldEntry(int defender) {
+  const proof::ProofDatabase* database = proofDatabase();
+  if (!database || !database->holds(game_.position(), defender)) return std::nullopt;
+  absl::StatusOr<proof::NotLostResult> held = proof::storedNotLost(*database, game_.position(), defender);
+  if (!held.ok()) {
+    notice_(NoticeKind::kError, "proof database: the held entry of player " + std::to_string(defender + 1) +
+                                    " here is not used: " + std::string(held.status().message()));
+    return std::nullopt;
+  }
+  return std::move(held->certificate);
+}
+
+std::optional<ProvedMoves::Proved> Engine::learnStoredHeld() {
+  const int stm = game_.position().sideToMove();
+  const std::optional<proof::Certificate> held = heldEntry(stm);
+  if (!held) return std::nullopt;
+  const bool drawn = heldEntry(stm ^ 1).has_value();
+  proved_.learnNotLost(*held, game_.position().variant(), drawn);
+  if (std::optional<ProvedMoves::Proved> proved = proved_.moveFor(game_)) return proved;
+  // A strategy larger than ProvedMoves keeps: its first move still holds.
+  return ProvedMoves::Proved{held->nodes.front().move, 0,
+                             drawn ? ProvedMoves::Claim::kDraw : ProvedMoves::Claim::kNotLost};
+}
+
 std::optional<Engine::DatabaseValue> Engine::databaseValue() {
+  using Kind = DatabaseValue::Kind;
   if (workerBusy_) return std::nullopt;  // (a proof may be appending to the database)
-  if (!databaseEntry() || game_.result() != GameResult::kNone) return std::nullopt;
-  const std::optional<proof::ProofResult> stored = certifiedEntry();
-  if (!stored) return std::nullopt;
+  if (!proofDatabase() || game_.result() != GameResult::kNone) return std::nullopt;
   DatabaseValue value;
-  value.win = stored->outcome == proof::Outcome::kWin;
-  value.plies = stored->plies;  // (the checker's count)
-  if (value.win) value.move = stored->certificate->nodes.front().move;
+  if (databaseEntry()) {
+    const std::optional<proof::ProofResult> stored = certifiedEntry();
+    if (!stored) return std::nullopt;
+    value.kind = stored->outcome == proof::Outcome::kWin ? Kind::kWin : Kind::kLoss;
+    value.plies = stored->plies;  // (the checker's count)
+    if (value.kind == Kind::kWin) value.move = stored->certificate->nodes.front().move;
+    return value;
+  }
+  const int stm = game_.position().sideToMove();
+  const std::optional<proof::Certificate> mine = heldEntry(stm);
+  const bool other = heldEntry(stm ^ 1).has_value();
+  if (!mine && !other) return std::nullopt;
+  value.kind = mine && other ? Kind::kDraw : mine ? Kind::kNotLost : Kind::kNotWon;
+  if (mine) value.move = mine->nodes.front().move;
   return value;
 }
 
@@ -484,6 +518,12 @@ void Engine::go(const SearchLimits& limits, SearchCallbacks callbacks) {
       if (win && playsProofs) proved = learnStoredWin(*stored);  // (a loss: searched, longest)
     }
   }
+  // A position the database holds for the side to move, whatever the history.
+  bool heldInDatabase = false;
+  if (!proved && playsProofs) {
+    proved = learnStoredHeld();
+    heldInDatabase = proved.has_value();
+  }
   if (proved) {
     // Its move, without a search: a win's mate score; a draw's exact 0;
     // not lost: at least 0.
@@ -496,7 +536,8 @@ void Engine::go(const SearchLimits& limits, SearchCallbacks callbacks) {
       info.wdl = WinDrawLoss{1000, 0, 0};
     } else {
       const bool drawn = proved->claim == ProvedMoves::Claim::kDraw;
-      notice_(NoticeKind::kInfo, drawn ? "proof draw (held)" : "proof not-lost (held)");
+      notice_(NoticeKind::kInfo,
+              std::string("proof ") + (drawn ? "draw" : "not-lost") + (heldInDatabase ? " (database)" : " (held)"));
       info.depth = 1;
       info.score.exact = drawn;
       info.score.bound = drawn ? SearchScore::kExact : SearchScore::kLower;
@@ -663,10 +704,12 @@ namespace {
 // The not-lost prover (proof/not_lost.h) after a win prover that proved
 // neither a win nor a loss, on what is left of `limits` after `spent`
 // (its nodes and seconds): the side to move, then, if held, the other
-// side, each on what the one before left. Nothing when the win prover
-// proved something, was stopped, or spent a limit.
+// side, each on what the one before left, starting from `database` (may
+// be null: a held root is answered at once, held and won entries end
+// lines). Nothing when the win prover proved something, was stopped, or
+// spent a limit.
 ProvedDefence proveDefence(const Board& board, const ProveLimits& limits, const proof::ProofResult& spent,
-                           size_t hashMiB, const std::atomic<bool>* stop) {
+                           size_t hashMiB, const proof::ProofDatabase* database, const std::atomic<bool>* stop) {
   ProvedDefence defence;
   if (spent.outcome == proof::Outcome::kWin || spent.outcome == proof::Outcome::kLoss || stop->load()) return defence;
   const double maxSeconds = static_cast<double>(limits.moveTimeMs) / 1000.0;
@@ -675,6 +718,7 @@ ProvedDefence proveDefence(const Board& board, const ProveLimits& limits, const 
     proof::NotLostOptions options;
     options.hashMiB = hashMiB;
     options.stop = stop;
+    options.database = database;
     // What is left (0 is no limit: a limit that is spent ends it here).
     const uint64_t nodes = spent.nodes + defence.nodes;
     const double seconds = spent.seconds + defence.seconds;
@@ -691,6 +735,8 @@ ProvedDefence proveDefence(const Board& board, const ProveLimits& limits, const 
     if (side == stm) {
       defence.move = r->certificate->nodes.front().move;
       defence.strategy = std::move(r->certificate);
+    } else {
+      defence.otherStrategy = std::move(r->certificate);
     }
   }
   return defence;
@@ -720,10 +766,12 @@ absl::Status Engine::prove(const ProveLimits& limits, ProveCallbacks callbacks) 
   std::shared_ptr<const proof::ProofGuide> guide =
       makeProofGuide(options_.proofGuide, game_.position().variant(), net_);
   options.guide = guide.get();
-  // What it proves is stored (a writable database), with the positions its
-  // strategy reaches by a drop; a failed write is said and changes nothing.
-  const auto store = [this](const proof::Certificate& certificate) {
-    auto stored = proof::storeProof(*database_, certificate);
+  // What it proves is stored (a writable database): a win or a loss with the
+  // positions its strategy reaches by a drop, a held side's not-lost
+  // certificates (a draw's two) as held entries; a failed write is said and
+  // changes nothing.
+  const auto store = [this](const auto& certificates) {
+    auto stored = proof::storeProof(*database_, certificates);
     if (!stored.ok()) {
       notice_(NoticeKind::kError, "proof database " + quoteWord(options_.proofDatabase) +
                                       ": nothing appended: " + std::string(stored.status().message()));
@@ -741,35 +789,42 @@ absl::Status Engine::prove(const ProveLimits& limits, ProveCallbacks callbacks) 
     options.hashMiB = static_cast<size_t>(declarationOf(OptionId::kHash).min);
     budget->reserve(static_cast<int64_t>(options.hashMiB), /*force=*/true);
   }
-  absl::Status started = startWorker([this, board = game_.position(), limits, options, guide, budget, store,
-                                      writable = proofDatabaseWritable(), callbacks = std::move(callbacks)] {
-    // Memory the process cannot get is an error for this client, not the end of every session.
-    absl::StatusOr<proof::ProofResult> result = absl::ResourceExhaustedError("no memory for the proof");
-    try {
-      result = proof::prove(board, options);
-      if (result.ok()) {
-        proof::certify(*result, options.history, options.database);  // (said only once the checker accepts it)
-        if (result->certified && writable) store(*result->certificate);
-      }
-    } catch (const std::bad_alloc&) {
-      result = absl::ResourceExhaustedError("no memory for the proof");
-    }
-    ProvedDefence defence;
-    if (result.ok()) {
-      try {
-        defence = proveDefence(board, limits, *result, options.hashMiB, &workerStop_);
-      } catch (const std::bad_alloc&) {
-        defence = ProvedDefence{};  // (the win prover's answer stands)
-      }
-    }
-    if (budget) budget->release(static_cast<int64_t>(options.hashMiB));  // (the tables are gone)
-    const Move winning = result.ok() ? proof::winningMove(*result) : Move::none();
-    if (!winning.isNone())
-      proved_.learn(*result->certificate, board.variant(), options.database);  // (go() plays it from now on)
-    if (defence.strategy) proved_.learnNotLost(*defence.strategy, board.variant(), defence.drawn());  // (played too)
-    workerBusy_ = false;
-    if (callbacks.onDone) callbacks.onDone(result, winning, defence);
-  });
+  absl::Status started =
+      startWorker([this, board = game_.position(), limits, options, guide, budget, store, database = proofDatabase(),
+                   writable = proofDatabaseWritable(), callbacks = std::move(callbacks)] {
+        // Memory the process cannot get is an error for this client, not the end of every session.
+        absl::StatusOr<proof::ProofResult> result = absl::ResourceExhaustedError("no memory for the proof");
+        try {
+          result = proof::prove(board, options);
+          if (result.ok()) {
+            proof::certify(*result, options.history, options.database);  // (said only once the checker accepts it)
+            if (result->certified && writable) store(*result->certificate);
+          }
+        } catch (const std::bad_alloc&) {
+          result = absl::ResourceExhaustedError("no memory for the proof");
+        }
+        ProvedDefence defence;
+        if (result.ok()) {
+          try {
+            defence = proveDefence(board, limits, *result, options.hashMiB, database, &workerStop_);
+            if (defence.strategy && writable) {
+              std::vector<proof::Certificate> held{*defence.strategy};
+              if (defence.otherStrategy) held.push_back(*defence.otherStrategy);
+              store(held);
+            }
+          } catch (const std::bad_alloc&) {
+            defence = ProvedDefence{};  // (the win prover's answer stands)
+          }
+        }
+        if (budget) budget->release(static_cast<int64_t>(options.hashMiB));  // (the tables are gone)
+        const Move winning = result.ok() ? proof::winningMove(*result) : Move::none();
+        if (!winning.isNone())
+          proved_.learn(*result->certificate, board.variant(), options.database);  // (go() plays it from now on)
+        if (defence.strategy)
+          proved_.learnNotLost(*defence.strategy, board.variant(), defence.drawn());  // (played too)
+        workerBusy_ = false;
+        if (callbacks.onDone) callbacks.onDone(result, winning, defence);
+      });
   if (!started.ok()) {
     if (budget) budget->release(static_cast<int64_t>(options.hashMiB));
     return absl::ResourceExhaustedError("go prove: " + std::string(started.message()));

@@ -33,12 +33,19 @@
 //     draw (held)" or "proof not-lost (held)" first, unless the proof
 //     database (below) holds a win there, which is played instead;
 //   - with a proof database (the ProofDatabase option, proof/database.h),
-//     prove() starts from what it holds and adds what it proves, and a go()
-//     at a position it holds, where it may be used (see proofDatabase()),
-//     says so first (a notice "proof win|loss in N plies (database)"); a
-//     win is then played as one (as above: the entry's certificate, checked
-//     and moved onto the game's board if it was proved for another image of
-//     it), a loss searched.
+//     prove() starts from what it holds (both provers) and adds what it
+//     proves (a win, a loss, the held sides), and a go() at a position it
+//     holds, where it may be used (see proofDatabase()), says so first (a
+//     notice "proof win|loss in N plies (database)"); a win is then played
+//     as one (as above: the entry's certificate, checked and moved onto the
+//     game's board if it was proved for another image of it), a loss
+//     searched. Failing those, a go() (at full strength, not infinite nor
+//     ponder) at a position the database holds for the side to move plays
+//     the held entry's strategy at once, whatever the game's history (a
+//     repetition only ever draws: no "no history since the last drop" as
+//     for a win), said "proof draw (database)" where it holds the other
+//     side too, else "proof not-lost (database)", and keeps it as a
+//     proved strategy (ProvedMoves), so the next moves are held too.
 #pragma once
 
 #include <atomic>
@@ -132,8 +139,9 @@ struct ProvedDefence {
   size_t certificates[2] = {0, 0};                  // nodes of the side to move's and the other's certificates
   uint64_t nodes = 0;                               // what the not-lost prover spent
   double seconds = 0;
-  Move move = Move::none();                    // side to move held: its strategy's move
-  std::optional<proof::Certificate> strategy;  // side to move held: its certificate (go() plays it from then on)
+  Move move = Move::none();                         // side to move held: its strategy's move
+  std::optional<proof::Certificate> strategy;       // side to move held: its certificate (go() plays it from then on)
+  std::optional<proof::Certificate> otherStrategy;  // both held: the other side's certificate (stored with the first)
   // Both sides held: the position is a draw.
   bool drawn() const { return sideToMove == proof::Defence::kHeld && other == proof::Defence::kHeld; }
 };
@@ -251,10 +259,11 @@ class Engine {
   // no limit), the not-lost prover (proof/not_lost.h) takes the rest and the
   // same table's memory: ProvedDefence. A proof
   // holds in the game: it reaches none of the game's positions since its last
-  // drop. With a proof database (proofDatabase()) it starts from what the
-  // database holds, and a certified win or loss is appended to a writable one
-  // with the positions its strategy reaches by a drop (proof/store_proof.h;
-  // a notice says how many, or why none). Like go(), it replaces a running search (which
+  // drop. With a proof database (proofDatabase()) both provers start from
+  // what the database holds, and a certified win or loss is appended to a
+  // writable one with the positions its strategy reaches by a drop, a held
+  // side's not-lost certificates (a draw's two) as held entries
+  // (proof/store_proof.h; a notice says how many, or why none). Like go(), it replaces a running search (which
   // reports its best move), perft or bench. Refused without a position, at a
   // decided one, and, in a build without threads, without a limit (stop()
   // could not reach it).
@@ -278,17 +287,21 @@ class Engine {
   // (proof/database.h).
   const proof::ProofDatabase* proofDatabase() const;
   bool proofDatabaseWritable() const { return databaseWritable_ && proofDatabase() == database_.get(); }
-  // The database's value of the game's position (`query proof`), where it
-  // may be used and its entry's certificate passes the checker (given the
-  // database) on the game's board: the winner's plies at most, and for a
-  // win of the side to move its first move; nullopt where the database does
-  // not hold the position or may not be used there, and while prove()
-  // runs (it may be appending). A rejected entry is said (a notice) and
-  // not used.
+  // The database's value of the game's position (`query proof`) for its
+  // side to move, each entry's certificate passing the checker (given the
+  // database) on the game's board: a win or a loss (kWin, kLoss: where the
+  // entry may be used, see proofDatabase(); the winner's plies at most),
+  // else the held entries, whatever the history (a repetition only ever
+  // draws): both sides held (kDraw), the side to move only (kNotLost), the
+  // other side only (kNotWon: the side to move cannot win). `move`: the
+  // side to move's strategy's first move (kWin, kDraw, kNotLost). nullopt
+  // where the database holds none of these, and while prove() runs (it
+  // may be appending). A rejected entry is said (a notice) and not used.
   struct DatabaseValue {
-    bool win = false;  // the side to move wins (else loses)
-    int plies = 0;
-    Move move;  // a win: the strategy's move here
+    enum class Kind { kWin, kLoss, kDraw, kNotLost, kNotWon };
+    Kind kind = Kind::kWin;
+    int plies = 0;  // kWin, kLoss
+    Move move;
   };
   std::optional<DatabaseValue> databaseValue();
 
@@ -356,6 +369,15 @@ class Engine {
   // A certified stored win of the side to move (certifiedEntry), learned
   // into proved_: its move here, in its plies.
   std::optional<ProvedMoves::Proved> learnStoredWin(const proof::ProofResult& stored);
+  // The database's held entry of the game's position for `defender`
+  // (proof/store_proof.h storedNotLost: checked again, on the game's board),
+  // whatever the history; nullopt where there is none, and (a warning)
+  // where it cannot be read or the checker rejects it.
+  std::optional<proof::Certificate> heldEntry(int defender);
+  // The side to move's held entry (heldEntry), learned into proved_ as a
+  // draw when the other side's entry holds too, else as not lost: its move
+  // here. nullopt where the database holds the side to move nowhere.
+  std::optional<ProvedMoves::Proved> learnStoredHeld();
   // The net the search evaluates with (Use NNUE, the playing level); null: the hand-written evaluation.
   std::shared_ptr<const nnue::Network> searchNet() const;
 

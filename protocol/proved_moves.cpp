@@ -98,7 +98,8 @@ void ProvedMoves::learnNotLost(const proof::Certificate& certificate, const Vari
     if (moves.size() != node.children.size()) return clear();
     for (size_t k = 0; k < moves.size(); ++k) {
       const uint32_t child = node.children[k];
-      if (child == proof::kWonLeaf || child == proof::kDrawnLeaf) continue;
+      // (A database leaf: the database holds the position, and go() asks it there.)
+      if (child == proof::kWonLeaf || child == proof::kDrawnLeaf || child == proof::kDatabaseLeaf) continue;
       if (child >= nodes.size()) return clear();
       Board next = board;
       next.makeMove(moves[k]);

@@ -18,7 +18,10 @@
 //   (children may name any node: a cycle is a repetition):
 //     OR  node (defender to move) -> kept: position -> (move, plies 0)
 //     AND node (attacker to move) -> every reply leads to a kept OR node,
-//                                    a won position or a drawn one
+//                                    a won position, a drawn one, or a
+//                                    proof database's entry (a
+//                                    kDatabaseLeaf: the engine asks the
+//                                    database there, Engine::go())
 //
 // A win's strategy never repeats a position, so it wins whatever the
 // repetition rule, unless the game had seen some of its positions before

@@ -273,15 +273,24 @@ void Session::query(const Command& c) {
     case QueryKind::kWdl:  // the chances of the position itself, without a search
       emit("response " + chancesText(engine_.chances()));
       break;
-    case QueryKind::kProof: {  // the proof database's value: "win 15 L@b2", "loss 12" or "none"
+    case QueryKind::kProof: {
+      // The proof database's value for the side to move: "win 15 L@b2",
+      // "loss 12", "draw S@b2", "not-lost S@b2", "not-won" or "none".
+      using Kind = Engine::DatabaseValue::Kind;
       const std::optional<Engine::DatabaseValue> value = engine_.databaseValue();
+      const std::string move = value ? " " + moveToString(value->move, game.position().variant()) : "";
       if (!value) {
         emit("response none");
-      } else if (value->win) {
-        emit("response win " + std::to_string(value->plies) + " " +
-             moveToString(value->move, game.position().variant()));
-      } else {
+      } else if (value->kind == Kind::kWin) {
+        emit("response win " + std::to_string(value->plies) + move);
+      } else if (value->kind == Kind::kLoss) {
         emit("response loss " + std::to_string(value->plies));
+      } else if (value->kind == Kind::kDraw) {
+        emit("response draw" + move);
+      } else if (value->kind == Kind::kNotLost) {
+        emit("response not-lost" + move);
+      } else {
+        emit("response not-won");
       }
       break;
     }
@@ -337,7 +346,9 @@ void Session::bench(int depth) {
 }
 
 // `go prove`: the prover's answer, then (a win or a loss) its score and
-// (a win) the move that wins, then bestmove: that move, else "(none)".
+// (a win) the move that wins, then bestmove: that move, else "(none)". The
+// win prover's own draw (proof/prover.h: no certificate) is no proof: said
+// "unknown (no draw certificate: ...)".
 //   info string proof win plies 17 nodes 9220 time 90 certificate 4818 checked
 //   info score mate 17 nodes 9220 time 90 pv L@b2
 //   bestmove L@b2
@@ -375,12 +386,20 @@ void Session::prove(const Command& c) {
       emit("bestmove " + moveToString(defence.move, variant));
       return;
     }
+    // The win prover's own draw has no certificate the checker could accept:
+    // it is said unknown, with why (an exact claim is a checked one).
+    const bool uncheckedDraw = r->outcome == proof::Outcome::kDraw;
     std::string line = std::string("info string proof ") + proof::outcomeWord(r->outcome);
-    if (r->plies >= 0) line += " plies " + std::to_string(r->plies);
+    if (uncheckedDraw) line = "info string proof unknown";
+    if (r->plies >= 0 && !uncheckedDraw) line += " plies " + std::to_string(r->plies);
     line += counts;
     if (r->certificate)
       line += " certificate " + std::to_string(r->certificate->nodes.size()) + (r->certified ? " checked" : "");
-    if (!r->note.empty()) line += " (" + r->note + ")";
+    if (uncheckedDraw)
+      line += " (no draw certificate: the win prover's draw" + (r->note.empty() ? "" : ", " + r->note + ",") +
+              " is not checked, and the not-lost prover held neither side)";
+    else if (!r->note.empty())
+      line += " (" + r->note + ")";
     emit(line);
     if (r->outcome == proof::Outcome::kWin || r->outcome == proof::Outcome::kLoss) {
       // In plies, as the search says mates (docs/protocol.md): at most that many.

@@ -13,6 +13,10 @@
 // An engine that writes no file (the WebAssembly engine's
 // EngineLimits::proofDatabaseReadOnly) opens a writable file read-only,
 // makes no missing one, and appends nothing of what `go prove` proves.
+// Held entries (not-lost certificates): `go prove` starts its not-lost
+// phase from them and appends what it holds; `go` at a position held for
+// the side to move plays the entry's strategy at once, then holds it;
+// `query proof` says draw, not-lost or not-won.
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -33,6 +37,7 @@
 #include "proof/certified.h"
 #include "proof/database_check.h"
 #include "proof/database_file.h"
+#include "proof/not_lost.h"
 #include "proof/prover.h"
 #include "proof/store_proof.h"
 #include "protocol/engine.h"
@@ -418,6 +423,115 @@ TEST(ProtocolProofDatabase, AReadOnlyEngineMakesNoFileAndAppendsNothing) {
   ASSERT_TRUE(proved.get_future().get()) << "not proved";
   EXPECT_EQ(std::filesystem::file_size(path), bytes) << "appended to";
   for (const std::string& note : notes) EXPECT_EQ(note.find("appended"), std::string::npos) << note;
+}
+
+// A tic-tac-toe database holding the start for `defenders` (players, 0 or
+// 1), made by the proof library.
+void makeHeldDatabase(const std::string& path, const std::vector<int>& defenders) {
+  const Variant variant = Variant::ticTacToe();
+  auto db = proof::ProofDatabase::open(path, proof::ProofDatabase::Mode::kReadWrite, variant);
+  ASSERT_TRUE(db.ok()) << db.status();
+  std::vector<proof::Certificate> held;
+  for (int defender : defenders) {
+    auto proved = proof::proveNotLost(Board(variant), defender);
+    ASSERT_TRUE(proved.ok() && proved->defence == proof::Defence::kHeld) << "player " << defender + 1;
+    held.push_back(*proved->certificate);
+  }
+  auto stored = proof::storeProof(**db, held);
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  ASSERT_EQ(stored->appended, defenders.size());
+}
+
+// `go prove` proves tic-tac-toe's start drawn and appends both held
+// entries; the next proof's not-lost phase answers both from them (fewer
+// nodes, nothing new appended). A fresh engine on the file answers `query
+// proof` "draw M" and `go` with M at once ("proof draw (database)", nodes
+// 0, an exact 0), and the moves after it are held too.
+TEST(ProtocolProofDatabase, AProvedDrawIsStoredAndPlayedFromTheDatabase) {
+  const testing::ScratchDir dir("pdb_draw");
+  const std::string path = dir.file("t.pdb");
+  const std::vector<std::string> setup = {"setoption name Variant value tictactoe",
+                                          "setoption name ProofDatabase value " + path, "position startpos"};
+  std::string move;
+  {
+    EngineProcess e;
+    std::vector<std::string> commands = setup;
+    commands.push_back("go prove nodes 1000000");
+    std::vector<std::string> seen = untilBestMove(e, commands);
+    const auto first = lineStarting(seen, "info string proof draw ");
+    ASSERT_TRUE(first) << "tic-tac-toe's start is not proved drawn";
+    const auto appended = lineStarting(seen, "info string proof database appended ");
+    ASSERT_TRUE(appended) << "the draw is not stored";
+    EXPECT_EQ(*appended, "info string proof database appended 2 of 2 entries, 2 in all");
+    move = seen.back().substr(9);
+    seen = untilBestMove(e, {"go prove nodes 1000000"});
+    const auto second = lineStarting(seen, "info string proof draw ");
+    ASSERT_TRUE(second) << "not proved drawn again";
+    EXPECT_LT(std::stoll(second->substr(second->find(" nodes ") + 7)),
+              std::stoll(first->substr(first->find(" nodes ") + 7)))
+        << "the not-lost phase did not start from the database: " << *first << " / " << *second;
+    EXPECT_TRUE(anyContains(seen, "info string proof database appended 0 of 2 entries, 2 in all"));
+  }
+  auto opened = proof::ProofDatabase::open(path, proof::ProofDatabase::Mode::kRead);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  EXPECT_TRUE((*opened)->drawn(Board(Variant::ticTacToe())));
+  EngineProcess fresh;
+  EXPECT_EQ(queryProof(fresh, setup), "draw " + move);
+  std::vector<std::string> seen = untilBestMove(fresh, {"go movetime 60000"});
+  ASSERT_GE(seen.size(), 3u);
+  EXPECT_EQ(seen[seen.size() - 3], "info string proof draw (database)");
+  EXPECT_NE(seen[seen.size() - 2].find(" score cp 0 nodes 0 "), std::string::npos) << seen[seen.size() - 2];
+  EXPECT_EQ(seen.back(), "bestmove " + move);
+  // The other side's first legal reply; then the strategy's move, held.
+  Game game{Board(Variant::ticTacToe())};
+  ASSERT_TRUE(game.play(move).ok());
+  MoveList replies;
+  generateMoves(game.position(), replies);
+  ASSERT_GT(replies.size(), 0u);
+  const std::string reply = moveToString(replies[0], game.position().variant());
+  seen = untilBestMove(fresh, {"position startpos moves " + move + " " + reply, "go movetime 60000"});
+  ASSERT_GE(seen.size(), 3u);
+  EXPECT_EQ(seen[seen.size() - 3], "info string proof draw (held)");
+  EXPECT_NE(seen[seen.size() - 2].find(" nodes 0 "), std::string::npos) << seen[seen.size() - 2];
+}
+
+// One side held only: the side to move's entry is "not-lost M" (and `go`
+// plays M at once, "proof not-lost (database)", a lower bound), the other
+// side's "not-won"; neither where the database holds nothing.
+TEST(ProtocolProofDatabase, ASideHeldAloneIsNotLostForItAndNotWonForTheOther) {
+  const testing::ScratchDir dir("pdb_held");
+  const std::string first = dir.file("first.pdb"), second = dir.file("second.pdb");
+  ASSERT_NO_FATAL_FAILURE(makeHeldDatabase(first, {0}));
+  ASSERT_NO_FATAL_FAILURE(makeHeldDatabase(second, {1}));
+  EngineProcess e;
+  const std::string mine = queryProof(e, {"setoption name Variant value tictactoe",
+                                          "setoption name ProofDatabase value " + first, "position startpos"});
+  ASSERT_EQ(mine.rfind("not-lost ", 0), 0u) << mine;
+  const std::string move = mine.substr(9);
+  std::vector<std::string> seen = untilBestMove(e, {"go movetime 60000"});
+  ASSERT_GE(seen.size(), 3u);
+  EXPECT_EQ(seen[seen.size() - 3], "info string proof not-lost (database)");
+  EXPECT_NE(seen[seen.size() - 2].find(" score cp 0 lowerbound nodes 0 "), std::string::npos) << seen[seen.size() - 2];
+  EXPECT_EQ(seen.back(), "bestmove " + move);
+  EXPECT_EQ(queryProof(e, {"position startpos moves " + move}), "none");
+  EXPECT_EQ(queryProof(e, {"setoption name ProofDatabase value " + second, "position startpos"}), "not-won");
+  seen = untilBestMove(e, {"go depth 3"});
+  EXPECT_FALSE(anyContains(seen, "(database)")) << "the other side's entry was played";
+}
+
+// A read-only engine's `go prove` reads held entries and appends none:
+// the start, held for player 1 alone, proved drawn; the file unchanged.
+TEST(ProtocolProofDatabase, AReadOnlyEngineAppendsNoHeldEntry) {
+  const testing::ScratchDir dir("pdb_held_read_only");
+  const std::string path = dir.file("t.pdb");
+  ASSERT_NO_FATAL_FAILURE(makeHeldDatabase(path, {0}));
+  const uintmax_t bytes = std::filesystem::file_size(path);
+  EngineProcess hosted({"--proof-db", path});
+  const std::vector<std::string> seen =
+      untilBestMove(hosted, {"setoption name Variant value tictactoe", "position startpos", "go prove nodes 1000000"});
+  EXPECT_TRUE(lineStarting(seen, "info string proof draw ")) << "not proved drawn";
+  EXPECT_FALSE(anyContains(seen, "appended")) << "a hosted database was appended to";
+  EXPECT_EQ(std::filesystem::file_size(path), bytes) << "appended to";
 }
 
 }  // namespace

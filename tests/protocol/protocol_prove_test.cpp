@@ -398,7 +398,8 @@ TEST(ProtocolProve, TicTacToeIsAProvedDrawAndItsStrategyIsHeld) {
 // A held draw gives way to a proof database's win: after S@a1 S@b1 (the
 // other side's mistake) player 1 wins; once that win is stored, `go`
 // there plays it, though the draw strategy proved at the start covers the
-// position too.
+// position too. The draw's strategy, proved from the database, ends at
+// that win (a database leaf of its certificate) and is held elsewhere.
 TEST(ProtocolProve, AHeldDrawGivesWayToAStoredWin) {
   const testing::ScratchDir dir("held_draw_db");
   EngineProcess e;
@@ -417,6 +418,14 @@ TEST(ProtocolProve, AHeldDrawGivesWayToAStoredWin) {
   auto best = e.until("bestmove ", Ms(30000), &seen);
   ASSERT_TRUE(best);
   ASSERT_EQ(*best, "bestmove S@a1") << "the draw's strategy starts elsewhere: the test needs another line";
+  // The draw's strategy ends at the stored win (a database leaf of its
+  // certificate) and is still played elsewhere: after another reply, held.
+  e.send("position startpos moves S@a1 S@b2");
+  e.send("go movetime 60000");
+  seen.clear();
+  ASSERT_TRUE(e.until("bestmove ", Ms(10000), &seen));
+  ASSERT_GE(seen.size(), 3u);
+  EXPECT_EQ(seen[seen.size() - 3], "info string proof draw (held)");
   e.send(erred);
   e.send("go movetime 60000");
   seen.clear();
@@ -459,6 +468,26 @@ TEST(ProtocolProve, TheSideToMoveAloneHeldIsNotLost) {
   EXPECT_EQ(seen[seen.size() - 3], "info string proof not-lost (held)");
   EXPECT_EQ(numberAfter(seen[seen.size() - 2], "nodes"), 0) << seen[seen.size() - 2];
   EXPECT_NE(seen[seen.size() - 2].find(" score cp 0 lowerbound "), std::string::npos) << seen[seen.size() - 2];
+}
+
+// The win prover's own draw has no certificate: on a budget it spends
+// whole (991 nodes decide tic-tac-toe's start, one thread), leaving the
+// not-lost prover nothing, `go prove` says "unknown" with why, never
+// "draw", and no score and no move.
+TEST(ProtocolProve, TheWinProversUncheckedDrawIsSaidUnknown) {
+  EngineProcess e;
+  e.send("setoption name Variant value tictactoe");
+  e.send("position startpos");
+  e.send("go prove nodes 991");
+  std::vector<std::string> seen;
+  const auto best = e.until("bestmove ", Ms(30000), &seen);
+  ASSERT_TRUE(best) << "no bestmove";
+  EXPECT_EQ(*best, "bestmove (none)");
+  ASSERT_GE(seen.size(), 2u);
+  const std::string& answer = seen[seen.size() - 2];
+  EXPECT_EQ(answer.rfind("info string proof unknown nodes ", 0), 0u) << answer;
+  EXPECT_NE(answer.find(" (no draw certificate: the win prover's draw"), std::string::npos) << answer;
+  EXPECT_EQ(answer.back(), ')') << answer;
 }
 
 // A stop while the not-lost prover runs ends it at once, as it ends the
