@@ -54,7 +54,7 @@ import { FULL_STRENGTH } from './levels.js';
  * @property {string[]} line
  * @property {number[][]} supply
  * @property {Map<string, Mark> | null} marks
- * @property {string | null} stored the proof database's answer (`query proof`: "win 15 L@b2"), null for none
+ * @property {string | null} stored the proof database's answer (`query proof`: "win 15 L@b2", "draw S@a1"), null for none
  */
 
 // The page's UGI client: the server's WebSocket (the address it was served

@@ -9,7 +9,7 @@
 
 import { startSearch } from './engine_session.js';
 import { shownView } from './shown.js';
-import { proofText, proofValue, playerOneValue, storedProof, storedProofText } from './values.js';
+import { proofText, proofValue, playerOneValue, storedProof, storedProofText, storedValue } from './values.js';
 import { keepValue } from './game.js';
 import { puzzleSolving } from './puzzle_run.js';
 
@@ -43,15 +43,17 @@ export async function proveShown(st) {
 
 // The proof database's value of the position shown (`query proof`, which
 // examine asks with the position), at once and without a search: said as
-// the prover's answer is and kept as the position's value (the bar's and
-// the chart's). Nothing where the database says nothing, nor while a
+// the prover's answer is and, for a win, a loss or a draw, kept as the
+// position's value (the bar's and the chart's); a side held alone is said
+// only (a bound, no value). Nothing where the database says nothing, nor while a
 // puzzle is being solved (it would name the winning move unasked).
 /** @param {import('./state.js').State} st @param {import('./engine_session.js').View} view */
 export function showStoredProof(st, view) {
   const stored = view.stored ? storedProof(view.stored) : null;
   if (!stored || puzzleSolving(st)) return;
-  const value = playerOneValue({ mate: stored.win ? stored.plies : -stored.plies }, view.pos.side, true);
-  if (keepValue(st.game.current, { ...value, source: 'proof' })) st.ui.graph();
+  const exact = storedValue(stored);  // (a held side alone: words only, no value)
+  if (exact && keepValue(st.game.current, { ...playerOneValue(exact, view.pos.side, true), source: 'proof' }))
+    st.ui.graph();
   st.shown.proof = { generation: st.shown.generation, text: storedProofText(stored, view.pos.side), running: false };
   st.ui.proof();
 }

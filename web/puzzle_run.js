@@ -298,9 +298,12 @@ async function tryMove(st, move) {
   if (!st.shown.view?.over) {
     const s = await startSearch(st, 'prove', 1, { prove: true, movetime: CHECK_MS }, undefined, st.shown.generation);
     if (!still(st, node)) return notChecked(st, node, from, move);
+    // At the defender's turn: a loss of theirs is the solver's win; their
+    // win, a draw or their not losing (not-lost) proves the move no win.
     const outcome = s.proof ? s.proof.split(' ')[0] : 'unknown';
-    wins = outcome === 'loss' ? true : outcome === 'win' || outcome === 'draw' ? false : null;
-    why = outcome === 'win' ? ' (the defender wins: proved)' : outcome === 'draw' ? ' (a draw: proved)' : '';
+    wins = outcome === 'loss' ? true : ['win', 'draw', 'not-lost'].includes(outcome) ? false : null;
+    why = { win: ' (the defender wins: proved)', draw: ' (a draw: proved)',
+      'not-lost': ' (the defender cannot lose: proved)' }[outcome] ?? '';
   }
   run.checked = null;
   if (wins) {

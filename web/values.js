@@ -232,34 +232,64 @@ export function bestByPlacedSize(marks) {
 }
 
 // The proof database's answer about a position (`query proof`: "win 15
-// L@b2", "loss 14"; docs/protocol.md) as {win, plies, move}; null for
+// L@b2", "loss 14", "draw S@a1", "not-lost S@a1", "not-won";
+// docs/protocol.md) as {kind, plies, move} (plies: a win's or a loss's,
+// else null; move: the side to move's strategy move, else null); null for
 // `none` or an answer not of that shape.
-/** @param {string} answer @returns {{win: boolean, plies: number, move: string | null} | null} */
+/** @typedef {{kind: 'win' | 'loss' | 'draw' | 'not-lost' | 'not-won', plies: number | null, move: string | null}} StoredProof */
+/** @param {string} answer @returns {StoredProof | null} */
 export function storedProof(answer) {
-  const m = /^(?:win ([1-9]\d{0,3}) ([SMLX]@[a-d][1-4]|[a-d][1-4][a-d][1-4])|loss ([1-9]\d{0,3}))$/.exec(answer);
+  const move = '([SMLX]@[a-d][1-4]|[a-d][1-4][a-d][1-4])';
+  const m = new RegExp(`^(?:win ([1-9]\\d{0,3}) ${move}|loss ([1-9]\\d{0,3})|(draw|not-lost) ${move}|(not-won))$`)
+    .exec(answer);
   if (!m) return null;
-  return m[1] ? { win: true, plies: Number(m[1]), move: m[2] } : { win: false, plies: Number(m[3]), move: null };
+  if (m[1]) return { kind: 'win', plies: Number(m[1]), move: m[2] };
+  if (m[3]) return { kind: 'loss', plies: Number(m[3]), move: null };
+  if (m[4]) return { kind: /** @type {'draw' | 'not-lost'} */ (m[4]), plies: null, move: m[5] };
+  return { kind: 'not-won', plies: null, move: null };
+}
+
+// The value a stored proof (storedProof) gives its position, for the side
+// to move there (a Score): a win or a loss in at most `plies` plies, a
+// draw ({cp: 0}); null for a held side alone (only a bound: no value).
+/** @param {StoredProof} stored @returns {Score | null} */
+export function storedValue(stored) {
+  if (stored.kind === 'draw') return { cp: 0 };
+  if (stored.kind !== 'win' && stored.kind !== 'loss') return null;
+  const plies = /** @type {number} */ (stored.plies);
+  return { mate: stored.kind === 'win' ? plies : -plies };
 }
 
 // A stored proof (storedProof) as a person reads it, for player `side` to move.
-/** @param {{win: boolean, plies: number, move: string | null}} stored @param {number} side */
+/** @param {StoredProof} stored @param {number} side */
 export function storedProofText(stored, side) {
   const within = `at most ${stored.plies} ${stored.plies === 1 ? 'ply' : 'plies'}`;
-  return stored.win
-    ? `Proved (proof database): player ${side} wins in ${within}, starting with ${stored.move}.`
-    : `Proved (proof database): player ${side} loses in ${within} whatever they play.`;
+  switch (stored.kind) {
+    case 'win': return `Proved (proof database): player ${side} wins in ${within}, starting with ${stored.move}.`;
+    case 'loss': return `Proved (proof database): player ${side} loses in ${within} whatever they play.`;
+    case 'draw':
+      return `Proved (proof database): a draw — neither side can win; player ${side} holds it starting with ${stored.move}.`;
+    case 'not-lost':
+      return `Proved (proof database): player ${side} cannot lose, starting with ${stored.move}; `
+        + 'whether they can win is not proved.';
+    default:
+      return `Proved (proof database): player ${side} cannot win (player ${3 - side} cannot lose); `
+        + 'whether they can draw is not proved.';
+  }
 }
 
 // The value a proof gives the position it was asked about, for the side to
 // move there (a Score): a win or a loss in at most `plies` plies ({mate:
-// ±plies}), a draw ({cp: 0}); null where it proved nothing exact
-// (`unknown`, `not-lost`: only that the side to move cannot lose) or the
-// answer is not of that shape. `answer` as for proofText.
+// ±plies}), a draw with both certificates checked ({cp: 0}); null where it
+// proved nothing exact (`unknown`, `not-lost`: only that the side to move
+// cannot lose; a draw without its certificates, an older engine's win
+// prover's: no proof) or the answer is not of that shape. `answer` as for
+// proofText.
 /** @param {string} answer @returns {Score | null} */
 export function proofValue(answer) {
   const m = /^(win|loss|draw)(?: plies (\d+))?(?: |$)/.exec(answer);
   if (!m) return null;
-  if (m[1] === 'draw') return { cp: 0 };
+  if (m[1] === 'draw') return / certificates \d+ and \d+ checked\b/.test(answer) ? { cp: 0 } : null;
   if (!m[2] || Number(m[2]) < 1) return null;
   return { mate: m[1] === 'win' ? Number(m[2]) : -Number(m[2]) };
 }
@@ -268,7 +298,8 @@ export function proofValue(answer) {
 // nodes 9221 time 92 certificate 4818 checked", "draw nodes 1630 time 4
 // certificates 51 and 61 checked", "not-lost nodes 980 time 3 certificate
 // 44 checked", a note in parentheses at the end) as a person reads it, for
-// player `side` to move; `best` the proof's move.
+// player `side` to move; `best` the proof's move. A draw without both
+// certificates checked (an older engine's win prover's) is no proof.
 /**
  * @param {string} answer @param {number} side @param {string | null | undefined} best
  * @param {number} seconds the prover's budget @returns {string}
@@ -298,7 +329,6 @@ export function proofText(answer, side, best, seconds) {
     return `Proved: player ${side} wins in ${within}, starting with ${best} (${checked}${cost}).`;
   if (outcome === 'loss')
     return `Proved: player ${side} loses in ${within} whatever they play (${checked}${cost}).`;
-  if (outcome === 'draw') return `Proved: a draw (${note ? note[1] + '; ' : ''}${cost}).`;
   return `No proof within ${seconds} s${note ? ` (${note[1]})` : ''}: the position is beyond the prover's `
     + `reach in that time (${cost}).`;
 }

@@ -15,7 +15,10 @@ The same server reads a proof database of gobblers (`--proof-db`, made here by `
 --db`): at the start, which it holds, the page says at once, with no search and no Prove button,
 that player 1 wins in at most N plies and with which move, and the bar shows the proved win; after
 that move, that player 2 loses; after a board move since the last drop (where a repetition could
-matter, so the database is not used) it says nothing of a proof. The page offers no "Load proof
+matter, so the database is not used) it says nothing of a proof. A second database, of
+tic-tac-toe, holds its start for both sides (`gobblet-prove prove --draw --db`): the page says at
+once that it is a proved draw, with the side to move's move, and the bar shows the proved draw
+(issue 61). The page offers no "Load proof
 database…" (the static site's, docs/wasm.md: a server's engine reads the files its server names).
 
 pytest tests, in the order below, on one page of one headless Chromium (fixtures: conftest.py).
@@ -69,10 +72,23 @@ def proof_db(binary):
 
 
 @pytest.fixture(scope="module")
-def page_url(binary, tb_dir, proof_db):
-    """`gobblet --http` on a free port, its tablebase folder tb_dir, its proof database proof_db:
-    the page under test."""
-    server, port = start_server(binary, tb_dir, extra=["--proof-db", proof_db])
+def draw_db(binary):
+    """A proof database of tic-tac-toe holding its start for both sides (a draw: two not-lost
+    certificates), made by the prover."""
+    path = tempfile.mkdtemp(prefix="gobblet-pdb-draw-")
+    db = os.path.join(path, "tictactoe.pdb")
+    subprocess.run([os.path.join(os.path.dirname(binary), "gobblet-prove"), "prove", "--variant", "tictactoe",
+                    "--draw", "--db", db], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   timeout=TIMEOUT)
+    yield db
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def page_url(binary, tb_dir, proof_db, draw_db):
+    """`gobblet --http` on a free port, its tablebase folder tb_dir, its proof databases proof_db
+    and draw_db: the page under test."""
+    server, port = start_server(binary, tb_dir, extra=["--proof-db", proof_db, "--proof-db", draw_db])
     yield f"http://127.0.0.1:{port}/"
     stop_server(server)
 
@@ -177,6 +193,26 @@ def test_a_position_the_proof_database_holds_is_shown_proved_at_once(b):
     b.idle()
     check("Proved" not in proof_said(b), f"a proof is said where a repetition could matter: {proof_said(b)!r}")
 
+
+
+def test_a_draw_the_proof_database_holds_is_shown_proved_at_once(b):
+    """Tic-tac-toe's start, held by the server's database for both sides: a proved draw at once,
+    with the side to move's move, and the bar's exact value a proved draw; after that move (a
+    position the database does not hold), nothing."""
+    b.load("#variant=tictactoe")
+    b.wait("the database's draw of the start", lambda: "Proved (proof database): a draw" in proof_said(b))
+    said = proof_said(b)
+    print(f"start: {said!r}, bar {bar_text(b)!r}")
+    m = re.fullmatch(r"Proved \(proof database\): a draw — neither side can win; player 1 holds it starting with "
+                     r"(S@[a-c][1-3])\.", said)
+    check(m, f"the start's draw is not said as one: {said!r}")
+    b.wait("the bar's proved draw",
+           lambda: b.d.execute_script("return document.getElementById('eval-bar').getAttribute('aria-valuetext')")
+           == "a draw (proved)")
+    b.load("#variant=tictactoe&moves=" + m.group(1).replace("@", "%40"))
+    b.wait("the position after the move", lambda: b.body("ply") == "1")
+    b.idle()
+    check("Proved (proof database)" not in proof_said(b), f"a proof said after the move: {proof_said(b)!r}")
 
 if __name__ == "__main__":
     sys.exit(run_as_script(__file__, sys.argv[1:]))

@@ -122,7 +122,7 @@ test("the bar: the position's value (a proof, the tablebase, a search), a finish
 test("a proof's answer as the position's value", () => {
   assert.deepEqual(proofValue('win plies 17 nodes 9221 time 92 certificate 4818 checked'), { mate: 17 });
   assert.deepEqual(proofValue('loss plies 4 nodes 10 time 1'), { mate: -4 });
-  assert.deepEqual(proofValue('draw nodes 10 time 1 (a note)'), { cp: 0 });
+  assert.equal(proofValue('draw nodes 10 time 1 (a note)'), null);  // (no certificates: no proof)
   assert.deepEqual(proofValue('draw nodes 2187 time 12 certificates 106 and 588 checked'), { cp: 0 });
   assert.equal(proofValue('not-lost nodes 1255 time 75 certificate 106 checked'), null);  // (at least a draw: no value)
   assert.equal(proofValue('unknown nodes 10 time 5000 (beyond reach)'), null);
