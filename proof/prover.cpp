@@ -100,7 +100,9 @@ absl::StatusOr<ProofResult> prove(const Board& board, const ProverOptions& optio
   if (outcome == Outcome::kUnknown && result.note.empty()) {
     if (options.tryLoss && pathFreeDisproofs) {
       outcome = Outcome::kDraw;
-      result.note = "neither side can force a line";
+      result.note =
+          "neither side can force a line (the prover's claim, with no certificate: the not-lost "
+          "prover certifies a draw, proof/not_lost.h)";
     } else {
       result.note = pathFreeDisproofs ? "no win for the side to move (the loss was not tried)"
                                       : "disproved only along paths with repetitions or the depth limit";

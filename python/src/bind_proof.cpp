@@ -360,7 +360,9 @@ size_t storeHeld(ProofDatabaseHandle& h, const std::vector<const NotLost*>& side
 
 void bindProof(py::module_& m) {
   py::class_<Proof>(m, "Proof", "What prove() found, for the side to move.")
-      .def_readonly("outcome", &Proof::outcome, "\"win\", \"loss\", \"draw\" or \"unknown\".")
+      .def_readonly("outcome", &Proof::outcome,
+                    "\"win\", \"loss\", \"draw\" or \"unknown\". A draw here is the prover's claim, with no "
+                    "certificate (certified False); prove_draw() proves one with a certificate for each player.")
       .def_readonly("plies", &Proof::plies,
                     "A win or a loss: the longest game the proved strategy allows (at least the true distance).")
       .def_readonly("move", &Proof::move, "A win: the proved strategy's first move; else None.")
@@ -505,7 +507,8 @@ and "nodes".)doc")
   m.def("prove", &prove, py::arg("game"), py::kw_only(), py::arg("nodes") = py::none(), py::arg("seconds") = py::none(),
         py::arg("hash_mib") = 64, py::arg("threads") = 1, py::arg("database") = nullptr,
         R"doc(Decides the game's position by proof-number search (docs/proof.md): a Proof whose outcome
-is "win" (with the winning move), "loss", "draw" or "unknown" (the budget ran out, or Ctrl-C). Budget:
+is "win" (with the winning move), "loss", "draw" (the prover's claim, with no certificate: prove_draw()
+certifies one) or "unknown" (the budget ran out, or Ctrl-C). Budget:
 `nodes` (at least 1) and `seconds` (more than 0); None is no limit (then only Ctrl-C ends a hard one). A win or
 a loss comes with a certificate that the independent checker has accepted (else it is "unknown"). The proof holds in
 the game: it reaches none of the game's positions since its last drop. `database` (a ProofDatabase of the game's
