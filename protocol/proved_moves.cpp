@@ -20,6 +20,19 @@ std::vector<Move> nodeMoves(const Board& board, const proof::CertificateNode& no
   return moves;
 }
 
+// The root position of `certificate` where it is of `kind` and `variant`,
+// has 1 to `maxNodes` nodes and its position reads; else none (nothing
+// to learn).
+std::optional<Board> rootToLearn(const proof::Certificate& certificate, proof::CertificateKind kind,
+                                 const Variant& variant, size_t maxNodes) {
+  const size_t size = certificate.nodes.size();
+  if (certificate.kind != kind || size == 0 || size > maxNodes || certificate.variant != variant.name())
+    return std::nullopt;
+  absl::StatusOr<Board> root = parsePosition(variant, certificate.position);
+  if (!root.ok()) return std::nullopt;
+  return *root;
+}
+
 }  // namespace
 
 void ProvedMoves::clear() {
@@ -32,11 +45,8 @@ void ProvedMoves::learn(const proof::Certificate& certificate, const Variant& va
                         const proof::KnownPositions* database, size_t maxNodes) {
   clear();
   const auto& nodes = certificate.nodes;
-  if (certificate.kind != proof::CertificateKind::kWin || nodes.empty() || nodes.size() > maxNodes ||
-      certificate.variant != variant.name())
-    return;
-  absl::StatusOr<Board> root = parsePosition(variant, certificate.position);
-  if (!root.ok()) return;
+  const std::optional<Board> root = rootToLearn(certificate, proof::CertificateKind::kWin, variant, maxNodes);
+  if (!root) return;
   // 1. Each node's position, replayed from the root (children come later).
   std::vector<std::optional<Board>> at(nodes.size());
   at[0] = *root;
@@ -81,11 +91,8 @@ void ProvedMoves::learnNotLost(const proof::Certificate& certificate, const Vari
                                size_t maxNodes) {
   clear();
   const auto& nodes = certificate.nodes;
-  if (certificate.kind != proof::CertificateKind::kNotLost || nodes.empty() || nodes.size() > maxNodes ||
-      certificate.variant != variant.name())
-    return;
-  absl::StatusOr<Board> root = parsePosition(variant, certificate.position);
-  if (!root.ok()) return;
+  const std::optional<Board> root = rootToLearn(certificate, proof::CertificateKind::kNotLost, variant, maxNodes);
+  if (!root) return;
   // Each node's position, breadth first from the root (a child may be any
   // node); a node reached at two positions is no certified certificate.
   std::vector<std::optional<Board>> at(nodes.size());
