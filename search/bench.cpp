@@ -65,14 +65,14 @@ double processCpuSeconds() {
 }  // namespace
 
 BenchResult runBench(int depth, std::function<void(const std::string&)> log, const std::atomic<bool>* stop,
-                     const ThreadStarter& startThread) {
+                     const ThreadStarter& startThread, bool handWritten) {
   if (depth <= 0) depth = kDefaultDepth;
   BenchResult result;
   Search search(startThread);
   SearchOptions options;
   options.hashMiB = 16;
   options.threads = 1;
-  options.net = builtInNet();  // the default evaluation: the built-in net for 4x4 Gobblet
+  if (!handWritten) options.net = builtInNet();  // the default evaluation: the built-in net for 4x4 Gobblet
   if (absl::Status status = search.setOptions(options); !status.ok() && log)
     log("error: " + std::string(status.message()) + " (the node count is not the signature)");
   const auto t0 = std::chrono::steady_clock::now();
@@ -106,6 +106,7 @@ BenchResult runBench(int depth, std::function<void(const std::string&)> log, con
     search.newGame();
     SearchLimits limits;
     limits.depth = depth;
+    const double positionCpu0 = processCpuSeconds();
     const Search::Result r = search.searchSync(Game(board), limits);
     if (r.best == Move::none() && !r.error.empty()) {  // no search ran: the counts mean nothing
       result.error = r.error;
@@ -113,6 +114,10 @@ BenchResult runBench(int depth, std::function<void(const std::string&)> log, con
     }
     const Search::Stats stats = search.lastStats();
     result.nodes += r.info.nodes;
+    if (variant == Variant::gobblet()) {
+      result.gobbletNodes += r.info.nodes;
+      result.gobbletCpuSeconds += processCpuSeconds() - positionCpu0;
+    }
     result.cutoffs += stats.cutoffs;
     result.firstMoveCutoffs += stats.firstMoveCutoffs;
     if (log)

@@ -178,6 +178,8 @@ struct BenchResult {
   double cpuSeconds = 0;          // CPU time of the process (the bench is single-threaded)
   uint64_t cutoffs = 0;           // beta cutoffs over all positions
   uint64_t firstMoveCutoffs = 0;  // ... of which by the first move searched
+  uint64_t gobbletNodes = 0;      // the nodes of the 4x4 Gobblet positions (those the net evaluates) ...
+  double gobbletCpuSeconds = 0;   // ... and their CPU time
   bool stopped = false;           // *stop was set: the counts cover only part of the bench
   std::string error;              // not empty: the bench could not run (no search thread); the counts are void
 };
@@ -186,8 +188,12 @@ struct BenchResult {
 // bench returns with stopped = true. startThread makes its threads (empty:
 // std::thread): when the system refuses the search's, the bench ends with
 // `error` set; when it refuses the one that watches `stop`, a stop acts
-// between positions only (said in the log).
+// between positions only (said in the log). handWritten: the hand-written
+// evaluation instead of the built-in net (Use NNUE false), to measure the
+// net's speed against it on the same positions (the node count is then
+// not the signature).
 BenchResult runBench(int depth = 0 /* 0 = default */, std::function<void(const std::string&)> log = nullptr,
-                     const std::atomic<bool>* stop = nullptr, const ThreadStarter& startThread = {});
+                     const std::atomic<bool>* stop = nullptr, const ThreadStarter& startThread = {},
+                     bool handWritten = false);
 
 }  // namespace gobblet

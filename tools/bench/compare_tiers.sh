@@ -4,7 +4,9 @@
 # drift of the machine's speed touches all of them alike. Prints per tier
 # the bench's node count (the same for every tier, or the build is wrong),
 # the median bench nodes per CPU-second and perft leaves per second, and
-# their ratios to the last tier named (native by default).
+# their ratios to the last tier named (native by default), and the net's
+# speed against the hand-written evaluation's on the bench's 4x4
+# positions (gobblet-bench --hand-written; docs/nnue.md, "Speed").
 # Usage: tools/bench/compare_tiers.sh [ROUNDS] [TIER...]
 #   (default: 9 rounds; x86-64 x86-64-v2 x86-64-v3 x86-64-v4 native)
 set -euo pipefail
@@ -28,10 +30,12 @@ for ((round = 1; round <= rounds; ++round)); do
     bench="$("build/tier-$tier/bin/gobblet-bench" 2>&1)"
     nodes="$(sed -n 's/^Nodes searched *: *//p' <<<"$bench")"
     nps="$(sed -n 's/^Nodes\/CPU-second: *\([0-9]*\).*/\1/p' <<<"$bench")"
+    net="$(sed -n 's/^4x4 nodes\/CPU-s : *\([0-9]*\).*/\1/p' <<<"$bench")"
+    hand="$("build/tier-$tier/bin/gobblet-bench" --hand-written 2>&1 | sed -n 's/^4x4 nodes\/CPU-s : *\([0-9]*\).*/\1/p')"
     start="$(date +%s.%N)"
     "build/tier-$tier/bin/gobblet-perft" "$perft_depth" >/dev/null 2>&1
     end="$(date +%s.%N)"
-    echo "$tier $nodes $nps $start $end" >>"$results"
+    echo "$tier $nodes $nps $start $end $net $hand" >>"$results"
   done
 done
 
@@ -41,14 +45,16 @@ path, depth, tiers = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 leaves = {6: 857840400}[depth]
 rows = {t: [] for t in tiers}
 for line in open(path):
-    tier, nodes, nps, start, end = line.split()
-    rows[tier].append((int(nodes), int(nps), leaves / (float(end) - float(start))))
+    tier, nodes, nps, start, end, net, hand = line.split()
+    rows[tier].append((int(nodes), int(nps), leaves / (float(end) - float(start)), int(net) / int(hand)))
 base = tiers[-1]
-med = {t: (statistics.median(r[1] for r in rows[t]), statistics.median(r[2] for r in rows[t])) for t in tiers}
-print(f"{'tier':<10} {'bench nodes':>11} {'bench nodes/CPU-s':>18} {'ratio':>6} {'perft 6 leaves/s':>17} {'ratio':>6}")
+med = {t: tuple(statistics.median(r[k] for r in rows[t]) for k in (1, 2, 3)) for t in tiers}
+print(f"{'tier':<10} {'bench nodes':>11} {'bench nodes/CPU-s':>18} {'ratio':>6} {'perft 6 leaves/s':>17} {'ratio':>6} "
+      f"{'net/hand-written':>16}")
 for t in tiers:
     nodes = {r[0] for r in rows[t]}
     print(f"{t:<10} {'/'.join(map(str, nodes)):>11} {med[t][0]:>18,.0f} {med[t][0] / med[base][0]:>6.3f} "
-          f"{med[t][1]:>17,.0f} {med[t][1] / med[base][1]:>6.3f}")
-print(f"(medians of {len(rows[base])} rounds; ratios to {base})")
+          f"{med[t][1]:>17,.0f} {med[t][1] / med[base][1]:>6.3f} {med[t][2]:>16.3f}")
+print(f"(medians of {len(rows[base])} rounds; ratios to {base}; net/hand-written: the bench's 4x4 positions'\n"
+      " nodes per CPU second with the net over those with the hand-written evaluation, the same round's)")
 PY

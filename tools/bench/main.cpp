@@ -1,6 +1,6 @@
 // gobblet-bench: the fixed search bench (see runBench in search/search.h).
 //
-//   gobblet-bench [DEPTH] [--quiet] [--param NAME=VALUE]...
+//   gobblet-bench [DEPTH] [--quiet] [--hand-written] [--param NAME=VALUE]...
 //
 // --param sets a search tuning value (search/search_params.h): the bench of
 // a parameter change without a rebuild.
@@ -8,7 +8,9 @@
 // it ("Engine          : Gobblet 0.1.0+g... (x86-64-v2)", engine/version.h)
 // and, Stockfish style, "Nodes searched  : N" (the deterministic
 // signature), "Nodes/second    : M" (wall clock), the same per CPU second,
-// and the first-move cutoff rate.
+// the 4x4 positions' nodes per CPU second (those the net evaluates; with
+// --hand-written, the hand-written evaluation: the net's speed against it,
+// tools/bench/compare_tiers.sh) and the first-move cutoff rate.
 #include <cstdio>
 #include <string>
 
@@ -28,6 +30,8 @@ cli::Program commandLine() {
   p.summary = "Searches the fixed bench positions and prints the node signature and the speed.";
   p.syntax.options = {
       cli::flag("--quiet", "no line per position on standard error"),
+      cli::flag("--hand-written",
+                "the hand-written evaluation instead of the net (its speed against the net's; not the signature)"),
       cli::text("--param", "NAME=VALUE", "a search tuning value (gobblet --params lists them)").repeated(),
   };
   p.syntax.positionals = {
@@ -41,9 +45,12 @@ int bench(const cli::Arguments& args, const cli::UsageFn& usage) {
     if (const absl::Status st = gobblet::setSearchParam(param); !st.ok()) return usage(st.message());
   const int depth = static_cast<int>(args.integer("DEPTH"));
   const bool quiet = args.has("--quiet");
-  const gobblet::BenchResult r = gobblet::runBench(depth, [quiet](const std::string& line) {
-    if (!quiet) std::fprintf(stderr, "%s\n", line.c_str());
-  });
+  const gobblet::BenchResult r = gobblet::runBench(
+      depth,
+      [quiet](const std::string& line) {
+        if (!quiet) std::fprintf(stderr, "%s\n", line.c_str());
+      },
+      nullptr, {}, args.has("--hand-written"));
   if (!r.error.empty()) {
     std::fprintf(stderr, "gobblet-bench: %s\n", r.error.c_str());
     return 1;
@@ -55,6 +62,9 @@ int bench(const cli::Arguments& args, const cli::UsageFn& usage) {
   std::printf("Nodes/second    : %.0f\n", nps);
   std::printf("Nodes/CPU-second: %.0f (differs from the above only on a loaded machine)\n",
               r.cpuSeconds > 0 ? r.nodes / r.cpuSeconds : 0.0);
+  std::printf("4x4 nodes/CPU-s : %.0f (the 4x4 Gobblet positions, evaluated by the %s)\n",
+              r.gobbletCpuSeconds > 0 ? r.gobbletNodes / r.gobbletCpuSeconds : 0.0,
+              args.has("--hand-written") ? "hand-written evaluation" : "net");
   std::printf("First-move cutoffs: %.1f%% of %llu\n", r.cutoffs ? 100.0 * r.firstMoveCutoffs / r.cutoffs : 0.0,
               static_cast<unsigned long long>(r.cutoffs));
   std::printf("%llu nodes %.0f nps\n", static_cast<unsigned long long>(r.nodes), nps);
