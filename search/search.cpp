@@ -15,6 +15,7 @@
 #include "engine/movegen.h"
 #include "search/evaluate.h"
 #include "search/host_yield.h"
+#include "eval_cache.h"
 #include "movepick.h"
 #include "search/search_params.h"
 #include "search/tactics.h"
@@ -147,8 +148,15 @@ class Worker {
   }
   // The static evaluation of the position at `ply`: the net's, from the
   // accumulator, when the search has one for the variant; else evaluate().
+  // A net's evaluation is cached (eval_cache.h): a hit needs neither the
+  // net nor the accumulator.
   int staticEval(int ply) {
-    return net_ ? nnue::evaluate(*net_, accumulators_.at(ply, board_), board_.sideToMove()) : evaluate(board_);
+    if (!net_) return evaluate(board_);
+    int value;
+    if (evalCache_.probe(board_.key(), value)) return value;
+    value = nnue::evaluate(*net_, accumulators_.at(ply, board_), board_.sideToMove());
+    evalCache_.store(board_.key(), value);
+    return value;
   }
   void unmakeMove(Move m) { board_.unmakeMove(m); }
   bool isRepetition(int ply) const {
@@ -178,6 +186,7 @@ class Worker {
   Board board_;
   const nnue::Network* net_ = nullptr;   // the net, if the search uses one for this variant
   nnue::AccumulatorStack accumulators_;  // when net_: the first layer of the line's positions, per ply
+  EvalCache evalCache_;                  // when net_: its recent evaluations
   OrderingTables& ordering_;
   int multiPv_;
   int pvIndex_ = 0;
