@@ -14,8 +14,7 @@ TEST(Bench, TheHandWrittenRunSearchesTheSamePositionsWithoutTheNet) {
   ASSERT_TRUE(net.error.empty()) << net.error;
   ASSERT_TRUE(hand.error.empty()) << hand.error;
   EXPECT_NE(net.gobbletNodes, hand.gobbletNodes) << "the 4x4 positions are searched with another evaluation";
-  EXPECT_EQ(net.nodes - net.gobbletNodes, hand.nodes - hand.gobbletNodes)
-      << "the other variants never use the net";
+  EXPECT_EQ(net.nodes - net.gobbletNodes, hand.nodes - hand.gobbletNodes) << "the other variants never use the net";
   EXPECT_GT(net.gobbletNodes, 0u);
   EXPECT_LT(net.gobbletNodes, net.nodes);
   EXPECT_GT(net.gobbletCpuSeconds, 0);
