@@ -150,7 +150,7 @@ ProofValue Searcher::search(const Board& root, const std::vector<Board>& history
 
 ProofValue Searcher::mid(Board& board, uint32_t thpn, uint32_t thdn) {
   const uint64_t nodesBefore = nodes_++;
-  if (++pending_ >= kBatch) {
+  if (++pending_ >= budget_.batch(kBatch)) {
     stop_ = budget_.spend(pending_) || (solved_ && solved_->load(std::memory_order_relaxed));
     pending_ = 0;
   } else if (budget_.stopAsked()) {

@@ -72,6 +72,14 @@ class Budget {
 
   // Counts `n` more nodes; true once the budget is spent (or stop was asked).
   bool spend(uint64_t n);
+  // How many nodes a searcher may count locally before it spends them:
+  // `most`, or fewer near a node limit, so that a search stops at the
+  // limit (one thread exactly; T threads at most T - 1 nodes beyond it).
+  uint64_t batch(uint64_t most) const {
+    if (!maxNodes_) return most;
+    const uint64_t used = nodes();
+    return used >= maxNodes_ ? 1 : std::min(most, maxNodes_ - used);
+  }
   bool spent() const { return spent_.load(std::memory_order_relaxed); }
   // spent(), or stop asked since the last spend(): cheap enough for every
   // node (a node of a fresh table can take milliseconds, its pages zeroed

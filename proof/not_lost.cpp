@@ -57,9 +57,9 @@ class NotLostSearch {
       const uint32_t n = work_.back();
       work_.pop_back();
       if (nodes_[n].expanded || nodes_[n].lost) continue;
-      if (++pending_ >= kBatch) {
+      if (++pending_ >= budget_.batch(kBatch)) {
+        if (budget_.spend(pending_)) stopped_ = true;
         pending_ = 0;
-        if (budget_.spend(kBatch)) stopped_ = true;
       }
       if (stopped_ || full_) break;
       expand(n);

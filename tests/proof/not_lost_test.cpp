@@ -206,6 +206,17 @@ TEST(NotLost, TinyBudgetIsUnknown) {
   EXPECT_NE(r->note, "");
 }
 
+// A node limit is kept to the node, not to the next batch of 64.
+TEST(NotLost, ANodeLimitIsKept) {
+  for (uint64_t limit : {1, 10, 65, 100}) {
+    auto r = proveNotLost(Board(Variant::gobblers()), 1, smallOptions(limit));
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->defence, Defence::kUnknown);
+    EXPECT_LE(r->nodes, limit);
+    EXPECT_GE(r->nodes, limit - 1);
+  }
+}
+
 TEST(NotLost, TheSideThatLosesGobbletGobblersIsNotProvedNotLost) {
   auto r = proveNotLost(Board(Variant::gobblers()), 1, smallOptions(2'000'000));
   ASSERT_TRUE(r.ok());

@@ -145,6 +145,17 @@ TEST(Prover, TinyBudgetIsUnknown) {
   EXPECT_LT(r.nodes, 1000u);
 }
 
+// A node limit is kept to the node (one thread), not to the next batch.
+TEST(Prover, ANodeLimitIsKept) {
+  for (uint64_t limit : {1, 10, 65, 100}) {
+    ProverOptions options;
+    options.maxNodes = limit;
+    const ProofResult r = proveChecked(Board(), options);
+    EXPECT_EQ(r.outcome, Outcome::kUnknown);
+    EXPECT_LE(r.nodes, limit);
+  }
+}
+
 TEST(Prover, StopFlagStops) {
   std::atomic<bool> stop{true};
   ProverOptions options;
