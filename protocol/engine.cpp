@@ -541,7 +541,14 @@ void Engine::go(const SearchLimits& limits, SearchCallbacks callbacks) {
       info.depth = 1;
       info.score.exact = drawn;
       info.score.bound = drawn ? SearchScore::kExact : SearchScore::kLower;
-      info.wdl = drawn ? WinDrawLoss{0, 1000, 0} : WinDrawLoss{1, 999, 0};  // (not lost: no loss, not decided)
+      if (drawn) {
+        info.wdl = WinDrawLoss{0, 1000, 0};
+      } else {
+        // Not lost: no loss, exactly; the win and the draw are the static
+        // evaluation's estimate (`query wdl`'s), its loss share counted a draw.
+        const WinDrawLoss estimate = positionChances(game_, options_.fullStrengthUsesNet() ? net_.get() : nullptr);
+        info.wdl = WinDrawLoss{estimate.win, estimate.draw + estimate.loss, 0};
+      }
     }
     info.isFinal = true;
     if (callbacks.onInfo) callbacks.onInfo(info);

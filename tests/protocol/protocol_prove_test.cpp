@@ -10,6 +10,7 @@
 #include <chrono>
 #include <optional>
 #include <thread>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -468,6 +469,22 @@ TEST(ProtocolProve, TheSideToMoveAloneHeldIsNotLost) {
   EXPECT_EQ(seen[seen.size() - 3], "info string proof not-lost (held)");
   EXPECT_EQ(numberAfter(seen[seen.size() - 2], "nodes"), 0) << seen[seen.size() - 2];
   EXPECT_NE(seen[seen.size() - 2].find(" score cp 0 lowerbound "), std::string::npos) << seen[seen.size() - 2];
+  // Its chances: no loss, exactly; the win is the evaluation's estimate
+  // (query wdl's), the rest a draw.
+  e.send("query wdl");
+  const auto estimate = e.until("response ", Ms(10000));
+  ASSERT_TRUE(estimate);
+  std::istringstream words(estimate->substr(9));
+  int win = -1, draw = -1, loss = -1;
+  words >> win >> draw >> loss;
+  ASSERT_EQ(win + draw + loss, 1000) << *estimate;
+  e.send("setoption name UCI_ShowWDL value true");
+  e.send("go movetime 60000");
+  seen.clear();
+  ASSERT_TRUE(e.until("bestmove ", Ms(10000), &seen));
+  ASSERT_GE(seen.size(), 2u);
+  const std::string wdl = " wdl " + std::to_string(win) + " " + std::to_string(draw + loss) + " 0 ";
+  EXPECT_NE(seen[seen.size() - 2].find(wdl), std::string::npos) << seen[seen.size() - 2] << " lacks" << wdl;
 }
 
 // The win prover's own draw has no certificate: on a budget it spends
