@@ -7,13 +7,13 @@ void squareFeatures(const Board& board, int square, int perspective, FeatureList
   const int topSize = board.top(square, &topOwner);
   for (int size = 0; size < kSizes; ++size)
     for (int player = 0; player < 2; ++player)
-      if (board.pieces(player, size) & bit(square)) out.add((player != perspective) * 64 + size * 16 + square);
-  if (topSize >= 0) out.add(kPieceFeatures + (topOwner != perspective) * 64 + topSize * 16 + square);
+      if (board.pieces(player, size) & bit(square)) out.add(pieceFeature(player, size, square, perspective));
+  if (topSize >= 0) out.add(topFeature(topOwner, topSize, square, perspective));
 }
 
 void reserveFeatures(const Board& board, int player, int perspective, FeatureList& out) {
   for (int size = 0; size < kSizes; ++size)
-    out.add(kPieceFeatures + kTopFeatures + (player != perspective) * 16 + size * 4 + board.placed(player, size));
+    out.add(reserveFeature(player, size, board.placed(player, size), perspective));
 }
 
 void activeFeatures(const Board& board, int perspective, FeatureList& out) {
@@ -22,14 +22,28 @@ void activeFeatures(const Board& board, int perspective, FeatureList& out) {
   for (int player = 0; player < 2; ++player) reserveFeatures(board, player, perspective, out);
 }
 
-ChangedParts changedParts(const Board& before, Move move) {
-  ChangedParts parts;
-  parts.squares[0] = move.to();
-  if (move.isDrop())
-    parts.reservePlayer = before.sideToMove();
-  else
-    parts.squares[1] = move.from();
-  return parts;
+void moveFeatures(const Board& before, const Board& after, Move move, int perspective, FeatureList& removed,
+                  FeatureList& added) {
+  removed.size = added.size = 0;
+  const int mover = before.sideToMove(), to = move.to();
+  int size, owner = -1;
+  if (move.isDrop()) {
+    size = move.size();
+    const int placed = before.placed(mover, size);
+    removed.add(reserveFeature(mover, size, placed, perspective));
+    added.add(reserveFeature(mover, size, placed + 1, perspective));
+  } else {
+    const int from = move.from();
+    size = before.top(from);  // the moved piece: the top of the square it leaves
+    removed.add(pieceFeature(mover, size, from, perspective));
+    removed.add(topFeature(mover, size, from, perspective));
+    if (const int uncovered = after.top(from, &owner); uncovered >= 0)
+      added.add(topFeature(owner, uncovered, from, perspective));
+  }
+  if (const int covered = before.top(to, &owner); covered >= 0)
+    removed.add(topFeature(owner, covered, to, perspective));
+  added.add(pieceFeature(mover, size, to, perspective));
+  added.add(topFeature(mover, size, to, perspective));
 }
 
 }  // namespace gobblet::nnue

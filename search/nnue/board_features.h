@@ -12,9 +12,8 @@
 // side to move's and the other side's sets is colour-blind by design.
 // tools/nnue/train.py computes the same features (test: NnueFeatures.*).
 //
-// A move changes the features of at most two squares and one reserve:
-// changedSquares() says which, so the accumulator (accumulator.h) takes
-// away their features before the move and adds them after.
+// A move changes at most three features and adds at most three
+// (moveFeatures()), so the accumulator (network.h) is updated by those.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +40,17 @@ struct FeatureList {
   void add(int i) { index[size++] = static_cast<uint16_t>(i); }
 };
 
+// The features' indices (the table above), for `perspective`.
+constexpr int pieceFeature(int player, int size, int square, int perspective) {
+  return (player != perspective) * 64 + size * 16 + square;
+}
+constexpr int topFeature(int player, int size, int square, int perspective) {
+  return kPieceFeatures + pieceFeature(player, size, square, perspective);
+}
+constexpr int reserveFeature(int player, int size, int placed, int perspective) {
+  return kPieceFeatures + kTopFeatures + (player != perspective) * 16 + size * 4 + placed;
+}
+
 // Every active feature of `board` for `perspective` (0: player 1).
 void activeFeatures(const Board& board, int perspective, FeatureList& out);
 // The active features of one square (its pieces and its top), and of one
@@ -48,12 +58,12 @@ void activeFeatures(const Board& board, int perspective, FeatureList& out);
 void squareFeatures(const Board& board, int square, int perspective, FeatureList& out);
 void reserveFeatures(const Board& board, int player, int perspective, FeatureList& out);
 
-// What a move touches: the squares (to, and from for a board move; -1 for
-// none) and the player whose reserve changes (-1 for none).
-struct ChangedParts {
-  int squares[2] = {-1, -1};
-  int reservePlayer = -1;
-};
-ChangedParts changedParts(const Board& before, Move move);
+// The features a move takes away and adds, for `perspective`: the moved
+// piece on its squares, the tops of the squares it leaves and lands on
+// (the piece it uncovers, the one it covers), and a drop's reserve count;
+// at most 3 each. `before` is the position the move is played in, `after`
+// the one it gives.
+void moveFeatures(const Board& before, const Board& after, Move move, int perspective, FeatureList& removed,
+                  FeatureList& added);
 
 }  // namespace gobblet::nnue

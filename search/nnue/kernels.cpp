@@ -76,40 +76,6 @@ int32_t hiddenAndOutput(const Network& net, const uint8_t* input) {
   return sum;
 }
 
-// Drops the features both lists hold (a move's square keeps most of its
-// pieces, and a reserve all but one of its counts): taking one away and
-// adding it back would leave the row as it was.
-void cancelCommon(FeatureList& removed, FeatureList& added) {
-  for (int r = 0; r < removed.size;) {
-    int a = 0;
-    while (a < added.size && added.index[a] != removed.index[r]) ++a;
-    if (a == added.size) {
-      ++r;
-      continue;
-    }
-    removed.index[r] = removed.index[--removed.size];
-    added.index[a] = added.index[--added.size];
-  }
-}
-
-// The features of the parts a move changes, for one perspective.
-void changedFeatures(const Board& board, const ChangedParts& parts, int perspective, FeatureList& out) {
-  out.size = 0;
-  for (int square : parts.squares)
-    if (square >= 0) squareFeatures(board, square, perspective, out);
-  if (parts.reservePlayer >= 0) reserveFeatures(board, parts.reservePlayer, perspective, out);
-}
-
-// `list`, seen by the other perspective: every feature's rel flipped
-// (board_features.h: bit 6 of a piece or top feature, bit 4 of a reserve's).
-void otherPerspective(const FeatureList& list, FeatureList& out) {
-  out.size = list.size;
-  for (int k = 0; k < list.size; ++k) {
-    const int f = list.index[k];
-    out.index[k] = static_cast<uint16_t>(f < kPieceFeatures + kTopFeatures ? f ^ 64 : f ^ 16);
-  }
-}
-
 }  // namespace
 
 void refreshAccumulator(const Network& net, const Board& board, Accumulator& out) {
@@ -122,15 +88,11 @@ void refreshAccumulator(const Network& net, const Board& board, Accumulator& out
 
 void updateAccumulator(const Network& net, const Board& beforeBoard, const Board& afterBoard, Move move,
                        const Accumulator& before, Accumulator& after) {
-  const ChangedParts parts = changedParts(beforeBoard, move);
-  FeatureList removed[2], added[2];  // per perspective
-  changedFeatures(beforeBoard, parts, 0, removed[0]);
-  changedFeatures(afterBoard, parts, 0, added[0]);
-  cancelCommon(removed[0], added[0]);
-  otherPerspective(removed[0], removed[1]);
-  otherPerspective(added[0], added[1]);
-  for (int perspective = 0; perspective < 2; ++perspective)
-    applyChanges(net, before.values[perspective], removed[perspective], added[perspective], after.values[perspective]);
+  for (int perspective = 0; perspective < 2; ++perspective) {
+    FeatureList removed, added;
+    moveFeatures(beforeBoard, afterBoard, move, perspective, removed, added);
+    applyChanges(net, before.values[perspective], removed, added, after.values[perspective]);
+  }
 }
 
 int evaluate(const Network& net, const Accumulator& acc, int sideToMove) {
