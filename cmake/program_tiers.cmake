@@ -9,9 +9,9 @@
 # <libexecdir>/gobblet/<tier>/, and <bindir>/<program> is a link to the
 # tier launcher (tools/tier_launcher/), which runs the program of the best
 # tier this processor can run (GOBBLET_TIER=<tier> chooses one). The
-# Debian package ships x86-64 beside x86-64-v2 this way: it runs on every
-# amd64 machine and at x86-64-v2's speed where it can (docs/search.md,
-# "Portable builds").
+# Debian package ships x86-64 and x86-64-v3 beside x86-64-v2 this way: it
+# runs on every amd64 machine, and at x86-64-v2's or (AVX2: the net's
+# kernels) x86-64-v3's speed where it can (docs/search.md, "Portable builds").
 include(GNUInstallDirs)
 set(GOBBLET_PACKAGE_TIERS "" CACHE STRING
     "Instruction-set tiers to build and ship beside GOBBLET_ARCH, chosen at run time (e.g. x86-64)")

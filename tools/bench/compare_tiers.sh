@@ -6,7 +6,7 @@
 # the median bench nodes per CPU-second and perft leaves per second, and
 # their ratios to the last tier named (native by default), and the net's
 # speed against the hand-written evaluation's on the bench's 4x4
-# positions (gobblet-bench --hand-written; docs/nnue.md, "Speed").
+# positions at depth 8 (gobblet-bench 8 --hand-written; docs/nnue.md, "Speed").
 # Usage: tools/bench/compare_tiers.sh [ROUNDS] [TIER...]
 #   (default: 9 rounds; x86-64 x86-64-v2 x86-64-v3 x86-64-v4 native)
 set -euo pipefail
@@ -30,8 +30,10 @@ for ((round = 1; round <= rounds; ++round)); do
     bench="$("build/tier-$tier/bin/gobblet-bench" 2>&1)"
     nodes="$(sed -n 's/^Nodes searched *: *//p' <<<"$bench")"
     nps="$(sed -n 's/^Nodes\/CPU-second: *\([0-9]*\).*/\1/p' <<<"$bench")"
-    net="$(sed -n 's/^4x4 nodes\/CPU-s : *\([0-9]*\).*/\1/p' <<<"$bench")"
-    hand="$("build/tier-$tier/bin/gobblet-bench" --hand-written 2>&1 | sed -n 's/^4x4 nodes\/CPU-s : *\([0-9]*\).*/\1/p')"
+    # The net against the hand-written evaluation: depth 8, four times the bench's nodes (a steadier ratio).
+    net="$("build/tier-$tier/bin/gobblet-bench" 8 --quiet | sed -n 's/^4x4 nodes\/CPU-s : *\([0-9]*\).*/\1/p')"
+    hand="$("build/tier-$tier/bin/gobblet-bench" 8 --quiet --hand-written |
+      sed -n 's/^4x4 nodes\/CPU-s : *\([0-9]*\).*/\1/p')"
     start="$(date +%s.%N)"
     "build/tier-$tier/bin/gobblet-perft" "$perft_depth" >/dev/null 2>&1
     end="$(date +%s.%N)"
@@ -56,5 +58,5 @@ for t in tiers:
     print(f"{t:<10} {'/'.join(map(str, nodes)):>11} {med[t][0]:>18,.0f} {med[t][0] / med[base][0]:>6.3f} "
           f"{med[t][1]:>17,.0f} {med[t][1] / med[base][1]:>6.3f} {med[t][2]:>16.3f}")
 print(f"(medians of {len(rows[base])} rounds; ratios to {base}; net/hand-written: the bench's 4x4 positions'\n"
-      " nodes per CPU second with the net over those with the hand-written evaluation, the same round's)")
+      " nodes per CPU second at depth 8 with the net over those with the hand-written evaluation, the same round's)")
 PY
