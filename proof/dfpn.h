@@ -50,6 +50,7 @@
 // is never proved), so a proof holds whatever the path.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -73,8 +74,10 @@ class Budget {
   // Counts `n` more nodes; true once the budget is spent (or stop was asked).
   bool spend(uint64_t n);
   // How many nodes a searcher may count locally before it spends them:
-  // `most`, or fewer near a node limit, so that a search stops at the
-  // limit (one thread exactly; T threads at most T - 1 nodes beyond it).
+  // `most`, or fewer near a node limit, so that one thread stops exactly
+  // at the limit. With T threads each of the others may hold up to
+  // most - 1 nodes it has not yet spent: at most (T - 1) * (most - 1)
+  // beyond the limit.
   uint64_t batch(uint64_t most) const {
     if (!maxNodes_) return most;
     const uint64_t used = nodes();

@@ -544,9 +544,10 @@ void Engine::go(const SearchLimits& limits, SearchCallbacks callbacks) {
       if (drawn) {
         info.wdl = WinDrawLoss{0, 1000, 0};
       } else {
-        // Not lost: no loss, exactly; the win and the draw are the static
-        // evaluation's estimate (`query wdl`'s), its loss share counted a draw.
-        const WinDrawLoss estimate = positionChances(game_, options_.fullStrengthUsesNet() ? net_.get() : nullptr);
+        // Not lost: no loss, exactly; the win and the draw are `query wdl`'s
+        // (a tablebase's exact value, else the static evaluation's
+        // estimate), its loss share counted a draw.
+        const WinDrawLoss estimate = chances();
         info.wdl = WinDrawLoss{estimate.win, estimate.draw + estimate.loss, 0};
       }
     }

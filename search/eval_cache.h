@@ -1,10 +1,11 @@
 // EvalCache: a thread's small table of the net's recent evaluations,
 // by position key. The same position is evaluated again and again in a
 // search (transpositions at the horizon, where no transposition table
-// entry is probed); a hit skips the net and the accumulator updates that it
-// would need. An evaluation is a function of the position alone, so a hit
-// gives the value the net would: the search's nodes are the same with the
-// cache or without (the bench's signature).
+// entry is probed); a hit skips the net, and the accumulator updates it
+// would need unless a node below is evaluated. An evaluation is a function
+// of the position alone, so a hit gives the value the net would: the
+// search's nodes are the same with the cache or without (the bench's
+// signature).
 //
 // Layout: kEntries entries of 16 bytes, direct-mapped by the key's low
 // bits; an entry holds the whole key, so a hit is the same position (up to
@@ -12,6 +13,7 @@
 // one thread: no atomics.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 

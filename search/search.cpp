@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <thread>
@@ -124,7 +125,7 @@ class Worker {
 
   std::atomic<uint64_t> nodes{0};
   std::atomic<uint64_t> tbHits{0};
-  uint64_t cutoffs = 0, firstMoveCutoffs = 0;
+  uint64_t cutoffs = 0, firstMoveCutoffs = 0, evalCacheHits = 0;
   int completedDepth = 0;
   std::vector<RootMove> rootMoves;
   SearchInfo lastInfo;
@@ -148,14 +149,14 @@ class Worker {
   }
   // The static evaluation of the position at `ply`: the net's, from the
   // accumulator, when the search has one for the variant; else evaluate().
-  // A net's evaluation is cached (eval_cache.h): a hit needs neither the
-  // net nor the accumulator.
+  // A net's evaluation is cached (eval_cache.h): a hit needs no net, and
+  // no accumulator unless a node below is evaluated.
   int staticEval(int ply) {
     if (!net_) return evaluate(board_);
     int value;
-    if (evalCache_.probe(board_.key(), value)) return value;
+    if (evalCache_->probe(board_.key(), value)) return ++evalCacheHits, value;
     value = nnue::evaluate(*net_, accumulators_.at(ply, board_), board_.sideToMove());
-    evalCache_.store(board_.key(), value);
+    evalCache_->store(board_.key(), value);
     return value;
   }
   void unmakeMove(Move m) { board_.unmakeMove(m); }
@@ -184,9 +185,9 @@ class Worker {
   int id_;
   SharedState& shared_;
   Board board_;
-  const nnue::Network* net_ = nullptr;   // the net, if the search uses one for this variant
-  nnue::AccumulatorStack accumulators_;  // when net_: the first layer of the line's positions, per ply
-  EvalCache evalCache_;                  // when net_: its recent evaluations
+  const nnue::Network* net_ = nullptr;    // the net, if the search uses one for this variant
+  nnue::AccumulatorStack accumulators_;   // when net_: the first layer of the line's positions, per ply
+  std::unique_ptr<EvalCache> evalCache_;  // when net_: its recent evaluations
   OrderingTables& ordering_;
   int multiPv_;
   int pvIndex_ = 0;
@@ -220,7 +221,10 @@ uint64_t SharedState::totalTbHits() const {
 
 Worker::Worker(int id, SharedState& shared, const Game& game, OrderingTables& ordering, int multiPv)
     : id_(id), shared_(shared), board_(game.position()), net_(shared.net), ordering_(ordering), multiPv_(multiPv) {
-  if (net_) accumulators_.start(*net_, board_, kMaxPly + 1);
+  if (net_) {
+    accumulators_.start(*net_, board_, kMaxPly + 1);
+    evalCache_ = std::make_unique<EvalCache>();
+  }
   // Repetition can only reach back to the position after the last placement.
   const auto& moves = game.moves();
   const auto& keys = game.keys();
@@ -895,7 +899,7 @@ void Search::Impl::run(Game game, SearchLimits limits, SearchCallbacks callbacks
         TTData tte;
         if (after.winner() == kNoWinner && tt.probe(after.key(), tte) && isLegal(after, tte.move)) ponder = tte.move;
       }
-      stats = Stats{main.cutoffs, main.firstMoveCutoffs, main.completedDepth, 1 + helpers};
+      stats = Stats{main.cutoffs, main.firstMoveCutoffs, main.completedDepth, 1 + helpers, main.evalCacheHits};
       // The last info before the best move carries the totals (UGI asks for
       // nodes, time and nps; managers log them): the best line again with the
       // final counts. If no iteration scored a move (a limit of a few nodes

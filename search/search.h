@@ -161,7 +161,8 @@ class Search {
     uint64_t cutoffs = 0;
     uint64_t firstMoveCutoffs = 0;
     int completedDepth = 0;
-    int threads = 0;  // search threads that ran: the main one and the helpers it started
+    int threads = 0;             // search threads that ran: the main one and the helpers it started
+    uint64_t evalCacheHits = 0;  // the net's evaluations the main thread found in its cache (eval_cache.h)
   };
   Stats lastStats() const;
 

@@ -3,7 +3,7 @@
 #   1. configures with -DBUILD_TESTING=OFF and GoogleTest / Google Benchmark
 #      hidden from CMake (only the run-time dependencies), for the default
 #      tier (x86-64-v2) with the x86-64 baseline and x86-64-v3 (AVX2: the
-#      net's kernels twice as fast) shipped beside it
+#      net's evaluation twice as fast) shipped beside it
 #      (GOBBLET_PACKAGE_TIERS, cmake/program_tiers.cmake), and builds;
 #   2. cmake --install into a scratch prefix; builds examples/cpp against the
 #      installed CMake package and runs its programs;
@@ -177,7 +177,9 @@ version="$("$bin/gobblet" --version)"
 [ "$version" = "gobblet $built ($best)" ] || fail "gobblet --version through the launcher: '$version', not the $best build"
 version="$(GOBBLET_TIER=x86-64 "$bin/gobblet-tb" --version)"
 [ "$version" = "gobblet-tb $built (x86-64)" ] || fail "GOBBLET_TIER=x86-64 gobblet-tb --version: '$version'"
-for tier in "" x86-64 x86-64-v2; do
+session_tiers=("" x86-64)
+[ $best = x86-64 ] || session_tiers+=(x86-64-v2)
+for tier in "${session_tiers[@]}"; do
   printf 'ugi\nisready\nposition startpos moves X@b2\ngo depth 4\nquit\n' | GOBBLET_TIER=$tier "$bin/gobblet" \
     > "$scratch/session.txt"
   grep -qF "id name Gobblet $built (${tier:-$best})" "$scratch/session.txt" ||

@@ -25,16 +25,14 @@ void activeFeatures(const Board& board, int perspective, FeatureList& out) {
 void moveFeatures(const Board& before, const Board& after, Move move, int perspective, FeatureList& removed,
                   FeatureList& added) {
   removed.size = added.size = 0;
-  const int mover = before.sideToMove(), to = move.to();
-  int size, owner = -1;
+  const int mover = before.sideToMove(), to = move.to(), size = move.size();
+  int owner = -1;
   if (move.isDrop()) {
-    size = move.size();
     const int placed = before.placed(mover, size);
     removed.add(reserveFeature(mover, size, placed, perspective));
     added.add(reserveFeature(mover, size, placed + 1, perspective));
   } else {
     const int from = move.from();
-    size = before.top(from);  // the moved piece: the top of the square it leaves
     removed.add(pieceFeature(mover, size, from, perspective));
     removed.add(topFeature(mover, size, from, perspective));
     if (const int uncovered = after.top(from, &owner); uncovered >= 0)

@@ -12,7 +12,7 @@
 // side to move's and the other side's sets is colour-blind by design.
 // tools/nnue/train.py computes the same features (test: NnueFeatures.*).
 //
-// A move changes at most three features and adds at most three
+// A move takes away at most three features and adds at most three
 // (moveFeatures()), so the accumulator (network.h) is updated by those.
 #pragma once
 

@@ -92,8 +92,8 @@ std::string serializeNetwork(const Network& net);
 // The accumulator of `board` computed from its features (a refresh).
 void refreshAccumulator(const Network& net, const Board& board, Accumulator& out);
 // `after`'s accumulator from `before`'s, for `move` played in `beforeBoard`
-// (giving `afterBoard`): only the changed parts' features are taken away
-// and added.
+// (giving `afterBoard`): only the features the move takes away and adds
+// (moveFeatures(), board_features.h).
 void updateAccumulator(const Network& net, const Board& beforeBoard, const Board& afterBoard, Move move,
                        const Accumulator& before, Accumulator& after);
 

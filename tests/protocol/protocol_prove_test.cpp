@@ -9,8 +9,8 @@
 
 #include <chrono>
 #include <optional>
-#include <thread>
 #include <sstream>
+#include <thread>
 #include <string>
 #include <vector>
 

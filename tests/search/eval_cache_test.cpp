@@ -4,8 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <utility>
+#include <vector>
 
+#include "engine/game.h"
 #include "search/eval_cache.h"
+#include "search/eval_file.h"
+#include "search/search.h"
 
 namespace gobblet {
 namespace {
@@ -50,6 +55,25 @@ TEST(EvalCache, ManyKeysReadBackTheirLastValue) {
     EXPECT_EQ(got, value) << key;
   }
   EXPECT_GT(hits, static_cast<int>(stored.size() * 3 / 4));
+}
+
+// A search with the net finds positions it has evaluated in its cache;
+// one with the hand-written evaluation has none.
+TEST(EvalCache, TheSearchHitsItWithTheNetOnly) {
+  for (const bool withNet : {true, false}) {
+    Search search;
+    SearchOptions options;
+    options.threads = 1;
+    if (withNet) options.net = builtInNet();
+    ASSERT_TRUE(search.setOptions(options).ok());
+    SearchLimits limits;
+    limits.depth = 7;
+    search.searchSync(Game(Board(Variant::gobblet())), limits);
+    if (withNet)
+      EXPECT_GT(search.lastStats().evalCacheHits, 1000u);
+    else
+      EXPECT_EQ(search.lastStats().evalCacheHits, 0u);
+  }
 }
 
 }  // namespace

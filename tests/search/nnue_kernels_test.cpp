@@ -63,7 +63,7 @@ TEST(NnueKernels, TheAccumulatorUpdatedMoveByMoveIsThePlainSum) {
   SKIP_IF_THE_LAYER_CANNOT_RUN();
   const auto net = randomNet(4);
   std::mt19937_64 rng(5);
-  int moves = 0, boardMoves = 0;
+  int moves = 0, boardMoves = 0, covering = 0, uncovering = 0;
   for (int game = 0; game < 40; ++game) {
     Board board(Variant::gobblet());
     Accumulator acc;
@@ -74,7 +74,9 @@ TEST(NnueKernels, TheAccumulatorUpdatedMoveByMoveIsThePlainSum) {
       if (list.size() == 0) break;
       const Move m = list[static_cast<int>(rng() % static_cast<uint64_t>(list.size()))];
       const Board before = board;
+      covering += before.top(m.to()) >= 0;
       board.makeMove(m);
+      uncovering += !m.isDrop() && board.top(m.from()) >= 0;
       Accumulator next, fresh;
       updateAccumulator(*net, before, board, m, acc, next);
       refreshAccumulator(*net, board, fresh);
@@ -86,6 +88,8 @@ TEST(NnueKernels, TheAccumulatorUpdatedMoveByMoveIsThePlainSum) {
     }
   }
   EXPECT_GT(boardMoves, 200) << "the games must move pieces on the board too";
+  EXPECT_GT(covering, 100) << "and gobble pieces";
+  EXPECT_GT(uncovering, 50) << "and uncover them";
   EXPECT_GT(moves, 1000);
 }
 

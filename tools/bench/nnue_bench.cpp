@@ -6,7 +6,9 @@
 
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "engine/movegen.h"
