@@ -23,6 +23,13 @@ for tier in "${tiers[@]}"; do
   cmake --build "build/tier-$tier" -j "$(nproc)" --target gobblet-bench gobblet-perft >/dev/null
 done
 
+# gobblet_4x4_speed TIER [ARG...]: the 4x4 positions' nodes per CPU second of gobblet-bench 8 ARG...
+gobblet_4x4_speed() {
+  local tier="$1"
+  shift
+  "build/tier-$tier/bin/gobblet-bench" 8 --quiet "$@" | sed -n 's/^4x4 nodes\/CPU-s : *\([0-9]*\).*/\1/p'
+}
+
 results="$(mktemp)"
 trap 'rm -f "$results"' EXIT
 for ((round = 1; round <= rounds; ++round)); do
@@ -31,9 +38,8 @@ for ((round = 1; round <= rounds; ++round)); do
     nodes="$(sed -n 's/^Nodes searched *: *//p' <<<"$bench")"
     nps="$(sed -n 's/^Nodes\/CPU-second: *\([0-9]*\).*/\1/p' <<<"$bench")"
     # The net against the hand-written evaluation: depth 8, four times the bench's nodes (a steadier ratio).
-    net="$("build/tier-$tier/bin/gobblet-bench" 8 --quiet | sed -n 's/^4x4 nodes\/CPU-s : *\([0-9]*\).*/\1/p')"
-    hand="$("build/tier-$tier/bin/gobblet-bench" 8 --quiet --hand-written |
-      sed -n 's/^4x4 nodes\/CPU-s : *\([0-9]*\).*/\1/p')"
+    net="$(gobblet_4x4_speed "$tier")"
+    hand="$(gobblet_4x4_speed "$tier" --hand-written)"
     start="$(date +%s.%N)"
     "build/tier-$tier/bin/gobblet-perft" "$perft_depth" >/dev/null 2>&1
     end="$(date +%s.%N)"

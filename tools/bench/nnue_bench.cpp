@@ -55,42 +55,37 @@ const std::vector<Step>& steps() {
   return all;
 }
 
-void BM_Evaluate(benchmark::State& state) {
-  const Network& net = *gNet;
+// Runs `kernel` on the steps in turn, one a benchmark iteration.
+template <typename Kernel>
+void overSteps(benchmark::State& state, Kernel kernel) {
   const std::vector<Step>& all = steps();
   size_t i = 0;
   for (auto _ : state) {
-    const Step& s = all[i];
-    benchmark::DoNotOptimize(evaluate(net, s.accAfter, s.after.sideToMove()));
+    kernel(all[i]);
     i = i + 1 == all.size() ? 0 : i + 1;
   }
+}
+
+void BM_Evaluate(benchmark::State& state) {
+  overSteps(state, [](const Step& s) { benchmark::DoNotOptimize(evaluate(*gNet, s.accAfter, s.after.sideToMove())); });
 }
 BENCHMARK(BM_Evaluate);
 
 void BM_UpdateAccumulator(benchmark::State& state) {
-  const Network& net = *gNet;
-  const std::vector<Step>& all = steps();
   Accumulator out;
-  size_t i = 0;
-  for (auto _ : state) {
-    const Step& s = all[i];
-    updateAccumulator(net, s.before, s.after, s.move, s.accBefore, out);
+  overSteps(state, [&out](const Step& s) {
+    updateAccumulator(*gNet, s.before, s.after, s.move, s.accBefore, out);
     benchmark::DoNotOptimize(out);
-    i = i + 1 == all.size() ? 0 : i + 1;
-  }
+  });
 }
 BENCHMARK(BM_UpdateAccumulator);
 
 void BM_RefreshAccumulator(benchmark::State& state) {
-  const Network& net = *gNet;
-  const std::vector<Step>& all = steps();
   Accumulator out;
-  size_t i = 0;
-  for (auto _ : state) {
-    refreshAccumulator(net, all[i].after, out);
+  overSteps(state, [&out](const Step& s) {
+    refreshAccumulator(*gNet, s.after, out);
     benchmark::DoNotOptimize(out);
-    i = i + 1 == all.size() ? 0 : i + 1;
-  }
+  });
 }
 BENCHMARK(BM_RefreshAccumulator);
 
