@@ -13,7 +13,7 @@
 import { openSession, takeGame } from './engine_session.js';
 import { stopClock } from './clocks.js';
 import { refresh } from './play.js';
-import { openFirstGame } from './game_io.js';
+import { openFirstGame, restoreProofFile } from './game_io.js';
 
 /** @typedef {import('./state.js').State} State */
 
@@ -63,6 +63,8 @@ export async function resume(st) {
   const { game, session, ui } = st;
   ui.variants();
   ui.controls();  // (an engine without `Skill Level` plays at its one strength: no level selector)
+  const restored = await restoreProofFile(st);  // (before the game: it sets the engine's variant)
+  if (!session.connected) return;
   if (game.variant) {
     const refusal = await giveGame(st);
     if (!session.connected) return;  // (lost again meanwhile: the next try is scheduled)
@@ -77,6 +79,7 @@ export async function resume(st) {
     showLost(st, false);
     await openFirstGame(st);
   }
+  if (restored) ui.ioStatus(restored, true);  // (after the game's own note, if any)
   ui.ready();
 }
 

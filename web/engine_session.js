@@ -435,13 +435,24 @@ export function loadsProofFiles() {
 // (`proof database '/loaded/1/g.pdb' opened read-only for gobblers: 1431
 // entries`, and any warning), or {error}: the worker's refusal (a file too
 // large) or the engine's (not a proof database, another variant's, …);
-// then the database in use stays.
-/** @param {State} st @param {File} file @returns {Promise<{note: string} | {error: string}>} */
-export async function loadProofDatabase(st, file) {
+// then the database in use stays. With `variant`, the engine is put on it
+// first (a database opens for the variant in force only): the kept file's
+// at start-up (game_io.js restoreProofFile), before the game is given.
+/**
+ * @param {State} st @param {File} file @param {string | null} [variant]
+ * @returns {Promise<{note: string} | {error: string}>}
+ */
+export async function loadProofDatabase(st, file, variant = null) {
   const { ugi } = st;
   const socket = ugi.socket;
   if (!loadsProofFiles() || !(socket instanceof WorkerSocket)) {
     return { error: 'only the static site\'s engine reads a file of this page' };
+  }
+  if (variant !== null) {
+    const lines = await ugi.exec(variantLine(variant));
+    if (!lines) return { error: 'the engine went away' };
+    const error = errorOf(lines);
+    if (error) return { error };
   }
   const stored = await socket.storeFile(file);
   if ('error' in stored) return stored;

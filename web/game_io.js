@@ -7,14 +7,16 @@
 // (saved_game.js) when the address shows it or none. Outside text (storage's
 // too) is checked for its shape before anything of it is sent, and only
 // ever shown as text. On the static site, a proof database file loaded into
-// the engine (loadProofFile).
+// the engine (loadProofFile), kept in this browser and loaded again at
+// start-up (restoreProofFile).
 
 import { parseGameText, writePgn, writeMoveList } from './pgn.js';
 import { takeToken, readLink, linkHash, linkTo, currentHash, pageHost } from './address.js';
 import { treeOf, lineMoves, variationCount, snapshot, firstIndex, gameResult, nodeAt } from './game.js';
 import { readSavedGame } from './saved_game.js';
 import { loadGame, refresh } from './play.js';
-import { endReview, loadProofDatabase } from './engine_session.js';
+import { endReview, loadProofDatabase, loadsProofFiles } from './engine_session.js';
+import { keepDatabase, forgetDatabase, readKeptDatabase } from './kept_database.js';
 import { resumePuzzle } from './puzzle_run.js';
 import { roster } from './players.js';
 
@@ -54,8 +56,30 @@ export async function loadProofFile(st, file) {
   ++st.shown.generation;  // (a stopped engine's move is not played: the refresh asks again)
   await endReview(st, 'a proof database was loaded');
   const loaded = await loadProofDatabase(st, file);
+  // A file the engine took is kept in this browser for a reload (kept_database.js).
+  const notKept = 'error' in loaded || !st.game.variant ? null : await keepDatabase(file, st.game.variant);
   await refresh(st);
-  return 'error' in loaded ? `Not loaded: ${loaded.error}` : `Loaded: ${loaded.note}.`;
+  if ('error' in loaded) return `Not loaded: ${loaded.error}`;
+  return `Loaded: ${loaded.note}.${notKept ? ` It is not kept for a reload: ${notKept}.` : ''}`;
+}
+
+// The static site's engine, made (the page opened, reloaded, or the engine
+// started again after a failure): the proof database kept in this browser
+// loaded into it again, for the variant it was loaded for, before the game
+// is given (connection.js resume). What to tell the person, or null where
+// none is kept (or the engine reads no file of the page). A kept record or
+// file the engine refuses is forgotten, saying why: it would be refused at
+// every start.
+/** @param {State} st @returns {Promise<string | null>} */
+export async function restoreProofFile(st) {
+  if (!loadsProofFiles()) return null;
+  const read = await readKeptDatabase();
+  if (!read) return null;
+  const loaded = 'error' in read ? read : await loadProofDatabase(st, read.kept.file, read.kept.variant);
+  if (!('error' in loaded)) return `Loaded again (kept in this browser): ${loaded.note}.`;
+  if (loaded.error === 'the engine went away') return null;  // (the next session tries again)
+  await forgetDatabase();
+  return `The proof database kept in this browser was not loaded, and is forgotten: ${loaded.error}`;
 }
 
 // The text of an export of `kind`: the position shown, the moves of the line

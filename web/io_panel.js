@@ -22,10 +22,12 @@ const proofFile = () => /** @type {HTMLInputElement} */ ($('proof-file'));
 const EXPORT_FILES = { position: 'gobblet-position.txt', moves: 'gobblet-moves.txt', pgn: 'gobblet-game.pgn',
   link: 'gobblet-link.txt', text: 'gobblet.txt' };
 
-// The panel's note (the Import/Export status).
-/** @param {string} text */
-export function showIoStatus(text) {
-  $('io-status').textContent = text;
+// The panel's note (the Import/Export status): `text`, or with `add`, the
+// note there and then `text`.
+/** @param {string} text @param {boolean} [add] */
+export function showIoStatus(text, add = false) {
+  const before = add ? $('io-status').textContent || '' : '';
+  $('io-status').textContent = before ? `${before} ${text}` : text;
 }
 
 // The box and its note emptied (a new game: what they held was the game

@@ -68,14 +68,14 @@ import { createPuzzleRun } from './puzzle_run.js';
  * value, its list), the controls that follow the state (Engine move,
  * Evaluate, Analyse, the level), the moves the review judged (at the next
  * frame, or now), the review panel, the proof, the connection's banner, the
- * clocks, the Import/Export note, the Import/Export box emptied (a new
+ * clocks, the Import/Export note (replaced, or with `add` added to), the Import/Export box emptied (a new
  * game: what it held was the game before), the page's "ready" mark, and
  * the puzzle panel (with the status and the hint on the board).
  * @typedef {{redraw: () => void, status: (text: string, kind?: string) => void, clearLines: () => void,
  *   showLines: (s: Search) => void, moveList: () => void, tablebase: () => void, graph: () => void,
  *   tablebaseHint: (err: string | null) => void, variant: (name: string) => void, variants: () => void,
  *   controls: () => void, judged: (node: TreeNode) => void, judgedNow: () => void, reviewPanel: () => void,
- *   proof: () => void, connection: () => void, clocks: () => void, ioStatus: (text: string) => void,
+ *   proof: () => void, connection: () => void, clocks: () => void, ioStatus: (text: string, add?: boolean) => void,
  *   ioClear: () => void, ready: () => void, puzzle: () => void}} Ui
  */
 

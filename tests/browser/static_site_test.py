@@ -771,7 +771,10 @@ def test_a_proof_database_loaded_into_the_page(b, perft_binary, out_dir):
     engine says it opened it read-only with its entries, and the start's proved win is shown at
     once (no search, no Prove), with its move, and is the bar's value; a junk file is refused with
     the engine's reason, the database before stays, and the page plays on; on 4x4 the gobblers file
-    is refused as another variant's, and a file over the worker's limit is refused by its size."""
+    is refused as another variant's, and a file over the worker's limit is refused by its size.
+    The file the engine took is loaded again after a reload (kept in IndexedDB), on its variant's
+    page and on another's; a kept file the engine refuses, and a kept record not of the page's
+    shape, are said and forgotten."""
     work = tempfile.mkdtemp(prefix="gobblet-pdb-")
     try:
         db = os.path.join(work, "gobblers.pdb")
@@ -814,8 +817,66 @@ def test_a_proof_database_loaded_into_the_page(b, perft_binary, out_dir):
               f"a junk file: {said!r}")
         b.wait("the start still proved", lambda: "Proved (proof database)" in proof_said(b))
         play_a_move_against_the_engine(b)
+
+        # Kept in this browser (IndexedDB) for a reload: the last file the engine took, loaded
+        # again for its variant before the game, on gobblers or not.
+        b.load("#variant=gobblers")
+        said = io_note(b)
+        print(f"reloaded: {said!r}")
+        check(re.search(r"Loaded again \(kept in this browser\): proof database '/loaded/1/gobblers\.pdb' "
+                           r"opened read-only for gobblers: (\d+) entries\.$", said), f"the kept database: {said!r}")
+        b.wait("the kept database's proof of the start", lambda: "Proved (proof database)" in proof_said(b))
+        b.load("#variant=gobblet")
+        check("Loaded again (kept in this browser): proof database" in io_note(b),
+              f"the kept database, on 4x4: {io_note(b)!r}")
+        check("Proved" not in proof_said(b), f"4x4 proved by the gobblers database: {proof_said(b)!r}")
+
+        # A kept record the engine refuses (its bytes changed in storage) is said and forgotten.
+        keep_record(b, "{format: 1, name: 'gobblers.pdb', variant: 'gobblers',"
+                       " blob: new Blob(['GBPROVED but not a proof database'])}")
+        b.load("#variant=gobblers")
+        said = io_note(b)
+        print(f"a forged kept file: {said!r}")
+        check(re.search(r"The proof database kept in this browser was not loaded, and is forgotten: option "
+                           r"ProofDatabase: /loaded/1/gobblers\.pdb: .{10,}", said), f"a forged kept file: {said!r}")
+        check("Proved" not in proof_said(b), f"a proof from a refused file: {proof_said(b)!r}")
+        b.load("#variant=gobblers")
+        check("proof database" not in io_note(b), f"the refused file was not forgotten: {io_note(b)!r}")
+        # A record not of the page's shape: refused before the engine sees it, and forgotten.
+        keep_record(b, "{format: 1, name: 'x.pdb', variant: 'gobblers\\nquit', blob: new Blob(['x'])}")
+        b.load("#variant=gobblers")
+        check(io_note(b).endswith("The proof database kept in this browser was not loaded, and is forgotten: its "
+                                 "variant is missing or not a variant's name"), f"a record of another shape: {io_note(b)!r}")
+        b.load("#variant=gobblers")
+        check("proof database" not in io_note(b), f"the record of another shape was not forgotten: {io_note(b)!r}")
     finally:
+        forget_kept_database(b)
         shutil.rmtree(work, ignore_errors=True)
+
+
+def io_note(b):
+    """What the import/export panel says, shown or not."""
+    return b.d.execute_script("return document.getElementById('io-status').textContent").strip()
+
+
+def keep_record(b, record):
+    """Puts the JavaScript object `record` into the page's IndexedDB as the kept proof database."""
+    b.d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "const open = indexedDB.open('gobblet-board', 1);"
+        "open.onupgradeneeded = () => open.result.createObjectStore('files');"
+        "open.onsuccess = () => { const tx = open.result.transaction('files', 'readwrite');"
+        f"  tx.objectStore('files').put({record}, 'proof-database');"
+        "  tx.oncomplete = () => { open.result.close(); done(); }; };")
+
+
+def forget_kept_database(b):
+    """Deletes the page's IndexedDB storage (the kept proof database): the tests after start without."""
+    b.d.get("about:blank")
+    b.d.get(b.url)
+    b.d.execute_async_script("const done = arguments[arguments.length - 1];"
+                             "const r = indexedDB.deleteDatabase('gobblet-board');"
+                             "r.onsuccess = r.onerror = r.onblocked = () => done();")
 
 
 def test_opened_as_a_file_says_how_to_serve_it(b, site, out_dir):

@@ -1,0 +1,131 @@
+// @ts-check
+// The proof database kept in this browser (IndexedDB), so that a reload,
+// the page opened again, or the static site's engine started again after a
+// failure, has the file the person last loaded (docs/wasm.md, "A proof
+// database"). One record: the file's bytes (a Blob, up to the worker's
+// 256 MiB: localStorage holds some 5 million characters for the whole
+// site, IndexedDB hundreds of MiB), its name, and the variant the page
+// showed when the engine took it (the engine opens a database of the
+// variant in force only). A file the engine refused is never kept.
+//
+// What storage gives back is outside data, as a chosen file is: its shape
+// is checked here, the variant by the engine, and the bytes by the worker
+// (their size) and by the engine (every record, as any file it opens).
+
+const DB_NAME = 'gobblet-board';
+const STORE = 'files';
+const KEY = 'proof-database';
+const FORMAT = 1;
+// The longest file name kept (the worker keeps at most 64 characters of it).
+const MAX_NAME = 256;
+
+/** A proof database as kept: the file (a File of the bytes and the name)
+ * and the variant it was loaded for.
+ * @typedef {{file: File, variant: string}} KeptDatabase */
+
+// Opens the page's IndexedDB database (made on the first use); rejects with
+// an Error saying why not (storage turned off, a private window's refusal).
+/** @returns {Promise<IDBDatabase>} */
+function openStorage() {
+  return new Promise((resolve, reject) => {
+    if (typeof indexedDB === 'undefined') {
+      reject(new Error('this browser has no IndexedDB'));
+      return;
+    }
+    /** @type {IDBOpenDBRequest} */
+    let request;
+    try {
+      request = indexedDB.open(DB_NAME, 1);
+    } catch (e) {
+      reject(new Error('this browser refused its storage'));
+      return;
+    }
+    request.onupgradeneeded = () => { request.result.createObjectStore(STORE); };
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(new Error('this browser refused its storage'));
+    request.onblocked = () => reject(new Error('another tab of this page holds its storage'));
+  });
+}
+
+// Runs `work` on the store in a transaction of `mode`; what its request
+// gave, once the transaction is complete (a write is then on disk as far as
+// the browser says).
+/**
+ * @template T
+ * @param {IDBTransactionMode} mode
+ * @param {(store: IDBObjectStore) => IDBRequest<T>} work
+ * @returns {Promise<T>}
+ */
+async function transact(mode, work) {
+  const db = await openStorage();
+  try {
+    return await new Promise((resolve, reject) => {
+      const tx = db.transaction(STORE, mode);
+      const request = work(tx.objectStore(STORE));
+      tx.oncomplete = () => resolve(request.result);
+      const failed = () => {
+        const name = (tx.error || request.error)?.name;
+        reject(new Error(name === 'QuotaExceededError' ? 'this browser\'s storage for the page is full'
+          : 'this browser refused to store it'));
+      };
+      tx.onerror = failed;
+      tx.onabort = failed;
+    });
+  } finally {
+    db.close();
+  }
+}
+
+// Keeps `file` (a File the engine took) loaded for `variant`, replacing the
+// one kept before: null, or why it could not (the one before is then
+// forgotten: a reload must not bring back another file than the last).
+/** @param {File} file @param {string} variant @returns {Promise<string | null>} */
+export async function keepDatabase(file, variant) {
+  try {
+    await transact('readwrite', (store) => store.put({ format: FORMAT, name: file.name, variant, blob: file }, KEY));
+    return null;
+  } catch (e) {
+    await forgetDatabase();
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
+// Forgets the database kept (if any; storage that cannot be reached keeps
+// nothing to forget).
+export async function forgetDatabase() {
+  try {
+    await transact('readwrite', (store) => store.delete(KEY));
+  } catch (e) {
+    // (nothing can be kept either)
+  }
+}
+
+// The database kept in this browser: {kept}, {error} saying why the record
+// is not one of this page (a field missing or of another type), or null
+// when none is kept (or storage cannot be read).
+/** @returns {Promise<{kept: KeptDatabase} | {error: string} | null>} */
+export async function readKeptDatabase() {
+  let data;
+  try {
+    data = await transact('readonly', (store) => store.get(KEY));
+  } catch (e) {
+    return null;
+  }
+  if (data === undefined) return null;
+  return shapeOf(data);
+}
+
+// The record `data` as a KeptDatabase, or {error}.
+/** @param {unknown} data @returns {{kept: KeptDatabase} | {error: string}} */
+export function shapeOf(data) {
+  if (!data || typeof data !== 'object') return { error: 'it is not a record of this page' };
+  const record = /** @type {Record<string, unknown>} */ (data);
+  if (record.format !== FORMAT) return { error: `its format is ${String(record.format).slice(0, 20)}, not ${FORMAT}` };
+  const { name, variant, blob } = record;
+  if (typeof name !== 'string' || name.length > MAX_NAME) return { error: 'its file name is missing or too long' };
+  if (typeof variant !== 'string' || !/^[A-Za-z0-9:,._-]{1,64}$/.test(variant)) {
+    return { error: 'its variant is missing or not a variant\'s name' };
+  }
+  if (!(blob instanceof Blob)) return { error: 'it holds no file' };
+  return { kept: { file: new File([blob], name), variant } };
+}
