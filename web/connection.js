@@ -65,6 +65,7 @@ export async function resume(st) {
   ui.controls();  // (an engine without `Skill Level` plays at its one strength: no level selector)
   const restored = await restoreProofFile(st);  // (before the game: it sets the engine's variant)
   if (!session.connected) return;
+  const again = Boolean(game.variant);  // (a session after a lost one: the note before is old)
   if (game.variant) {
     const refusal = await giveGame(st);
     if (!session.connected) return;  // (lost again meanwhile: the next try is scheduled)
@@ -79,7 +80,7 @@ export async function resume(st) {
     showLost(st, false);
     await openFirstGame(st);
   }
-  if (restored) ui.ioStatus(restored, true);  // (after the game's own note, if any)
+  if (restored) ui.ioStatus(restored, !again);  // (after the first game's own note, if any)
   ui.ready();
 }
 

@@ -449,7 +449,13 @@ export async function loadProofDatabase(st, file, variant = null) {
     return { error: 'only the static site\'s engine reads a file of this page' };
   }
   if (variant !== null) {
-    const lines = await ugi.exec(variantLine(variant));
+    let line;
+    try {
+      line = variantLine(variant);
+    } catch (e) {
+      return { error: reasonOf(e) };
+    }
+    const lines = await ugi.exec(line);
     if (!lines) return { error: 'the engine went away' };
     const error = errorOf(lines);
     if (error) return { error };

@@ -16,7 +16,7 @@ import { treeOf, lineMoves, variationCount, snapshot, firstIndex, gameResult, no
 import { readSavedGame } from './saved_game.js';
 import { loadGame, refresh } from './play.js';
 import { endReview, loadProofDatabase, loadsProofFiles } from './engine_session.js';
-import { keepDatabase, forgetDatabase, readKeptDatabase } from './kept_database.js';
+import { keepDatabase, forgetDatabase, readKeptDatabase, loadBegins, loadEnded } from './kept_database.js';
 import { resumePuzzle } from './puzzle_run.js';
 import { roster } from './players.js';
 
@@ -52,34 +52,68 @@ export async function importGame(st, text) {
 // Whatever runs stops first (the engine takes the option only then), and
 // starts again with the position.
 /** @param {State} st @param {File} file */
-export async function loadProofFile(st, file) {
-  ++st.shown.generation;  // (a stopped engine's move is not played: the refresh asks again)
-  await endReview(st, 'a proof database was loaded');
-  const loaded = await loadProofDatabase(st, file);
-  // A file the engine took is kept in this browser for a reload (kept_database.js).
-  const notKept = 'error' in loaded || !st.game.variant ? null : await keepDatabase(file, st.game.variant);
-  await refresh(st);
-  if ('error' in loaded) return `Not loaded: ${loaded.error}`;
-  return `Loaded: ${loaded.note}.${notKept ? ` It is not kept for a reload: ${notKept}.` : ''}`;
+export function loadProofFile(st, file) {
+  return oneLoadAtATime(async () => {
+    ++st.shown.generation;  // (a stopped engine's move is not played: the refresh asks again)
+    await endReview(st, 'a proof database was loaded');
+    const loaded = await loadProofDatabase(st, file);
+    if ('error' in loaded) {
+      await refresh(st);
+      return `Not loaded: ${loaded.error}`;
+    }
+    // A file the engine took is kept in this browser for a reload (kept_database.js).
+    const notKept = st.game.variant ? await keepDatabase(file, st.game.variant) : 'no game was shown yet';
+    await refresh(st);
+    return `Loaded: ${loaded.note}.${notKept ? ` It is not kept for a reload: ${notKept}.` : ''}`;
+  });
+}
+
+// The loads of proof database files, one after the other (each sets the
+// engine's option and takes its notes: engine_session.js loadProofDatabase).
+/** @type {Promise<unknown>} */
+let loads = Promise.resolve();
+
+// Runs `load` once the loads begun before it have ended.
+/** @template T @param {() => Promise<T>} load @returns {Promise<T>} */
+function oneLoadAtATime(load) {
+  const run = loads.then(load);
+  loads = run.catch(() => {});
+  return run;
 }
 
 // The static site's engine, made (the page opened, reloaded, or the engine
 // started again after a failure): the proof database kept in this browser
 // loaded into it again, for the variant it was loaded for, before the game
 // is given (connection.js resume). What to tell the person, or null where
-// none is kept (or the engine reads no file of the page). A kept record or
-// file the engine refuses is forgotten, saying why: it would be refused at
-// every start.
+// none is kept (or the engine reads no file of the page, or went away
+// meanwhile: the next session tries again). A kept record or file refused
+// is forgotten, saying why: it would be refused at every start; so is one
+// whose load began twice in this tab and never ended (an engine that fails
+// while it loads the file would be started again, and load it again, for
+// ever).
 /** @param {State} st @returns {Promise<string | null>} */
-export async function restoreProofFile(st) {
-  if (!loadsProofFiles()) return null;
-  const read = await readKeptDatabase();
-  if (!read) return null;
-  const loaded = 'error' in read ? read : await loadProofDatabase(st, read.kept.file, read.kept.variant);
-  if (!('error' in loaded)) return `Loaded again (kept in this browser): ${loaded.note}.`;
-  if (loaded.error === 'the engine went away') return null;  // (the next session tries again)
-  await forgetDatabase();
-  return `The proof database kept in this browser was not loaded, and is forgotten: ${loaded.error}`;
+export function restoreProofFile(st) {
+  if (!loadsProofFiles()) return Promise.resolve(null);
+  return oneLoadAtATime(async () => {
+    const read = await readKeptDatabase();
+    if (!read) return null;
+    const forgotten = 'The proof database kept in this browser was not loaded, and is forgotten:';
+    if ('error' in read) {
+      await forgetDatabase();
+      return `${forgotten} ${read.error}`;
+    }
+    if (!loadBegins()) {
+      loadEnded();
+      await forgetDatabase();
+      return `${forgotten} the engine stopped while it loaded it, twice`;
+    }
+    const loaded = await loadProofDatabase(st, read.kept.file, read.kept.variant);
+    if (!st.session.connected) return null;  // (the load stays counted as begun)
+    loadEnded();
+    if (!('error' in loaded)) return `Loaded again (kept in this browser): ${loaded.note}.`;
+    await forgetDatabase();
+    return `${forgotten} ${loaded.error}`;
+  });
 }
 
 // The text of an export of `kind`: the position shown, the moves of the line

@@ -12,19 +12,31 @@
 // is checked here, the variant by the engine, and the bytes by the worker
 // (their size) and by the engine (every record, as any file it opens).
 
+import { variantWords, BadWord } from './words.js';
+
 const DB_NAME = 'gobblet-board';
 const STORE = 'files';
 const KEY = 'proof-database';
 const FORMAT = 1;
 // The longest file name kept (the worker keeps at most 64 characters of it).
 const MAX_NAME = 256;
+// Storage that has not answered by then counts as refused: the page's
+// start waits for it, and must not wait for ever.
+const STORAGE_TIMEOUT_MS = 5000;
+// The loads of the kept file begun and not ended (sessionStorage: this tab):
+// an engine that fails while it loads the file is started again, and would
+// load it again for ever; the page forgets a file whose load began
+// MAX_ATTEMPTS times in a row without ending.
+const ATTEMPTS_KEY = 'gobblet-board-proof-database-loads';
+const MAX_ATTEMPTS = 2;
 
 /** A proof database as kept: the file (a File of the bytes and the name)
  * and the variant it was loaded for.
  * @typedef {{file: File, variant: string}} KeptDatabase */
 
 // Opens the page's IndexedDB database (made on the first use); rejects with
-// an Error saying why not (storage turned off, a private window's refusal).
+// an Error saying why not (storage turned off, a private window's refusal,
+// no answer within STORAGE_TIMEOUT_MS).
 /** @returns {Promise<IDBDatabase>} */
 function openStorage() {
   return new Promise((resolve, reject) => {
@@ -40,10 +52,19 @@ function openStorage() {
       reject(new Error('this browser refused its storage'));
       return;
     }
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      reject(new Error('this browser\'s storage did not answer'));
+    }, STORAGE_TIMEOUT_MS);
     request.onupgradeneeded = () => { request.result.createObjectStore(STORE); };
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(new Error('this browser refused its storage'));
-    request.onblocked = () => reject(new Error('another tab of this page holds its storage'));
+    request.onsuccess = () => {
+      clearTimeout(timer);
+      if (late) request.result.close();  // (the caller has gone on without it)
+      else resolve(request.result);
+    };
+    request.onerror = () => { clearTimeout(timer); reject(new Error('this browser refused its storage')); };
+    request.onblocked = () => { clearTimeout(timer); reject(new Error('another tab of this page holds its storage')); };
   });
 }
 
@@ -60,8 +81,20 @@ async function transact(mode, work) {
   const db = await openStorage();
   try {
     return await new Promise((resolve, reject) => {
-      const tx = db.transaction(STORE, mode);
-      const request = work(tx.objectStore(STORE));
+      // (a write of a large file may take its time; a read is of the record, its bytes read later)
+      setTimeout(() => reject(new Error('this browser\'s storage did not answer')),
+        mode === 'readonly' ? STORAGE_TIMEOUT_MS : 12 * STORAGE_TIMEOUT_MS);
+      /** @type {IDBTransaction} */
+      let tx;
+      /** @type {IDBRequest<T>} */
+      let request;
+      try {
+        tx = db.transaction(STORE, mode);
+        request = work(tx.objectStore(STORE));
+      } catch (e) {
+        reject(new Error('this browser refused its storage'));  // (a database of this name without the store)
+        return;
+      }
       tx.oncomplete = () => resolve(request.result);
       const failed = () => {
         const name = (tx.error || request.error)?.name;
@@ -123,9 +156,34 @@ export function shapeOf(data) {
   if (record.format !== FORMAT) return { error: `its format is ${String(record.format).slice(0, 20)}, not ${FORMAT}` };
   const { name, variant, blob } = record;
   if (typeof name !== 'string' || name.length > MAX_NAME) return { error: 'its file name is missing or too long' };
-  if (typeof variant !== 'string' || !/^[A-Za-z0-9:,._-]{1,64}$/.test(variant)) {
+  try {
+    if (typeof variant !== 'string' || variant.length > 64) throw new BadWord('');
+    variantWords(variant);  // (the words the page sends: command.js variantLine)
+  } catch (e) {
+    if (!(e instanceof BadWord)) throw e;
     return { error: 'its variant is missing or not a variant\'s name' };
   }
   if (!(blob instanceof Blob)) return { error: 'it holds no file' };
-  return { kept: { file: new File([blob], name), variant } };
+  return { kept: { file: new File([blob], name), variant: /** @type {string} */ (variant) } };
+}
+
+// A load of the kept file begins: false where MAX_ATTEMPTS loads before
+// began and never ended (the file is then to be forgotten).
+export function loadBegins() {
+  try {
+    const begun = Number(sessionStorage.getItem(ATTEMPTS_KEY)) || 0;
+    sessionStorage.setItem(ATTEMPTS_KEY, String(begun + 1));
+    return begun < MAX_ATTEMPTS;
+  } catch (e) {
+    return true;  // (storage turned off: nothing is kept to load)
+  }
+}
+
+// The load of the kept file ended, taken or refused.
+export function loadEnded() {
+  try {
+    sessionStorage.removeItem(ATTEMPTS_KEY);
+  } catch (e) {
+    // (storage turned off)
+  }
 }

@@ -829,6 +829,8 @@ def test_a_proof_database_loaded_into_the_page(b, perft_binary, out_dir):
         b.load("#variant=gobblet")
         check("Loaded again (kept in this browser): proof database" in io_note(b),
               f"the kept database, on 4x4: {io_note(b)!r}")
+        check(b.body("fen").count("/") == 3, f"not the 4x4 board after the restore: {b.body('fen')!r}")
+        play_a_move_against_the_engine(b)  # (the game given after the restore is the engine's)
         check("Proved" not in proof_said(b), f"4x4 proved by the gobblers database: {proof_said(b)!r}")
 
         # A kept record the engine refuses (its bytes changed in storage) is said and forgotten.
@@ -842,13 +844,25 @@ def test_a_proof_database_loaded_into_the_page(b, perft_binary, out_dir):
         check("Proved" not in proof_said(b), f"a proof from a refused file: {proof_said(b)!r}")
         b.load("#variant=gobblers")
         check("proof database" not in io_note(b), f"the refused file was not forgotten: {io_note(b)!r}")
-        # A record not of the page's shape: refused before the engine sees it, and forgotten.
-        keep_record(b, "{format: 1, name: 'x.pdb', variant: 'gobblers\\nquit', blob: new Blob(['x'])}")
-        b.load("#variant=gobblers")
-        check(io_note(b).endswith("The proof database kept in this browser was not loaded, and is forgotten: its "
-                                 "variant is missing or not a variant's name"), f"a record of another shape: {io_note(b)!r}")
-        b.load("#variant=gobblers")
-        check("proof database" not in io_note(b), f"the record of another shape was not forgotten: {io_note(b)!r}")
+        # Records not of the page's shape: refused before the engine sees them, and forgotten.
+        for record, why in [
+                ("{format: 1, name: 'x.pdb', variant: 'gobblers\\nquit', blob: new Blob(['x'])}",
+                 "its variant is missing or not a variant's name"),
+                ("{format: 1, name: 'x.pdb', variant: 'gobblers.', blob: new Blob(['x'])}",
+                 "its variant is missing or not a variant's name"),
+                ("{format: 1, name: 'x.pdb', variant: 7, blob: new Blob(['x'])}",
+                 "its variant is missing or not a variant's name"),
+                ("{format: 1, name: 'x'.repeat(300), variant: 'gobblers', blob: new Blob(['x'])}",
+                 "its file name is missing or too long"),
+                ("{format: 1, name: 'x.pdb', variant: 'gobblers', blob: 'GBPROVED'}", "it holds no file"),
+                ("{format: 2, name: 'x.pdb', variant: 'gobblers', blob: new Blob(['x'])}", "its format is 2, not 1"),
+                ("'a string'", "it is not a record of this page")]:
+            keep_record(b, record)
+            b.load("#variant=gobblers")
+            check(io_note(b).endswith("The proof database kept in this browser was not loaded, and is forgotten: "
+                                      + why), f"the kept record {record}: {io_note(b)!r}")
+            b.load("#variant=gobblers")
+            check("proof database" not in io_note(b), f"the kept record {record} was not forgotten: {io_note(b)!r}")
     finally:
         forget_kept_database(b)
         shutil.rmtree(work, ignore_errors=True)
