@@ -53,7 +53,7 @@ export async function importGame(st, text) {
 // starts again with the position.
 /** @param {State} st @param {File} file */
 export function loadProofFile(st, file) {
-  return oneLoadAtATime(async () => {
+  return oneLoadAtATime(st, async () => {
     ++st.shown.generation;  // (a stopped engine's move is not played: the refresh asks again)
     await endReview(st, 'a proof database was loaded');
     const loaded = await loadProofDatabase(st, file);
@@ -68,16 +68,13 @@ export function loadProofFile(st, file) {
   });
 }
 
-// The loads of proof database files, one after the other (each sets the
-// engine's option and takes its notes: engine_session.js loadProofDatabase).
-/** @type {Promise<unknown>} */
-let loads = Promise.resolve();
-
-// Runs `load` once the loads begun before it have ended.
-/** @template T @param {() => Promise<T>} load @returns {Promise<T>} */
-function oneLoadAtATime(load) {
-  const run = loads.then(load);
-  loads = run.catch(() => {});
+// Runs `load` once the proof database loads begun before it have ended
+// (st.proofLoads): one at a time, as each sets the engine's option and
+// takes its notes (engine_session.js loadProofDatabase).
+/** @template T @param {State} st @param {() => Promise<T>} load @returns {Promise<T>} */
+function oneLoadAtATime(st, load) {
+  const run = st.proofLoads.then(load);
+  st.proofLoads = run.catch(() => {});
   return run;
 }
 
@@ -94,7 +91,7 @@ function oneLoadAtATime(load) {
 /** @param {State} st @returns {Promise<string | null>} */
 export function restoreProofFile(st) {
   if (!loadsProofFiles()) return Promise.resolve(null);
-  return oneLoadAtATime(async () => {
+  return oneLoadAtATime(st, async () => {
     const read = await readKeptDatabase();
     if (!read) return null;
     const forgotten = 'The proof database kept in this browser was not loaded, and is forgotten:';

@@ -85,7 +85,8 @@ import { createPuzzleRun } from './puzzle_run.js';
  * values, the clocks (clocks.js), the connection (connection.js), the
  * search's progress (search_progress.js), the tablebase lines found
  * (tb_line.js), the review panel (review_run.js: running, its progress
- * words), why the game could not be kept (saved_game.js, null: it was), who
+ * words), why the game could not be kept (saved_game.js, null: it was), the
+ * last of the proof database loads (game_io.js: they run one at a time), who
  * judges a move before it is played (a puzzle's try, puzzle_run.js; "learn
  * from your mistakes", review_run.js; true: not played), the puzzle mode
  * (puzzle_run.js), the click actions and the view's redraws.
@@ -101,6 +102,7 @@ import { createPuzzleRun } from './puzzle_run.js';
  * @property {{found: Map<string, string[]>, asked: Set<string>}} tbLines
  * @property {{running: boolean, progress: string}} review
  * @property {string | null} savedProblem
+ * @property {Promise<unknown>} proofLoads
  * @property {((move: string) => boolean) | null} judge
  * @property {import('./puzzle_run.js').PuzzleRun} puzzle
  * @property {Actions} actions
@@ -129,6 +131,7 @@ export function createState() {
     tbLines: { found: new Map(), asked: new Set() },
     review: { running: false, progress: '' },
     savedProblem: null,
+    proofLoads: Promise.resolve(),
     judge: null,
     puzzle: createPuzzleRun(),
     actions: { goTo: nothing, goToMove: nothing, attempt: nothing, preview: nothing, menu: nothing,
