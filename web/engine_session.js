@@ -449,15 +449,13 @@ export async function loadProofDatabase(st, file, variant = null) {
     return { error: 'only the static site\'s engine reads a file of this page' };
   }
   if (variant !== null) {
-    let line;
+    let error;
     try {
-      line = variantLine(variant);
+      const lines = await ugi.exec(variantLine(variant));
+      error = lines ? errorOf(lines) : 'the engine went away';
     } catch (e) {
-      return { error: reasonOf(e) };
+      error = reasonOf(e);
     }
-    const lines = await ugi.exec(line);
-    if (!lines) return { error: 'the engine went away' };
-    const error = errorOf(lines);
     if (error) return { error };
   }
   const stored = await socket.storeFile(file);

@@ -12,7 +12,7 @@
 // is checked here, the variant by the engine, and the bytes by the worker
 // (their size) and by the engine (every record, as any file it opens).
 
-import { variantWords, BadWord } from './words.js';
+import { variantWords, reasonOf } from './words.js';
 
 const DB_NAME = 'gobblet-board';
 const STORE = 'files';
@@ -150,21 +150,22 @@ export async function readKeptDatabase() {
 
 // The record `data` as a KeptDatabase, or {error}.
 /** @param {unknown} data @returns {{kept: KeptDatabase} | {error: string}} */
-export function shapeOf(data) {
+function shapeOf(data) {
   if (!data || typeof data !== 'object') return { error: 'it is not a record of this page' };
   const record = /** @type {Record<string, unknown>} */ (data);
   if (record.format !== FORMAT) return { error: `its format is ${String(record.format).slice(0, 20)}, not ${FORMAT}` };
   const { name, variant, blob } = record;
   if (typeof name !== 'string' || name.length > MAX_NAME) return { error: 'its file name is missing or too long' };
+  const badVariant = { error: 'its variant is missing or not a variant\'s name' };
+  if (typeof variant !== 'string' || variant.length > 64) return badVariant;
   try {
-    if (typeof variant !== 'string' || variant.length > 64) throw new BadWord('');
     variantWords(variant);  // (the words the page sends: command.js variantLine)
   } catch (e) {
-    if (!(e instanceof BadWord)) throw e;
-    return { error: 'its variant is missing or not a variant\'s name' };
+    reasonOf(e);  // (a BadWord; anything else is thrown on)
+    return badVariant;
   }
   if (!(blob instanceof Blob)) return { error: 'it holds no file' };
-  return { kept: { file: new File([blob], name), variant: /** @type {string} */ (variant) } };
+  return { kept: { file: new File([blob], name), variant } };
 }
 
 // A load of the kept file begins: false where MAX_ATTEMPTS loads before
