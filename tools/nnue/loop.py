@@ -53,6 +53,9 @@ import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools", "datagen"))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from state_file import write_atomically  # noqa: E402
+
 try:
     import training_data  # noqa: E402 (numpy)
 except ImportError as e:
@@ -132,15 +135,6 @@ def fnv1a64(data):
 def fingerprint_text(value):
     """A fingerprint as the record writes it: 16 hex digits."""
     return f"{value:016x}"
-
-
-def write_atomically(path, text):
-    """Writes `text` to `path` whole or not at all: a temporary file, synced, then renamed over it."""
-    with open(path + ".tmp", "w") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(path + ".tmp", path)
 
 
 # ---- The state file ----
