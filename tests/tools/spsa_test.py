@@ -110,6 +110,11 @@ def main():
         (damaged / "spsa.json").write_text('{"version": 1, "theta": "x"}')
         bad = spsa("run", "--dir", damaged, *settings)
         check(bad.returncode == 2 and "not a state file" in bad.stderr, f"a damaged state file: {bad.stderr}")
+        forged = json.loads((whole / "spsa.json").read_text())
+        forged["history"][2]["signs"][0] = 2
+        (damaged / "spsa.json").write_text(json.dumps(forged))
+        bad = spsa("show", "--dir", damaged)
+        check(bad.returncode == 2 and "not a state file" in bad.stderr, f"a sign that is not +-1: {bad.stderr}")
         for words, says in ((["--param", "no_such_value=3"], "has no value no_such_value"),
                             (["--param", "lmr_divisor=900"], "at most half the range"),
                             (["--param", "lmr_divisor=20:5000"], "START must lie in"),

@@ -108,12 +108,24 @@ def load_state(path):
         return None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise SpsaError(f"{path}: not a state file of tools/tune/spsa.py ({e})") from None
-    ok = (isinstance(state, dict) and state.get("version") == STATE_VERSION and
-          isinstance(state.get("settings"), dict) and set(state["settings"]) == set(FIXED) and
-          isinstance(state.get("theta"), list) and isinstance(state.get("history"), list) and
-          len(state["theta"]) == len(state["settings"]["params"]) and
-          all(isinstance(t, (int, float)) and math.isfinite(t) for t in state["theta"]) and
-          all(isinstance(h, dict) and h.get("k") == i + 1 for i, h in enumerate(state["history"])))
+    def numbers(values, count):
+        return (isinstance(values, list) and len(values) == count and
+                all(isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t) for t in values))
+
+    def counts(h):
+        return all(isinstance(h.get(x), int) and not isinstance(h.get(x), bool) and h[x] >= 0
+                   for x in ("wins", "draws", "losses"))
+
+    settings = state.get("settings") if isinstance(state, dict) else None
+    params = settings.get("params") if isinstance(settings, dict) else None
+    ok = (isinstance(settings, dict) and state.get("version") == STATE_VERSION and set(settings) == set(FIXED) and isinstance(params, list) and
+          params and all(isinstance(p, dict) and isinstance(p.get("name"), str) and
+                         numbers([p.get(x) for x in ("c_end", "start", "low", "high")], 4) for p in params) and
+          isinstance(settings["iterations"], int) and numbers(state.get("theta"), len(params)) and
+          isinstance(state.get("history"), list) and
+          all(isinstance(h, dict) and h.get("k") == i + 1 and counts(h) and numbers(h.get("theta"), len(params))
+              and isinstance(h.get("signs"), list) and all(d in (-1, 1) for d in h["signs"])
+              and len(h["signs"]) == len(params) for i, h in enumerate(state["history"])))
     if not ok:
         raise SpsaError(f"{path}: not a state file of tools/tune/spsa.py (restore it, or use another --dir)")
     return state
