@@ -9,6 +9,7 @@ unknown value and a missing program are refused with the reason.
     spsa_test.py BIN_DIR
 """
 
+import importlib.util
 import json
 import re
 import shlex
@@ -32,8 +33,58 @@ def spsa(*words, **kw):
     return subprocess.run(SPSA + [str(w) for w in words], capture_output=True, text=True, timeout=300, **kw)
 
 
+def the_update_follows_the_result():
+    """play() with a stand-in match runner: theta moves towards the side that
+    won, by a_k r / (c_k d), and the signs, the engines and the games are
+    the iteration's."""
+    spec = importlib.util.spec_from_file_location("spsa", ROOT / "tools" / "tune" / "spsa.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    params = [{"name": "lmr_divisor", "c_end": 20.0, "start": 220.0, "low": 50, "high": 1000},
+              {"name": "order_lines", "c_end": 5.0, "start": 1.0, "low": 0, "high": 1024}]
+    settings = {"params": params, "iterations": 10, "pairs": 2, "tc": "1+0.01", "nodes": 0, "random_plies": 4,
+                "seed": 9, "r_end": 0.002, "options": []}
+
+    class Stand:
+        def __init__(self, table):
+            self.table, self.commands = table, []
+
+        def run(self, command, _log):
+            self.commands.append(command)
+            return 0, "game 1/4: plus vs minus 1-0 (line) | x\n" + self.table
+
+    class Args:
+        bin_dir, concurrency = "/bin-dir", 2
+
+    for table, r in (("plus vs minus   4   3   1   0   0.875", 3), ("plus vs minus   4   0   1   3   0.125", -3)):
+        state = {"settings": settings, "theta": [220.0, 1.0], "history": []}
+        stand = Stand(table)
+        h = module.play(stand, state, 3, Args, "/nowhere")
+        check((h["wins"], h["draws"], h["losses"]) == (abs(r) if r > 0 else 0, 1, abs(r) if r < 0 else 0),
+              f"the table's W-D-L are plus's: {h}")
+        command = stand.commands[0]
+        check(command[command.index("--games") + 1] == "4" and command[command.index("--tc") + 1] == "1+0.01",
+              "two games a pair, the clock")
+        for i, p in enumerate(params):
+            c = p["c_end"] * (10 / 3) ** 0.101
+            a = 0.002 * p["c_end"] ** 2 * ((1 + 10) / (1 + 3)) ** 0.602
+            d = h["signs"][i]
+            moved = state["theta"][i] - [220.0, 1.0][i]
+            expected = max(a * r / (c * d), p["low"] - [220.0, 1.0][i])  # order_lines is held at 0
+            check(abs(moved - expected) < 1e-9, f"{p['name']}: moved {moved}, not a_k r / (c_k d) = {expected}")
+            check((moved > 0) == (r * d > 0) or moved == -1.0, f"{p['name']}: theta moves towards the winner")
+    failing = Stand("plus vs minus   4   1   0   3   0.25")
+    failing.run = lambda command, _log: (0, "game 2/4: minus vs plus 1-0 (crash) | x\nplus vs minus 4 1 0 3 0.25")
+    try:
+        module.play(failing, {"settings": settings, "theta": [220.0, 1.0], "history": []}, 1, Args, "/nowhere")
+        check(False, "a game lost by a crash is refused")
+    except module.SpsaError as e:
+        check("a game ended by crash" in str(e), f"a crash named: {e}")
+
+
 def main():
     bin_dir = Path(sys.argv[1])
+    the_update_follows_the_result()
     settings = ["--param", "lmr_divisor=20", "--param", "aspiration_delta=6:30", "--iterations", "4", "--pairs",
                 "1", "--nodes", "400", "--seed", "5", "--r-end", "0.05", "--option", "Hash=1", "--bin-dir",
                 str(bin_dir)]
@@ -121,6 +172,17 @@ def main():
                             (["--param", "lmr_divisor"], "not NAME=C_END")):
             refused = spsa("run", "--dir", tmp / "new", *words, "--iterations", "1", "--bin-dir", bin_dir)
             check(refused.returncode == 2 and says in refused.stderr, f"{words}: {refused.stderr}")
+        # An engine that fails every game: refused, no run kept.
+        failing = tmp / "failing"
+        failing.mkdir()
+        (failing / "gobblet").write_text(f"#!/bin/sh\n[ \"$1\" = --params ] && exec {bin_dir / 'gobblet'} --params\n"
+                                         "exit 1\n")
+        (failing / "gobblet").chmod(0o755)
+        (failing / "gobblet-match").symlink_to(bin_dir / "gobblet-match")
+        crashed = spsa("run", "--dir", tmp / "crashed", "--param", "lmr_divisor=20", "--iterations", "2", "--nodes",
+                       "300", "--bin-dir", failing)
+        check(crashed.returncode == 2 and "a game ended by crash" in crashed.stderr and
+              not (tmp / "crashed" / "spsa.json").exists(), f"an engine that crashes: {crashed.stderr}")
         missing = spsa("run", "--dir", tmp / "new", "--param", "lmr_divisor=20", "--iterations", "1", "--bin-dir",
                        tmp / "nowhere")
         check(missing.returncode == 2 and "no such program" in missing.stderr, f"no programs: {missing.stderr}")

@@ -41,6 +41,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import time
 
 STATE_VERSION = 1
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -92,8 +93,9 @@ def parse_param(text, table):
         start = float(found.group(3)) if found.group(3) is not None else float(value)
     except ValueError:
         raise SpsaError(f"--param {text}: not a number") from None
-    if not (math.isfinite(c_end) and c_end > 0 and c_end <= (high - low) / 2):
-        raise SpsaError(f"--param {text}: C_END must be above 0 and at most half the range [{low}, {high}]")
+    if not (math.isfinite(c_end) and 0.5 <= c_end <= (high - low) / 2):
+        raise SpsaError(f"--param {text}: C_END must be at least 0.5 (the engine takes integers) and at most half "
+                        f"the range [{low}, {high}]")
     if not (math.isfinite(start) and low <= start <= high):
         raise SpsaError(f"--param {text}: START must lie in [{low}, {high}]")
     return {"name": name, "c_end": c_end, "start": start, "low": low, "high": high}
@@ -108,27 +110,48 @@ def load_state(path):
         return None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise SpsaError(f"{path}: not a state file of tools/tune/spsa.py ({e})") from None
+    if not consistent(state):
+        raise SpsaError(f"{path}: not a state file of tools/tune/spsa.py, or edited (restore it, or use another "
+                        "--dir)")
+    return state
+
+
+def consistent(state):
+    """Whether `state` is a run this script wrote: its settings, theta within the ranges and each
+    iteration's record, the last one's theta the state's."""
+    def whole(x, low=0):
+        return type(x) is int and x >= low
+
     def numbers(values, count):
         return (isinstance(values, list) and len(values) == count and
-                all(isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t) for t in values))
+                all(type(t) in (int, float) and math.isfinite(t) for t in values))
 
-    def counts(h):
-        return all(isinstance(h.get(x), int) and not isinstance(h.get(x), bool) and h[x] >= 0
-                   for x in ("wins", "draws", "losses"))
+    def inside(values, params):
+        return all(p["low"] <= t <= p["high"] for t, p in zip(values, params))
 
-    settings = state.get("settings") if isinstance(state, dict) else None
-    params = settings.get("params") if isinstance(settings, dict) else None
-    ok = (isinstance(settings, dict) and state.get("version") == STATE_VERSION and set(settings) == set(FIXED) and isinstance(params, list) and
-          params and all(isinstance(p, dict) and isinstance(p.get("name"), str) and
-                         numbers([p.get(x) for x in ("c_end", "start", "low", "high")], 4) for p in params) and
-          isinstance(settings["iterations"], int) and numbers(state.get("theta"), len(params)) and
-          isinstance(state.get("history"), list) and
-          all(isinstance(h, dict) and h.get("k") == i + 1 and counts(h) and numbers(h.get("theta"), len(params))
-              and isinstance(h.get("signs"), list) and all(d in (-1, 1) for d in h["signs"])
-              and len(h["signs"]) == len(params) for i, h in enumerate(state["history"])))
-    if not ok:
-        raise SpsaError(f"{path}: not a state file of tools/tune/spsa.py (restore it, or use another --dir)")
-    return state
+    if not isinstance(state, dict) or state.get("version") != STATE_VERSION:
+        return False
+    settings = state.get("settings")
+    if not isinstance(settings, dict) or set(settings) != set(FIXED) or not whole(settings["iterations"], 1):
+        return False
+    params = settings["params"]
+    if not (isinstance(params, list) and params and
+            all(isinstance(p, dict) and isinstance(p.get("name"), str) and
+                numbers([p.get(x) for x in ("c_end", "start", "low", "high")], 4) and p["c_end"] > 0 and
+                p["low"] <= p["start"] <= p["high"] for p in params)):
+        return False
+    theta, history = state.get("theta"), state.get("history")
+    if not (numbers(theta, len(params)) and inside(theta, params) and isinstance(history, list) and
+            len(history) <= settings["iterations"]):
+        return False
+    for i, h in enumerate(history):
+        if not (isinstance(h, dict) and h.get("k") == i + 1 and type(h["k"]) is int and
+                all(whole(h.get(x)) for x in ("wins", "draws", "losses")) and numbers(h.get("theta"), len(params))
+                and inside(h["theta"], params) and isinstance(h.get("signs"), list) and
+                len(h["signs"]) == len(params) and all(d in (-1, 1) and type(d) is int for d in h["signs"])):
+            return False
+    last = history[-1]["theta"] if history else [p["start"] for p in params]
+    return all(abs(t - x) < 0.01 for t, x in zip(theta, last))
 
 
 def schedule(p, k, n):
@@ -154,11 +177,13 @@ class Runner:
     def __init__(self):
         self.child = None
         self.signal = None
+        self.signalled = 0.0
         signal.signal(signal.SIGINT, self.on_signal)
         signal.signal(signal.SIGTERM, self.on_signal)
 
     def on_signal(self, number, _frame):
         self.signal = number
+        self.signalled = time.monotonic()
         if self.child is not None and self.child.poll() is None:
             self.child.send_signal(signal.SIGTERM)
 
@@ -174,7 +199,13 @@ class Runner:
                                           start_new_session=True)
             if self.signal is not None:
                 self.child.send_signal(signal.SIGTERM)
-            out, _ = self.child.communicate()
+            while True:  # a match that outlives a signal by 30 s is killed
+                try:
+                    out, _ = self.child.communicate(timeout=1)
+                    break
+                except subprocess.TimeoutExpired:
+                    if self.signal is not None and time.monotonic() - self.signalled > 30:
+                        self.child.kill()
             f.write(out)
             code = self.child.returncode
             self.child = None
@@ -201,12 +232,19 @@ def play(runner, state, k, a, directory):
                 f"cmd={engine_command(engine, params, minus)}", "name=minus"] + limits +
                (["--each"] + options if options else []) +
                ["--games", str(2 * s["pairs"]), "--concurrency", str(a.concurrency), "--random-plies",
-                str(s["random_plies"]), "--seed", str(s["seed"] * 100003 + k), "--quiet"])
+                str(s["random_plies"]), "--seed", str(s["seed"] * 100003 + k)])
     code, out = runner.run(command, os.path.join(directory, "matches.log"))
     table = re.search(r"^plus vs minus +(\d+) +(\d+) +(\d+) +(\d+) ", out, re.M)
     if code != 0 or not table:
         tail = "\n".join(out.rstrip().splitlines()[-6:])
         raise SpsaError(f"iteration {k}: gobblet-match ended with exit code {code} and no result table:\n{tail}")
+    # A game an engine lost by failing (or, under a node limit, by its clock)
+    # says nothing about the values: the iteration is refused.
+    failing = "crash|unresponsive|illegal-move" + ("|time-forfeit" if s["nodes"] else "")
+    failed = re.search(rf"^game \d+/\d+: .*\(({failing})\)", out, re.M)
+    if failed:
+        raise SpsaError(f"iteration {k}: a game ended by {failed.group(1)} ({os.path.join(directory, 'matches.log')}"
+                        f"):\n{failed.group(0)}")
     games, wins, draws, losses = (int(table.group(i)) for i in range(1, 5))
     if games != 2 * s["pairs"]:
         raise SpsaError(f"iteration {k}: {games} games played of {2 * s['pairs']}")
@@ -238,11 +276,15 @@ def show(state, out=sys.stdout):
 
 
 def run(a):
+    runner = Runner()  # from here on, SIGINT and SIGTERM end the run cleanly
     engine = os.path.join(a.bin_dir, "gobblet")
     for program in (engine, os.path.join(a.bin_dir, "gobblet-match")):
         if not os.access(program, os.X_OK):
             raise SpsaError(f"{program}: no such program (build it, or say where with --bin-dir)")
-    os.makedirs(a.dir, exist_ok=True)
+    try:
+        os.makedirs(a.dir, exist_ok=True)
+    except OSError as e:
+        raise SpsaError(f"--dir {a.dir}: {e.strerror or e}") from None
     path = os.path.join(a.dir, "spsa.json")
     state = load_state(path)
     if not a.param and state is None:
@@ -254,14 +296,14 @@ def run(a):
     settings = {"params": params, "iterations": a.iterations, "pairs": a.pairs, "tc": a.tc, "nodes": a.nodes,
                 "random_plies": a.random_plies, "seed": a.seed, "r_end": a.r_end, "options": a.option}
     if state is None:
+        # Written once its first iteration is played: settings the match
+        # runner refuses leave no run behind.
         state = {"version": STATE_VERSION, "settings": settings, "theta": [p["start"] for p in params],
                  "history": []}
-        write_atomically(path, json.dumps(state, indent=1) + "\n")
     elif state["settings"] != settings:
         changed = [k for k in FIXED if state["settings"][k] != settings[k]]
         raise SpsaError(f"{a.dir} holds a run with other settings ({', '.join(changed)}): give the same "
                         "command to go on, or use another --dir")
-    runner = Runner()
     try:
         for k in range(len(state["history"]) + 1, a.iterations + 1):
             state["history"].append(play(runner, state, k, a, a.dir))
@@ -271,8 +313,9 @@ def run(a):
                 print(f"iteration {k}/{a.iterations}: {h['wins']}-{h['draws']}-{h['losses']} theta "
                       + " ".join(f"{t:.1f}" for t in h["theta"]), flush=True)
     except Interrupted:
-        print(f"interrupted: {len(state['history'])} iterations kept in {path}; the same command goes on",
-              file=sys.stderr)
+        kept = len(state["history"])
+        print(f"interrupted: {kept} iterations kept in {path}; the same command goes on" if kept else
+              "interrupted before its first iteration was played: nothing kept", file=sys.stderr)
         return 130
     show(state)
     return 0
@@ -313,14 +356,16 @@ def main():
                 raise SpsaError(f"{a.dir}: no run there (no spsa.json)")
             show(state)
             return 0
-        for name, low in (("iterations", 1), ("pairs", 1), ("concurrency", 1), ("nodes", 0), ("random_plies", 0),
-                          ("seed", 0)):
-            if getattr(a, name) < low:
-                raise SpsaError(f"--{name.replace('_', '-')}: at least {low}")
+        # gobblet-match's own ranges (docs/match.md), so that no iteration is refused by it.
+        for name, low, high in (("iterations", 1, 10**7), ("pairs", 1, 5 * 10**6), ("concurrency", 1, 256),
+                                ("nodes", 0, 10**12), ("random_plies", 0, 200), ("seed", 0, 2**40)):
+            if not low <= getattr(a, name) <= high:
+                raise SpsaError(f"--{name.replace('_', '-')}: from {low} to {high}")
         if not (math.isfinite(a.r_end) and a.r_end > 0):
             raise SpsaError("--r-end: above 0")
-        if not re.match(r"^\d+(\.\d+)?\+\d+(\.\d+)?$", a.tc):
-            raise SpsaError(f"--tc {a.tc}: not BASE+INC")
+        if not re.match(r"^\d{1,6}(\.\d+)?\+\d{1,6}(\.\d+)?$", a.tc) or not any(
+                float(x) > 0 for x in a.tc.split("+")):
+            raise SpsaError(f"--tc {a.tc}: not BASE+INC seconds (not both 0)")
         for o in a.option:
             if not re.match(r"^\w[\w ]*=\S*$", o):
                 raise SpsaError(f"--option {o}: not NAME=VALUE")
