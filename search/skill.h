@@ -54,10 +54,11 @@ inline constexpr double kSkillLevelStrength[kMaxSkillLevel] = {0,     1.48,  2.8
 // The Elo of each level, measured (docs/search.md "Strength levels": the
 // command, the games and the intervals): the safe-move player
 // (`gobblet-fake-engine --mode safe`: a win in one if it has one, else any
-// move that gives no line in one) is 500.
+// move that gives no line in one) is 500. Level 20 is full strength with
+// the built-in net (generation 1), measured against level 19 alone.
 inline constexpr int kSkillLevelElo[kMaxSkillLevel + 1] = {231,  355,  460,  605,  686,  783,  887,
                                                            949,  1044, 1105, 1211, 1316, 1369, 1431,
-                                                           1489, 1554, 1648, 1725, 1827, 1943, 2482};
+                                                           1489, 1554, 1648, 1725, 1827, 1943, 2715};
 // The level of UCI_LimitStrength with UCI_Elo `elo`: the measured Elo
 // interpolated linearly between the two whole levels around it (level 0
 // below them all, kMaxSkillLevel above them all). kSkillLevelElo rises.

@@ -11,7 +11,7 @@
 // Every other level (the whole levels' steps are even, about 80 Elo each),
 // and level 19 below full strength.
 /** @type {ReadonlyArray<readonly [number, number]>} [level, Elo], strongest first */
-export const LEVELS = Object.freeze(/** @type {[number, number][]} */ ([[20, 2480], [19, 1940], [17, 1730], [15, 1550],
+export const LEVELS = Object.freeze(/** @type {[number, number][]} */ ([[20, 2720], [19, 1940], [17, 1730], [15, 1550],
   [13, 1430], [11, 1320], [9, 1110], [7, 950], [5, 780], [3, 610], [1, 360], [0, 230]]));
 
 // `Skill Level` 20: the engine's full strength (docs/protocol.md).
@@ -24,7 +24,7 @@ export function levelElo(level) {
   return found ? found[1] : null;
 }
 
-// A level as the selector names it: `full ~2480`, `13 ~1430`.
+// A level as the selector names it: `full ~2720`, `13 ~1430`.
 /** @param {number} level */
 export function levelLabel(level) {
   const elo = levelElo(level);

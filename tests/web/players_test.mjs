@@ -14,7 +14,7 @@ test('the engine by its level and Elo, a person "You" against it', () => {
   const s = settings('human', 'engine', 'movetime 1000', 13);
   assert.equal(playerName(s, 1, true), 'You');
   assert.equal(playerName(s, 2, true), 'gobblet (level 13, ~1430)');
-  assert.equal(playerName(settings('engine', 'human'), 1, true), 'gobblet (full strength, ~2480)');
+  assert.equal(playerName(settings('engine', 'human'), 1, true), 'gobblet (full strength, ~2720)');
   assert.equal(playerName(settings('engine', 'human'), 2, true), 'You');
   assert.equal(playerName(settings('engine', 'human', 'movetime 1000', 4), 1, true), 'gobblet (level 4)');
   assert.equal(playerName(settings('engine', 'engine'), 2, false), 'gobblet');  // (no levels: its one strength)
