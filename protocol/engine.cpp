@@ -400,9 +400,9 @@ WinDrawLoss Engine::chances() {
     if ((p.value == tb::Value::kWin || p.value == tb::Value::kLoss) && game_.positionsSinceLastDrop().empty())
       return p.value == tb::Value::kWin ? WinDrawLoss{1000, 0, 0} : WinDrawLoss{0, 0, 1000};
   }
-  // The full-strength evaluation's chances, whatever the level the search
-  // plays at: a position's chances are the position's, not the player's.
-  return positionChances(game_, options_.fullStrengthUsesNet() ? net_.get() : nullptr);
+  // The search's evaluation's chances (the same at every level): a
+  // position's chances are the position's, not the player's.
+  return positionChances(game_, options_.searchUsesNet() ? net_.get() : nullptr);
 }
 
 const proof::ProofDatabase* Engine::proofDatabase() const {

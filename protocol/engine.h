@@ -378,7 +378,7 @@ class Engine {
   // draw when the other side's entry holds too, else as not lost: its move
   // here. nullopt where the database holds the side to move nowhere.
   std::optional<ProvedMoves::Proved> learnStoredHeld();
-  // The net the search evaluates with (Use NNUE, the playing level); null: the hand-written evaluation.
+  // The net the search evaluates with (Use NNUE); null: the hand-written evaluation.
   std::shared_ptr<const nnue::Network> searchNet() const;
 
   EngineLimits limits_;

@@ -23,7 +23,7 @@
 //   UCI_Elo        spin    max      (the measured Elo of levels 0 and 20; the safe-move player 500)
 //   UCI_ShowWDL    check   false                 info lines carry wdl W D L (search/wdl.h)
 //   EvalFile       string  <default>             the net file (search/eval_file.h); <default> the built-in net
-//   Use NNUE       check   true                  evaluate 4x4 Gobblet with the net (full strength only)
+//   Use NNUE       check   true                  evaluate 4x4 Gobblet with the net (every level)
 //   ProofDatabase  string  <empty>               a proof database file (proof/database.h): go prove
 //                                                starts from it and adds to it; go plays its proved wins
 //   ProofGuide     combo   none                  go prove's guide (protocol/proof_guide.h): none|eval|net
@@ -158,14 +158,10 @@ struct EngineOptions {
   // The level the search plays at: UCI_Elo's with UCI_LimitStrength (a
   // fractional level between two measured ones), else Skill Level.
   double playingLevel() const { return limitStrength ? skillLevelForElo(elo) : skillLevel; }
-  // Whether a full-strength search evaluates 4x4 Gobblet with the net (Use
-  // NNUE): the evaluation whose chances `query wdl` gives at every level, so
-  // that a position's chances never depend on the level played at.
-  bool fullStrengthUsesNet() const { return useNnue; }
-  // Whether the search evaluates 4x4 Gobblet with the net: the full
-  // strength's evaluation at full strength (the lower levels were measured
-  // with the hand-written evaluation, search/skill.h, and keep it).
-  bool searchUsesNet() const { return fullStrengthUsesNet() && playingLevel() == kMaxSkillLevel; }
+  // Whether the search evaluates 4x4 Gobblet with the net (Use NNUE), at
+  // every level (search/skill.h: the levels were measured with it), and so
+  // the evaluation whose chances `query wdl` gives.
+  bool searchUsesNet() const { return useNnue; }
 };
 
 // The value in force of an option, written as `setoption` takes it: a

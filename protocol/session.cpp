@@ -443,7 +443,6 @@ void Session::eval() {
     emit("info string eval net " + std::to_string(*net) + " (" +
          (engine_.options().evalFile.empty() ? std::string("the built-in net") : "EvalFile") + ", side to move; " +
          (engine_.options().searchUsesNet() ? "the search uses it"
-          : engine_.options().useNnue       ? "a Skill Level below full strength: the search uses the total above"
                                             : "Use NNUE is off: the search uses the total above") +
          ")");
 }

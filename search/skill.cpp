@@ -13,8 +13,9 @@ namespace gobblet {
 
 namespace {
 
-// The level as a weakness in [0, 1]: 1 at strength 0, 0 at full strength.
-double weakness(double level) { return 1.0 - skillStrength(level) / kMaxSkillLevel; }
+// The level as a weakness in [0, 1]: 1 at strength 0, 0 at strength
+// kSkillCoolStrength.
+double weakness(double level) { return 1.0 - skillStrength(level) / kSkillCoolStrength; }
 
 }  // namespace
 
@@ -28,10 +29,10 @@ double skillLevelForElo(int elo) {
 
 double skillStrength(double level) {
   if (!(level > 0)) return 0;
-  const int last = kMaxSkillLevel - 1;
-  if (level >= last) return std::min(level, double{kMaxSkillLevel});
+  if (level >= kMaxSkillLevel) return kSkillFullStrength;
   const int below = static_cast<int>(level);
-  return kSkillLevelStrength[below] + (level - below) * (kSkillLevelStrength[below + 1] - kSkillLevelStrength[below]);
+  const double next = below + 1 < kMaxSkillLevel ? kSkillLevelStrength[below + 1] : kSkillFullStrength;
+  return kSkillLevelStrength[below] + (level - below) * (next - kSkillLevelStrength[below]);
 }
 
 uint64_t skillNodes(double level) {
@@ -52,6 +53,9 @@ double skillMissChance(double level) {
 }
 
 double skillTemperature(double level) {
+  const double strength = skillStrength(level);
+  if (strength >= kSkillCoolStrength)
+    return 5.0 * (kSkillFullStrength - strength) / (kSkillFullStrength - kSkillCoolStrength);
   const double w = weakness(level);
   return 300.0 * w * w + 5.0;
 }
@@ -59,7 +63,10 @@ double skillTemperature(double level) {
 int pickSkillMove(double level, const std::vector<int>& scores, double draw) {
   if (level >= kMaxSkillLevel || scores.size() <= 1) return 0;
   const double temperature = skillTemperature(level);
-  const int best = *std::max_element(scores.begin(), scores.end());
+  const auto bestAt = std::max_element(scores.begin(), scores.end());
+  // (A level a rounding step below kMaxSkillLevel cools to 0: the best.)
+  if (!(temperature > 0)) return static_cast<int>(bestAt - scores.begin());
+  const int best = *bestAt;
   std::vector<double> weights(scores.size());
   double total = 0;
   for (size_t i = 0; i < scores.size(); ++i) {

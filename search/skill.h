@@ -19,9 +19,12 @@
 //     misses the reply, every move of the blind look) and plays one with
 //     probability proportional to
 //     exp((score - best score) / temperature), the temperature falling
-//     from about 3 pieces' worth of score at level 0 to a few centi-units
-//     at level 19; never a move that loses by force beside one that
-//     does not, and never a move beside a win the level saw.
+//     from 305 centi-units at level 0 (near-equal moves about equally
+//     often) to almost none at level 19; never a move that loses by force
+//     beside one that does not, and never a move beside a win the level
+//     saw.
+// A level searches with the evaluation full strength uses (the net with
+// Use NNUE: the levels' Elo was measured with it).
 // Every draw is a function of the seed, the position and the level, so a
 // game against a level is reproducible with a seed (`Skill Seed`); seed 0
 // draws anew for each search.
@@ -40,34 +43,41 @@ inline constexpr int kMaxSkillLevel = 20;
 inline constexpr int kSkillCandidates = 4;
 // The strength from which a level never misses a threat (skillMissChance 0).
 inline constexpr double kSkillMissFreeStrength = 12;
+// The strength at which the draw among the candidates has cooled to a
+// temperature of 5 centi-units; it cools on to 0 at kSkillFullStrength.
+inline constexpr double kSkillCoolStrength = 20;
 
 // The strength each whole level below kMaxSkillLevel plays at: the
-// parameters below are functions of a strength s in [0, kMaxSkillLevel],
-// and the strength of a level is placed so that each whole level's step
-// over the one below, in their own games, is about the same Elo (level 0
-// is strength 0, level 19 strength 19). docs/search.md "Strength levels"
-// says how they were placed and shows the steps.
-inline constexpr double kSkillLevelStrength[kMaxSkillLevel] = {0,     1.48,  2.87,  4.18,  5.45,  6.6,   7.65,
-                                                               8.53,  9.34,  10.23, 11.44, 12.62, 13.45, 14.12,
-                                                               14.73, 15.35, 16.06, 16.9,  17.95, 19};
+// parameters below are functions of a strength s in [0,
+// kSkillFullStrength], and the strength of a level is placed so that each
+// whole level's step over the one below, in their own games, is about the
+// same Elo, level 20 (full strength) included (level 0 is strength 0).
+// docs/search.md "Strength levels" says how they were placed and shows the
+// steps.
+inline constexpr double kSkillLevelStrength[kMaxSkillLevel] = {0,     1.6,   2.58,  3.95,  5.08,  6.35,  7.68,
+                                                               8.87,  10.5,  12.32, 13.51, 14.59, 15.71, 16.58,
+                                                               17.52, 18.41, 19.67, 21.19, 22.53, 23.85};
+// The end of the strength scale: where a level between 19 and 20 heads
+// (level 20 itself searches without limits), the temperature 0.
+inline constexpr double kSkillFullStrength = 24;
 
 // The Elo of each level, measured (docs/search.md "Strength levels": the
 // command, the games and the intervals): the safe-move player
 // (`gobblet-fake-engine --mode safe`: a win in one if it has one, else any
 // move that gives no line in one) is 500. Level 20 is full strength with
-// the built-in net (generation 1), measured against level 19 alone.
-inline constexpr int kSkillLevelElo[kMaxSkillLevel + 1] = {231,  355,  460,  605,  686,  783,  887,
-                                                           949,  1044, 1105, 1211, 1316, 1369, 1431,
-                                                           1489, 1554, 1648, 1725, 1827, 1943, 2715};
+// the built-in net (generation 1) at 0.3 s a move.
+inline constexpr int kSkillLevelElo[kMaxSkillLevel + 1] = {197,  304,  399,  536,  624,  770,  944,
+                                                           1018, 1208, 1312, 1389, 1476, 1548, 1655,
+                                                           1715, 1785, 1923, 2060, 2152, 2247, 2320};
 // The level of UCI_LimitStrength with UCI_Elo `elo`: the measured Elo
 // interpolated linearly between the two whole levels around it (level 0
 // below them all, kMaxSkillLevel above them all). kSkillLevelElo rises.
 double skillLevelForElo(int elo);
 
 // The strength a level plays at: kSkillLevelStrength at a whole level,
-// linear between two whole levels, the level itself from level 19 up (so
-// full strength is strength kMaxSkillLevel); below 0, 0. It rises with the
-// level.
+// linear between two whole levels and from level 19's to
+// kSkillFullStrength at kMaxSkillLevel (and above); below 0, 0. It rises
+// with the level.
 double skillStrength(double level);
 
 // A level's parameters, each a function of its strength s (skillStrength),
@@ -75,16 +85,19 @@ double skillStrength(double level);
 // neighbours); at kMaxSkillLevel and above, full strength: no budget (0), no
 // cap (0), no miss, no draw.
 // The node budget of a move's search: 500 at strength 0, doubling every 2.2
-// of strength (about 200 000 at 19), geometric between whole levels too.
+// of strength (about 200 000 at 19, 960 000 at 24), geometric between whole
+// levels too.
 uint64_t skillNodes(double level);
-// The deepest iteration: 1 + s / 2, rounded down (1 at strength 0, 10 at 19).
+// The deepest iteration: 1 + s / 2, rounded down (1 at strength 0, 12 at 23).
 int skillDepth(double level);
 // The chance that a move is chosen without looking at the reply: 0.95 at
 // strength 0, falling to 0 at kSkillMissFreeStrength as the square of the
 // strength left (one miss loses a game against a player that sees it, so
 // the last small chances weigh as much as the first large ones).
 double skillMissChance(double level);
-// The softmax temperature in centi-units of score: 300 (1 - s/20)^2 + 5.
+// The softmax temperature in centi-units of score: 300 (1 - s/20)^2 + 5 up
+// to strength kSkillCoolStrength (20), then falling linearly from 5 to 0 at
+// kSkillFullStrength.
 double skillTemperature(double level);
 
 // The index, in `scores` (the candidates' scores, best first, from the

@@ -8,11 +8,11 @@
 // tests/web/levels_test.mjs checks them against skill.h, and docs/board.md's
 // and the help's figures against them.
 
-// Every other level (the whole levels' steps are even, about 80 Elo each),
+// Every other level (the whole levels' steps are even, about 105 Elo each),
 // and level 19 below full strength.
 /** @type {ReadonlyArray<readonly [number, number]>} [level, Elo], strongest first */
-export const LEVELS = Object.freeze(/** @type {[number, number][]} */ ([[20, 2720], [19, 1940], [17, 1730], [15, 1550],
-  [13, 1430], [11, 1320], [9, 1110], [7, 950], [5, 780], [3, 610], [1, 360], [0, 230]]));
+export const LEVELS = Object.freeze(/** @type {[number, number][]} */ ([[20, 2320], [19, 2250], [17, 2060], [15, 1790],
+  [13, 1660], [11, 1480], [9, 1310], [7, 1020], [5, 770], [3, 540], [1, 300], [0, 200]]));
 
 // `Skill Level` 20: the engine's full strength (docs/protocol.md).
 export const FULL_STRENGTH = 20;
@@ -24,7 +24,7 @@ export function levelElo(level) {
   return found ? found[1] : null;
 }
 
-// A level as the selector names it: `full ~2720`, `13 ~1430`.
+// A level as the selector names it: `full ~2320`, `13 ~1660`.
 /** @param {number} level */
 export function levelLabel(level) {
   const elo = levelElo(level);

@@ -221,8 +221,9 @@ async function engineMove(st, my) {
   st.ui.status(`Engine (player ${side}) is thinking…`);
   const node = st.game.current;
   // Its lines and the bar show the same search, the position's value as it
-  // goes; at a level below full strength none: that search evaluates as the
-  // weaker levels do, and a position's value is the full strength's.
+  // goes; at a level below full strength none: that search is the weaker
+  // level's (a short horizon, a move drawn among the best), and a
+  // position's value is the full strength's.
   const valued = !st.session.levels || st.settings.level === FULL_STRENGTH;
   const s = await startSearch(st, 'engine', 1, goLimitsForEngine(st), (s) => {
     if (valued) recordValue(st, node, s.lines.get(1), side);

@@ -533,7 +533,7 @@ PovScore: relative, pov(color), white(), black()).
   py::class_<Evaluation>(m, "Evaluation", R"doc(
 The static evaluation of a position (the `eval` command): the value the
 search uses, which is the net's where the search evaluates with the net
-(Use NNUE at full strength, 4x4 Gobblet) and the hand-written evaluation's
+(Use NNUE, 4x4 Gobblet) and the hand-written evaluation's
 total elsewhere, and the hand-written evaluation's terms.
 )doc")
       .def_readonly("value", &Evaluation::value,

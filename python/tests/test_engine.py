@@ -278,7 +278,11 @@ def test_the_options_are_the_protocols_with_their_bounds_and_any_can_be_set(cpp_
     engine.set_option("UCI_Elo", elo.min)
     assert (engine.get_option("MoveOverhead"), engine.get_option("UCI_LimitStrength"),
             engine.get_option("UCI_Elo")) == (0, True, elo.min)
-    # The weakest level evaluates by hand (search/skill.h): the options act.
+    # The options act on the engine, not only on what get_option says: the
+    # lowest Elo is level 0, which searches one ply at most (search/skill.h).
+    assert engine.search(gobblet.Game("gobblet", moves=MOVES), depth=4).depth <= 1
+    assert engine.evaluate(gobblet.Game("gobblet", moves=MOVES)).source == "net"
+    engine.set_option("Use NNUE", False)
     assert engine.evaluate(gobblet.Game("gobblet", moves=MOVES)).source == "hand-written"
     with pytest.raises(ValueError, match="MoveOverhead"):
         engine.set_option("MoveOverhead", 10001)

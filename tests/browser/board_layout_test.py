@@ -190,7 +190,7 @@ def tag(pgn, name):
 
 def test_the_pgn_names_the_engine_its_level_and_the_time_control(b, match_bin):
     """A game of the person against the engine at level 13, 1 min + 1 s, to its end: the PGN names the person
-    "You", the engine "gobblet (level 13, ~1430)", and [TimeControl "60+1"]; at 0.3 s a move,
+    "You", the engine "gobblet (level 13, ~1660)", and [TimeControl "60+1"]; at 0.3 s a move,
     `movetime=0.3`; the engine playing player 1, it is White. gobblet-match reads the export back
     (the moves re-refereed: consistent)."""
     b.load()
@@ -201,7 +201,7 @@ def test_the_pgn_names_the_engine_its_level_and_the_time_control(b, match_bin):
         pgn = b.d.execute_script("return document.getElementById('io-text').value")
         print(pgn)
         names = (tag(pgn, "White"), tag(pgn, "Black"), tag(pgn, "TimeControl"))
-        check(names == ("You", "gobblet (level 13, ~1430)", "60+1"), f"the PGN's players and time control: {names}")
+        check(names == ("You", "gobblet (level 13, ~1660)", "60+1"), f"the PGN's players and time control: {names}")
         with tempfile.NamedTemporaryFile("w", suffix=".pgn") as f:
             f.write(pgn)
             f.flush()
@@ -214,7 +214,7 @@ def test_the_pgn_names_the_engine_its_level_and_the_time_control(b, match_bin):
         b.click(b.d.find_element(By.ID, "export-pgn"))
         pgn = b.d.execute_script("return document.getElementById('io-text').value")
         names = (tag(pgn, "White"), tag(pgn, "Black"), tag(pgn, "TimeControl"))
-        check(names == ("gobblet (level 13, ~1430)", "You", "movetime=0.3"), f"the PGN's players and time: {names}")
+        check(names == ("gobblet (level 13, ~1660)", "You", "movetime=0.3"), f"the PGN's players and time: {names}")
     finally:
         b.select("p1", "human")
         b.select("level", "20")

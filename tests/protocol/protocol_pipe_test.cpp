@@ -123,8 +123,8 @@ TEST(ProtocolPipe, PositionWithMovesAndDisplay) {
 // `eval` prints the hand-written evaluation's terms as a table of info
 // strings; the nets add up to the sum row, and the total is evaluate() of
 // the position, from the side to move's view. Then the net's value, and
-// which of the two the search uses: the net by default, the total with Use
-// NNUE off or at a Skill Level below full strength.
+// which of the two the search uses: the net by default, at every Skill
+// Level, the total with Use NNUE off.
 TEST(ProtocolPipe, EvalPrintsTheTermsAndTheSearchsTotal) {
   EngineProcess e;
   for (const std::vector<std::string>& moves :
@@ -169,7 +169,7 @@ TEST(ProtocolPipe, EvalPrintsTheTermsAndTheSearchsTotal) {
     EXPECT_EQ(net->rfind("info string eval net ", 0), 0u) << *net;
     EXPECT_NE(net->find("the search uses it"), std::string::npos) << *net;
   }
-  for (const auto& [option, says] : {std::pair<std::string, std::string>{"Skill Level value 19", "a Skill Level below"},
+  for (const auto& [option, says] : {std::pair<std::string, std::string>{"Skill Level value 19", "the search uses it"},
                                      {"Skill Level value 20", "the search uses it"},
                                      {"Use NNUE value false", "Use NNUE is off"}}) {
     e.send("setoption name " + option);
@@ -182,11 +182,10 @@ TEST(ProtocolPipe, EvalPrintsTheTermsAndTheSearchsTotal) {
   EXPECT_EQ(e.line(), "readyok");
 }
 
-// The search evaluates with the net at full strength only: a level below it
-// searches the same tree with Use NNUE on as off (the levels' Elo was
-// measured with the hand-written evaluation), while at full strength the
-// two evaluations make different trees.
-TEST(ProtocolPipe, LevelsBelowFullStrengthSearchWithTheHandWrittenEvaluation) {
+// The search evaluates with the net at every level (the levels' Elo was
+// measured with it): with Use NNUE on, a level below full strength searches
+// another tree than with it off, as full strength does.
+TEST(ProtocolPipe, EveryLevelSearchesWithTheNet) {
   auto nodes = [](int level, bool nnue) {
     EngineProcess e;
     e.send("setoption name Skill Level value " + std::to_string(level));
@@ -204,10 +203,12 @@ TEST(ProtocolPipe, LevelsBelowFullStrengthSearchWithTheHandWrittenEvaluation) {
     }
     return count;
   };
-  const std::string level19 = nodes(19, false);
-  ASSERT_FALSE(level19.empty());
-  EXPECT_EQ(nodes(19, true), level19);
-  EXPECT_NE(nodes(20, true), nodes(20, false));
+  for (int level : {12, 20}) {
+    const std::string off = nodes(level, false);
+    ASSERT_FALSE(off.empty()) << level;
+    EXPECT_EQ(nodes(level, false), off) << level << ": the same search twice";
+    EXPECT_NE(nodes(level, true), off) << level;
+  }
 }
 
 // A bad position or move is refused whole, naming what is wrong; then there

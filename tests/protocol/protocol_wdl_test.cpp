@@ -127,8 +127,8 @@ TEST(ProtocolWdl, QueryChancesAreThoseOfTheSearchsEvaluation) {
 // The chances of a position are the full-strength evaluation's whatever the
 // level the engine plays at: `query wdl` answers the same below full
 // strength (Skill Level 0, or UCI_LimitStrength at the lowest UCI_Elo),
-// where the search itself evaluates by hand, as at level 20, where it uses
-// the net.
+// where the search is weakened (a short horizon, moves drawn), as at level
+// 20.
 TEST(ProtocolWdl, QueryChancesDoNotDependOnTheLevel) {
   const TestPosition position;
   EngineProcess e;
@@ -148,11 +148,11 @@ TEST(ProtocolWdl, QueryChancesDoNotDependOnTheLevel) {
   e.send("setoption name UCI_Elo value " + std::to_string(kSkillLevelElo[0]));
   e.send("query wdl");
   EXPECT_EQ(e.until("response "), fullStrength) << "at the lowest UCI_Elo";
-  // (The level does change the search's own evaluation: `eval` says so.)
+  // (The weakened search evaluates with the net too: `eval` says so.)
   e.send("eval");
   const auto weakened = e.until("info string eval net ", Ms(5000));
   ASSERT_TRUE(weakened);
-  EXPECT_NE(weakened->find("the search uses the total above"), std::string::npos) << *weakened;
+  EXPECT_NE(weakened->find("the search uses it"), std::string::npos) << *weakened;
 }
 
 // A value the engine knows exactly gives exact chances: with its

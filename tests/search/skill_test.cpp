@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <set>
 #include <string>
@@ -26,37 +27,53 @@ namespace {
 TEST(SkillPick, FullStrengthAndOneCandidateTakeTheBest) {
   EXPECT_EQ(pickSkillMove(kMaxSkillLevel, {10, 9, 8}, 0.99), 0);
   EXPECT_EQ(pickSkillMove(0, {10}, 0.99), 0);
+  // A level so near full strength that its temperature is 0 takes the best
+  // too (not a draw among equal weights).
+  const double last = std::nextafter(double{kMaxSkillLevel}, 0.0);
+  ASSERT_EQ(skillTemperature(last), 0);
+  EXPECT_EQ(pickSkillMove(last, {10, 9, 8}, 0.99), 0);
+  EXPECT_EQ(pickSkillMove(last, {9, 10, 8}, 0.99), 1);
 }
 
-// A level's strength: the table's at a whole level, linear between two,
-// rising from strength 0 at level 0 (and below) to 19 at level 19, the
-// level itself above, full strength at kMaxSkillLevel.
+// A level's strength: the table's at a whole level, linear between two
+// (from level 19 towards kSkillFullStrength), rising from strength 0 at
+// level 0 (and below) to kSkillFullStrength at kMaxSkillLevel and above.
 TEST(SkillStrength, RisesFromZeroToFullStrengthThroughTheTable) {
   EXPECT_EQ(skillStrength(-1), 0);
   EXPECT_EQ(skillStrength(0), 0);
-  EXPECT_EQ(skillStrength(kMaxSkillLevel - 1), kMaxSkillLevel - 1);
-  EXPECT_EQ(skillStrength(19.5), 19.5);
-  EXPECT_EQ(skillStrength(kMaxSkillLevel), kMaxSkillLevel);
-  EXPECT_EQ(skillStrength(kMaxSkillLevel + 1), kMaxSkillLevel);
+  EXPECT_LT(kSkillLevelStrength[kMaxSkillLevel - 1], kSkillFullStrength);
+  EXPECT_DOUBLE_EQ(skillStrength(kMaxSkillLevel - 0.5),
+                   (kSkillLevelStrength[kMaxSkillLevel - 1] + kSkillFullStrength) / 2);
+  EXPECT_EQ(skillStrength(kMaxSkillLevel), kSkillFullStrength);
+  EXPECT_EQ(skillStrength(kMaxSkillLevel + 1), kSkillFullStrength);
   for (int level = 0; level < kMaxSkillLevel; ++level) {
     EXPECT_EQ(skillStrength(level), kSkillLevelStrength[level]) << level;
-    if (level + 1 < kMaxSkillLevel)
+    if (level + 1 < kMaxSkillLevel) {
       EXPECT_DOUBLE_EQ(skillStrength(level + 0.25),
                        0.75 * kSkillLevelStrength[level] + 0.25 * kSkillLevelStrength[level + 1])
           << level;
+    }
   }
   for (double level = 0.25; level <= kMaxSkillLevel; level += 0.25)
     EXPECT_GT(skillStrength(level), skillStrength(level - 0.25)) << level;
 }
 
-// Every parameter moves one way from level 0 to 19, fractional levels
-// included, and full strength has none of them.
+// Every parameter moves one way from level 0 to 20, fractional levels
+// included, and full strength has none of them: the temperature falls to 5
+// at kSkillCoolStrength and on to 0 at kSkillFullStrength.
 TEST(SkillParams, AreMonotoneAndFullStrengthHasNone) {
   EXPECT_EQ(skillNodes(kMaxSkillLevel), 0u);
   EXPECT_EQ(skillDepth(kMaxSkillLevel), 0);
   EXPECT_EQ(skillMissChance(kMaxSkillLevel), 0);
   EXPECT_EQ(skillDepth(0), 1);
-  EXPECT_EQ(skillDepth(kMaxSkillLevel - 1), 10);
+  EXPECT_EQ(skillDepth(kMaxSkillLevel - 1), 1 + static_cast<int>(kSkillLevelStrength[kMaxSkillLevel - 1] / 2));
+  EXPECT_EQ(skillTemperature(0), 305);
+  EXPECT_EQ(skillTemperature(kMaxSkillLevel), 0);
+  EXPECT_GT(skillTemperature(kMaxSkillLevel - 0.25), 0);
+  int cool = 0;
+  while (skillStrength(cool) < kSkillCoolStrength) ++cool;
+  EXPECT_LE(skillTemperature(cool), 5);
+  EXPECT_GT(skillTemperature(cool - 1), 5);
   EXPECT_EQ(skillNodes(0), 500u);
   EXPECT_GT(skillMissChance(0), 0.5);
   for (double level = 0.25; level < kMaxSkillLevel; level += 0.25) {
@@ -165,10 +182,14 @@ TEST(SkillSearch, ALevelIsShallowVariedByTheSeedAndReproducible) {
   EXPECT_GE(moves.size(), 3u) << "level 2 chose the same move for 12 seeds";
 }
 
-// A level's search stops at its node budget, whatever the clock allows.
+// A level's search stops at its node budget, whatever the clock allows
+// (the levels whose budget a slow build spends well within the clock).
 TEST(SkillSearch, ALevelSpendsAtMostItsNodeBudget) {
   const Board board = testing::parseOrFail(Variant::gobblet(), "4/4/1X2/2x1 1");
-  for (double level : {12.0, 15.5, 19.0}) {
+  double highest = 12;  // the highest whole level with at most 150 000 nodes
+  while (highest + 1 < kMaxSkillLevel && skillNodes(highest + 1) <= 150'000) ++highest;
+  ASSERT_GT(highest, 13.5);
+  for (double level : {12.0, 13.5, highest}) {
     Search::Result r;
     bestAt(level, 3, board, &r);
     EXPECT_LE(r.info.nodes, skillNodes(level)) << level;

@@ -13,8 +13,8 @@ const settings = (p1, p2, time = 'movetime 1000', level = 20) => ({ p1, p2, time
 test('the engine by its level and Elo, a person "You" against it', () => {
   const s = settings('human', 'engine', 'movetime 1000', 13);
   assert.equal(playerName(s, 1, true), 'You');
-  assert.equal(playerName(s, 2, true), 'gobblet (level 13, ~1430)');
-  assert.equal(playerName(settings('engine', 'human'), 1, true), 'gobblet (full strength, ~2720)');
+  assert.equal(playerName(s, 2, true), 'gobblet (level 13, ~1660)');
+  assert.equal(playerName(settings('engine', 'human'), 1, true), 'gobblet (full strength, ~2320)');
   assert.equal(playerName(settings('engine', 'human'), 2, true), 'You');
   assert.equal(playerName(settings('engine', 'human', 'movetime 1000', 4), 1, true), 'gobblet (level 4)');
   assert.equal(playerName(settings('engine', 'engine'), 2, false), 'gobblet');  // (no levels: its one strength)
@@ -35,14 +35,14 @@ test('the time control as base+increment in seconds, movetime=S for the engine, 
 test("the PGN names the page's players where the game's tags do not", () => {
   const players = roster(settings('human', 'engine', 'clock 300000 3000', 13), true);
   const pgn = writePgn({ variant: 'gobblers', start: null, tags: [] }, treeOf(['L@b2']), null, 'board.test', players);
-  assert.match(pgn, /\n\[White "You"\]\n\[Black "gobblet \(level 13, ~1430\)"\]\n\[Result "\*"\]\n\[Variant "gobblers"\]\n\[TimeControl "300\+3"\]\n\n/);
+  assert.match(pgn, /\n\[White "You"\]\n\[Black "gobblet \(level 13, ~1660\)"\]\n\[Result "\*"\]\n\[Variant "gobblers"\]\n\[TimeControl "300\+3"\]\n\n/);
   const back = parseGameText(pgn);
   assert.deepEqual(back.tags.filter(([k]) => ['White', 'Black', 'TimeControl'].includes(k)),
-    [['White', 'You'], ['Black', 'gobblet (level 13, ~1430)'], ['TimeControl', '300+3']]);
+    [['White', 'You'], ['Black', 'gobblet (level 13, ~1660)'], ['TimeControl', '300+3']]);
   // An imported game's own names and time control stay.
   const own = writePgn({ variant: 'gobblers', start: null, tags: [['White', 'Ann'], ['TimeControl', '40/900']] },
     treeOf(['L@b2']), null, 'board.test', players);
-  assert.match(own, /\[White "Ann"\]\n\[Black "gobblet \(level 13, ~1430\)"\]/);
+  assert.match(own, /\[White "Ann"\]\n\[Black "gobblet \(level 13, ~1660\)"\]/);
   assert.equal((own.match(/TimeControl/g) || []).length, 1);
   assert.match(own, /\[TimeControl "40\/900"\]/);
 });

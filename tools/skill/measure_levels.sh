@@ -14,8 +14,8 @@
 # pair of neighbouring levels (default 60), ANCHOR_GAMES per level against
 # the anchor (default 30; from the level after two that won all of theirs
 # on, no more: they tell nothing), MOVETIME seconds a move for every player
-# (default 0.3, the board's shortest: the levels below 20 stop at their node
-# budget long before it, level 20 is full strength at that clock),
+# (default 0.3, the board's shortest: natively the levels below 20 stop at
+# their node budget before it, level 20 is full strength at that clock),
 # CONCURRENCY games at a time (default 1), TOP_GAMES (default GAMES) per
 # pair instead of GAMES from level 15 up, where a game takes seconds, not a
 # fraction of one. ANCHOR_ELO (environment, default 500) is the anchor's
