@@ -169,7 +169,9 @@ def main():
         for words, says in ((["--param", "no_such_value=3"], "has no value no_such_value"),
                             (["--param", "lmr_divisor=900"], "at most half the range"),
                             (["--param", "lmr_divisor=20:5000"], "START must lie in"),
-                            (["--param", "lmr_divisor"], "not NAME=C_END")):
+                            (["--param", "lmr_divisor"], "not NAME=C_END"),
+                            (["--param", "lmr_divisor=20", "--option", "Hsh=16"], "unknown option 'Hsh'"),
+                            (["--param", "lmr_divisor=20", "--option", "Hash=lots"], "option Hash 'lots'")):
             refused = spsa("run", "--dir", tmp / "new", *words, "--iterations", "1", "--bin-dir", bin_dir)
             check(refused.returncode == 2 and says in refused.stderr, f"{words}: {refused.stderr}")
         # An engine that fails every game: refused, no run kept.

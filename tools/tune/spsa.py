@@ -79,6 +79,26 @@ def engine_params(engine):
     return table
 
 
+def check_options(engine, options):
+    """Refuses an option (NAME=VALUE) the engine does not take, in the
+    engine's own words: each is set once as a game would set it, and any
+    `info string error` the engine answers is the refusal (an unknown name
+    or a bad value would otherwise be ignored in every game)."""
+    if not options:
+        return
+    script = "uci\n" + "".join("setoption name {} value {}\n".format(*o.split("=", 1)) for o in options)
+    try:
+        out = subprocess.run([engine], input=script + "isready\nquit\n", capture_output=True, text=True,
+                             timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise SpsaError(f"{engine}: {e}") from None
+    for line in out.stdout.splitlines():
+        if line.startswith("info string error"):
+            raise SpsaError(f"--option: the engine refuses it: {line[len('info string error'):].lstrip(': ')}")
+    if "readyok" not in out.stdout.split():
+        raise SpsaError(f"{engine}: no readyok after the options (exit code {out.returncode})")
+
+
 def parse_param(text, table):
     """NAME=C_END[:START] -> {name, c_end, start, low, high}, checked against the engine's table."""
     found = re.match(r"^(\w+)=([0-9.eE+-]+)(?::(-?[0-9.eE+-]+))?$", text)
@@ -290,6 +310,7 @@ def run(a):
     if not a.param and state is None:
         raise SpsaError("--param: give at least one value to tune")
     table = engine_params(engine)
+    check_options(engine, a.option)
     params = [parse_param(t, table) for t in a.param]
     if len({p["name"] for p in params}) != len(params):
         raise SpsaError("--param: a value is named twice")
