@@ -11,14 +11,6 @@
 
 namespace gobblet {
 
-namespace {
-
-// The level as a weakness in [0, 1]: 1 at strength 0, 0 at strength
-// kSkillCoolStrength.
-double weakness(double level) { return 1.0 - skillStrength(level) / kSkillCoolStrength; }
-
-}  // namespace
-
 double skillLevelForElo(int elo) {
   if (elo <= kSkillLevelElo[0]) return 0;
   for (int l = 1; l <= kMaxSkillLevel; ++l)
@@ -56,8 +48,8 @@ double skillTemperature(double level) {
   const double strength = skillStrength(level);
   if (strength >= kSkillCoolStrength)
     return 5.0 * (kSkillFullStrength - strength) / (kSkillFullStrength - kSkillCoolStrength);
-  const double w = weakness(level);
-  return 300.0 * w * w + 5.0;
+  const double weakness = 1.0 - strength / kSkillCoolStrength;  // 1 at strength 0, 0 at kSkillCoolStrength
+  return 300.0 * weakness * weakness + 5.0;
 }
 
 int pickSkillMove(double level, const std::vector<int>& scores, double draw) {
