@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/printable_text.h"
+#include "unit_order.h"
 
 namespace gobblet::nnue {
 namespace {
@@ -110,6 +111,7 @@ absl::StatusOr<std::unique_ptr<Network>> parseNetwork(std::string_view bytes, st
     for (int k = 0; k < kMaxActive; ++k) bound += magnitudes[k];
     if (bound > 32767) return refuse(absl::StrCat("hidden unit ", i, " could overflow (weights too large)"));
   }
+  reorderHiddenUnits(*net, unitsByActivity(*net));
   return net;
 }
 
@@ -145,12 +147,17 @@ absl::StatusOr<std::unique_ptr<Network>> loadNetwork(const std::string& path) {
 }
 
 std::string serializeNetwork(const Network& net) {
+  // at[u]: where the file's unit u sits in net.
+  std::array<int, kHidden> at;
+  for (int p = 0; p < kHidden; ++p) at[net.fileUnit[p]] = p;
   std::string payload;
-  for (int16_t v : net.b0) put(payload, v);
-  for (int16_t v : net.w0) put(payload, v);
+  for (int u = 0; u < kHidden; ++u) put(payload, net.b0[at[u]]);
+  for (int f = 0; f < kFeatures; ++f)
+    for (int u = 0; u < kHidden; ++u) put(payload, net.w0[f * kHidden + at[u]]);
   for (int32_t v : net.b1) put(payload, v);
   for (int j = 0; j < kL1; ++j)
-    for (int i = 0; i < 2 * kHidden; ++i) put(payload, net.w1[w1Index(j, i)]);
+    for (int half = 0; half < 2; ++half)
+      for (int u = 0; u < kHidden; ++u) put(payload, net.w1[w1Index(j, half * kHidden + at[u])]);
   put(payload, net.b2);
   for (int16_t v : net.w2) put(payload, v);
   const std::string description = net.description.substr(0, kMaxDescriptionBytes);

@@ -54,13 +54,24 @@ inline constexpr int32_t kMaxHiddenBias = 1 << 28, kMaxOutputBias = 1 << 28;
 inline constexpr int kMaxEvaluation = 10000;
 inline constexpr size_t kMaxDescriptionBytes = 1024;
 
+// The file's order of the hidden units, the identity.
+constexpr std::array<uint8_t, kHidden> fileOrder() {
+  std::array<uint8_t, kHidden> order{};
+  for (int i = 0; i < kHidden; ++i) order[i] = static_cast<uint8_t>(i);
+  return order;
+}
+
+// The weights, with the hidden units in the kernels' order (unit_order.h):
+// unit p here (b0[p], w0's column p, accumulator row entry p, the hidden
+// layer's inputs p and kHidden + p) is the file's unit fileUnit[p].
 struct alignas(64) Network {
   std::array<int16_t, kHidden> b0;
-  std::array<int16_t, kFeatures * kHidden> w0;  // feature-major: w0[f * kHidden + i]
+  alignas(64) std::array<int16_t, kFeatures * kHidden> w0;  // feature-major: w0[f * kHidden + i]
   std::array<int32_t, kL1> b1;
-  std::array<int8_t, kL1 * 2 * kHidden> w1;  // in groups of four inputs: w1[w1Index(j, i)]
+  alignas(64) std::array<int8_t, kL1 * 2 * kHidden> w1;  // in groups of four inputs: w1[w1Index(j, i)]
   int32_t b2 = 0;
   std::array<int16_t, kL1> w2;
+  std::array<uint8_t, kHidden> fileUnit = fileOrder();
   std::string description;  // what made it (the file's text)
 };
 
@@ -81,11 +92,13 @@ struct alignas(64) Accumulator {
 
 // Parses a net file's bytes; refuses, with the reason, anything that is
 // not a whole net of this version and these sizes for 4x4 Gobblet. `name`
-// names the file in errors.
+// names the file in errors. The hidden units come sorted by activity
+// (unitsByActivity, unit_order.h).
 absl::StatusOr<std::unique_ptr<Network>> parseNetwork(std::string_view bytes, std::string_view name);
 // Reads and parses a file (at most kMaxNetFileBytes).
 absl::StatusOr<std::unique_ptr<Network>> loadNetwork(const std::string& path);
-// The file's bytes for a net (what tools/nnue/train.py writes).
+// The file's bytes for a net (what tools/nnue/train.py writes), its hidden
+// units in the file's order (fileUnit).
 std::string serializeNetwork(const Network& net);
 
 // The arithmetic (kernels.cpp).

@@ -112,7 +112,9 @@ int plainEvaluation(const Network& net, const Accumulator& acc, int sideToMove) 
 
 // The sums of this file's layer give the plain arithmetic's
 // integers, at the extremes too: activations far outside 0..127, and
-// hidden weights of -128 and 127 everywhere (the largest pair sums).
+// hidden weights of -128 and 127 everywhere (the largest pair sums); with
+// every group of four inputs above 0, none, or whole groups clamped to 0
+// (the groups the hidden layer skips).
 TEST(NnueKernels, TheHiddenAndOutputSumsAreThePlainArithmetic) {
   SKIP_IF_THE_LAYER_CANNOT_RUN();
   std::mt19937_64 rng(11);
@@ -127,8 +129,15 @@ TEST(NnueKernels, TheHiddenAndOutputSumsAreThePlainArithmetic) {
                                                       : (i % 2 ? 127 : -128));
     for (auto& v : net->b1) v = weight(rng) * 64;
     Accumulator acc;
+    const int pattern = trial % 5;  // 0: every input 127, 1: none above 0, 2: groups of four at 0, else random
     for (auto& row : acc.values)
-      for (auto& v : row) v = static_cast<int16_t>(trial % 5 == 0 ? kActivationOne : activation(rng));
+      for (int i = 0; i < kHidden; i += 4) {
+        const bool zeros = pattern == 1 || (pattern == 2 && rng() % 2 == 0);
+        for (int t = 0; t < 4; ++t)
+          row[i + t] = static_cast<int16_t>(pattern == 0 ? kActivationOne
+                                            : zeros      ? -std::abs(activation(rng))
+                                                         : activation(rng));
+      }
     for (int side = 0; side < 2; ++side)
       EXPECT_EQ(evaluate(*net, acc, side), plainEvaluation(*net, acc, side)) << trial << " " << side;
   }

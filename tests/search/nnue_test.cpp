@@ -11,14 +11,18 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <future>
 #include <functional>
 #include <random>
+#include <vector>
 
 #include "engine/movegen.h"
+#include "engine/notation.h"
 #include "search/eval_file.h"
 #include "search/nnue/accumulator_stack.h"
 #include "search/nnue/network.h"
+#include "search/nnue/unit_order.h"
 #include "search/search.h"
 #include "tests/support/scratch_dir.h"
 #include "tests/support/whole_file.h"
@@ -36,16 +40,91 @@ TEST(NnueNetwork, TheBuiltInNetParsesAndSaysWhatMadeIt) {
             std::string(readWholeFile(gobblet::testing::sourceDir() + "/search/nnue/default.gnn")));
 }
 
+// The positions of random games of 4x4 Gobblet (a fixed seed).
+std::vector<Board> randomPositions(int games, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Board> out;
+  for (int game = 0; game < games; ++game) {
+    Board board(Variant::gobblet());
+    for (int ply = 0; ply < 50 && board.winner() == kNoWinner; ++ply) {
+      MoveList list;
+      generateMoves(board, list);
+      if (list.size() == 0) break;
+      board.makeMove(list[static_cast<int>(rng() % static_cast<uint64_t>(list.size()))]);
+      out.push_back(board);
+    }
+  }
+  return out;
+}
+
+int evaluationOf(const Network& net, const Board& board) {
+  Accumulator acc;
+  refreshAccumulator(net, board, acc);
+  return evaluate(net, acc, board.sideToMove());
+}
+
+// A parsed net has its hidden units in another order (unit_order.h): it
+// writes back the same bytes and evaluates every position alike.
 TEST(NnueNetwork, AFileReadsBackAsWritten) {
   const auto net = randomNet(1);
   const std::string bytes = serializeNetwork(*net);
   auto back = parseNetwork(bytes, "t.gnn");
   ASSERT_TRUE(back.ok()) << back.status();
-  EXPECT_EQ((*back)->w0, net->w0);
-  EXPECT_EQ((*back)->w1, net->w1);
+  EXPECT_NE((*back)->fileUnit, fileOrder()) << "parsing orders the units";
+  EXPECT_EQ((*back)->b1, net->b1);
   EXPECT_EQ((*back)->b2, net->b2);
+  EXPECT_EQ((*back)->w2, net->w2);
   EXPECT_EQ((*back)->description, net->description);
   EXPECT_EQ(serializeNetwork(**back), bytes);
+  for (const Board& board : randomPositions(20, 3))
+    ASSERT_EQ(evaluationOf(**back, board), evaluationOf(*net, board)) << positionToString(board);
+}
+
+// Any order of the hidden units changes no evaluation and no byte of the
+// file; unitsByActivity's order is one, and in it fewer groups of four
+// inputs hold an active unit than in the file's (the groups the hidden
+// layer meets).
+TEST(NnueNetwork, TheUnitsOrderChangesNoEvaluation) {
+  const std::shared_ptr<const Network> builtIn = builtInNet();
+  ASSERT_NE(builtIn, nullptr);
+  const std::string bytes = serializeNetwork(*builtIn);
+  std::mt19937_64 rng(8);
+  for (int trial = 0; trial < 3; ++trial) {
+    auto net = randomNet(40 + trial);
+    const auto original = std::make_unique<Network>(*net);
+    UnitOrder order = fileOrder();
+    std::shuffle(order.begin(), order.end(), rng);
+    reorderHiddenUnits(*net, order);
+    EXPECT_EQ(serializeNetwork(*net), serializeNetwork(*original));
+    for (const Board& board : randomPositions(10, 50 + trial))
+      ASSERT_EQ(evaluationOf(*net, board), evaluationOf(*original, board)) << positionToString(board);
+  }
+
+  // The built-in net in the file's order, and as parsed (sorted).
+  auto inFileOrder = std::make_unique<Network>(*builtIn);
+  UnitOrder back;
+  for (int p = 0; p < kHidden; ++p) back[builtIn->fileUnit[p]] = static_cast<uint8_t>(p);
+  reorderHiddenUnits(*inFileOrder, back);
+  ASSERT_EQ(inFileOrder->fileUnit, fileOrder());
+  EXPECT_EQ(serializeNetwork(*inFileOrder), bytes);
+  EXPECT_EQ(unitsByActivity(*inFileOrder), builtIn->fileUnit) << "parsing sorts the units by activity";
+  const auto groupsMet = [](const Network& net, const std::vector<Board>& boards) {
+    long met = 0;
+    for (const Board& board : boards) {
+      Accumulator acc;
+      refreshAccumulator(net, board, acc);
+      for (const auto& row : acc.values)
+        for (int i = 0; i < kHidden; i += 4)
+          met += std::any_of(row.begin() + i, row.begin() + i + 4, [](int16_t v) { return v > 0; });
+    }
+    return met;
+  };
+  const std::vector<Board> boards = randomPositions(40, 77);
+  const long sorted = groupsMet(*builtIn, boards), unsorted = groupsMet(*inFileOrder, boards);
+  std::printf("groups of four with an active unit: %ld in the file's order, %ld sorted (%zu positions)\n", unsorted,
+              sorted, boards.size());
+  EXPECT_LT(sorted * 10, unsorted * 9) << "at least a tenth fewer";
+  for (const Board& board : boards) ASSERT_EQ(evaluationOf(*builtIn, board), evaluationOf(*inFileOrder, board));
 }
 
 TEST(NnueNetwork, DamagedCutForgedAndForeignFilesAreRefusedWithTheReason) {
