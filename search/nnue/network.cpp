@@ -148,7 +148,7 @@ absl::StatusOr<std::unique_ptr<Network>> loadNetwork(const std::string& path) {
 
 std::string serializeNetwork(const Network& net) {
   // at[u]: where the file's unit u sits in net.
-  std::array<int, kHidden> at;
+  std::array<int, kHidden> at{};
   for (int p = 0; p < kHidden; ++p) at[net.fileUnit[p]] = p;
   std::string payload;
   for (int u = 0; u < kHidden; ++u) put(payload, net.b0[at[u]]);

@@ -54,7 +54,9 @@ inline constexpr int32_t kMaxHiddenBias = 1 << 28, kMaxOutputBias = 1 << 28;
 inline constexpr int kMaxEvaluation = 10000;
 inline constexpr size_t kMaxDescriptionBytes = 1024;
 
-// The file's order of the hidden units, the identity.
+// The file's order of the hidden units, the identity (a unit's index fits
+// a byte).
+static_assert(kHidden <= 256);
 constexpr std::array<uint8_t, kHidden> fileOrder() {
   std::array<uint8_t, kHidden> order{};
   for (int i = 0; i < kHidden; ++i) order[i] = static_cast<uint8_t>(i);

@@ -1,6 +1,7 @@
 #include "unit_order.h"
 
 #include <algorithm>
+#include <cassert>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -45,6 +46,11 @@ UnitOrder unitsByActivity(const Network& net) {
 }
 
 void reorderHiddenUnits(Network& net, const UnitOrder& order) {
+  std::array<bool, kHidden> seen{};
+  for (const uint8_t u : order) {
+    assert(u < kHidden && !seen[u] && "order must be a permutation");
+    seen[u] = true;
+  }
   const auto old = std::make_unique<Network>(net);
   for (int p = 0; p < kHidden; ++p) {
     const int u = order[p];
