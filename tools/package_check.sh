@@ -160,14 +160,8 @@ for tier in x86-64-v2 x86-64-v3; do
     fail "the $tier programs hold instructions beyond $tier"
 done
 # The best tier shipped that this processor runs: each needs what the
-# psABI lists for it (the flags' names as /proc/cpuinfo spells them).
-best=x86-64
-python3 -c 'import sys
-need = {"cx16", "lahf_lm", "popcnt", "pni", "sse4_1", "sse4_2", "ssse3"}
-sys.exit(0 if need <= set(open("/proc/cpuinfo").read().split()) else 1)' && best=x86-64-v2
-if [ $best = x86-64-v2 ] && python3 -c 'import sys
-need = {"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe", "xsave"}
-sys.exit(0 if need <= set(open("/proc/cpuinfo").read().split()) else 1)'; then best=x86-64-v3; fi
+# psABI lists for it (its /proc/cpuinfo flags).
+best="$(python3 tests/portable/instruction_set_check.py --best-tier)"
 release="$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")"
 [ -n "$release" ] || fail "no CMAKE_PROJECT_VERSION in $build/CMakeCache.txt"
 # The programs' version: the release and the commit built (cmake/version.cmake), as this tree says now.

@@ -4,6 +4,10 @@
 Usage:
   instruction_set_check.py [--objdump PATH] --tier TIER BINARY...   exit 0 if every binary keeps to TIER
   instruction_set_check.py --self-test             the checker flags what it must
+  instruction_set_check.py --best-tier             prints the best of x86-64-v3, x86-64-v2 and x86-64
+                                                   this processor runs (its /proc/cpuinfo flags)
+  instruction_set_check.py --host-tier BINARY      exit 0 if `BINARY --version` names that tier
+                                                   (a GOBBLET_ARCH=host build)
 
 TIER is CMake's GOBBLET_ARCH. The tiers are x86-64 psABI levels:
   x86-64     SSE2: no SSE3/SSSE3/SSE4, POPCNT, nor anything below
@@ -105,6 +109,24 @@ def check_listing(tier, listing):
     return found
 
 
+# What each tier needs beyond the one below it, the psABI's lists, as
+# /proc/cpuinfo spells the flags.
+TIER_FLAGS = [
+    ("x86-64-v2", {"cx16", "lahf_lm", "popcnt", "pni", "sse4_1", "sse4_2", "ssse3"}),
+    ("x86-64-v3", {"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe", "xsave"}),
+]
+
+
+def best_tier(cpuinfo):
+    """The best of x86-64-v3, x86-64-v2 and x86-64 a processor with these flags runs."""
+    flags, best = set(cpuinfo.split()), "x86-64"
+    for tier, needs in TIER_FLAGS:
+        if not needs <= flags:
+            break
+        best = tier
+    return best
+
+
 def self_test():
     cases = [
         ("x86-64-v2", "  4010a0:\tvpaddd %ymm1,%ymm2,%ymm3", True),
@@ -149,13 +171,40 @@ def self_test():
         if got != expected:
             print(f"self-test: {tier} {line.strip()!r}: flagged={got}, expected {expected}")
             failures += 1
-    print(f"self-test: {len(cases) - failures}/{len(cases)} cases as expected")
+    v2 = "flags : fpu sse sse2 pni ssse3 cx16 sse4_1 sse4_2 popcnt lahf_lm"
+    v3 = v2 + " avx avx2 bmi1 bmi2 f16c fma abm movbe xsave"
+    tiers = [(v3 + " avx512f", "x86-64-v3"), (v3, "x86-64-v3"), (v3.replace(" avx2", ""), "x86-64-v2"),
+             (v2, "x86-64-v2"), (v2.replace(" popcnt", ""), "x86-64"),
+             (v3.replace(" ssse3", ""), "x86-64"), ("flags : fpu sse sse2", "x86-64")]
+    for flags, expected in tiers:
+        if best_tier(flags) != expected:
+            print(f"self-test: best tier of {flags!r}: {best_tier(flags)}, expected {expected}")
+            failures += 1
+    total = len(cases) + len(tiers)
+    print(f"self-test: {total - failures}/{total} cases as expected")
     return 1 if failures else 0
+
+
+def host_tier(binary):
+    with open("/proc/cpuinfo") as f:
+        best = best_tier(f.read())
+    version = subprocess.run([binary, "--version"], check=True, capture_output=True, text=True).stdout.strip()
+    if not version.endswith(f"({best})"):
+        print(f"{binary} --version: {version!r}; this processor's best tier is {best}")
+        return 1
+    print(f"{binary}: built for {best}, this processor's best tier")
+    return 0
 
 
 def main(argv):
     if argv[1:] == ["--self-test"]:
         return self_test()
+    if argv[1:] == ["--best-tier"]:
+        with open("/proc/cpuinfo") as f:
+            print(best_tier(f.read()))
+        return 0
+    if len(argv) == 3 and argv[1] == "--host-tier":
+        return host_tier(argv[2])
     objdump = "objdump"
     if len(argv) > 2 and argv[1] == "--objdump":
         objdump, argv = argv[2], argv[:1] + argv[3:]
