@@ -118,8 +118,12 @@ TIER_FLAGS = [
 
 
 def best_tier(cpuinfo):
-    """The best of x86-64-v3, x86-64-v2 and x86-64 a processor with these flags runs."""
-    flags, best = set(cpuinfo.split()), "x86-64"
+    """The best of x86-64-v3, x86-64-v2 and x86-64 that every processor of /proc/cpuinfo's text runs
+    (the flags of its `flags` lines)."""
+    lines = [line.split(":", 1)[1].split() for line in cpuinfo.splitlines()
+             if line.split(":", 1)[0].strip() == "flags" and ":" in line]
+    flags = set.intersection(*map(set, lines)) if lines else set()
+    best = "x86-64"
     for tier, needs in TIER_FLAGS:
         if not needs <= flags:
             break
@@ -171,11 +175,14 @@ def self_test():
         if got != expected:
             print(f"self-test: {tier} {line.strip()!r}: flagged={got}, expected {expected}")
             failures += 1
-    v2 = "flags : fpu sse sse2 pni ssse3 cx16 sse4_1 sse4_2 popcnt lahf_lm"
+    v2 = "flags\t\t: fpu sse sse2 pni ssse3 cx16 sse4_1 sse4_2 popcnt lahf_lm"
     v3 = v2 + " avx avx2 bmi1 bmi2 f16c fma abm movbe xsave"
     tiers = [(v3 + " avx512f", "x86-64-v3"), (v3, "x86-64-v3"), (v3.replace(" avx2", ""), "x86-64-v2"),
              (v2, "x86-64-v2"), (v2.replace(" popcnt", ""), "x86-64"),
-             (v3.replace(" ssse3", ""), "x86-64"), ("flags : fpu sse sse2", "x86-64")]
+             (v3.replace(" ssse3", ""), "x86-64"), ("flags\t\t: fpu sse sse2", "x86-64"),
+             # Only the flags lines count, and a flag every processor has.
+             ("model name\t: avx2 bmi1 bmi2\n" + v2, "x86-64-v2"), (v3 + "\n" + v2, "x86-64-v2"),
+             ("processor\t: 0\n" + v3 + "\nprocessor\t: 1\n" + v3, "x86-64-v3"), ("", "x86-64")]
     for flags, expected in tiers:
         if best_tier(flags) != expected:
             print(f"self-test: best tier of {flags!r}: {best_tier(flags)}, expected {expected}")
@@ -190,7 +197,8 @@ def host_tier(binary):
         best = best_tier(f.read())
     version = subprocess.run([binary, "--version"], check=True, capture_output=True, text=True).stdout.strip()
     if not version.endswith(f"({best})"):
-        print(f"{binary} --version: {version!r}; this processor's best tier is {best}")
+        print(f"{binary} --version: {version!r}; this processor's best tier is {best} "
+              "(a build configured on another machine? configure it again here)")
         return 1
     print(f"{binary}: built for {best}, this processor's best tier")
     return 0
