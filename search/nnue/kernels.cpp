@@ -63,7 +63,7 @@ uint64_t clampActivations(const Accumulator& acc, int sideToMove, uint8_t* out) 
 // hidden[j] = clamp((input . w1[j] + b1[j]) >> 6, 0, 127) (int32 throughout).
 // Group by group of four inputs: the group, in every int32 lane, meets the
 // 32 units' weights of those inputs (w1's layout, network.h), and each
-// unit's lane adds its four products (vec_dot4); the units' sums need no
+// unit's lane adds its four products (vec_dot4_add); the units' sums need no
 // reduction across lanes. A group of four zeros adds nothing, so only the
 // groups in `nonzero` (bit g for inputs 4g..4g+3) are met. The units are
 // summed four registers at a time (all 32 with AVX2, 16 with 16-byte
@@ -83,8 +83,7 @@ int32_t hiddenAndOutput(const Network& net, const uint8_t* input, uint64_t nonze
       std::memcpy(&four, input + 4 * g, 4);
       const Vec x = vec_set1_32(four);
       const int8_t* w = &net.w1[w1Index(0, 4 * g)] + t * kVecBytes;
-      for (int k = 0; k < kTileVecs; ++k)
-        sums[k] = vec_add_32(sums[k], vec_dot4(x, vec_load_aligned(w + k * kVecBytes)));
+      for (int k = 0; k < kTileVecs; ++k) sums[k] = vec_dot4_add(sums[k], x, vec_load_aligned(w + k * kVecBytes));
     }
     for (int k = 0; k < kTileVecs; ++k) vec_store(&unit[(t + k) * kVecInt32s], sums[k]);
   }

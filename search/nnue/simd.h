@@ -5,7 +5,7 @@
 //   build                          Vec          kVecBytes
 //   AVX2 (x86-64-v3, x86-64-v4)    __m256i      32
 //   SSSE3 (x86-64-v2)              __m128i      16
-//   SSE2 (x86-64)                  __m128i      16   (vec_dot4 by widening)
+//   SSE2 (x86-64)                  __m128i      16   (vec_dot4_add by widening)
 //   WebAssembly SIMD128            v128_t       16
 //   anything else, or              16 bytes     16   (plain loops over the lanes)
 //   GOBBLET_NNUE_PLAIN defined
@@ -220,30 +220,14 @@ inline unsigned vec_nonzero_mask_32(Vec x) {
 #endif
 }
 
-// int32 lanes: a + b (wrapping).
-inline Vec vec_add_32(Vec a, Vec b) {
+// int32 lane k of acc plus the sum over t < 4 of x's byte 4k+t (unsigned,
+// at most 127) times w's byte 4k+t (signed): exact (each pair of products
+// is at most 2 * 127 * 128 in magnitude, inside int16).
+inline Vec vec_dot4_add(Vec acc, Vec x, Vec w) {
 #if GOBBLET_VEC_AVX2
-  return _mm256_add_epi32(a, b);
-#elif GOBBLET_VEC_SSSE3 || GOBBLET_VEC_SSE2
-  return _mm_add_epi32(a, b);
-#elif GOBBLET_VEC_WASM
-  return wasm_i32x4_add(a, b);
-#else
-  Lanes<int32_t> x(a), y(b);
-  for (int i = 0; i < kVecInt32s; ++i)
-    x.v[i] = static_cast<int32_t>(static_cast<uint32_t>(x.v[i]) + static_cast<uint32_t>(y.v[i]));
-  return x.vec();
-#endif
-}
-
-// int32 lane k: the sum over t < 4 of x's byte 4k+t (unsigned, at most
-// 127) times w's byte 4k+t (signed): exact (each pair of products is at
-// most 2 * 127 * 128 in magnitude, inside int16).
-inline Vec vec_dot4(Vec x, Vec w) {
-#if GOBBLET_VEC_AVX2
-  return _mm256_madd_epi16(_mm256_maddubs_epi16(x, w), _mm256_set1_epi16(1));
+  return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(x, w), _mm256_set1_epi16(1)));
 #elif GOBBLET_VEC_SSSE3
-  return _mm_madd_epi16(_mm_maddubs_epi16(x, w), _mm_set1_epi16(1));
+  return _mm_add_epi32(acc, _mm_madd_epi16(_mm_maddubs_epi16(x, w), _mm_set1_epi16(1)));
 #elif GOBBLET_VEC_SSE2
   // Widened to int16 (x by zeros, w by its sign), pairs summed into int32
   // (madd), then the two pairs of each group of four added.
@@ -253,14 +237,15 @@ inline Vec vec_dot4(Vec x, Vec w) {
   const __m128 l = _mm_castsi128_ps(lo), h = _mm_castsi128_ps(hi);
   const __m128i even = _mm_castps_si128(_mm_shuffle_ps(l, h, _MM_SHUFFLE(2, 0, 2, 0)));
   const __m128i odd = _mm_castps_si128(_mm_shuffle_ps(l, h, _MM_SHUFFLE(3, 1, 3, 1)));
-  return _mm_add_epi32(even, odd);
+  return _mm_add_epi32(acc, _mm_add_epi32(even, odd));
 #elif GOBBLET_VEC_WASM
   // As SSE2: widened, pairs summed (dot), then each group's two pairs.
   const v128_t lo = wasm_i32x4_dot_i16x8(wasm_u16x8_extend_low_u8x16(x), wasm_i16x8_extend_low_i8x16(w));
   const v128_t hi = wasm_i32x4_dot_i16x8(wasm_u16x8_extend_high_u8x16(x), wasm_i16x8_extend_high_i8x16(w));
-  return wasm_i32x4_add(wasm_i32x4_shuffle(lo, hi, 0, 2, 4, 6), wasm_i32x4_shuffle(lo, hi, 1, 3, 5, 7));
+  return wasm_i32x4_add(acc,
+                        wasm_i32x4_add(wasm_i32x4_shuffle(lo, hi, 0, 2, 4, 6), wasm_i32x4_shuffle(lo, hi, 1, 3, 5, 7)));
 #else
-  Lanes<int32_t> r(Vec{});
+  Lanes<int32_t> r(acc);
   for (int k = 0; k < kVecInt32s; ++k)
     for (int t = 0; t < 4; ++t)
       r.v[k] += static_cast<int32_t>(x.bytes[4 * k + t]) * static_cast<int8_t>(w.bytes[4 * k + t]);

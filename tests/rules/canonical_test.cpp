@@ -12,29 +12,14 @@
 #include "engine/canonical.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "tests/support/random_positions.h"
 
 namespace gobblet {
 namespace {
 
-std::vector<Board> randomPositions(const Variant& v, unsigned seed, int games) {
-  std::mt19937 rng(seed);
-  std::vector<Board> boards;
-  for (int g = 0; g < games; ++g) {
-    Board b(v);
-    for (int ply = 0; ply < 30 && b.winner() == kNoWinner; ++ply) {
-      boards.push_back(b);
-      MoveList moves;
-      generateMoves(b, moves);
-      if (moves.empty()) break;
-      b.makeMove(moves[rng() % moves.size()]);
-    }
-  }
-  return boards;
-}
-
 TEST(Canonical, OneFormForTheSixteenImages) {
   for (const Variant& v : {Variant::gobblet(), Variant::gobblers(), Variant::ticTacToe()}) {
-    for (const Board& b : randomPositions(v, 5, 20)) {
+    for (const Board& b : testing::randomGamePositions(v, 20, 30, 5)) {
       const Board c = canonicalBoard(b);
       EXPECT_EQ(canonicalBoard(c), c) << positionToString(b);
       EXPECT_EQ(c.key(), c.computeKey());
@@ -54,7 +39,7 @@ TEST(Canonical, OneFormForTheSixteenImages) {
 // Positions that are not images of each other keep different forms: the
 // number of forms is the number of classes counted by brute force.
 TEST(Canonical, DifferentClassesKeepDifferentForms) {
-  const std::vector<Board> boards = randomPositions(Variant::gobblers(), 9, 40);
+  const std::vector<Board> boards = testing::randomGamePositions(Variant::gobblers(), 40, 30, 9);
   std::set<std::string> forms, classes;
   for (const Board& b : boards) {
     forms.insert(positionToString(canonicalBoard(b)));

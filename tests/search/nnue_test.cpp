@@ -27,6 +27,7 @@
 #include "tests/support/scratch_dir.h"
 #include "tests/support/whole_file.h"
 #include "tests/support/paths.h"
+#include "tests/support/random_positions.h"
 #include "tests/search/random_net.h"
 
 namespace gobblet::nnue {
@@ -41,20 +42,8 @@ TEST(NnueNetwork, TheBuiltInNetParsesAndSaysWhatMadeIt) {
 }
 
 // The positions of random games of 4x4 Gobblet (a fixed seed).
-std::vector<Board> randomPositions(int games, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<Board> out;
-  for (int game = 0; game < games; ++game) {
-    Board board(Variant::gobblet());
-    for (int ply = 0; ply < 50 && board.winner() == kNoWinner; ++ply) {
-      MoveList list;
-      generateMoves(board, list);
-      if (list.size() == 0) break;
-      board.makeMove(list[static_cast<int>(rng() % static_cast<uint64_t>(list.size()))]);
-      out.push_back(board);
-    }
-  }
-  return out;
+std::vector<Board> randomPositions(int games, unsigned seed) {
+  return testing::randomGamePositions(Variant::gobblet(), games, 50, seed);
 }
 
 int evaluationOf(const Network& net, const Board& board) {
