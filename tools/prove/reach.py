@@ -25,16 +25,20 @@ folds by the parity of their number in the file. `games --store-folds DIR` store
 game of fold k in DIR/foldk.pdb; `games` and `shares` with `--db-folds DIR` prove the positions of a
 game of fold k starting from the other fold's database (read only). `games --db-own DIR` proves each
 game's positions from a database of its own, DIR/gameN.pdb, that stores every proof the scan makes
-(the game's later positions, and what their strategies reach by a drop).
+(the game's later positions, and what their strategies reach by a drop). Proving from a database,
+`games` writes after each game's row how many of its proofs end at the database's entries (their
+certificates have database leaves), and the total at the end: the proofs the database took part in.
 
 GAMES.pgn is gobblet-match's --record (PGN). Needs the gobblet Python module
-(PYTHONPATH=build/py/python, docs/python.md). Tiny inputs are checked by python/tests/test_proof.py.
+(PYTHONPATH=build/python/python, docs/python.md). Tiny inputs are checked by python/tests/test_proof.py.
 """
 import argparse
+import os
 import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 import gobblet
@@ -128,6 +132,20 @@ def prove_in_scan(position, seconds, reading=None, storing=None):
     return proof
 
 
+def ends_at_entries(proof):
+    """Whether a certified proof's certificate has database leaves: its version (bytes 8..11,
+    docs/proof.md "The certificate") is 2, the version of a certificate with database leaves."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "proof.gbproof")
+        proof.write_certificate(path)
+        with open(path, "rb") as f:
+            header = f.read(12)
+    version = int.from_bytes(header[8:12], "little")
+    if version not in (1, 2):
+        raise SystemExit(f"reach.py: a certificate of version {version}, not 1 or 2")
+    return version == 2
+
+
 def prover_seconds(position, budget, database=None):
     """Seconds the prover takes to prove the side to move wins, or None within `budget`."""
     proof = prove_in_scan(position, budget, reading=database)
@@ -218,22 +236,34 @@ def cmd_games(args):
                          "from one database names entries another lacks)")
     reading = Folds(args.db_folds, reading=True) if args.db_folds else None
     storing = Folds(args.store_folds, reading=False) if args.store_folds else None
+    from_database = bool(args.db_folds or args.db_own)
     rows = []
+    counted = [0, 0]  # over the scan: the proofs, those that end at database entries
     print(GAMES_HEADER)
     for number, winner, moves in decisive(read_games(args.pgn), args.games, args.skip):
         own = None
         if args.db_own:  # (prove() appends to a writable database what it proves)
             own = gobblet.ProofDatabase(f"{args.db_own}/game{number}.pdb", variant="gobblet", writable=True)
+        used = [0, 0]  # this game's proofs, those that end at database entries
 
         def proved(position):
             database = own if own is not None else reading.of(number) if reading else None
             proof = prove_in_scan(position, args.seconds, database, storing.of(number) if storing else None)
-            return proof.outcome == ("win" if int(position.split()[-1]) == winner else "loss")
+            ok = proof.outcome == ("win" if int(position.split()[-1]) == winner else "loss")
+            if ok and from_database:
+                used[0] += 1
+                used[1] += ends_at_entries(proof)
+            return ok
 
         rows.append((number, len(moves), scan_back(moves, proved)))
         print(game_row(*rows[-1]), flush=True)
+        if from_database:
+            print(f"# game {number}: {used[1]} of its {used[0]} proofs end at database entries", flush=True)
+            counted = [counted[0] + used[0], counted[1] + used[1]]
     if rows:
         print_summary(rows, args.seconds)
+        if from_database:
+            print(f"proofs that end at database entries: {counted[1]} of {counted[0]}")
 
 
 def cmd_draws(args):
