@@ -160,7 +160,8 @@ for tier in x86-64-v2 x86-64-v3; do
     fail "the $tier programs hold instructions beyond $tier"
 done
 # The best tier shipped that this processor runs: each needs what the
-# psABI lists for it (its /proc/cpuinfo flags).
+# psABI lists for it (its /proc/cpuinfo flags and its CPUID: a kernel may
+# leave out a flag the processor has).
 best="$(python3 tests/portable/instruction_set_check.py --best-tier)"
 release="$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")"
 [ -n "$release" ] || fail "no CMAKE_PROJECT_VERSION in $build/CMakeCache.txt"

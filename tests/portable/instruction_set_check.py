@@ -5,7 +5,8 @@ Usage:
   instruction_set_check.py [--objdump PATH] --tier TIER BINARY...   exit 0 if every binary keeps to TIER
   instruction_set_check.py --self-test             the checker flags what it must
   instruction_set_check.py --best-tier             prints the best of x86-64-v3, x86-64-v2 and x86-64
-                                                   this processor runs (its /proc/cpuinfo flags)
+                                                   this processor runs (its /proc/cpuinfo flags and
+                                                   its CPUID)
   instruction_set_check.py --host-tier BINARY      exit 0 if `BINARY --version` names that tier
                                                    (a GOBBLET_ARCH=host build)
 
@@ -21,6 +22,10 @@ The binaries are disassembled with objdump (binutils); only their own code
 is read: the shared libraries they load (libc, libstdc++, abseil, zstd)
 choose their code at run time.
 """
+import ctypes
+import mmap
+import os
+import platform
 import re
 import subprocess
 import sys
@@ -116,19 +121,103 @@ TIER_FLAGS = [
     ("x86-64-v3", {"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe", "xsave"}),
 ]
 
+# Where CPUID reports each of those flags: (leaf, subleaf, register 0..3 for
+# eax, ebx, ecx, edx, bit). A kernel may leave out of /proc/cpuinfo a flag
+# the processor has: a virtual machine's listed no `abm` for an AMD EPYC
+# whose CPUID says LZCNT to a program (its /dev/cpu/N/cpuid said no too),
+# and which ran it. The compiler's __builtin_cpu_supports (the host build's
+# probe, the tier launcher) asks the CPUID instruction, so the check asks it
+# too, with its own code and table.
+CPUID_BITS = {
+    "pni": (1, 0, 2, 0), "ssse3": (1, 0, 2, 9), "fma": (1, 0, 2, 12), "cx16": (1, 0, 2, 13),
+    "sse4_1": (1, 0, 2, 19), "sse4_2": (1, 0, 2, 20), "movbe": (1, 0, 2, 22), "popcnt": (1, 0, 2, 23),
+    "xsave": (1, 0, 2, 26), "avx": (1, 0, 2, 28), "f16c": (1, 0, 2, 29),
+    "bmi1": (7, 0, 1, 3), "avx2": (7, 0, 1, 5), "bmi2": (7, 0, 1, 8),
+    "lahf_lm": (0x80000001, 0, 2, 0), "abm": (0x80000001, 0, 2, 5),
+}
+# These use the AVX registers, which the operating system must save: only
+# where CPUID says OSXSAVE (leaf 1, ecx bit 27) and XCR0 has the SSE and AVX
+# state bits (1 and 2).
+AVX_STATE = {"avx", "avx2", "fma", "f16c"}
 
-def best_tier(cpuinfo):
-    """The best of x86-64-v3, x86-64-v2 and x86-64 that every processor of /proc/cpuinfo's text runs
-    (the flags of its `flags` lines)."""
+# CPUID and XGETBV as x86-64 machine code (System V calls), the bytes of
+#   cpuid(leaf edi, subleaf esi, words rdx): push rbx; mov r8, rdx; mov eax, edi; mov ecx, esi;
+#       cpuid; mov [r8], eax; mov [r8+4], ebx; mov [r8+8], ecx; mov [r8+12], edx; pop rbx; ret
+#   xgetbv0(words rdi): xor ecx, ecx; xgetbv; mov [rdi], eax; mov [rdi+4], edx; ret
+CPUID_CODE = bytes.fromhex("53 4989d0 89f8 89f1 0fa2 418900 41895804 41894808 4189500c 5b c3")
+XGETBV_CODE = bytes.fromhex("31c9 0f01d0 8907 895704 c3")
+
+
+def cpuid_flags(read, xcr0):
+    """The flags of CPUID_BITS that one processor's CPUID reports: `read(leaf, subleaf)` gives its
+    (eax, ebx, ecx, edx), `xcr0()` XCR0's low word (asked only where OSXSAVE says it may be). A
+    leaf above the processor's highest is not asked (it would answer another leaf's words)."""
+    highest = {0: read(0, 0)[0], 0x80000000: read(0x80000000, 0)[0]}
+    flags = set()
+    for flag, (leaf, subleaf, register, bit) in CPUID_BITS.items():
+        if leaf <= highest[leaf & 0x80000000] and read(leaf, subleaf)[register] >> bit & 1:
+            flags.add(flag)
+    if not (read(1, 0)[2] >> 27 & 1 and xcr0() & 0b110 == 0b110):
+        flags -= AVX_STATE
+    return flags
+
+
+def read_cpuid():
+    """[cpuid_flags of each processor this process may run on], CPUID run on each in turn, or
+    None where it cannot be run here (not x86-64, a system that refuses executable memory)."""
+    if platform.machine() not in ("x86_64", "AMD64"):
+        return None
+    try:
+        page = mmap.mmap(-1, mmap.PAGESIZE, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+    except (OSError, ValueError, AttributeError):
+        return None
+    page.write(CPUID_CODE + XGETBV_CODE)
+    start = ctypes.addressof(ctypes.c_char.from_buffer(page))
+    cpuid = ctypes.CFUNCTYPE(None, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_void_p)(start)
+    xgetbv = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(start + len(CPUID_CODE))
+    words = (ctypes.c_uint32 * 4)()
+
+    def read(leaf, subleaf):
+        cpuid(leaf, subleaf, ctypes.addressof(words))
+        return tuple(words)
+
+    def xcr0():
+        xgetbv(ctypes.addressof(words))
+        return words[0]
+
+    allowed = os.sched_getaffinity(0)
+    found = []
+    try:
+        for cpu in sorted(allowed):
+            os.sched_setaffinity(0, {cpu})
+            found.append(cpuid_flags(read, xcr0))
+    finally:
+        os.sched_setaffinity(0, allowed)
+    return found
+
+
+def machine_flags(cpuinfo, cpuid=None):
+    """The flags every processor has: those of all of /proc/cpuinfo's `flags` lines (`cpuinfo`, its
+    text) and those CPUID reports on every processor (`cpuid`: read_cpuid()'s list, or None)."""
     lines = [line.split(":", 1)[1].split() for line in cpuinfo.splitlines()
              if line.split(":", 1)[0].strip() == "flags" and ":" in line]
     flags = set.intersection(*map(set, lines)) if lines else set()
+    return flags | set.intersection(*cpuid) if cpuid else flags
+
+
+def best_tier(flags):
+    """The best of x86-64-v3, x86-64-v2 and x86-64 whose flags (TIER_FLAGS) are all in `flags`."""
     best = "x86-64"
     for tier, needs in TIER_FLAGS:
         if not needs <= flags:
             break
         best = tier
     return best
+
+
+def this_machines_tier():
+    with open("/proc/cpuinfo") as f:
+        return best_tier(machine_flags(f.read(), read_cpuid()))
 
 
 def self_test():
@@ -184,17 +273,48 @@ def self_test():
              ("model name\t: avx2 bmi1 bmi2\n" + v2, "x86-64-v2"), (v3 + "\n" + v2, "x86-64-v2"),
              ("processor\t: 0\n" + v3 + "\nprocessor\t: 1\n" + v3, "x86-64-v3"), ("", "x86-64")]
     for flags, expected in tiers:
-        if best_tier(flags) != expected:
-            print(f"self-test: best tier of {flags!r}: {best_tier(flags)}, expected {expected}")
+        if best_tier(machine_flags(flags)) != expected:
+            print(f"self-test: best tier of {flags!r}: {best_tier(machine_flags(flags))}, expected {expected}")
             failures += 1
+    # CPUID: a processor with every v3 flag (LZCNT: leaf 0x80000001, ecx bit 5; OSXSAVE: leaf 1,
+    # ecx bit 27), and ones without LZCNT, without leaf 7, without the AVX state.
+    words = {(0, 0): (7, 0, 0, 0), (0x80000000, 0): (0x80000001, 0, 0, 0),
+             (1, 0): (0, 0, sum(1 << b for b in (0, 9, 12, 13, 19, 20, 22, 23, 26, 27, 28, 29)), 0),
+             (7, 0): (0, (1 << 3) | (1 << 5) | (1 << 8), 0, 0), (0x80000001, 0): (0, 0, 0b100001, 0)}
+
+    def flags_of(changed=(), xcr0=0b111):
+        changed = dict(changed)
+        return cpuid_flags(lambda leaf, subleaf: changed.get((leaf, subleaf), words[leaf, subleaf]), lambda: xcr0)
+
+    def no_xgetbv():
+        raise AssertionError("XGETBV asked without OSXSAVE")
+
+    every, no_lzcnt = flags_of(), flags_of({(0x80000001, 0): (0, 0, 1, 0)})
+    no_osxsave = cpuid_flags(lambda leaf, subleaf: (0, 0, words[1, 0][2] & ~(1 << 27), 0) if leaf == 1
+                             else words[leaf, subleaf], no_xgetbv)
+    cpuid_cases = [
+        (every == set(CPUID_BITS), "every flag"), (every - no_lzcnt == {"abm"}, "no LZCNT"),
+        (flags_of({(0, 0): (1, 0, 0, 0)}) == every - {"bmi1", "avx2", "bmi2"}, "leaf 7 above the highest"),
+        (flags_of(xcr0=0b011) == every - AVX_STATE, "XCR0 without the AVX state"),
+        (no_osxsave == every - AVX_STATE, "no OSXSAVE"),
+        # The kernel left abm out; CPUID says LZCNT.
+        (best_tier(machine_flags(v3.replace(" abm", ""), [every])) == "x86-64-v3", "abm from CPUID"),
+        (best_tier(machine_flags(v3.replace(" abm", ""), [every, no_lzcnt])) == "x86-64-v2", "one without"),
+        (best_tier(machine_flags(v3.replace(" abm", ""))) == "x86-64-v2", "no CPUID: /proc/cpuinfo's word"),
+        (best_tier(machine_flags(v2, [no_osxsave])) == "x86-64-v2", "no AVX state"),
+    ]
+    for ok, what in cpuid_cases:
+        if not ok:
+            print(f"self-test: CPUID case {what!r} not as expected")
+            failures += 1
+    tiers += cpuid_cases
     total = len(cases) + len(tiers)
     print(f"self-test: {total - failures}/{total} cases as expected")
     return 1 if failures else 0
 
 
 def host_tier(binary):
-    with open("/proc/cpuinfo") as f:
-        best = best_tier(f.read())
+    best = this_machines_tier()
     version = subprocess.run([binary, "--version"], check=True, capture_output=True, text=True).stdout.strip()
     if not version.endswith(f"({best})"):
         print(f"{binary} --version: {version!r}; this processor's best tier is {best} "
@@ -208,8 +328,7 @@ def main(argv):
     if argv[1:] == ["--self-test"]:
         return self_test()
     if argv[1:] == ["--best-tier"]:
-        with open("/proc/cpuinfo") as f:
-            print(best_tier(f.read()))
+        print(this_machines_tier())
         return 0
     if len(argv) == 3 and argv[1] == "--host-tier":
         return host_tier(argv[2])
