@@ -191,8 +191,10 @@ def test_the_reach_tool_on_a_tiny_game(tmp_path, cpp_program):
     assert re.search(r"fold1\.pdb: [1-9]\d* entries, read only, for the other fold", from_other), from_other
     assert re.findall(r"^ +(\d+) +7 ", from_other, re.M) == ["2", "3"], from_other
     assert "database entries" not in stored, stored  # a scan with no database to prove from says nothing of it
-    # Only the root is found there (a win in one): no leaf of its proof is an entry of the database.
-    assert re.search(r"^# game 2: 0 of its 1 proofs end at database entries$", from_other, re.M), from_other
+    # Each copy's one proof (the win in one) is an entry of the other fold: answered, nothing searched.
+    for number in (2, 3):
+        assert f"# game {number}: 1 proofs: 1 answered by the database, 0 searched to its entries, 0 without them\n" \
+            in from_other, from_other
     shares = reach("shares", "--set", positions, "--budgets", "1", "--prover-only", "--db-folds", folds)
     assert re.search(r"within 1 s: prover [12]/2 \(\d+%\)$", shares, re.M), shares
     # A database of each game's own: the scan's proofs, stored as it goes back.
@@ -202,21 +204,31 @@ def test_the_reach_tool_on_a_tiny_game(tmp_path, cpp_program):
     database = gobblet.ProofDatabase(str(own / "game2.pdb"))
     assert len(database) > 0 and database.check()["accepted"]
     assert database.lookup(game.position_at(6)) is not None  # the win in one, the scan's first proof
-    # The proofs that end at the other fold's entries, counted: two copies of a game whose winner
-    # (player 2) drops to a position the loser cannot save (ply 9); the scan of each copy proves plies
-    # 11, 10 and 9, and the proof of 9 or 10 may end where a drop reaches a position the other stored.
+    # What a database does for a scan's proofs, counted: a game whose player 2 wins at ply 11. From a
+    # database of its own, new, the scan proves plies 11 and 9 (each a win in one: no entry met) and
+    # ply 10, whose refutation of player 1's L@b2 is ply 11's proof, an entry now (a database leaf);
+    # the scan made again from the same database finds each position an entry (answered).
     line = ["X@b1", "X@a4", "L@d4", "L@b3", "X@c1", "X@a3", "X@d3", "L@c2", "L@c3", "X@a1", "L@b2", "L@a2"]
     assert gobblet.Game("gobblet", moves=line).result == "p2win"
-    copies = tmp_path / "copies.pgn"
-    copies.write_text("".join(f'[Round "{n}"]\n[Result "0-1"]\n\n' + " ".join(line) + " 0-1\n\n" for n in (1, 2)))
-    met = tmp_path / "met"
-    met.mkdir()
-    reach("games", "--pgn", copies, "--seconds", "1", "--store-folds", met)
-    scanned = reach("games", "--pgn", copies, "--seconds", "1", "--db-folds", met)
-    used = re.findall(r"^# game (\d): (\d+) of its (\d+) proofs end at database entries$", scanned, re.M)
-    assert [g for g, _, _ in used] == ["1", "2"] and all(int(a) >= 1 for _, a, _ in used), scanned
-    total = re.search(r"^proofs that end at database entries: (\d+) of (\d+)$", scanned, re.M)
-    assert total and int(total[1]) == sum(int(a) for _, a, _ in used), scanned
+    line_pgn = tmp_path / "line.pgn"
+    line_pgn.write_text('[Round "1"]\n[Result "0-1"]\n\n' + " ".join(line) + " 0-1\n\n")
+    line_own = tmp_path / "line_own"
+    line_own.mkdir()
+    scans = [reach("games", "--pgn", line_pgn, "--seconds", "1", "--db-own", line_own) for _ in range(2)]
+    parts = ["3 proofs: 0 answered by the database, 1 searched to its entries, 2 without them",
+             "3 proofs: 3 answered by the database, 0 searched to its entries, 0 without them"]
+    for scan, part in zip(scans, parts):
+        assert re.search(rf"^   1     12 +9  \(3\)\n# game 1: {part}\n", scan, re.M), scan
+        assert f"\n# all games: {part}\n" in scan, scan
+    assert "database" not in reach("games", "--pgn", line_pgn, "--seconds", "1")  # none to prove from
+    # join keeps each game's line and adds them up; a game's two different lines are refused.
+    outputs = [tmp_path / "scan1.txt", tmp_path / "scan2.txt"]
+    for path, scan in zip(outputs, scans):
+        path.write_text(scan)
+    assert reach("join", "--seconds", "1", outputs[0], outputs[0]).endswith(f"# all games: {parts[0]}\n")
+    clash = subprocess.run([sys.executable, str(REPOSITORY / "tools" / "prove" / "reach.py"), "join", "--seconds", "1",
+                            *map(str, outputs)], capture_output=True, text=True)
+    assert clash.returncode != 0 and "game 1 twice, with different database lines" in clash.stderr, clash
     both = subprocess.run([sys.executable, str(REPOSITORY / "tools" / "prove" / "reach.py"), "games", "--pgn", str(pgn),
                            "--store-folds", str(folds), "--db-folds", str(folds)], capture_output=True, text=True)
     assert both.returncode != 0 and "exclude each other" in both.stderr, both

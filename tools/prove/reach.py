@@ -26,8 +26,9 @@ game of fold k in DIR/foldk.pdb; `games` and `shares` with `--db-folds DIR` prov
 game of fold k starting from the other fold's database (read only). `games --db-own DIR` proves each
 game's positions from a database of its own, DIR/gameN.pdb, that stores every proof the scan makes
 (the game's later positions, and what their strategies reach by a drop). Proving from a database,
-`games` writes after each game's row how many of its proofs end at the database's entries (their
-certificates have database leaves), and the total at the end: the proofs the database took part in.
+`games` writes after each game's row what the database did for its proofs: how many it answered
+(the position itself is an entry: no node searched) and how many of the others were searched to
+its entries (their certificates have database leaves); `join` adds those lines up.
 
 GAMES.pgn is gobblet-match's --record (PGN). Needs the gobblet Python module
 (PYTHONPATH=build/python/python, docs/python.md). Tiny inputs are checked by python/tests/test_proof.py.
@@ -132,18 +133,39 @@ def prove_in_scan(position, seconds, reading=None, storing=None):
     return proof
 
 
-def ends_at_entries(proof):
-    """Whether a certified proof's certificate has database leaves: its version (bytes 8..11,
-    docs/proof.md "The certificate") is 2, the version of a certificate with database leaves."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "proof.gbproof")
-        proof.write_certificate(path)
-        with open(path, "rb") as f:
-            header = f.read(12)
+def database_part(proof):
+    """What the database did for a proof made from one: "answered" (the position is an entry: no
+    node searched), "entries" (searched, and its certificate has database leaves: its version,
+    bytes 8..11 after the magic, docs/proof.md "The certificate", is 2), "none" (searched, no
+    database leaf), or "unread" (the certificate could not be written and read back: said on
+    stderr, the scan goes on)."""
+    if proof.nodes == 0:
+        return "answered"
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "proof.gbproof")
+            proof.write_certificate(path)
+            with open(path, "rb") as f:
+                header = f.read(12)
+    except (OSError, gobblet.TablebaseError) as error:
+        print(f"reach.py: a certificate not read back, not counted: {error}", file=sys.stderr, flush=True)
+        return "unread"
     version = int.from_bytes(header[8:12], "little")
-    if version not in (1, 2):
-        raise SystemExit(f"reach.py: a certificate of version {version}, not 1 or 2")
-    return version == 2
+    if header[:8] != b"GBPROOF\n" or version not in (1, 2):
+        raise SystemExit(f"reach.py: a certificate that is not one of version 1 or 2: {header!r}")
+    return "entries" if version == 2 else "none"
+
+
+PARTS = ("answered", "entries", "none", "unread")
+PARTS_LINE = re.compile(r"# game (\d+): (\d+) proofs: (\d+) answered by the database, (\d+) searched to its "
+                        r"entries, (\d+) without them(?:, (\d+) not read back)?\n?")
+
+
+def parts_line(label, counts):
+    """A `games` line of what the database did (database_part) for `counts` proofs."""
+    return (f"# {label}: {sum(counts.values())} proofs: {counts['answered']} answered by the database, "
+            f"{counts['entries']} searched to its entries, {counts['none']} without them" +
+            (f", {counts['unread']} not read back" if counts["unread"] else ""))
 
 
 def prover_seconds(position, budget, database=None):
@@ -238,32 +260,31 @@ def cmd_games(args):
     storing = Folds(args.store_folds, reading=False) if args.store_folds else None
     from_database = bool(args.db_folds or args.db_own)
     rows = []
-    counted = [0, 0]  # over the scan: the proofs, those that end at database entries
+    counted = dict.fromkeys(PARTS, 0)  # over the scan: what the database did for its proofs
     print(GAMES_HEADER)
     for number, winner, moves in decisive(read_games(args.pgn), args.games, args.skip):
         own = None
         if args.db_own:  # (prove() appends to a writable database what it proves)
             own = gobblet.ProofDatabase(f"{args.db_own}/game{number}.pdb", variant="gobblet", writable=True)
-        used = [0, 0]  # this game's proofs, those that end at database entries
+        parts = dict.fromkeys(PARTS, 0)  # this game's
 
         def proved(position):
             database = own if own is not None else reading.of(number) if reading else None
             proof = prove_in_scan(position, args.seconds, database, storing.of(number) if storing else None)
             ok = proof.outcome == ("win" if int(position.split()[-1]) == winner else "loss")
             if ok and from_database:
-                used[0] += 1
-                used[1] += ends_at_entries(proof)
+                parts[database_part(proof)] += 1
             return ok
 
         rows.append((number, len(moves), scan_back(moves, proved)))
         print(game_row(*rows[-1]), flush=True)
         if from_database:
-            print(f"# game {number}: {used[1]} of its {used[0]} proofs end at database entries", flush=True)
-            counted = [counted[0] + used[0], counted[1] + used[1]]
+            print(parts_line(f"game {number}", parts), flush=True)
+            counted = {k: counted[k] + parts[k] for k in PARTS}
     if rows:
         print_summary(rows, args.seconds)
         if from_database:
-            print(f"proofs that end at database entries: {counted[1]} of {counted[0]}")
+            print(parts_line("all games", counted))
 
 
 def cmd_draws(args):
@@ -283,10 +304,19 @@ def cmd_draws(args):
 
 
 def cmd_join(args):
-    games = {}
+    games, parts = {}, {}
     for path in args.outputs:
         with open(path, encoding="utf-8") as f:
             for line in f:
+                m = PARTS_LINE.fullmatch(line)
+                if m:
+                    counts = dict(zip(PARTS, (int(n or 0) for n in m.groups()[2:])))
+                    if sum(counts.values()) != int(m[2]):
+                        raise SystemExit(f"reach.py: {path}: a line that does not add up: {line.strip()}")
+                    if parts.get(int(m[1]), counts) != counts:
+                        raise SystemExit(f"reach.py: game {m[1]} twice, with different database lines")
+                    parts[int(m[1])] = counts
+                    continue
                 m = re.fullmatch(r" *(\d+) +(\d+) +(\d+) +\((\d+)\)\n?", line)
                 if not m:
                     continue
@@ -298,11 +328,18 @@ def cmd_join(args):
                 games[number] = (plies, earliest)
     if not games:
         raise SystemExit("reach.py: no rows of `reach.py games` in " + ", ".join(args.outputs))
+    if parts and (set(parts) != set(games) or args.drawn):
+        raise SystemExit("reach.py: database lines for some games and not others (outputs of scans with and "
+                         "without a database?)")
     rows = [(number, *games[number]) for number in sorted(games)]
     print(GAMES_HEADER)
     for row in rows:
         print(game_row(*row))
+        if parts:
+            print(parts_line(f"game {row[0]}", parts[row[0]]))
     print_summary(rows, args.seconds, drawn=args.drawn)
+    if parts:
+        print(parts_line("all games", {k: sum(c[k] for c in parts.values()) for k in PARTS}))
 
 
 def main(argv):
