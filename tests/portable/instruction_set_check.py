@@ -23,10 +23,12 @@ is read: the shared libraries they load (libc, libstdc++, abseil, zstd)
 choose their code at run time.
 """
 import ctypes
+import json
 import mmap
 import os
 import platform
 import re
+import struct
 import subprocess
 import sys
 
@@ -162,10 +164,12 @@ def cpuid_flags(read, xcr0):
     return flags
 
 
-def read_cpuid():
-    """[cpuid_flags of each processor this process may run on], CPUID run on each in turn, or
-    None where it cannot be run here (not x86-64, a system that refuses executable memory)."""
-    if platform.machine() not in ("x86_64", "AMD64"):
+def cpuid_here():
+    """In this process, CPUID run on each processor it may run on in turn (on the current one only
+    where it may not choose): {"vendor": leaf 0's text, "highest": leaf 0's eax, "flags": [each
+    one's cpuid_flags, as a sorted list]}; None where the code cannot run here (not x86-64 with
+    64-bit pointers, a system that refuses executable memory)."""
+    if platform.machine() != "x86_64" or ctypes.sizeof(ctypes.c_void_p) != 8:
         return None
     try:
         page = mmap.mmap(-1, mmap.PAGESIZE, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
@@ -185,20 +189,44 @@ def read_cpuid():
         xgetbv(ctypes.addressof(words))
         return words[0]
 
-    allowed = os.sched_getaffinity(0)
-    found = []
+    highest, b, c, d = read(0, 0)
+    found = {"vendor": struct.pack("<3I", b, d, c).decode("latin-1"), "highest": highest, "flags": []}
+    try:
+        allowed = os.sched_getaffinity(0)
+    except OSError:
+        allowed = set()
     try:
         for cpu in sorted(allowed):
             os.sched_setaffinity(0, {cpu})
-            found.append(cpuid_flags(read, xcr0))
+            found["flags"].append(sorted(cpuid_flags(read, xcr0)))
+    except OSError:  # not allowed to choose: the processor it runs on
+        found["flags"] = [sorted(cpuid_flags(read, xcr0))]
     finally:
-        os.sched_setaffinity(0, allowed)
+        try:
+            os.sched_setaffinity(0, allowed)
+        except OSError:
+            pass
+    if not found["flags"]:
+        found["flags"] = [sorted(cpuid_flags(read, xcr0))]
+    return found
+
+
+def read_cpuid():
+    """cpuid_here() of a child process (this script's --cpuid), so that a fault of the machine code
+    (a system that takes the execute right away, CPUID faulting) ends only the child; None where
+    it fails or says it cannot."""
+    try:
+        child = subprocess.run([sys.executable, os.path.abspath(__file__), "--cpuid"], capture_output=True,
+                               text=True, timeout=60)
+        found = json.loads(child.stdout) if child.returncode == 0 else None
+    except (OSError, subprocess.TimeoutExpired, ValueError):
+        return None
     return found
 
 
 def machine_flags(cpuinfo, cpuid=None):
     """The flags every processor has: those of all of /proc/cpuinfo's `flags` lines (`cpuinfo`, its
-    text) and those CPUID reports on every processor (`cpuid`: read_cpuid()'s list, or None)."""
+    text) and those CPUID reports on every processor (`cpuid`: a list of each one's flags, or None)."""
     lines = [line.split(":", 1)[1].split() for line in cpuinfo.splitlines()
              if line.split(":", 1)[0].strip() == "flags" and ":" in line]
     flags = set.intersection(*map(set, lines)) if lines else set()
@@ -216,8 +244,9 @@ def best_tier(flags):
 
 
 def this_machines_tier():
+    found = read_cpuid()
     with open("/proc/cpuinfo") as f:
-        return best_tier(machine_flags(f.read(), read_cpuid()))
+        return best_tier(machine_flags(f.read(), [set(flags) for flags in found["flags"]] if found else None))
 
 
 def self_test():
@@ -307,6 +336,18 @@ def self_test():
         if not ok:
             print(f"self-test: CPUID case {what!r} not as expected")
             failures += 1
+    # The machine code, where it runs here: a vendor's 12 letters, leaf 1 at least, and every flag
+    # of x86-64-v2's that /proc/cpuinfo lists (the basic ones no kernel leaves out) said by CPUID too.
+    found = read_cpuid()
+    if found is not None and os.path.exists("/proc/cpuinfo"):
+        with open("/proc/cpuinfo") as f:
+            listed = machine_flags(f.read()) & TIER_FLAGS[0][1]
+        said = set.intersection(*map(set, found["flags"]))
+        cpuid_cases.append((re.fullmatch(r"[ -~]{12}", found["vendor"]) is not None and found["highest"] >= 1
+                            and listed <= said, f"CPUID here: {found} against /proc/cpuinfo's {sorted(listed)}"))
+        if not cpuid_cases[-1][0]:
+            print(f"self-test: CPUID case {cpuid_cases[-1][1]!r} not as expected")
+            failures += 1
     tiers += cpuid_cases
     total = len(cases) + len(tiers)
     print(f"self-test: {total - failures}/{total} cases as expected")
@@ -327,6 +368,10 @@ def host_tier(binary):
 def main(argv):
     if argv[1:] == ["--self-test"]:
         return self_test()
+    if argv[1:] == ["--cpuid"]:  # for read_cpuid: in a process of its own
+        found = cpuid_here()
+        print(json.dumps(found))
+        return 0 if found else 1
     if argv[1:] == ["--best-tier"]:
         print(this_machines_tier())
         return 0
